@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Checks the Dockerfile without a Docker engine (there is none on the
+# development machines nor in CI):
+#   1. the `cargo build` line the Dockerfile runs is the one we build with here,
+#      and it builds;
+#   2. every file or folder the Dockerfile COPYs from the context exists;
+#   3. the image's runtime contract holds: the release binary, started with the
+#      Dockerfile's ENV and CMD (the data dir and port moved to a temp dir and a
+#      free port), answers /healthz and its own `healthcheck` subcommand, and
+#      stops cleanly on SIGTERM;
+#   4. the image runs as a non-root user, exposes the port it listens on, keeps
+#      /data in a volume and has a HEALTHCHECK.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+df=Dockerfile
+fail() { echo "docker/check.sh: FAIL: $*" >&2; exit 1; }
+
+# 1. The build command.
+expected='cargo build --release --locked -p splendor-server --bin splendor-server'
+build_line=$(grep -E '^RUN cargo build' "$df" | sed -E 's/^RUN //')
+[ "$build_line" = "$expected" ] || fail "Dockerfile builds with '$build_line', CI with '$expected'"
+echo "build command: $build_line"
+$build_line
+bin=target/release/splendor-server
+[ -x "$bin" ] || fail "$bin was not built"
+
+# 2. COPY sources from the build context.
+while read -r src; do
+  [ -e "$src" ] || fail "Dockerfile copies '$src', which does not exist"
+  echo "copy source exists: $src"
+done < <(grep -E '^COPY ' "$df" | grep -v -- '--from=' | sed -E 's/^COPY +//' | awk '{for (i = 1; i < NF; i++) print $i}')
+# The file the runtime stage copies from the build stage is the binary built above.
+grep -qE '^COPY --from=build /src/target/release/splendor-server ' "$df" \
+  || fail "the runtime stage does not copy target/release/splendor-server"
+
+# 4. Static facts of the runtime stage.
+runtime=$(sed -n '/^FROM .* AS runtime/,$p' "$df")
+user=$(grep -E '^USER ' <<<"$runtime" | tail -n1 | awk '{print $2}')
+[ -n "$user" ] && [ "${user%%:*}" != root ] && [ "${user%%:*}" != 0 ] || fail "runtime stage must run as a non-root USER (got '$user')"
+grep -qE '^VOLUME \["/data"\]' <<<"$runtime" || fail "no VOLUME [\"/data\"]"
+grep -qE '^HEALTHCHECK ' <<<"$runtime" || fail "no HEALTHCHECK"
+port=$(grep -E '^EXPOSE ' <<<"$runtime" | awk '{print $2}')
+
+# ENV lines (the continuation form `ENV A=1 \ B=2`), as KEY=VALUE words.
+env_words=$(sed -n '/^ENV /,/[^\\]$/p' <<<"$runtime" | sed -E 's/^ENV //; s/\\$//' | tr -s ' \n' '\n' | grep '=' )
+listen=$(grep '^SPLENDOR_LISTEN=' <<<"$env_words" | cut -d= -f2)
+[ "${listen##*:}" = "$port" ] || fail "EXPOSE $port but SPLENDOR_LISTEN=$listen"
+grep -q '^SPLENDOR_DATA_DIR=/data$' <<<"$env_words" || fail "SPLENDOR_DATA_DIR must be /data (the volume)"
+
+# 3. Run the binary as the image would.
+cmd=$(grep -E '^CMD ' <<<"$runtime" | tail -n1 | sed -E 's/^CMD //' | tr -d '[]",')
+hc=$(grep -A1 -E '^HEALTHCHECK ' <<<"$runtime" | grep -E 'CMD' | sed -E 's/.*CMD //' | tr -d '[]",')
+tmp=$(mktemp -d)
+free_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+declare -a run_env=()
+while IFS= read -r kv; do
+  case "$kv" in
+    SPLENDOR_LISTEN=*) run_env+=("SPLENDOR_LISTEN=127.0.0.1:$free_port") ;;
+    SPLENDOR_DATA_DIR=*) run_env+=("SPLENDOR_DATA_DIR=$tmp") ;;
+    *) run_env+=("$kv") ;;
+  esac
+done <<<"$env_words"
+echo "runtime: env ${run_env[*]} $cmd"
+read -r -a cmd_words <<<"$cmd"
+read -r -a hc_words <<<"$hc"
+[ "${cmd_words[0]}" = splendor-server ] || fail "CMD must start splendor-server (got '$cmd')"
+env -i PATH="$PWD/target/release:/usr/bin:/bin" "${run_env[@]}" "${cmd_words[@]}" >"$tmp/server.log" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+ok=
+for _ in $(seq 1 100); do
+  if env -i PATH="$PWD/target/release:/usr/bin:/bin" "${run_env[@]}" "${hc_words[@]}" >/dev/null 2>&1; then ok=1; break; fi
+  kill -0 "$pid" 2>/dev/null || { cat "$tmp/server.log"; fail "the server exited at start"; }
+  sleep 0.1
+done
+[ -n "$ok" ] || { cat "$tmp/server.log"; fail "the HEALTHCHECK command never succeeded"; }
+code=$(python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$free_port/healthz').status)")
+[ "$code" = 200 ] || fail "/healthz answered $code"
+ls "$tmp" | grep -q . || fail "nothing was written to the data directory"
+echo "healthcheck ok, /healthz 200, data dir: $(ls "$tmp" | tr '\n' ' ')"
+kill -TERM "$pid"
+for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then cat "$tmp/server.log"; fail "the server did not stop within 15 s of SIGTERM"; fi
+wait "$pid" && status=0 || status=$?
+[ "$status" = 0 ] || { cat "$tmp/server.log"; fail "the server exited with status $status after SIGTERM"; }
+echo "docker/check.sh: OK"
