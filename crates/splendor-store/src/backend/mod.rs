@@ -1,0 +1,294 @@
+//! The two databases behind the store: opening them, applying migrations,
+//! and telling their errors apart.
+//!
+//! The SQL itself lives in `queries.rs`, which is compiled twice, once per
+//! backend (`sqlite` and `postgres` below), with `Db` naming the sqlx driver.
+//! Its statements are written in the common subset of both dialects (`$N`
+//! placeholders, `ON CONFLICT`, row values); only the migrations differ.
+
+use std::str::FromStr;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use std::sync::Arc;
+
+use crate::writer::WriteOp;
+use crate::{StoreConfig, StoreError};
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// Which database a store runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite: one file (or memory), the embedded default.
+    Sqlite,
+    /// PostgreSQL, chosen by a `postgres://` URL.
+    Postgres,
+}
+
+/// A connection pool to one of the backends.
+#[derive(Clone, Debug)]
+pub(crate) enum DbPool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The SQL of the store, compiled for SQLite.
+pub(crate) mod sqlite {
+    type Db = sqlx::Sqlite;
+    const BACKEND: super::Backend = super::Backend::Sqlite;
+    include!("queries.rs");
+}
+
+/// The SQL of the store, compiled for PostgreSQL.
+pub(crate) mod postgres {
+    type Db = sqlx::Postgres;
+    const BACKEND: super::Backend = super::Backend::Postgres;
+    include!("queries.rs");
+}
+
+/// Runs one expression with the pool of whichever backend is open; the
+/// expression is compiled once per backend, with `$q` naming its queries module.
+macro_rules! dispatch {
+    ($db:expr, $pool:ident, $q:ident => $body:expr) => {
+        match $db {
+            $crate::backend::DbPool::Sqlite($pool) => {
+                use $crate::backend::sqlite as $q;
+                $body
+            }
+            $crate::backend::DbPool::Postgres($pool) => {
+                use $crate::backend::postgres as $q;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use dispatch;
+
+impl DbPool {
+    /// Connects, checks the durability settings and applies the migrations.
+    pub(crate) async fn open(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
+        if url.starts_with("sqlite:") {
+            open_sqlite(url, config).await
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            open_postgres(url, config).await
+        } else {
+            let scheme = url.split(':').next().unwrap_or_default();
+            // Keep at most a few characters so that no secret can slip into the message.
+            let scheme: String = scheme.chars().take(16).collect();
+            Err(StoreError::UnsupportedUrl { scheme })
+        }
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            DbPool::Sqlite(_) => Backend::Sqlite,
+            DbPool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    pub(crate) async fn close(&self) {
+        match self {
+            DbPool::Sqlite(pool) => pool.close().await,
+            DbPool::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    /// Writes the operations in one transaction. `Err` means the transaction
+    /// failed as a whole and nothing of it was stored; `Ok` holds one answer
+    /// per operation, where a refused operation (bad input) stored nothing
+    /// and did not disturb the others.
+    pub(crate) async fn try_write(
+        &self,
+        ops: &[&WriteOp],
+    ) -> Result<Vec<Result<(), StoreError>>, sqlx::Error> {
+        dispatch!(self, pool, q => q::write_batch(pool, ops).await)
+    }
+}
+
+async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
+    let in_memory = url.starts_with("sqlite::memory:") || url.contains("mode=memory");
+    let mut options = SqliteConnectOptions::from_str(url)
+        .map_err(|err| StoreError::InvalidUrl(Arc::new(err)))?
+        .create_if_missing(true)
+        .foreign_keys(true)
+        .busy_timeout(config.busy_timeout);
+    let mut pool = SqlitePoolOptions::new()
+        .max_connections(config.max_connections)
+        .acquire_timeout(config.acquire_timeout);
+    if in_memory {
+        // An in-memory database lives as long as one connection to it: keep one.
+        pool = pool
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None);
+    } else {
+        // The durability contract: the write-ahead log, synced on every commit.
+        options = options
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full);
+        let file = options.get_filename();
+        if let Some(dir) = file.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|err| StoreError::CreateDir {
+                path: dir.to_path_buf(),
+                source: Arc::new(err),
+            })?;
+        }
+    }
+    let pool = pool
+        .connect_with(options)
+        .await
+        .map_err(|err| classify(Backend::Sqlite, err))?;
+
+    if !in_memory {
+        let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&pool)
+            .await
+            .map_err(|err| classify(Backend::Sqlite, err))?;
+        let synchronous: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&pool)
+            .await
+            .map_err(|err| classify(Backend::Sqlite, err))?;
+        // 2 is FULL: the log is synced to disk on every commit.
+        if !journal.eq_ignore_ascii_case("wal") || synchronous != 2 {
+            return Err(StoreError::Durability(format!(
+                "SQLite runs with journal_mode={journal} and synchronous={synchronous}, \
+                 not journal_mode=wal and synchronous=2 (FULL)"
+            )));
+        }
+    }
+    SQLITE_MIGRATIONS
+        .run(&pool)
+        .await
+        .map_err(|err| StoreError::Migrate(Arc::new(err)))?;
+    Ok(DbPool::Sqlite(pool))
+}
+
+async fn open_postgres(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
+    let options = PgConnectOptions::from_str(url)
+        .map_err(|err| StoreError::InvalidUrl(Arc::new(err)))?
+        .application_name("splendor")
+        // The durability contract: COMMIT returns only once the WAL is flushed,
+        // whatever the server's default says.
+        .options([("synchronous_commit", "on")]);
+    let pool = PgPoolOptions::new()
+        .max_connections(config.max_connections)
+        .acquire_timeout(config.acquire_timeout)
+        .connect_with(options)
+        .await
+        .map_err(|err| classify(Backend::Postgres, err))?;
+    let fsync: String = sqlx::query_scalar("SHOW fsync")
+        .fetch_one(&pool)
+        .await
+        .map_err(|err| classify(Backend::Postgres, err))?;
+    if fsync != "on" {
+        // The server's operator chose this; the store cannot override it.
+        tracing::warn!(
+            "PostgreSQL runs with fsync={fsync}: commits may be lost if the host crashes"
+        );
+    }
+    POSTGRES_MIGRATIONS
+        .run(&pool)
+        .await
+        .map_err(|err| StoreError::Migrate(Arc::new(err)))?;
+    Ok(DbPool::Postgres(pool))
+}
+
+/// Sorts a database error into the store's kinds: unreachable, full, closed,
+/// or unexpected.
+pub(crate) fn classify(backend: Backend, err: sqlx::Error) -> StoreError {
+    let kind = match &err {
+        sqlx::Error::PoolClosed => return StoreError::Closed,
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::WorkerCrashed => Kind::Unavailable,
+        sqlx::Error::Database(db) => match db.code() {
+            Some(code) => match backend {
+                Backend::Sqlite => sqlite_kind(&code),
+                Backend::Postgres => postgres_kind(&code),
+            },
+            None => Kind::Other,
+        },
+        _ => Kind::Other,
+    };
+    let err = Arc::new(err);
+    match kind {
+        Kind::Unavailable => StoreError::Unavailable(err),
+        Kind::Full => StoreError::Full(err),
+        Kind::Other => StoreError::Database(err),
+    }
+}
+
+enum Kind {
+    Unavailable,
+    Full,
+    Other,
+}
+
+/// SQLite reports extended result codes; the primary code is the low byte.
+fn sqlite_kind(code: &str) -> Kind {
+    match code.parse::<i32>().map(|code| code & 0xff) {
+        // SQLITE_FULL.
+        Ok(13) => Kind::Full,
+        // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN.
+        Ok(5 | 6 | 8 | 10 | 14) => Kind::Unavailable,
+        _ => Kind::Other,
+    }
+}
+
+/// PostgreSQL reports SQLSTATE codes.
+fn postgres_kind(code: &str) -> Kind {
+    match code {
+        // disk_full.
+        "53100" => Kind::Full,
+        // Connection exceptions, insufficient resources, operator intervention
+        // (shutdown, cannot connect now), a read-only standby, a database that
+        // does not exist or does not accept connections.
+        _ if code.starts_with("08") || code.starts_with("53") || code.starts_with("57P") => {
+            Kind::Unavailable
+        }
+        "25006" | "3D000" | "55000" => Kind::Unavailable,
+        _ => Kind::Other,
+    }
+}
+
+/// The u64 seed stored bit for bit in a signed 64-bit column.
+pub(crate) fn seed_to_db(seed: u64) -> i64 {
+    i64::from_ne_bytes(seed.to_ne_bytes())
+}
+
+/// The inverse of [`seed_to_db`].
+pub(crate) fn seed_from_db(stored: i64) -> u64 {
+    u64::from_ne_bytes(stored.to_ne_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_round_trip_bit_for_bit() {
+        for seed in [0, 1, u64::MAX, 1 << 63, 0x0123_4567_89ab_cdef] {
+            assert_eq!(seed_from_db(seed_to_db(seed)), seed);
+        }
+        assert_eq!(seed_to_db(u64::MAX), -1);
+    }
+
+    #[test]
+    fn database_codes_sort_into_kinds() {
+        assert!(matches!(sqlite_kind("13"), Kind::Full));
+        // SQLITE_IOERR_FSYNC is 1034 = 10 | (4 << 8).
+        assert!(matches!(sqlite_kind("1034"), Kind::Unavailable));
+        assert!(matches!(sqlite_kind("2067"), Kind::Other));
+        assert!(matches!(postgres_kind("53100"), Kind::Full));
+        assert!(matches!(postgres_kind("08006"), Kind::Unavailable));
+        assert!(matches!(postgres_kind("57P01"), Kind::Unavailable));
+        assert!(matches!(postgres_kind("23505"), Kind::Other));
+    }
+}

@@ -1,0 +1,511 @@
+// The store's SQL, included once per backend by `backend/mod.rs`, where `Db`
+// names the sqlx driver and `BACKEND` the matching `Backend`. Everything here
+// must therefore compile, and run, on both SQLite and PostgreSQL.
+
+use std::collections::HashMap;
+
+use sqlx::{Pool, Row};
+use uuid::Uuid;
+
+use crate::backend::{classify, seed_from_db, seed_to_db};
+use crate::writer::WriteOp;
+use crate::{
+    ActionRecord, Finished, FinishedCursor, GameSummary, NewGame, SeatRecord, Session, SessionId,
+    StoreError, StoredAction, StoredGame, UnixMillis,
+};
+
+type Conn = <Db as sqlx::Database>::Connection;
+type DbRow = <Db as sqlx::Database>::Row;
+
+/// What one operation did inside a transaction: `Err` broke the transaction;
+/// `Ok(Err)` is a refusal (bad input) that stored nothing and left the
+/// transaction usable for the other operations of the batch.
+type Applied = Result<Result<(), StoreError>, sqlx::Error>;
+
+/// Writes a batch in one transaction; see `DbPool::try_write`.
+pub(crate) async fn write_batch(
+    pool: &Pool<Db>,
+    ops: &[&WriteOp],
+) -> Result<Vec<Result<(), StoreError>>, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let mut answers = Vec::with_capacity(ops.len());
+    for op in ops {
+        match apply(&mut tx, op).await {
+            Ok(answer) => answers.push(answer),
+            Err(err) => {
+                // Best effort: the connection may be the thing that failed.
+                let _ = tx.rollback().await;
+                return Err(err);
+            }
+        }
+    }
+    tx.commit().await?;
+    Ok(answers)
+}
+
+async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
+    match op {
+        WriteOp::CreateSession {
+            id,
+            token_hash,
+            name,
+            created_at,
+        } => {
+            sqlx::query(
+                "INSERT INTO sessions (id, token_hash, name, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id.0)
+            .bind(token_hash.as_slice())
+            .bind(name.as_str())
+            .bind(*created_at)
+            .execute(&mut *conn)
+            .await?;
+            Ok(Ok(()))
+        }
+        WriteOp::RenameSession { id, name } => {
+            let done = sqlx::query("UPDATE sessions SET name = $2 WHERE id = $1")
+                .bind(id.0)
+                .bind(name.as_str())
+                .execute(&mut *conn)
+                .await?;
+            if done.rows_affected() == 0 {
+                return Ok(Err(StoreError::UnknownSession(*id)));
+            }
+            Ok(Ok(()))
+        }
+        WriteOp::CreateGame(game) => create_game(conn, game).await,
+        WriteOp::Append(action) => append(conn, action).await,
+        WriteOp::Finish {
+            game_id,
+            result_json,
+            finished_at,
+        } => finish(conn, *game_id, result_json, *finished_at).await,
+    }
+}
+
+async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
+    let done = sqlx::query(
+        "INSERT INTO games \
+         (id, room_code, players, options_json, seed, salt, commitment, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+         ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(game.id)
+    .bind(game.room_code.as_str())
+    .bind(i32::from(game.players))
+    .bind(game.options_json.as_str())
+    .bind(seed_to_db(game.seed))
+    .bind(game.salt.as_slice())
+    .bind(game.commitment.as_str())
+    .bind(game.created_at)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Ok(Err(StoreError::GameExists(game.id)));
+    }
+    for seat in &game.seats {
+        sqlx::query("INSERT INTO seats (game_id, seat, session_id, name) VALUES ($1, $2, $3, $4)")
+            .bind(game.id)
+            .bind(i32::from(seat.seat))
+            .bind(seat.session_id.0)
+            .bind(seat.name.as_str())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(Ok(()))
+}
+
+/// Appends one action if, and only if, the game exists, is not finished, has
+/// that seat, and `seq` is the next free place in its log. The checks are in
+/// the statement itself so that a refusal never aborts the transaction; only
+/// when nothing was inserted do we look at why.
+async fn append(conn: &mut Conn, action: &ActionRecord) -> Applied {
+    let seq = i64::from(action.seq);
+    let seat = i32::from(action.seat);
+    let done = sqlx::query(
+        "INSERT INTO actions (game_id, seq, seat, action_json, at) \
+         SELECT $1, $2, $3, $4, $5 \
+         WHERE EXISTS (SELECT 1 FROM games \
+                       WHERE id = $1 AND finished_at IS NULL AND players > $3) \
+           AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = $1) \
+         ON CONFLICT (game_id, seq) DO NOTHING",
+    )
+    .bind(action.game_id)
+    .bind(seq)
+    .bind(seat)
+    .bind(action.action_json.as_str())
+    .bind(action.at)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 1 {
+        return Ok(Ok(()));
+    }
+
+    let game = sqlx::query("SELECT players, finished_at FROM games WHERE id = $1")
+        .bind(action.game_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(game) = game else {
+        return Ok(Err(StoreError::UnknownGame(action.game_id)));
+    };
+    let finished_at: Option<i64> = game.try_get("finished_at")?;
+    if finished_at.is_some() {
+        return Ok(Err(StoreError::GameFinished(action.game_id)));
+    }
+    let players: i32 = game.try_get("players")?;
+    if seat >= players {
+        return Ok(Err(StoreError::InvalidSeat {
+            game_id: action.game_id,
+            seat: action.seat,
+            players: u8::try_from(players).unwrap_or(u8::MAX),
+        }));
+    }
+    let existing =
+        sqlx::query("SELECT seat, action_json FROM actions WHERE game_id = $1 AND seq = $2")
+            .bind(action.game_id)
+            .bind(seq)
+            .fetch_optional(&mut *conn)
+            .await?;
+    if let Some(existing) = existing {
+        let stored_seat: i32 = existing.try_get("seat")?;
+        let stored_json: String = existing.try_get("action_json")?;
+        // The very same action again: it is already durable, so say so. This
+        // is how a caller recovers from a commit whose outcome it never learnt.
+        if stored_seat == seat && stored_json == action.action_json {
+            return Ok(Ok(()));
+        }
+        return Ok(Err(StoreError::DuplicateAction {
+            game_id: action.game_id,
+            seq: action.seq,
+        }));
+    }
+    let expected: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = $1")
+            .bind(action.game_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok(Err(StoreError::OutOfOrder {
+        game_id: action.game_id,
+        seq: action.seq,
+        expected: u64::try_from(expected).unwrap_or_default(),
+    }))
+}
+
+async fn finish(
+    conn: &mut Conn,
+    game_id: Uuid,
+    result_json: &str,
+    finished_at: UnixMillis,
+) -> Applied {
+    let done = sqlx::query(
+        "UPDATE games SET result_json = $2, finished_at = $3 WHERE id = $1 AND finished_at IS NULL",
+    )
+    .bind(game_id)
+    .bind(result_json)
+    .bind(finished_at)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 1 {
+        return Ok(Ok(()));
+    }
+    let stored: Option<Option<String>> =
+        sqlx::query_scalar("SELECT result_json FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    match stored {
+        None => Ok(Err(StoreError::UnknownGame(game_id))),
+        // The same result again is already durable (see `append`).
+        Some(Some(stored)) if stored == result_json => Ok(Ok(())),
+        Some(_) => Ok(Err(StoreError::GameFinished(game_id))),
+    }
+}
+
+/// Maps a read's database error to the store's error.
+fn read_error(err: sqlx::Error) -> StoreError {
+    classify(BACKEND, err)
+}
+
+pub(crate) async fn ping(pool: &Pool<Db>) -> Result<(), StoreError> {
+    let one: i32 = sqlx::query_scalar("SELECT 1")
+        .fetch_one(pool)
+        .await
+        .map_err(read_error)?;
+    if one != 1 {
+        return Err(StoreError::Corrupt(format!("SELECT 1 returned {one}")));
+    }
+    Ok(())
+}
+
+pub(crate) async fn session_by_hash(
+    pool: &Pool<Db>,
+    token_hash: &[u8],
+) -> Result<Option<Session>, StoreError> {
+    let row = sqlx::query("SELECT id, name, created_at FROM sessions WHERE token_hash = $1")
+        .bind(token_hash)
+        .fetch_optional(pool)
+        .await
+        .map_err(read_error)?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    Ok(Some(Session {
+        id: SessionId(get(&row, "id")?),
+        name: get(&row, "name")?,
+        created_at: get(&row, "created_at")?,
+    }))
+}
+
+/// Reads one column, calling a decoding failure corruption.
+fn get<'r, T>(row: &'r DbRow, column: &str) -> Result<T, StoreError>
+where
+    T: sqlx::Decode<'r, Db> + sqlx::Type<Db>,
+{
+    row.try_get(column)
+        .map_err(|err| StoreError::Corrupt(format!("column {column}: {err}")))
+}
+
+/// Narrows a stored integer to the type the store hands out.
+fn narrow<T: TryFrom<i64>>(column: &str, value: i64) -> Result<T, StoreError> {
+    T::try_from(value)
+        .map_err(|_| StoreError::Corrupt(format!("column {column} holds {value}, out of range")))
+}
+
+const GAME_COLUMNS: &str = "id, room_code, players, options_json, seed, salt, commitment, \
+                            created_at, finished_at, result_json";
+
+/// A game's own row, without its seats and actions.
+fn game_from_row(row: &DbRow) -> Result<StoredGame, StoreError> {
+    let salt: Vec<u8> = get(row, "salt")?;
+    let salt = <[u8; 32]>::try_from(salt.as_slice()).map_err(|_| {
+        StoreError::Corrupt(format!("column salt holds {} bytes, not 32", salt.len()))
+    })?;
+    let finished_at: Option<i64> = get(row, "finished_at")?;
+    let result_json: Option<String> = get(row, "result_json")?;
+    let finished = match (finished_at, result_json) {
+        (Some(finished_at), Some(result_json)) => Some(Finished {
+            result_json,
+            finished_at,
+        }),
+        (None, None) => None,
+        _ => {
+            return Err(StoreError::Corrupt(
+                "a game has only one of finished_at and result_json".to_owned(),
+            ));
+        }
+    };
+    Ok(StoredGame {
+        id: get(row, "id")?,
+        room_code: get(row, "room_code")?,
+        players: narrow("players", i64::from(get::<i32>(row, "players")?))?,
+        options_json: get(row, "options_json")?,
+        seed: seed_from_db(get(row, "seed")?),
+        salt,
+        commitment: get(row, "commitment")?,
+        created_at: get(row, "created_at")?,
+        seats: Vec::new(),
+        actions: Vec::new(),
+        finished,
+    })
+}
+
+fn seat_from_row(row: &DbRow) -> Result<SeatRecord, StoreError> {
+    Ok(SeatRecord {
+        seat: narrow("seat", i64::from(get::<i32>(row, "seat")?))?,
+        session_id: SessionId(get(row, "session_id")?),
+        name: get(row, "name")?,
+    })
+}
+
+fn action_from_row(row: &DbRow) -> Result<StoredAction, StoreError> {
+    Ok(StoredAction {
+        seq: narrow("seq", get::<i64>(row, "seq")?)?,
+        seat: narrow("seat", i64::from(get::<i32>(row, "seat")?))?,
+        action_json: get(row, "action_json")?,
+        at: get(row, "at")?,
+    })
+}
+
+/// Checks the log has no gap: the store appends only at the next seq.
+fn check_log(game: &StoredGame) -> Result<(), StoreError> {
+    for (index, action) in game.actions.iter().enumerate() {
+        if usize::try_from(action.seq).ok() != Some(index) {
+            return Err(StoreError::Corrupt(format!(
+                "the log of game {} has seq {} at place {index}",
+                game.id, action.seq
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Starts a read-only transaction in which every statement sees the same
+/// snapshot, so that a game's row, seats and log agree with each other.
+async fn begin_snapshot(pool: &Pool<Db>) -> Result<sqlx::Transaction<'static, Db>, StoreError> {
+    let mut tx = pool.begin().await.map_err(read_error)?;
+    if BACKEND == super::Backend::Postgres {
+        // SQLite transactions are snapshots already (WAL); PostgreSQL's
+        // default, READ COMMITTED, takes a new snapshot per statement.
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await
+            .map_err(read_error)?;
+    }
+    Ok(tx)
+}
+
+pub(crate) async fn game(pool: &Pool<Db>, id: Uuid) -> Result<Option<StoredGame>, StoreError> {
+    let mut tx = begin_snapshot(pool).await?;
+    let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(read_error)?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let mut game = game_from_row(&row)?;
+    let seats =
+        sqlx::query("SELECT seat, session_id, name FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(read_error)?;
+    game.seats = seats.iter().map(seat_from_row).collect::<Result<_, _>>()?;
+    let actions = sqlx::query(
+        "SELECT seq, seat, action_json, at FROM actions WHERE game_id = $1 ORDER BY seq",
+    )
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(read_error)?;
+    game.actions = actions
+        .iter()
+        .map(action_from_row)
+        .collect::<Result<_, _>>()?;
+    tx.commit().await.map_err(read_error)?;
+    check_log(&game)?;
+    Ok(Some(game))
+}
+
+pub(crate) async fn unfinished_games(pool: &Pool<Db>) -> Result<Vec<StoredGame>, StoreError> {
+    let mut tx = begin_snapshot(pool).await?;
+    let rows = sqlx::query(&format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL ORDER BY created_at, id"
+    ))
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(read_error)?;
+    let mut games = rows
+        .iter()
+        .map(game_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    let place: HashMap<Uuid, usize> = games.iter().enumerate().map(|(i, g)| (g.id, i)).collect();
+
+    let seats = sqlx::query(
+        "SELECT s.game_id, s.seat, s.session_id, s.name FROM seats s \
+         JOIN games g ON g.id = s.game_id \
+         WHERE g.finished_at IS NULL ORDER BY s.game_id, s.seat",
+    )
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(read_error)?;
+    for row in &seats {
+        let game_id: Uuid = get(row, "game_id")?;
+        if let Some(&i) = place.get(&game_id) {
+            games[i].seats.push(seat_from_row(row)?);
+        }
+    }
+
+    let actions = sqlx::query(
+        "SELECT a.game_id, a.seq, a.seat, a.action_json, a.at FROM actions a \
+         JOIN games g ON g.id = a.game_id \
+         WHERE g.finished_at IS NULL ORDER BY a.game_id, a.seq",
+    )
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(read_error)?;
+    for row in &actions {
+        let game_id: Uuid = get(row, "game_id")?;
+        if let Some(&i) = place.get(&game_id) {
+            games[i].actions.push(action_from_row(row)?);
+        }
+    }
+    tx.commit().await.map_err(read_error)?;
+    for game in &games {
+        check_log(game)?;
+    }
+    Ok(games)
+}
+
+pub(crate) async fn list_finished(
+    pool: &Pool<Db>,
+    before: Option<FinishedCursor>,
+    limit: u32,
+) -> Result<Vec<GameSummary>, StoreError> {
+    let columns = "id, room_code, players, created_at, finished_at, result_json";
+    let rows = match before {
+        None => {
+            sqlx::query(&format!(
+                "SELECT {columns} FROM games WHERE finished_at IS NOT NULL \
+                 ORDER BY finished_at DESC, id DESC LIMIT $1"
+            ))
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await
+        }
+        Some(cursor) => {
+            sqlx::query(&format!(
+                "SELECT {columns} FROM games \
+                 WHERE finished_at IS NOT NULL AND (finished_at, id) < ($1, $2) \
+                 ORDER BY finished_at DESC, id DESC LIMIT $3"
+            ))
+            .bind(cursor.finished_at)
+            .bind(cursor.id)
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await
+        }
+    }
+    .map_err(read_error)?;
+
+    let mut summaries = Vec::with_capacity(rows.len());
+    for row in &rows {
+        summaries.push(GameSummary {
+            id: get(row, "id")?,
+            room_code: get(row, "room_code")?,
+            players: narrow("players", i64::from(get::<i32>(row, "players")?))?,
+            seats: Vec::new(),
+            created_at: get(row, "created_at")?,
+            finished_at: get(row, "finished_at")?,
+            result_json: get(row, "result_json")?,
+        });
+    }
+    if summaries.is_empty() {
+        return Ok(summaries);
+    }
+
+    let place: HashMap<Uuid, usize> = summaries
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.id, i))
+        .collect();
+    let placeholders: Vec<String> = (1..=summaries.len()).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "SELECT game_id, seat, session_id, name FROM seats WHERE game_id IN ({}) \
+         ORDER BY game_id, seat",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for summary in &summaries {
+        query = query.bind(summary.id);
+    }
+    let seats = query.fetch_all(pool).await.map_err(read_error)?;
+    for row in &seats {
+        let game_id: Uuid = get(row, "game_id")?;
+        if let Some(&i) = place.get(&game_id) {
+            summaries[i].seats.push(seat_from_row(row)?);
+        }
+    }
+    Ok(summaries)
+}

@@ -1,0 +1,173 @@
+//! The one error type of the store.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use thiserror::Error;
+use uuid::Uuid;
+
+use crate::SessionId;
+
+/// Everything that can go wrong in the store.
+///
+/// The variants fall in three groups, told apart by [`StoreError::is_transient`]
+/// and [`StoreError::is_bad_input`]:
+/// - the database cannot take the write right now (`Unavailable`, `Full`,
+///   `Closed`): nothing was stored, and the same write may succeed later;
+/// - the request itself is wrong (`UnknownGame`, `DuplicateAction`,
+///   `Invalid`, ...): nothing was stored, and retrying it will not help;
+/// - something unexpected (`Database`, `Corrupt`, ...).
+///
+/// The error is `Clone` because one failed commit answers every caller whose
+/// write was in that batch; the underlying sqlx error is shared in an `Arc`.
+/// Messages include the database's own message so that logs are useful; they
+/// never include a database URL (which may hold a password) or a token.
+#[derive(Debug, Clone, Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The URL is neither `sqlite:...` nor `postgres://...`.
+    #[error(
+        "unsupported database URL (scheme {scheme:?}): expected sqlite://PATH, \
+         sqlite::memory: or postgres://USER@HOST/DATABASE"
+    )]
+    UnsupportedUrl {
+        /// The part before the first `:`, so that the message cannot leak a password.
+        scheme: String,
+    },
+
+    /// The URL has the right scheme but sqlx cannot parse it.
+    #[error("invalid database URL: {0}")]
+    InvalidUrl(Arc<sqlx::Error>),
+
+    /// The directory that should hold the SQLite file could not be created.
+    #[error("could not create the data directory {path}: {source}")]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// Why it could not be created.
+        source: Arc<std::io::Error>,
+    },
+
+    /// The database refused a setting the durability contract depends on.
+    #[error("the database does not provide the required durability: {0}")]
+    Durability(String),
+
+    /// The migrations in `migrations/` could not be applied.
+    #[error("could not apply the database migrations: {0}")]
+    Migrate(Arc<sqlx::migrate::MigrateError>),
+
+    /// The database cannot be reached or cannot take writes right now
+    /// (connection refused or lost, pool timeout, locked, read-only, I/O error).
+    #[error("the database is unreachable: {0}")]
+    Unavailable(Arc<sqlx::Error>),
+
+    /// The database has no space left for the write.
+    #[error("the database is full, no space left to store the write: {0}")]
+    Full(Arc<sqlx::Error>),
+
+    /// The store was closed with [`Store::close`](crate::Store::close).
+    #[error("the store is closed")]
+    Closed,
+
+    /// Any other database error, for example a constraint the store did not expect.
+    #[error("database error: {0}")]
+    Database(Arc<sqlx::Error>),
+
+    /// No session has this id.
+    #[error("no session has id {0}")]
+    UnknownSession(SessionId),
+
+    /// No game has this id.
+    #[error("no game has id {0}")]
+    UnknownGame(Uuid),
+
+    /// A game with this id is already stored.
+    #[error("a game with id {0} is already stored")]
+    GameExists(Uuid),
+
+    /// The game is finished: no action can be appended and its result is final.
+    #[error("game {0} is finished; its log and result can no longer change")]
+    GameFinished(Uuid),
+
+    /// The log already holds a different action at this seq. After an
+    /// ambiguous failure (the caller was told the commit failed but it had in
+    /// fact happened) this means the log is ahead of the caller: reload the
+    /// game from the store, which is the source of truth.
+    #[error(
+        "action {seq} of game {game_id} is already stored with different content; \
+         a stored action is never overwritten"
+    )]
+    DuplicateAction {
+        /// The game.
+        game_id: Uuid,
+        /// The seq that is taken.
+        seq: u32,
+    },
+
+    /// The seq is not the next one in the game's log (the log has no gaps).
+    #[error(
+        "action {seq} of game {game_id} is out of order: the next action must have seq {expected}"
+    )]
+    OutOfOrder {
+        /// The game.
+        game_id: Uuid,
+        /// The seq that was given.
+        seq: u32,
+        /// The number of actions already stored, which is the only seq accepted.
+        expected: u64,
+    },
+
+    /// The seat is not one of the game's seats.
+    #[error("seat {seat} does not exist in game {game_id}, which has {players} players")]
+    InvalidSeat {
+        /// The game.
+        game_id: Uuid,
+        /// The seat that was given.
+        seat: u8,
+        /// How many seats the game has.
+        players: u8,
+    },
+
+    /// An argument is malformed; the message says which and why.
+    #[error("invalid {what}: {reason}")]
+    Invalid {
+        /// Which argument.
+        what: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A stored row does not decode into the store's types.
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+impl StoreError {
+    /// True when the database could not take the request now but may later:
+    /// nothing was stored and the same request may be retried.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_) | StoreError::Full(_))
+    }
+
+    /// True when the request itself was wrong and retrying it cannot help.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            StoreError::UnknownSession(_)
+                | StoreError::UnknownGame(_)
+                | StoreError::GameExists(_)
+                | StoreError::GameFinished(_)
+                | StoreError::DuplicateAction { .. }
+                | StoreError::OutOfOrder { .. }
+                | StoreError::InvalidSeat { .. }
+                | StoreError::Invalid { .. }
+        )
+    }
+
+    pub(crate) fn invalid(what: &'static str, reason: impl Into<String>) -> StoreError {
+        StoreError::Invalid {
+            what,
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! Durable storage for Splendor: sessions, and games as an event log.
+//!
+//! The store knows nothing of the rules or of the server. A game is stored as
+//! what it takes to rebuild it: its options, seed, salt, commitment and seats
+//! when it starts, then every accepted action in order, then its result. An
+//! action is kept as the opaque JSON text the server gives (its wire form),
+//! byte for byte; a game's state is always the replay of its seed and actions
+//! through the rules crate, so the log is the source of truth.
+//!
+//! # Backends
+//!
+//! [`Store::open`] takes a URL:
+//! - `sqlite://path/to/file.db` (the embedded default): the file and its
+//!   directory are created if missing; WAL journal, `synchronous=FULL`;
+//! - `sqlite::memory:`, for tests: gone when the store is dropped;
+//! - `postgres://user@host/database`: with `synchronous_commit=on` forced.
+//!
+//! The migrations in the repository's `migrations/sqlite/` and
+//! `migrations/postgres/` are embedded at compile time and applied at open.
+//!
+//! # Schema
+//!
+//! | table      | key              | holds |
+//! |------------|------------------|-------|
+//! | `sessions` | `id`             | name, SHA-256 of the token (unique), created_at |
+//! | `games`    | `id`             | room code, players, options JSON, seed (u64 bit-cast to i64), salt, commitment, created_at; finished_at and result JSON once finished |
+//! | `seats`    | `(game_id, seat)`| session id, name at the start |
+//! | `actions`  | `(game_id, seq)` | seat, action JSON, at |
+//!
+//! Times are Unix milliseconds ([`UnixMillis`]) given by the caller: the
+//! store never reads the clock ([`unix_millis_now`] is there for callers).
+//!
+//! # The durability contract
+//!
+//! **An action is acknowledged only after commit.** [`Store::append_action`]
+//! returns `Ok` only once the action's transaction is committed, which with
+//! SQLite (WAL, `synchronous=FULL`) and PostgreSQL (`synchronous_commit=on`)
+//! means it is on disk and survives a crash of the process or of the host.
+//! A caller must therefore apply the action in memory, and tell anyone about
+//! it, only after `append_action` returned `Ok`; on `Err` nothing was stored.
+//!
+//! All writes go through one writer task that commits whatever is queued in
+//! one transaction (group commit; see [`StoreConfig::max_batch`]), so many
+//! rooms share each fsync. The rules of the log:
+//! - `seq` starts at 0 and has no gaps: an append must carry exactly the
+//!   number of actions already stored ([`StoreError::OutOfOrder`]);
+//! - a stored action is never overwritten ([`StoreError::DuplicateAction`]),
+//!   but appending the very same action (seat and JSON) again answers `Ok`:
+//!   that is how a caller whose commit failed ambiguously (connection lost
+//!   during COMMIT) learns that it did in fact happen;
+//! - a finished game accepts no more actions ([`StoreError::GameFinished`]).
+//!
+//! Tokens: [`Store::create_session`] returns a 256-bit random token; only its
+//! SHA-256 is stored, so a copy of the database lets no one take over a seat.
+#![forbid(unsafe_code)]
+
+mod backend;
+mod error;
+mod model;
+mod token;
+mod writer;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+pub use backend::Backend;
+pub use error::StoreError;
+pub use model::{
+    ActionRecord, Finished, FinishedCursor, GameSummary, MAX_JSON_BYTES, MAX_NAME_CHARS, MAX_PAGE,
+    MAX_ROOM_CODE_CHARS, NewGame, SeatRecord, Session, SessionId, SessionToken, StoredAction,
+    StoredGame, UnixMillis, unix_millis_now,
+};
+pub use writer::WriterStats;
+
+use backend::{DbPool, dispatch};
+use writer::{Command, Counters, WriteOp};
+
+/// How a store runs. `StoreConfig::default()` suits the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreConfig {
+    /// The most writes committed in one transaction. 1 turns group commit off
+    /// (one transaction, one fsync, per write), which only benchmarks want.
+    pub max_batch: usize,
+    /// How many writes may wait for the writer before callers wait to enqueue.
+    pub queue_capacity: usize,
+    /// The size of the connection pool (the writer uses one at a time; the
+    /// rest serve reads).
+    pub max_connections: u32,
+    /// How long to wait for a connection before reporting the database unreachable.
+    pub acquire_timeout: Duration,
+    /// How long SQLite waits for a lock held by another process before giving up.
+    pub busy_timeout: Duration,
+}
+
+impl Default for StoreConfig {
+    fn default() -> StoreConfig {
+        StoreConfig {
+            max_batch: 256,
+            queue_capacity: 4096,
+            max_connections: 8,
+            acquire_timeout: Duration::from_secs(5),
+            busy_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A handle to the store. Cheap to clone: every clone shares the same
+/// connection pool and writer task, which stop when the last clone is dropped.
+#[derive(Clone, Debug)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    /// Reads go straight to the pool; writes go through `commands`.
+    pool: DbPool,
+    /// The queue of the single writer task.
+    commands: mpsc::Sender<Command>,
+    /// What the writer has done so far.
+    counters: Arc<Counters>,
+}
+
+impl Store {
+    /// Opens the database at `url` with the default configuration, creating
+    /// and migrating it as needed, and starts the writer task.
+    ///
+    /// Must be called within a Tokio runtime.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_with(url, StoreConfig::default()).await
+    }
+
+    /// Like [`Store::open`], with a configuration.
+    pub async fn open_with(url: &str, config: StoreConfig) -> Result<Store, StoreError> {
+        if config.max_batch == 0 {
+            return Err(StoreError::invalid(
+                "configuration",
+                "max_batch must be at least 1",
+            ));
+        }
+        if config.queue_capacity == 0 {
+            return Err(StoreError::invalid(
+                "configuration",
+                "queue_capacity must be at least 1",
+            ));
+        }
+        if config.max_connections == 0 {
+            return Err(StoreError::invalid(
+                "configuration",
+                "max_connections must be at least 1",
+            ));
+        }
+        let pool = DbPool::open(url, &config).await?;
+        let (commands, receiver) = mpsc::channel(config.queue_capacity);
+        let counters = Arc::new(Counters::default());
+        tokio::spawn(writer::run(
+            pool.clone(),
+            receiver,
+            config.max_batch,
+            Arc::clone(&counters),
+        ));
+        Ok(Store {
+            inner: Arc::new(Inner {
+                pool,
+                commands,
+                counters,
+            }),
+        })
+    }
+
+    /// Which database this store runs on.
+    pub fn backend(&self) -> Backend {
+        self.inner.pool.backend()
+    }
+
+    /// Checks that the database answers and the writer runs, for readiness probes.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        if self.inner.commands.is_closed() {
+            return Err(StoreError::Closed);
+        }
+        dispatch!(&self.inner.pool, pool, q => q::ping(pool).await)
+    }
+
+    /// Creates a session for a player called `name`, and returns its id and
+    /// its secret token. The token is shown here once; only its SHA-256 is stored.
+    pub async fn create_session(
+        &self,
+        name: &str,
+        created_at: UnixMillis,
+    ) -> Result<(SessionId, SessionToken), StoreError> {
+        model::check_name("session name", name)?;
+        let (id, token) = token::generate()?;
+        self.write(WriteOp::CreateSession {
+            id,
+            token_hash: token::hash(token.as_str()),
+            name: name.to_owned(),
+            created_at,
+        })
+        .await?;
+        Ok((id, token))
+    }
+
+    /// The session a token belongs to, or `None` for an unknown or malformed token.
+    pub async fn session_by_token(&self, token: &str) -> Result<Option<Session>, StoreError> {
+        if !token::well_formed(token) {
+            return Ok(None);
+        }
+        let hash = token::hash(token);
+        dispatch!(&self.inner.pool, pool, q => q::session_by_hash(pool, &hash).await)
+    }
+
+    /// Changes a session's display name (seats of games already started keep theirs).
+    pub async fn rename_session(&self, id: SessionId, name: &str) -> Result<(), StoreError> {
+        model::check_name("session name", name)?;
+        self.write(WriteOp::RenameSession {
+            id,
+            name: name.to_owned(),
+        })
+        .await
+    }
+
+    /// Stores a game as it starts: its options, seed, salt, commitment and seats.
+    pub async fn create_game(&self, game: NewGame) -> Result<(), StoreError> {
+        game.check()?;
+        self.write(WriteOp::CreateGame(Box::new(game))).await
+    }
+
+    /// Appends an accepted action to its game's log, and returns once it is
+    /// durably committed. See the crate doc for the rules of the log.
+    pub async fn append_action(&self, action: ActionRecord) -> Result<(), StoreError> {
+        action.check()?;
+        self.write(WriteOp::Append(action)).await
+    }
+
+    /// Records a game's end and result; the log is closed from then on.
+    /// Finishing again with the same result answers `Ok`; with another, `GameFinished`.
+    pub async fn finish_game(
+        &self,
+        game_id: Uuid,
+        result_json: &str,
+        finished_at: UnixMillis,
+    ) -> Result<(), StoreError> {
+        model::check_json("result JSON", result_json)?;
+        self.write(WriteOp::Finish {
+            game_id,
+            result_json: result_json.to_owned(),
+            finished_at,
+        })
+        .await
+    }
+
+    /// One game, finished or not, with its seats and whole log.
+    ///
+    /// The result includes the seed and salt: a caller must not reveal them
+    /// while `finished` is `None`.
+    pub async fn game(&self, id: Uuid) -> Result<Option<StoredGame>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::game(pool, id).await)
+    }
+
+    /// Every unfinished game, oldest first, with its seats and whole log, to
+    /// restore the rooms at start-up.
+    pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::unfinished_games(pool).await)
+    }
+
+    /// Finished games, most recent first, at most `limit` (1 to [`MAX_PAGE`]);
+    /// pass the [`GameSummary::cursor`] of the last one seen to get the next page.
+    pub async fn list_finished(
+        &self,
+        before: Option<FinishedCursor>,
+        limit: u32,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        if limit == 0 || limit > MAX_PAGE {
+            return Err(StoreError::invalid(
+                "page size",
+                format!("it must be from 1 to {MAX_PAGE}, not {limit}"),
+            ));
+        }
+        dispatch!(&self.inner.pool, pool, q => q::list_finished(pool, before, limit).await)
+    }
+
+    /// What the writer task has done so far.
+    pub fn writer_stats(&self) -> WriterStats {
+        self.inner.counters.snapshot()
+    }
+
+    /// How many writes wait in the queue, not counting those being committed.
+    pub fn queued_writes(&self) -> usize {
+        self.inner.commands.max_capacity() - self.inner.commands.capacity()
+    }
+
+    /// Waits until every write sent before this call has been answered, then
+    /// closes the connections. Later calls on any clone fail with
+    /// [`StoreError::Closed`].
+    pub async fn close(&self) {
+        let (done, flushed) = oneshot::channel();
+        if self.inner.commands.send(Command::Flush(done)).await.is_ok() {
+            // An error means the writer is gone, which is as flushed as it gets.
+            let _ = flushed.await;
+        }
+        self.inner.pool.close().await;
+    }
+
+    /// Sends a write to the writer task and waits for its commit.
+    async fn write(&self, op: WriteOp) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.inner
+            .commands
+            .send(Command::Write(op, reply))
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        // The writer answers every write it receives; no answer means it stopped.
+        answer.await.unwrap_or(Err(StoreError::Closed))
+    }
+}

@@ -1,0 +1,204 @@
+//! The single writer task and its group commit.
+//!
+//! Every write of the store (sessions, games, actions, results) is a
+//! [`WriteOp`] sent to one task over a bounded queue with a oneshot for the
+//! answer. The task takes whatever is queued, up to `max_batch` commands,
+//! applies it in ONE transaction, commits, and only then answers each caller.
+//! So a caller's `.await` returns `Ok` only once its write is durable, and the
+//! cost of a commit (an fsync) is shared by every room that wrote meanwhile.
+//!
+//! Failure handling, in order:
+//! - a refusal (bad input such as a duplicate seq) is detected by the
+//!   statement itself and answered alone; the rest of the batch commits;
+//! - if the transaction fails as a whole and the database is unreachable or
+//!   full, every caller of the batch gets that error: nothing is stored and
+//!   nothing is acknowledged;
+//! - if it fails for another reason, each write is retried alone in its own
+//!   transaction, so one bad write cannot fail its neighbours;
+//! - the task keeps running either way: the next batch may succeed.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use crate::backend::{DbPool, classify};
+use crate::{ActionRecord, NewGame, SessionId, StoreError, UnixMillis};
+
+/// One write, as the writer task applies it.
+#[derive(Debug)]
+pub(crate) enum WriteOp {
+    CreateSession {
+        id: SessionId,
+        /// SHA-256 of the token; the token itself never reaches the writer.
+        token_hash: Vec<u8>,
+        name: String,
+        created_at: UnixMillis,
+    },
+    RenameSession {
+        id: SessionId,
+        name: String,
+    },
+    CreateGame(Box<NewGame>),
+    Append(ActionRecord),
+    Finish {
+        game_id: Uuid,
+        result_json: String,
+        finished_at: UnixMillis,
+    },
+}
+
+/// What the writer task receives.
+#[derive(Debug)]
+pub(crate) enum Command {
+    /// Apply a write; answer once it is committed, or failed.
+    Write(WriteOp, oneshot::Sender<Result<(), StoreError>>),
+    /// Answer once every command sent before it has been answered.
+    Flush(oneshot::Sender<()>),
+}
+
+/// Counters of the writer's work, for benchmarks, metrics and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriterStats {
+    /// Transactions attempted for batches (retries of single writes excluded).
+    pub batches: u64,
+    /// Writes answered, successfully or not.
+    pub writes: u64,
+    /// Batches whose transaction failed as a whole.
+    pub failed_batches: u64,
+    /// Writes retried alone after their batch failed.
+    pub retried_alone: u64,
+    /// The most writes committed in one transaction so far.
+    pub largest_batch: u64,
+}
+
+/// The shared, lock-free form of [`WriterStats`].
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    batches: AtomicU64,
+    writes: AtomicU64,
+    failed_batches: AtomicU64,
+    retried_alone: AtomicU64,
+    largest_batch: AtomicU64,
+}
+
+impl Counters {
+    pub(crate) fn snapshot(&self) -> WriterStats {
+        WriterStats {
+            batches: self.batches.load(Ordering::Relaxed),
+            writes: self.writes.load(Ordering::Relaxed),
+            failed_batches: self.failed_batches.load(Ordering::Relaxed),
+            retried_alone: self.retried_alone.load(Ordering::Relaxed),
+            largest_batch: self.largest_batch.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The writer task: runs until every sender of `commands` is dropped.
+pub(crate) async fn run(
+    pool: DbPool,
+    mut commands: mpsc::Receiver<Command>,
+    max_batch: usize,
+    counters: Arc<Counters>,
+) {
+    let mut received = Vec::with_capacity(max_batch);
+    let mut writes = Vec::with_capacity(max_batch);
+    while commands.recv_many(&mut received, max_batch).await > 0 {
+        for command in received.drain(..) {
+            match command {
+                Command::Write(op, reply) => writes.push((op, reply)),
+                Command::Flush(done) => {
+                    commit(&pool, &mut writes, &counters).await;
+                    // The flusher may have stopped waiting; that is fine.
+                    let _ = done.send(());
+                }
+            }
+        }
+        commit(&pool, &mut writes, &counters).await;
+    }
+}
+
+/// Commits the pending writes and answers their callers.
+async fn commit(
+    pool: &DbPool,
+    writes: &mut Vec<(WriteOp, oneshot::Sender<Result<(), StoreError>>)>,
+    counters: &Counters,
+) {
+    if writes.is_empty() {
+        return;
+    }
+    let ops: Vec<&WriteOp> = writes.iter().map(|(op, _)| op).collect();
+    let answers = write_batch(pool, &ops, counters).await;
+    counters
+        .writes
+        .fetch_add(answers.len() as u64, Ordering::Relaxed);
+    for ((_, reply), answer) in writes.drain(..).zip(answers) {
+        // A caller that stopped waiting (its future was dropped) still had
+        // its write applied; nobody is left to tell.
+        let _ = reply.send(answer);
+    }
+}
+
+/// Writes a batch in one transaction, falling back to one transaction per
+/// write when the batch fails for a reason other than the database being
+/// unreachable. Returns one answer per operation, in order.
+async fn write_batch(
+    pool: &DbPool,
+    ops: &[&WriteOp],
+    counters: &Counters,
+) -> Vec<Result<(), StoreError>> {
+    counters.batches.fetch_add(1, Ordering::Relaxed);
+    let err = match pool.try_write(ops).await {
+        Ok(answers) => {
+            counters
+                .largest_batch
+                .fetch_max(ops.len() as u64, Ordering::Relaxed);
+            return answers;
+        }
+        Err(err) => classify(pool.backend(), err),
+    };
+    counters.failed_batches.fetch_add(1, Ordering::Relaxed);
+    if ops.len() == 1 || !worth_retrying_alone(&err) {
+        log_failure(&err, ops.len());
+        return vec![Err(err); ops.len()];
+    }
+    tracing::warn!(
+        "a batch of {} writes failed ({err}); retrying each write in its own transaction",
+        ops.len()
+    );
+    let mut answers = Vec::with_capacity(ops.len());
+    for op in ops {
+        counters.retried_alone.fetch_add(1, Ordering::Relaxed);
+        match pool.try_write(&[*op]).await {
+            Ok(mut alone) => answers.push(alone.pop().unwrap_or(Ok(()))),
+            Err(err) => {
+                let err = classify(pool.backend(), err);
+                if !worth_retrying_alone(&err) {
+                    // The database went away: the rest would fail the same way.
+                    let rest = ops.len() - answers.len();
+                    log_failure(&err, rest);
+                    answers.extend(std::iter::repeat_n(Err(err), rest));
+                    break;
+                }
+                log_failure(&err, 1);
+                answers.push(Err(err));
+            }
+        }
+    }
+    answers
+}
+
+/// A failure that concerns the database as a whole fails every write alike;
+/// retrying them one by one would only multiply the waiting.
+fn worth_retrying_alone(err: &StoreError) -> bool {
+    !(err.is_transient() || matches!(err, StoreError::Closed))
+}
+
+fn log_failure(err: &StoreError, writes: usize) {
+    if err.is_transient() || matches!(err, StoreError::Closed) {
+        tracing::warn!("{writes} writes were not stored: {err}");
+    } else {
+        tracing::error!("{writes} writes were not stored: {err}");
+    }
+}
