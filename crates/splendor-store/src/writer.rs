@@ -69,7 +69,7 @@ pub struct WriterStats {
     pub failed_batches: u64,
     /// Writes retried alone after their batch failed.
     pub retried_alone: u64,
-    /// The most writes committed in one transaction so far.
+    /// The most writes attempted in one transaction so far.
     pub largest_batch: u64,
 }
 
@@ -149,13 +149,11 @@ async fn write_batch(
     counters: &Counters,
 ) -> Vec<Result<(), StoreError>> {
     counters.batches.fetch_add(1, Ordering::Relaxed);
+    counters
+        .largest_batch
+        .fetch_max(ops.len() as u64, Ordering::Relaxed);
     let err = match pool.try_write(ops).await {
-        Ok(answers) => {
-            counters
-                .largest_batch
-                .fetch_max(ops.len() as u64, Ordering::Relaxed);
-            return answers;
-        }
+        Ok(answers) => return answers,
         Err(err) => classify(pool.backend(), err),
     };
     counters.failed_batches.fetch_add(1, Ordering::Relaxed);
