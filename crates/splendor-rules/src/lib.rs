@@ -1,13 +1,34 @@
-//! The rules of Splendor, as written in `shared/RULES.md` (R1..R11).
+//! The rules of Splendor, as written in `shared/RULES.md` (R1..R11): setup,
+//! validation, events, legal actions, per-seat views and scoring.
 //!
-//! SKELETON: the public API is fixed here first so that the other crates can
-//! be written against it; bodies marked `todo!()` are being implemented.
+//! Map of the crate:
+//! - this file: the public vocabulary (colours, tokens, cards, actions,
+//!   phases, events, views, errors) and the card/noble lookups;
+//! - `data`: the 90 cards and 10 nobles as constant tables (ids are rows of
+//!   `data/cards.csv` and `data/nobles.csv`);
+//! - `setup`: the seeded shuffle (ChaCha8 and our own Fisher–Yates, pinned
+//!   by golden tests), layouts and snapshots, with their validation;
+//! - `game`: [`Game`], the state in small fixed-size arrays, and the one
+//!   entry point [`Game::apply`] with [`Game::legal_actions`] built on the
+//!   same checks;
+//! - `reject`: why an action was refused, turned into a [`RuleError`];
+//! - `view`: [`Game::view`], the only place a viewer's view is produced.
 //!
 //! Invariants of this crate: no IO, no clock, no tokio, no wire types. A game
-//! is a pure function of (player count, options, seed, actions).
+//! is a pure function of (player count, options, seed, actions). A rejected
+//! action changes nothing (R11.3). Nothing a caller passes in can panic.
 #![forbid(unsafe_code)]
 
 use std::fmt;
+
+mod data;
+mod game;
+mod reject;
+mod setup;
+mod view;
+
+pub use game::Game;
+pub use setup::{ReservedCard, SeatSnapshot, Snapshot};
 
 /// The five gem colours, always in this order (RULES.md preamble).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,12 +121,22 @@ pub struct Noble {
 
 /// The card with this id, if the id is one of the 90.
 pub fn card(id: CardId) -> Option<&'static Card> {
-    todo!("{id:?}")
+    data::CARDS.get(id.0 as usize)
 }
 
 /// The noble with this id, if the id is one of the 10.
 pub fn noble(id: NobleId) -> Option<&'static Noble> {
-    todo!("{id:?}")
+    data::NOBLES.get(id.0 as usize)
+}
+
+/// All 90 development cards, in id order (R1.2).
+pub fn all_cards() -> &'static [Card; 90] {
+    &data::CARDS
+}
+
+/// All 10 nobles, in id order (R1.3).
+pub fn all_nobles() -> &'static [Noble; 10] {
+    &data::NOBLES
 }
 
 /// An action or decision a seat sends (R3..R9, R11.1).
@@ -252,7 +283,22 @@ pub enum Event {
 impl Event {
     /// The form of this event that `viewer` may see (R6.4).
     pub fn redact_for(&self, viewer: Viewer) -> Event {
-        todo!("{viewer:?}")
+        match *self {
+            Event::Reserved {
+                seat,
+                level,
+                card: Some(_),
+                from_deck: true,
+                gold,
+            } if viewer != Viewer::Seat(seat) => Event::Reserved {
+                seat,
+                level,
+                card: None,
+                from_deck: true,
+                gold,
+            },
+            other => other,
+        }
     }
 }
 
@@ -294,6 +340,8 @@ pub struct Standing {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct View {
     pub players: u8,
+    /// The seat that played first (R2.4); the round ends before it (R10.2).
+    pub first_seat: Seat,
     pub phase: Phase,
     /// Turns completed so far (R10.2 bookkeeping).
     pub turn: u32,
@@ -333,86 +381,134 @@ pub enum ReservedView {
 /// Up to this many events follow one action.
 pub const MAX_EVENTS: usize = 8;
 
-/// The events of one accepted action (fixed capacity, no allocation).
-#[derive(Clone, Copy, Debug, Default)]
+/// The events of one accepted action, in order (fixed capacity, no allocation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Events {
     len: u8,
-    items: [Option<Event>; MAX_EVENTS],
+    items: [Event; MAX_EVENTS],
+}
+
+impl Default for Events {
+    fn default() -> Self {
+        Events {
+            len: 0,
+            // Filler beyond `len`; never observed.
+            items: [Event::GameOver; MAX_EVENTS],
+        }
+    }
 }
 
 impl Events {
-    pub fn as_slice(&self) -> &[Option<Event>] {
+    pub fn as_slice(&self) -> &[Event] {
         &self.items[..self.len as usize]
     }
-    pub fn iter(&self) -> impl Iterator<Item = &Event> {
-        self.items[..self.len as usize].iter().flatten()
+    pub fn iter(&self) -> std::slice::Iter<'_, Event> {
+        self.as_slice().iter()
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Appends an event. An action produces at most `MAX_EVENTS` (five in
+    /// practice: bought, dealt, noble, end triggered, game over).
+    pub(crate) fn push(&mut self, event: Event) {
+        self.items[self.len as usize] = event;
+        self.len += 1;
     }
 }
 
+impl<'a> IntoIterator for &'a Events {
+    type Item = &'a Event;
+    type IntoIter = std::slice::Iter<'a, Event>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// A game that could not be set up (from a seed, a layout or a snapshot).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     #[error("Splendor is played by 2, 3 or 4 players, not {0} (R2)")]
     PlayerCount(u8),
     #[error("invalid layout: {0}")]
     Layout(String),
-}
-
-/// A complete game (all hidden information included). Cheap to clone.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Game {
-    // Private: fixed-size arrays and masks, no heap in the hot path.
-    _todo: (),
-}
-
-impl Game {
-    /// R2: set up a game for `players` from `seed`.
-    pub fn new(players: u8, options: Options, seed: u64) -> Result<Game, SetupError> {
-        todo!("{players} {options:?} {seed}")
-    }
-    /// Set up a game from an explicit layout.
-    pub fn from_layout(layout: &Layout) -> Result<Game, SetupError> {
-        todo!("{layout:?}")
-    }
-    /// The layout this game started from (for replays).
-    pub fn initial_layout(&self) -> Layout {
-        todo!()
-    }
-    pub fn players(&self) -> u8 {
-        todo!()
-    }
-    pub fn phase(&self) -> Phase {
-        todo!()
-    }
-    /// The seat that must act now, if any.
-    pub fn to_act(&self) -> Option<Seat> {
-        todo!()
-    }
-    pub fn is_over(&self) -> bool {
-        todo!()
-    }
-    pub fn result(&self) -> Option<GameResult> {
-        todo!()
-    }
-    /// The one entry point that changes a game: apply `action` for `seat`.
-    /// A rejected action changes nothing (R11.3).
-    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, RuleError> {
-        todo!("{seat} {action:?}")
-    }
-    /// Every legal action of the seat to act, in the current phase, appended
-    /// to `out` (cleared first). Produced by the same logic that validates.
-    pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        todo!("{out:?}")
-    }
-    /// What `viewer` may see (R6.4): the only place a view is produced.
-    pub fn view(&self, viewer: Viewer) -> View {
-        todo!("{viewer:?}")
-    }
+    #[error("invalid snapshot: {0}")]
+    Snapshot(String),
 }
 
 impl fmt::Display for Action {
-    /// A short human form, e.g. "take white+blue+red", "buy card 17".
+    /// A short human form, e.g. "take diamond+sapphire+ruby", "buy card 17".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
+        match *self {
+            Action::TakeDifferent(set) => {
+                f.write_str("take ")?;
+                for (i, c) in set.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("+")?;
+                    }
+                    f.write_str(c.gem_name())?;
+                }
+                if set.is_empty() {
+                    f.write_str("nothing")?;
+                }
+                Ok(())
+            }
+            Action::TakeTwo(c) => write!(f, "take two {}", c.gem_name()),
+            Action::ReserveFaceUp(card) => write!(f, "reserve card {}", card.0),
+            Action::ReserveFromDeck(level) => write!(f, "reserve from the level {} deck", level.0),
+            Action::Buy { card, gold: None } => write!(f, "buy card {}", card.0),
+            Action::Buy {
+                card,
+                gold: Some(gold),
+            } => {
+                write!(f, "buy card {} with gold for", card.0)?;
+                let mut any = false;
+                for c in Color::ALL {
+                    if gold[c.index()] > 0 {
+                        write!(f, " {} {}", gold[c.index()], c.gem_name())?;
+                        any = true;
+                    }
+                }
+                if !any {
+                    f.write_str(" nothing")?;
+                }
+                Ok(())
+            }
+            Action::ReturnTokens(tokens) => write!(f, "return {}", TokensText(tokens)),
+            Action::ChooseNoble(noble) => write!(f, "choose noble {}", noble.0),
+            Action::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// Tokens in words, e.g. "2 ruby and 1 gold"; "nothing" when empty.
+pub(crate) struct TokensText(pub Tokens);
+
+impl fmt::Display for TokensText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: [(u8, &str); 6] = [(0, ""); 6];
+        let mut n = 0;
+        for c in Color::ALL {
+            if self.0.gems[c.index()] > 0 {
+                parts[n] = (self.0.gems[c.index()], c.gem_name());
+                n += 1;
+            }
+        }
+        if self.0.gold > 0 {
+            parts[n] = (self.0.gold, "gold");
+            n += 1;
+        }
+        if n == 0 {
+            return f.write_str("nothing");
+        }
+        for (i, (count, name)) in parts[..n].iter().enumerate() {
+            if i > 0 {
+                f.write_str(if i + 1 == n { " and " } else { ", " })?;
+            }
+            write!(f, "{count} {name}")?;
+        }
+        Ok(())
     }
 }

@@ -1,0 +1,869 @@
+//! The game state and the one entry point that changes it.
+//!
+//! The state is a `Copy` value of small fixed-size arrays and bit masks, so
+//! that applying an action and enumerating legal actions never allocate.
+//! Validation returns a cheap [`Reject`]; the player-facing [`RuleError`]
+//! (with its `String` message) is built only when an action is refused.
+
+// Colour-indexed loops walk several parallel `[_; 5]` arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+use crate::data::{CARDS, NOBLES};
+use crate::reject::Reject;
+use crate::{
+    Action, Card, CardId, Color, ColorSet, Event, Events, GameResult, Gems, Level, NobleId,
+    Options, Phase, RuleError, Seat, SetupError, Standing, Tokens,
+};
+
+/// Marks an empty face-up slot (R7A) or an unused array entry.
+pub(crate) const NONE: u8 = u8::MAX;
+/// R8.1: the most tokens a player may hold at the end of a turn.
+pub(crate) const TOKEN_LIMIT: u32 = 10;
+/// R6.2: the most reserved cards a player may hold.
+pub(crate) const MAX_RESERVED: u8 = 3;
+/// R10.1: the points that trigger the end of the game.
+pub(crate) const WINNING_POINTS: u8 = 15;
+/// The largest deck (level 1, R1.2).
+pub(crate) const DECK_CAPACITY: usize = 40;
+
+/// Everything one seat owns. Bonuses, points and the card count are kept
+/// up to date on every purchase and visit so that nothing is recounted in
+/// the hot path; snapshots store only the sources and recompute them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SeatState {
+    pub(crate) tokens: Tokens,
+    /// R7.2: one per purchased card of that colour.
+    pub(crate) bonuses: Gems,
+    /// R10.3: points of purchased cards plus 3 per noble.
+    pub(crate) points: u8,
+    /// R10.4: purchased cards, for the tie-break.
+    pub(crate) cards: u8,
+    /// Purchased cards as a bit mask over card ids.
+    pub(crate) purchased: u128,
+    /// Nobles that visited, as a bit mask over noble ids.
+    pub(crate) nobles: u16,
+    /// Reserved cards in the order they were reserved; `NONE` beyond `reserved_len`.
+    pub(crate) reserved: [u8; MAX_RESERVED as usize],
+    pub(crate) reserved_len: u8,
+    /// Bit i set: `reserved[i]` was reserved blind from a deck (R6.4).
+    pub(crate) blind: u8,
+}
+
+impl SeatState {
+    pub(crate) fn reserved(&self) -> &[u8] {
+        &self.reserved[..self.reserved_len as usize]
+    }
+
+    pub(crate) fn is_blind(&self, index: usize) -> bool {
+        self.blind & (1 << index) != 0
+    }
+
+    /// Removes the reserved card at `index`, keeping the others in order.
+    fn remove_reserved(&mut self, index: usize) {
+        let len = self.reserved_len as usize;
+        for i in index..len - 1 {
+            self.reserved[i] = self.reserved[i + 1];
+        }
+        self.reserved[len - 1] = NONE;
+        self.reserved_len -= 1;
+        let low = self.blind & ((1 << index) - 1);
+        let high = (self.blind >> (index + 1)) << index;
+        self.blind = low | high;
+    }
+
+    pub(crate) fn add_purchase(&mut self, card: &Card) {
+        self.bonuses[card.bonus.index()] += 1;
+        self.points += card.points;
+        self.cards += 1;
+        self.purchased |= 1u128 << card.id.0;
+    }
+
+    pub(crate) fn add_noble(&mut self, noble: usize) {
+        self.nobles |= 1 << noble;
+        self.points += NOBLES[noble].points;
+    }
+}
+
+/// A complete game (all hidden information included). `Copy`, about 400
+/// bytes; cloning is a memcpy.
+///
+/// With the `serde` feature a game serializes as its [`crate::Snapshot`] and
+/// is validated when deserialized, so a stored game restores exactly and a
+/// corrupted one is refused instead of misbehaving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::Snapshot", try_from = "crate::Snapshot")
+)]
+pub struct Game {
+    pub(crate) players: u8,
+    pub(crate) first_seat: Seat,
+    pub(crate) phase: Phase,
+    /// Turns completed so far (a pass is a turn).
+    pub(crate) turn: u32,
+    /// R11.2: consecutive turns that were passes.
+    pub(crate) passes: u8,
+    /// R10.1 happened; the game ends after the last seat's turn.
+    pub(crate) end_triggered: bool,
+    /// The game ended by R11.2.
+    pub(crate) deadlock: bool,
+    pub(crate) supply: Tokens,
+    /// Each level's deck as dealt at setup, BOTTOM first, so that the top
+    /// card is `decks[l][deck_len[l] - 1]` and drawing only shortens
+    /// `deck_len`; the drawn part stays in place for `initial_layout`.
+    pub(crate) decks: [[u8; DECK_CAPACITY]; 3],
+    pub(crate) deck_len: [u8; 3],
+    pub(crate) deck_initial_len: [u8; 3],
+    /// Face-up cards per level and slot; `NONE` is an empty slot (R7A).
+    pub(crate) face_up: [[u8; 4]; 3],
+    pub(crate) initial_face_up: [[u8; 4]; 3],
+    /// The nobles revealed at setup in table order (R2.2); `NONE` beyond
+    /// `noble_count`. Those still on the table are in `nobles_left`.
+    pub(crate) nobles: [u8; 5],
+    pub(crate) noble_count: u8,
+    pub(crate) nobles_left: u16,
+    pub(crate) seats: [SeatState; 4],
+}
+
+/// Where a card the active seat wants to buy is (R7.1).
+#[derive(Clone, Copy)]
+enum BuySource {
+    FaceUp { level: usize, slot: usize },
+    Reserve { index: usize },
+}
+
+/// The candidate sets for R4: every non-empty set of at most three colours,
+/// the three-colour sets first.
+const TAKE_DIFFERENT_SETS: [u8; 25] = {
+    let mut sets = [0u8; 25];
+    let mut n = 0;
+    let mut size = 3;
+    while size >= 1 {
+        let mut mask = 1u8;
+        while mask < 32 {
+            if mask.count_ones() == size {
+                sets[n] = mask;
+                n += 1;
+            }
+            mask += 1;
+        }
+        size -= 1;
+    }
+    sets
+};
+
+impl Game {
+    /// R2: set up a game for `players` from `seed`: each deck shuffled, four
+    /// cards dealt per level, `players + 1` nobles revealed, and the first
+    /// seat drawn from the seed unless `options.first_seat` names it.
+    pub fn new(players: u8, options: Options, seed: u64) -> Result<Game, SetupError> {
+        let layout = crate::setup::seeded_layout(players, options, seed)?;
+        Game::from_layout(&layout)
+    }
+
+    /// Set up a game from an explicit layout (each deck's order, the face-up
+    /// cards, the nobles, the first seat). Any subset of the cards may be
+    /// used, each at most once and at its own level.
+    pub fn from_layout(layout: &crate::Layout) -> Result<Game, SetupError> {
+        crate::setup::game_from_layout(layout)
+    }
+
+    /// The layout this game started from (for replays). For a seeded game,
+    /// `Game::from_layout(&game.initial_layout())` is the same game.
+    pub fn initial_layout(&self) -> crate::Layout {
+        crate::setup::initial_layout(self)
+    }
+
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The seat that played first (R2.4).
+    pub fn first_seat(&self) -> Seat {
+        self.first_seat
+    }
+
+    /// The seat whose turn closes a round: the one before the first seat (R10.2).
+    pub fn last_seat(&self) -> Seat {
+        (self.first_seat + self.players - 1) % self.players
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Turns completed so far; a pass counts as a turn.
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Whether R10.1 has triggered the end of the game.
+    pub fn end_triggered(&self) -> bool {
+        self.end_triggered
+    }
+
+    /// The seat that must act now, if any.
+    pub fn to_act(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Main { seat }
+            | Phase::ReturnTokens { seat, .. }
+            | Phase::ChooseNoble { seat } => Some(seat),
+            Phase::GameOver => None,
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    /// Points of `seat` (cards plus nobles), public (R10.3).
+    pub fn points(&self, seat: Seat) -> Option<u8> {
+        (seat < self.players).then(|| self.seats[seat as usize].points)
+    }
+
+    /// The tokens in the supply.
+    pub fn supply(&self) -> Tokens {
+        self.supply
+    }
+
+    /// The tokens `seat` holds.
+    pub fn tokens(&self, seat: Seat) -> Option<Tokens> {
+        (seat < self.players).then(|| self.seats[seat as usize].tokens)
+    }
+
+    /// The final result (R10.3, R10.4), once the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        if !self.is_over() {
+            return None;
+        }
+        let mut ranking: Vec<Standing> = (0..self.players)
+            .map(|seat| {
+                let s = &self.seats[seat as usize];
+                Standing {
+                    seat,
+                    points: s.points,
+                    cards: s.cards,
+                    rank: 0,
+                }
+            })
+            .collect();
+        // R10.3 highest score first; R10.4 fewest purchased cards breaks a tie.
+        ranking.sort_by_key(|s| (std::cmp::Reverse(s.points), s.cards, s.seat));
+        for i in 0..ranking.len() {
+            ranking[i].rank = if i > 0
+                && (ranking[i].points, ranking[i].cards)
+                    == (ranking[i - 1].points, ranking[i - 1].cards)
+            {
+                ranking[i - 1].rank
+            } else {
+                i as u8 + 1
+            };
+        }
+        // R10.4: still tied after the tie-break, they share the victory.
+        let winners = ranking
+            .iter()
+            .filter(|s| s.rank == 1)
+            .map(|s| s.seat)
+            .collect();
+        Some(GameResult {
+            ranking,
+            winners,
+            deadlock: self.deadlock,
+        })
+    }
+
+    /// The one entry point that changes a game: apply `action` for `seat`.
+    /// A rejected action changes nothing (R11.3).
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, RuleError> {
+        self.try_apply(seat, action)
+            .map_err(|reject| reject.into_error(self, seat))
+    }
+
+    /// Every legal action of the seat to act, in the current phase, written
+    /// to `out` (cleared first; nothing when the game is over). Produced by
+    /// the same checks that `apply` runs. Buying is listed once per buyable
+    /// card with the default payment (`gold: None`, R7.3); explicit
+    /// payments are accepted by `apply` when legal but not enumerated.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Main { seat } => {
+                self.main_actions(seat as usize, out);
+                if out.is_empty() {
+                    // R11.1: nothing else is legal, so the seat must pass.
+                    out.push(Action::Pass);
+                }
+            }
+            Phase::ReturnTokens { seat, count } => {
+                let held = self.seats[seat as usize].tokens;
+                let mut kinds = [0u8; 6];
+                kinds[..5].copy_from_slice(&held.gems);
+                kinds[5] = held.gold;
+                let mut chosen = [0u8; 6];
+                return_choices(&kinds, 0, count, &mut chosen, &mut |t| {
+                    if self.check_return(seat as usize, count, t).is_ok() {
+                        out.push(Action::ReturnTokens(t));
+                    }
+                });
+            }
+            Phase::ChooseNoble { seat } => {
+                let mut candidates = self.qualifying_nobles(seat as usize);
+                while candidates != 0 {
+                    let n = candidates.trailing_zeros() as u8;
+                    candidates &= candidates - 1;
+                    if self.check_noble(seat as usize, n).is_ok() {
+                        out.push(Action::ChooseNoble(NobleId(n)));
+                    }
+                }
+            }
+            Phase::GameOver => {}
+        }
+    }
+
+    /// Whether `seat` has any main action (R11.1 decides whether it must pass).
+    fn has_main_action(&self, seat: usize) -> bool {
+        // Any gem in the supply makes some R4 take legal (R4.2).
+        if self.supply.gems.iter().any(|&n| n > 0) {
+            return true;
+        }
+        let s = &self.seats[seat];
+        if s.reserved_len < MAX_RESERVED
+            && (self.deck_len.iter().any(|&n| n > 0)
+                || self.face_up.iter().flatten().any(|&c| c != NONE))
+        {
+            return true;
+        }
+        let affordable = |c: u8| c != NONE && self.default_payment(seat, c).is_ok();
+        self.face_up.iter().flatten().any(|&c| affordable(c))
+            || s.reserved().iter().any(|&c| affordable(c))
+    }
+
+    /// The main actions of `seat` (R4 to R7), each passed through its check.
+    fn main_actions(&self, seat: usize, out: &mut Vec<Action>) {
+        let available = self.available_colors();
+        // R4: only sets inside the available colours can pass the check.
+        for &set in TAKE_DIFFERENT_SETS.iter() {
+            if set & !available == 0 && self.check_take_different(set).is_ok() {
+                out.push(Action::TakeDifferent(ColorSet(set)));
+            }
+        }
+        // R5.
+        for color in Color::ALL {
+            if self.check_take_two(color).is_ok() {
+                out.push(Action::TakeTwo(color));
+            }
+        }
+        // R6.
+        let s = &self.seats[seat];
+        if s.reserved_len < MAX_RESERVED {
+            for row in &self.face_up {
+                for &card in row {
+                    if card != NONE {
+                        out.push(Action::ReserveFaceUp(CardId(card)));
+                    }
+                }
+            }
+            for level in 1..=3u8 {
+                if self.check_reserve_from_deck(seat, level).is_ok() {
+                    out.push(Action::ReserveFromDeck(Level(level)));
+                }
+            }
+        }
+        // R7, with the default payment.
+        for row in &self.face_up {
+            for &card in row {
+                if card != NONE && self.default_payment(seat, card).is_ok() {
+                    out.push(Action::Buy {
+                        card: CardId(card),
+                        gold: None,
+                    });
+                }
+            }
+        }
+        for &card in s.reserved() {
+            if self.default_payment(seat, card).is_ok() {
+                out.push(Action::Buy {
+                    card: CardId(card),
+                    gold: None,
+                });
+            }
+        }
+    }
+
+    // ---- Checks: each returns what the action would do, or why not. ----
+
+    /// Colours with at least one token in the supply, as a mask.
+    fn available_colors(&self) -> u8 {
+        let mut mask = 0;
+        for i in 0..5 {
+            if self.supply.gems[i] > 0 {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    /// R4.1, R4.2.
+    fn check_take_different(&self, set: u8) -> Result<(), Reject> {
+        if set == 0 || set & !0x1f != 0 || set.count_ones() > 3 {
+            return Err(Reject::TakeDifferentSet(set));
+        }
+        let available = self.available_colors();
+        let missing = set & !available;
+        if missing != 0 {
+            return Err(Reject::ColorEmpty(
+                Color::ALL[missing.trailing_zeros() as usize],
+            ));
+        }
+        let count = available.count_ones() as u8;
+        if count >= 3 && set.count_ones() != 3 {
+            return Err(Reject::TakeDifferentCount {
+                available: count,
+                taken: set.count_ones() as u8,
+            });
+        }
+        Ok(())
+    }
+
+    /// R5.1.
+    fn check_take_two(&self, color: Color) -> Result<(), Reject> {
+        let left = self.supply.gems[color.index()];
+        if left < 4 {
+            return Err(Reject::TakeTwoSupply { color, left });
+        }
+        Ok(())
+    }
+
+    /// R6.1, R6.2 for a face-up card: returns its level and slot.
+    fn check_reserve_face_up(&self, seat: usize, card: CardId) -> Result<(usize, usize), Reject> {
+        let level = card_level(card)?;
+        if self.seats[seat].reserved_len >= MAX_RESERVED {
+            return Err(Reject::ReserveLimit);
+        }
+        match self.face_up[level].iter().position(|&c| c == card.0) {
+            Some(slot) => Ok((level, slot)),
+            None => Err(Reject::ReserveNotFaceUp(card)),
+        }
+    }
+
+    /// R6.1, R6.2 for a blind reserve: returns the level index.
+    fn check_reserve_from_deck(&self, seat: usize, level: u8) -> Result<usize, Reject> {
+        if !(1..=3).contains(&level) {
+            return Err(Reject::UnknownLevel(level));
+        }
+        if self.seats[seat].reserved_len >= MAX_RESERVED {
+            return Err(Reject::ReserveLimit);
+        }
+        let l = level as usize - 1;
+        if self.deck_len[l] == 0 {
+            return Err(Reject::DeckEmpty(level));
+        }
+        Ok(l)
+    }
+
+    /// R7.1: where `card` is, if `seat` may buy it. Every id that is not
+    /// face-up and not in the seat's own reserve gets the same answer, so
+    /// that the answer never tells where a hidden card is (R6.4).
+    fn locate_buyable(&self, seat: usize, card: CardId) -> Result<BuySource, Reject> {
+        let level = card_level(card)?;
+        if let Some(slot) = self.face_up[level].iter().position(|&c| c == card.0) {
+            return Ok(BuySource::FaceUp { level, slot });
+        }
+        match self.seats[seat]
+            .reserved()
+            .iter()
+            .position(|&c| c == card.0)
+        {
+            Some(index) => Ok(BuySource::Reserve { index }),
+            None => Err(Reject::BuyNotAvailable(card)),
+        }
+    }
+
+    /// R7.2, R7.3: the default payment (coloured tokens first, gold for the
+    /// shortfall) for a card id known to be valid.
+    fn default_payment(&self, seat: usize, card: u8) -> Result<Tokens, Reject> {
+        let s = &self.seats[seat];
+        let cost = &CARDS[card as usize].cost;
+        let mut paid = Tokens::default();
+        let mut short = 0u8;
+        for i in 0..5 {
+            let due = cost[i].saturating_sub(s.bonuses[i]);
+            let from_gems = due.min(s.tokens.gems[i]);
+            paid.gems[i] = from_gems;
+            short += due - from_gems;
+        }
+        if short > s.tokens.gold {
+            return Err(Reject::CannotAfford {
+                card: CardId(card),
+                short: short - s.tokens.gold,
+            });
+        }
+        paid.gold = short;
+        Ok(paid)
+    }
+
+    /// R7.3 with an explicit payment: `gold[c]` gold tokens stand in for
+    /// colour `c`, the rest of each colour is paid with that colour.
+    fn explicit_payment(&self, seat: usize, card: u8, gold: Gems) -> Result<Tokens, Reject> {
+        let s = &self.seats[seat];
+        let cost = &CARDS[card as usize].cost;
+        let mut paid = Tokens::default();
+        let mut gold_used = 0u32;
+        for color in Color::ALL {
+            let i = color.index();
+            let due = cost[i].saturating_sub(s.bonuses[i]);
+            if gold[i] > due {
+                return Err(Reject::GoldOverCost {
+                    card: CardId(card),
+                    color,
+                    gold: gold[i],
+                    due,
+                });
+            }
+            gold_used += gold[i] as u32;
+            paid.gems[i] = due - gold[i];
+        }
+        if gold_used > s.tokens.gold as u32 {
+            return Err(Reject::NotEnoughGold {
+                card: CardId(card),
+                used: gold_used,
+                held: s.tokens.gold,
+            });
+        }
+        paid.gold = gold_used as u8;
+        for color in Color::ALL {
+            let i = color.index();
+            if paid.gems[i] > s.tokens.gems[i] {
+                return Err(Reject::ColorShort {
+                    card: CardId(card),
+                    color,
+                    needed: paid.gems[i],
+                    held: s.tokens.gems[i],
+                });
+            }
+        }
+        Ok(paid)
+    }
+
+    /// R8.1: return exactly `count` tokens, each of them held.
+    fn check_return(&self, seat: usize, count: u8, tokens: Tokens) -> Result<(), Reject> {
+        let given = tokens.total();
+        if given != count as u32 {
+            return Err(Reject::ReturnCount { count, given });
+        }
+        let held = &self.seats[seat].tokens;
+        for color in Color::ALL {
+            let i = color.index();
+            if tokens.gems[i] > held.gems[i] {
+                return Err(Reject::ReturnNotHeld {
+                    color: Some(color),
+                    given: tokens.gems[i],
+                    held: held.gems[i],
+                });
+            }
+        }
+        if tokens.gold > held.gold {
+            return Err(Reject::ReturnNotHeld {
+                color: None,
+                given: tokens.gold,
+                held: held.gold,
+            });
+        }
+        Ok(())
+    }
+
+    /// R9.3: `noble` must be one of those that qualify now.
+    fn check_noble(&self, seat: usize, noble: u8) -> Result<(), Reject> {
+        if noble as usize >= NOBLES.len() {
+            return Err(Reject::UnknownNoble(noble));
+        }
+        if self.qualifying_nobles(seat) & (1 << noble) == 0 {
+            return Err(Reject::NobleNotAvailable(NobleId(noble)));
+        }
+        Ok(())
+    }
+
+    /// R9.1: the nobles on the table whose requirements `seat`'s bonuses meet.
+    pub(crate) fn qualifying_nobles(&self, seat: usize) -> u16 {
+        let bonuses = &self.seats[seat].bonuses;
+        let mut left = self.nobles_left;
+        let mut qualifying = 0;
+        while left != 0 {
+            let n = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let req = &NOBLES[n].requires;
+            if (0..5).all(|i| bonuses[i] >= req[i]) {
+                qualifying |= 1 << n;
+            }
+        }
+        qualifying
+    }
+
+    // ---- Applying. Every check runs before the first change (R11.3). ----
+
+    fn try_apply(&mut self, seat: Seat, action: Action) -> Result<Events, Reject> {
+        if seat >= self.players {
+            return Err(Reject::UnknownSeat(seat));
+        }
+        let to_act = match self.to_act() {
+            Some(s) => s,
+            None => return Err(Reject::GameOver),
+        };
+        if seat != to_act {
+            return Err(Reject::NotYourTurn { to_act });
+        }
+        let s = seat as usize;
+        let mut events = Events::default();
+        match (self.phase, action) {
+            (Phase::Main { .. }, Action::TakeDifferent(set)) => {
+                self.check_take_different(set.0)?;
+                let mut taken = Tokens::default();
+                for i in 0..5 {
+                    if set.0 & (1 << i) != 0 {
+                        taken.gems[i] = 1;
+                    }
+                }
+                self.take(s, taken, &mut events);
+            }
+            (Phase::Main { .. }, Action::TakeTwo(color)) => {
+                self.check_take_two(color)?;
+                let mut taken = Tokens::default();
+                taken.gems[color.index()] = 2;
+                self.take(s, taken, &mut events);
+            }
+            (Phase::Main { .. }, Action::ReserveFaceUp(card)) => {
+                let (level, slot) = self.check_reserve_face_up(s, card)?;
+                self.passes = 0;
+                let gold = self.reserve(s, card.0, false);
+                events.push(Event::Reserved {
+                    seat,
+                    level: Level(level as u8 + 1),
+                    card: Some(card),
+                    from_deck: false,
+                    gold,
+                });
+                self.refill(level, slot, &mut events);
+                self.end_of_main_action(s, &mut events);
+            }
+            (Phase::Main { .. }, Action::ReserveFromDeck(level)) => {
+                let l = self.check_reserve_from_deck(s, level.0)?;
+                self.passes = 0;
+                self.deck_len[l] -= 1;
+                let card = self.decks[l][self.deck_len[l] as usize];
+                let gold = self.reserve(s, card, true);
+                events.push(Event::Reserved {
+                    seat,
+                    level,
+                    card: Some(CardId(card)),
+                    from_deck: true,
+                    gold,
+                });
+                self.end_of_main_action(s, &mut events);
+            }
+            (Phase::Main { .. }, Action::Buy { card, gold }) => {
+                let source = self.locate_buyable(s, card)?;
+                let paid = match gold {
+                    None => self.default_payment(s, card.0)?,
+                    Some(gold) => self.explicit_payment(s, card.0, gold)?,
+                };
+                self.passes = 0;
+                // R7.4: the payment goes back to the supply.
+                let st = &mut self.seats[s];
+                for i in 0..5 {
+                    st.tokens.gems[i] -= paid.gems[i];
+                    self.supply.gems[i] += paid.gems[i];
+                }
+                st.tokens.gold -= paid.gold;
+                self.supply.gold += paid.gold;
+                // R7.5: the card joins the tableau.
+                st.add_purchase(&CARDS[card.0 as usize]);
+                events.push(Event::Bought { seat, card, paid });
+                match source {
+                    BuySource::FaceUp { level, slot } => self.refill(level, slot, &mut events),
+                    BuySource::Reserve { index } => self.seats[s].remove_reserved(index),
+                }
+                self.end_of_main_action(s, &mut events);
+            }
+            (Phase::Main { .. }, Action::Pass) => {
+                if self.has_main_action(s) {
+                    return Err(Reject::PassNotAllowed);
+                }
+                self.passes += 1;
+                events.push(Event::Passed { seat });
+                self.end_of_main_action(s, &mut events);
+            }
+            (Phase::ReturnTokens { count, .. }, Action::ReturnTokens(tokens)) => {
+                self.check_return(s, count, tokens)?;
+                let st = &mut self.seats[s];
+                for i in 0..5 {
+                    st.tokens.gems[i] -= tokens.gems[i];
+                    self.supply.gems[i] += tokens.gems[i];
+                }
+                st.tokens.gold -= tokens.gold;
+                self.supply.gold += tokens.gold;
+                events.push(Event::ReturnedTokens { seat, tokens });
+                self.nobles_step(s, &mut events);
+            }
+            (Phase::ChooseNoble { .. }, Action::ChooseNoble(noble)) => {
+                self.check_noble(s, noble.0)?;
+                self.visit(s, noble.0 as usize, &mut events);
+                self.close_turn(s, &mut events);
+            }
+            (phase, _) => return Err(Reject::WrongPhase(phase)),
+        }
+        Ok(events)
+    }
+
+    /// R4/R5: move `taken` from the supply to the seat.
+    fn take(&mut self, seat: usize, taken: Tokens, events: &mut Events) {
+        self.passes = 0;
+        for i in 0..5 {
+            self.supply.gems[i] -= taken.gems[i];
+            self.seats[seat].tokens.gems[i] += taken.gems[i];
+        }
+        events.push(Event::TookTokens {
+            seat: seat as Seat,
+            tokens: taken,
+        });
+        self.end_of_main_action(seat, events);
+    }
+
+    /// R6.2, R6.3: add `card` to the seat's reserve and give a gold if any
+    /// is left. Returns whether a gold was given.
+    fn reserve(&mut self, seat: usize, card: u8, blind: bool) -> bool {
+        let st = &mut self.seats[seat];
+        let index = st.reserved_len as usize;
+        st.reserved[index] = card;
+        st.reserved_len += 1;
+        if blind {
+            st.blind |= 1 << index;
+        }
+        let gold = self.supply.gold > 0;
+        if gold {
+            self.supply.gold -= 1;
+            st.tokens.gold += 1;
+        }
+        gold
+    }
+
+    /// R7A: refill an emptied face-up slot from the top of its deck, or
+    /// leave it empty when the deck is.
+    fn refill(&mut self, level: usize, slot: usize, events: &mut Events) {
+        if self.deck_len[level] == 0 {
+            self.face_up[level][slot] = NONE;
+            return;
+        }
+        self.deck_len[level] -= 1;
+        let card = self.decks[level][self.deck_len[level] as usize];
+        self.face_up[level][slot] = card;
+        events.push(Event::Dealt {
+            level: Level(level as u8 + 1),
+            slot: slot as u8,
+            card: CardId(card),
+        });
+    }
+
+    /// R8 after a main action: above 10 tokens, the seat must return some
+    /// before anything else happens; otherwise on to the nobles.
+    fn end_of_main_action(&mut self, seat: usize, events: &mut Events) {
+        let total = self.seats[seat].tokens.total();
+        if total > TOKEN_LIMIT {
+            self.phase = Phase::ReturnTokens {
+                seat: seat as Seat,
+                count: (total - TOKEN_LIMIT) as u8,
+            };
+            return;
+        }
+        self.nobles_step(seat, events);
+    }
+
+    /// R9: one qualifying noble visits at once; several make the seat choose.
+    fn nobles_step(&mut self, seat: usize, events: &mut Events) {
+        let qualifying = self.qualifying_nobles(seat);
+        if qualifying.count_ones() > 1 {
+            self.phase = Phase::ChooseNoble { seat: seat as Seat };
+            return;
+        }
+        if qualifying != 0 {
+            self.visit(seat, qualifying.trailing_zeros() as usize, events);
+        }
+        self.close_turn(seat, events);
+    }
+
+    /// R9.2, R9.4: the noble leaves the table for the seat's tableau.
+    fn visit(&mut self, seat: usize, noble: usize, events: &mut Events) {
+        self.nobles_left &= !(1 << noble);
+        self.seats[seat].add_noble(noble);
+        events.push(Event::NobleVisited {
+            seat: seat as Seat,
+            noble: NobleId(noble as u8),
+        });
+    }
+
+    /// R10 and R11.2 at the end of a turn, then the next seat.
+    fn close_turn(&mut self, seat: usize, events: &mut Events) {
+        self.turn += 1;
+        if !self.end_triggered && self.seats[seat].points >= WINNING_POINTS {
+            self.end_triggered = true;
+            events.push(Event::EndTriggered { seat: seat as Seat });
+        }
+        let round_over = seat as Seat == self.last_seat();
+        if self.end_triggered && round_over {
+            // R10.2: every seat has had the same number of turns.
+            self.game_over(false, events);
+        } else if self.passes >= self.players {
+            // R11.2: a full round of passes.
+            self.game_over(true, events);
+        } else {
+            self.phase = Phase::Main {
+                seat: (seat as Seat + 1) % self.players,
+            };
+        }
+    }
+
+    fn game_over(&mut self, deadlock: bool, events: &mut Events) {
+        self.phase = Phase::GameOver;
+        self.deadlock = deadlock;
+        events.push(Event::GameOver);
+    }
+
+    /// The remaining deck of a level index, bottom first.
+    pub(crate) fn deck(&self, level: usize) -> &[u8] {
+        &self.decks[level][..self.deck_len[level] as usize]
+    }
+}
+
+/// The 0-based level index of a card id, or `UnknownCard`.
+fn card_level(card: CardId) -> Result<usize, Reject> {
+    match CARDS.get(card.0 as usize) {
+        Some(c) => Ok(c.level.0 as usize - 1),
+        None => Err(Reject::UnknownCard(card.0)),
+    }
+}
+
+/// Calls `f` with every way to choose `left` tokens from the kinds
+/// `held[kind..]` (5 = gold), each at most what is held.
+fn return_choices(
+    held: &[u8; 6],
+    kind: usize,
+    left: u8,
+    chosen: &mut [u8; 6],
+    f: &mut impl FnMut(Tokens),
+) {
+    if left == 0 {
+        let mut t = Tokens::default();
+        t.gems.copy_from_slice(&chosen[..5]);
+        t.gold = chosen[5];
+        f(t);
+        return;
+    }
+    if kind == 6 {
+        return;
+    }
+    for n in (0..=held[kind].min(left)).rev() {
+        chosen[kind] = n;
+        return_choices(held, kind + 1, left - n, chosen, f);
+    }
+    chosen[kind] = 0;
+}

@@ -1,0 +1,80 @@
+//! [`Game::view`]: the only place a viewer's view of a game is produced (R6.4).
+
+use crate::game::{Game, NONE};
+use crate::{CardId, Level, NobleId, Phase, ReservedView, SeatView, View, Viewer};
+
+impl Game {
+    /// What `viewer` may see (R6.4): all public state; the viewer's own
+    /// reserved cards in full; other seats' blind reserves as their level
+    /// only; face-up reserves in full; deck sizes but never their order.
+    /// A seat number that does not exist sees what a spectator sees.
+    pub fn view(&self, viewer: Viewer) -> View {
+        let seats = (0..self.players)
+            .map(|seat| {
+                let st = &self.seats[seat as usize];
+                let owner = viewer == Viewer::Seat(seat);
+                SeatView {
+                    tokens: st.tokens,
+                    bonuses: st.bonuses,
+                    points: st.points,
+                    purchased: (0..90u8)
+                        .filter(|&c| st.purchased & (1 << c) != 0)
+                        .map(CardId)
+                        .collect(),
+                    nobles: (0..10u8)
+                        .filter(|&n| st.nobles & (1 << n) != 0)
+                        .map(NobleId)
+                        .collect(),
+                    reserved: st
+                        .reserved()
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &card)| {
+                            let blind = st.is_blind(i);
+                            if blind && !owner {
+                                ReservedView::Hidden {
+                                    level: crate::card(CardId(card)).map_or(Level(0), |c| c.level),
+                                }
+                            } else {
+                                ReservedView::Card {
+                                    card: CardId(card),
+                                    from_deck: blind,
+                                }
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let noble_choices = match self.phase {
+            Phase::ChooseNoble { seat } => {
+                let q = self.qualifying_nobles(seat as usize);
+                (0..10u8)
+                    .filter(|&n| q & (1 << n) != 0)
+                    .map(NobleId)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        View {
+            players: self.players,
+            first_seat: self.first_seat,
+            phase: self.phase,
+            turn: self.turn,
+            supply: self.supply,
+            face_up: self
+                .face_up
+                .map(|row| row.map(|c| (c != NONE).then_some(CardId(c)))),
+            deck_sizes: self.deck_len,
+            nobles: self.nobles[..self.noble_count as usize]
+                .iter()
+                .filter(|&&n| self.nobles_left & (1 << n) != 0)
+                .map(|&n| NobleId(n))
+                .collect(),
+            seats,
+            noble_choices,
+            end_triggered: self.end_triggered,
+            result: self.result(),
+        }
+    }
+}
