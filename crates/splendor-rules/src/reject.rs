@@ -110,17 +110,17 @@ impl Reject {
                 ),
                 Phase::GameOver => ("game_over", "R10.2", "the game is over".to_string()),
             },
+            Reject::TakeDifferentSet(set) if set & !0x1f != 0 => (
+                "invalid_colors",
+                "R4.1",
+                "take different: only the five gem colours can be taken".to_string(),
+            ),
             Reject::TakeDifferentSet(set) => (
                 "invalid_colors",
                 "R4.1",
                 format!(
-                    "take different: name one to three different gem colours, not {} {}",
-                    (set & 0x1f).count_ones(),
-                    if set & !0x1f != 0 {
-                        "and unknown colour bits"
-                    } else {
-                        "colours"
-                    }
+                    "take different: name one to three different gem colours, not {}",
+                    set.count_ones()
                 ),
             ),
             Reject::ColorEmpty(color) => (

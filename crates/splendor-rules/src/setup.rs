@@ -460,6 +460,7 @@ impl Game {
                 initial_supply(game.players)
             )));
         }
+        game.supply = snapshot.supply;
         game.phase = snapshot.phase;
         game.turn = snapshot.turn;
         game.passes = snapshot.passes;
