@@ -2,6 +2,8 @@
 //! seconds on one thread and prints games/s and actions/s.
 //!
 //! `cargo run --release -p splendor-rules --example speed -- [seconds]`
+//! `cargo run --release -p splendor-rules --example speed -- --games N`
+//! (exactly N games, e.g. under `valgrind --tool=callgrind`)
 
 use std::time::{Duration, Instant};
 
@@ -20,17 +22,19 @@ impl XorShift {
 }
 
 fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (seconds, max_games) = match args.as_slice() {
+        [flag, n] if flag == "--games" => (f64::MAX, n.parse().expect("a number of games")),
+        [s] => (s.parse().expect("a number of seconds"), u64::MAX),
+        _ => (3.0, u64::MAX),
+    };
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let mut actions: Vec<Action> = Vec::with_capacity(64);
     let (mut games, mut steps, mut longest, mut deadlocks) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
-    let budget = Duration::from_secs_f64(seconds);
-    while start.elapsed() < budget {
-        for _ in 0..1000 {
+    let budget = Duration::from_secs_f64(seconds.min(1e9));
+    while start.elapsed() < budget && games < max_games {
+        for _ in 0..1000.min(max_games) {
             let mut game = Game::new(4, Options::default(), games).expect("4 players");
             let mut n = 0;
             while let Some(seat) = game.to_act() {

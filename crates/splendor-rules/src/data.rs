@@ -4,10 +4,13 @@
 //! `data_tables_equal_the_csv_files` checks that the tables still equal the
 //! files, so an edit to either side fails the build's tests.
 
+use crate::swar;
 use crate::{Card, CardId, Color, Level, Noble, NobleId};
 
 /// All 90 development cards; `CARDS[i].id == CardId(i)`.
-pub(crate) static CARDS: [Card; 90] = [
+pub(crate) static CARDS: [Card; 90] = CARD_TABLE;
+
+const CARD_TABLE: [Card; 90] = [
     card(0, 1, Color::White, 0, [0, 0, 0, 2, 1]),
     card(1, 1, Color::White, 0, [0, 1, 1, 1, 1]),
     card(2, 1, Color::White, 0, [0, 1, 2, 1, 1]),
@@ -101,7 +104,9 @@ pub(crate) static CARDS: [Card; 90] = [
 ];
 
 /// All 10 nobles; `NOBLES[i].id == NobleId(i)`.
-pub(crate) static NOBLES: [Noble; 10] = [
+pub(crate) static NOBLES: [Noble; 10] = NOBLE_TABLE;
+
+const NOBLE_TABLE: [Noble; 10] = [
     noble(0, 3, [0, 0, 0, 4, 4]),
     noble(1, 3, [0, 0, 3, 3, 3]),
     noble(2, 3, [0, 0, 4, 4, 0]),
@@ -131,3 +136,37 @@ const fn noble(id: u8, points: u8, requires: [u8; 5]) -> Noble {
         requires,
     }
 }
+
+/// Each card's cost packed one colour per byte (see `swar`).
+pub(crate) static COST_WORDS: [u64; 90] = {
+    let mut words = [0u64; 90];
+    let mut i = 0;
+    while i < 90 {
+        words[i] = swar::pack(&CARD_TABLE[i].cost);
+        i += 1;
+    }
+    words
+};
+
+/// Each noble's requirement packed one colour per byte (see `swar`).
+pub(crate) static NOBLE_WORDS: [u64; 10] = {
+    let mut words = [0u64; 10];
+    let mut i = 0;
+    while i < 10 {
+        words[i] = swar::pack(&NOBLE_TABLE[i].requires);
+        i += 1;
+    }
+    words
+};
+
+/// Each noble's requirement summed over the colours.
+pub(crate) const NOBLE_REQUIREMENT_SUMS: [u8; 10] = {
+    let mut sums = [0u8; 10];
+    let mut i = 0;
+    while i < 10 {
+        let r = &NOBLE_TABLE[i].requires;
+        sums[i] = r[0] + r[1] + r[2] + r[3] + r[4];
+        i += 1;
+    }
+    sums
+};

@@ -8,8 +8,9 @@
 // Colour-indexed loops walk several parallel `[_; 5]` arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-use crate::data::{CARDS, NOBLES};
+use crate::data::{CARDS, COST_WORDS, NOBLE_WORDS, NOBLES};
 use crate::reject::Reject;
+use crate::swar;
 use crate::{
     Action, Card, CardId, Color, ColorSet, Event, Events, GameResult, Gems, Level, NobleId,
     Options, Phase, RuleError, Seat, SetupError, Standing, Tokens,
@@ -34,6 +35,8 @@ pub(crate) struct SeatState {
     pub(crate) tokens: Tokens,
     /// R7.2: one per purchased card of that colour.
     pub(crate) bonuses: Gems,
+    /// `bonuses` packed for the hot path (see `swar`).
+    pub(crate) bonus_word: u64,
     /// R10.3: points of purchased cards plus 3 per noble.
     pub(crate) points: u8,
     /// R10.4: purchased cards, for the tie-break.
@@ -73,6 +76,7 @@ impl SeatState {
 
     pub(crate) fn add_purchase(&mut self, card: &Card) {
         self.bonuses[card.bonus.index()] += 1;
+        self.bonus_word = swar::pack(&self.bonuses);
         self.points += card.points;
         self.cards += 1;
         self.purchased |= 1u128 << card.id.0;
@@ -153,13 +157,49 @@ const TAKE_DIFFERENT_SETS: [u8; 25] = {
     sets
 };
 
+/// R4 for every supply: for each mask of colours with tokens, the sets that
+/// `check_take_different` accepts, in `TAKE_DIFFERENT_SETS` order, and
+/// how many there are. Computed at compile time by the check itself, so
+/// enumerating is a table lookup that cannot disagree with validation.
+const TAKE_DIFFERENT_LEGAL: [([u8; 10], u8); 32] = {
+    let mut table = [([0u8; 10], 0u8); 32];
+    let mut available = 0;
+    while available < 32 {
+        let mut i = 0;
+        while i < TAKE_DIFFERENT_SETS.len() {
+            let set = TAKE_DIFFERENT_SETS[i];
+            if check_take_different(set, available as u8).is_ok() {
+                let (sets, n) = &mut table[available];
+                sets[*n as usize] = set;
+                *n += 1;
+            }
+            i += 1;
+        }
+        available += 1;
+    }
+    table
+};
+
+/// The fewest bonuses any noble requires in all (R9.1): a seat with fewer
+/// purchased cards cannot qualify for any.
+const MIN_NOBLE_BONUSES: u8 = {
+    let mut min = u8::MAX;
+    let mut i = 0;
+    while i < crate::data::NOBLE_REQUIREMENT_SUMS.len() {
+        if crate::data::NOBLE_REQUIREMENT_SUMS[i] < min {
+            min = crate::data::NOBLE_REQUIREMENT_SUMS[i];
+        }
+        i += 1;
+    }
+    min
+};
+
 impl Game {
     /// R2: set up a game for `players` from `seed`: each deck shuffled, four
     /// cards dealt per level, `players + 1` nobles revealed, and the first
     /// seat drawn from the seed unless `options.first_seat` names it.
     pub fn new(players: u8, options: Options, seed: u64) -> Result<Game, SetupError> {
-        let layout = crate::setup::seeded_layout(players, options, seed)?;
-        Game::from_layout(&layout)
+        crate::setup::seeded_game(players, options, seed)
     }
 
     /// Set up a game from an explicit layout (each deck's order, the face-up
@@ -287,6 +327,8 @@ impl Game {
     /// payments are accepted by `apply` when legal but not enumerated.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
         out.clear();
+        // Room for every action of a usual position, so pushes never grow it.
+        out.reserve(64);
         match self.phase {
             Phase::Main { seat } => {
                 self.main_actions(seat as usize, out);
@@ -300,8 +342,7 @@ impl Game {
                 let mut kinds = [0u8; 6];
                 kinds[..5].copy_from_slice(&held.gems);
                 kinds[5] = held.gold;
-                let mut chosen = [0u8; 6];
-                return_choices(&kinds, 0, count, &mut chosen, &mut |t| {
+                return_choices(&kinds, count, &mut |t| {
                     if self.check_return(seat as usize, count, t).is_ok() {
                         out.push(Action::ReturnTokens(t));
                     }
@@ -334,19 +375,18 @@ impl Game {
         {
             return true;
         }
-        let affordable = |c: u8| c != NONE && self.default_payment(seat, c).is_ok();
+        let power = buying_power(s);
+        let affordable = |c: u8| c != NONE && shortfall(power, c) <= s.tokens.gold;
         self.face_up.iter().flatten().any(|&c| affordable(c))
             || s.reserved().iter().any(|&c| affordable(c))
     }
 
     /// The main actions of `seat` (R4 to R7), each passed through its check.
     fn main_actions(&self, seat: usize, out: &mut Vec<Action>) {
-        let available = self.available_colors();
-        // R4: only sets inside the available colours can pass the check.
-        for &set in TAKE_DIFFERENT_SETS.iter() {
-            if set & !available == 0 && self.check_take_different(set).is_ok() {
-                out.push(Action::TakeDifferent(ColorSet(set)));
-            }
+        // R4: the sets the check accepts for this supply (precomputed).
+        let (sets, n) = &TAKE_DIFFERENT_LEGAL[self.available_colors() as usize];
+        for &set in &sets[..*n as usize] {
+            out.push(Action::TakeDifferent(ColorSet(set)));
         }
         // R5.
         for color in Color::ALL {
@@ -370,10 +410,12 @@ impl Game {
                 }
             }
         }
-        // R7, with the default payment.
+        // R7, with the default payment: affordable exactly when the
+        // shortfall that `default_payment` would pay in gold is covered.
+        let power = buying_power(s);
         for row in &self.face_up {
             for &card in row {
-                if card != NONE && self.default_payment(seat, card).is_ok() {
+                if card != NONE && shortfall(power, card) <= s.tokens.gold {
                     out.push(Action::Buy {
                         card: CardId(card),
                         gold: None,
@@ -382,7 +424,7 @@ impl Game {
             }
         }
         for &card in s.reserved() {
-            if self.default_payment(seat, card).is_ok() {
+            if shortfall(power, card) <= s.tokens.gold {
                 out.push(Action::Buy {
                     card: CardId(card),
                     gold: None,
@@ -404,26 +446,9 @@ impl Game {
         mask
     }
 
-    /// R4.1, R4.2.
+    /// R4.1, R4.2 against the supply.
     fn check_take_different(&self, set: u8) -> Result<(), Reject> {
-        if set == 0 || set & !0x1f != 0 || set.count_ones() > 3 {
-            return Err(Reject::TakeDifferentSet(set));
-        }
-        let available = self.available_colors();
-        let missing = set & !available;
-        if missing != 0 {
-            return Err(Reject::ColorEmpty(
-                Color::ALL[missing.trailing_zeros() as usize],
-            ));
-        }
-        let count = available.count_ones() as u8;
-        if count >= 3 && set.count_ones() != 3 {
-            return Err(Reject::TakeDifferentCount {
-                available: count,
-                taken: set.count_ones() as u8,
-            });
-        }
-        Ok(())
+        check_take_different(set, self.available_colors())
     }
 
     /// R5.1.
@@ -484,23 +509,22 @@ impl Game {
     /// shortfall) for a card id known to be valid.
     fn default_payment(&self, seat: usize, card: u8) -> Result<Tokens, Reject> {
         let s = &self.seats[seat];
-        let cost = &CARDS[card as usize].cost;
-        let mut paid = Tokens::default();
-        let mut short = 0u8;
-        for i in 0..5 {
-            let due = cost[i].saturating_sub(s.bonuses[i]);
-            let from_gems = due.min(s.tokens.gems[i]);
-            paid.gems[i] = from_gems;
-            short += due - from_gems;
-        }
+        let short = shortfall(buying_power(s), card);
         if short > s.tokens.gold {
             return Err(Reject::CannotAfford {
                 card: CardId(card),
                 short: short - s.tokens.gold,
             });
         }
-        paid.gold = short;
-        Ok(paid)
+        // Per colour: due = cost - bonuses (never below 0), paid from that
+        // colour as far as it goes; the rest is the shortfall, in gold.
+        let cost = COST_WORDS[card as usize];
+        let due = swar::saturating_sub(cost, s.bonus_word);
+        let short_by_colour = swar::saturating_sub(cost, buying_power(s));
+        Ok(Tokens {
+            gems: swar::unpack(due - short_by_colour),
+            gold: short,
+        })
     }
 
     /// R7.3 with an explicit payment: `gold[c]` gold tokens stand in for
@@ -548,11 +572,18 @@ impl Game {
 
     /// R8.1: return exactly `count` tokens, each of them held.
     fn check_return(&self, seat: usize, count: u8, tokens: Tokens) -> Result<(), Reject> {
+        let held = &self.seats[seat].tokens;
+        let (held_word, given_word) = (swar::pack_tokens(held), swar::pack_tokens(&tokens));
+        // Checked on words first (the hot path of enumerating returns);
+        // the per-kind loops below only find what to report. The total
+        // comes first: it bounds every byte below 128, as `swar` needs.
+        if tokens.total() == count as u32 && swar::all_at_least(held_word, given_word) {
+            return Ok(());
+        }
         let given = tokens.total();
         if given != count as u32 {
             return Err(Reject::ReturnCount { count, given });
         }
-        let held = &self.seats[seat].tokens;
         for color in Color::ALL {
             let i = color.index();
             if tokens.gems[i] > held.gems[i] {
@@ -563,14 +594,11 @@ impl Game {
                 });
             }
         }
-        if tokens.gold > held.gold {
-            return Err(Reject::ReturnNotHeld {
-                color: None,
-                given: tokens.gold,
-                held: held.gold,
-            });
-        }
-        Ok(())
+        Err(Reject::ReturnNotHeld {
+            color: None,
+            given: tokens.gold,
+            held: held.gold,
+        })
     }
 
     /// R9.3: `noble` must be one of those that qualify now.
@@ -586,14 +614,16 @@ impl Game {
 
     /// R9.1: the nobles on the table whose requirements `seat`'s bonuses meet.
     pub(crate) fn qualifying_nobles(&self, seat: usize) -> u16 {
-        let bonuses = &self.seats[seat].bonuses;
+        if self.seats[seat].cards < MIN_NOBLE_BONUSES {
+            return 0;
+        }
+        let bonuses = self.seats[seat].bonus_word;
         let mut left = self.nobles_left;
         let mut qualifying = 0;
         while left != 0 {
             let n = left.trailing_zeros() as usize;
             left &= left - 1;
-            let req = &NOBLES[n].requires;
-            if (0..5).all(|i| bonuses[i] >= req[i]) {
+            if swar::all_at_least(bonuses, NOBLE_WORDS[n]) {
                 qualifying |= 1 << n;
             }
         }
@@ -834,6 +864,42 @@ impl Game {
     }
 }
 
+/// R7.2, R7.3: per colour, the bonuses plus the tokens of `seat` (packed).
+fn buying_power(s: &SeatState) -> u64 {
+    s.bonus_word + swar::pack(&s.tokens.gems)
+}
+
+/// R7.3: how many gold tokens buying `card` needs with the default
+/// payment: the part of the cost that neither bonuses nor coloured tokens
+/// cover. The card is affordable exactly when the seat holds that much gold.
+fn shortfall(power: u64, card: u8) -> u8 {
+    swar::sum(swar::saturating_sub(COST_WORDS[card as usize], power))
+}
+
+/// R4.1, R4.2: may the colours `set` be taken when the colours with
+/// tokens in the supply are `available` (both masks over `Color::index`)?
+/// R4.2 as ruled: with fewer than three colours available, one token each
+/// of any of them (two, or one) may be taken.
+const fn check_take_different(set: u8, available: u8) -> Result<(), Reject> {
+    if set == 0 || set & !0x1f != 0 || set.count_ones() > 3 {
+        return Err(Reject::TakeDifferentSet(set));
+    }
+    let missing = set & !available;
+    if missing != 0 {
+        return Err(Reject::ColorEmpty(
+            Color::ALL[missing.trailing_zeros() as usize],
+        ));
+    }
+    let count = available.count_ones() as u8;
+    if count >= 3 && set.count_ones() != 3 {
+        return Err(Reject::TakeDifferentCount {
+            available: count,
+            taken: set.count_ones() as u8,
+        });
+    }
+    Ok(())
+}
+
 /// The 0-based level index of a card id, or `UnknownCard`.
 fn card_level(card: CardId) -> Result<usize, Reject> {
     match CARDS.get(card.0 as usize) {
@@ -842,28 +908,67 @@ fn card_level(card: CardId) -> Result<usize, Reject> {
     }
 }
 
-/// Calls `f` with every way to choose `left` tokens from the kinds
-/// `held[kind..]` (5 = gold), each at most what is held.
-fn return_choices(
-    held: &[u8; 6],
-    kind: usize,
-    left: u8,
-    chosen: &mut [u8; 6],
-    f: &mut impl FnMut(Tokens),
-) {
+/// Calls `f` with every way to choose `count` tokens from `held` (index 5
+/// is gold), each kind at most what is held: every non-decreasing sequence
+/// of kinds, once. R8 asks for at most 3 tokens after any action; larger
+/// counts (possible only in a hand-built snapshot) take the general path.
+fn return_choices(held: &[u8; 6], count: u8, f: &mut impl FnMut(Tokens)) {
+    let emit = |c: &[u8; 6], f: &mut dyn FnMut(Tokens)| {
+        f(Tokens {
+            gems: [c[0], c[1], c[2], c[3], c[4]],
+            gold: c[5],
+        })
+    };
+    let mut c = [0u8; 6];
+    if count > 3 {
+        return choose(held, 0, count, &mut c, f);
+    }
+    for a in 0..6 {
+        if held[a] == 0 || count == 0 {
+            continue;
+        }
+        c[a] += 1;
+        if count == 1 {
+            emit(&c, f);
+        } else {
+            for b in a..6 {
+                if c[b] >= held[b] {
+                    continue;
+                }
+                c[b] += 1;
+                if count == 2 {
+                    emit(&c, f);
+                } else {
+                    for k in b..6 {
+                        if c[k] < held[k] {
+                            c[k] += 1;
+                            emit(&c, f);
+                            c[k] -= 1;
+                        }
+                    }
+                }
+                c[b] -= 1;
+            }
+        }
+        c[a] -= 1;
+    }
+}
+
+/// The general case: for each kind in turn, how many to take.
+fn choose(held: &[u8; 6], kind: usize, left: u8, chosen: &mut [u8; 6], f: &mut impl FnMut(Tokens)) {
     if left == 0 {
-        let mut t = Tokens::default();
-        t.gems.copy_from_slice(&chosen[..5]);
-        t.gold = chosen[5];
-        f(t);
+        f(Tokens {
+            gems: [chosen[0], chosen[1], chosen[2], chosen[3], chosen[4]],
+            gold: chosen[5],
+        });
         return;
     }
     if kind == 6 {
         return;
     }
-    for n in (0..=held[kind].min(left)).rev() {
+    for n in 0..=held[kind].min(left) {
         chosen[kind] = n;
-        return_choices(held, kind + 1, left - n, chosen, f);
+        choose(held, kind + 1, left - n, chosen, f);
     }
     chosen[kind] = 0;
 }

@@ -25,6 +25,7 @@ mod data;
 mod game;
 mod reject;
 mod setup;
+mod swar;
 mod view;
 
 pub use game::Game;

@@ -7,6 +7,8 @@
 //! bounded sampling, so a seed gives the same game everywhere and after
 //! dependency upgrades. Golden tests pin both.
 
+use std::fmt;
+
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
@@ -75,48 +77,74 @@ pub(crate) fn shuffle(rng: &mut impl RngCore, items: &mut [u8]) {
     }
 }
 
-/// R2.1 to R2.5: the layout a seed gives. The draws, in order: the level 1,
-/// 2 and 3 decks, the nobles, then the first seat unless given. Index 0 of
-/// a shuffled deck is its top; the top four are dealt face up.
-pub(crate) fn seeded_layout(
-    players: u8,
-    options: Options,
-    seed: u64,
-) -> Result<Layout, SetupError> {
+/// R2.1 to R2.5: the game a seed gives, built directly (no layout, no
+/// allocation). The draws, in order: the level 1, 2 and 3 decks (each
+/// shuffled from id order), the nobles, then the first seat unless given.
+/// Index 0 of a shuffled deck is its top; the top four are dealt face up.
+pub(crate) fn seeded_game(players: u8, options: Options, seed: u64) -> Result<Game, SetupError> {
     check_players(players)?;
     if let Some(first) = options.first_seat {
         check_first_seat(players, first)?;
     }
     let mut rng = rng_for_seed(seed);
-    let mut decks: [Vec<CardId>; 3] = Default::default();
-    let mut face_up: [Vec<CardId>; 3] = Default::default();
+    let mut game = empty_game(players, 0);
     for level in 0..3 {
-        let mut ids: Vec<u8> = CARDS
-            .iter()
-            .filter(|c| c.level.0 as usize == level + 1)
-            .map(|c| c.id.0)
-            .collect();
-        shuffle(&mut rng, &mut ids);
-        face_up[level] = ids[..4].iter().map(|&c| CardId(c)).collect();
-        decks[level] = ids[4..].iter().map(|&c| CardId(c)).collect();
+        let mut ids = [0u8; DECK_CAPACITY];
+        let mut n = 0;
+        for c in CARDS.iter().filter(|c| c.level.0 as usize == level + 1) {
+            ids[n] = c.id.0;
+            n += 1;
+        }
+        shuffle(&mut rng, &mut ids[..n]);
+        game.face_up[level].copy_from_slice(&ids[..4]);
+        // The rest, top first, stored bottom first.
+        for (i, &card) in ids[4..n].iter().rev().enumerate() {
+            game.decks[level][i] = card;
+        }
+        game.deck_len[level] = (n - 4) as u8;
     }
-    let mut nobles: Vec<u8> = (0..NOBLES.len() as u8).collect();
+    game.initial_face_up = game.face_up;
+    game.deck_initial_len = game.deck_len;
+    let mut nobles: [u8; 10] = std::array::from_fn(|n| n as u8);
     shuffle(&mut rng, &mut nobles);
-    let nobles = nobles[..players as usize + 1]
-        .iter()
-        .map(|&n| NobleId(n))
-        .collect();
-    let first_seat = match options.first_seat {
+    let count = players as usize + 1;
+    game.nobles[..count].copy_from_slice(&nobles[..count]);
+    game.noble_count = count as u8;
+    game.nobles_left = nobles[..count].iter().fold(0, |mask, &n| mask | (1 << n));
+    game.first_seat = match options.first_seat {
         Some(seat) => seat,
         None => below(&mut rng, players as u32) as Seat,
     };
-    Ok(Layout {
+    game.phase = Phase::Main {
+        seat: game.first_seat,
+    };
+    Ok(game)
+}
+
+/// A game with nothing on the table, before any deal.
+fn empty_game(players: u8, first_seat: Seat) -> Game {
+    Game {
         players,
-        decks,
-        face_up,
-        nobles,
         first_seat,
-    })
+        phase: Phase::Main { seat: first_seat },
+        turn: 0,
+        passes: 0,
+        end_triggered: false,
+        deadlock: false,
+        supply: initial_supply(players),
+        decks: [[NONE; DECK_CAPACITY]; 3],
+        deck_len: [0; 3],
+        deck_initial_len: [0; 3],
+        face_up: [[NONE; 4]; 3],
+        initial_face_up: [[NONE; 4]; 3],
+        nobles: [NONE; 5],
+        noble_count: 0,
+        nobles_left: 0,
+        seats: [SeatState {
+            reserved: [NONE; MAX_RESERVED as usize],
+            ..SeatState::default()
+        }; 4],
+    }
 }
 
 fn check_first_seat(players: u8, first: Seat) -> Result<(), SetupError> {
@@ -138,7 +166,12 @@ struct Seen {
 }
 
 impl Seen {
-    fn card(&mut self, card: CardId, level: Option<usize>, place: &str) -> Result<u8, String> {
+    fn card(
+        &mut self,
+        card: CardId,
+        level: Option<usize>,
+        place: &dyn fmt::Display,
+    ) -> Result<u8, String> {
         let Some(data) = CARDS.get(card.0 as usize) else {
             return Err(format!("{place}: there is no card {}", card.0));
         };
@@ -159,7 +192,7 @@ impl Seen {
         Ok(card.0)
     }
 
-    fn noble(&mut self, noble: NobleId, place: &str) -> Result<u8, String> {
+    fn noble(&mut self, noble: NobleId, place: &dyn fmt::Display) -> Result<u8, String> {
         if noble.0 as usize >= NOBLES.len() {
             return Err(format!("{place}: there is no noble {}", noble.0));
         }
@@ -175,30 +208,7 @@ pub(crate) fn game_from_layout(layout: &Layout) -> Result<Game, SetupError> {
     check_players(layout.players)?;
     check_first_seat(layout.players, layout.first_seat)?;
     let mut seen = Seen::default();
-    let mut game = Game {
-        players: layout.players,
-        first_seat: layout.first_seat,
-        phase: Phase::Main {
-            seat: layout.first_seat,
-        },
-        turn: 0,
-        passes: 0,
-        end_triggered: false,
-        deadlock: false,
-        supply: initial_supply(layout.players),
-        decks: [[NONE; DECK_CAPACITY]; 3],
-        deck_len: [0; 3],
-        deck_initial_len: [0; 3],
-        face_up: [[NONE; 4]; 3],
-        initial_face_up: [[NONE; 4]; 3],
-        nobles: [NONE; 5],
-        noble_count: 0,
-        nobles_left: 0,
-        seats: [SeatState {
-            reserved: [NONE; MAX_RESERVED as usize],
-            ..SeatState::default()
-        }; 4],
-    };
+    let mut game = empty_game(layout.players, layout.first_seat);
     for level in 0..3 {
         let row = &layout.face_up[level];
         let deck = &layout.decks[level];
@@ -218,16 +228,18 @@ pub(crate) fn game_from_layout(layout: &Layout) -> Result<Game, SetupError> {
             )));
         }
         for (slot, &card) in row.iter().enumerate() {
-            let place = format!("level {} face-up", level + 1);
             game.face_up[level][slot] = seen
-                .card(card, Some(level), &place)
+                .card(
+                    card,
+                    Some(level),
+                    &format_args!("level {} face-up", level + 1),
+                )
                 .map_err(SetupError::Layout)?;
         }
         // The deck is given top first and stored bottom first.
         for (i, &card) in deck.iter().rev().enumerate() {
-            let place = format!("level {} deck", level + 1);
             game.decks[level][i] = seen
-                .card(card, Some(level), &place)
+                .card(card, Some(level), &format_args!("level {} deck", level + 1))
                 .map_err(SetupError::Layout)?;
         }
         game.deck_len[level] = deck.len() as u8;
@@ -244,7 +256,7 @@ pub(crate) fn game_from_layout(layout: &Layout) -> Result<Game, SetupError> {
         )));
     }
     for (i, &noble) in layout.nobles.iter().enumerate() {
-        game.nobles[i] = seen.noble(noble, "nobles").map_err(SetupError::Layout)?;
+        game.nobles[i] = seen.noble(noble, &"nobles").map_err(SetupError::Layout)?;
         game.nobles_left |= 1 << noble.0;
     }
     game.noble_count = layout.nobles.len() as u8;
@@ -404,18 +416,18 @@ impl Game {
             }
             game.deck_len[level] = game.deck_initial_len[level] - drawn;
             for &card in game.deck(level) {
-                seen.card(CardId(card), Some(level), "deck").map_err(bad)?;
+                seen.card(CardId(card), Some(level), &"deck").map_err(bad)?;
             }
             for (slot, card) in snapshot.face_up[level].iter().enumerate() {
                 game.face_up[level][slot] = match card {
-                    Some(card) => seen.card(*card, Some(level), "face-up").map_err(bad)?,
+                    Some(card) => seen.card(*card, Some(level), &"face-up").map_err(bad)?,
                     None => NONE,
                 };
             }
         }
         game.nobles_left = 0;
         for &noble in &snapshot.nobles {
-            let n = seen.noble(noble, "table nobles").map_err(bad)?;
+            let n = seen.noble(noble, &"table nobles").map_err(bad)?;
             if layout_game.nobles_left & (1 << n) == 0 {
                 return Err(bad(format!(
                     "noble {n} is on the table but not among the layout's nobles"
