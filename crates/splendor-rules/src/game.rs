@@ -88,7 +88,7 @@ impl SeatState {
     }
 }
 
-/// A complete game (all hidden information included). `Copy`, about 400
+/// A complete game (all hidden information included). `Copy`, under 512
 /// bytes; cloning is a memcpy.
 ///
 /// With the `serde` feature a game serializes as its [`crate::Snapshot`] and
@@ -833,7 +833,8 @@ impl Game {
 
     /// R10 and R11.2 at the end of a turn, then the next seat.
     fn close_turn(&mut self, seat: usize, events: &mut Events) {
-        self.turn += 1;
+        // Saturating: a hand-built snapshot may start anywhere.
+        self.turn = self.turn.saturating_add(1);
         if !self.end_triggered && self.seats[seat].points >= WINNING_POINTS {
             self.end_triggered = true;
             events.push(Event::EndTriggered { seat: seat as Seat });
@@ -971,4 +972,40 @@ fn choose(held: &[u8; 6], kind: usize, left: u8, chosen: &mut [u8; 6], f: &mut i
         choose(held, kind + 1, left - n, chosen, f);
     }
     chosen[kind] = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_stays_small_and_copyable() {
+        fn is_copy<T: Copy>() {}
+        is_copy::<Game>();
+        assert!(
+            std::mem::size_of::<Game>() <= 512,
+            "{}",
+            std::mem::size_of::<Game>()
+        );
+        assert!(std::mem::size_of::<Action>() <= 8);
+        assert!(std::mem::size_of::<Events>() <= 96);
+    }
+
+    #[test]
+    fn the_r4_table_lists_three_colours_whenever_three_are_available() {
+        for available in 0..32u8 {
+            let (sets, n) = TAKE_DIFFERENT_LEGAL[available as usize];
+            let sets = &sets[..n as usize];
+            let count = available.count_ones();
+            let expected = match count {
+                0 => 0,
+                1 => 1,
+                2 => 3,
+                _ => [0, 0, 0, 1, 4, 10][count as usize],
+            };
+            assert_eq!(sets.len(), expected, "available {available:05b}");
+            assert!(sets.iter().all(|&s| s & !available == 0));
+        }
+        assert_eq!(MIN_NOBLE_BONUSES, 8);
+    }
 }

@@ -14,6 +14,24 @@
 //! - `reject`: why an action was refused, turned into a [`RuleError`];
 //! - `view`: [`Game::view`], the only place a viewer's view is produced.
 //!
+//! ```
+//! use splendor_rules::{Action, Game, Options, Viewer};
+//!
+//! let mut game = Game::new(3, Options::default(), 42).expect("3 players");
+//! let mut legal = Vec::new();
+//! while let Some(seat) = game.to_act() {
+//!     game.legal_actions(&mut legal);
+//!     let events = game.apply(seat, legal[0]).expect("listed actions are legal");
+//!     for event in &events {
+//!         let _for_seat_0 = event.redact_for(Viewer::Seat(0));
+//!     }
+//!     # if game.turn() > 30 { break; }
+//! }
+//! let err = game.apply(9, Action::Pass).unwrap_err();
+//! assert_eq!(err.code, "unknown_seat");
+//! let _view = game.view(Viewer::Spectator);
+//! ```
+//!
 //! Invariants of this crate: no IO, no clock, no tokio, no wire types. A game
 //! is a pure function of (player count, options, seed, actions). A rejected
 //! action changes nothing (R11.3). Nothing a caller passes in can panic.
