@@ -121,7 +121,10 @@ async fn run(url: &str, max_batch: usize, rooms: u32, actions: u32) -> Result<()
                     at: 1_700_000_000_000 + i64::from(seq),
                 };
                 let sent = Instant::now();
-                store.append_action(action).await.map_err(|e| e.to_string())?;
+                store
+                    .append_action(action)
+                    .await
+                    .map_err(|e| e.to_string())?;
                 latencies.push(sent.elapsed());
             }
             Ok::<_, String>(latencies)
