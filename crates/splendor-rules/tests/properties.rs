@@ -364,3 +364,74 @@ proptest! {
         }
     }
 }
+
+/// Plays `steps` random legal actions from a seeded game.
+fn random_position(players: u8, seed: u64, steps: usize) -> Game {
+    let mut game = Game::new(players, Options::default(), seed).unwrap();
+    let mut rng = Lcg(seed ^ 0x5555);
+    let mut legal = Vec::new();
+    for _ in 0..steps {
+        let Some(seat) = game.to_act() else { break };
+        game.legal_actions(&mut legal);
+        let action = legal[rng.below(legal.len() as u64) as usize];
+        game.apply(seat, action).unwrap();
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Nothing a snapshot holds can make the engine panic: a damaged
+    /// snapshot is refused, or it is a position the engine can play on.
+    #[test]
+    fn damaged_snapshots_are_refused_or_playable(
+        players in 2u8..=4,
+        seed in any::<u64>(),
+        steps in 0usize..120,
+        damage in proptest::collection::vec((0u8..14, any::<u8>(), any::<u8>()), 1..4),
+    ) {
+        let mut snap = random_position(players, seed, steps).snapshot();
+        for (kind, a, b) in damage {
+            let seats = snap.seats.len().max(1);
+            let s = a as usize % seats;
+            match kind {
+                0 => snap.supply.gems[a as usize % 5] = b,
+                1 => snap.supply.gold = b,
+                2 => if let Some(seat) = snap.seats.get_mut(s) { seat.tokens.gems[b as usize % 5] = a },
+                3 => if let Some(seat) = snap.seats.get_mut(s) { seat.purchased.push(CardId(b)) },
+                4 => if let Some(seat) = snap.seats.get_mut(s) {
+                    seat.reserved.push(splendor_rules::ReservedCard { card: CardId(b), from_deck: a % 2 == 0 })
+                },
+                5 => if let Some(seat) = snap.seats.get_mut(s) { seat.nobles.push(NobleId(b)) },
+                6 => snap.drawn[a as usize % 3] = b,
+                7 => snap.face_up[a as usize % 3][b as usize % 4] = if b > 200 { None } else { Some(CardId(b)) },
+                8 => snap.phase = match a % 4 {
+                    0 => Phase::Main { seat: b },
+                    1 => Phase::ReturnTokens { seat: b % 5, count: a },
+                    2 => Phase::ChooseNoble { seat: b % 5 },
+                    _ => Phase::GameOver,
+                },
+                9 => snap.passes = b,
+                10 => snap.nobles.push(NobleId(b)),
+                11 => { snap.seats.pop(); }
+                12 => snap.layout.decks[a as usize % 3].insert(0, CardId(b)),
+                _ => snap.turn = u32::MAX - (b as u32),
+            }
+        }
+        if let Ok(mut game) = Game::from_snapshot(&snap) {
+            let mut legal = Vec::new();
+            for _ in 0..20 {
+                let Some(seat) = game.to_act() else { break };
+                let _ = game.view(Viewer::Seat(seat));
+                game.legal_actions(&mut legal);
+                prop_assert!(!legal.is_empty());
+                for &action in &legal {
+                    let mut copy = game;
+                    prop_assert!(copy.apply(seat, action).is_ok(), "listed {} refused", action);
+                }
+                game.apply(seat, legal[0]).unwrap();
+            }
+        }
+    }
+}
