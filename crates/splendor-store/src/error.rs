@@ -12,11 +12,12 @@ use crate::SessionId;
 ///
 /// The variants fall in three groups, told apart by [`StoreError::is_transient`]
 /// and [`StoreError::is_bad_input`]:
-/// - the database cannot take the write right now (`Unavailable`, `Full`,
-///   `Closed`): nothing was stored, and the same write may succeed later;
+/// - the database cannot take the write right now (`Unavailable`, `Full`):
+///   nothing was stored, and the same write may succeed later;
 /// - the request itself is wrong (`UnknownGame`, `DuplicateAction`,
 ///   `Invalid`, ...): nothing was stored, and retrying it will not help;
-/// - something unexpected (`Database`, `Corrupt`, ...).
+/// - the store was closed (`Closed`), or something unexpected happened
+///   (`Database`, `Corrupt`, ...).
 ///
 /// The error is `Clone` because one failed commit answers every caller whose
 /// write was in that batch; the underlying sqlx error is shared in an `Arc`.

@@ -1,6 +1,8 @@
 // The store's SQL, included once per backend by `backend/mod.rs`, where `Db`
 // names the sqlx driver and `BACKEND` the matching `Backend`. Everything here
 // must therefore compile, and run, on both SQLite and PostgreSQL.
+// `cargo fmt` does not reach an included file: after editing, run
+// `rustfmt --edition 2024 crates/splendor-store/src/backend/queries.rs`.
 
 use std::collections::HashMap;
 
