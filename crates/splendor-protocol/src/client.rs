@@ -1,0 +1,449 @@
+//! Messages a client sends, and the parser that turns a text frame into one
+//! or into a specific error.
+//!
+//! Parsing happens in steps so that each mistake gets its own code: is it
+//! JSON (`invalid_json`), is it an object with a string `type`
+//! (`bad_message`), is the type known (`unknown_type`), are the fields there
+//! (`missing_field`) and well-formed (`invalid_field`, `invalid_action`).
+//! The optional `id` is read first, so even most errors can echo it.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::action::WireAction;
+use crate::error::ErrorCode;
+
+/// A client-chosen request id, echoed by the reply or the error.
+/// A string of at most [`MAX_REQUEST_ID_LEN`] bytes or a number.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(serde_json::Number),
+    String(String),
+}
+
+/// The longest string request id the server echoes.
+pub const MAX_REQUEST_ID_LEN: usize = 128;
+
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// One client message with its optional request id.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClientFrame {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    #[serde(flatten)]
+    pub message: ClientMessage,
+}
+
+/// Every message a client may send, tagged by `type`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Identify: a new session with `name`, or resume one with `token`.
+    Hello(Hello),
+    /// Create a room and take its first seat as host.
+    Create(Create),
+    /// Join a room by code, as a player (default) or a spectator.
+    Join(Join),
+    /// Leave the current room.
+    Leave,
+    /// Start the game (host only, at least two seated).
+    Start(Start),
+    /// Make a move.
+    Act(Act),
+    /// Ask for the room and the current state again.
+    Sync,
+    /// Ask for the listed rooms that have free seats.
+    ListRooms,
+    /// Check the connection; answered with `pong`.
+    Ping,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hello {
+    /// The display name for a new session (or a new name on resume).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The token from an earlier `welcome`, to resume that session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+fn default_seats() -> u8 {
+    4
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Create {
+    /// 2, 3 or 4 seats (default 4). The game starts with the seats filled then.
+    #[serde(default = "default_seats")]
+    pub seats: u8,
+    /// Listed rooms appear in `GET /api/rooms` and `list_rooms`; the default
+    /// is private (join by code only).
+    #[serde(default)]
+    pub listed: bool,
+}
+
+impl Default for Create {
+    fn default() -> Self {
+        Create {
+            seats: default_seats(),
+            listed: false,
+        }
+    }
+}
+
+/// The role a connection joins a room in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    #[default]
+    Player,
+    Spectator,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Join {
+    /// The room code, case-insensitive.
+    pub code: String,
+    #[serde(default, rename = "as")]
+    pub role: Role,
+}
+
+/// How the seats are ordered when the game starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatOrder {
+    /// Shuffled from the game's seed (R2.4 default).
+    #[default]
+    Random,
+    /// The order in which the players joined.
+    Joined,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Start {
+    #[serde(default)]
+    pub seat_order: SeatOrder,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Act {
+    pub action: WireAction,
+    /// Apply only if the state is still at this version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expect_version: Option<u64>,
+}
+
+/// The fields of `act` before the action itself is parsed, so that a
+/// malformed action gets `invalid_action` rather than `invalid_field`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAct {
+    action: Value,
+    #[serde(default)]
+    expect_version: Option<u64>,
+}
+
+/// A frame that could not be parsed into a [`ClientFrame`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameError {
+    pub code: ErrorCode,
+    pub message: String,
+    /// The request id, when it could be read before the error.
+    pub id: Option<RequestId>,
+}
+
+/// The client message types, as `unknown_type` lists them.
+pub const MESSAGE_TYPES: [&str; 9] = [
+    "hello",
+    "create",
+    "join",
+    "leave",
+    "start",
+    "act",
+    "sync",
+    "list_rooms",
+    "ping",
+];
+
+/// Parses one text frame.
+pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
+    let error = |code, message: String, id: Option<RequestId>| FrameError { code, message, id };
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        error(
+            ErrorCode::InvalidJson,
+            format!("the frame is not valid JSON: {e}"),
+            None,
+        )
+    })?;
+    let Value::Object(mut object) = value else {
+        return Err(error(
+            ErrorCode::BadMessage,
+            "a message is a JSON object with a \"type\" field, e.g. {\"type\":\"ping\"}".into(),
+            None,
+        ));
+    };
+    let id = match object.remove("id") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => Some(RequestId::Number(n)),
+        Some(Value::String(s)) if s.len() <= MAX_REQUEST_ID_LEN => Some(RequestId::String(s)),
+        Some(_) => {
+            return Err(error(
+                ErrorCode::InvalidField,
+                format!(
+                    "\"id\" must be a number or a string of at most {MAX_REQUEST_ID_LEN} bytes"
+                ),
+                None,
+            ));
+        }
+    };
+    let kind = match object.remove("type") {
+        Some(Value::String(kind)) => kind,
+        None => {
+            return Err(error(
+                ErrorCode::MissingField,
+                "missing field `type`".into(),
+                id,
+            ));
+        }
+        Some(_) => {
+            return Err(error(
+                ErrorCode::BadMessage,
+                "\"type\" must be a string".into(),
+                id,
+            ));
+        }
+    };
+    match parse_body(&kind, object) {
+        Ok(message) => Ok(ClientFrame { id, message }),
+        Err((code, message)) => Err(error(code, message, id)),
+    }
+}
+
+fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (ErrorCode, String)> {
+    let body = Value::Object(fields);
+    Ok(match kind {
+        "hello" => ClientMessage::Hello(fields_of(kind, body)?),
+        "create" => ClientMessage::Create(fields_of(kind, body)?),
+        "join" => ClientMessage::Join(fields_of(kind, body)?),
+        "leave" => {
+            no_fields(kind, &body)?;
+            ClientMessage::Leave
+        }
+        "start" => ClientMessage::Start(fields_of(kind, body)?),
+        "act" => {
+            let raw: RawAct = fields_of(kind, body)?;
+            let action = serde_json::from_value(raw.action).map_err(|e| {
+                (
+                    ErrorCode::InvalidAction,
+                    format!(
+                        "invalid action: {e}; examples: {{\"take\":[\"white\",\"blue\",\"red\"]}}, {{\"buy\":17}}, \"pass\""
+                    ),
+                )
+            })?;
+            ClientMessage::Act(Act {
+                action,
+                expect_version: raw.expect_version,
+            })
+        }
+        "sync" => {
+            no_fields(kind, &body)?;
+            ClientMessage::Sync
+        }
+        "list_rooms" => {
+            no_fields(kind, &body)?;
+            ClientMessage::ListRooms
+        }
+        "ping" => {
+            no_fields(kind, &body)?;
+            ClientMessage::Ping
+        }
+        _ => {
+            return Err((
+                ErrorCode::UnknownType,
+                format!(
+                    "unknown message type {kind:?}; known types: {}",
+                    MESSAGE_TYPES.join(", ")
+                ),
+            ));
+        }
+    })
+}
+
+/// Deserialises the fields of a `kind` message, classifying serde's error.
+fn fields_of<T: serde::de::DeserializeOwned>(kind: &str, body: Value) -> Result<T, (ErrorCode, String)> {
+    serde_json::from_value(body).map_err(|e| {
+        let text = e.to_string();
+        // serde reports a missing field through `de::Error::missing_field`,
+        // whose message always starts like this (a unit test pins it).
+        let code = if text.starts_with("missing field") {
+            ErrorCode::MissingField
+        } else {
+            ErrorCode::InvalidField
+        };
+        (code, format!("{kind}: {text}"))
+    })
+}
+
+fn no_fields(kind: &str, body: &Value) -> Result<(), (ErrorCode, String)> {
+    match body.as_object().and_then(|o| o.keys().next()) {
+        Some(field) => Err((
+            ErrorCode::InvalidField,
+            format!("{kind}: unknown field `{field}`, {kind} has no fields"),
+        )),
+        None => Ok(()),
+    }
+}
+
+impl ClientFrame {
+    /// A frame without a request id.
+    pub fn new(message: ClientMessage) -> Self {
+        ClientFrame { id: None, message }
+    }
+
+    /// The frame as the JSON text a client sends.
+    pub fn to_json(&self) -> String {
+        // Serialising these plain data types cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::BuyTarget;
+    use splendor_rules::CardId;
+
+    fn ok(text: &str) -> ClientFrame {
+        parse_client_frame(text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    }
+
+    fn err(text: &str) -> FrameError {
+        parse_client_frame(text).expect_err(text)
+    }
+
+    #[test]
+    fn each_message_type_parses_with_defaults() {
+        assert_eq!(
+            ok(r#"{"type":"hello","name":"ann"}"#).message,
+            ClientMessage::Hello(Hello {
+                name: Some("ann".into()),
+                token: None
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"create"}"#).message,
+            ClientMessage::Create(Create {
+                seats: 4,
+                listed: false
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"join","code":"abcde","as":"spectator"}"#).message,
+            ClientMessage::Join(Join {
+                code: "abcde".into(),
+                role: Role::Spectator
+            })
+        );
+        assert_eq!(ok(r#"{"type":"leave"}"#).message, ClientMessage::Leave);
+        assert_eq!(
+            ok(r#"{"type":"start","seat_order":"joined"}"#).message,
+            ClientMessage::Start(Start {
+                seat_order: SeatOrder::Joined
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"act","action":{"buy":17},"expect_version":4,"id":"r1"}"#),
+            ClientFrame {
+                id: Some(RequestId::String("r1".into())),
+                message: ClientMessage::Act(Act {
+                    action: WireAction::Buy(BuyTarget::Card(CardId(17))),
+                    expect_version: Some(4)
+                })
+            }
+        );
+        assert_eq!(ok(r#"{"type":"sync"}"#).message, ClientMessage::Sync);
+        assert_eq!(ok(r#"{"type":"list_rooms"}"#).message, ClientMessage::ListRooms);
+        assert_eq!(ok(r#"{"type":"ping","id":7}"#).id, Some(RequestId::Number(7.into())));
+    }
+
+    #[test]
+    fn serialised_frames_parse_back_to_themselves() {
+        let frames = [
+            ClientFrame {
+                id: Some(RequestId::Number(1.into())),
+                message: ClientMessage::Act(Act {
+                    action: WireAction::Pass,
+                    expect_version: Some(3),
+                }),
+            },
+            ClientFrame::new(ClientMessage::Join(Join {
+                code: "ABCDE".into(),
+                role: Role::Player,
+            })),
+            ClientFrame::new(ClientMessage::Leave),
+            ClientFrame::new(ClientMessage::Hello(Hello {
+                name: None,
+                token: Some("t".into()),
+            })),
+        ];
+        for frame in frames {
+            assert_eq!(ok(&frame.to_json()), frame);
+        }
+    }
+
+    #[test]
+    fn each_kind_of_bad_frame_gets_its_own_code() {
+        for (text, code) in [
+            ("{", ErrorCode::InvalidJson),
+            ("hello", ErrorCode::InvalidJson),
+            ("[1,2]", ErrorCode::BadMessage),
+            ("\"ping\"", ErrorCode::BadMessage),
+            (r#"{"type":5}"#, ErrorCode::BadMessage),
+            (r#"{"name":"ann"}"#, ErrorCode::MissingField),
+            (r#"{"type":"dance"}"#, ErrorCode::UnknownType),
+            (r#"{"type":"join"}"#, ErrorCode::MissingField),
+            (r#"{"type":"act"}"#, ErrorCode::MissingField),
+            (r#"{"type":"join","code":5}"#, ErrorCode::InvalidField),
+            (r#"{"type":"join","cod":"ABCDE"}"#, ErrorCode::InvalidField),
+            (r#"{"type":"create","seats":"four"}"#, ErrorCode::InvalidField),
+            (r#"{"type":"ping","x":1}"#, ErrorCode::InvalidField),
+            (r#"{"type":"act","action":{"fly":1}}"#, ErrorCode::InvalidAction),
+            (r#"{"type":"act","action":"pass","expect_version":-1}"#, ErrorCode::InvalidField),
+            (r#"{"type":"ping","id":[1]}"#, ErrorCode::InvalidField),
+        ] {
+            assert_eq!(err(text).code, code, "{text}: {:?}", err(text));
+        }
+    }
+
+    #[test]
+    fn a_missing_field_error_names_the_field() {
+        // Pins the serde message format the missing_field classification relies on.
+        let e = err(r#"{"type":"join"}"#);
+        assert_eq!(e.code, ErrorCode::MissingField);
+        assert!(e.message.contains("missing field `code`"), "{}", e.message);
+    }
+
+    #[test]
+    fn errors_echo_the_request_id_when_it_was_readable() {
+        assert_eq!(
+            err(r#"{"type":"dance","id":"x"}"#).id,
+            Some(RequestId::String("x".into()))
+        );
+        assert_eq!(
+            err(r#"{"type":"act","id":9,"action":"fold"}"#).id,
+            Some(RequestId::Number(9.into()))
+        );
+        assert_eq!(err("{").id, None);
+        let long = "x".repeat(MAX_REQUEST_ID_LEN + 1);
+        let e = err(&format!(r#"{{"type":"ping","id":"{long}"}}"#));
+        assert_eq!((e.code, e.id), (ErrorCode::InvalidField, None));
+    }
+}

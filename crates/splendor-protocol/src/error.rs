@@ -1,0 +1,122 @@
+//! Stable machine codes for every error the server reports, and the
+//! WebSocket close codes it uses.
+//!
+//! A rejected rules action carries the rules crate's own code instead (for
+//! example `not_your_turn`), together with the rule number it cites.
+
+use std::fmt;
+
+/// Every error code the protocol, lobby and gateway layers can report.
+/// The string forms are part of the protocol: never rename one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// The frame is not valid JSON.
+    InvalidJson,
+    /// The frame is JSON but not an object with a string `type`, or is binary.
+    BadMessage,
+    /// The `type` names no client message.
+    UnknownType,
+    /// A required field is missing.
+    MissingField,
+    /// A field has the wrong type or value, or is not a field of this message.
+    InvalidField,
+    /// The `action` of an `act` message is not in the action syntax.
+    InvalidAction,
+    /// The frame is larger than the server accepts.
+    FrameTooLarge,
+    /// The connection must send `hello` first.
+    NotIdentified,
+    /// `hello` was already sent on this connection.
+    AlreadyIdentified,
+    /// The session token is unknown.
+    InvalidToken,
+    /// The display name is empty, too long or contains control characters.
+    InvalidName,
+    /// No room has that code.
+    RoomNotFound,
+    /// The room has no free seat (or no room for another spectator).
+    RoomFull,
+    /// The connection already is in a room; `leave` first.
+    AlreadyInRoom,
+    /// The connection is in no room.
+    NotInRoom,
+    /// The room closed while the connection was in it.
+    RoomClosed,
+    /// Only the host may do this.
+    NotHost,
+    /// A game needs at least two seated players.
+    NotEnoughPlayers,
+    /// The game already started (join as a spectator instead).
+    GameAlreadyStarted,
+    /// The game has not started yet.
+    GameNotStarted,
+    /// The game is over.
+    GameOver,
+    /// Spectators may watch but not act.
+    SpectatorCannotAct,
+    /// `expect_version` is not the current state version; nothing was applied.
+    StaleVersion,
+    /// A room has 2, 3 or 4 seats.
+    InvalidSeats,
+    /// The server holds as many rooms as it allows.
+    TooManyRooms,
+    /// The action could not be stored durably; nothing was applied.
+    PersistenceFailed,
+    /// Something unexpected failed on the server; nothing was applied.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code as it appears on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::BadMessage => "bad_message",
+            ErrorCode::UnknownType => "unknown_type",
+            ErrorCode::MissingField => "missing_field",
+            ErrorCode::InvalidField => "invalid_field",
+            ErrorCode::InvalidAction => "invalid_action",
+            ErrorCode::FrameTooLarge => "frame_too_large",
+            ErrorCode::NotIdentified => "not_identified",
+            ErrorCode::AlreadyIdentified => "already_identified",
+            ErrorCode::InvalidToken => "invalid_token",
+            ErrorCode::InvalidName => "invalid_name",
+            ErrorCode::RoomNotFound => "room_not_found",
+            ErrorCode::RoomFull => "room_full",
+            ErrorCode::AlreadyInRoom => "already_in_room",
+            ErrorCode::NotInRoom => "not_in_room",
+            ErrorCode::RoomClosed => "room_closed",
+            ErrorCode::NotHost => "not_host",
+            ErrorCode::NotEnoughPlayers => "not_enough_players",
+            ErrorCode::GameAlreadyStarted => "game_already_started",
+            ErrorCode::GameNotStarted => "game_not_started",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::SpectatorCannotAct => "spectator_cannot_act",
+            ErrorCode::StaleVersion => "stale_version",
+            ErrorCode::InvalidSeats => "invalid_seats",
+            ErrorCode::TooManyRooms => "too_many_rooms",
+            ErrorCode::PersistenceFailed => "persistence_failed",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// WebSocket close codes the server sends, and why.
+pub mod close {
+    /// The client left normally.
+    pub const NORMAL: u16 = 1000;
+    /// The server is shutting down.
+    pub const GOING_AWAY: u16 = 1001;
+    /// A frame exceeded the hard size limit, so the stream cannot be resynchronised.
+    pub const MESSAGE_TOO_BIG: u16 = 1009;
+    /// A newer connection resumed the same session.
+    pub const REPLACED: u16 = 4001;
+    /// The client read too slowly: its outbound queue was full.
+    pub const TOO_SLOW: u16 = 4002;
+}

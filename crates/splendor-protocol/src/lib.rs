@@ -1,0 +1,39 @@
+//! The wire contract of the Splendor server: JSON text frames on `GET /ws`.
+//!
+//! docs/PROTOCOL.md is the human reference with an example of every message;
+//! this crate is the same contract as types.
+//!
+//! - [`client`]: what a client sends ([`ClientMessage`]) and
+//!   [`parse_client_frame`], which turns a frame into a message or into a
+//!   specific error.
+//! - [`server`]: what the server sends ([`ServerMessage`]).
+//! - [`action`]: the compact action syntax ([`WireAction`]), shared by `act`
+//!   and the legal-action list, and its conversion to and from rules actions.
+//! - [`view`]: the per-viewer state, events and result in wire form, built
+//!   from what the rules crate produced for that viewer.
+//! - [`tokens`]: token and gem counts as `{"colour": count}` objects.
+//! - [`error`]: the stable error codes and the WebSocket close codes.
+//!
+//! Invariants: this crate does no IO and knows no tokio; it never decides
+//! what a viewer may see (the rules crate does), it only translates.
+#![forbid(unsafe_code)]
+
+pub mod action;
+pub mod client;
+pub mod error;
+pub mod server;
+pub mod tokens;
+pub mod view;
+
+pub use action::{ActionSyntaxError, BuyTarget, WireAction};
+pub use client::{
+    Act, ClientFrame, ClientMessage, Create, FrameError, Hello, Join, RequestId, Role, SeatOrder,
+    Start, parse_client_frame,
+};
+pub use error::ErrorCode;
+pub use server::{
+    ErrorInfo, EventsInfo, Left, PhaseName, Pong, RankInfo, ResultInfo, RoomClosed, RoomInfo,
+    RoomList, RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
+};
+pub use tokens::{GemCounts, TokenCounts};
+pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};
