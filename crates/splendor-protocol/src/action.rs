@@ -167,7 +167,9 @@ mod tests {
 
     #[test]
     fn every_action_kind_round_trips_through_its_documented_json() {
-        let white_blue_red: ColorSet = [Color::White, Color::Blue, Color::Red].into_iter().collect();
+        let white_blue_red: ColorSet = [Color::White, Color::Blue, Color::Red]
+            .into_iter()
+            .collect();
         check_round_trip(
             r#"{"take":["white","blue","red"]}"#,
             Action::TakeDifferent(white_blue_red),

@@ -227,7 +227,10 @@ pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
     }
 }
 
-fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (ErrorCode, String)> {
+fn parse_body(
+    kind: &str,
+    fields: Map<String, Value>,
+) -> Result<ClientMessage, (ErrorCode, String)> {
     let body = Value::Object(fields);
     Ok(match kind {
         "hello" => ClientMessage::Hello(fields_of(kind, body)?),
@@ -278,7 +281,10 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
 }
 
 /// Deserialises the fields of a `kind` message, classifying serde's error.
-fn fields_of<T: serde::de::DeserializeOwned>(kind: &str, body: Value) -> Result<T, (ErrorCode, String)> {
+fn fields_of<T: serde::de::DeserializeOwned>(
+    kind: &str,
+    body: Value,
+) -> Result<T, (ErrorCode, String)> {
     serde_json::from_value(body).map_err(|e| {
         let text = e.to_string();
         // serde reports a missing field through `de::Error::missing_field`,
@@ -370,8 +376,14 @@ mod tests {
             }
         );
         assert_eq!(ok(r#"{"type":"sync"}"#).message, ClientMessage::Sync);
-        assert_eq!(ok(r#"{"type":"list_rooms"}"#).message, ClientMessage::ListRooms);
-        assert_eq!(ok(r#"{"type":"ping","id":7}"#).id, Some(RequestId::Number(7.into())));
+        assert_eq!(
+            ok(r#"{"type":"list_rooms"}"#).message,
+            ClientMessage::ListRooms
+        );
+        assert_eq!(
+            ok(r#"{"type":"ping","id":7}"#).id,
+            Some(RequestId::Number(7.into()))
+        );
     }
 
     #[test]
@@ -413,10 +425,19 @@ mod tests {
             (r#"{"type":"act"}"#, ErrorCode::MissingField),
             (r#"{"type":"join","code":5}"#, ErrorCode::InvalidField),
             (r#"{"type":"join","cod":"ABCDE"}"#, ErrorCode::InvalidField),
-            (r#"{"type":"create","seats":"four"}"#, ErrorCode::InvalidField),
+            (
+                r#"{"type":"create","seats":"four"}"#,
+                ErrorCode::InvalidField,
+            ),
             (r#"{"type":"ping","x":1}"#, ErrorCode::InvalidField),
-            (r#"{"type":"act","action":{"fly":1}}"#, ErrorCode::InvalidAction),
-            (r#"{"type":"act","action":"pass","expect_version":-1}"#, ErrorCode::InvalidField),
+            (
+                r#"{"type":"act","action":{"fly":1}}"#,
+                ErrorCode::InvalidAction,
+            ),
+            (
+                r#"{"type":"act","action":"pass","expect_version":-1}"#,
+                ErrorCode::InvalidField,
+            ),
             (r#"{"type":"ping","id":[1]}"#, ErrorCode::InvalidField),
         ] {
             assert_eq!(err(text).code, code, "{text}: {:?}", err(text));

@@ -9,8 +9,8 @@ use splendor_rules::Seat;
 use crate::action::WireAction;
 use crate::client::{RequestId, Role};
 use crate::error::ErrorCode;
-use crate::view::{LevelRow, NobleInfo, PlayerInfo, WireEvent};
 use crate::tokens::TokenCounts;
+use crate::view::{LevelRow, NobleInfo, PlayerInfo, WireEvent};
 
 /// Every message the server sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

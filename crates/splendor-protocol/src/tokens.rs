@@ -118,7 +118,10 @@ mod tests {
             gold: 1,
             ..Default::default()
         };
-        assert_eq!(serde_json::to_string(&t).unwrap(), r#"{"white":1,"gold":1}"#);
+        assert_eq!(
+            serde_json::to_string(&t).unwrap(),
+            r#"{"white":1,"gold":1}"#
+        );
         let back: TokenCounts = serde_json::from_str(r#"{"gold":1,"white":1}"#).unwrap();
         assert_eq!(back, t);
         assert_eq!(

@@ -328,6 +328,9 @@ mod tests {
             tokens: Tokens { gems, gold: 0 },
         };
         let json = serde_json::to_string(&wire_event(&event)).unwrap();
-        assert_eq!(json, r#"{"event":"took_tokens","seat":0,"tokens":{"red":2}}"#);
+        assert_eq!(
+            json,
+            r#"{"event":"took_tokens","seat":0,"tokens":{"red":2}}"#
+        );
     }
 }

@@ -1,0 +1,36 @@
+//! Limits and timers of the lobby.
+
+use std::time::Duration;
+
+/// How rooms behave; the server builds this from its own configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbyConfig {
+    /// Commands a room queues before senders wait (backpressure on the
+    /// connections, never on the room).
+    pub room_queue: usize,
+    /// A room whose game has not started is closed after this long without
+    /// a connected player.
+    pub idle_room_ttl: Duration,
+    /// A finished game stays viewable this long, then its room closes.
+    pub finished_room_ttl: Duration,
+    /// A running game whose players have all been disconnected this long is
+    /// closed (a guard against rooms that nobody will come back to).
+    pub abandoned_game_ttl: Duration,
+    /// At most this many rooms at once.
+    pub max_rooms: usize,
+    /// At most this many spectators per room.
+    pub max_spectators: usize,
+}
+
+impl Default for LobbyConfig {
+    fn default() -> Self {
+        LobbyConfig {
+            room_queue: 64,
+            idle_room_ttl: Duration::from_secs(10 * 60),
+            finished_room_ttl: Duration::from_secs(30 * 60),
+            abandoned_game_ttl: Duration::from_secs(24 * 60 * 60),
+            max_rooms: 10_000,
+            max_spectators: 32,
+        }
+    }
+}

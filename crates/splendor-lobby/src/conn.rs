@@ -1,0 +1,201 @@
+//! A connection as the lobby sees it: a bounded queue of server messages and
+//! a way to close it.
+//!
+//! This is the one interface between a room and whoever occupies a seat. The
+//! gateway drains the queue into a WebSocket; a server-side bot could drain
+//! it into its own decision loop. Rooms only ever `try_send`: when a queue is
+//! full the connection is closed as too slow, and the room carries on.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use splendor_protocol::ServerMessage;
+use splendor_protocol::error::close;
+use tokio::sync::{mpsc, watch};
+
+/// A process-unique connection number, for logs and for telling a stale
+/// connection of a session from its current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConnId(pub u64);
+
+impl fmt::Display for ConnId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+static NEXT_CONN_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Why a connection is being closed; decides the WebSocket close code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CloseReason {
+    /// The client left, or its socket ended.
+    Normal,
+    /// A newer connection resumed the same session.
+    Replaced,
+    /// The outbound queue was full: the client reads too slowly.
+    TooSlow,
+    /// A frame exceeded the hard size limit.
+    MessageTooBig,
+    /// The server is shutting down.
+    ShuttingDown,
+}
+
+impl CloseReason {
+    /// The WebSocket close code (docs/PROTOCOL.md lists them).
+    pub fn code(self) -> u16 {
+        match self {
+            CloseReason::Normal => close::NORMAL,
+            CloseReason::Replaced => close::REPLACED,
+            CloseReason::TooSlow => close::TOO_SLOW,
+            CloseReason::MessageTooBig => close::MESSAGE_TOO_BIG,
+            CloseReason::ShuttingDown => close::GOING_AWAY,
+        }
+    }
+
+    /// The close frame's reason text.
+    pub fn text(self) -> &'static str {
+        match self {
+            CloseReason::Normal => "bye",
+            CloseReason::Replaced => "replaced by a newer connection of the same session",
+            CloseReason::TooSlow => "too slow: the server's queue for this connection was full",
+            CloseReason::MessageTooBig => "frame too large",
+            CloseReason::ShuttingDown => "server shutting down",
+        }
+    }
+}
+
+/// Why a message could not be queued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendError {
+    /// The queue was full; the connection has been closed as too slow.
+    TooSlow,
+    /// The connection is gone.
+    Closed,
+}
+
+/// The sending side of a connection. Cheap to clone; all clones are the
+/// same connection.
+#[derive(Clone)]
+pub struct Connection {
+    id: ConnId,
+    /// Bounded: a client that does not keep up fills it and is closed.
+    messages: mpsc::Sender<ServerMessage>,
+    /// The close request; the first reason set wins.
+    close: Arc<watch::Sender<Option<CloseReason>>>,
+}
+
+/// The receiving side, owned by whatever drives the connection.
+pub struct ConnectionRx {
+    pub id: ConnId,
+    pub messages: mpsc::Receiver<ServerMessage>,
+    pub closed: watch::Receiver<Option<CloseReason>>,
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Connection({})", self.id)
+    }
+}
+
+impl Connection {
+    /// A new connection whose queue holds `queue` messages (at least 1).
+    pub fn new(queue: usize) -> (Connection, ConnectionRx) {
+        let id = ConnId(NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = mpsc::channel(queue.max(1));
+        let (close_tx, close_rx) = watch::channel(None);
+        (
+            Connection {
+                id,
+                messages: tx,
+                close: Arc::new(close_tx),
+            },
+            ConnectionRx {
+                id,
+                messages: rx,
+                closed: close_rx,
+            },
+        )
+    }
+
+    pub fn id(&self) -> ConnId {
+        self.id
+    }
+
+    /// Queues `message` without waiting. A full queue closes the connection
+    /// as too slow.
+    pub fn send(&self, message: ServerMessage) -> Result<(), SendError> {
+        if self.close_reason().is_some() {
+            return Err(SendError::Closed);
+        }
+        match self.messages.try_send(message) {
+            Ok(()) => Ok(()),
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.close(CloseReason::TooSlow);
+                Err(SendError::TooSlow)
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(SendError::Closed),
+        }
+    }
+
+    /// Asks the connection to close; the first reason given is kept.
+    pub fn close(&self, reason: CloseReason) {
+        self.close.send_if_modified(|current| {
+            if current.is_none() {
+                *current = Some(reason);
+                true
+            } else {
+                false
+            }
+        });
+    }
+
+    /// Why the connection was asked to close, if it was.
+    pub fn close_reason(&self) -> Option<CloseReason> {
+        *self.close.borrow()
+    }
+}
+
+impl ConnectionRx {
+    /// Resolves when the connection is asked to close, with the reason.
+    /// Cancel-safe.
+    pub async fn closed(&mut self) -> CloseReason {
+        match self.closed.wait_for(Option::is_some).await {
+            Ok(reason) => reason.unwrap_or(CloseReason::Normal),
+            // Every `Connection` clone is gone: nobody can send any more.
+            Err(_) => CloseReason::Normal,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use splendor_protocol::Pong;
+
+    fn pong() -> ServerMessage {
+        ServerMessage::Pong(Pong { id: None })
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_closes_the_connection_as_too_slow() {
+        let (conn, mut rx) = Connection::new(2);
+        assert_eq!(conn.send(pong()), Ok(()));
+        assert_eq!(conn.send(pong()), Ok(()));
+        assert_eq!(conn.send(pong()), Err(SendError::TooSlow));
+        assert_eq!(rx.closed().await, CloseReason::TooSlow);
+        // Once closed, nothing more is queued.
+        assert_eq!(conn.send(pong()), Err(SendError::Closed));
+        assert!(rx.messages.recv().await.is_some());
+    }
+
+    #[tokio::test]
+    async fn the_first_close_reason_wins() {
+        let (conn, mut rx) = Connection::new(1);
+        conn.clone().close(CloseReason::Replaced);
+        conn.close(CloseReason::TooSlow);
+        assert_eq!(rx.closed().await, CloseReason::Replaced);
+        assert_ne!(Connection::new(1).0.id(), conn.id());
+    }
+}

@@ -1,0 +1,179 @@
+//! The room manager: creates rooms, finds them by code, lists them.
+//!
+//! A plain map behind a mutex held only for lookups and inserts: rooms are
+//! tasks of their own, the map only holds their handles. A room removes
+//! itself from the map when it closes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use splendor_protocol::{RequestId, RoomStatus, RoomSummary};
+use tokio::sync::{mpsc, watch};
+use tracing::{Instrument, info_span, warn};
+
+use crate::code::RoomCode;
+use crate::config::LobbyConfig;
+use crate::conn::Connection;
+use crate::error::LobbyError;
+use crate::persist::Persistence;
+use crate::presence::Presence;
+use crate::room::{NewRoom, Room, RoomHandle};
+use crate::session::Session;
+
+struct RoomEntry {
+    handle: RoomHandle,
+    /// Which room this is, in case a later room reuses the code.
+    instance: u64,
+    listed: bool,
+    /// What the room currently shows in listings.
+    summary: watch::Receiver<RoomSummary>,
+}
+
+pub(crate) struct LobbyInner {
+    rooms: Mutex<HashMap<RoomCode, RoomEntry>>,
+    pub(crate) presence: Presence,
+    config: LobbyConfig,
+    persistence: Arc<dyn Persistence>,
+    next_instance: AtomicU64,
+}
+
+impl LobbyInner {
+    fn rooms(&self) -> MutexGuard<'_, HashMap<RoomCode, RoomEntry>> {
+        // Every change is a single insert or remove: a poisoned map is consistent.
+        self.rooms
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Called by a closing room.
+    pub(crate) fn remove_room(&self, code: RoomCode, instance: u64) {
+        let mut rooms = self.rooms();
+        if rooms.get(&code).is_some_and(|e| e.instance == instance) {
+            rooms.remove(&code);
+        }
+    }
+}
+
+/// What `create_room` needs.
+pub struct CreateRoom {
+    /// 2, 3 or 4.
+    pub seats: u8,
+    pub listed: bool,
+    /// The creator, who takes the first seat and is the host.
+    pub host: Session,
+    pub conn: Connection,
+    /// Echoed by the first `room` message the host receives.
+    pub request: Option<RequestId>,
+}
+
+/// The lobby of one server process. Cheap to clone.
+#[derive(Clone)]
+pub struct Lobby {
+    inner: Arc<LobbyInner>,
+}
+
+impl Lobby {
+    pub fn new(config: LobbyConfig, persistence: Arc<dyn Persistence>) -> Lobby {
+        Lobby {
+            inner: Arc::new(LobbyInner {
+                rooms: Mutex::new(HashMap::new()),
+                presence: Presence::default(),
+                config,
+                persistence,
+                next_instance: AtomicU64::new(1),
+            }),
+        }
+    }
+
+    pub fn presence(&self) -> &Presence {
+        &self.inner.presence
+    }
+
+    pub fn config(&self) -> &LobbyConfig {
+        &self.inner.config
+    }
+
+    /// Creates a room with the host in its first seat and starts its task.
+    /// Must be called within a tokio runtime.
+    pub fn create_room(&self, create: CreateRoom) -> Result<RoomHandle, LobbyError> {
+        if !(2..=4).contains(&create.seats) {
+            return Err(LobbyError::InvalidSeats(create.seats));
+        }
+        let mut rooms = self.inner.rooms();
+        if rooms.len() >= self.inner.config.max_rooms {
+            return Err(LobbyError::TooManyRooms);
+        }
+        let code = loop {
+            let code = RoomCode::random().map_err(|e| {
+                warn!(error = %e, "no room code");
+                LobbyError::Internal
+            })?;
+            if !rooms.contains_key(&code) {
+                break code;
+            }
+        };
+        let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
+        let handle = RoomHandle::new(code, tx);
+        let (room, summary, request) = Room::new(NewRoom {
+            code,
+            capacity: create.seats,
+            listed: create.listed,
+            host: create.host,
+            conn: create.conn,
+            request: create.request,
+            config: self.inner.config.clone(),
+            persistence: self.inner.persistence.clone(),
+            lobby: Arc::downgrade(&self.inner),
+            instance,
+        });
+        rooms.insert(
+            code,
+            RoomEntry {
+                handle: handle.clone(),
+                instance,
+                listed: create.listed,
+                summary,
+            },
+        );
+        drop(rooms);
+        // Every log line of the room task carries the room code.
+        tokio::spawn(
+            room.run(rx, request)
+                .instrument(info_span!("room", code = %code)),
+        );
+        Ok(handle)
+    }
+
+    /// The room with this code, as a person typed it.
+    pub fn find(&self, code: &str) -> Result<RoomHandle, LobbyError> {
+        let parsed = RoomCode::parse(code).ok_or_else(|| LobbyError::MalformedCode(code.into()))?;
+        self.find_code(parsed)
+            .ok_or_else(|| LobbyError::RoomNotFound(parsed.to_string()))
+    }
+
+    pub fn find_code(&self, code: RoomCode) -> Option<RoomHandle> {
+        self.inner.rooms().get(&code).map(|e| e.handle.clone())
+    }
+
+    /// The listed rooms that are waiting for players and have a free seat,
+    /// by code.
+    pub fn listed_rooms(&self) -> Vec<RoomSummary> {
+        let mut list: Vec<RoomSummary> = self
+            .inner
+            .rooms()
+            .values()
+            .filter(|e| e.listed)
+            .map(|e| e.summary.borrow().clone())
+            .filter(|s| s.status == RoomStatus::Waiting && s.players < s.seats)
+            .collect();
+        list.sort_by(|a, b| a.code.cmp(&b.code));
+        list
+    }
+
+    /// The number of open rooms.
+    pub fn room_count(&self) -> usize {
+        self.inner.rooms().len()
+    }
+}

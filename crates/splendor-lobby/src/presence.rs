@@ -1,0 +1,144 @@
+//! Presence: which connection currently speaks for a session, and which
+//! room the session is in, so that a resumed session finds its seat again.
+//!
+//! A session has at most one live connection: claiming it for a new one
+//! closes the old one as replaced.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use splendor_protocol::Role;
+
+use crate::code::RoomCode;
+use crate::conn::{CloseReason, ConnId, Connection};
+use crate::session::SessionId;
+
+/// The room a session is in, and as what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomSeat {
+    pub code: RoomCode,
+    pub role: Role,
+}
+
+#[derive(Default)]
+struct Entry {
+    conn: Option<Connection>,
+    room: Option<RoomSeat>,
+}
+
+/// The presence map of this server process.
+#[derive(Default)]
+pub struct Presence {
+    sessions: Mutex<HashMap<SessionId, Entry>>,
+}
+
+impl Presence {
+    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Entry>> {
+        // Every change is a single field assignment, so a poisoned map is consistent.
+        self.sessions
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Makes `conn` the session's connection, closing the previous one as
+    /// replaced. Returns the room the session is in, to rejoin.
+    pub fn claim(&self, session: SessionId, conn: &Connection) -> Option<RoomSeat> {
+        let mut map = self.lock();
+        let entry = map.entry(session).or_default();
+        if let Some(old) = entry.conn.replace(conn.clone())
+            && old.id() != conn.id()
+        {
+            old.close(CloseReason::Replaced);
+        }
+        entry.room
+    }
+
+    /// Records the room the session is in (`None`: in no room).
+    pub fn set_room(&self, session: SessionId, room: Option<RoomSeat>) {
+        let mut map = self.lock();
+        match room {
+            Some(room) => map.entry(session).or_default().room = Some(room),
+            None => {
+                if let Some(entry) = map.get_mut(&session) {
+                    entry.room = None;
+                    if entry.conn.is_none() {
+                        map.remove(&session);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forgets that the session is in room `code` (the room closed).
+    pub fn forget_room(&self, session: SessionId, code: RoomCode) {
+        let in_that_room = self
+            .lock()
+            .get(&session)
+            .and_then(|e| e.room)
+            .is_some_and(|r| r.code == code);
+        if in_that_room {
+            self.set_room(session, None);
+        }
+    }
+
+    /// The connection `conn` ended. The room is remembered for a later resume.
+    pub fn release(&self, session: SessionId, conn: ConnId) {
+        let mut map = self.lock();
+        if let Some(entry) = map.get_mut(&session)
+            && entry.conn.as_ref().is_some_and(|c| c.id() == conn)
+        {
+            entry.conn = None;
+            if entry.room.is_none() {
+                map.remove(&session);
+            }
+        }
+    }
+
+    /// Whether `conn` is the session's current connection.
+    pub fn is_current(&self, session: SessionId, conn: ConnId) -> bool {
+        self.lock()
+            .get(&session)
+            .and_then(|e| e.conn.as_ref())
+            .is_some_and(|c| c.id() == conn)
+    }
+
+    /// The number of sessions with a connection or a room.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn claiming_replaces_the_old_connection_and_keeps_the_room() {
+        let presence = Presence::default();
+        let session = SessionId::random().unwrap();
+        let (first, mut first_rx) = Connection::new(4);
+        let (second, _second_rx) = Connection::new(4);
+        assert_eq!(presence.claim(session, &first), None);
+        let seat = RoomSeat {
+            code: RoomCode::parse("ABCDE").unwrap(),
+            role: Role::Player,
+        };
+        presence.set_room(session, Some(seat));
+        assert_eq!(presence.claim(session, &second), Some(seat));
+        assert_eq!(first_rx.closed().await, CloseReason::Replaced);
+        assert!(presence.is_current(session, second.id()));
+        // The replaced connection ending does not release the new one.
+        presence.release(session, first.id());
+        assert!(presence.is_current(session, second.id()));
+        presence.release(session, second.id());
+        assert!(!presence.is_current(session, second.id()));
+        // The room is kept for a later resume, until it is forgotten.
+        assert_eq!(presence.len(), 1);
+        presence.forget_room(session, seat.code);
+        assert!(presence.is_empty());
+    }
+}

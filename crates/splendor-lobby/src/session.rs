@@ -1,0 +1,237 @@
+//! Sessions: a display name and a secret token that resumes the same
+//! identity (and so the same seat) on a later connection.
+//!
+//! [`SessionStore`] is the small interface the gateway uses;
+//! [`MemorySessions`] keeps sessions in this process. A database-backed store
+//! implements the same trait. Tokens are 256 random bits, shown once, and
+//! kept only as their SHA-256: a lookup goes by hash, so no secret is ever
+//! compared byte by byte.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+
+use sha2::{Digest, Sha256};
+use splendor_protocol::client::MAX_NAME_CHARS;
+use uuid::Uuid;
+
+use crate::random::{self, RandomError};
+
+/// A boxed future, so that the traits here can be used as `dyn` objects.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A session's public id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SessionId(pub Uuid);
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.as_simple().fmt(f)
+    }
+}
+
+impl SessionId {
+    /// A fresh random id.
+    pub fn random() -> Result<SessionId, RandomError> {
+        let mut bytes = [0; 16];
+        random::fill(&mut bytes)?;
+        Ok(SessionId(
+            uuid::Builder::from_random_bytes(bytes).into_uuid(),
+        ))
+    }
+}
+
+/// Who a connection is: what the server knows of a client after `hello`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    pub id: SessionId,
+    pub name: String,
+}
+
+/// The secret that resumes a session. Its `Debug` form hides it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SessionToken(String);
+
+impl SessionToken {
+    /// A new token: 32 bytes from the OS random source, as 64 hex digits.
+    pub fn generate() -> Result<SessionToken, RandomError> {
+        let mut bytes = [0u8; 32];
+        random::fill(&mut bytes)?;
+        Ok(SessionToken(hex(&bytes)))
+    }
+
+    /// The token as the client receives it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for SessionToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SessionToken(..)")
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The SHA-256 of a token: what a store keeps instead of the token.
+pub fn token_hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// A session store failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Random(#[from] RandomError),
+    #[error("session store: {0}")]
+    Store(String),
+}
+
+/// Where sessions live. Implemented in memory here, by the database later.
+pub trait SessionStore: Send + Sync + 'static {
+    /// A new session called `name` (already validated) and its token.
+    fn create<'a>(
+        &'a self,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<(Session, SessionToken), SessionError>>;
+
+    /// The session `token` belongs to, if any.
+    fn resume<'a>(&'a self, token: &'a str)
+    -> BoxFuture<'a, Result<Option<Session>, SessionError>>;
+
+    /// Changes a session's display name (already validated).
+    fn rename<'a>(
+        &'a self,
+        id: SessionId,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<(), SessionError>>;
+}
+
+/// Sessions kept in this process, keyed by token hash.
+#[derive(Default)]
+pub struct MemorySessions {
+    by_token_hash: Mutex<HashMap<[u8; 32], Session>>,
+}
+
+impl MemorySessions {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Session>> {
+        // A panic while holding this lock cannot leave the map half-updated
+        // (every change is a single insert), so a poisoned lock is still usable.
+        self.by_token_hash
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl SessionStore for MemorySessions {
+    fn create<'a>(
+        &'a self,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<(Session, SessionToken), SessionError>> {
+        Box::pin(async move {
+            let token = SessionToken::generate()?;
+            let session = Session {
+                id: SessionId::random()?,
+                name: name.to_owned(),
+            };
+            self.lock()
+                .insert(token_hash(token.expose()), session.clone());
+            Ok((session, token))
+        })
+    }
+
+    fn resume<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Session>, SessionError>> {
+        Box::pin(async move { Ok(self.lock().get(&token_hash(token)).cloned()) })
+    }
+
+    fn rename<'a>(
+        &'a self,
+        id: SessionId,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<(), SessionError>> {
+        Box::pin(async move {
+            for session in self.lock().values_mut() {
+                if session.id == id {
+                    session.name = name.to_owned();
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Checks and tidies a display name: surrounding spaces are trimmed; it
+/// must then be 1 to [`MAX_NAME_CHARS`] characters with no control characters.
+pub fn validate_name(name: &str) -> Result<String, &'static str> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("the name is empty");
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err("the name is longer than 24 characters");
+    }
+    if name.chars().any(char::is_control) {
+        return Err("the name contains control characters");
+    }
+    Ok(name.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_token_resumes_its_session_and_nothing_else_does() {
+        let store = MemorySessions::new();
+        let (ann, ann_token) = store.create("ann").await.unwrap();
+        let (bob, _) = store.create("bob").await.unwrap();
+        assert_ne!(ann.id, bob.id);
+        assert_eq!(ann_token.expose().len(), 64);
+        assert_eq!(
+            store.resume(ann_token.expose()).await.unwrap(),
+            Some(ann.clone())
+        );
+        assert_eq!(store.resume("nope").await.unwrap(), None);
+        let mut wrong = ann_token.expose().to_owned();
+        wrong.replace_range(0..1, if wrong.starts_with('0') { "1" } else { "0" });
+        assert_eq!(store.resume(&wrong).await.unwrap(), None);
+        store.rename(ann.id, "anna").await.unwrap();
+        assert_eq!(
+            store
+                .resume(ann_token.expose())
+                .await
+                .unwrap()
+                .unwrap()
+                .name,
+            "anna"
+        );
+    }
+
+    #[test]
+    fn tokens_are_never_printed_by_debug() {
+        let token = SessionToken::generate().unwrap();
+        assert!(!format!("{token:?}").contains(token.expose()));
+    }
+
+    #[test]
+    fn names_are_trimmed_and_checked() {
+        assert_eq!(validate_name("  ann ").unwrap(), "ann");
+        assert_eq!(validate_name("Zoë").unwrap(), "Zoë");
+        assert!(validate_name("   ").is_err());
+        assert!(validate_name(&"x".repeat(25)).is_err());
+        assert!(validate_name(&"é".repeat(24)).is_ok());
+        assert!(validate_name("a\nb").is_err());
+    }
+}
