@@ -1,1 +1,316 @@
-//! Shared helpers for the end-to-end tests in `tests/`.
+//! Shared helpers for the end-to-end tests in `tests/`: a real server on
+//! port 0 ([`TestServer`]) and a real WebSocket client ([`TestClient`],
+//! tokio-tungstenite) that records every frame it receives.
+//!
+//! Tests wait for specific messages with [`TestClient::recv_until`]; the
+//! timeout in there is only a safety net against a hung test.
+#![forbid(unsafe_code)]
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use splendor_protocol::{ServerMessage, StateInfo, Welcome};
+use splendor_server::Config;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+/// How long any single wait may take before the test fails.
+pub const SAFETY_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The server, started on 127.0.0.1 port 0; shut down when dropped.
+pub struct TestServer {
+    addr: SocketAddr,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        TestServer::start_with(Config::default()).await
+    }
+
+    pub async fn start_with(config: Config) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind port 0");
+        let addr = listener.local_addr().expect("local addr");
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(splendor_server::run(listener, config, async {
+            let _ = rx.await;
+        }));
+        TestServer {
+            addr,
+            shutdown: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// Shuts the server down and waits until `run` returned.
+    pub async fn shutdown(mut self) -> std::io::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        match self.task.take() {
+            Some(task) => tokio::time::timeout(SAFETY_TIMEOUT, task)
+                .await
+                .expect("server did not stop")
+                .expect("server task panicked"),
+            None => Ok(()),
+        }
+    }
+
+    /// A plain HTTP/1.1 GET; returns the status code and the body.
+    pub async fn http_get(&self, path: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(self.addr).await.expect("connect");
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        );
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let mut response = Vec::new();
+        tokio::time::timeout(SAFETY_TIMEOUT, stream.read_to_end(&mut response))
+            .await
+            .expect("HTTP response in time")
+            .expect("read");
+        let response = String::from_utf8_lossy(&response).into_owned();
+        let status = response
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .expect("status line");
+        let body = response
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_owned())
+            .unwrap_or_default();
+        (status, body)
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// A WebSocket client that records every frame it receives.
+pub struct TestClient {
+    pub name: String,
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every text frame received, in order (for leak checks).
+    pub frames: Vec<String>,
+    /// The close frame received (code, reason), once the server closed.
+    pub close: Option<(u16, String)>,
+    /// The session token from `welcome`.
+    pub token: Option<String>,
+    next_id: u64,
+}
+
+impl TestClient {
+    /// Connects without identifying.
+    pub async fn connect(server: &TestServer, name: &str) -> TestClient {
+        let (ws, _) = tokio::time::timeout(SAFETY_TIMEOUT, connect_async(server.ws_url()))
+            .await
+            .expect("connect in time")
+            .expect("WebSocket handshake");
+        TestClient {
+            name: name.to_owned(),
+            ws,
+            frames: Vec::new(),
+            close: None,
+            token: None,
+            next_id: 1,
+        }
+    }
+
+    /// Connects and says hello with a new session.
+    pub async fn join_server(server: &TestServer, name: &str) -> TestClient {
+        let mut client = TestClient::connect(server, name).await;
+        client.hello().await;
+        client
+    }
+
+    pub async fn send_text(&mut self, text: impl Into<String>) {
+        let text: String = text.into();
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send frame");
+    }
+
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.ws
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("send frame");
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.send_text(message.to_string()).await;
+    }
+
+    /// Sends `message` with a fresh request id and returns the id.
+    pub async fn send_with_id(&mut self, mut message: Value) -> Value {
+        let id = json!(format!("{}-{}", self.name, self.next_id));
+        self.next_id += 1;
+        message["id"] = id.clone();
+        self.send(message).await;
+        id
+    }
+
+    /// Sends `message` with a fresh id and waits for the message answering it
+    /// (the reply or an error).
+    pub async fn request(&mut self, message: Value) -> Value {
+        let id = self.send_with_id(message).await;
+        self.recv_until(|m| m.get("id") == Some(&id)).await
+    }
+
+    /// The next frame as JSON. Panics if the connection closes first.
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: no frame within {SAFETY_TIMEOUT:?}", self.name));
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    self.frames.push(text.as_str().to_owned());
+                    return serde_json::from_str(text.as_str()).unwrap_or_else(|e| {
+                        panic!(
+                            "{}: server sent invalid JSON {e}: {}",
+                            self.name,
+                            text.as_str()
+                        )
+                    });
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    self.close = frame.map(|f| (u16::from(f.code), f.reason.as_str().to_owned()));
+                    panic!("{}: connection closed {:?}", self.name, self.close);
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => panic!("{}: socket error {e}", self.name),
+                None => panic!("{}: connection ended", self.name),
+            }
+        }
+    }
+
+    /// Reads frames until one matches `pred`, and returns it.
+    pub async fn recv_until(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
+        loop {
+            let message = self.recv().await;
+            if pred(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// Reads frames until one has this `type`.
+    pub async fn recv_type(&mut self, kind: &str) -> Value {
+        self.recv_until(|m| m["type"] == kind).await
+    }
+
+    /// Reads frames until one parses as a server message matching `pred`.
+    pub async fn recv_message(
+        &mut self,
+        mut pred: impl FnMut(&ServerMessage) -> bool,
+    ) -> ServerMessage {
+        loop {
+            let value = self.recv().await;
+            let message: ServerMessage =
+                serde_json::from_value(value.clone()).unwrap_or_else(|e| {
+                    panic!("{}: unparsable server message {e}: {value}", self.name)
+                });
+            if pred(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// The next `state` message.
+    pub async fn state(&mut self) -> StateInfo {
+        match self
+            .recv_message(|m| matches!(m, ServerMessage::State(_)))
+            .await
+        {
+            ServerMessage::State(s) => s,
+            _ => unreachable!(),
+        }
+    }
+
+    /// The next `state` message with exactly this version.
+    pub async fn state_at(&mut self, version: u64) -> StateInfo {
+        match self
+            .recv_message(|m| matches!(m, ServerMessage::State(s) if s.version == version))
+            .await
+        {
+            ServerMessage::State(s) => s,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Says hello with this client's name; remembers the token.
+    pub async fn hello(&mut self) -> Welcome {
+        let name = self.name.clone();
+        let reply = self.request(json!({"type": "hello", "name": name})).await;
+        self.welcome_from(reply)
+    }
+
+    /// Says hello with a token, resuming a session.
+    pub async fn resume(&mut self, token: &str) -> Welcome {
+        let reply = self.request(json!({"type": "hello", "token": token})).await;
+        self.welcome_from(reply)
+    }
+
+    fn welcome_from(&mut self, reply: Value) -> Welcome {
+        assert_eq!(reply["type"], "welcome", "{}: {reply}", self.name);
+        let welcome: Welcome = serde_json::from_value(reply).expect("welcome");
+        self.token = Some(welcome.token.clone());
+        welcome
+    }
+
+    /// Waits for the server to close the connection; returns the close code
+    /// and reason. Frames before the close are recorded.
+    pub async fn expect_close(&mut self) -> (u16, String) {
+        loop {
+            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: not closed within {SAFETY_TIMEOUT:?}", self.name));
+            match frame {
+                Some(Ok(Message::Text(text))) => self.frames.push(text.as_str().to_owned()),
+                Some(Ok(Message::Close(frame))) => {
+                    let close = frame
+                        .map(|f| (u16::from(f.code), f.reason.as_str().to_owned()))
+                        .unwrap_or((1005, String::new()));
+                    self.close = Some(close.clone());
+                    return close;
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => panic!("{}: socket error before a close frame: {e}", self.name),
+                None => panic!("{}: connection ended without a close frame", self.name),
+            }
+        }
+    }
+
+    /// Closes the connection from the client side (like a closed tab).
+    pub async fn disconnect(mut self) -> Vec<String> {
+        let _ = self.ws.close(None).await;
+        // Drain until the server's close reply, so the server saw the close.
+        let _ = tokio::time::timeout(SAFETY_TIMEOUT, async {
+            while let Some(Ok(_)) = self.ws.next().await {}
+        })
+        .await;
+        self.frames
+    }
+}

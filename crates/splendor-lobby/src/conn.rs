@@ -90,7 +90,21 @@ pub struct Connection {
 pub struct ConnectionRx {
     pub id: ConnId,
     pub messages: mpsc::Receiver<ServerMessage>,
-    pub closed: watch::Receiver<Option<CloseReason>>,
+    pub close_signal: CloseSignal,
+}
+
+/// Resolves when a connection is asked to close.
+pub struct CloseSignal(watch::Receiver<Option<CloseReason>>);
+
+impl CloseSignal {
+    /// Waits for the close request and returns its reason. Cancel-safe.
+    pub async fn wait(&mut self) -> CloseReason {
+        match self.0.wait_for(Option::is_some).await {
+            Ok(reason) => reason.unwrap_or(CloseReason::Normal),
+            // Every `Connection` clone is gone: nobody can send any more.
+            Err(_) => CloseReason::Normal,
+        }
+    }
 }
 
 impl fmt::Debug for Connection {
@@ -114,7 +128,7 @@ impl Connection {
             ConnectionRx {
                 id,
                 messages: rx,
-                closed: close_rx,
+                close_signal: CloseSignal(close_rx),
             },
         )
     }
@@ -151,6 +165,13 @@ impl Connection {
         });
     }
 
+    /// Resolves when the connection is asked to close, with the reason.
+    /// For the side that reads from the client, which holds a `Connection`.
+    pub fn closed(&self) -> impl Future<Output = CloseReason> + Send + 'static {
+        let mut signal = CloseSignal(self.close.subscribe());
+        async move { signal.wait().await }
+    }
+
     /// Why the connection was asked to close, if it was.
     pub fn close_reason(&self) -> Option<CloseReason> {
         *self.close.borrow()
@@ -161,11 +182,7 @@ impl ConnectionRx {
     /// Resolves when the connection is asked to close, with the reason.
     /// Cancel-safe.
     pub async fn closed(&mut self) -> CloseReason {
-        match self.closed.wait_for(Option::is_some).await {
-            Ok(reason) => reason.unwrap_or(CloseReason::Normal),
-            // Every `Connection` clone is gone: nobody can send any more.
-            Err(_) => CloseReason::Normal,
-        }
+        self.close_signal.wait().await
     }
 }
 

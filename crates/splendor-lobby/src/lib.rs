@@ -29,7 +29,7 @@ pub mod session;
 
 pub use code::RoomCode;
 pub use config::LobbyConfig;
-pub use conn::{CloseReason, ConnId, Connection, ConnectionRx, SendError};
+pub use conn::{CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, SendError};
 pub use error::LobbyError;
 pub use lobby::{CreateRoom, Lobby};
 pub use persist::{GameId, GameStart, NoPersistence, PersistError, Persistence};

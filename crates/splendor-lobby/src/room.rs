@@ -119,6 +119,12 @@ impl RoomHandle {
         self.code
     }
 
+    /// True once the room has closed; every request then fails with
+    /// [`LobbyError::RoomClosed`].
+    pub fn is_closed(&self) -> bool {
+        self.commands.is_closed()
+    }
+
     async fn request<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, LobbyError> {
         let (tx, rx) = oneshot::channel();
         self.commands

@@ -9,7 +9,6 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
 

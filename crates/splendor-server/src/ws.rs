@@ -1,0 +1,480 @@
+//! One WebSocket connection: a reader that turns frames into requests, and a
+//! writer that drains the connection's bounded queue into the socket.
+//!
+//! The reader is the only place a client's frames are interpreted: size
+//! limit, then [`parse_client_frame`], then the connection's own checks
+//! (identified? in a room?), then a call on the lobby or the room handle
+//! with the session this connection proved with its token. Everything the
+//! server says to the client goes through the queue, so the writer is the
+//! only task writing to the socket. When either side ends, the other is
+//! told through the connection's close signal.
+
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use splendor_lobby::session::validate_name;
+use splendor_lobby::{
+    CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, RoomHandle, RoomSeat, Session,
+};
+use splendor_protocol::{
+    Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, Pong, RequestId,
+    RoomList, ServerMessage, Start, Welcome, parse_client_frame,
+};
+use splendor_rules::Action;
+use tracing::{Instrument, debug, info_span, warn};
+
+use crate::AppState;
+use crate::config::HARD_FRAME_LIMIT;
+
+/// How long a closing connection may take to send its close frame.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// `GET /ws`: upgrades to a WebSocket speaking the game protocol.
+pub(crate) async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+    let limit = HARD_FRAME_LIMIT.max(state.config().max_frame_bytes);
+    ws.max_message_size(limit)
+        .max_frame_size(limit)
+        .on_upgrade(move |socket| serve_socket(socket, state))
+}
+
+async fn serve_socket(socket: WebSocket, state: AppState) {
+    let _open = state.track_connection();
+    let (conn, rx) = Connection::new(state.config().outbound_queue);
+    let span = info_span!("conn", conn = %conn.id(), session = tracing::field::Empty);
+    async move {
+        debug!("connected");
+        let (sink, stream) = socket.split();
+        let writer = tokio::spawn(write_loop(sink, rx).in_current_span());
+        let mut client = Client {
+            state,
+            conn,
+            session: None,
+            room: None,
+        };
+        client.read_loop(stream).await;
+        client.leave_quietly().await;
+        client.conn.close(CloseReason::Normal);
+        let _ = writer.await;
+        debug!("disconnected");
+    }
+    .instrument(span)
+    .await
+}
+
+/// Drains the queue into the socket until the connection is closed, then
+/// sends a close frame that says why.
+async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx) {
+    let ConnectionRx {
+        mut messages,
+        close_signal: mut closed,
+        ..
+    } = rx;
+    let reason = loop {
+        tokio::select! {
+            biased;
+            reason = closed.wait() => break reason,
+            message = messages.recv() => {
+                let Some(message) = message else { break CloseReason::Normal };
+                let text = message.to_json();
+                // A client that does not read must not hold the writer:
+                // a close request interrupts a pending send.
+                tokio::select! {
+                    biased;
+                    reason = closed.wait() => break reason,
+                    sent = sink.send(Message::Text(text.into())) => {
+                        if sent.is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    };
+    if reason != CloseReason::Normal {
+        debug!(?reason, "closing");
+    }
+    let frame = CloseFrame {
+        code: reason.code(),
+        reason: reason.text().into(),
+    };
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+        let _ = sink.send(Message::Close(Some(frame))).await;
+        let _ = sink.close().await;
+    })
+    .await;
+}
+
+/// The reading side of one connection and what it knows about its client.
+struct Client {
+    state: AppState,
+    conn: Connection,
+    /// Set by `hello`; the only identity this connection acts with.
+    session: Option<Session>,
+    /// The room this connection is in.
+    room: Option<RoomHandle>,
+}
+
+impl Client {
+    async fn read_loop(&mut self, mut stream: SplitStream<WebSocket>) {
+        let closed = self.conn.closed();
+        tokio::pin!(closed);
+        let mut shutdown = self.state.shutdown_signal();
+        loop {
+            let frame = tokio::select! {
+                _ = &mut closed => return,
+                _ = shutdown.wait_for(|down| *down) => {
+                    self.conn.close(CloseReason::ShuttingDown);
+                    return;
+                }
+                frame = stream.next() => frame,
+            };
+            match frame {
+                None | Some(Ok(Message::Close(_))) => return,
+                Some(Err(e)) => {
+                    let text = e.to_string();
+                    debug!(error = %text, "socket error");
+                    // tungstenite reports an over-long message as a
+                    // capacity error ("Space limit exceeded: Message too long").
+                    if text.contains("too long") || text.contains("Space limit") {
+                        self.conn.close(CloseReason::MessageTooBig);
+                    }
+                    return;
+                }
+                Some(Ok(Message::Text(text))) => self.on_text(text.as_str()).await,
+                Some(Ok(Message::Binary(_))) => self.reply_error(
+                    ErrorCode::BadMessage,
+                    "binary frames are not supported; send JSON text frames",
+                    None,
+                ),
+                // The WebSocket library answers pings itself.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            }
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        let limit = self.state.config().max_frame_bytes;
+        if text.len() > limit {
+            self.reply_error(
+                ErrorCode::FrameTooLarge,
+                format!(
+                    "frames are limited to {limit} bytes, this one has {}",
+                    text.len()
+                ),
+                None,
+            );
+            return;
+        }
+        match parse_client_frame(text) {
+            Ok(ClientFrame { id, message }) => self.dispatch(message, id).await,
+            Err(e) => self.reply_error(e.code, e.message, e.id),
+        }
+    }
+
+    async fn dispatch(&mut self, message: ClientMessage, id: Option<RequestId>) {
+        match message {
+            ClientMessage::Hello(hello) => self.hello(hello, id).await,
+            ClientMessage::Ping => self.send(ServerMessage::Pong(Pong { id })),
+            ClientMessage::ListRooms => self.send(ServerMessage::Rooms(RoomList {
+                id,
+                rooms: self.state.lobby().listed_rooms(),
+            })),
+            ClientMessage::Create(create) => self.create(create, id),
+            ClientMessage::Join(join) => self.join(join, id).await,
+            ClientMessage::Leave => self.leave(id).await,
+            ClientMessage::Start(start) => self.start(start, id).await,
+            ClientMessage::Act(act) => self.act(act, id).await,
+            ClientMessage::Sync => self.sync(id).await,
+        }
+    }
+
+    // ---- identity -------------------------------------------------------
+
+    async fn hello(&mut self, hello: Hello, id: Option<RequestId>) {
+        if let Some(session) = &self.session {
+            let message = format!("this connection is already {:?}", session.name);
+            return self.reply_error(ErrorCode::AlreadyIdentified, message, id);
+        }
+        let name = match hello.name.as_deref().map(validate_name).transpose() {
+            Ok(name) => name,
+            Err(why) => return self.reply_error(ErrorCode::InvalidName, why, id),
+        };
+        let sessions = self.state.sessions();
+        let (session, token, resumed) = match (hello.token, name) {
+            (Some(token), name) => match sessions.resume(&token).await {
+                Ok(Some(mut session)) => {
+                    if let Some(name) = name
+                        && name != session.name
+                    {
+                        if let Err(e) = sessions.rename(session.id, &name).await {
+                            warn!(error = %e, "session rename failed");
+                            return self.reply_error(ErrorCode::Internal, "internal error", id);
+                        }
+                        session.name = name;
+                    }
+                    (session, token, true)
+                }
+                Ok(None) => {
+                    return self.reply_error(
+                        ErrorCode::InvalidToken,
+                        "unknown session token; send {\"type\":\"hello\",\"name\":...} for a new session",
+                        id,
+                    );
+                }
+                Err(e) => {
+                    warn!(error = %e, "session lookup failed");
+                    return self.reply_error(ErrorCode::Internal, "internal error", id);
+                }
+            },
+            (None, Some(name)) => match sessions.create(&name).await {
+                Ok((session, token)) => (session, token.expose().to_owned(), false),
+                Err(e) => {
+                    warn!(error = %e, "session creation failed");
+                    return self.reply_error(ErrorCode::Internal, "internal error", id);
+                }
+            },
+            (None, None) => {
+                return self.reply_error(
+                    ErrorCode::MissingField,
+                    "hello: needs a \"name\" (new session) or a \"token\" (resume)",
+                    id,
+                );
+            }
+        };
+        tracing::Span::current().record("session", tracing::field::display(session.id));
+        debug!(resumed, "identified");
+        // A newer connection for the same session replaces the old one.
+        let room = self.state.lobby().presence().claim(session.id, &self.conn);
+        self.send(ServerMessage::Welcome(Welcome {
+            id,
+            session: session.id.to_string(),
+            token,
+            name: session.name.clone(),
+            resumed,
+        }));
+        self.session = Some(session.clone());
+        // Back into the room the session was in: its seat and the current state at once.
+        if let Some(seat) = room {
+            self.rejoin(session, seat).await;
+        }
+    }
+
+    async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
+        let presence = self.state.lobby().presence();
+        let Some(handle) = self.state.lobby().find_code(seat.code) else {
+            presence.forget_room(session.id, seat.code);
+            return;
+        };
+        match handle
+            .join(session.clone(), self.conn.clone(), seat.role, None)
+            .await
+        {
+            Ok(joined) => {
+                presence.set_room(
+                    session.id,
+                    Some(RoomSeat {
+                        code: seat.code,
+                        role: joined.role,
+                    }),
+                );
+                self.room = Some(handle);
+            }
+            Err(e) => {
+                debug!(error = %e, "could not rejoin");
+                presence.forget_room(session.id, seat.code);
+            }
+        }
+    }
+
+    // ---- rooms ----------------------------------------------------------
+
+    fn create(&mut self, create: Create, id: Option<RequestId>) {
+        let Some(session) = self.require_session(&id) else {
+            return;
+        };
+        if let Some(code) = self.current_room_code() {
+            return self.reply_lobby_error(LobbyError::AlreadyInRoom(code), id);
+        }
+        let created = self.state.lobby().create_room(CreateRoom {
+            seats: create.seats,
+            listed: create.listed,
+            host: session.clone(),
+            conn: self.conn.clone(),
+            request: id.clone(),
+        });
+        match created {
+            Ok(handle) => {
+                self.state.lobby().presence().set_room(
+                    session.id,
+                    Some(RoomSeat {
+                        code: handle.code(),
+                        role: splendor_protocol::Role::Player,
+                    }),
+                );
+                self.room = Some(handle);
+            }
+            Err(e) => self.reply_lobby_error(e, id),
+        }
+    }
+
+    async fn join(&mut self, join: Join, id: Option<RequestId>) {
+        let Some(session) = self.require_session(&id) else {
+            return;
+        };
+        if let Some(code) = self.current_room_code() {
+            return self.reply_lobby_error(LobbyError::AlreadyInRoom(code), id);
+        }
+        let handle = match self.state.lobby().find(&join.code) {
+            Ok(handle) => handle,
+            Err(e) => return self.reply_lobby_error(e, id),
+        };
+        match handle
+            .join(session.clone(), self.conn.clone(), join.role, id.clone())
+            .await
+        {
+            Ok(joined) => {
+                self.state.lobby().presence().set_room(
+                    session.id,
+                    Some(RoomSeat {
+                        code: handle.code(),
+                        role: joined.role,
+                    }),
+                );
+                self.room = Some(handle);
+            }
+            Err(e) => self.reply_lobby_error(e, id),
+        }
+    }
+
+    async fn leave(&mut self, id: Option<RequestId>) {
+        let Some((session, room)) = self.require_room(&id) else {
+            return;
+        };
+        match room.leave(session.id, self.conn.id(), id.clone()).await {
+            Ok(()) => {
+                self.room = None;
+                self.state.lobby().presence().set_room(session.id, None);
+            }
+            Err(e) => self.reply_lobby_error(e, id),
+        }
+    }
+
+    async fn start(&mut self, start: Start, id: Option<RequestId>) {
+        let Some((session, room)) = self.require_room(&id) else {
+            return;
+        };
+        if let Err(e) = room
+            .start(session.id, self.conn.id(), start.seat_order, id.clone())
+            .await
+        {
+            self.reply_lobby_error(e, id);
+        }
+    }
+
+    async fn act(&mut self, act: Act, id: Option<RequestId>) {
+        // Shape first: an action that cannot be expressed is refused whoever sends it.
+        let action = match Action::try_from(&act.action) {
+            Ok(action) => action,
+            Err(e) => return self.reply_error(ErrorCode::InvalidAction, e.to_string(), id),
+        };
+        let Some((session, room)) = self.require_room(&id) else {
+            return;
+        };
+        if let Err(e) = room
+            .act(
+                session.id,
+                self.conn.id(),
+                action,
+                act.expect_version,
+                id.clone(),
+            )
+            .await
+        {
+            self.reply_lobby_error(e, id);
+        }
+    }
+
+    async fn sync(&mut self, id: Option<RequestId>) {
+        let Some((session, room)) = self.require_room(&id) else {
+            return;
+        };
+        if let Err(e) = room.sync(session.id, self.conn.id(), id.clone()).await {
+            self.reply_lobby_error(e, id);
+        }
+    }
+
+    /// Leaves the room without a goodbye: the connection ended.
+    async fn leave_quietly(&mut self) {
+        let Some(session) = &self.session else {
+            return;
+        };
+        if let Some(room) = self.room.take() {
+            room.detach(session.id, self.conn.id()).await;
+        }
+        self.state
+            .lobby()
+            .presence()
+            .release(session.id, self.conn.id());
+    }
+
+    // ---- helpers --------------------------------------------------------
+
+    fn require_session(&self, id: &Option<RequestId>) -> Option<Session> {
+        if self.session.is_none() {
+            self.reply_error(
+                ErrorCode::NotIdentified,
+                "send {\"type\":\"hello\",\"name\":...} first",
+                id.clone(),
+            );
+        }
+        self.session.clone()
+    }
+
+    /// The code of the room this connection is in, forgetting a room that closed.
+    fn current_room_code(&mut self) -> Option<String> {
+        if self.room.as_ref().is_some_and(RoomHandle::is_closed) {
+            self.room = None;
+        }
+        self.room.as_ref().map(|r| r.code().to_string())
+    }
+
+    fn require_room(&mut self, id: &Option<RequestId>) -> Option<(Session, RoomHandle)> {
+        let session = self.require_session(id)?;
+        self.current_room_code();
+        match &self.room {
+            Some(room) => Some((session, room.clone())),
+            None => {
+                self.reply_lobby_error(LobbyError::NotInRoom, id.clone());
+                None
+            }
+        }
+    }
+
+    fn send(&self, message: ServerMessage) {
+        // A failed send has already closed the connection (too slow or gone).
+        let _ = self.conn.send(message);
+    }
+
+    /// Bad input is answered, not logged as an error.
+    fn reply_error(&self, code: ErrorCode, message: impl Into<String>, id: Option<RequestId>) {
+        let info = ErrorInfo::new(code, message, id);
+        debug!(code = %info.code, "request rejected");
+        self.send(ServerMessage::Error(info));
+    }
+
+    fn reply_lobby_error(&mut self, error: LobbyError, id: Option<RequestId>) {
+        debug!(code = error.code(), "request rejected");
+        if error == LobbyError::RoomClosed {
+            // The room is gone; this connection is in no room any more.
+            self.room = None;
+            if let Some(session) = &self.session {
+                self.state.lobby().presence().set_room(session.id, None);
+            }
+        }
+        self.send(ServerMessage::Error(error.to_error_info(id)));
+    }
+}
