@@ -714,7 +714,7 @@ impl Room {
             });
         }
         // 3. Apply to a copy; a rule error leaves the game untouched (R11.3).
-        let mut next = running.game.clone();
+        let mut next = running.game; // `Game` is `Copy`: this is the copy.
         let events = next.apply(seat as Seat, action).map_err(|e| {
             debug!(seat, %action, code = e.code, "action rejected");
             LobbyError::Rule(e)
