@@ -1,0 +1,230 @@
+//! The replay document, and how one is built from a game's log.
+
+use serde::{Deserialize, Serialize};
+use splendor_rules::{Action, Event, Game, GameResult, Layout, Options, RuleError, Seat};
+
+use crate::commit::{Commitment, Salt, Seed};
+
+/// The value of [`Replay::format`] this crate writes and reads.
+pub const FORMAT: &str = "splendor-replay/1";
+
+/// A finished game, complete: everything needed to check it without the server.
+///
+/// Nothing in it is redacted (blind reserves show their card, the seed and
+/// salt are revealed), so a server hands it out only once the game is over.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replay {
+    /// Always [`FORMAT`]; a later format would have another value.
+    pub format: String,
+    /// The game's id.
+    pub game: String,
+    /// The room code it was played in.
+    pub room: String,
+    /// When it started, in Unix milliseconds.
+    pub started_at: i64,
+    /// When it ended, in Unix milliseconds.
+    pub finished_at: i64,
+    /// The number of players (2 to 4, R2).
+    pub players: u8,
+    /// The rules options the game was set up with.
+    pub options: Options,
+    /// Who sat where, one entry per seat in seat order.
+    pub seats: Vec<SeatName>,
+    /// What every player received at the start: `SHA-256(salt || seed)`.
+    pub commitment: Commitment,
+    /// The seed of every shuffle (R2.5), revealed.
+    pub seed: Seed,
+    /// The salt of the commitment, revealed.
+    pub salt: Salt,
+    /// The starting position the seed gave: decks (top card first),
+    /// face-up cards, nobles and first seat.
+    pub layout: Layout,
+    /// Every accepted action in order, with what it did.
+    pub actions: Vec<Step>,
+    /// The final ranking (R10.3, R10.4).
+    pub result: GameResult,
+}
+
+/// A seat and the name of the player in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatName {
+    pub seat: Seat,
+    pub name: String,
+}
+
+/// One accepted action and its events, unredacted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The action's place in the log, from 0.
+    pub seq: u32,
+    /// The seat that played it.
+    pub seat: Seat,
+    /// When it was accepted, in Unix milliseconds.
+    pub at: i64,
+    pub action: Action,
+    /// What it did, in order, as the rules reported it.
+    pub events: Vec<Event>,
+}
+
+/// One entry of a game's log: what the server stores for each accepted action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoggedAction {
+    pub seq: u32,
+    pub seat: Seat,
+    pub at: i64,
+    pub action: Action,
+}
+
+/// A log that does not play back.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// The game cannot be set up (a player count outside 2 to 4).
+    #[error("the game cannot be set up: {0}")]
+    Setup(#[from] splendor_rules::SetupError),
+    /// The log skips or repeats a place.
+    #[error("log entry {index} has seq {seq}; the log must number its actions 0, 1, 2, ...")]
+    Sequence { index: usize, seq: u32 },
+    /// The rules refuse an action of the log.
+    #[error("action {seq} ({action}, seat {seat}) is refused by the rules: {error}")]
+    Rejected {
+        seq: u32,
+        seat: Seat,
+        action: Action,
+        error: RuleError,
+    },
+}
+
+/// Plays `log` on `game` in order, calling `on_step` with each entry and the
+/// events it caused. Stops at the first entry that does not play.
+pub fn play_log<'a>(
+    game: &mut Game,
+    log: impl IntoIterator<Item = &'a LoggedAction>,
+    mut on_step: impl FnMut(&LoggedAction, &splendor_rules::Events),
+) -> Result<(), LogError> {
+    for (index, entry) in log.into_iter().enumerate() {
+        if usize::try_from(entry.seq).ok() != Some(index) {
+            return Err(LogError::Sequence {
+                index,
+                seq: entry.seq,
+            });
+        }
+        let events = game
+            .apply(entry.seat, entry.action)
+            .map_err(|error| LogError::Rejected {
+                seq: entry.seq,
+                seat: entry.seat,
+                action: entry.action,
+                error,
+            })?;
+        on_step(entry, &events);
+    }
+    Ok(())
+}
+
+/// The game that `log` leads to from the seeded setup: how a server restores
+/// a game after a restart (the log is the source of truth).
+pub fn rebuild(
+    players: u8,
+    options: Options,
+    seed: Seed,
+    log: &[LoggedAction],
+) -> Result<Game, LogError> {
+    let mut game = Game::new(players, options, seed.0)?;
+    play_log(&mut game, log, |_, _| {})?;
+    Ok(game)
+}
+
+/// What a replay is built from, besides the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHeader {
+    pub game: String,
+    pub room: String,
+    pub started_at: i64,
+    pub options: Options,
+    /// One per player, in seat order.
+    pub seats: Vec<SeatName>,
+    pub seed: Seed,
+    pub salt: Salt,
+}
+
+/// A replay that cannot be built from a log.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// The seats are not numbered 0, 1, ... in order.
+    #[error("the seats must be numbered 0 to players - 1 in order")]
+    Seats,
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// The log stops before the game is over: there is no replay of a
+    /// running game.
+    #[error("the game is not over after its {actions} actions")]
+    Unfinished { actions: usize },
+}
+
+impl Replay {
+    /// The replay of a finished game, from its header and its whole log:
+    /// the layout, events and result are computed by the rules.
+    pub fn build(
+        header: GameHeader,
+        log: &[LoggedAction],
+        finished_at: i64,
+    ) -> Result<Replay, BuildError> {
+        if !seats_in_order(&header.seats) {
+            return Err(BuildError::Seats);
+        }
+        let players = u8::try_from(header.seats.len()).map_err(|_| BuildError::Seats)?;
+        let mut game = Game::new(players, header.options, header.seed.0).map_err(LogError::from)?;
+        let layout = game.initial_layout();
+        let mut actions = Vec::with_capacity(log.len());
+        play_log(&mut game, log, |entry, events| {
+            actions.push(Step {
+                seq: entry.seq,
+                seat: entry.seat,
+                at: entry.at,
+                action: entry.action,
+                events: events.as_slice().to_vec(),
+            });
+        })?;
+        let result = game
+            .result()
+            .ok_or(BuildError::Unfinished { actions: log.len() })?;
+        Ok(Replay {
+            format: FORMAT.to_owned(),
+            game: header.game,
+            room: header.room,
+            started_at: header.started_at,
+            finished_at,
+            players,
+            options: header.options,
+            seats: header.seats,
+            commitment: Commitment::of(header.seed, &header.salt),
+            seed: header.seed,
+            salt: header.salt,
+            layout,
+            actions,
+            result,
+        })
+    }
+
+    /// Reads a replay from its JSON text.
+    pub fn from_json(text: &str) -> Result<Replay, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The replay as indented JSON text.
+    pub fn to_json_pretty(&self) -> String {
+        // Plain data with string keys: serialising cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// True when the seats are numbered 0, 1, 2, ... in order.
+pub(crate) fn seats_in_order(seats: &[SeatName]) -> bool {
+    seats
+        .iter()
+        .enumerate()
+        .all(|(i, s)| usize::from(s.seat) == i)
+}
