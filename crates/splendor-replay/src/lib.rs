@@ -16,7 +16,8 @@
 //! Map of the crate:
 //! - `commit`: [`Seed`], [`Salt`], [`Commitment`], their hexadecimal text
 //!   and the exact bytes hashed (see [`commit`] for the shell one-liner);
-//! - `replay`: the [`Replay`] document, [`Replay::build`] from a game's
+//! - `replay`: the [`Replay`] document (actions and events in their wire
+//!   forms from splendor-protocol), [`Replay::build`] from a game's
 //!   log, and [`rebuild`], which plays a log back into a [`Game`]
 //!   (how a server restores a game after a restart);
 //! - `verify`: [`verify`], its [`Report`] and its [`VerifyError`], which

@@ -1,7 +1,9 @@
 //! The replay document, and how one is built from a game's log.
 
 use serde::{Deserialize, Serialize};
-use splendor_rules::{Action, Event, Game, GameResult, Layout, Options, RuleError, Seat};
+use splendor_protocol::view::wire_event;
+use splendor_protocol::{WireAction, WireEvent};
+use splendor_rules::{Action, Game, GameResult, Layout, Options, RuleError, Seat};
 
 use crate::commit::{Commitment, Salt, Seed};
 
@@ -54,7 +56,9 @@ pub struct SeatName {
     pub name: String,
 }
 
-/// One accepted action and its events, unredacted.
+/// One accepted action and its events, unredacted, in the wire forms of
+/// docs/PROTOCOL.md (the action as `act` sends it, the events as `events`
+/// messages carry them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
@@ -64,9 +68,9 @@ pub struct Step {
     pub seat: Seat,
     /// When it was accepted, in Unix milliseconds.
     pub at: i64,
-    pub action: Action,
-    /// What it did, in order, as the rules reported it.
-    pub events: Vec<Event>,
+    pub action: WireAction,
+    /// What it did, in order, as the rules reported it, nothing hidden.
+    pub events: Vec<WireEvent>,
 }
 
 /// One entry of a game's log: what the server stores for each accepted action.
@@ -184,8 +188,8 @@ impl Replay {
                 seq: entry.seq,
                 seat: entry.seat,
                 at: entry.at,
-                action: entry.action,
-                events: events.as_slice().to_vec(),
+                action: WireAction::from(entry.action),
+                events: events.iter().map(wire_event).collect(),
             });
         })?;
         let result = game

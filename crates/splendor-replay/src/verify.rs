@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use splendor_protocol::WireEvent;
+use splendor_protocol::view::wire_event;
 use splendor_rules::{Action, Game, GameResult, Layout, RuleError, Seat, SetupError};
 
 use crate::commit::{Commitment, Seed};
@@ -45,6 +47,9 @@ pub enum VerifyError {
     /// The actions are not numbered 0, 1, 2, ...
     #[error("action number {index} has seq {seq}; actions must be numbered 0, 1, 2, ...")]
     Sequence { index: usize, seq: u32 },
+    /// An action cannot even be read as a rules action.
+    #[error("action {seq} is not a well-formed action: {reason}")]
+    ActionSyntax { seq: u32, reason: String },
     /// The rules refuse one of the actions.
     #[error("action {seq} (seat {seat}: {action}) is illegal: {error}")]
     Rejected {
@@ -79,6 +84,7 @@ impl VerifyError {
             VerifyError::Setup(_) => "setup",
             VerifyError::LayoutMismatch { .. } => "layout_mismatch",
             VerifyError::Sequence { .. } => "sequence",
+            VerifyError::ActionSyntax { .. } => "action_syntax",
             VerifyError::Rejected { .. } => "illegal_action",
             VerifyError::EventsMismatch { .. } => "events_mismatch",
             VerifyError::Unfinished { .. } => "unfinished",
@@ -199,19 +205,27 @@ fn check(replay: &Replay, expected: Option<&Commitment>) -> Result<Report, Verif
                 seq: step.seq,
             });
         }
-        let replayed =
-            game.apply(step.seat, step.action)
-                .map_err(|error| VerifyError::Rejected {
-                    seq: step.seq,
-                    seat: step.seat,
-                    action: step.action,
-                    error,
-                })?;
-        if replayed.as_slice() != step.events.as_slice() {
+        let action =
+            Action::try_from(&step.action).map_err(|reason| VerifyError::ActionSyntax {
+                seq: step.seq,
+                reason: reason.0,
+            })?;
+        let replayed: Vec<WireEvent> = game
+            .apply(step.seat, action)
+            .map_err(|error| VerifyError::Rejected {
+                seq: step.seq,
+                seat: step.seat,
+                action,
+                error,
+            })?
+            .iter()
+            .map(wire_event)
+            .collect();
+        if replayed != step.events {
             return Err(VerifyError::EventsMismatch {
                 seq: step.seq,
                 recorded: json(&step.events),
-                replayed: json(replayed.as_slice()),
+                replayed: json(&replayed),
             });
         }
         events += step.events.len();

@@ -1,11 +1,12 @@
 //! Replays of whole games verify, and every kind of tampering is caught with
 //! the reason that names it.
 
+use splendor_protocol::{WireAction, WireEvent};
 use splendor_replay::{
     BuildError, Commitment, GameHeader, LogError, LoggedAction, Replay, Salt, SeatName, Seed,
     VerifyError, rebuild, verify, verify_with_commitment,
 };
-use splendor_rules::{Action, Event, Game, Options};
+use splendor_rules::{Action, Game, Options};
 
 /// A tiny deterministic agent stream (xorshift64).
 struct Agent(u64);
@@ -96,6 +97,16 @@ fn the_document_reveals_the_seed_and_salt_in_the_documented_text_form() {
     let value: serde_json::Value = serde_json::from_str(&replay.to_json_pretty()).unwrap();
     assert_eq!(value["format"], "splendor-replay/1");
     assert_eq!(value["seed"], "000000000000002a");
+    // Actions and events are in their wire forms, blind reserves unredacted.
+    assert!(value["actions"][0]["action"].is_object() || value["actions"][0]["action"] == "pass");
+    assert!(value["actions"][0]["events"][0]["event"].is_string());
+    for step in value["actions"].as_array().unwrap() {
+        for event in step["events"].as_array().unwrap() {
+            if event["event"] == "reserved" {
+                assert!(event["card"]["id"].is_u64(), "{event}");
+            }
+        }
+    }
     let salt = value["salt"].as_str().unwrap();
     assert_eq!(salt.len(), 64);
     // The commitment is SHA-256 of the two texts' bytes, concatenated.
@@ -182,13 +193,14 @@ fn a_different_legal_action_is_caught_by_its_events() {
     // The position before action `seq`, and another legal action there.
     let mut game = Game::new(3, Options::default(), 8).unwrap();
     for step in &forged.actions[..seq] {
-        game.apply(step.seat, step.action).unwrap();
+        game.apply(step.seat, Action::try_from(&step.action).unwrap())
+            .unwrap();
     }
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
-    let recorded = forged.actions[seq].action;
+    let recorded = Action::try_from(&forged.actions[seq].action).unwrap();
     let other = legal.into_iter().find(|&a| a != recorded).unwrap();
-    forged.actions[seq].action = other;
+    forged.actions[seq].action = WireAction::from(other);
     let err = check_caught(&forged, "events_mismatch");
     assert!(err.to_string().contains("action 6"), "{err}");
 }
@@ -199,15 +211,15 @@ fn a_changed_event_is_caught() {
     let step = forged
         .actions
         .iter_mut()
-        .find(|s| matches!(s.events.first(), Some(Event::TookTokens { .. })))
+        .find(|s| matches!(s.events.first(), Some(WireEvent::TookTokens { .. })))
         .expect("some token take");
-    if let Some(Event::TookTokens { tokens, .. }) = step.events.first_mut() {
+    if let Some(WireEvent::TookTokens { tokens, .. }) = step.events.first_mut() {
         tokens.gold += 1;
     }
     check_caught(&forged, "events_mismatch");
 
     let mut forged = replay(2, 4);
-    forged.actions[0].events.push(Event::GameOver);
+    forged.actions[0].events.push(WireEvent::GameOver);
     check_caught(&forged, "events_mismatch");
 }
 
@@ -234,7 +246,7 @@ fn missing_extra_and_renumbered_actions_are_caught() {
     let mut extra = original.clone();
     let mut last = extra.actions.last().unwrap().clone();
     last.seq += 1;
-    last.action = Action::Pass;
+    last.action = WireAction::Pass;
     last.events = vec![];
     extra.actions.push(last);
     let err = check_caught(&extra, "illegal_action");
@@ -243,6 +255,11 @@ fn missing_extra_and_renumbered_actions_are_caught() {
     let mut renumbered = original.clone();
     renumbered.actions[2].seq = 3;
     check_caught(&renumbered, "sequence");
+
+    let mut doubled = original.clone();
+    doubled.actions[0].action =
+        WireAction::Take(vec![splendor_rules::Color::Red, splendor_rules::Color::Red]);
+    check_caught(&doubled, "action_syntax");
 
     let mut reordered = original;
     reordered.actions.swap(0, 1);
@@ -280,6 +297,10 @@ fn malformed_documents_are_refused_at_parsing_with_the_field_named() {
     let extra_field = text.replacen('{', "{\"cheat\": 1,", 1);
     let err = Replay::from_json(&extra_field).unwrap_err();
     assert!(err.to_string().contains("unknown field `cheat`"), "{err}");
+
+    let bad_action = text.replacen("\"action\": ", "\"action\": {\"steal\": 1}, \"x\": ", 1);
+    let err = Replay::from_json(&bad_action).unwrap_err();
+    assert!(err.to_string().contains("steal"), "{err}");
 
     assert!(Replay::from_json("[]").is_err());
     assert!(Replay::from_json("").is_err());
