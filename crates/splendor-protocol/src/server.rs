@@ -124,6 +124,8 @@ pub struct StateInfo {
     /// In `choose_noble`: the nobles to choose from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub noble_choices: Vec<NobleInfo>,
+    /// The seat that played first (R2.4); the last round ends before it (R10.2).
+    pub first_seat: Seat,
     /// Turns completed so far.
     pub turn: u32,
     pub supply: TokenCounts,

@@ -256,6 +256,7 @@ pub fn state_info(view: &View, ctx: StateContext<'_>) -> StateInfo {
         to_act,
         return_count,
         noble_choices: view.noble_choices.iter().copied().map(noble_info).collect(),
+        first_seat: view.first_seat,
         turn: view.turn,
         supply: view.supply.into(),
         levels: (0..3)

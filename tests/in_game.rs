@@ -1,0 +1,246 @@
+//! Behaviour around a running game, end to end: reconnecting with the
+//! token, a second connection replacing the first, spectators, and bad
+//! input of every kind leaving the game exactly as it was.
+
+use serde_json::{Value, json};
+use splendor_e2e::{Dice, Table, TestClient, TestServer, open_table};
+use splendor_protocol::{StateInfo, WireAction};
+
+fn assert_error(reply: &Value, code: &str) {
+    assert_eq!(reply["type"], "error", "expected {code}, got {reply}");
+    assert_eq!(reply["code"], code, "{reply}");
+}
+
+/// Asks for the state again and checks it is `before`, and that the very
+/// next frames are the answers (nothing else was sent in between).
+async fn assert_unchanged(client: &mut TestClient, before: &StateInfo) {
+    client.send(json!({"type": "sync", "id": "check"})).await;
+    let room = client.recv().await;
+    assert_eq!(
+        (room["type"].as_str(), room["id"].as_str()),
+        (Some("room"), Some("check")),
+        "{room}"
+    );
+    let state: StateInfo = serde_json::from_value(client.recv().await).unwrap();
+    assert_eq!(&state, before, "{}: the state changed", client.name);
+}
+
+/// Sends `frame`, expects exactly the error `code` as the next frame, and
+/// checks the state did not change.
+async fn refused(client: &mut TestClient, frame: String, code: &str, before: &StateInfo) {
+    client.send_text(frame.clone()).await;
+    let reply = client.recv().await;
+    assert_error(&reply, code);
+    assert_unchanged(client, before).await;
+}
+
+async fn started(names: &[&str], moves: usize) -> (TestServer, Table, Dice, u64, Vec<StateInfo>) {
+    let server = TestServer::start().await;
+    let mut table = open_table(&server, names).await;
+    let mut dice = Dice(11);
+    let (version, states, _) = table.play(0, moves, &mut dice).await;
+    assert_eq!(version, moves as u64);
+    (server, table, dice, version, states)
+}
+
+#[tokio::test]
+async fn a_player_who_reconnects_with_the_token_gets_the_same_state_and_plays_on() {
+    let (server, mut table, mut dice, version, states) = started(&["ann", "bob"], 5).await;
+    let token = table.players[1].token.clone().unwrap();
+    let bob = table.players.remove(1);
+    bob.disconnect().await;
+    let away = |m: &Value| m["type"] == "room" && m["seats"][1]["connected"] == false;
+    table.players[0].recv_until(away).await;
+    table.spectator.recv_until(away).await;
+
+    let mut back = TestClient::connect(&server, "bob").await;
+    let welcome = back.resume(&token).await;
+    assert!(welcome.resumed);
+    let room = back.recv().await;
+    assert_eq!(room["type"], "room", "{room}");
+    assert_eq!(room["you"], json!({"role": "player", "seat": 1}));
+    assert_eq!(room["status"], "playing");
+    // The current state at once, identical to the one bob had.
+    let state: StateInfo = serde_json::from_value(back.recv().await).unwrap();
+    assert_eq!(state, states[1]);
+    let present = |m: &Value| m["type"] == "room" && m["seats"][1]["connected"] == true;
+    table.players[0].recv_until(present).await;
+    table.players.insert(1, back);
+    table.play_to_the_end(version, &mut dice).await;
+    for p in &mut table.players {
+        p.recv_type("result").await;
+    }
+}
+
+#[tokio::test]
+async fn a_second_connection_with_the_token_replaces_the_first_mid_game() {
+    let (server, mut table, mut dice, version, states) = started(&["ann", "bob", "carl"], 4).await;
+    let token = table.players[2].token.clone().unwrap();
+    let mut second = TestClient::connect(&server, "carl-2").await;
+    second.resume(&token).await;
+    let room = second.recv_type("room").await;
+    assert_eq!(room["you"]["seat"], 2);
+    let state: StateInfo = serde_json::from_value(second.recv().await).unwrap();
+    assert_eq!(state, states[2]);
+    let (code, _) = table.players[2].expect_close().await;
+    assert_eq!(code, 4001);
+    table.players[2] = second;
+    table.play_to_the_end(version, &mut dice).await;
+}
+
+#[tokio::test]
+async fn spectators_see_the_public_view_and_cannot_act() {
+    let (server, mut table, _, version, states) = started(&["ann", "bob"], 6).await;
+    let mut late = TestClient::join_server(&server, "late").await;
+    let room = late
+        .request(json!({"type": "join", "code": table.code, "as": "spectator"}))
+        .await;
+    assert_eq!(room["you"], json!({"role": "spectator"}));
+    assert_eq!(room["spectators"].as_array().unwrap().len(), 2);
+    let view: StateInfo = serde_json::from_value(late.recv().await).unwrap();
+    assert_eq!(view.version, version);
+    assert!(view.you.is_none() && view.legal_actions.is_none());
+    // The same public view as the spectator who watched from the start.
+    let (_, mut watched) = table.states_at(version).await;
+    watched.id = None;
+    assert_eq!(view, watched);
+    // Players' hidden reserves show only their level.
+    for (seat, p) in view.players.iter().enumerate() {
+        for (i, r) in p.reserved.iter().enumerate() {
+            let own = &states[seat].players[seat].reserved[i];
+            assert_eq!(r.level, own.level);
+            if r.from_deck {
+                assert!(r.card.is_none(), "a blind reserve shown to a spectator");
+            }
+        }
+    }
+    let actor = states[0].to_act.unwrap() as usize;
+    let legal = states[actor].legal_actions.as_ref().unwrap()[0].clone();
+    let act = json!({"type": "act", "action": legal, "expect_version": version}).to_string();
+    refused(&mut late, act, "spectator_cannot_act", &view).await;
+    // A spectator cannot take a seat in a running game.
+    let mut outsider = TestClient::join_server(&server, "outsider").await;
+    let reply = outsider
+        .request(json!({"type": "join", "code": table.code}))
+        .await;
+    assert_error(&reply, "game_already_started");
+}
+
+#[tokio::test]
+async fn bad_input_during_a_game_gets_its_error_and_changes_nothing() {
+    let (server, mut table, _, version, states) = started(&["ann", "bob"], 3).await;
+    let actor = states[0].to_act.unwrap() as usize;
+    let other = 1 - actor;
+    let legal: WireAction = states[actor].legal_actions.as_ref().unwrap()[0].clone();
+    let act = |action: Value, expect: Option<u64>| {
+        let mut m = json!({"type": "act", "action": action});
+        if let Some(v) = expect {
+            m["expect_version"] = json!(v);
+        }
+        m.to_string()
+    };
+    let legal_json = serde_json::to_value(&legal).unwrap();
+    let before = states[actor].clone();
+    let a = &mut table.players[actor];
+    refused(
+        a,
+        act(legal_json.clone(), Some(version + 3)),
+        "stale_version",
+        &before,
+    )
+    .await;
+    refused(
+        a,
+        act(legal_json.clone(), Some(version - 1)),
+        "stale_version",
+        &before,
+    )
+    .await;
+    refused(
+        a,
+        act(json!({"take": ["white", "blue", "red", "green"]}), None),
+        "invalid_colors",
+        &before,
+    )
+    .await;
+    refused(
+        a,
+        act(json!({"reserve_deck": 7}), None),
+        "unknown_level",
+        &before,
+    )
+    .await;
+    refused(a, act(json!({"buy": 200}), None), "unknown_card", &before).await;
+    refused(
+        a,
+        act(json!({"take": ["red", "red"]}), None),
+        "invalid_action",
+        &before,
+    )
+    .await;
+    refused(a, act(json!({"fly": 1}), None), "invalid_action", &before).await;
+    refused(a, "{\"type\":\"act\"".into(), "invalid_json", &before).await;
+    refused(a, r#"{"type":"dance"}"#.into(), "unknown_type", &before).await;
+    refused(a, r#"{"type":"act"}"#.into(), "missing_field", &before).await;
+    refused(
+        a,
+        r#"{"type":"act","action":"pass","expect_version":"x"}"#.into(),
+        "invalid_field",
+        &before,
+    )
+    .await;
+    let oversized = act(json!({"take": ["white"], "pad": "x".repeat(20_000)}), None);
+    refused(a, oversized, "frame_too_large", &before).await;
+    refused(
+        a,
+        r#"{"type":"join","code":"QQQQQ"}"#.into(),
+        "already_in_room",
+        &before,
+    )
+    .await;
+    refused(
+        a,
+        r#"{"type":"start"}"#.into(),
+        "game_already_started",
+        &before,
+    )
+    .await;
+
+    // Out of turn: the other player tries the actor's legal move.
+    let other_before = states[other].clone();
+    let b = &mut table.players[other];
+    refused(
+        b,
+        act(legal_json.clone(), None),
+        "not_your_turn",
+        &other_before,
+    )
+    .await;
+    refused(
+        b,
+        act(legal_json.clone(), Some(version)),
+        "not_your_turn",
+        &other_before,
+    )
+    .await;
+
+    let mut outsider = TestClient::join_server(&server, "outsider").await;
+    let reply = outsider
+        .request(json!({"type": "join", "code": "QQQQQ"}))
+        .await;
+    assert_error(&reply, "room_not_found");
+
+    // Nothing was broadcast: the next thing anyone hears is the real move.
+    let reply = table.players[actor]
+        .request(json!({"type": "act", "action": legal, "expect_version": version}))
+        .await;
+    assert_eq!(reply["type"], "events", "{reply}");
+    for c in [&mut table.players[other], &mut table.spectator] {
+        let next = c.recv().await;
+        assert_eq!(
+            (next["type"].as_str(), next["version"].as_u64()),
+            (Some("events"), Some(version + 1)),
+            "{next}"
+        );
+    }
+}
