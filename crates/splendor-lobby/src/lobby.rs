@@ -138,11 +138,11 @@ impl Lobby {
             },
         );
         drop(rooms);
-        // Every log line of the room task carries the room code.
-        tokio::spawn(
-            room.run(rx, request)
-                .instrument(info_span!("room", code = %code)),
-        );
+        // Every log line of the room task carries the room code. The span
+        // has no parent: the room outlives, and is not part of, the
+        // connection that created it.
+        let span = info_span!(parent: None, "room", code = %code);
+        tokio::spawn(room.run(rx, request).instrument(span));
         Ok(handle)
     }
 

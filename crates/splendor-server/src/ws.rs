@@ -44,7 +44,12 @@ pub(crate) async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>)
 async fn serve_socket(socket: WebSocket, state: AppState) {
     let _open = state.track_connection();
     let (conn, rx) = Connection::new(state.config().outbound_queue);
-    let span = info_span!("conn", conn = %conn.id(), session = tracing::field::Empty);
+    let span = info_span!(
+        "conn",
+        conn = %conn.id(),
+        session = tracing::field::Empty,
+        room = tracing::field::Empty
+    );
     async move {
         debug!("connected");
         let (sink, stream) = socket.split();
@@ -281,7 +286,7 @@ impl Client {
                         role: joined.role,
                     }),
                 );
-                self.room = Some(handle);
+                self.enter_room(handle);
             }
             Err(e) => {
                 debug!(error = %e, "could not rejoin");
@@ -315,7 +320,7 @@ impl Client {
                         role: splendor_protocol::Role::Player,
                     }),
                 );
-                self.room = Some(handle);
+                self.enter_room(handle);
             }
             Err(e) => self.reply_lobby_error(e, id),
         }
@@ -344,7 +349,7 @@ impl Client {
                         role: joined.role,
                     }),
                 );
-                self.room = Some(handle);
+                self.enter_room(handle);
             }
             Err(e) => self.reply_lobby_error(e, id),
         }
@@ -422,6 +427,12 @@ impl Client {
     }
 
     // ---- helpers --------------------------------------------------------
+
+    /// Remembers the room this connection is now in (and logs with its code).
+    fn enter_room(&mut self, handle: RoomHandle) {
+        tracing::Span::current().record("room", tracing::field::display(handle.code()));
+        self.room = Some(handle);
+    }
 
     fn require_session(&self, id: &Option<RequestId>) -> Option<Session> {
         if self.session.is_none() {
