@@ -1,11 +1,11 @@
 //! The room task: one tokio task per room, the only owner of its game.
 //!
-//! Everything that happens to a room arrives as a [`Command`] through the
+//! Everything that happens to a room arrives as a `Command` through the
 //! bounded channel behind a cloneable [`RoomHandle`]; requests carry a
 //! `oneshot` for their answer. The task is a `select!` loop over that channel
 //! and the room's expiry timer (a turn clock would be one more branch).
 //!
-//! An action goes through fixed steps (see [`Room::act`]): check who sends it
+//! An action goes through fixed steps (see `Room::act`): check who sends it
 //! and the expected version, apply it to a *copy* of the game, make it
 //! durable ([`Persistence`]), and only then replace the game and send every
 //! connection its own events and view. A failure at any step changes nothing.
