@@ -3,6 +3,8 @@
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId};
 use splendor_rules::RuleError;
 
+use crate::persist::{PersistError, PersistErrorKind};
+
 /// A room or lobby request failed; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LobbyError {
@@ -40,6 +42,10 @@ pub enum LobbyError {
     TooManyRooms,
     #[error("the server could not store this; nothing changed")]
     Persistence,
+    #[error(
+        "the server cannot store moves right now (its database is unavailable); nothing changed, try again shortly"
+    )]
+    StorageUnavailable,
     #[error("internal error; nothing changed")]
     Internal,
     /// The rules rejected the action (R11.3).
@@ -48,6 +54,14 @@ pub enum LobbyError {
 }
 
 impl LobbyError {
+    /// The error a client gets when storing its request failed.
+    pub fn from_persistence(error: &PersistError) -> LobbyError {
+        match error.kind {
+            PersistErrorKind::Unavailable => LobbyError::StorageUnavailable,
+            PersistErrorKind::Diverged | PersistErrorKind::Failed => LobbyError::Persistence,
+        }
+    }
+
     /// The stable wire code: the rules crate's own code for a rule error.
     pub fn code(&self) -> &'static str {
         let code = match self {
@@ -66,6 +80,7 @@ impl LobbyError {
             LobbyError::InvalidSeats(_) => ErrorCode::InvalidSeats,
             LobbyError::TooManyRooms => ErrorCode::TooManyRooms,
             LobbyError::Persistence => ErrorCode::PersistenceFailed,
+            LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
             LobbyError::Internal => ErrorCode::Internal,
             LobbyError::Rule(e) => return e.code,
         };

@@ -1,6 +1,7 @@
 //! Rooms for Splendor: one tokio task per room owning its game, the room
-//! manager, sessions and presence. No sockets and no JSON here: the gateway
-//! (splendor-server) turns frames into calls on these types.
+//! manager, sessions and presence. No sockets and no wire parsing here: the
+//! gateway (splendor-server) turns frames into calls on these types (JSON
+//! appears only as the text actions and results are stored as).
 //!
 //! - [`lobby`]: [`Lobby`], the room manager: create, find by code, list.
 //! - [`room`]: the room task and its cloneable [`RoomHandle`] (actor with a
@@ -9,9 +10,13 @@
 //! - [`conn`]: [`Connection`], what a room sends to: a bounded queue of
 //!   server messages, filled with `try_send` only, and a close signal.
 //! - [`session`]: sessions and their tokens ([`SessionStore`], in memory
-//!   here, in the database later).
+//!   or in the database).
 //! - [`presence`]: which connection speaks for a session, and its room.
-//! - [`persist`]: the [`Persistence`] step of a room ([`NoPersistence`] for now).
+//! - [`persist`]: the [`Persistence`] step of a room ([`NoPersistence`] keeps
+//!   nothing).
+//! - [`stored`]: the database (splendor-store) behind persistence and
+//!   sessions, and [`stored::restore`], which reopens every unfinished game
+//!   at start-up by replaying its log.
 //! - [`code`]: room codes; [`config`]: limits and timers; [`error`]: errors
 //!   with their wire codes.
 #![forbid(unsafe_code)]
@@ -26,13 +31,14 @@ pub mod presence;
 pub mod random;
 pub mod room;
 pub mod session;
+pub mod stored;
 
 pub use code::RoomCode;
 pub use config::LobbyConfig;
 pub use conn::{CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, SendError};
 pub use error::LobbyError;
-pub use lobby::{CreateRoom, Lobby};
-pub use persist::{GameId, GameStart, NoPersistence, PersistError, Persistence};
+pub use lobby::{CreateRoom, Lobby, RestoreError};
+pub use persist::{GameId, GameStart, NoPersistence, PersistError, PersistErrorKind, Persistence};
 pub use presence::{Presence, RoomSeat};
-pub use room::{Joined, RoomHandle, Snapshot};
+pub use room::{Joined, RestoredGame, RoomHandle, Snapshot};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};

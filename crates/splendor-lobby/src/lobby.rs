@@ -17,8 +17,8 @@ use crate::config::LobbyConfig;
 use crate::conn::Connection;
 use crate::error::LobbyError;
 use crate::persist::Persistence;
-use crate::presence::Presence;
-use crate::room::{NewRoom, Room, RoomHandle};
+use crate::presence::{Presence, RoomSeat};
+use crate::room::{NewRoom, RestoredGame, RestoredRoom, Room, RoomHandle};
 use crate::session::Session;
 
 struct RoomEntry {
@@ -65,6 +65,17 @@ pub struct CreateRoom {
     pub conn: Connection,
     /// Echoed by the first `room` message the host receives.
     pub request: Option<RequestId>,
+}
+
+/// A game that cannot be put back into a room.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RestoreError {
+    /// Another room already has the code (a newer game in the same room).
+    #[error("room code {0} is already in use")]
+    CodeInUse(String),
+    /// The players do not fill the game's seats.
+    #[error("the game has {players} seats but {seats} players were given")]
+    Seats { players: u8, seats: usize },
 }
 
 /// The lobby of one server process. Cheap to clone.
@@ -143,6 +154,59 @@ impl Lobby {
         // connection that created it.
         let span = info_span!(parent: None, "room", code = %code);
         tokio::spawn(room.run(rx, request).instrument(span));
+        Ok(handle)
+    }
+
+    /// Puts a game that was running when the server stopped back into a
+    /// room with its code, its players' seats waiting for them: a player who
+    /// resumes their session is back in the game at once. Restored games do
+    /// not count against `max_rooms`.
+    pub fn restore(&self, restored: RestoredGame) -> Result<RoomHandle, RestoreError> {
+        let code = restored.code;
+        if restored.players.len() != usize::from(restored.game.players()) {
+            return Err(RestoreError::Seats {
+                players: restored.game.players(),
+                seats: restored.players.len(),
+            });
+        }
+        let sessions: Vec<_> = restored.players.iter().map(|p| p.id).collect();
+        let mut rooms = self.inner.rooms();
+        if rooms.contains_key(&code) {
+            return Err(RestoreError::CodeInUse(code.to_string()));
+        }
+        let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
+        let handle = RoomHandle::new(code, tx);
+        let (room, summary) = Room::restored(RestoredRoom {
+            restored,
+            config: self.inner.config.clone(),
+            persistence: self.inner.persistence.clone(),
+            lobby: Arc::downgrade(&self.inner),
+            instance,
+        });
+        rooms.insert(
+            code,
+            RoomEntry {
+                handle: handle.clone(),
+                instance,
+                listed: false,
+                summary,
+            },
+        );
+        drop(rooms);
+        for session in sessions {
+            self.inner.presence.set_room(
+                session,
+                Some(RoomSeat {
+                    code,
+                    role: splendor_protocol::Role::Player,
+                }),
+            );
+        }
+        tokio::spawn(
+            room.run(rx, None)
+                .instrument(info_span!("room", code = %code)),
+        );
         Ok(handle)
     }
 

@@ -4,11 +4,14 @@
 //! The room applies an action to a copy of its game, then awaits
 //! [`Persistence::action_applied`], and only when that succeeds does the copy
 //! become the room's game and get broadcast. A failure rejects the action
-//! with `persistence_failed` and changes nothing. [`NoPersistence`] accepts
-//! everything at once; the database store implements the same trait.
+//! (`storage_unavailable` when the database cannot take writes right now,
+//! `persistence_failed` otherwise) and changes nothing. [`NoPersistence`]
+//! accepts everything at once; [`crate::stored::StorePersistence`] is the
+//! database.
 
 use std::fmt;
 
+use splendor_replay::{Commitment, Salt};
 use splendor_rules::{Action, GameResult, Options, Seat};
 use uuid::Uuid;
 
@@ -25,12 +28,18 @@ impl fmt::Display for GameId {
     }
 }
 
-/// Everything needed to replay a game from its actions (R2.5).
+/// Everything needed to replay a game from its actions (R2.5), and to prove
+/// its deal fair afterwards.
 #[derive(Clone, Debug)]
 pub struct GameStart<'a> {
     pub game: GameId,
     pub room: RoomCode,
+    /// Secret until the game is over.
     pub seed: u64,
+    /// Secret until the game is over.
+    pub salt: Salt,
+    /// `SHA-256(salt || seed)`, which every player receives at once.
+    pub commitment: Commitment,
     pub options: Options,
     /// The sessions in seat order (seat 0 first).
     pub players: &'a [SessionId],
@@ -38,10 +47,50 @@ pub struct GameStart<'a> {
     pub names: &'a [String],
 }
 
+/// How storing failed, which decides what the room and the client do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PersistErrorKind {
+    /// The database cannot take the write now (unreachable, locked, full);
+    /// nothing was stored and the same write may succeed later.
+    Unavailable,
+    /// The stored log is not the room's: an earlier write that was reported
+    /// as failed did commit. The store is the source of truth, so the room
+    /// reloads the game from it ([`Persistence::stored_log`]).
+    Diverged,
+    /// Anything else; nothing was stored.
+    Failed,
+}
+
 /// Storing failed; the change it was for must not happen.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("persistence failed: {0}")]
-pub struct PersistError(pub String);
+#[error("persistence failed: {message}")]
+pub struct PersistError {
+    pub kind: PersistErrorKind,
+    pub message: String,
+}
+
+impl PersistError {
+    pub fn unavailable(message: impl Into<String>) -> PersistError {
+        PersistError {
+            kind: PersistErrorKind::Unavailable,
+            message: message.into(),
+        }
+    }
+
+    pub fn diverged(message: impl Into<String>) -> PersistError {
+        PersistError {
+            kind: PersistErrorKind::Diverged,
+            message: message.into(),
+        }
+    }
+
+    pub fn failed(message: impl Into<String>) -> PersistError {
+        PersistError {
+            kind: PersistErrorKind::Failed,
+            message: message.into(),
+        }
+    }
+}
 
 /// Durable storage of games, as a room needs it.
 pub trait Persistence: Send + Sync + 'static {
@@ -59,12 +108,25 @@ pub trait Persistence: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<(), PersistError>>;
 
     /// Records the result of a finished game. The actions are already
-    /// durable, so a failure here is only logged.
+    /// durable, so a failure here is only logged (a restart finishes it).
     fn game_finished<'a>(
         &'a self,
         game: GameId,
         result: &'a GameResult,
     ) -> BoxFuture<'a, Result<(), PersistError>>;
+
+    /// The game's whole log as stored, in order: what a room whose game
+    /// [diverged](PersistErrorKind::Diverged) from the store reloads.
+    fn stored_log<'a>(
+        &'a self,
+        game: GameId,
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
+        Box::pin(async move {
+            Err(PersistError::failed(format!(
+                "this persistence keeps no log to reload game {game} from"
+            )))
+        })
+    }
 }
 
 /// Keeps nothing: every step succeeds at once.

@@ -18,9 +18,10 @@ use std::sync::{Arc, Weak};
 
 use splendor_protocol::view::{StateContext, result_info, state_info, wire_event};
 use splendor_protocol::{
-    EventsInfo, Left, RequestId, Role, RoomClosed, RoomInfo, RoomStatus, RoomSummary, SeatInfo,
-    SeatOrder, ServerMessage, StateInfo, WireAction, You,
+    EventsInfo, Left, RequestId, Reveal, Role, RoomClosed, RoomInfo, RoomStatus, RoomSummary,
+    SeatInfo, SeatOrder, ServerMessage, StateInfo, WireAction, You,
 };
+use splendor_replay::{Commitment, Salt, Seed};
 use splendor_rules::{Action, Events, Game, Options, Seat, Viewer};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
@@ -32,7 +33,7 @@ use crate::config::LobbyConfig;
 use crate::conn::{CloseReason, ConnId, Connection};
 use crate::error::LobbyError;
 use crate::lobby::LobbyInner;
-use crate::persist::{GameId, GameStart, Persistence};
+use crate::persist::{GameId, GameStart, PersistErrorKind, Persistence};
 use crate::random;
 use crate::session::{Session, SessionId};
 
@@ -253,7 +254,17 @@ struct Spectator {
 /// The game once started.
 struct Running {
     id: GameId,
+    /// The game's id as text, as messages carry it.
+    id_text: String,
     game: Game,
+    /// The seed the game was dealt from; secret until the game is over.
+    seed: u64,
+    /// The options it was set up with.
+    options: Options,
+    /// The salt of the commitment; secret until the game is over.
+    salt: Salt,
+    /// `SHA-256(salt || seed)` in hexadecimal, sent with every state.
+    commitment: String,
     /// The number of actions applied (the state version).
     version: u64,
     /// Player names by seat, fixed at the start.
@@ -314,7 +325,101 @@ pub(crate) struct NewRoom {
     pub instance: u64,
 }
 
+/// A game to put back into a room after a restart, already rebuilt from its
+/// stored log (see [`crate::stored::restore`]).
+#[derive(Clone, Debug)]
+pub struct RestoredGame {
+    pub id: GameId,
+    pub code: RoomCode,
+    pub seed: u64,
+    pub salt: Salt,
+    pub options: Options,
+    /// The players in seat order; their seats wait for them to reconnect.
+    pub players: Vec<Session>,
+    /// The game after its whole log.
+    pub game: Game,
+    /// The number of actions in the log (the state version).
+    pub version: u64,
+}
+
+/// What a restored room starts from, besides the game.
+pub(crate) struct RestoredRoom {
+    pub restored: RestoredGame,
+    pub config: LobbyConfig,
+    pub persistence: Arc<dyn Persistence>,
+    pub lobby: Weak<LobbyInner>,
+    pub instance: u64,
+}
+
 impl Room {
+    /// A room for a game that was running when the server stopped: every
+    /// seat is taken and disconnected, the first seat is the host, and the
+    /// room is not listed.
+    pub(crate) fn restored(new: RestoredRoom) -> (Room, watch::Receiver<RoomSummary>) {
+        let RestoredGame {
+            id,
+            code,
+            seed,
+            salt,
+            options,
+            players,
+            game,
+            version,
+        } = new.restored;
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        let host = players.first().map(|p| p.id);
+        let seats: Vec<Option<Member>> = players
+            .into_iter()
+            .map(|p| {
+                Some(Member {
+                    session: p.id,
+                    name: p.name,
+                    conn: None,
+                })
+            })
+            .collect();
+        let status = if game.is_over() {
+            RoomStatus::Finished
+        } else {
+            RoomStatus::Playing
+        };
+        let (summary, summary_rx) = watch::channel(RoomSummary {
+            code: code.to_string(),
+            host: names.first().cloned().unwrap_or_default(),
+            seats: seats.len() as u8,
+            players: seats.len() as u8,
+            status,
+        });
+        let room = Room {
+            code,
+            listed: false,
+            // A restored room always has seats; the fallback is never used.
+            host: host.unwrap_or(SessionId(Uuid::nil())),
+            seats,
+            spectators: Vec::new(),
+            running: Some(Running {
+                id,
+                id_text: id.to_string(),
+                finished_at: game.is_over().then(Instant::now),
+                game,
+                seed,
+                options,
+                salt,
+                commitment: Commitment::of(Seed(seed), &salt).to_string(),
+                version,
+                names,
+            }),
+            quiet_since: None,
+            config: new.config,
+            persistence: new.persistence,
+            summary,
+            lobby: new.lobby,
+            instance: new.instance,
+            legal: Vec::new(),
+        };
+        (room, summary_rx)
+    }
+
     /// The room with its host seated, and the receiver of what it lists.
     pub(crate) fn new(new: NewRoom) -> (Room, watch::Receiver<RoomSummary>, Option<RequestId>) {
         let mut seats: Vec<Option<Member>> = (0..new.capacity).map(|_| None).collect();
@@ -651,24 +756,38 @@ impl Room {
             random::u64().map_err(|_| LobbyError::Internal)?,
             random::u64().map_err(|_| LobbyError::Internal)?,
         ));
+        // The salt makes the commitment to a 64-bit seed impossible to invert.
+        let mut salt = Salt([0; 32]);
+        random::fill(&mut salt.0).map_err(|e| {
+            warn!(error = %e, "no salt");
+            LobbyError::Internal
+        })?;
+        let commitment = Commitment::of(Seed(seed), &salt);
         // Persistence step: the game exists only once it is durable.
         let start = GameStart {
             game: id,
             room: self.code,
             seed,
+            salt,
+            commitment,
             options,
             players: &players,
             names: &names,
         };
         if let Err(e) = self.persistence.game_started(start).await {
             warn!(error = %e, "could not store the new game");
-            return Err(LobbyError::Persistence);
+            return Err(LobbyError::from_persistence(&e));
         }
         let mut old_seats = std::mem::take(&mut self.seats);
         self.seats = order_of_join.iter().map(|&i| old_seats[i].take()).collect();
         self.running = Some(Running {
             id,
+            id_text: id.to_string(),
             game,
+            seed,
+            options,
+            salt,
+            commitment: commitment.to_string(),
             version: 0,
             names,
             finished_at: None,
@@ -725,8 +844,14 @@ impl Room {
             .action_applied(running.id, running.version, seat as Seat, action)
             .await
         {
-            warn!(error = %e, "could not store an action; rejected");
-            return Err(LobbyError::Persistence);
+            warn!(error = %e, version = running.version, "could not store an action; rejected");
+            if e.kind == PersistErrorKind::Diverged {
+                let expected = running.version;
+                self.reload().await?;
+                let current = self.running.as_ref().map_or(expected, |r| r.version);
+                return Err(LobbyError::StaleVersion { current, expected });
+            }
+            return Err(LobbyError::from_persistence(&e));
         }
         // 5. Commit: the copy becomes the game.
         running.game = next;
@@ -748,6 +873,55 @@ impl Room {
                 .then(|| request.clone())
                 .flatten();
             self.send_game_to(&audience, Some((&events, reply)));
+        }
+        if over {
+            self.broadcast_room(None);
+        }
+        Ok(())
+    }
+
+    /// Replaces the game with the stored one, which is the source of truth,
+    /// after the store said that they differ; everyone gets the new state.
+    async fn reload(&mut self) -> Result<(), LobbyError> {
+        let Some(running) = self.running.as_ref() else {
+            return Ok(());
+        };
+        let log = self.persistence.stored_log(running.id).await.map_err(|e| {
+            warn!(error = %e, "could not reload the game from the store");
+            LobbyError::from_persistence(&e)
+        })?;
+        let mut game =
+            Game::new(running.game.players(), running.options, running.seed).map_err(|e| {
+                warn!(error = %e, "the stored game cannot be set up");
+                LobbyError::Internal
+            })?;
+        for (seq, &(seat, action)) in log.iter().enumerate() {
+            if let Err(e) = game.apply(seat, action) {
+                warn!(seq, error = %e, "the stored log does not replay; keeping the game in memory");
+                return Err(LobbyError::Internal);
+            }
+        }
+        let Some(running) = self.running.as_mut() else {
+            return Ok(());
+        };
+        info!(
+            from = running.version,
+            to = log.len(),
+            "game reloaded from the store"
+        );
+        running.game = game;
+        running.version = log.len() as u64;
+        let over = running.game.is_over();
+        if over && running.finished_at.is_none() {
+            running.finished_at = Some(Instant::now());
+            if let Some(result) = running.game.result()
+                && let Err(e) = self.persistence.game_finished(running.id, &result).await
+            {
+                warn!(error = %e, "could not store the result");
+            }
+        }
+        for audience in self.audience() {
+            self.send_game_to(&audience, None);
         }
         if over {
             self.broadcast_room(None);
@@ -906,6 +1080,12 @@ impl Room {
                 self.code.as_str(),
                 &result,
                 &running.names,
+                &running.id_text,
+                Reveal {
+                    commitment: running.commitment.clone(),
+                    seed: Seed(running.seed).to_string(),
+                    salt: running.salt.to_string(),
+                },
             )));
         }
         for message in messages {
@@ -934,6 +1114,8 @@ impl Room {
             &view,
             StateContext {
                 room: self.code.as_str(),
+                game: &running.id_text,
+                commitment: &running.commitment,
                 version: running.version,
                 you,
                 names: &running.names,

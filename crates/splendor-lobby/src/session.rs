@@ -2,8 +2,8 @@
 //! identity (and so the same seat) on a later connection.
 //!
 //! [`SessionStore`] is the small interface the gateway uses;
-//! [`MemorySessions`] keeps sessions in this process. A database-backed store
-//! implements the same trait. Tokens are 256 random bits, shown once, and
+//! [`MemorySessions`] keeps sessions in this process;
+//! [`crate::stored::StoreSessions`] keeps them in the database. Tokens are 256 random bits, shown once, and
 //! kept only as their SHA-256: a lookup goes by hash, so no secret is ever
 //! compared byte by byte.
 
@@ -61,6 +61,11 @@ impl SessionToken {
         Ok(SessionToken(hex(&bytes)))
     }
 
+    /// A token issued by another session store (the database's).
+    pub fn issued(token: String) -> SessionToken {
+        SessionToken(token)
+    }
+
     /// The token as the client receives it.
     pub fn expose(&self) -> &str {
         &self.0
@@ -89,9 +94,13 @@ pub enum SessionError {
     Random(#[from] RandomError),
     #[error("session store: {0}")]
     Store(String),
+    /// The database cannot be reached right now; the request may succeed later.
+    #[error("session store unavailable: {0}")]
+    Unavailable(String),
 }
 
-/// Where sessions live. Implemented in memory here, by the database later.
+/// Where sessions live: [`MemorySessions`] in this process, or
+/// [`crate::stored::StoreSessions`] in the database.
 pub trait SessionStore: Send + Sync + 'static {
     /// A new session called `name` (already validated) and its token.
     fn create<'a>(

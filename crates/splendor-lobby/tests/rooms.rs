@@ -545,7 +545,7 @@ impl Persistence for FailOnce {
         Box::pin(async move {
             assert_eq!(index, 0);
             if call == 0 {
-                Err(PersistError("disk full".into()))
+                Err(PersistError::failed("disk full"))
             } else {
                 Ok(())
             }

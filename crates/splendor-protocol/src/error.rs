@@ -62,6 +62,9 @@ pub enum ErrorCode {
     TooManyRooms,
     /// The action could not be stored durably; nothing was applied.
     PersistenceFailed,
+    /// The database cannot take writes right now (unreachable, locked or
+    /// full); nothing was applied, and the same request may succeed later.
+    StorageUnavailable,
     /// Something unexpected failed on the server; nothing was applied.
     Internal,
 }
@@ -96,6 +99,7 @@ impl ErrorCode {
             ErrorCode::InvalidSeats => "invalid_seats",
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::PersistenceFailed => "persistence_failed",
+            ErrorCode::StorageUnavailable => "storage_unavailable",
             ErrorCode::Internal => "internal",
         }
     }

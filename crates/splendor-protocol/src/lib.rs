@@ -32,8 +32,8 @@ pub use client::{
 };
 pub use error::ErrorCode;
 pub use server::{
-    ErrorInfo, EventsInfo, Left, PhaseName, Pong, RankInfo, ResultInfo, RoomClosed, RoomInfo,
-    RoomList, RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
+    ErrorInfo, EventsInfo, Left, PhaseName, Pong, RankInfo, ResultInfo, Reveal, RoomClosed,
+    RoomInfo, RoomList, RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
 };
 pub use tokens::{GemCounts, TokenCounts};
 pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};

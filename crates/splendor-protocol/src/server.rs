@@ -109,6 +109,12 @@ pub struct StateInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
     pub room: String,
+    /// The game's id: its replay is `GET /api/games/{game}/replay` once it is over.
+    pub game: String,
+    /// The commitment to the game's secret seed, `SHA-256(salt || seed)` in
+    /// hexadecimal (docs/REPLAYS.md); fixed for the whole game. Keep it: the
+    /// `result` reveals the seed and salt, and the replay must match it.
+    pub commitment: String,
     /// The number of actions applied so far; `act` may name it as `expect_version`.
     pub version: u64,
     /// The receiver's seat; absent for spectators.
@@ -175,6 +181,23 @@ pub struct ResultInfo {
     pub winners: Vec<Seat>,
     /// True when the game ended because nobody could act (R11.2).
     pub deadlock: bool,
+    /// The game's id, for `GET /api/games/{game}/replay`.
+    pub game: String,
+    /// The seed and salt behind the commitment, now that the game is over.
+    pub reveal: Reveal,
+}
+
+/// What a finished game reveals so that its players can check the deal
+/// (docs/REPLAYS.md): `commitment == SHA-256(salt || seed)`, with the salt's
+/// 32 bytes and the seed's 8 big-endian bytes, all as lowercase hexadecimal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reveal {
+    /// The commitment every player received when the game started.
+    pub commitment: String,
+    /// The seed every shuffle came from (R2.5): 16 hexadecimal digits.
+    pub seed: String,
+    /// The commitment's salt: 64 hexadecimal digits.
+    pub salt: String,
 }
 
 /// A request failed; nothing changed.

@@ -12,7 +12,7 @@ use splendor_rules::{
 };
 
 use crate::action::WireAction;
-use crate::server::{PhaseName, RankInfo, ResultInfo, StateInfo};
+use crate::server::{PhaseName, RankInfo, ResultInfo, Reveal, StateInfo};
 use crate::tokens::{GemCounts, TokenCounts};
 
 /// A development card with its details (R1.2).
@@ -229,6 +229,10 @@ fn player_info(seat: Seat, view: &SeatView, name: &str) -> PlayerInfo {
 /// The inputs of a `state` message besides the view itself.
 pub struct StateContext<'a> {
     pub room: &'a str,
+    /// The game's id.
+    pub game: &'a str,
+    /// The commitment to the game's seed, in hexadecimal.
+    pub commitment: &'a str,
     pub version: u64,
     /// The receiver's seat, `None` for a spectator.
     pub you: Option<Seat>,
@@ -250,6 +254,8 @@ pub fn state_info(view: &View, ctx: StateContext<'_>) -> StateInfo {
     StateInfo {
         id: None,
         room: ctx.room.to_owned(),
+        game: ctx.game.to_owned(),
+        commitment: ctx.commitment.to_owned(),
         version: ctx.version,
         you: ctx.you,
         phase,
@@ -278,8 +284,14 @@ pub fn state_info(view: &View, ctx: StateContext<'_>) -> StateInfo {
     }
 }
 
-/// The `result` message for a finished game.
-pub fn result_info(room: &str, result: &GameResult, names: &[String]) -> ResultInfo {
+/// The `result` message for a finished game, which reveals its seed.
+pub fn result_info(
+    room: &str,
+    result: &GameResult,
+    names: &[String],
+    game: &str,
+    reveal: Reveal,
+) -> ResultInfo {
     ResultInfo {
         id: None,
         room: room.to_owned(),
@@ -296,6 +308,8 @@ pub fn result_info(room: &str, result: &GameResult, names: &[String]) -> ResultI
             .collect(),
         winners: result.winners.clone(),
         deadlock: result.deadlock,
+        game: game.to_owned(),
+        reveal,
     }
 }
 

@@ -24,7 +24,7 @@
 //!   names the first check that failed.
 //!
 //! ```
-//! use splendor_replay::{GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, verify};
+//! use splendor_replay::{Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, verify};
 //! use splendor_rules::{Game, Options};
 //!
 //! // Play a game to its end, logging each action as a server would.
@@ -48,6 +48,7 @@
 //!     ],
 //!     seed,
 //!     salt: Salt([9; 32]),
+//!     commitment: Commitment::of(seed, &Salt([9; 32])),
 //! };
 //! let replay = Replay::build(header, &log, 1).unwrap();
 //! let report = verify(&replay).unwrap();

@@ -152,6 +152,10 @@ pub struct GameHeader {
     pub seats: Vec<SeatName>,
     pub seed: Seed,
     pub salt: Salt,
+    /// The commitment the players received at the start, as recorded. The
+    /// replay carries this one, not one computed here, so that
+    /// [`verify`](crate::verify) checks what the players were actually given.
+    pub commitment: Commitment,
 }
 
 /// A replay that cannot be built from a log.
@@ -204,7 +208,7 @@ impl Replay {
             players,
             options: header.options,
             seats: header.seats,
-            commitment: Commitment::of(header.seed, &header.salt),
+            commitment: header.commitment,
             seed: header.seed,
             salt: header.salt,
             layout,

@@ -33,8 +33,13 @@ fn header(players: u8, seed: u64) -> GameHeader {
             })
             .collect(),
         seed: Seed(seed),
-        salt: Salt(std::array::from_fn(|i| (seed as u8).wrapping_add(i as u8))),
+        salt: salt(seed),
+        commitment: Commitment::of(Seed(seed), &salt(seed)),
     }
+}
+
+fn salt(seed: u64) -> Salt {
+    Salt(std::array::from_fn(|i| (seed as u8).wrapping_add(i as u8)))
 }
 
 /// The log of a whole game played by the agent from `seed`.
@@ -304,6 +309,15 @@ fn malformed_documents_are_refused_at_parsing_with_the_field_named() {
 
     assert!(Replay::from_json("[]").is_err());
     assert!(Replay::from_json("").is_err());
+}
+
+#[test]
+fn a_replay_carries_the_recorded_commitment_not_a_recomputed_one() {
+    let mut recorded = header(2, 31);
+    recorded.commitment = Commitment([1; 32]);
+    let replay = Replay::build(recorded, &play(2, 31), 0).unwrap();
+    assert_eq!(replay.commitment, Commitment([1; 32]));
+    check_caught(&replay, "commitment_mismatch");
 }
 
 #[test]

@@ -1,0 +1,429 @@
+//! The database behind the lobby (splendor-store): [`StorePersistence`]
+//! keeps games as event logs, [`StoreSessions`] keeps sessions with only
+//! their token hashes, and [`restore`] puts every unfinished game back into
+//! a room when the server starts.
+//!
+//! What is stored for a game: at the start its options, seed, salt,
+//! commitment and seats; then each accepted action as its wire JSON
+//! (`WireAction`, exactly what `act` sends); at the end the rules'
+//! `GameResult` as JSON. A game's state is never stored: it is always the
+//! replay of its seed and log through the rules crate.
+
+use std::time::Duration;
+
+use splendor_protocol::WireAction;
+use splendor_replay::{
+    Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, rebuild,
+};
+use splendor_rules::{Action, GameResult, Options, Seat};
+use splendor_store::{
+    ActionRecord, NewGame, SeatRecord, Store, StoreError, StoredGame, UnixMillis, unix_millis_now,
+};
+use tracing::{error, info};
+
+use crate::code::RoomCode;
+use crate::lobby::Lobby;
+use crate::persist::{GameId, GameStart, PersistError, Persistence};
+use crate::room::RestoredGame;
+use crate::session::{BoxFuture, Session, SessionError, SessionId, SessionStore, SessionToken};
+
+/// How a store failure reaches a room: the database being away or full is
+/// [`Unavailable`](crate::PersistErrorKind::Unavailable) (the client may
+/// retry); a log that is not the room's is
+/// [`Diverged`](crate::PersistErrorKind::Diverged) (the room reloads).
+fn persist_error(error: StoreError) -> PersistError {
+    match error {
+        e if e.is_transient() => PersistError::unavailable(e.to_string()),
+        // The store closes only when the server stops.
+        StoreError::Closed => PersistError::unavailable(StoreError::Closed.to_string()),
+        e @ (StoreError::DuplicateAction { .. } | StoreError::OutOfOrder { .. }) => {
+            PersistError::diverged(e.to_string())
+        }
+        e => PersistError::failed(e.to_string()),
+    }
+}
+
+/// Reads a stored action: the wire JSON that [`StorePersistence`] wrote.
+pub fn parse_action(json: &str) -> Result<Action, String> {
+    let wire: WireAction =
+        serde_json::from_str(json).map_err(|e| format!("action {json:?} is not JSON: {e}"))?;
+    Action::try_from(&wire).map_err(|e| format!("action {json:?}: {e}"))
+}
+
+/// The text an action is stored as: its wire JSON.
+pub fn action_json(action: Action) -> String {
+    // Plain data: serialising cannot fail.
+    serde_json::to_string(&WireAction::from(action)).unwrap_or_default()
+}
+
+/// The log of a stored game as the rules take it.
+pub fn logged_actions(game: &StoredGame) -> Result<Vec<LoggedAction>, String> {
+    game.actions
+        .iter()
+        .map(|a| {
+            Ok(LoggedAction {
+                seq: a.seq,
+                seat: a.seat,
+                at: a.at,
+                action: parse_action(&a.action_json).map_err(|e| format!("seq {}: {e}", a.seq))?,
+            })
+        })
+        .collect()
+}
+
+/// The rules options of a stored game.
+pub fn parse_options(game: &StoredGame) -> Result<Options, String> {
+    serde_json::from_str(&game.options_json)
+        .map_err(|e| format!("options {:?}: {e}", game.options_json))
+}
+
+/// The complete replay of a finished game, built by replaying its log
+/// through the rules. `None` while the game runs: its replay would reveal
+/// the seed and every hidden card.
+pub fn replay_of(game: &StoredGame) -> Option<Result<Replay, String>> {
+    let finished = game.finished.as_ref()?;
+    Some(build_replay(game, finished.finished_at))
+}
+
+fn build_replay(game: &StoredGame, finished_at: UnixMillis) -> Result<Replay, String> {
+    let commitment: Commitment = game
+        .commitment
+        .parse()
+        .map_err(|e: splendor_replay::HexError| e.to_string())?;
+    let header = GameHeader {
+        game: GameId(game.id).to_string(),
+        room: game.room_code.clone(),
+        started_at: game.created_at,
+        options: parse_options(game)?,
+        seats: game
+            .seats
+            .iter()
+            .map(|s| SeatName {
+                seat: s.seat,
+                name: s.name.clone(),
+            })
+            .collect(),
+        seed: Seed(game.seed),
+        salt: Salt(game.salt),
+        commitment,
+    };
+    Replay::build(header, &logged_actions(game)?, finished_at).map_err(|e| e.to_string())
+}
+
+/// Games kept in the database; every write resolves once it is committed.
+#[derive(Clone, Debug)]
+pub struct StorePersistence {
+    store: Store,
+}
+
+impl StorePersistence {
+    pub fn new(store: Store) -> StorePersistence {
+        StorePersistence { store }
+    }
+}
+
+impl Persistence for StorePersistence {
+    fn game_started<'a>(&'a self, start: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async move {
+            let options_json = serde_json::to_string(&start.options)
+                .map_err(|e| PersistError::failed(format!("options: {e}")))?;
+            let seats = start
+                .players
+                .iter()
+                .zip(start.names)
+                .enumerate()
+                .map(|(seat, (session, name))| SeatRecord {
+                    seat: seat as u8,
+                    session_id: splendor_store::SessionId(session.0),
+                    name: name.clone(),
+                })
+                .collect();
+            let game = NewGame {
+                id: start.game.0,
+                room_code: start.room.to_string(),
+                players: start.players.len() as u8,
+                options_json,
+                seed: start.seed,
+                salt: start.salt.0,
+                commitment: start.commitment.to_string(),
+                seats,
+                created_at: unix_millis_now(),
+            };
+            self.store.create_game(game).await.map_err(persist_error)
+        })
+    }
+
+    fn action_applied<'a>(
+        &'a self,
+        game: GameId,
+        index: u64,
+        seat: Seat,
+        action: Action,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async move {
+            let seq = u32::try_from(index)
+                .map_err(|_| PersistError::failed(format!("action {index} is beyond the log")))?;
+            let record = ActionRecord {
+                game_id: game.0,
+                seq,
+                seat,
+                action_json: action_json(action),
+                at: unix_millis_now(),
+            };
+            self.store
+                .append_action(record)
+                .await
+                .map_err(persist_error)
+        })
+    }
+
+    fn game_finished<'a>(
+        &'a self,
+        game: GameId,
+        result: &'a GameResult,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async move {
+            let json = serde_json::to_string(result)
+                .map_err(|e| PersistError::failed(format!("result: {e}")))?;
+            self.store
+                .finish_game(game.0, &json, unix_millis_now())
+                .await
+                .map_err(persist_error)
+        })
+    }
+
+    fn stored_log<'a>(
+        &'a self,
+        game: GameId,
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
+        Box::pin(async move {
+            let stored = self
+                .store
+                .game(game.0)
+                .await
+                .map_err(persist_error)?
+                .ok_or_else(|| PersistError::failed(format!("game {game} is not stored")))?;
+            let log = logged_actions(&stored).map_err(PersistError::failed)?;
+            Ok(log.into_iter().map(|a| (a.seat, a.action)).collect())
+        })
+    }
+}
+
+/// Sessions kept in the database, tokens only as their SHA-256.
+#[derive(Clone, Debug)]
+pub struct StoreSessions {
+    store: Store,
+}
+
+impl StoreSessions {
+    pub fn new(store: Store) -> StoreSessions {
+        StoreSessions { store }
+    }
+}
+
+fn session_error(error: StoreError) -> SessionError {
+    if error.is_transient() || matches!(error, StoreError::Closed) {
+        SessionError::Unavailable(error.to_string())
+    } else {
+        SessionError::Store(error.to_string())
+    }
+}
+
+impl SessionStore for StoreSessions {
+    fn create<'a>(
+        &'a self,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<(Session, SessionToken), SessionError>> {
+        Box::pin(async move {
+            let (id, token) = self
+                .store
+                .create_session(name, unix_millis_now())
+                .await
+                .map_err(session_error)?;
+            let session = Session {
+                id: SessionId(id.0),
+                name: name.to_owned(),
+            };
+            Ok((session, SessionToken::issued(token.into_string())))
+        })
+    }
+
+    fn resume<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Session>, SessionError>> {
+        Box::pin(async move {
+            let found = self
+                .store
+                .session_by_token(token)
+                .await
+                .map_err(session_error)?;
+            Ok(found.map(|s| Session {
+                id: SessionId(s.id.0),
+                name: s.name,
+            }))
+        })
+    }
+
+    fn rename<'a>(
+        &'a self,
+        id: SessionId,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<(), SessionError>> {
+        Box::pin(async move {
+            self.store
+                .rename_session(splendor_store::SessionId(id.0), name)
+                .await
+                .map_err(session_error)
+        })
+    }
+}
+
+/// What [`restore`] did with the unfinished games it found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RestoreSummary {
+    /// Games put back into rooms.
+    pub restored: usize,
+    /// Games whose log already ended the game (only the result was
+    /// missing): their result was stored, no room was opened.
+    pub finished: usize,
+    /// Games nobody played for longer than the abandoned-game time: left
+    /// as they are in the database, not reopened.
+    pub abandoned: usize,
+    /// Games that could not be restored (logged as errors).
+    pub failed: usize,
+}
+
+/// Puts every unfinished game of `store` back into a room of `lobby`, by
+/// replaying its log through the rules. Newest first, so that if two games
+/// share a room code the newer one gets it. A game that cannot be restored
+/// is logged and skipped; only failing to read the database is an error.
+pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, StoreError> {
+    let games = store.unfinished_games().await?;
+    let now = unix_millis_now();
+    let abandoned_after = lobby.config().abandoned_game_ttl;
+    let mut summary = RestoreSummary::default();
+    for game in games.iter().rev() {
+        let id = GameId(game.id);
+        let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
+        if idle_longer_than(now, last_activity, abandoned_after) {
+            info!(game = %id, room = %game.room_code, "not restoring an abandoned game");
+            summary.abandoned += 1;
+            continue;
+        }
+        match restore_one(lobby, store, game).await {
+            Ok(Restored::Room) => {
+                info!(game = %id, room = %game.room_code, actions = game.actions.len(), "game restored");
+                summary.restored += 1;
+            }
+            Ok(Restored::Finished) => {
+                info!(game = %id, "game was over; its result is now stored");
+                summary.finished += 1;
+            }
+            Err(why) => {
+                error!(game = %id, room = %game.room_code, error = %why, "cannot restore a game");
+                summary.failed += 1;
+            }
+        }
+    }
+    Ok(summary)
+}
+
+fn idle_longer_than(now: UnixMillis, since: UnixMillis, limit: Duration) -> bool {
+    let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
+    now.saturating_sub(since) > limit
+}
+
+enum Restored {
+    Room,
+    Finished,
+}
+
+async fn restore_one(
+    lobby: &Lobby,
+    store: &Store,
+    stored: &StoredGame,
+) -> Result<Restored, String> {
+    let code = RoomCode::parse(&stored.room_code)
+        .ok_or_else(|| format!("{:?} is not a room code", stored.room_code))?;
+    let options = parse_options(stored)?;
+    let log = logged_actions(stored)?;
+    let salt = Salt(stored.salt);
+    let seed = Seed(stored.seed);
+    let commitment = Commitment::of(seed, &salt);
+    if commitment.to_string() != stored.commitment {
+        return Err(format!(
+            "the stored commitment {} is not SHA-256(salt || seed) = {commitment}",
+            stored.commitment
+        ));
+    }
+    if !stored
+        .seats
+        .iter()
+        .enumerate()
+        .all(|(i, s)| usize::from(s.seat) == i)
+    {
+        return Err("the seats are not numbered 0 to players - 1".into());
+    }
+    let game = rebuild(stored.players, options, seed, &log).map_err(|e| e.to_string())?;
+    if let Some(result) = game.result() {
+        let json = serde_json::to_string(&result).map_err(|e| e.to_string())?;
+        let finished_at = log.last().map_or(stored.created_at, |a| a.at);
+        store
+            .finish_game(stored.id, &json, finished_at)
+            .await
+            .map_err(|e| format!("storing its result: {e}"))?;
+        return Ok(Restored::Finished);
+    }
+    let players = stored
+        .seats
+        .iter()
+        .map(|s| Session {
+            id: SessionId(s.session_id.0),
+            name: s.name.clone(),
+        })
+        .collect();
+    let restored = RestoredGame {
+        id: GameId(stored.id),
+        code,
+        seed: stored.seed,
+        salt,
+        options,
+        players,
+        game,
+        version: log.len() as u64,
+    };
+    lobby.restore(restored).map_err(|e| e.to_string())?;
+    Ok(Restored::Room)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_actions_are_their_wire_json_and_read_back() {
+        let action = Action::Buy {
+            card: splendor_rules::CardId(17),
+            gold: None,
+        };
+        let json = action_json(action);
+        assert_eq!(json, r#"{"buy":17}"#);
+        assert_eq!(parse_action(&json), Ok(action));
+        assert!(parse_action(r#"{"steal":1}"#).is_err());
+        assert!(
+            parse_action(r#"{"take":["red","red"]}"#)
+                .unwrap_err()
+                .contains("take_two")
+        );
+    }
+
+    #[test]
+    fn idleness_is_measured_in_milliseconds_without_overflow() {
+        let hour = Duration::from_secs(3600);
+        assert!(!idle_longer_than(10_000_000, 10_000_000 - 3_600_000, hour));
+        assert!(idle_longer_than(10_000_000, 10_000_000 - 3_600_001, hour));
+        assert!(!idle_longer_than(i64::MIN, i64::MAX, hour));
+        assert!(!idle_longer_than(i64::MAX, i64::MIN, Duration::MAX));
+    }
+}

@@ -1,0 +1,391 @@
+//! Rooms over the real database (splendor-store on an SQLite file): games
+//! survive a new lobby, an unavailable database rejects actions without
+//! changing anything, a log that moved on is reloaded, and tokens resume
+//! sessions from the database.
+//!
+//! These tests run on the real clock (the database does real IO); they wait
+//! for specific messages, with a timeout only as a safety net.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use splendor_lobby::stored::{StorePersistence, StoreSessions, action_json, replay_of, restore};
+use splendor_lobby::{
+    Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, LobbyError, RoomHandle, Session,
+    SessionStore,
+};
+use splendor_protocol::{ResultInfo, Role, SeatOrder, ServerMessage, StateInfo, WireAction};
+use splendor_replay::{Commitment, Salt, Seed, verify_with_commitment};
+use splendor_rules::Action;
+use splendor_store::{ActionRecord, Store, StoreConfig, unix_millis_now};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, SqliteConnection};
+use tokio::time::timeout;
+
+const SAFETY: Duration = Duration::from_secs(20);
+
+struct Db {
+    _dir: tempfile::TempDir,
+    url: String,
+}
+
+impl Db {
+    fn new() -> Db {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/data/splendor.db", dir.path().display());
+        Db { _dir: dir, url }
+    }
+
+    async fn open(&self) -> Store {
+        self.open_with(StoreConfig::default()).await
+    }
+
+    async fn open_with(&self, config: StoreConfig) -> Store {
+        Store::open_with(&self.url, config).await.unwrap()
+    }
+
+    /// A connection of its own, outside the store.
+    async fn raw(&self) -> SqliteConnection {
+        SqliteConnectOptions::from_str(&self.url)
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+}
+
+fn lobby_over(store: &Store) -> Lobby {
+    Lobby::new(
+        LobbyConfig::default(),
+        Arc::new(StorePersistence::new(store.clone())),
+    )
+}
+
+struct Client {
+    session: Session,
+    token: String,
+    conn: Connection,
+    rx: ConnectionRx,
+}
+
+impl Client {
+    async fn new(sessions: &StoreSessions, name: &str) -> Client {
+        let (session, token) = sessions.create(name).await.unwrap();
+        let (conn, rx) = Connection::new(256);
+        Client {
+            session,
+            token: token.expose().to_owned(),
+            conn,
+            rx,
+        }
+    }
+
+    async fn recv_until(
+        &mut self,
+        what: &str,
+        pred: impl Fn(&ServerMessage) -> bool,
+    ) -> ServerMessage {
+        let name = self.session.name.clone();
+        timeout(SAFETY, async {
+            loop {
+                match self.rx.messages.recv().await {
+                    Some(m) if pred(&m) => return m,
+                    Some(_) => {}
+                    None => panic!("{name}: queue closed while waiting for {what}"),
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("{name}: no {what}"))
+    }
+
+    async fn state_at(&mut self, version: u64) -> StateInfo {
+        match self
+            .recv_until(
+                &format!("state {version}"),
+                |m| matches!(m, ServerMessage::State(s) if s.version == version),
+            )
+            .await
+        {
+            ServerMessage::State(s) => s,
+            _ => unreachable!(),
+        }
+    }
+
+    async fn act(&self, room: &RoomHandle, action: Action, expect: u64) -> Result<(), LobbyError> {
+        room.act(self.session.id, self.conn.id(), action, Some(expect), None)
+            .await
+    }
+}
+
+/// Two players in a started game; returns the room and both clients.
+async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, Vec<Client>) {
+    let ann = Client::new(sessions, "ann").await;
+    let bob = Client::new(sessions, "bob").await;
+    let room = lobby
+        .create_room(CreateRoom {
+            seats: 2,
+            listed: false,
+            host: ann.session.clone(),
+            conn: ann.conn.clone(),
+            request: None,
+        })
+        .unwrap();
+    room.join(bob.session.clone(), bob.conn.clone(), Role::Player, None)
+        .await
+        .unwrap();
+    room.start(ann.session.id, ann.conn.id(), SeatOrder::Joined, None)
+        .await
+        .unwrap();
+    (room, vec![ann, bob])
+}
+
+/// Each player's state at `version`; returns them and the actor's index.
+async fn states(players: &mut [Client], version: u64) -> (Vec<StateInfo>, Option<usize>) {
+    let mut out = Vec::new();
+    for p in players.iter_mut() {
+        out.push(p.state_at(version).await);
+    }
+    let actor = out.iter().position(|s| s.legal_actions.is_some());
+    (out, actor)
+}
+
+/// A legal action from a state: a purchase when there is one (so games end).
+fn pick(state: &StateInfo, n: u64) -> Action {
+    let legal = state.legal_actions.as_ref().unwrap();
+    let buys: Vec<&WireAction> = legal
+        .iter()
+        .filter(|a| matches!(a, WireAction::Buy(_)))
+        .collect();
+    let chosen = if buys.is_empty() {
+        &legal[(n as usize * 7) % legal.len()]
+    } else {
+        buys[n as usize % buys.len()]
+    };
+    Action::try_from(chosen).unwrap()
+}
+
+/// Plays from `version` until `stop` actions are applied (or the game ends).
+async fn play_until(room: &RoomHandle, players: &mut [Client], mut version: u64, stop: u64) -> u64 {
+    while version < stop {
+        let (states, actor) = states(players, version).await;
+        let Some(actor) = actor else { break };
+        players[actor]
+            .act(room, pick(&states[actor], version), version)
+            .await
+            .unwrap();
+        version += 1;
+    }
+    version
+}
+
+#[tokio::test]
+async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
+    let db = Db::new();
+    let store = db.open().await;
+    let sessions = StoreSessions::new(store.clone());
+    let lobby = lobby_over(&store);
+    let (room, mut players) = started_game(&lobby, &sessions).await;
+    let version = play_until(&room, &mut players, 0, 12).await;
+    assert_eq!(version, 12);
+    let before: Vec<StateInfo> = {
+        let mut out = Vec::new();
+        for p in players.iter_mut() {
+            room.sync(p.session.id, p.conn.id(), None).await.unwrap();
+            out.push(p.state_at(version).await);
+        }
+        out
+    };
+    // The commitment every player got is SHA-256(salt || seed) of the stored game.
+    let game_id = uuid::Uuid::parse_str(&before[0].game).unwrap();
+    let stored = store.game(game_id).await.unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 12);
+    assert!(replay_of(&stored).is_none(), "no replay of a running game");
+    assert_eq!(
+        before[0].commitment,
+        Commitment::of(Seed(stored.seed), &Salt(stored.salt)).to_string()
+    );
+    assert_eq!(before[1].commitment, before[0].commitment);
+    let tokens: Vec<String> = players.iter().map(|p| p.token.clone()).collect();
+    drop(players);
+    drop(room);
+    drop(lobby);
+    drop(sessions);
+    store.close().await;
+
+    // A new process: a new store, sessions and lobby over the same file.
+    let store = db.open().await;
+    let sessions = StoreSessions::new(store.clone());
+    let lobby = lobby_over(&store);
+    let summary = restore(&lobby, &store).await.unwrap();
+    assert_eq!((summary.restored, summary.failed), (1, 0));
+    let code = splendor_lobby::RoomCode::parse(&before[0].room).unwrap();
+    let room = lobby
+        .find_code(code)
+        .expect("the room is back with its code");
+    let mut players = Vec::new();
+    for token in &tokens {
+        let session = sessions
+            .resume(token)
+            .await
+            .unwrap()
+            .expect("the token survives");
+        let rejoin = lobby.presence().claim(session.id, &Connection::new(1).0);
+        assert_eq!(
+            rejoin.map(|r| r.code),
+            Some(code),
+            "presence knows the seat"
+        );
+        let (conn, rx) = Connection::new(256);
+        room.join(session.clone(), conn.clone(), Role::Spectator, None)
+            .await
+            .unwrap();
+        players.push(Client {
+            session,
+            token: token.clone(),
+            conn,
+            rx,
+        });
+    }
+    for (p, old) in players.iter_mut().zip(&before) {
+        let state = p.state_at(version).await;
+        assert_eq!(&state, old, "the state is the one last acknowledged");
+        // Once more, for the loop below.
+        room.sync(p.session.id, p.conn.id(), None).await.unwrap();
+    }
+    // Play on to the end.
+    let end = play_until(&room, &mut players, version, u64::MAX).await;
+    let result = match players[0]
+        .recv_until("result", |m| matches!(m, ServerMessage::Result(_)))
+        .await
+    {
+        ServerMessage::Result(r) => r,
+        _ => unreachable!(),
+    };
+    check_reveal(&result, &before[0].commitment);
+    let stored = store.game(game_id).await.unwrap().unwrap();
+    assert_eq!(stored.actions.len() as u64, end);
+    let finished = stored.finished.as_ref().expect("the result is stored");
+    let ranking: splendor_rules::GameResult = serde_json::from_str(&finished.result_json).unwrap();
+    assert_eq!(ranking.winners, result.winners);
+    assert_eq!(store.unfinished_games().await.unwrap().len(), 0);
+    // The whole game, across the restart, is one verifiable replay.
+    let replay = replay_of(&stored).expect("finished").unwrap();
+    let given: Commitment = before[0].commitment.parse().unwrap();
+    let report = verify_with_commitment(&replay, &given).unwrap();
+    assert_eq!(report.actions as u64, end);
+    assert_eq!(report.result.winners, result.winners);
+}
+
+fn check_reveal(result: &ResultInfo, commitment: &str) {
+    assert_eq!(result.reveal.commitment, commitment);
+    let seed: Seed = result.reveal.seed.parse().unwrap();
+    let salt: Salt = result.reveal.salt.parse().unwrap();
+    assert_eq!(Commitment::of(seed, &salt).to_string(), commitment);
+}
+
+#[tokio::test]
+async fn an_unavailable_database_rejects_the_action_and_the_room_recovers() {
+    let db = Db::new();
+    let config = StoreConfig {
+        busy_timeout: Duration::from_millis(100),
+        ..StoreConfig::default()
+    };
+    let store = db.open_with(config).await;
+    let sessions = StoreSessions::new(store.clone());
+    let lobby = lobby_over(&store);
+    let (room, mut players) = started_game(&lobby, &sessions).await;
+    let version = play_until(&room, &mut players, 0, 3).await;
+    let (states, actor) = states(&mut players, version).await;
+    let actor = actor.unwrap();
+    let action = pick(&states[actor], version);
+
+    // Another process holds SQLite's write lock past the busy timeout.
+    let mut raw = db.raw().await;
+    sqlx::raw_sql("BEGIN IMMEDIATE")
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    let err = players[actor]
+        .act(&room, action, version)
+        .await
+        .unwrap_err();
+    assert_eq!(err, LobbyError::StorageUnavailable);
+    assert_eq!(err.code(), "storage_unavailable");
+    assert_eq!(room.snapshot().await.unwrap().version, Some(version));
+    sqlx::raw_sql("ROLLBACK").execute(&mut raw).await.unwrap();
+
+    // Back: the same action goes through, and the first state anyone gets
+    // after the failure is the next version.
+    players[actor].act(&room, action, version).await.unwrap();
+    for p in players.iter_mut() {
+        let next = p
+            .recv_until("state", |m| matches!(m, ServerMessage::State(_)))
+            .await;
+        assert!(matches!(next, ServerMessage::State(s) if s.version == version + 1));
+    }
+    let game_id = uuid::Uuid::parse_str(&states[0].game).unwrap();
+    let stored = store.game(game_id).await.unwrap().unwrap();
+    assert_eq!(stored.actions.len() as u64, version + 1);
+}
+
+#[tokio::test]
+async fn a_log_that_moved_on_is_reloaded_and_the_late_action_refused() {
+    let db = Db::new();
+    let store = db.open().await;
+    let sessions = StoreSessions::new(store.clone());
+    let lobby = lobby_over(&store);
+    let (room, mut players) = started_game(&lobby, &sessions).await;
+    let (states, actor) = states(&mut players, 0).await;
+    let actor = actor.unwrap();
+    let legal: Vec<Action> = states[actor]
+        .legal_actions
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|a| Action::try_from(a).unwrap())
+        .collect();
+    // An earlier attempt was reported failed but did commit: the log holds
+    // an action the room never applied.
+    let game_id = uuid::Uuid::parse_str(&states[0].game).unwrap();
+    store
+        .append_action(ActionRecord {
+            game_id,
+            seq: 0,
+            seat: states[actor].you.unwrap(),
+            action_json: action_json(legal[0]),
+            at: unix_millis_now(),
+        })
+        .await
+        .unwrap();
+    let err = players[actor].act(&room, legal[1], 0).await.unwrap_err();
+    assert_eq!(
+        err,
+        LobbyError::StaleVersion {
+            current: 1,
+            expected: 0
+        }
+    );
+    // Everyone now sees the stored game.
+    for p in players.iter_mut() {
+        p.state_at(1).await;
+    }
+    assert_eq!(room.snapshot().await.unwrap().version, Some(1));
+}
+
+#[tokio::test]
+async fn tokens_resume_sessions_from_the_database_and_nothing_else_does() {
+    let db = Db::new();
+    let store = db.open().await;
+    let sessions = StoreSessions::new(store.clone());
+    let (ann, token) = sessions.create("ann").await.unwrap();
+    sessions.rename(ann.id, "anna").await.unwrap();
+    store.close().await;
+
+    let sessions = StoreSessions::new(db.open().await);
+    let resumed = sessions.resume(token.expose()).await.unwrap().unwrap();
+    assert_eq!((resumed.id, resumed.name.as_str()), (ann.id, "anna"));
+    assert_eq!(sessions.resume(&"0".repeat(64)).await.unwrap(), None);
+    assert_eq!(sessions.resume("not a token").await.unwrap(), None);
+}
