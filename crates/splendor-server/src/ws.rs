@@ -19,6 +19,7 @@ use futures_util::{SinkExt, StreamExt};
 use splendor_lobby::session::validate_name;
 use splendor_lobby::{
     CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, RoomHandle, RoomSeat, Session,
+    SessionError,
 };
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, Pong, RequestId,
@@ -217,7 +218,7 @@ impl Client {
                     {
                         if let Err(e) = sessions.rename(session.id, &name).await {
                             warn!(error = %e, "session rename failed");
-                            return self.reply_error(ErrorCode::Internal, "internal error", id);
+                            return self.reply_session_error(&e, id);
                         }
                         session.name = name;
                     }
@@ -232,14 +233,14 @@ impl Client {
                 }
                 Err(e) => {
                     warn!(error = %e, "session lookup failed");
-                    return self.reply_error(ErrorCode::Internal, "internal error", id);
+                    return self.reply_session_error(&e, id);
                 }
             },
             (None, Some(name)) => match sessions.create(&name).await {
                 Ok((session, token)) => (session, token.expose().to_owned(), false),
                 Err(e) => {
                     warn!(error = %e, "session creation failed");
-                    return self.reply_error(ErrorCode::Internal, "internal error", id);
+                    return self.reply_session_error(&e, id);
                 }
             },
             (None, None) => {
@@ -475,6 +476,19 @@ impl Client {
         let info = ErrorInfo::new(code, message, id);
         debug!(code = %info.code, "request rejected");
         self.send(ServerMessage::Error(info));
+    }
+
+    /// A session store failure: the database being away is said as such
+    /// (the client may retry); anything else is internal.
+    fn reply_session_error(&self, error: &SessionError, id: Option<RequestId>) {
+        match error {
+            SessionError::Unavailable(_) => self.reply_error(
+                ErrorCode::StorageUnavailable,
+                "the server cannot reach its database right now; try again shortly",
+                id,
+            ),
+            _ => self.reply_error(ErrorCode::Internal, "internal error", id),
+        }
     }
 
     fn reply_lobby_error(&mut self, error: LobbyError, id: Option<RequestId>) {
