@@ -14,6 +14,7 @@
 
 pub mod config;
 mod http;
+pub mod limits;
 pub mod ws;
 
 use std::future::Future;

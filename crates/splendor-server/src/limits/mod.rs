@@ -1,0 +1,20 @@
+//! The limits of a public server, each a small piece with no IO:
+//!
+//! - [`rate`]: messages per second per connection (a token bucket, one
+//!   error, then a close);
+//! - [`per_ip`]: connections per client address (guards that free their
+//!   slot when dropped);
+//! - [`origin`]: which web pages may open a WebSocket;
+//! - [`name`]: display-name length and characters.
+//!
+//! The gateway applies them (`ws.rs`); the configuration sets them (`config.rs`).
+
+pub mod name;
+pub mod origin;
+pub mod per_ip;
+pub mod rate;
+
+pub use name::{NameChars, NamePolicy};
+pub use origin::{AllowedOrigin, OriginPolicy, OriginRefused};
+pub use per_ip::{IpGuard, IpLimiter};
+pub use rate::{MessageRate, TokenBucket, Verdict};

@@ -1,0 +1,245 @@
+//! Display names: how long, and which characters.
+//!
+//! Names are shown to strangers, so beyond control characters the default
+//! also refuses invisible and direction-changing characters (zero-width
+//! spaces, bidi overrides), which let one name pass for another or garble
+//! the text around it.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The longest name any configuration allows: the store's column limit.
+pub const MAX_NAME_CHARS_LIMIT: usize = 64;
+
+/// Which characters a display name may use (besides inner spaces).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NameChars {
+    /// Any visible character: no control, invisible or bidi characters.
+    #[default]
+    Printable,
+    /// Letters and digits of any script, spaces and `-_.'`.
+    Words,
+    /// ASCII letters and digits, spaces and `-_.`.
+    Ascii,
+}
+
+impl NameChars {
+    fn allows(self, c: char) -> bool {
+        match self {
+            NameChars::Printable => !c.is_control() && !is_invisible(c),
+            NameChars::Words => {
+                c.is_alphanumeric() || c == ' ' || "-_.'".contains(c) || is_combining_mark(c)
+            }
+            NameChars::Ascii => c.is_ascii_alphanumeric() || " -_.".contains(c),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            NameChars::Printable => "visible characters",
+            NameChars::Words => "letters, digits, spaces and - _ . '",
+            NameChars::Ascii => "ASCII letters, digits, spaces and - _ .",
+        }
+    }
+}
+
+impl FromStr for NameChars {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<NameChars, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "printable" => Ok(NameChars::Printable),
+            "words" => Ok(NameChars::Words),
+            "ascii" => Ok(NameChars::Ascii),
+            other => Err(format!(
+                "{other:?} is not a name character set: use printable, words or ascii"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for NameChars {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NameChars::Printable => "printable",
+            NameChars::Words => "words",
+            NameChars::Ascii => "ascii",
+        })
+    }
+}
+
+/// Characters that render as nothing or reorder text: format characters
+/// (Unicode category Cf) in common use, and separators other than the space.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}'                  // soft hyphen
+        | '\u{034F}'                // combining grapheme joiner
+        | '\u{061C}'                // Arabic letter mark
+        | '\u{115F}' | '\u{1160}'   // Hangul fillers
+        | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}'   // Mongolian variation selectors and vowel separator
+        | '\u{2000}'..='\u{200F}'   // odd-width spaces, zero-width characters, LRM, RLM
+        | '\u{2028}'..='\u{202F}'   // line and paragraph separators, bidi embeddings and overrides
+        | '\u{205F}'..='\u{206F}'   // word joiner, invisible operators, bidi isolates
+        | '\u{3000}'                // ideographic space
+        | '\u{3164}'                // Hangul filler
+        | '\u{FE00}'..='\u{FE0F}'   // variation selectors
+        | '\u{FEFF}'                // zero-width no-break space
+        | '\u{FFA0}'                // halfwidth Hangul filler
+        | '\u{FFF0}'..='\u{FFFB}'   // specials, interlinear annotation
+        | '\u{E0000}'..='\u{E007F}' // tags
+        | '\u{E0100}'..='\u{E01EF}' // variation selectors supplement
+    )
+}
+
+/// Combining marks of the common blocks, so that decomposed accents
+/// ("e" + U+0301) pass the `words` set like precomposed ones.
+fn is_combining_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}'
+        | '\u{0483}'..='\u{0489}'
+        | '\u{0591}'..='\u{05BD}'
+        | '\u{0610}'..='\u{061A}'
+        | '\u{064B}'..='\u{065F}'
+        | '\u{0900}'..='\u{0903}'
+        | '\u{093A}'..='\u{094F}'
+        | '\u{1AB0}'..='\u{1AFF}'
+        | '\u{1DC0}'..='\u{1DFF}'
+        | '\u{20D0}'..='\u{20FF}'
+        | '\u{3099}' | '\u{309A}'
+    )
+}
+
+/// How display names are checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamePolicy {
+    /// The most characters (Unicode scalar values) after trimming.
+    pub max_chars: usize,
+    pub chars: NameChars,
+}
+
+impl Default for NamePolicy {
+    fn default() -> Self {
+        NamePolicy {
+            max_chars: 24,
+            chars: NameChars::Printable,
+        }
+    }
+}
+
+impl NamePolicy {
+    /// Trims surrounding white space and checks the rest; returns the name
+    /// to keep, or a message for the client that says what is wrong.
+    pub fn check(&self, name: &str) -> Result<String, String> {
+        let name = name.trim_matches(|c: char| c.is_whitespace() || is_invisible(c));
+        if name.is_empty() {
+            return Err("the name is empty".into());
+        }
+        let count = name.chars().count();
+        if count > self.max_chars {
+            return Err(format!(
+                "the name has {count} characters; at most {} are allowed",
+                self.max_chars
+            ));
+        }
+        if let Some(bad) = name.chars().find(|&c| !self.chars.allows(c)) {
+            return Err(format!(
+                "the name contains {}; names may use {}",
+                quote_char(bad),
+                self.chars.describe()
+            ));
+        }
+        if name.contains("  ") {
+            return Err("the name contains two spaces in a row".into());
+        }
+        Ok(name.to_owned())
+    }
+}
+
+/// A character as a client can read it back: visible ones quoted, others
+/// by code point.
+fn quote_char(c: char) -> String {
+    if c.is_control() || is_invisible(c) || c.is_whitespace() {
+        format!("the invisible character U+{:04X}", u32::from(c))
+    } else {
+        format!("{c:?} (U+{:04X})", u32::from(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(policy: NamePolicy, name: &str) -> Result<String, String> {
+        policy.check(name)
+    }
+
+    fn with(chars: NameChars, max_chars: usize) -> NamePolicy {
+        NamePolicy { max_chars, chars }
+    }
+
+    #[test]
+    fn names_are_trimmed_and_counted_in_characters() {
+        let p = NamePolicy::default();
+        assert_eq!(check(p, "  Ann \u{200B}").unwrap(), "Ann");
+        assert_eq!(check(p, "Zoë").unwrap(), "Zoë");
+        assert!(check(p, &"é".repeat(24)).is_ok());
+        let long = check(p, &"x".repeat(25)).unwrap_err();
+        assert!(long.contains("25 characters"), "{long}");
+        assert!(check(p, "   ").unwrap_err().contains("empty"));
+        assert!(check(p, "\u{200B}").unwrap_err().contains("empty"));
+        assert!(check(with(NameChars::Printable, 3), "abcd").is_err());
+    }
+
+    #[test]
+    fn printable_refuses_control_invisible_and_bidi_characters() {
+        let p = NamePolicy::default();
+        assert!(check(p, "Ann Lee").is_ok());
+        assert!(check(p, "Ann 🎲").is_ok());
+        assert!(check(p, "李小龙").is_ok());
+        for bad in [
+            "a\nb",
+            "a\u{7}b",
+            "a\u{200B}b",
+            "admin\u{202E}gnp.exe",
+            "a\u{2066}b",
+            "a\u{FEFF}b",
+            "a\u{3164}b",
+        ] {
+            let e = check(p, bad).unwrap_err();
+            assert!(e.contains("U+"), "{bad:?}: {e}");
+        }
+        assert!(check(p, "a  b").unwrap_err().contains("two spaces"));
+    }
+
+    #[test]
+    fn words_allows_letters_of_any_script_only() {
+        let p = with(NameChars::Words, 24);
+        assert!(check(p, "Zoë O'Neil").is_ok());
+        assert!(check(p, "Zoe\u{0301}").is_ok());
+        assert!(check(p, "Élodie-2_b.").is_ok());
+        assert!(check(p, "李小龙").is_ok());
+        let e = check(p, "Ann 🎲").unwrap_err();
+        assert!(e.contains("letters, digits"), "{e}");
+        assert!(check(p, "<b>").is_err());
+    }
+
+    #[test]
+    fn ascii_allows_plain_names_only() {
+        let p = with(NameChars::Ascii, 24);
+        assert!(check(p, "Ann_Lee-2.0").is_ok());
+        assert!(check(p, "Zoë").unwrap_err().contains("'ë'"));
+        assert!(check(p, "a'b").is_err());
+    }
+
+    #[test]
+    fn the_character_set_parses_from_configuration() {
+        assert_eq!("ASCII".parse::<NameChars>(), Ok(NameChars::Ascii));
+        assert_eq!("words".parse::<NameChars>(), Ok(NameChars::Words));
+        assert_eq!("printable".parse::<NameChars>(), Ok(NameChars::Printable));
+        assert!("emoji".parse::<NameChars>().is_err());
+        for set in [NameChars::Printable, NameChars::Words, NameChars::Ascii] {
+            assert_eq!(set.to_string().parse::<NameChars>(), Ok(set));
+        }
+    }
+}
