@@ -20,6 +20,12 @@ pub struct LobbyConfig {
     pub max_rooms: usize,
     /// At most this many spectators per room.
     pub max_spectators: usize,
+    /// At most this many open rooms created by one session.
+    pub max_rooms_per_session: usize,
+    /// Reserved for a turn clock: how long the player to act may take.
+    /// Not enforced yet: the rules (RULES.md) say nothing of what happens
+    /// when a clock runs out.
+    pub turn_timeout: Option<Duration>,
 }
 
 impl Default for LobbyConfig {
@@ -31,6 +37,8 @@ impl Default for LobbyConfig {
             abandoned_game_ttl: Duration::from_secs(24 * 60 * 60),
             max_rooms: 10_000,
             max_spectators: 32,
+            max_rooms_per_session: 3,
+            turn_timeout: None,
         }
     }
 }

@@ -38,8 +38,14 @@ pub enum CloseReason {
     TooSlow,
     /// A frame exceeded the hard size limit.
     MessageTooBig,
-    /// The server is shutting down.
+    /// The server is shutting down or restarting.
     ShuttingDown,
+    /// The client kept sending past the message rate.
+    RateLimited,
+    /// The client sent nothing for too long while in no room.
+    Idle,
+    /// The client stopped answering pings.
+    HeartbeatTimeout,
 }
 
 impl CloseReason {
@@ -50,7 +56,10 @@ impl CloseReason {
             CloseReason::Replaced => close::REPLACED,
             CloseReason::TooSlow => close::TOO_SLOW,
             CloseReason::MessageTooBig => close::MESSAGE_TOO_BIG,
-            CloseReason::ShuttingDown => close::GOING_AWAY,
+            CloseReason::ShuttingDown => close::SERVICE_RESTART,
+            CloseReason::RateLimited => close::RATE_LIMITED,
+            CloseReason::Idle => close::IDLE,
+            CloseReason::HeartbeatTimeout => close::HEARTBEAT_TIMEOUT,
         }
     }
 
@@ -61,7 +70,10 @@ impl CloseReason {
             CloseReason::Replaced => "replaced by a newer connection of the same session",
             CloseReason::TooSlow => "too slow: the server's queue for this connection was full",
             CloseReason::MessageTooBig => "frame too large",
-            CloseReason::ShuttingDown => "server shutting down",
+            CloseReason::ShuttingDown => "service restart: reconnect and resume with your token",
+            CloseReason::RateLimited => "rate limit exceeded: too many messages per second",
+            CloseReason::Idle => "idle: nothing sent for too long",
+            CloseReason::HeartbeatTimeout => "no answer to pings",
         }
     }
 }

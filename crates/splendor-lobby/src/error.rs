@@ -40,6 +40,8 @@ pub enum LobbyError {
     InvalidSeats(u8),
     #[error("the server has as many rooms as it allows; try again later")]
     TooManyRooms,
+    #[error("this session already has {0} open rooms, the most allowed; finish or leave one first")]
+    TooManyRoomsForSession(usize),
     #[error("the server could not store this; nothing changed")]
     Persistence,
     #[error(
@@ -79,6 +81,7 @@ impl LobbyError {
             LobbyError::StaleVersion { .. } => ErrorCode::StaleVersion,
             LobbyError::InvalidSeats(_) => ErrorCode::InvalidSeats,
             LobbyError::TooManyRooms => ErrorCode::TooManyRooms,
+            LobbyError::TooManyRoomsForSession(_) => ErrorCode::TooManySessionRooms,
             LobbyError::Persistence => ErrorCode::PersistenceFailed,
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
             LobbyError::Internal => ErrorCode::Internal,

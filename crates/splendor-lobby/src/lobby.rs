@@ -19,10 +19,13 @@ use crate::error::LobbyError;
 use crate::persist::Persistence;
 use crate::presence::{Presence, RoomSeat};
 use crate::room::{NewRoom, RestoredGame, RestoredRoom, Room, RoomHandle};
-use crate::session::Session;
+use crate::session::{Session, SessionId};
 
 struct RoomEntry {
     handle: RoomHandle,
+    /// The session that created the room (rooms per session count these);
+    /// for a restored room, its first player.
+    creator: Option<SessionId>,
     /// Which room this is, in case a later room reuses the code.
     instance: u64,
     listed: bool,
@@ -36,6 +39,40 @@ pub(crate) struct LobbyInner {
     config: LobbyConfig,
     persistence: Arc<dyn Persistence>,
     next_instance: AtomicU64,
+    stats: Arc<Stats>,
+}
+
+/// What the rooms of a lobby have done, counted by the rooms themselves.
+#[derive(Debug, Default)]
+pub(crate) struct Stats {
+    pub(crate) games_started: AtomicU64,
+    pub(crate) games_finished: AtomicU64,
+    pub(crate) actions_applied: AtomicU64,
+}
+
+impl Stats {
+    pub(crate) fn add(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Totals since the lobby was created, for metrics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LobbyStats {
+    /// Games started in this process (restored games are not counted).
+    pub games_started: u64,
+    /// Games that reached their end in this process.
+    pub games_finished: u64,
+    /// Actions applied (durable and broadcast) in this process.
+    pub actions_applied: u64,
+}
+
+/// Open rooms by what they are doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoomCounts {
+    pub waiting: usize,
+    pub playing: usize,
+    pub finished: usize,
 }
 
 impl LobbyInner {
@@ -93,6 +130,7 @@ impl Lobby {
                 config,
                 persistence,
                 next_instance: AtomicU64::new(1),
+                stats: Arc::default(),
             }),
         }
     }
@@ -115,6 +153,14 @@ impl Lobby {
         if rooms.len() >= self.inner.config.max_rooms {
             return Err(LobbyError::TooManyRooms);
         }
+        let limit = self.inner.config.max_rooms_per_session;
+        let own = rooms
+            .values()
+            .filter(|e| e.creator == Some(create.host.id))
+            .count();
+        if own >= limit {
+            return Err(LobbyError::TooManyRoomsForSession(limit));
+        }
         let code = loop {
             let code = RoomCode::random().map_err(|e| {
                 warn!(error = %e, "no room code");
@@ -127,6 +173,7 @@ impl Lobby {
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
         let handle = RoomHandle::new(code, tx);
+        let creator = Some(create.host.id);
         let (room, summary, request) = Room::new(NewRoom {
             code,
             capacity: create.seats,
@@ -138,11 +185,13 @@ impl Lobby {
             persistence: self.inner.persistence.clone(),
             lobby: Arc::downgrade(&self.inner),
             instance,
+            stats: self.inner.stats.clone(),
         });
         rooms.insert(
             code,
             RoomEntry {
                 handle: handle.clone(),
+                creator,
                 instance,
                 listed: create.listed,
                 summary,
@@ -183,11 +232,13 @@ impl Lobby {
             persistence: self.inner.persistence.clone(),
             lobby: Arc::downgrade(&self.inner),
             instance,
+            stats: self.inner.stats.clone(),
         });
         rooms.insert(
             code,
             RoomEntry {
                 handle: handle.clone(),
+                creator: sessions.first().copied(),
                 instance,
                 listed: false,
                 summary,
@@ -239,5 +290,47 @@ impl Lobby {
     /// The number of open rooms.
     pub fn room_count(&self) -> usize {
         self.inner.rooms().len()
+    }
+
+    /// Open rooms by status.
+    pub fn room_counts(&self) -> RoomCounts {
+        let mut counts = RoomCounts::default();
+        for entry in self.inner.rooms().values() {
+            match entry.summary.borrow().status {
+                RoomStatus::Waiting => counts.waiting += 1,
+                RoomStatus::Playing => counts.playing += 1,
+                RoomStatus::Finished => counts.finished += 1,
+            }
+        }
+        counts
+    }
+
+    /// What the rooms have done since the lobby was created.
+    pub fn stats(&self) -> LobbyStats {
+        let stats = &self.inner.stats;
+        LobbyStats {
+            games_started: stats.games_started.load(Ordering::Relaxed),
+            games_finished: stats.games_finished.load(Ordering::Relaxed),
+            actions_applied: stats.actions_applied.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Waits until every room has handled the commands queued so far, so
+    /// that an action in progress is durable (or refused) before the
+    /// process stops. Rooms stay open.
+    pub async fn drain(&self) {
+        let handles: Vec<RoomHandle> = self
+            .inner
+            .rooms()
+            .values()
+            .map(|e| e.handle.clone())
+            .collect();
+        // A room answers a snapshot only after the commands before it; the
+        // rooms are waited for side by side.
+        let mut waits = tokio::task::JoinSet::new();
+        for handle in handles {
+            waits.spawn(async move { handle.snapshot().await });
+        }
+        while waits.join_next().await.is_some() {}
     }
 }

@@ -32,7 +32,7 @@ use crate::code::RoomCode;
 use crate::config::LobbyConfig;
 use crate::conn::{CloseReason, ConnId, Connection};
 use crate::error::LobbyError;
-use crate::lobby::LobbyInner;
+use crate::lobby::{LobbyInner, Stats};
 use crate::persist::{GameId, GameStart, PersistErrorKind, Persistence};
 use crate::random;
 use crate::session::{Session, SessionId};
@@ -309,6 +309,8 @@ pub(crate) struct Room {
     instance: u64,
     /// Scratch space for legal actions.
     legal: Vec<Action>,
+    /// The lobby's counters of games and actions.
+    stats: Arc<Stats>,
 }
 
 /// Everything a new room starts from.
@@ -323,6 +325,7 @@ pub(crate) struct NewRoom {
     pub persistence: Arc<dyn Persistence>,
     pub lobby: Weak<LobbyInner>,
     pub instance: u64,
+    pub stats: Arc<Stats>,
 }
 
 /// A game to put back into a room after a restart, already rebuilt from its
@@ -349,6 +352,7 @@ pub(crate) struct RestoredRoom {
     pub persistence: Arc<dyn Persistence>,
     pub lobby: Weak<LobbyInner>,
     pub instance: u64,
+    pub stats: Arc<Stats>,
 }
 
 impl Room {
@@ -416,6 +420,7 @@ impl Room {
             lobby: new.lobby,
             instance: new.instance,
             legal: Vec::new(),
+            stats: new.stats,
         };
         (room, summary_rx)
     }
@@ -449,6 +454,7 @@ impl Room {
             lobby: new.lobby,
             instance: new.instance,
             legal: Vec::new(),
+            stats: new.stats,
         };
         (room, summary_rx, new.request)
     }
@@ -792,6 +798,7 @@ impl Room {
             names,
             finished_at: None,
         });
+        Stats::add(&self.stats.games_started);
         info!(game = %id, players = seated, "game started");
         self.broadcast_room(Some((conn, request)));
         for audience in self.audience() {
@@ -856,10 +863,12 @@ impl Room {
         // 5. Commit: the copy becomes the game.
         running.game = next;
         running.version += 1;
+        Stats::add(&self.stats.actions_applied);
         debug!(seat, %action, version = running.version, "action applied");
         let over = running.game.is_over();
         if over {
             running.finished_at = Some(Instant::now());
+            Stats::add(&self.stats.games_finished);
             if let Some(result) = running.game.result() {
                 info!(winners = ?result.winners, deadlock = result.deadlock, "game over");
                 if let Err(e) = self.persistence.game_finished(running.id, &result).await {

@@ -611,3 +611,138 @@ async fn a_finished_game_stays_viewable_until_its_ttl() {
     assert!(finished.elapsed() >= Duration::from_secs(299));
     assert_eq!(lobby.room_count(), 0);
 }
+
+// ---- limits and figures for hosting -------------------------------------
+
+#[tokio::test(start_paused = true)]
+async fn a_session_may_hold_only_so_many_open_rooms() {
+    let lobby = lobby_with(
+        LobbyConfig {
+            max_rooms_per_session: 2,
+            ..LobbyConfig::default()
+        },
+        Arc::new(NoPersistence),
+    );
+    let mut ann = Client::new("ann");
+    let (first, _) = create(&lobby, &mut ann, 2, false).await;
+    let mut ann_again = ann.reconnect();
+    create(&lobby, &mut ann_again, 2, false).await;
+    let third = ann.reconnect();
+    let refused = lobby.create_room(CreateRoom {
+        seats: 2,
+        listed: false,
+        host: third.session.clone(),
+        conn: third.conn.clone(),
+        request: None,
+    });
+    let error = refused.err().unwrap();
+    assert_eq!(error, LobbyError::TooManyRoomsForSession(2));
+    assert_eq!(error.code(), "too_many_session_rooms");
+    assert_eq!(lobby.room_count(), 2, "the refused room was not created");
+    // Another session is not limited by ann's rooms.
+    let mut bob = Client::new("bob");
+    create(&lobby, &mut bob, 2, false).await;
+    // Once one of ann's rooms closes, she may open another.
+    first
+        .leave(ann.session.id, ann.conn.id(), None)
+        .await
+        .unwrap();
+    let mut ann_later = ann.reconnect();
+    timeout(SAFETY, async {
+        while !first.is_closed() {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .unwrap();
+    create(&lobby, &mut ann_later, 2, false).await;
+    assert_eq!(lobby.room_count(), 3);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_lobby_counts_rooms_by_status_games_and_actions() {
+    let lobby = lobby();
+    let mut waiting_host = Client::new("wendy");
+    create(&lobby, &mut waiting_host, 2, true).await;
+    let (room, mut players) = started_game(&lobby, 2).await;
+    let counts = lobby.room_counts();
+    assert_eq!((counts.waiting, counts.playing, counts.finished), (1, 1, 0));
+    let stats = lobby.stats();
+    assert_eq!((stats.games_started, stats.games_finished), (1, 0));
+    let (_, actions) = play_to_the_end(&room, &mut players).await;
+    room.snapshot().await.unwrap();
+    let stats = lobby.stats();
+    assert_eq!(stats.games_finished, 1);
+    assert_eq!(stats.actions_applied, actions);
+    let counts = lobby.room_counts();
+    assert_eq!((counts.waiting, counts.playing, counts.finished), (1, 0, 1));
+    // A refused action is not counted.
+    assert!(players[0].act(&room, Action::Pass, None).await.is_err());
+    assert_eq!(lobby.stats().actions_applied, actions);
+}
+
+/// Holds every `action_applied` until released, to see `drain` wait for it.
+struct Gate {
+    entered: tokio::sync::Notify,
+    release: tokio::sync::Semaphore,
+}
+
+impl Persistence for Gate {
+    fn game_started<'a>(&'a self, _: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn action_applied<'a>(
+        &'a self,
+        _: GameId,
+        _: u64,
+        _: Seat,
+        _: Action,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async {
+            self.entered.notify_one();
+            let _permit = self.release.acquire().await.unwrap();
+            Ok(())
+        })
+    }
+
+    fn game_finished<'a>(
+        &'a self,
+        _: GameId,
+        _: &'a GameResult,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn drain_waits_for_an_action_being_stored() {
+    let gate = Arc::new(Gate {
+        entered: tokio::sync::Notify::new(),
+        release: tokio::sync::Semaphore::new(0),
+    });
+    let lobby = lobby_with(LobbyConfig::default(), gate.clone());
+    let (room, mut players) = started_game(&lobby, 2).await;
+    let state = players[0].state().await;
+    let legal = state.legal_actions.expect("seat 0 acts first (joined order)");
+    let action = Action::try_from(&legal[0]).unwrap();
+    let acting = {
+        let room = room.clone();
+        let (session, conn) = (players[0].session.id, players[0].conn.id());
+        tokio::spawn(async move { room.act(session, conn, action, Some(0), None).await })
+    };
+    gate.entered.notified().await;
+    let drain = tokio::spawn({
+        let lobby = lobby.clone();
+        async move { lobby.drain().await }
+    });
+    // The drain cannot finish while the action is being stored.
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+    assert!(!drain.is_finished());
+    gate.release.add_permits(1);
+    timeout(SAFETY, drain).await.unwrap().unwrap();
+    assert_eq!(acting.await.unwrap(), Ok(()));
+    assert_eq!(room.snapshot().await.unwrap().version, Some(1));
+}

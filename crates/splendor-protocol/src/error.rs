@@ -60,6 +60,11 @@ pub enum ErrorCode {
     InvalidSeats,
     /// The server holds as many rooms as it allows.
     TooManyRooms,
+    /// The session already has as many open rooms as one session may.
+    TooManySessionRooms,
+    /// The connection sends faster than the server allows; the message was
+    /// not handled. Going on closes the connection (close code 4003).
+    RateLimited,
     /// The action could not be stored durably; nothing was applied.
     PersistenceFailed,
     /// The database cannot take writes right now (unreachable, locked or
@@ -98,6 +103,8 @@ impl ErrorCode {
             ErrorCode::StaleVersion => "stale_version",
             ErrorCode::InvalidSeats => "invalid_seats",
             ErrorCode::TooManyRooms => "too_many_rooms",
+            ErrorCode::TooManySessionRooms => "too_many_session_rooms",
+            ErrorCode::RateLimited => "rate_limited",
             ErrorCode::PersistenceFailed => "persistence_failed",
             ErrorCode::StorageUnavailable => "storage_unavailable",
             ErrorCode::Internal => "internal",
@@ -115,12 +122,20 @@ impl fmt::Display for ErrorCode {
 pub mod close {
     /// The client left normally.
     pub const NORMAL: u16 = 1000;
-    /// The server is shutting down.
-    pub const GOING_AWAY: u16 = 1001;
+    /// The server is restarting (or stopping): reconnect after a short,
+    /// randomised delay and resume the session with its token.
+    pub const SERVICE_RESTART: u16 = 1012;
     /// A frame exceeded the hard size limit, so the stream cannot be resynchronised.
     pub const MESSAGE_TOO_BIG: u16 = 1009;
     /// A newer connection resumed the same session.
     pub const REPLACED: u16 = 4001;
     /// The client read too slowly: its outbound queue was full.
     pub const TOO_SLOW: u16 = 4002;
+    /// The client went on sending past the message rate after a
+    /// `rate_limited` error.
+    pub const RATE_LIMITED: u16 = 4003;
+    /// The connection sent nothing for the idle timeout while in no room.
+    pub const IDLE: u16 = 4004;
+    /// The client stopped answering the server's pings.
+    pub const HEARTBEAT_TIMEOUT: u16 = 4005;
 }
