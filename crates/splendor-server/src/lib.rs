@@ -15,6 +15,7 @@
 pub mod config;
 mod http;
 pub mod limits;
+pub mod metrics;
 pub mod ws;
 
 use std::future::Future;

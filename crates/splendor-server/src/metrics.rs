@@ -1,0 +1,443 @@
+//! The server's figures, served at `GET /metrics` in the Prometheus
+//! (OpenMetrics) text format.
+//!
+//! The registry belongs to one server: there is no global recorder, so
+//! several servers in one test process keep separate figures. What the
+//! gateway sees (connections, messages, rejected intents, refused
+//! handshakes, close reasons) is counted as it happens; what the rooms do
+//! (rooms by status, games, actions) is read from the lobby at each scrape
+//! ([`LobbyCollector`]); the store's commit latency is measured around the
+//! room's persistence step ([`TimedPersistence`]).
+//!
+//! | metric | type | labels |
+//! |---|---|---|
+//! | `splendor_connections` | gauge | |
+//! | `splendor_connections_accepted_total` | counter | |
+//! | `splendor_connections_refused_total` | counter | `reason` |
+//! | `splendor_connections_closed_total` | counter | `reason` |
+//! | `splendor_messages_received_total` | counter | |
+//! | `splendor_messages_sent_total` | counter | |
+//! | `splendor_intents_rejected_total` | counter | `code` |
+//! | `splendor_rooms` | gauge | `status` |
+//! | `splendor_games_started_total` | counter | |
+//! | `splendor_games_finished_total` | counter | |
+//! | `splendor_actions_applied_total` | counter | |
+//! | `splendor_store_commit_seconds` | histogram | `op` |
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use splendor_lobby::session::BoxFuture;
+use splendor_lobby::{CloseReason, GameId, GameStart, Lobby, PersistError, Persistence};
+use splendor_rules::{Action, GameResult, Seat};
+
+/// The content type of [`Metrics::render`]'s output.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Reason {
+    reason: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Code {
+    code: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Op {
+    op: &'static str,
+}
+
+/// Why a WebSocket handshake was refused, as a metric label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The page's origin is not allowed (403).
+    Origin,
+    /// The client address holds the most connections allowed (429).
+    PerIpLimit,
+    /// The server holds the most connections allowed (503).
+    ServerFull,
+    /// The server is shutting down (503).
+    ShuttingDown,
+}
+
+impl Refusal {
+    fn label(self) -> &'static str {
+        match self {
+            Refusal::Origin => "origin",
+            Refusal::PerIpLimit => "per_ip_limit",
+            Refusal::ServerFull => "server_full",
+            Refusal::ShuttingDown => "shutting_down",
+        }
+    }
+}
+
+fn close_label(reason: CloseReason) -> &'static str {
+    match reason {
+        CloseReason::Normal => "normal",
+        CloseReason::Replaced => "replaced",
+        CloseReason::TooSlow => "too_slow",
+        CloseReason::MessageTooBig => "message_too_big",
+        CloseReason::ShuttingDown => "service_restart",
+        CloseReason::RateLimited => "rate_limited",
+        CloseReason::Idle => "idle",
+        CloseReason::HeartbeatTimeout => "heartbeat_timeout",
+    }
+}
+
+type HistogramFamily = Family<Op, Histogram, fn() -> Histogram>;
+
+/// Every figure of one server. Cheap to clone; clones share the figures.
+#[derive(Clone)]
+pub struct Metrics {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    registry: Registry,
+    connections: Gauge,
+    accepted: Counter,
+    refused: Family<Reason, Counter>,
+    closed: Family<Reason, Counter>,
+    received: Counter,
+    sent: Counter,
+    rejected: Family<Code, Counter>,
+    commit_seconds: HistogramFamily,
+}
+
+impl fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Metrics")
+    }
+}
+
+/// Commit latency buckets: 0.25 ms to about 4 s, doubling.
+fn commit_histogram() -> Histogram {
+    Histogram::new(exponential_buckets(0.000_25, 2.0, 15))
+}
+
+impl Metrics {
+    /// The figures of a server over `lobby`.
+    pub fn new(lobby: Lobby) -> Metrics {
+        let mut registry = Registry::with_prefix("splendor");
+        let connections = Gauge::default();
+        registry.register(
+            "connections",
+            "Open WebSocket connections",
+            connections.clone(),
+        );
+        let accepted = Counter::default();
+        registry.register(
+            "connections_accepted",
+            "WebSocket connections accepted",
+            accepted.clone(),
+        );
+        let refused = Family::<Reason, Counter>::default();
+        registry.register(
+            "connections_refused",
+            "WebSocket handshakes refused, by reason",
+            refused.clone(),
+        );
+        let closed = Family::<Reason, Counter>::default();
+        registry.register(
+            "connections_closed",
+            "WebSocket connections closed by the server or the client, by reason",
+            closed.clone(),
+        );
+        let received = Counter::default();
+        registry.register(
+            "messages_received",
+            "Messages received from clients",
+            received.clone(),
+        );
+        let sent = Counter::default();
+        registry.register("messages_sent", "Messages sent to clients", sent.clone());
+        let rejected = Family::<Code, Counter>::default();
+        registry.register(
+            "intents_rejected",
+            "Client requests answered with an error, by error code",
+            rejected.clone(),
+        );
+        let commit_seconds: HistogramFamily = Family::new_with_constructor(commit_histogram);
+        registry.register(
+            "store_commit_seconds",
+            "Time for a room's write to become durable (queue and commit), by operation",
+            commit_seconds.clone(),
+        );
+        registry.register_collector(Box::new(LobbyCollector { lobby }));
+        Metrics {
+            inner: Arc::new(Inner {
+                registry,
+                connections,
+                accepted,
+                refused,
+                closed,
+                received,
+                sent,
+                rejected,
+                commit_seconds,
+            }),
+        }
+    }
+
+    /// The figures in the OpenMetrics text format ([`CONTENT_TYPE`]).
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &self.inner.registry);
+        out
+    }
+
+    /// A connection was accepted; it counts as open until the guard drops.
+    pub fn connection_opened(&self) -> OpenConnection {
+        self.inner.accepted.inc();
+        self.inner.connections.inc();
+        OpenConnection {
+            metrics: self.clone(),
+        }
+    }
+
+    pub fn connection_refused(&self, why: Refusal) {
+        self.inner
+            .refused
+            .get_or_create(&Reason {
+                reason: why.label(),
+            })
+            .inc();
+    }
+
+    pub fn connection_closed(&self, why: CloseReason) {
+        self.inner
+            .closed
+            .get_or_create(&Reason {
+                reason: close_label(why),
+            })
+            .inc();
+    }
+
+    pub fn message_received(&self) {
+        self.inner.received.inc();
+    }
+
+    pub fn message_sent(&self) {
+        self.inner.sent.inc();
+    }
+
+    /// A request was answered with the error `code`.
+    pub fn intent_rejected(&self, code: &str) {
+        // Codes come from the server's own fixed lists, so the label set is bounded.
+        self.inner
+            .rejected
+            .get_or_create(&Code {
+                code: code.to_owned(),
+            })
+            .inc();
+    }
+
+    fn observe_commit(&self, op: &'static str, started: Instant) {
+        self.inner
+            .commit_seconds
+            .get_or_create(&Op { op })
+            .observe(started.elapsed().as_secs_f64());
+    }
+}
+
+/// An open connection, for the `splendor_connections` gauge.
+pub struct OpenConnection {
+    metrics: Metrics,
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.metrics.inner.connections.dec();
+    }
+}
+
+/// Reads the lobby at each scrape: rooms by status, and its counters.
+struct LobbyCollector {
+    lobby: Lobby,
+}
+
+impl fmt::Debug for LobbyCollector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("LobbyCollector")
+    }
+}
+
+impl Collector for LobbyCollector {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), fmt::Error> {
+        let counts = self.lobby.room_counts();
+        let gauge = ConstGauge::new(0i64);
+        let mut rooms = encoder.encode_descriptor(
+            "rooms",
+            "Open rooms, by status",
+            None,
+            gauge.metric_type(),
+        )?;
+        for (status, n) in [
+            ("waiting", counts.waiting),
+            ("playing", counts.playing),
+            ("finished", counts.finished),
+        ] {
+            let n = i64::try_from(n).unwrap_or(i64::MAX);
+            ConstGauge::new(n).encode(rooms.encode_family(&[("status", status)])?)?;
+        }
+        let stats = self.lobby.stats();
+        for (name, help, value) in [
+            (
+                "games_started",
+                "Games started in this process",
+                stats.games_started,
+            ),
+            (
+                "games_finished",
+                "Games that reached their end in this process",
+                stats.games_finished,
+            ),
+            (
+                "actions_applied",
+                "Game actions applied (durable and broadcast)",
+                stats.actions_applied,
+            ),
+        ] {
+            let counter = ConstCounter::new(value);
+            let metric = encoder.encode_descriptor(name, help, None, counter.metric_type())?;
+            counter.encode(metric)?;
+        }
+        Ok(())
+    }
+}
+
+/// A [`Persistence`] that times every write of the one it wraps, for
+/// `splendor_store_commit_seconds`. Failed writes are timed too: a slow
+/// failure is a figure a host wants to see.
+pub struct TimedPersistence {
+    inner: Arc<dyn Persistence>,
+    metrics: Metrics,
+}
+
+impl TimedPersistence {
+    pub fn new(inner: Arc<dyn Persistence>, metrics: Metrics) -> TimedPersistence {
+        TimedPersistence { inner, metrics }
+    }
+}
+
+impl Persistence for TimedPersistence {
+    fn game_started<'a>(&'a self, start: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let result = self.inner.game_started(start).await;
+            self.metrics.observe_commit("game_started", started);
+            result
+        })
+    }
+
+    fn action_applied<'a>(
+        &'a self,
+        game: GameId,
+        index: u64,
+        seat: Seat,
+        action: Action,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let result = self.inner.action_applied(game, index, seat, action).await;
+            self.metrics.observe_commit("action_applied", started);
+            result
+        })
+    }
+
+    fn game_finished<'a>(
+        &'a self,
+        game: GameId,
+        result: &'a GameResult,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let stored = self.inner.game_finished(game, result).await;
+            self.metrics.observe_commit("game_finished", started);
+            stored
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use splendor_lobby::{LobbyConfig, NoPersistence};
+
+    /// The value of the sample line that starts with `series `.
+    fn sample(text: &str, series: &str) -> Option<f64> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+    }
+
+    #[test]
+    fn figures_are_rendered_with_their_names_and_labels() {
+        let lobby = Lobby::new(LobbyConfig::default(), Arc::new(NoPersistence));
+        let metrics = Metrics::new(lobby);
+        let open = metrics.connection_opened();
+        let _second = metrics.connection_opened();
+        drop(open);
+        metrics.connection_refused(Refusal::Origin);
+        metrics.connection_closed(CloseReason::RateLimited);
+        metrics.message_received();
+        metrics.message_sent();
+        metrics.message_sent();
+        metrics.intent_rejected("not_your_turn");
+        metrics.intent_rejected("not_your_turn");
+        metrics.observe_commit("action_applied", Instant::now());
+        let text = metrics.render();
+        assert_eq!(sample(&text, "splendor_connections"), Some(1.0), "{text}");
+        assert_eq!(
+            sample(&text, "splendor_connections_accepted_total"),
+            Some(2.0)
+        );
+        assert_eq!(
+            sample(
+                &text,
+                "splendor_connections_refused_total{reason=\"origin\"}"
+            ),
+            Some(1.0)
+        );
+        assert_eq!(
+            sample(
+                &text,
+                "splendor_connections_closed_total{reason=\"rate_limited\"}"
+            ),
+            Some(1.0)
+        );
+        assert_eq!(sample(&text, "splendor_messages_received_total"), Some(1.0));
+        assert_eq!(sample(&text, "splendor_messages_sent_total"), Some(2.0));
+        assert_eq!(
+            sample(
+                &text,
+                "splendor_intents_rejected_total{code=\"not_your_turn\"}"
+            ),
+            Some(2.0)
+        );
+        assert_eq!(
+            sample(
+                &text,
+                "splendor_store_commit_seconds_count{op=\"action_applied\"}"
+            ),
+            Some(1.0)
+        );
+        for status in ["waiting", "playing", "finished"] {
+            let series = format!("splendor_rooms{{status=\"{status}\"}}");
+            assert_eq!(sample(&text, &series), Some(0.0), "{series}");
+        }
+        assert_eq!(sample(&text, "splendor_games_started_total"), Some(0.0));
+        assert_eq!(sample(&text, "splendor_actions_applied_total"), Some(0.0));
+        assert!(text.ends_with("# EOF\n"));
+    }
+}
