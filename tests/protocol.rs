@@ -291,11 +291,11 @@ async fn a_waiting_room_expires_when_no_player_is_connected() {
 }
 
 #[tokio::test]
-async fn shutting_down_closes_every_connection_with_1001() {
+async fn shutting_down_closes_every_connection_with_1012() {
     let server = TestServer::start().await;
     let mut ann = TestClient::join_server(&server, "ann").await;
     ann.request(json!({"type": "create"})).await;
     let (stopped, (code, _)) = tokio::join!(server.shutdown(), ann.expect_close());
     stopped.unwrap();
-    assert_eq!(code, 1001);
+    assert_eq!(code, 1012);
 }

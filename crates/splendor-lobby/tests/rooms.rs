@@ -724,7 +724,9 @@ async fn drain_waits_for_an_action_being_stored() {
     let lobby = lobby_with(LobbyConfig::default(), gate.clone());
     let (room, mut players) = started_game(&lobby, 2).await;
     let state = players[0].state().await;
-    let legal = state.legal_actions.expect("seat 0 acts first (joined order)");
+    let legal = state
+        .legal_actions
+        .expect("seat 0 acts first (joined order)");
     let action = Action::try_from(&legal[0]).unwrap();
     let acting = {
         let room = room.clone();

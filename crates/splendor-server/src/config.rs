@@ -4,8 +4,11 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{ArgAction, Parser, ValueEnum};
 use splendor_lobby::LobbyConfig;
+
+use crate::limits::name::MAX_NAME_CHARS_LIMIT;
+use crate::limits::{AllowedOrigin, NameChars, NamePolicy, OriginPolicy};
 
 /// The hard limit of one WebSocket message. A frame above
 /// [`Config::max_frame_bytes`] but below this is answered with
@@ -13,63 +16,229 @@ use splendor_lobby::LobbyConfig;
 /// connection is closed with code 1009, as the stream cannot be read on.
 pub const HARD_FRAME_LIMIT: usize = 1 << 20;
 
-/// How the server runs.
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines, for a terminal.
+    #[default]
+    Pretty,
+    /// One JSON object per line, for a log collector.
+    Json,
+}
+
+/// How the server runs. Every setting is a flag and an environment
+/// variable; the defaults suit a laptop.
 #[derive(Clone, Debug, PartialEq, Eq, Parser)]
 #[command(
     name = "splendor-server",
     version,
-    about = "An authoritative Splendor game server"
+    about = "An authoritative Splendor game server",
+    long_about = "An authoritative Splendor game server.\n\n\
+        Every setting below can be given as a flag or as the environment \
+        variable shown with it; a flag wins. Durations are written like \
+        250ms, 30s, 10m or 2h. docs/HOSTING.md explains each setting."
 )]
 pub struct Config {
-    /// The address to listen on.
-    #[arg(long, env = "SPLENDOR_LISTEN", default_value = "127.0.0.1:8080")]
+    // ---- network ----------------------------------------------------------
+    /// The address and port to listen on (0.0.0.0:8080 for every interface).
+    #[arg(
+        long,
+        env = "SPLENDOR_LISTEN",
+        default_value = "127.0.0.1:8080",
+        help_heading = "Network"
+    )]
     pub listen: SocketAddr,
+
+    /// Web pages allowed to open a WebSocket, comma-separated origins like
+    /// https://splendor.example.org, or * for any. Clients that send no
+    /// Origin (bots, websocat) are always allowed; see --allow-same-origin.
+    #[arg(
+        long,
+        env = "SPLENDOR_ALLOWED_ORIGINS",
+        value_delimiter = ',',
+        help_heading = "Network"
+    )]
+    pub allowed_origins: Vec<AllowedOrigin>,
+
+    /// Also allow pages served from this server's own host (the Host header).
+    #[arg(
+        long,
+        env = "SPLENDOR_ALLOW_SAME_ORIGIN",
+        default_value_t = true,
+        action = ArgAction::Set,
+        help_heading = "Network"
+    )]
+    pub allow_same_origin: bool,
+
+    /// Behind a reverse proxy: the header holding the client's address
+    /// (e.g. X-Forwarded-For; the last address in it is used). Only set it
+    /// when a proxy sets that header, or clients can pick their own address.
+    #[arg(long, env = "SPLENDOR_CLIENT_IP_HEADER", help_heading = "Network")]
+    pub client_ip_header: Option<String>,
+
+    /// How long a stopping server waits for rooms to store what is pending
+    /// and for connections to close, at most.
+    #[arg(long, env = "SPLENDOR_SHUTDOWN_GRACE", default_value = "10s", value_parser = parse_positive_duration, help_heading = "Network")]
+    pub shutdown_grace: Duration,
+
+    // ---- logs -------------------------------------------------------------
+    /// Log lines as pretty text or as JSON.
+    #[arg(long, env = "SPLENDOR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty, help_heading = "Logs")]
+    pub log_format: LogFormat,
+
+    /// Which log lines to write: a level (error, warn, info, debug, trace) or
+    /// a filter like info,splendor_lobby=debug.
+    #[arg(
+        long,
+        env = "SPLENDOR_LOG",
+        default_value = "info",
+        help_heading = "Logs"
+    )]
+    pub log: String,
+
+    // ---- connections ------------------------------------------------------
+    /// The most WebSocket connections at once.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_CONNECTIONS",
+        default_value_t = 10_000,
+        help_heading = "Connections"
+    )]
+    pub max_connections: usize,
+
+    /// The most WebSocket connections from one client address (IPv6: per /64).
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_CONNECTIONS_PER_IP",
+        default_value_t = 16,
+        help_heading = "Connections"
+    )]
+    pub max_connections_per_ip: usize,
 
     /// The largest client frame, in bytes, that is read; larger frames get a
     /// `frame_too_large` error.
-    #[arg(long, env = "SPLENDOR_MAX_FRAME_BYTES", default_value_t = 16 * 1024)]
+    #[arg(long, env = "SPLENDOR_MAX_FRAME_BYTES", default_value_t = 16 * 1024, help_heading = "Connections")]
     pub max_frame_bytes: usize,
+
+    /// Messages one connection may send per second, sustained. Past it the
+    /// client gets a rate_limited error; sending on closes it (4003).
+    #[arg(long, env = "SPLENDOR_MAX_MESSAGES_PER_SECOND", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..), help_heading = "Connections")]
+    pub max_messages_per_second: u32,
+
+    /// Messages one connection may send at once before the rate applies.
+    #[arg(long, env = "SPLENDOR_MESSAGE_BURST", default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..), help_heading = "Connections")]
+    pub message_burst: u32,
 
     /// Messages queued for one connection before it counts as too slow and
     /// is disconnected.
-    #[arg(long, env = "SPLENDOR_OUTBOUND_QUEUE", default_value_t = 256)]
+    #[arg(
+        long,
+        env = "SPLENDOR_OUTBOUND_QUEUE",
+        default_value_t = 256,
+        help_heading = "Connections"
+    )]
     pub outbound_queue: usize,
 
+    /// A connection in no room that sends nothing for this long is closed (4004).
+    #[arg(long, env = "SPLENDOR_IDLE_TIMEOUT", default_value = "5m", value_parser = parse_positive_duration, help_heading = "Connections")]
+    pub idle_timeout: Duration,
+
+    /// How often the server pings each connection.
+    #[arg(long, env = "SPLENDOR_HEARTBEAT_INTERVAL", default_value = "20s", value_parser = parse_positive_duration, help_heading = "Connections")]
+    pub heartbeat_interval: Duration,
+
+    /// A connection from which nothing (not even a pong) arrives for this
+    /// long is closed (4005). Must be longer than the interval.
+    #[arg(long, env = "SPLENDOR_HEARTBEAT_TIMEOUT", default_value = "60s", value_parser = parse_positive_duration, help_heading = "Connections")]
+    pub heartbeat_timeout: Duration,
+
+    // ---- players and rooms ------------------------------------------------
+    /// The most characters in a display name (at most 64).
+    #[arg(long, env = "SPLENDOR_MAX_NAME_CHARS", default_value_t = 24, value_parser = clap::value_parser!(u16).range(1..=MAX_NAME_CHARS_LIMIT as i64), help_heading = "Players and rooms")]
+    pub max_name_chars: u16,
+
+    /// The characters display names may use: printable (anything visible),
+    /// words (letters and digits of any script, spaces, - _ . ') or ascii.
+    #[arg(long, env = "SPLENDOR_NAME_CHARS", default_value_t = NameChars::Printable, help_heading = "Players and rooms")]
+    pub name_chars: NameChars,
+
+    /// The most rooms open at once.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_ROOMS",
+        default_value_t = 10_000,
+        help_heading = "Players and rooms"
+    )]
+    pub max_rooms: usize,
+
+    /// The most open rooms one session may have created.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_ROOMS_PER_SESSION",
+        default_value_t = 3,
+        help_heading = "Players and rooms"
+    )]
+    pub max_rooms_per_session: usize,
+
+    /// The most spectators in one room.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_SPECTATORS",
+        default_value_t = 32,
+        help_heading = "Players and rooms"
+    )]
+    pub max_spectators: usize,
+
     /// A room whose game has not started closes after this long without a
-    /// connected player (e.g. 90s, 10m, 1h).
-    #[arg(long, env = "SPLENDOR_ROOM_IDLE_TTL", default_value = "10m", value_parser = parse_duration)]
+    /// connected player.
+    #[arg(long, env = "SPLENDOR_ROOM_IDLE_TTL", default_value = "10m", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub room_idle_ttl: Duration,
 
     /// A finished game stays viewable this long.
-    #[arg(long, env = "SPLENDOR_FINISHED_ROOM_TTL", default_value = "30m", value_parser = parse_duration)]
+    #[arg(long, env = "SPLENDOR_FINISHED_ROOM_TTL", default_value = "30m", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub finished_room_ttl: Duration,
 
     /// A running game whose players have all been away this long is closed.
-    #[arg(long, env = "SPLENDOR_ABANDONED_GAME_TTL", default_value = "24h", value_parser = parse_duration)]
+    #[arg(long, env = "SPLENDOR_ABANDONED_GAME_TTL", default_value = "24h", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub abandoned_game_ttl: Duration,
 
-    /// The most rooms open at once.
-    #[arg(long, env = "SPLENDOR_MAX_ROOMS", default_value_t = 10_000)]
-    pub max_rooms: usize,
-
-    /// The most spectators in one room.
-    #[arg(long, env = "SPLENDOR_MAX_SPECTATORS", default_value_t = 32)]
-    pub max_spectators: usize,
+    /// Reserved, not enforced yet: how long the player to act may take. The
+    /// rules say nothing yet of what happens when a clock runs out.
+    #[arg(long, env = "SPLENDOR_TURN_TIMEOUT", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
+    pub turn_timeout: Option<Duration>,
 }
 
 impl Default for Config {
     /// The same values as the flags' defaults (a unit test checks this).
     fn default() -> Self {
         let lobby = LobbyConfig::default();
+        let names = NamePolicy::default();
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            allowed_origins: Vec::new(),
+            allow_same_origin: true,
+            client_ip_header: None,
+            shutdown_grace: Duration::from_secs(10),
+            log_format: LogFormat::Pretty,
+            log: "info".into(),
+            max_connections: 10_000,
+            max_connections_per_ip: 16,
             max_frame_bytes: 16 * 1024,
+            max_messages_per_second: 20,
+            message_burst: 40,
             outbound_queue: 256,
+            idle_timeout: Duration::from_secs(5 * 60),
+            heartbeat_interval: Duration::from_secs(20),
+            heartbeat_timeout: Duration::from_secs(60),
+            max_name_chars: names.max_chars as u16,
+            name_chars: names.chars,
+            max_rooms: lobby.max_rooms,
+            max_rooms_per_session: lobby.max_rooms_per_session,
+            max_spectators: lobby.max_spectators,
             room_idle_ttl: lobby.idle_room_ttl,
             finished_room_ttl: lobby.finished_room_ttl,
             abandoned_game_ttl: lobby.abandoned_game_ttl,
-            max_rooms: lobby.max_rooms,
-            max_spectators: lobby.max_spectators,
+            turn_timeout: lobby.turn_timeout,
         }
     }
 }
@@ -82,10 +251,56 @@ impl Config {
             finished_room_ttl: self.finished_room_ttl,
             abandoned_game_ttl: self.abandoned_game_ttl,
             max_rooms: self.max_rooms,
+            max_rooms_per_session: self.max_rooms_per_session,
             max_spectators: self.max_spectators,
+            turn_timeout: self.turn_timeout,
             ..LobbyConfig::default()
         }
     }
+
+    /// How display names are checked.
+    pub fn name_policy(&self) -> NamePolicy {
+        NamePolicy {
+            max_chars: usize::from(self.max_name_chars),
+            chars: self.name_chars,
+        }
+    }
+
+    /// Which pages may open a WebSocket.
+    pub fn origin_policy(&self) -> OriginPolicy {
+        OriginPolicy::new(self.allowed_origins.clone(), self.allow_same_origin)
+    }
+
+    /// Checks what single flags cannot: settings that depend on each other.
+    pub fn check(&self) -> Result<(), String> {
+        if self.heartbeat_timeout <= self.heartbeat_interval {
+            return Err(format!(
+                "--heartbeat-timeout ({:?}) must be longer than --heartbeat-interval ({:?}), \
+                 or every client is dropped between two pings",
+                self.heartbeat_timeout, self.heartbeat_interval
+            ));
+        }
+        if self.max_frame_bytes == 0 {
+            return Err("--max-frame-bytes must be at least 1".into());
+        }
+        if let Some(header) = &self.client_ip_header
+            && axum::http::HeaderName::from_bytes(header.as_bytes()).is_err()
+        {
+            return Err(format!(
+                "--client-ip-header {header:?} is not a header name"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A duration greater than zero (see [`parse_duration`]).
+pub fn parse_positive_duration(text: &str) -> Result<Duration, String> {
+    let duration = parse_duration(text)?;
+    if duration.is_zero() {
+        return Err("the duration must be greater than zero".into());
+    }
+    Ok(duration)
 }
 
 /// Reads a duration: a number with a unit `ms`, `s`, `m` or `h`, or a bare
@@ -135,6 +350,73 @@ mod tests {
         .unwrap();
         assert_eq!(config.listen.port(), 9000);
         assert_eq!(config.lobby().idle_room_ttl, Duration::from_millis(250));
+    }
+
+    #[test]
+    fn every_setting_has_an_environment_variable_and_help() {
+        use clap::CommandFactory;
+        let command = Config::command();
+        for arg in command.get_arguments() {
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            let env = arg.get_env().unwrap_or_else(|| panic!("--{id} has no env"));
+            let expected = format!("SPLENDOR_{}", id.to_uppercase());
+            assert_eq!(env.to_str(), Some(expected.as_str()), "--{id}");
+            assert!(arg.get_help().is_some(), "--{id} has no help");
+        }
+    }
+
+    #[test]
+    fn lists_and_limits_parse_from_flags() {
+        let config = Config::try_parse_from([
+            "splendor-server",
+            "--allowed-origins",
+            "https://a.example,https://b.example:8443",
+            "--name-chars",
+            "ascii",
+            "--max-name-chars",
+            "12",
+            "--allow-same-origin",
+            "false",
+        ])
+        .unwrap();
+        assert_eq!(config.allowed_origins.len(), 2);
+        assert_eq!(
+            config.allowed_origins[1].to_string(),
+            "https://b.example:8443"
+        );
+        assert_eq!(config.name_policy().max_chars, 12);
+        assert!(!config.allow_same_origin);
+        for bad in [
+            &["--allowed-origins", "b.example"][..],
+            &["--max-name-chars", "65"],
+            &["--max-name-chars", "0"],
+            &["--max-messages-per-second", "0"],
+            &["--heartbeat-interval", "0s"],
+            &["--name-chars", "emoji"],
+            &["--log-format", "xml"],
+        ] {
+            let args = std::iter::once("splendor-server").chain(bad.iter().copied());
+            assert!(Config::try_parse_from(args).is_err(), "{bad:?} parsed");
+        }
+    }
+
+    #[test]
+    fn settings_that_depend_on_each_other_are_checked() {
+        assert_eq!(Config::default().check(), Ok(()));
+        let config = Config {
+            heartbeat_interval: Duration::from_secs(30),
+            heartbeat_timeout: Duration::from_secs(30),
+            ..Config::default()
+        };
+        assert!(config.check().unwrap_err().contains("--heartbeat-timeout"));
+        let config = Config {
+            client_ip_header: Some("X Forwarded".into()),
+            ..Config::default()
+        };
+        assert!(config.check().is_err());
     }
 
     #[test]

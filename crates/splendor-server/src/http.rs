@@ -1,11 +1,18 @@
 //! The plain HTTP endpoints.
 
+use std::time::Duration;
+
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
 use splendor_protocol::RoomList;
+use tracing::warn;
 
 use crate::AppState;
+
+/// How long `/readyz` waits for the database.
+const READY_PING_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A pointer for people who open the server in a browser.
 pub(crate) async fn index() -> &'static str {
@@ -13,9 +20,40 @@ pub(crate) async fn index() -> &'static str {
      e.g. websocat ws://HOST/ws then {\"type\":\"hello\",\"name\":\"ann\"}.\n"
 }
 
-/// Liveness: answers 200 while the server accepts requests.
+/// Liveness: answers 200 while the process serves HTTP at all.
 pub(crate) async fn healthz() -> (StatusCode, &'static str) {
     (StatusCode::OK, "ok\n")
+}
+
+/// Readiness: 200 when the server takes new players: not shutting down,
+/// and the database answers. A load balancer sends no one to a 503.
+pub(crate) async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
+    if state.is_shutting_down() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n");
+    }
+    if let Some(storage) = state.storage() {
+        match tokio::time::timeout(READY_PING_TIMEOUT, storage.ping()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                // The reason may name hosts: it goes to the log, not to the client.
+                warn!(error = %e, "readiness: the database does not answer");
+                return (StatusCode::SERVICE_UNAVAILABLE, "database unreachable\n");
+            }
+            Err(_) => {
+                warn!("readiness: the database did not answer in time");
+                return (StatusCode::SERVICE_UNAVAILABLE, "database unreachable\n");
+            }
+        }
+    }
+    (StatusCode::OK, "ready\n")
+}
+
+/// The Prometheus figures.
+pub(crate) async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
+        state.metrics().render(),
+    )
 }
 
 /// The listed rooms that are waiting for players and have a free seat.

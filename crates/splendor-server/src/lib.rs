@@ -4,35 +4,83 @@
 //!   binary (`main.rs`) only parses the [`Config`], sets up logging and
 //!   calls it, so tests can start the same server on port 0.
 //! - [`app`] builds the router: `GET /ws` (the game protocol,
-//!   docs/PROTOCOL.md), `GET /api/rooms`, `GET /healthz`.
+//!   docs/PROTOCOL.md), `GET /api/rooms`, and for operators `GET /healthz`,
+//!   `GET /readyz` and `GET /metrics` (docs/HOSTING.md).
 //! - [`ws`]: one task pair per WebSocket (reader and writer). The reader
 //!   parses each frame, checks its shape, attaches the connection's own
 //!   session (never one the client names) and forwards an intent to the
-//!   room; the gateway never touches game state.
+//!   room; the gateway never touches game state. It also applies the
+//!   [`limits`] and the heartbeat.
 //! - [`config`]: flags and `SPLENDOR_*` environment variables.
+//! - [`metrics`]: the Prometheus figures.
+//! - [`probe`]: the client side of `splendor-server healthcheck`.
+//!
+//! # Shutdown
+//! When the shutdown future resolves: `/readyz` answers 503 and new
+//! WebSockets are refused; the listener stops accepting; every WebSocket is
+//! closed with 1012 (service restart); the rooms finish what they were
+//! doing ([`Lobby::drain`]), so an action being stored is stored; the
+//! storage is closed, which waits for queued writes. All of it within
+//! [`Config::shutdown_grace`].
 #![forbid(unsafe_code)]
 
 pub mod config;
 mod http;
 pub mod limits;
 pub mod metrics;
+pub mod probe;
 pub mod ws;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
-use splendor_lobby::{Lobby, MemorySessions, NoPersistence, SessionStore};
+use splendor_lobby::session::BoxFuture;
+use splendor_lobby::{Lobby, MemorySessions, NoPersistence, Persistence, SessionStore};
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
+use tokio::time::{Instant, timeout_at};
 use tracing::{info, warn};
 
-pub use config::Config;
+pub use config::{Config, LogFormat};
 
-/// How long `run` waits for open WebSockets to close after a shutdown.
-const CLOSE_GRACE: Duration = Duration::from_secs(10);
+use crate::limits::{IpLimiter, NamePolicy, OriginPolicy};
+use crate::metrics::{Metrics, TimedPersistence};
+
+/// The durable storage behind a server, as the operations side needs it.
+/// (The rooms use it through [`Persistence`], the gateway through
+/// [`SessionStore`].)
+pub trait Storage: Send + Sync + 'static {
+    /// Checks that the database answers, for `/readyz`. The error is logged,
+    /// never shown to clients.
+    fn ping(&self) -> BoxFuture<'_, Result<(), String>>;
+
+    /// Waits until every queued write is committed, then closes. Called once,
+    /// at shutdown, after the rooms have drained.
+    fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// What a server keeps its games and sessions in.
+pub struct Backend {
+    pub persistence: Arc<dyn Persistence>,
+    pub sessions: Arc<dyn SessionStore>,
+    /// `None`: nothing to ping or close (memory only).
+    pub storage: Option<Arc<dyn Storage>>,
+}
+
+impl Backend {
+    /// Sessions in memory, games nowhere.
+    pub fn in_memory() -> Backend {
+        Backend {
+            persistence: Arc::new(NoPersistence),
+            sessions: Arc::new(MemorySessions::new()),
+            storage: None,
+        }
+    }
+}
 
 /// Everything a request handler needs. Cheap to clone.
 #[derive(Clone)]
@@ -44,7 +92,15 @@ struct AppInner {
     config: Config,
     lobby: Lobby,
     sessions: Arc<dyn SessionStore>,
-    /// Set to true once: every connection then closes with 1001.
+    storage: Option<Arc<dyn Storage>>,
+    metrics: Metrics,
+    origins: OriginPolicy,
+    names: NamePolicy,
+    /// Connections per client address.
+    per_ip: IpLimiter,
+    /// One permit per open WebSocket, up to `max_connections`.
+    connection_slots: Arc<Semaphore>,
+    /// Set to true once: every connection then closes with 1012.
     shutdown: watch::Sender<bool>,
     /// The number of open WebSocket connections.
     connections: watch::Sender<usize>,
@@ -53,17 +109,43 @@ struct AppInner {
 impl AppState {
     /// A server keeping sessions in memory and games nowhere.
     pub fn new(config: Config) -> AppState {
-        let lobby = Lobby::new(config.lobby(), Arc::new(NoPersistence));
-        AppState::with_parts(config, lobby, Arc::new(MemorySessions::new()))
+        AppState::with_backend(config, Backend::in_memory())
+    }
+
+    /// A server over `backend`; the rooms' writes are timed for the metrics.
+    pub fn with_backend(config: Config, backend: Backend) -> AppState {
+        let metrics = Metrics::new();
+        let persistence = Arc::new(TimedPersistence::new(backend.persistence, metrics.clone()));
+        let lobby = Lobby::new(config.lobby(), persistence);
+        AppState::assemble(config, lobby, backend.sessions, backend.storage, metrics)
     }
 
     /// A server over the given lobby and session store.
     pub fn with_parts(config: Config, lobby: Lobby, sessions: Arc<dyn SessionStore>) -> AppState {
+        AppState::assemble(config, lobby, sessions, None, Metrics::new())
+    }
+
+    fn assemble(
+        config: Config,
+        lobby: Lobby,
+        sessions: Arc<dyn SessionStore>,
+        storage: Option<Arc<dyn Storage>>,
+        metrics: Metrics,
+    ) -> AppState {
+        metrics.watch_lobby(&lobby);
         AppState {
             inner: Arc::new(AppInner {
+                origins: config.origin_policy(),
+                names: config.name_policy(),
+                per_ip: IpLimiter::new(config.max_connections_per_ip),
+                connection_slots: Arc::new(Semaphore::new(
+                    config.max_connections.min(Semaphore::MAX_PERMITS),
+                )),
                 config,
                 lobby,
                 sessions,
+                storage,
+                metrics,
                 shutdown: watch::channel(false).0,
                 connections: watch::channel(0).0,
             }),
@@ -82,9 +164,38 @@ impl AppState {
         self.inner.sessions.as_ref()
     }
 
-    /// Tells every WebSocket connection to close (code 1001).
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
+    pub(crate) fn storage(&self) -> Option<&dyn Storage> {
+        self.inner.storage.as_deref()
+    }
+
+    pub(crate) fn origins(&self) -> &OriginPolicy {
+        &self.inner.origins
+    }
+
+    pub(crate) fn names(&self) -> &NamePolicy {
+        &self.inner.names
+    }
+
+    pub(crate) fn per_ip(&self) -> &IpLimiter {
+        &self.inner.per_ip
+    }
+
+    pub(crate) fn connection_slots(&self) -> &Arc<Semaphore> {
+        &self.inner.connection_slots
+    }
+
+    /// Tells every WebSocket connection to close (code 1012) and refuses new ones.
     pub fn shut_down(&self) {
         self.inner.shutdown.send_replace(true);
+    }
+
+    /// True once the server is shutting down.
+    pub fn is_shutting_down(&self) -> bool {
+        *self.inner.shutdown.borrow()
     }
 
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
@@ -123,18 +234,20 @@ impl Drop for ConnectionGuard {
     }
 }
 
-/// The router: the WebSocket endpoint and the HTTP API.
+/// The router: the WebSocket endpoint, the HTTP API and the operator endpoints.
 pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/", get(http::index))
         .route("/ws", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
+        .route("/readyz", get(http::readyz))
+        .route("/metrics", get(http::metrics))
         .route("/api/rooms", get(http::rooms))
         .with_state(state)
 }
 
-/// Serves on `listener` until `shutdown` resolves, then closes every
-/// WebSocket (1001) and returns once they are closed (or after a grace period).
+/// Serves on `listener` until `shutdown` resolves, then shuts down as the
+/// crate doc describes, within the configured grace.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -143,21 +256,41 @@ pub async fn run(
     serve(listener, AppState::new(config), shutdown).await
 }
 
+/// The least time the storage gets to close, even when the grace is spent.
+const STORAGE_CLOSE_MIN: Duration = Duration::from_secs(1);
+
 /// [`run`] with a prepared state.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let grace = state.config().shutdown_grace;
+    // When the shutdown began: the grace is counted from then.
+    let (began_tx, mut began) = watch::channel(None::<Instant>);
     let trigger = state.clone();
-    axum::serve(listener, app(state.clone()))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            info!("shutting down");
-            trigger.shut_down();
-        })
-        .await?;
-    if tokio::time::timeout(CLOSE_GRACE, state.all_connections_closed())
+    let server = axum::serve(
+        listener,
+        app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        shutdown.await;
+        info!("shutting down: refusing new connections, closing WebSockets with 1012");
+        began_tx.send_replace(Some(Instant::now()));
+        trigger.shut_down();
+    });
+    // Plain HTTP requests still in flight get the grace, not forever.
+    let http_deadline = async {
+        let began = *began.wait_for(Option::is_some).await.ok()?.as_ref()?;
+        tokio::time::sleep_until(began + grace).await;
+        Some(())
+    };
+    tokio::select! {
+        served = server => served?,
+        Some(()) = http_deadline => warn!("HTTP requests still running after the grace period"),
+    }
+    let deadline = began.borrow().unwrap_or_else(Instant::now) + grace;
+    if timeout_at(deadline, state.all_connections_closed())
         .await
         .is_err()
     {
@@ -166,5 +299,18 @@ pub async fn serve(
             "connections still open after the grace period"
         );
     }
+    if timeout_at(deadline, state.lobby().drain()).await.is_err() {
+        warn!("rooms still busy after the grace period");
+    } else {
+        info!(rooms = state.lobby().room_count(), "rooms drained");
+    }
+    if let Some(storage) = state.storage() {
+        let until = deadline.max(Instant::now() + STORAGE_CLOSE_MIN);
+        match timeout_at(until, storage.close()).await {
+            Ok(()) => info!("storage closed"),
+            Err(_) => warn!("the storage did not close in time"),
+        }
+    }
+    info!("stopped");
     Ok(())
 }

@@ -25,7 +25,7 @@
 //! | `splendor_store_commit_seconds` | histogram | `op` |
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use prometheus_client::collector::Collector;
@@ -112,6 +112,8 @@ struct Inner {
     sent: Counter,
     rejected: Family<Code, Counter>,
     commit_seconds: HistogramFamily,
+    /// The lobby read at each scrape, once there is one.
+    lobby: Arc<OnceLock<Lobby>>,
 }
 
 impl fmt::Debug for Metrics {
@@ -126,8 +128,9 @@ fn commit_histogram() -> Histogram {
 }
 
 impl Metrics {
-    /// The figures of a server over `lobby`.
-    pub fn new(lobby: Lobby) -> Metrics {
+    /// The figures of a server. The lobby's are added by [`Metrics::watch_lobby`]
+    /// (the lobby is built after the metrics, which time its persistence).
+    pub fn new() -> Metrics {
         let mut registry = Registry::with_prefix("splendor");
         let connections = Gauge::default();
         registry.register(
@@ -173,7 +176,10 @@ impl Metrics {
             "Time for a room's write to become durable (queue and commit), by operation",
             commit_seconds.clone(),
         );
-        registry.register_collector(Box::new(LobbyCollector { lobby }));
+        let lobby = Arc::new(OnceLock::new());
+        registry.register_collector(Box::new(LobbyCollector {
+            lobby: lobby.clone(),
+        }));
         Metrics {
             inner: Arc::new(Inner {
                 registry,
@@ -185,8 +191,15 @@ impl Metrics {
                 sent,
                 rejected,
                 commit_seconds,
+                lobby,
             }),
         }
+    }
+
+    /// Reports the rooms, games and actions of `lobby`. The first lobby
+    /// given is kept.
+    pub fn watch_lobby(&self, lobby: &Lobby) {
+        let _ = self.inner.lobby.set(lobby.clone());
     }
 
     /// The figures in the OpenMetrics text format ([`CONTENT_TYPE`]).
@@ -251,6 +264,12 @@ impl Metrics {
     }
 }
 
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
 /// An open connection, for the `splendor_connections` gauge.
 pub struct OpenConnection {
     metrics: Metrics,
@@ -264,7 +283,7 @@ impl Drop for OpenConnection {
 
 /// Reads the lobby at each scrape: rooms by status, and its counters.
 struct LobbyCollector {
-    lobby: Lobby,
+    lobby: Arc<OnceLock<Lobby>>,
 }
 
 impl fmt::Debug for LobbyCollector {
@@ -275,7 +294,10 @@ impl fmt::Debug for LobbyCollector {
 
 impl Collector for LobbyCollector {
     fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), fmt::Error> {
-        let counts = self.lobby.room_counts();
+        let Some(lobby) = self.lobby.get() else {
+            return Ok(());
+        };
+        let counts = lobby.room_counts();
         let gauge = ConstGauge::new(0i64);
         let mut rooms = encoder.encode_descriptor(
             "rooms",
@@ -291,7 +313,7 @@ impl Collector for LobbyCollector {
             let n = i64::try_from(n).unwrap_or(i64::MAX);
             ConstGauge::new(n).encode(rooms.encode_family(&[("status", status)])?)?;
         }
-        let stats = self.lobby.stats();
+        let stats = lobby.stats();
         for (name, help, value) in [
             (
                 "games_started",
@@ -384,7 +406,8 @@ mod tests {
     #[test]
     fn figures_are_rendered_with_their_names_and_labels() {
         let lobby = Lobby::new(LobbyConfig::default(), Arc::new(NoPersistence));
-        let metrics = Metrics::new(lobby);
+        let metrics = Metrics::new();
+        metrics.watch_lobby(&lobby);
         let open = metrics.connection_opened();
         let _second = metrics.connection_opened();
         drop(open);

@@ -9,14 +9,16 @@
 //! only task writing to the socket. When either side ends, the other is
 //! told through the connection's close signal.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use axum::extract::State;
+use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::response::Response;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use splendor_lobby::session::validate_name;
 use splendor_lobby::{
     CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, RoomHandle, RoomSeat, Session,
     SessionError,
@@ -26,24 +28,118 @@ use splendor_protocol::{
     RoomList, ServerMessage, Start, Welcome, parse_client_frame,
 };
 use splendor_rules::Action;
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::time::{Instant, MissedTickBehavior, sleep_until};
 use tracing::{Instrument, debug, info_span, warn};
 
 use crate::AppState;
 use crate::config::HARD_FRAME_LIMIT;
+use crate::limits::{IpGuard, MessageRate, Verdict};
+use crate::metrics::Refusal;
 
 /// How long a closing connection may take to send its close frame.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
 
-/// `GET /ws`: upgrades to a WebSocket speaking the game protocol.
-pub(crate) async fn upgrade(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+/// What a connection holds for as long as it is open: its slots under the
+/// connection limits.
+struct Slots {
+    _server: OwnedSemaphorePermit,
+    _per_ip: Option<IpGuard>,
+}
+
+/// `GET /ws`: checks the handshake against the limits, then upgrades to a
+/// WebSocket speaking the game protocol.
+///
+/// Refusals are plain HTTP answers before the upgrade: 503 while shutting
+/// down or when the server is full, 403 for a page of a site that is not
+/// allowed, 429 when the client address holds too many connections.
+pub(crate) async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+) -> Response {
+    let metrics = state.metrics();
+    if state.is_shutting_down() {
+        metrics.connection_refused(Refusal::ShuttingDown);
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is restarting; retry shortly",
+        );
+    }
+    let origin = headers
+        .get(header::ORIGIN)
+        .map(|v| v.to_str().unwrap_or("(not text)"));
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    if let Err(refused) = state.origins().check(origin, host) {
+        debug!(origin = %refused.origin, "origin refused");
+        metrics.connection_refused(Refusal::Origin);
+        return refuse(StatusCode::FORBIDDEN, &refused.to_string());
+    }
+    let client_ip = client_ip(
+        &state,
+        &headers,
+        peer.map(|Extension(ConnectInfo(addr))| addr),
+    );
+    let per_ip = match client_ip {
+        Some(ip) => match state.per_ip().try_acquire(ip) {
+            Some(guard) => Some(guard),
+            None => {
+                debug!(%ip, "too many connections from one address");
+                metrics.connection_refused(Refusal::PerIpLimit);
+                return refuse(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too many connections from your address",
+                );
+            }
+        },
+        None => None,
+    };
+    let Ok(server) = state.connection_slots().clone().try_acquire_owned() else {
+        metrics.connection_refused(Refusal::ServerFull);
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is full; retry later",
+        );
+    };
+    let slots = Slots {
+        _server: server,
+        _per_ip: per_ip,
+    };
     let limit = HARD_FRAME_LIMIT.max(state.config().max_frame_bytes);
     ws.max_message_size(limit)
         .max_frame_size(limit)
-        .on_upgrade(move |socket| serve_socket(socket, state))
+        .on_upgrade(move |socket| serve_socket(socket, state, slots))
 }
 
-async fn serve_socket(socket: WebSocket, state: AppState) {
+fn refuse(status: StatusCode, why: &str) -> Response {
+    (status, format!("{why}\n")).into_response()
+}
+
+/// The client's address: from the configured proxy header if there is one
+/// (its last entry, the one the proxy added), else the TCP peer.
+fn client_ip(state: &AppState, headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<IpAddr> {
+    let from_header = state
+        .config()
+        .client_ip_header
+        .as_deref()
+        .and_then(|name| headers.get_all(name).iter().next_back())
+        .and_then(|value| value.to_str().ok())
+        .and_then(|list| list.rsplit(',').next())
+        .and_then(|last| parse_ip(last.trim()));
+    from_header.or(peer.map(|p| p.ip()))
+}
+
+/// An address as proxies write it: `ip`, `ip:port` or `[ipv6]:port`.
+fn parse_ip(text: &str) -> Option<IpAddr> {
+    text.parse::<IpAddr>()
+        .ok()
+        .or_else(|| text.parse::<SocketAddr>().ok().map(|a| a.ip()))
+}
+
+async fn serve_socket(socket: WebSocket, state: AppState, slots: Slots) {
     let _open = state.track_connection();
+    let _counted = state.metrics().connection_opened();
     let (conn, rx) = Connection::new(state.config().outbound_queue);
     let span = info_span!(
         "conn",
@@ -54,8 +150,15 @@ async fn serve_socket(socket: WebSocket, state: AppState) {
     async move {
         debug!("connected");
         let (sink, stream) = socket.split();
-        let writer = tokio::spawn(write_loop(sink, rx).in_current_span());
+        let writer = tokio::spawn(write_loop(sink, rx, state.clone()).in_current_span());
+        let now = Instant::now();
+        let config = state.config();
         let mut client = Client {
+            rate: MessageRate::new(
+                config.max_messages_per_second,
+                config.message_burst,
+                now.into_std(),
+            ),
             state,
             conn,
             session: None,
@@ -65,37 +168,48 @@ async fn serve_socket(socket: WebSocket, state: AppState) {
         client.leave_quietly().await;
         client.conn.close(CloseReason::Normal);
         let _ = writer.await;
-        debug!("disconnected");
+        let reason = client.conn.close_reason().unwrap_or(CloseReason::Normal);
+        client.state.metrics().connection_closed(reason);
+        drop(slots);
+        debug!(?reason, "disconnected");
     }
     .instrument(span)
     .await
 }
 
-/// Drains the queue into the socket until the connection is closed, then
-/// sends a close frame that says why.
-async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx) {
+/// Drains the queue into the socket and pings the client every heartbeat
+/// interval, until the connection is closed; then sends a close frame that
+/// says why.
+async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx, state: AppState) {
     let ConnectionRx {
         mut messages,
         close_signal: mut closed,
         ..
     } = rx;
+    let every = state.config().heartbeat_interval;
+    let mut heartbeat = tokio::time::interval_at(Instant::now() + every, every);
+    heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let reason = loop {
-        tokio::select! {
+        let (frame, is_message) = tokio::select! {
             biased;
             reason = closed.wait() => break reason,
             message = messages.recv() => {
                 let Some(message) = message else { break CloseReason::Normal };
-                let text = message.to_json();
-                // A client that does not read must not hold the writer:
-                // a close request interrupts a pending send.
-                tokio::select! {
-                    biased;
-                    reason = closed.wait() => break reason,
-                    sent = sink.send(Message::Text(text.into())) => {
-                        if sent.is_err() {
-                            return;
-                        }
-                    }
+                (Message::Text(message.to_json().into()), true)
+            }
+            _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
+        };
+        // A client that does not read must not hold the writer:
+        // a close request interrupts a pending send.
+        tokio::select! {
+            biased;
+            reason = closed.wait() => break reason,
+            sent = sink.send(frame) => {
+                if sent.is_err() {
+                    return;
+                }
+                if is_message {
+                    state.metrics().message_sent();
                 }
             }
         }
@@ -122,6 +236,8 @@ struct Client {
     session: Option<Session>,
     /// The room this connection is in.
     room: Option<RoomHandle>,
+    /// Messages per second.
+    rate: MessageRate,
 }
 
 impl Client {
@@ -129,15 +245,35 @@ impl Client {
         let closed = self.conn.closed();
         tokio::pin!(closed);
         let mut shutdown = self.state.shutdown_signal();
+        let config = self.state.config();
+        let (heartbeat_timeout, idle_timeout) = (config.heartbeat_timeout, config.idle_timeout);
+        // Anything from the client, pongs included, proves it is there.
+        let mut last_heard = Instant::now();
+        // Only messages count as activity for the idle timeout.
+        let mut last_message = last_heard;
         loop {
+            // The idle clock runs only outside rooms: a player waiting for
+            // the others, or a spectator, sends nothing for long stretches.
+            let idle_deadline = (!self.in_room()).then(|| last_message + idle_timeout);
             let frame = tokio::select! {
                 _ = &mut closed => return,
                 _ = shutdown.wait_for(|down| *down) => {
                     self.conn.close(CloseReason::ShuttingDown);
                     return;
                 }
+                () = sleep_until(last_heard + heartbeat_timeout) => {
+                    debug!("no answer to pings");
+                    self.conn.close(CloseReason::HeartbeatTimeout);
+                    return;
+                }
+                () = sleep_until_or_never(idle_deadline) => {
+                    debug!("idle");
+                    self.conn.close(CloseReason::Idle);
+                    return;
+                }
                 frame = stream.next() => frame,
             };
+            last_heard = Instant::now();
             match frame {
                 None | Some(Ok(Message::Close(_))) => return,
                 Some(Err(e)) => {
@@ -150,16 +286,59 @@ impl Client {
                     }
                     return;
                 }
-                Some(Ok(Message::Text(text))) => self.on_text(text.as_str()).await,
-                Some(Ok(Message::Binary(_))) => self.reply_error(
-                    ErrorCode::BadMessage,
-                    "binary frames are not supported; send JSON text frames",
-                    None,
-                ),
+                Some(Ok(Message::Text(text))) => {
+                    last_message = last_heard;
+                    if self.admit() {
+                        self.on_text(text.as_str()).await;
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    last_message = last_heard;
+                    if self.admit() {
+                        self.reply_error(
+                            ErrorCode::BadMessage,
+                            "binary frames are not supported; send JSON text frames",
+                            None,
+                        );
+                    }
+                }
                 // The WebSocket library answers pings itself.
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
             }
+            if self.conn.close_reason().is_some() {
+                return;
+            }
         }
+    }
+
+    /// Counts a message and applies the message rate: true if it is to be
+    /// handled. Refused messages are not parsed at all.
+    fn admit(&mut self) -> bool {
+        self.state.metrics().message_received();
+        match self.rate.check(Instant::now().into_std()) {
+            Verdict::Allow => true,
+            Verdict::Refuse => {
+                let config = self.state.config();
+                let message = format!(
+                    "too many messages: at most {} per second (bursts of {}); this one was not \
+                     handled, and sending on before slowing down closes the connection",
+                    config.max_messages_per_second, config.message_burst
+                );
+                self.reply_error(ErrorCode::RateLimited, message, None);
+                false
+            }
+            Verdict::Drop => false,
+            Verdict::Close => {
+                debug!("rate limit exceeded");
+                self.conn.close(CloseReason::RateLimited);
+                false
+            }
+        }
+    }
+
+    /// Whether the connection is in a room that is still open.
+    fn in_room(&self) -> bool {
+        self.room.as_ref().is_some_and(|room| !room.is_closed())
     }
 
     async fn on_text(&mut self, text: &str) {
@@ -205,7 +384,8 @@ impl Client {
             let message = format!("this connection is already {:?}", session.name);
             return self.reply_error(ErrorCode::AlreadyIdentified, message, id);
         }
-        let name = match hello.name.as_deref().map(validate_name).transpose() {
+        let names = *self.state.names();
+        let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
             Ok(name) => name,
             Err(why) => return self.reply_error(ErrorCode::InvalidName, why, id),
         };
@@ -475,6 +655,7 @@ impl Client {
     fn reply_error(&self, code: ErrorCode, message: impl Into<String>, id: Option<RequestId>) {
         let info = ErrorInfo::new(code, message, id);
         debug!(code = %info.code, "request rejected");
+        self.state.metrics().intent_rejected(&info.code);
         self.send(ServerMessage::Error(info));
     }
 
@@ -493,6 +674,7 @@ impl Client {
 
     fn reply_lobby_error(&mut self, error: LobbyError, id: Option<RequestId>) {
         debug!(code = error.code(), "request rejected");
+        self.state.metrics().intent_rejected(error.code());
         if error == LobbyError::RoomClosed {
             // The room is gone; this connection is in no room any more.
             self.room = None;
@@ -501,5 +683,12 @@ impl Client {
             }
         }
         self.send(ServerMessage::Error(error.to_error_info(id)));
+    }
+}
+
+async fn sleep_until_or_never(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => sleep_until(deadline).await,
+        None => std::future::pending().await,
     }
 }
