@@ -215,6 +215,12 @@ impl AppState {
         }
     }
 
+    /// Follows the number of open WebSocket connections (for tests and
+    /// diagnostics: wait for a count instead of sleeping).
+    pub fn connections_watch(&self) -> watch::Receiver<usize> {
+        self.inner.connections.subscribe()
+    }
+
     async fn all_connections_closed(&self) {
         let mut rx = self.inner.connections.subscribe();
         let _ = rx.wait_for(|n| *n == 0).await;

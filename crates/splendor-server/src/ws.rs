@@ -217,11 +217,31 @@ async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx, s
     if reason != CloseReason::Normal {
         debug!(?reason, "closing");
     }
+    // A client that is told why it is closed (rate limit, idle, restart,
+    // replaced) first gets what was already queued for it, such as the
+    // `rate_limited` error; one that does not read, or is gone, does not.
+    let flush = matches!(
+        reason,
+        CloseReason::RateLimited
+            | CloseReason::Idle
+            | CloseReason::ShuttingDown
+            | CloseReason::Replaced
+    );
     let frame = CloseFrame {
         code: reason.code(),
         reason: reason.text().into(),
     };
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+        while flush && let Ok(message) = messages.try_recv() {
+            if sink
+                .send(Message::Text(message.to_json().into()))
+                .await
+                .is_err()
+            {
+                return;
+            }
+            state.metrics().message_sent();
+        }
         let _ = sink.send(Message::Close(Some(frame))).await;
         let _ = sink.close().await;
     })
