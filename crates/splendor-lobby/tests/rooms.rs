@@ -723,14 +723,17 @@ async fn drain_waits_for_an_action_being_stored() {
     });
     let lobby = lobby_with(LobbyConfig::default(), gate.clone());
     let (room, mut players) = started_game(&lobby, 2).await;
-    let state = players[0].state().await;
-    let legal = state
-        .legal_actions
-        .expect("seat 0 acts first (joined order)");
+    let mut actor = None;
+    for (i, p) in players.iter_mut().enumerate() {
+        if let Some(legal) = p.state().await.legal_actions {
+            actor = Some((i, legal));
+        }
+    }
+    let (i, legal) = actor.expect("someone acts first");
     let action = Action::try_from(&legal[0]).unwrap();
     let acting = {
         let room = room.clone();
-        let (session, conn) = (players[0].session.id, players[0].conn.id());
+        let (session, conn) = (players[i].session.id, players[i].conn.id());
         tokio::spawn(async move { room.act(session, conn, action, Some(0), None).await })
     };
     gate.entered.notified().await;
