@@ -37,3 +37,7 @@ pub use server::{
 };
 pub use tokens::{GemCounts, TokenCounts};
 pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};
+
+/// The rules crate's plain identifiers that the wire types name, so that a
+/// client (a bot, say) can use this crate without depending on the rules.
+pub use splendor_rules::{CardId, Color, Level, NobleId, Seat};
