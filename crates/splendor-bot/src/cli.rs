@@ -1,0 +1,77 @@
+//! The command line of the `splendor-bot` binary, turned into a [`Config`].
+//!
+//! It lives in the library so that tests start bots exactly as a person
+//! would type them.
+
+use clap::{Parser, ValueEnum};
+
+use crate::{Config, Greedy, Random, RoomChoice, Strategy};
+
+/// A bot that plays Splendor on a server: it creates a room (printing the
+/// code others join with) or joins one by code, then plays to the end.
+#[derive(Debug, Parser)]
+#[command(name = "splendor-bot", version)]
+pub struct Args {
+    /// The server's WebSocket URL.
+    #[arg(long, env = "SPLENDOR_URL", default_value = "ws://127.0.0.1:8080/ws")]
+    pub url: String,
+    /// The display name of a new session (1 to 24 characters).
+    #[arg(long, env = "SPLENDOR_BOT_NAME", default_value = "bot")]
+    pub name: String,
+    /// Resume an earlier session (and its seat) with its token.
+    #[arg(long, env = "SPLENDOR_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Join the room with this code as a player; without it, create a room.
+    #[arg(long, value_name = "CODE")]
+    pub join: Option<String>,
+    /// Seats of the room to create.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub seats: u8,
+    /// List the created room publicly (`GET /api/rooms`).
+    #[arg(long)]
+    pub listed: bool,
+    /// Start the game once N players are seated, if this bot is the host
+    /// [default: --seats when creating a room].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub start_when: Option<u8>,
+    /// How to choose moves.
+    #[arg(long, value_enum, default_value_t = StrategyName::Greedy)]
+    pub strategy: StrategyName,
+    /// Seed of the random strategy, to replay its choices [default: fresh].
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyName {
+    Random,
+    Greedy,
+}
+
+impl Args {
+    /// The bot's configuration (it reports nothing; set `on_progress` to print).
+    pub fn into_config(self) -> Config {
+        let strategy: Box<dyn Strategy + Send> = match (self.strategy, self.seed) {
+            (StrategyName::Greedy, _) => Box::new(Greedy),
+            (StrategyName::Random, Some(seed)) => Box::new(Random::seeded(seed)),
+            (StrategyName::Random, None) => Box::new(Random::from_entropy()),
+        };
+        let (room, start_when) = match self.join {
+            Some(code) => (RoomChoice::Join { code }, self.start_when),
+            None => {
+                let room = RoomChoice::Create {
+                    seats: self.seats,
+                    listed: self.listed,
+                };
+                (room, Some(self.start_when.unwrap_or(self.seats)))
+            }
+        };
+        Config {
+            start_when: start_when.map(usize::from),
+            room,
+            strategy,
+            token: self.token,
+            ..Config::new(self.url, self.name)
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! An example bot for the Splendor server, written to be read.
+//!
+//! A bot is a WebSocket client speaking the JSON protocol of
+//! `docs/PROTOCOL.md`. It needs no rules code: the `state` sent to the
+//! player who must act lists every legal action in exactly the form `act`
+//! takes, so a bot only picks one. `docs/BOTS.md` explains the flow for
+//! any language.
+//!
+//! Map of the crate:
+//! - this file: [`Config`], [`run_bot`] (the socket loop) and [`Bot`], the
+//!   protocol logic without IO: it takes one server message and queues the
+//!   frames to send back, so it can be tested without a server;
+//! - [`strategy`]: the [`Strategy`] trait and two strategies,
+//!   [`Random`] and [`Greedy`];
+//! - [`cli`]: the command line of the `splendor-bot` binary.
+//!
+//! The flow: `hello` → `welcome` → `create` or `join` → `room` (→ `start`)
+//! → `state` with `legal_actions` → `act` with `expect_version` → `events`
+//! and `state` → … → `result`.
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod strategy;
+
+use std::fmt;
+
+use futures_util::{SinkExt, StreamExt};
+use splendor_protocol::{
+    Act, ClientFrame, ClientMessage, Create, ErrorInfo, Hello, Join, RequestId, ResultInfo, Role,
+    RoomInfo, RoomStatus, Seat, ServerMessage, Start, StateInfo, Welcome, WireAction,
+};
+use tokio_tungstenite::{connect_async, tungstenite::Message};
+
+pub use strategy::{Greedy, Random, Strategy};
+
+/// Where the bot plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomChoice {
+    /// Create a room with this many seats (2 to 4) and become its host.
+    Create { seats: u8, listed: bool },
+    /// Join the room with this code as a player.
+    Join { code: String },
+}
+
+/// Everything [`run_bot`] needs.
+pub struct Config {
+    /// The server's WebSocket endpoint, e.g. `ws://127.0.0.1:8080/ws`.
+    pub url: String,
+    /// The display name of a new session.
+    pub name: String,
+    /// A token from an earlier run: resume that session (and its seat).
+    pub token: Option<String>,
+    /// Used unless a resumed session is already in a room.
+    pub room: RoomChoice,
+    /// Start the game once this many players are seated, if this bot is host.
+    pub start_when: Option<usize>,
+    pub strategy: Box<dyn Strategy + Send>,
+    /// Called for everything worth telling a person; the binary prints it.
+    pub on_progress: Box<dyn FnMut(&Progress) + Send>,
+}
+
+impl Config {
+    /// A greedy bot that creates a two-seat room and starts when it is full.
+    pub fn new(url: impl Into<String>, name: impl Into<String>) -> Config {
+        Config {
+            url: url.into(),
+            name: name.into(),
+            token: None,
+            room: RoomChoice::Create {
+                seats: 2,
+                listed: false,
+            },
+            start_when: Some(2),
+            strategy: Box::new(Greedy),
+            on_progress: Box::new(|_| {}),
+        }
+    }
+}
+
+/// What happened, for people watching the bot.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress {
+    Welcome(Welcome),
+    /// In the room with this code (printed so that others can join it).
+    InRoom(String),
+    /// The game started; this bot plays this seat.
+    Started(Option<Seat>),
+    /// This bot sent this action at this version.
+    Acted(u64, WireAction),
+    /// A request was refused (the error's `id` names the request).
+    Refused(ErrorInfo),
+    /// A frame the bot did not understand (from a newer server, say); skipped.
+    Ignored(String),
+}
+
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Progress::Welcome(w) => write!(f, "hello {}; resume with --token {}", w.name, w.token),
+            Progress::InRoom(code) => write!(f, "in room {code}; others join with --join {code}"),
+            Progress::Started(seat) => write!(f, "the game started; this bot is seat {seat:?}"),
+            Progress::Acted(version, action) => {
+                let json = serde_json::to_string(action).unwrap_or_default();
+                write!(f, "v{version}: {json}")
+            }
+            Progress::Refused(e) => write!(f, "{:?} refused: {}: {}", e.id, e.code, e.message),
+            Progress::Ignored(reason) => write!(f, "ignored a frame: {reason}"),
+        }
+    }
+}
+
+/// How a finished game ended for this bot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// This bot's seat in turn order (`None` if it only watched).
+    pub seat: Option<Seat>,
+    /// The session token, to resume or to look at the finished room again.
+    pub token: String,
+    pub result: ResultInfo,
+    /// The last state version seen: the number of actions in the game.
+    pub version: u64,
+    /// How many of this bot's actions the server accepted.
+    pub actions: u64,
+}
+
+/// Why a bot stopped before the game's result.
+#[derive(Debug)]
+pub enum BotError {
+    Socket(tokio_tungstenite::tungstenite::Error),
+    /// The server closed the connection with this code (4001: the session
+    /// was resumed elsewhere) and reason.
+    Closed(Option<u16>, String),
+    /// `hello`, `create` or `join` was refused; the bot cannot go on.
+    Refused(ErrorInfo),
+    RoomClosed(String),
+    /// The server kept refusing actions taken from its own legal list.
+    Stuck(ErrorInfo),
+    /// The server sent something that cannot be played from.
+    Protocol(String),
+}
+
+impl fmt::Display for BotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotError::Socket(e) => write!(f, "WebSocket: {e}"),
+            BotError::Closed(code, why) => write!(f, "the server closed: {code:?} {why}"),
+            BotError::Refused(e) => write!(f, "{:?} refused: {}: {}", e.id, e.code, e.message),
+            BotError::RoomClosed(why) => write!(f, "the room closed: {why}"),
+            BotError::Stuck(e) => write!(f, "actions keep failing: {}: {}", e.code, e.message),
+            BotError::Protocol(what) => write!(f, "unexpected server behaviour: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for BotError {}
+
+/// How many refused actions in a row the bot tolerates before giving up.
+const MAX_FAILURES: u32 = 5;
+
+/// Connects, plays one game and returns its outcome.
+pub async fn run_bot(config: Config) -> Result<Outcome, BotError> {
+    let (mut ws, _) = connect_async(config.url.as_str())
+        .await
+        .map_err(BotError::Socket)?;
+    let mut bot = Bot::new(config);
+    loop {
+        // Send what the bot queued (its hello first), then read one frame.
+        for frame in bot.take_outbox() {
+            let text = frame.to_json();
+            ws.send(Message::text(text))
+                .await
+                .map_err(BotError::Socket)?;
+        }
+        let Some(frame) = ws.next().await else {
+            return Err(BotError::Closed(None, "the stream ended".into()));
+        };
+        match frame.map_err(BotError::Socket)? {
+            Message::Text(text) => {
+                if let Some(outcome) = bot.handle_text(text.as_str())? {
+                    let _ = ws.close(None).await; // Polite; the outcome stands anyway.
+                    return Ok(outcome);
+                }
+            }
+            Message::Close(close) => {
+                let (code, why) = close.map_or((None, String::new()), |c| {
+                    (Some(u16::from(c.code)), c.reason.to_string())
+                });
+                return Err(BotError::Closed(code, why));
+            }
+            // Pings are answered by tungstenite itself; the protocol has no binary frames.
+            _ => {}
+        }
+    }
+}
+
+/// The bot's memory and its reactions to server messages, without IO.
+pub struct Bot {
+    config: Config,
+    /// Frames decided on but not yet sent.
+    outbox: Vec<ClientFrame>,
+    token: String,
+    seat: Option<Seat>,
+    in_room: bool,
+    playing: bool,
+    start_sent: bool,
+    /// The version an `act` was sent for, so a repeated state is not acted on twice.
+    acted_at: Option<u64>,
+    version: u64,
+    accepted: u64,
+    /// Refused actions in a row.
+    failures: u32,
+}
+
+impl Bot {
+    /// A bot whose first frame, `hello`, is already queued.
+    pub fn new(config: Config) -> Bot {
+        // A token resumes a session; otherwise the name starts a new one.
+        let hello = Hello {
+            name: config.token.is_none().then(|| config.name.clone()),
+            token: config.token.clone(),
+        };
+        let mut bot = Bot {
+            config,
+            outbox: Vec::new(),
+            token: String::new(),
+            seat: None,
+            in_room: false,
+            playing: false,
+            start_sent: false,
+            acted_at: None,
+            version: 0,
+            accepted: 0,
+            failures: 0,
+        };
+        bot.send("hello", ClientMessage::Hello(hello));
+        bot
+    }
+
+    /// The frames to send now, in order.
+    pub fn take_outbox(&mut self) -> Vec<ClientFrame> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Handles one text frame; anything unparsable is reported and skipped.
+    pub fn handle_text(&mut self, text: &str) -> Result<Option<Outcome>, BotError> {
+        match serde_json::from_str::<ServerMessage>(text) {
+            Ok(message) => self.handle(message),
+            Err(e) => {
+                self.report(Progress::Ignored(e.to_string()));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Handles one server message; returns the outcome once the game is over.
+    pub fn handle(&mut self, message: ServerMessage) -> Result<Option<Outcome>, BotError> {
+        match message {
+            ServerMessage::Welcome(welcome) => {
+                self.token = welcome.token.clone();
+                let resumed = welcome.resumed;
+                self.report(Progress::Welcome(welcome));
+                if resumed {
+                    // A resumed session may already sit in a room: `sync`
+                    // answers with that room, or `not_in_room` (see on_error).
+                    self.send("resume", ClientMessage::Sync);
+                } else {
+                    self.enter();
+                }
+            }
+            ServerMessage::Room(room) => self.on_room(room),
+            ServerMessage::State(state) => self.on_state(state)?,
+            // The copy carrying our request id confirms our action.
+            ServerMessage::Events(events) if request(&events.id).starts_with("act-") => {
+                self.accepted += 1;
+                self.failures = 0;
+            }
+            ServerMessage::Result(result) => {
+                return Ok(Some(Outcome {
+                    seat: self.seat,
+                    token: self.token.clone(),
+                    result,
+                    version: self.version,
+                    actions: self.accepted,
+                }));
+            }
+            ServerMessage::Error(error) => self.on_error(error)?,
+            ServerMessage::RoomClosed(closed) => return Err(BotError::RoomClosed(closed.reason)),
+            _ => {} // Others' events, and answers to requests this bot never sends.
+        }
+        Ok(None)
+    }
+
+    /// Creates or joins the configured room.
+    fn enter(&mut self) {
+        let message = match &self.config.room {
+            &RoomChoice::Create { seats, listed } => {
+                ClientMessage::Create(Create { seats, listed })
+            }
+            RoomChoice::Join { code } => ClientMessage::Join(Join {
+                code: code.clone(),
+                role: Role::Player,
+            }),
+        };
+        self.send("enter", message);
+    }
+
+    fn on_room(&mut self, room: RoomInfo) {
+        if !self.in_room {
+            self.in_room = true;
+            self.report(Progress::InRoom(room.code.clone()));
+        }
+        // Seats are renumbered into turn order at the start.
+        self.seat = room.you.seat;
+        if room.status != RoomStatus::Waiting {
+            if !self.playing {
+                self.playing = true;
+                self.report(Progress::Started(self.seat));
+            }
+            return;
+        }
+        // Only the host may start; the host role can also pass to us.
+        let seated = room.seats.iter().flatten().count();
+        let host = room
+            .seats
+            .iter()
+            .flatten()
+            .any(|s| Some(s.seat) == self.seat && s.host);
+        if let Some(wanted) = self.config.start_when
+            && host
+            && !self.start_sent
+            && seated >= wanted
+        {
+            self.start_sent = true;
+            self.send("start", ClientMessage::Start(Start::default()));
+        }
+    }
+
+    fn on_state(&mut self, state: StateInfo) -> Result<(), BotError> {
+        self.version = state.version;
+        self.seat = state.you;
+        // Only the player who must act gets `legal_actions`.
+        let Some(legal) = &state.legal_actions else {
+            return Ok(());
+        };
+        if self.acted_at == Some(state.version) {
+            return Ok(()); // The same state again (after a resume, say): already answered.
+        }
+        if legal.is_empty() {
+            let what = format!("no legal actions at version {}", state.version);
+            return Err(BotError::Protocol(what));
+        }
+        let action = self.config.strategy.choose(&state);
+        self.acted_at = Some(state.version);
+        self.report(Progress::Acted(state.version, action.clone()));
+        // With expect_version, nothing is applied if the game moved on meanwhile.
+        let act = Act {
+            action,
+            expect_version: Some(state.version),
+        };
+        self.send(&format!("act-{}", state.version), ClientMessage::Act(act));
+        Ok(())
+    }
+
+    fn on_error(&mut self, error: ErrorInfo) -> Result<(), BotError> {
+        self.report(Progress::Refused(error.clone()));
+        match request(&error.id) {
+            "resume" if error.code == "not_in_room" => self.enter(),
+            "hello" | "resume" | "enter" => return Err(BotError::Refused(error)),
+            // Someone left before the start went through: retry on the next `room`.
+            "start" => self.start_sent = false,
+            // The game moved on; the next `state` brings a fresh legal list.
+            _ if error.code == "stale_version" => {}
+            act if act.starts_with("act-") => {
+                self.failures += 1;
+                if self.failures >= MAX_FAILURES {
+                    return Err(BotError::Stuck(error));
+                }
+                // Fetch the state again and choose anew (`persistence_failed` says "try again").
+                self.acted_at = None;
+                self.send("resync", ClientMessage::Sync);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, id: &str, message: ClientMessage) {
+        let id = Some(RequestId::String(id.to_owned()));
+        self.outbox.push(ClientFrame { id, message });
+    }
+
+    fn report(&mut self, progress: Progress) {
+        (self.config.on_progress)(&progress);
+    }
+}
+
+/// The request a message answers, by the id this bot gave it ("" for none).
+fn request(id: &Option<RequestId>) -> &str {
+    match id {
+        Some(RequestId::String(id)) => id,
+        _ => "",
+    }
+}
