@@ -49,6 +49,11 @@ pub enum StrategyName {
 }
 
 impl Args {
+    /// Parses the words after `splendor-bot`, as a shell passes them.
+    pub fn parse_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("splendor-bot").chain(words))
+    }
+
     /// The bot's configuration (it reports nothing; set `on_progress` to print).
     pub fn into_config(self) -> Config {
         let strategy: Box<dyn Strategy + Send> = match (self.strategy, self.seed) {

@@ -1,12 +1,11 @@
 //! The command line: defaults, and that bad values are refused by clap
 //! before anything connects.
 
-use clap::Parser;
 use splendor_bot::RoomChoice;
 use splendor_bot::cli::Args;
 
 fn args(line: &[&str]) -> Result<Args, clap::Error> {
-    Args::try_parse_from(std::iter::once("splendor-bot").chain(line.iter().copied()))
+    Args::parse_words(line.iter().copied())
 }
 
 #[test]

@@ -1,0 +1,180 @@
+//! The example bot (`crates/splendor-bot`) on a real server: two bots play
+//! each other to the end, started from a `Config` and from the command
+//! line, and a bot resumes a finished game with its token.
+
+use std::time::Duration;
+
+use serde_json::json;
+use splendor_bot::cli::Args;
+use splendor_bot::{Config, Greedy, Outcome, Progress, Random, RoomChoice, run_bot};
+use splendor_e2e::{TestClient, TestServer};
+use splendor_protocol::{ResultInfo, ServerMessage};
+use tokio::sync::mpsc;
+
+/// Far longer than a game between these bots takes; only a safety net.
+const GAME_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// `config` reporting the code of the room it is in on `codes`.
+fn reporting_code(mut config: Config, codes: mpsc::UnboundedSender<String>) -> Config {
+    config.on_progress = Box::new(move |progress| {
+        if let Progress::InRoom(code) = progress {
+            let _ = codes.send(code.clone());
+        }
+    });
+    config
+}
+
+/// Runs the host until its room exists, then the guest built for that
+/// code; returns both outcomes and the code.
+async fn play(host: Config, guest: impl FnOnce(&str) -> Config) -> (Outcome, Outcome, String) {
+    let (codes, mut code_rx) = mpsc::unbounded_channel();
+    let host = tokio::spawn(run_bot(reporting_code(host, codes)));
+    let code = tokio::time::timeout(GAME_TIMEOUT, code_rx.recv())
+        .await
+        .expect("the host reports its room in time")
+        .expect("the host reports its room");
+    let guest = tokio::spawn(run_bot(guest(&code)));
+    let (host, guest) = tokio::time::timeout(GAME_TIMEOUT, async { (host.await, guest.await) })
+        .await
+        .expect("the game ends in time");
+    let host = host.expect("host task").expect("host outcome");
+    let guest = guest.expect("guest task").expect("guest outcome");
+    (host, guest, code)
+}
+
+/// Both bots saw the same finished game from their own seats.
+fn check_consistent(a: &Outcome, b: &Outcome, names: [&str; 2]) {
+    assert_eq!(a.result, b.result, "both bots got the same result");
+    let result = &a.result;
+    assert_eq!(result.ranking.len(), 2);
+    let (seat_a, seat_b) = (a.seat.expect("a seat"), b.seat.expect("a seat"));
+    assert_ne!(seat_a, seat_b);
+    for (seat, name) in [(seat_a, names[0]), (seat_b, names[1])] {
+        let line = result
+            .ranking
+            .iter()
+            .find(|l| l.seat == seat)
+            .expect("ranked");
+        assert_eq!(line.name, name);
+    }
+    // R10.3, R10.4: best first; the winners are exactly the rank-1 seats.
+    let key = |l: &splendor_protocol::RankInfo| (std::cmp::Reverse(l.points), l.cards);
+    assert!(
+        result.ranking.windows(2).all(|w| key(&w[0]) <= key(&w[1])),
+        "{result:?}"
+    );
+    let firsts: Vec<u8> = result
+        .ranking
+        .iter()
+        .filter(|l| l.rank == 1)
+        .map(|l| l.seat)
+        .collect();
+    assert!(!result.winners.is_empty());
+    assert_eq!(sorted(result.winners.clone()), sorted(firsts));
+    if !result.deadlock {
+        assert!(result.ranking[0].points >= 15, "{result:?}");
+    }
+    // Every action of the game was one of theirs, accepted once.
+    assert_eq!(a.version, b.version);
+    assert_eq!(
+        a.actions + b.actions,
+        a.version,
+        "{} + {}",
+        a.actions,
+        b.actions
+    );
+    assert!(a.actions > 0 && b.actions > 0);
+}
+
+fn sorted(mut seats: Vec<u8>) -> Vec<u8> {
+    seats.sort_unstable();
+    seats
+}
+
+/// The result a spectator joining the finished room is shown.
+async fn result_seen_by_spectator(server: &TestServer, code: &str) -> ResultInfo {
+    let mut spectator = TestClient::join_server(server, "watcher").await;
+    let joined = spectator
+        .request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
+    assert_eq!(joined["status"], "finished", "{joined}");
+    match spectator
+        .recv_message(|m| matches!(m, ServerMessage::Result(_)))
+        .await
+    {
+        ServerMessage::Result(result) => result,
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_greedy_bot_and_a_random_bot_play_a_whole_game() {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let host = Config::new(url.clone(), "greedy");
+    let guest = |code: &str| Config {
+        room: RoomChoice::Join {
+            code: code.to_owned(),
+        },
+        start_when: None,
+        strategy: Box::new(Random::seeded(11)),
+        ..Config::new(url.clone(), "random")
+    };
+    let (greedy, random, code) = play(host, guest).await;
+    check_consistent(&greedy, &random, ["greedy", "random"]);
+    assert_eq!(
+        result_seen_by_spectator(&server, &code).await,
+        greedy.result
+    );
+
+    // The token resumes the session: the bot is put back into its
+    // (finished) room and gets the same result again.
+    let resumed = Config {
+        token: Some(greedy.token.clone()),
+        ..Config::new(url, "ignored")
+    };
+    let again = tokio::time::timeout(GAME_TIMEOUT, run_bot(resumed))
+        .await
+        .expect("in time")
+        .expect("the resumed bot sees the result");
+    assert_eq!((again.result, again.seat), (greedy.result, greedy.seat));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_started_from_the_command_line_meet_by_room_code() {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    // A three-seat room that starts as soon as two are seated.
+    let line = format!("--url {url} --name host --seats 3 --start-when 2");
+    let host = Args::parse_words(line.split_whitespace())
+        .expect("host arguments")
+        .into_config();
+    let guest = |code: &str| {
+        let line = format!("--url {url} --name guest --join {code} --strategy greedy");
+        Args::parse_words(line.split_whitespace())
+            .expect("guest arguments")
+            .into_config()
+    };
+    let (host, guest, code) = play(host, guest).await;
+    check_consistent(&host, &guest, ["host", "guest"]);
+    assert_eq!(result_seen_by_spectator(&server, &code).await, host.result);
+    // Greedy against greedy: a real race to 15, not a deadlock.
+    assert!(!host.result.deadlock);
+}
+
+#[tokio::test]
+async fn a_bot_reports_a_refused_join_instead_of_waiting_forever() {
+    let server = TestServer::start().await;
+    let config = Config {
+        room: RoomChoice::Join {
+            code: "ZZZZZ".into(),
+        },
+        strategy: Box::new(Greedy),
+        ..Config::new(server.ws_url(), "lost")
+    };
+    let err = tokio::time::timeout(GAME_TIMEOUT, run_bot(config))
+        .await
+        .expect("in time")
+        .expect_err("no such room");
+    assert!(err.to_string().contains("room_not_found"), "{err}");
+}
