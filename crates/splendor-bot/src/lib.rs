@@ -23,6 +23,7 @@ pub mod cli;
 pub mod strategy;
 
 use std::fmt;
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use splendor_protocol::{
@@ -91,6 +92,8 @@ pub enum Progress {
     Refused(ErrorInfo),
     /// A frame the bot did not understand (from a newer server, say); skipped.
     Ignored(String),
+    /// The connection was lost for this reason; resuming the session.
+    Reconnecting(String),
 }
 
 impl fmt::Display for Progress {
@@ -105,6 +108,7 @@ impl fmt::Display for Progress {
             }
             Progress::Refused(e) => write!(f, "{:?} refused: {}: {}", e.id, e.code, e.message),
             Progress::Ignored(reason) => write!(f, "ignored a frame: {reason}"),
+            Progress::Reconnecting(why) => write!(f, "{why}; reconnecting"),
         }
     }
 }
@@ -154,15 +158,50 @@ impl fmt::Display for BotError {
 
 impl std::error::Error for BotError {}
 
+impl BotError {
+    /// Whether resuming on a new connection may help: not after 4001 (the
+    /// session moved to another connection) nor 4003 (rate limit).
+    fn may_reconnect(&self) -> bool {
+        match self {
+            BotError::Socket(_) => true,
+            BotError::Closed(code, _) => !matches!(code, Some(1000 | 4001 | 4003)),
+            _ => false,
+        }
+    }
+}
+
 /// How many refused actions in a row the bot tolerates before giving up.
 const MAX_FAILURES: u32 = 5;
 
-/// Connects, plays one game and returns its outcome.
+/// How often a dropped connection is resumed in one game, waiting 1, 2, 4... seconds.
+const MAX_RECONNECTS: u32 = 5;
+
+/// Connects, plays one game and returns its outcome. A connection lost
+/// after the welcome (a server restart closes with 1012) is resumed with
+/// the session's token: same seat, current state.
 pub async fn run_bot(config: Config) -> Result<Outcome, BotError> {
-    let (mut ws, _) = connect_async(config.url.as_str())
+    let mut bot = Bot::new(config);
+    let mut attempt = 0;
+    loop {
+        match play_connection(&mut bot).await {
+            Err(e) if e.may_reconnect() && !bot.token.is_empty() && attempt < MAX_RECONNECTS => {
+                bot.report(Progress::Reconnecting(e.to_string()));
+                // A random part, so that bots do not all come back at once.
+                let delay = Duration::from_millis(rand::random_range(1000..1500) << attempt);
+                tokio::time::sleep(delay).await;
+                attempt += 1;
+                bot.resume();
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Plays on one connection until the result, an error or a close.
+async fn play_connection(bot: &mut Bot) -> Result<Outcome, BotError> {
+    let (mut ws, _) = connect_async(bot.config.url.as_str())
         .await
         .map_err(BotError::Socket)?;
-    let mut bot = Bot::new(config);
     loop {
         // Send what the bot queued (its hello first), then read one frame.
         for frame in bot.take_outbox() {
@@ -234,6 +273,17 @@ impl Bot {
         };
         bot.send("hello", ClientMessage::Hello(hello));
         bot
+    }
+
+    /// Starts over on a new connection: `hello` with the token resumes the seat.
+    fn resume(&mut self) {
+        self.outbox.clear();
+        self.acted_at = None; // An action lost with the connection is chosen again.
+        let hello = Hello {
+            name: None,
+            token: Some(self.token.clone()),
+        };
+        self.send("hello", ClientMessage::Hello(hello));
     }
 
     /// The frames to send now, in order.
@@ -364,7 +414,9 @@ impl Bot {
     fn on_error(&mut self, error: ErrorInfo) -> Result<(), BotError> {
         self.report(Progress::Refused(error.clone()));
         match request(&error.id) {
-            "resume" if error.code == "not_in_room" => self.enter(),
+            // A session in no room enters the configured one, unless it was
+            // in a room before a reconnection (that room is gone then).
+            "resume" if error.code == "not_in_room" && !self.in_room => self.enter(),
             "hello" | "resume" | "enter" => return Err(BotError::Refused(error)),
             // Someone left before the start went through: retry on the next `room`.
             "start" => self.start_sent = false,
