@@ -101,12 +101,13 @@ impl fmt::Display for Progress {
         match self {
             Progress::Welcome(w) => write!(f, "hello {}; resume with --token {}", w.name, w.token),
             Progress::InRoom(code) => write!(f, "in room {code}; others join with --join {code}"),
-            Progress::Started(seat) => write!(f, "the game started; this bot is seat {seat:?}"),
+            Progress::Started(Some(seat)) => write!(f, "the game started; this bot is seat {seat}"),
+            Progress::Started(None) => write!(f, "the game started; this bot watches"),
             Progress::Acted(version, action) => {
                 let json = serde_json::to_string(action).unwrap_or_default();
                 write!(f, "v{version}: {json}")
             }
-            Progress::Refused(e) => write!(f, "{:?} refused: {}: {}", e.id, e.code, e.message),
+            Progress::Refused(e) => write!(f, "{}", BotError::Refused(e.clone())),
             Progress::Ignored(reason) => write!(f, "ignored a frame: {reason}"),
             Progress::Reconnecting(why) => write!(f, "{why}; reconnecting"),
         }
@@ -148,7 +149,9 @@ impl fmt::Display for BotError {
         match self {
             BotError::Socket(e) => write!(f, "WebSocket: {e}"),
             BotError::Closed(code, why) => write!(f, "the server closed: {code:?} {why}"),
-            BotError::Refused(e) => write!(f, "{:?} refused: {}: {}", e.id, e.code, e.message),
+            BotError::Refused(e) => {
+                write!(f, "{} refused: {}: {}", request(&e.id), e.code, e.message)
+            }
             BotError::RoomClosed(why) => write!(f, "the room closed: {why}"),
             BotError::Stuck(e) => write!(f, "actions keep failing: {}: {}", e.code, e.message),
             BotError::Protocol(what) => write!(f, "unexpected server behaviour: {what}"),
@@ -342,16 +345,19 @@ impl Bot {
 
     /// Creates or joins the configured room.
     fn enter(&mut self) {
-        let message = match &self.config.room {
+        let (id, message) = match &self.config.room {
             &RoomChoice::Create { seats, listed } => {
-                ClientMessage::Create(Create { seats, listed })
+                ("create", ClientMessage::Create(Create { seats, listed }))
             }
-            RoomChoice::Join { code } => ClientMessage::Join(Join {
-                code: code.clone(),
-                role: Role::Player,
-            }),
+            RoomChoice::Join { code } => {
+                let join = Join {
+                    code: code.clone(),
+                    role: Role::Player,
+                };
+                ("join", ClientMessage::Join(join))
+            }
         };
-        self.send("enter", message);
+        self.send(id, message);
     }
 
     fn on_room(&mut self, room: RoomInfo) {
@@ -412,12 +418,11 @@ impl Bot {
     }
 
     fn on_error(&mut self, error: ErrorInfo) -> Result<(), BotError> {
-        self.report(Progress::Refused(error.clone()));
-        match request(&error.id) {
+        match request(&error.id).to_owned().as_str() {
             // A session in no room enters the configured one, unless it was
             // in a room before a reconnection (that room is gone then).
             "resume" if error.code == "not_in_room" && !self.in_room => self.enter(),
-            "hello" | "resume" | "enter" => return Err(BotError::Refused(error)),
+            "hello" | "resume" | "create" | "join" => return Err(BotError::Refused(error)),
             // Someone left before the start went through: retry on the next `room`.
             "start" => self.start_sent = false,
             // The game moved on; the next `state` brings a fresh legal list.
@@ -433,6 +438,7 @@ impl Bot {
             }
             _ => {}
         }
+        self.report(Progress::Refused(error));
         Ok(())
     }
 

@@ -93,7 +93,7 @@ fn a_new_bot_says_hello_then_creates_its_room_and_starts_when_full() {
     );
     assert_eq!(
         c.feed(welcome(false)),
-        [json!({"type": "create", "id": "enter", "seats": 2, "listed": false})]
+        [json!({"type": "create", "id": "create", "seats": 2, "listed": false})]
     );
     // Alone in the room: no start yet.
     assert_eq!(
@@ -130,7 +130,7 @@ fn a_guest_joins_by_code_and_never_starts() {
     c.sent();
     assert_eq!(
         c.feed(welcome(false)),
-        [json!({"type": "join", "id": "enter", "code": "abcde", "as": "player"})]
+        [json!({"type": "join", "id": "join", "code": "abcde", "as": "player"})]
     );
     // Seated but not the host.
     assert_eq!(
@@ -225,7 +225,7 @@ fn refusals_before_the_game_and_a_closed_room_stop_the_bot() {
     );
     let mut c = check(Config::new("ws://x/ws", "ann"));
     assert!(matches!(
-        c.feed_err(error("enter", "too_many_rooms")),
+        c.feed_err(error("create", "too_many_rooms")),
         BotError::Refused(_)
     ));
     let closed = json!({"type": "room_closed", "room": "ABCDE", "reason": "idle"});
