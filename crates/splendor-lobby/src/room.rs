@@ -651,6 +651,7 @@ impl Room {
 
     /// Tells everyone about the join, and brings the joiner up to date.
     fn after_join(&mut self, conn: ConnId, request: Option<RequestId>) {
+        self.pass_host_if_away();
         self.broadcast_room(Some((conn, request)));
         if let Some(audience) = self.audience().into_iter().find(|a| a.conn.id() == conn) {
             self.send_game_to(&audience, None);
@@ -713,7 +714,29 @@ impl Room {
             // A connection that was already replaced or removed.
             return;
         }
+        self.pass_host_if_away();
         self.broadcast_room(None);
+    }
+
+    /// Before the start, a host without a connection hands the host role
+    /// to the first connected player: otherwise nobody could start the
+    /// game, and the room would never expire while someone waits in it.
+    fn pass_host_if_away(&mut self) {
+        if self.running.is_some() {
+            return;
+        }
+        let host_connected = self
+            .seats
+            .iter()
+            .flatten()
+            .any(|m| m.session == self.host && m.conn.is_some());
+        if host_connected {
+            return;
+        }
+        if let Some(next) = self.seats.iter().flatten().find(|m| m.conn.is_some()) {
+            info!(session = %next.session, "host role passed on: the host is away");
+            self.host = next.session;
+        }
     }
 
     async fn start(
@@ -1018,6 +1041,7 @@ impl Room {
         self.spectators.retain(|s| s.conn.id() != conn);
         dropped |= self.spectators.len() != before;
         if dropped {
+            self.pass_host_if_away();
             // Each round removes a connection, so this ends.
             self.broadcast_room(None);
         }

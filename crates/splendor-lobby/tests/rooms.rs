@@ -283,6 +283,51 @@ async fn the_host_role_passes_on_and_the_last_player_leaving_closes_the_room() {
     assert_eq!(lobby.room_count(), 0);
 }
 
+/// A waiting room whose host's connection ends would otherwise be stuck:
+/// nobody else may start it, and it never expires while someone waits in it.
+#[tokio::test(start_paused = true)]
+async fn a_disconnected_host_hands_the_start_to_a_connected_player() {
+    let lobby = lobby();
+    let mut ann = Client::new("ann");
+    let mut bob = Client::new("bob");
+    let (room, _) = create(&lobby, &mut ann, 3, false).await;
+    bob.join(&room, Role::Player).await.unwrap();
+    room.detach(ann.session.id, ann.conn.id()).await;
+    let seen = bob
+        .room_where(|r| r.seats[0].as_ref().is_some_and(|s| !s.connected))
+        .await;
+    assert!(seen.seats[1].as_ref().unwrap().host, "{seen:?}");
+    assert!(!seen.seats[0].as_ref().unwrap().host, "{seen:?}");
+    // Ann comes back to her seat, no longer host; Bob starts the game.
+    let mut ann = ann.reconnect();
+    ann.join(&room, Role::Player).await.unwrap();
+    assert_eq!(
+        room.start(ann.session.id, ann.conn.id(), SeatOrder::Joined, None)
+            .await,
+        Err(LobbyError::NotHost)
+    );
+    room.start(bob.session.id, bob.conn.id(), SeatOrder::Joined, None)
+        .await
+        .unwrap();
+    ann.state().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_joining_a_room_whose_host_is_away_becomes_host() {
+    let lobby = lobby();
+    let mut ann = Client::new("ann");
+    let mut bob = Client::new("bob");
+    let (room, _) = create(&lobby, &mut ann, 2, false).await;
+    room.detach(ann.session.id, ann.conn.id()).await;
+    bob.join(&room, Role::Player).await.unwrap();
+    let seen = bob.room().await;
+    assert!(seen.seats[1].as_ref().unwrap().host, "{seen:?}");
+    room.start(bob.session.id, bob.conn.id(), SeatOrder::Random, None)
+        .await
+        .unwrap();
+    bob.state().await;
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_waiting_room_without_connected_players_expires_after_the_idle_ttl() {
     let config = LobbyConfig {
