@@ -761,7 +761,11 @@ impl Room {
             warn!(error = %e, "no seed");
             LobbyError::Internal
         })?;
-        let options = Options::default();
+        // R2.4: in join order the first to join plays first; in a random
+        // order the first seat is drawn from the seed too.
+        let options = Options {
+            first_seat: (order == SeatOrder::Joined).then_some(0),
+        };
         let game = Game::new(seated as u8, options, seed).map_err(|e| {
             warn!(error = %e, "game setup failed");
             LobbyError::Internal

@@ -312,6 +312,29 @@ async fn a_disconnected_host_hands_the_start_to_a_connected_player() {
     ann.state().await;
 }
 
+/// R2.4: with `seat_order: joined` the players sit and play in the order
+/// they joined, so the first to join (the host) plays first.
+#[tokio::test(start_paused = true)]
+async fn in_join_order_the_first_to_join_plays_first() {
+    for _ in 0..8 {
+        let lobby = lobby();
+        let mut ann = Client::new("ann");
+        let bob = Client::new("bob");
+        let mut cid = Client::new("cid");
+        let (room, _) = create(&lobby, &mut ann, 3, false).await;
+        bob.join(&room, Role::Player).await.unwrap();
+        cid.join(&room, Role::Player).await.unwrap();
+        room.start(ann.session.id, ann.conn.id(), SeatOrder::Joined, None)
+            .await
+            .unwrap();
+        let state = ann.state().await;
+        assert_eq!(state.you, Some(0));
+        assert_eq!(state.first_seat, 0);
+        assert_eq!(state.to_act, Some(0));
+        assert_eq!(cid.state().await.you, Some(2));
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_player_joining_a_room_whose_host_is_away_becomes_host() {
     let lobby = lobby();
