@@ -6,8 +6,9 @@
 #   2. every file or folder the Dockerfile COPYs from the context exists;
 #   3. the image's runtime contract holds: the release binary, started with the
 #      Dockerfile's ENV and CMD (the data dir and port moved to a temp dir and a
-#      free port), answers /healthz and its own `healthcheck` subcommand, and
-#      stops cleanly on SIGTERM;
+#      free port), answers /healthz, /readyz and its own `healthcheck`
+#      subcommand, writes its database into the data dir, logs JSON lines,
+#      stops cleanly on SIGTERM, and the healthcheck then fails;
 #   4. the image runs as a non-root user, exposes the port it listens on, keeps
 #      /data in a volume and has a HEALTHCHECK.
 set -euo pipefail
@@ -75,13 +76,40 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$ok" ] || { cat "$tmp/server.log"; fail "the HEALTHCHECK command never succeeded"; }
-code=$(python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$free_port/healthz').status)")
+status_of() {
+  python3 - "$1" <<'PY'
+import sys, urllib.request, urllib.error
+try:
+    print(urllib.request.urlopen(sys.argv[1], timeout=5).status)
+except urllib.error.HTTPError as e:
+    print(e.code)
+PY
+}
+code=$(status_of "http://127.0.0.1:$free_port/healthz")
 [ "$code" = 200 ] || fail "/healthz answered $code"
+code=$(status_of "http://127.0.0.1:$free_port/readyz")
+[ "$code" = 200 ] || { cat "$tmp/server.log"; fail "/readyz answered $code (is the database reachable?)"; }
 ls "$tmp" | grep -q . || fail "nothing was written to the data directory"
-echo "healthcheck ok, /healthz 200, data dir: $(ls "$tmp" | tr '\n' ' ')"
+echo "healthcheck ok, /healthz 200, /readyz 200, data dir: $(ls "$tmp" | tr '\n' ' ')"
+# The image logs JSON (SPLENDOR_LOG_FORMAT=json): every line must parse.
+if grep -q '^SPLENDOR_LOG_FORMAT=json$' <<<"$env_words"; then
+  python3 - "$tmp/server.log" <<'PY' || fail "the server's log is not one JSON object per line"
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.strip()]
+assert lines, "no log line"
+for l in lines:
+    json.loads(l)
+PY
+  echo "log lines are JSON"
+fi
 kill -TERM "$pid"
 for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$pid" 2>/dev/null; then cat "$tmp/server.log"; fail "the server did not stop within 15 s of SIGTERM"; fi
 wait "$pid" && status=0 || status=$?
 [ "$status" = 0 ] || { cat "$tmp/server.log"; fail "the server exited with status $status after SIGTERM"; }
+# With nothing listening any more, the HEALTHCHECK command must fail.
+if env -i PATH="$PWD/target/release:/usr/bin:/bin" "${run_env[@]}" "${hc_words[@]}" >/dev/null 2>&1; then
+  fail "the HEALTHCHECK command succeeds with no server running"
+fi
+echo "SIGTERM: clean exit; HEALTHCHECK fails once the server is gone"
 echo "docker/check.sh: OK"
