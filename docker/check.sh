@@ -52,12 +52,16 @@ grep -q '^SPLENDOR_DATA_DIR=/data$' <<<"$env_words" || fail "SPLENDOR_DATA_DIR m
 cmd=$(grep -E '^CMD ' <<<"$runtime" | tail -n1 | sed -E 's/^CMD //' | tr -d '[]",')
 hc=$(grep -A1 -E '^HEALTHCHECK ' <<<"$runtime" | grep -E 'CMD' | sed -E 's/.*CMD //' | tr -d '[]",')
 tmp=$(mktemp -d)
+# The data directory is a folder of its own (the image creates /data empty),
+# so that what the server writes there is told apart from this script's log.
+data="$tmp/data"
+mkdir "$data"
 free_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 declare -a run_env=()
 while IFS= read -r kv; do
   case "$kv" in
     SPLENDOR_LISTEN=*) run_env+=("SPLENDOR_LISTEN=127.0.0.1:$free_port") ;;
-    SPLENDOR_DATA_DIR=*) run_env+=("SPLENDOR_DATA_DIR=$tmp") ;;
+    SPLENDOR_DATA_DIR=*) run_env+=("SPLENDOR_DATA_DIR=$data") ;;
     *) run_env+=("$kv") ;;
   esac
 done <<<"$env_words"
@@ -89,8 +93,8 @@ code=$(status_of "http://127.0.0.1:$free_port/healthz")
 [ "$code" = 200 ] || fail "/healthz answered $code"
 code=$(status_of "http://127.0.0.1:$free_port/readyz")
 [ "$code" = 200 ] || { cat "$tmp/server.log"; fail "/readyz answered $code (is the database reachable?)"; }
-ls "$tmp" | grep -q . || fail "nothing was written to the data directory"
-echo "healthcheck ok, /healthz 200, /readyz 200, data dir: $(ls "$tmp" | tr '\n' ' ')"
+ls "$data" | grep -q . || { cat "$tmp/server.log"; fail "nothing was written to the data directory"; }
+echo "healthcheck ok, /healthz 200, /readyz 200, data dir: $(ls "$data" | tr '\n' ' ')"
 # The image logs JSON (SPLENDOR_LOG_FORMAT=json): every line must parse.
 if grep -q '^SPLENDOR_LOG_FORMAT=json$' <<<"$env_words"; then
   python3 - "$tmp/server.log" <<'PY' || fail "the server's log is not one JSON object per line"
