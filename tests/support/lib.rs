@@ -4,7 +4,14 @@
 //!
 //! Tests wait for specific messages with [`TestClient::recv_until`]; the
 //! timeout in there is only a safety net against a hung test.
+//!
+//! [`process`] runs the real server binary as a child process on a database
+//! of its own ([`ServerProcess`], [`TestDatabase`]), for the crash test.
 #![forbid(unsafe_code)]
+
+pub mod process;
+
+pub use process::{ServerProcess, TestDatabase, http_get};
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -37,18 +44,16 @@ impl TestServer {
         TestServer::start_with(Config::default()).await
     }
 
-    pub async fn start_with(config: Config) -> TestServer {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind port 0");
-        let addr = listener.local_addr().expect("local addr");
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(splendor_server::run(listener, config, async {
-            let _ = rx.await;
-        }));
-        TestServer {
-            addr,
-            shutdown: Some(tx),
-            task: Some(task),
+    /// The server as `config` says, except that without a `database_url`
+    /// it keeps its database in memory (tests never write to `./data`).
+    pub async fn start_with(mut config: Config) -> TestServer {
+        if config.database_url.is_none() {
+            config.database_url = Some("sqlite::memory:".parse().expect("a database URL"));
         }
+        let state = splendor_server::AppState::open(config)
+            .await
+            .expect("open the server's database");
+        TestServer::start_with_state(state).await
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -124,7 +129,13 @@ pub struct TestClient {
 impl TestClient {
     /// Connects without identifying.
     pub async fn connect(server: &TestServer, name: &str) -> TestClient {
-        let (ws, _) = tokio::time::timeout(SAFETY_TIMEOUT, connect_async(server.ws_url()))
+        TestClient::connect_to(server.addr(), name).await
+    }
+
+    /// Connects to the server at `addr` (e.g. a [`ServerProcess`]) without identifying.
+    pub async fn connect_to(addr: SocketAddr, name: &str) -> TestClient {
+        let url = format!("ws://{addr}/ws");
+        let (ws, _) = tokio::time::timeout(SAFETY_TIMEOUT, connect_async(url))
             .await
             .expect("connect in time")
             .expect("WebSocket handshake");
@@ -367,9 +378,16 @@ pub struct Table {
 }
 
 pub async fn open_table(server: &TestServer, names: &[&str]) -> Table {
+    open_table_at(server.addr(), names).await
+}
+
+/// [`open_table`] on the server at `addr`.
+pub async fn open_table_at(addr: SocketAddr, names: &[&str]) -> Table {
     let mut clients = Vec::new();
     for name in names {
-        clients.push(TestClient::join_server(server, name).await);
+        let mut client = TestClient::connect_to(addr, name).await;
+        client.hello().await;
+        clients.push(client);
     }
     let room = clients[0]
         .request(json!({"type": "create", "seats": names.len()}))
@@ -379,7 +397,8 @@ pub async fn open_table(server: &TestServer, names: &[&str]) -> Table {
         let joined = c.request(json!({"type": "join", "code": code})).await;
         assert_eq!(joined["type"], "room", "{joined}");
     }
-    let mut spectator = TestClient::join_server(server, "spectator").await;
+    let mut spectator = TestClient::connect_to(addr, "spectator").await;
+    spectator.hello().await;
     spectator
         .request(json!({"type": "join", "code": code, "as": "spectator"}))
         .await;

@@ -117,16 +117,11 @@ pub trait Persistence: Send + Sync + 'static {
 
     /// The game's whole log as stored, in order: what a room whose game
     /// [diverged](PersistErrorKind::Diverged) from the store reloads.
+    /// (Required, not defaulted, so that a wrapper cannot forget to forward it.)
     fn stored_log<'a>(
         &'a self,
         game: GameId,
-    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
-        Box::pin(async move {
-            Err(PersistError::failed(format!(
-                "this persistence keeps no log to reload game {game} from"
-            )))
-        })
-    }
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>>;
 }
 
 /// Keeps nothing: every step succeeds at once.
@@ -154,5 +149,17 @@ impl Persistence for NoPersistence {
         _: &'a GameResult,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async { Ok(()) })
+    }
+
+    fn stored_log<'a>(
+        &'a self,
+        game: GameId,
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
+        // Nothing was kept, so nothing can have diverged: never called.
+        Box::pin(async move {
+            Err(PersistError::failed(format!(
+                "no log is kept of game {game}"
+            )))
+        })
     }
 }

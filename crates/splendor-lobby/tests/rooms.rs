@@ -626,6 +626,12 @@ impl Persistence for FailOnce {
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async { Ok(()) })
     }
+    fn stored_log<'a>(
+        &'a self,
+        _: GameId,
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
+        Box::pin(async { Err(PersistError::failed("no log in this test")) })
+    }
 }
 
 #[tokio::test(start_paused = true)]
@@ -780,6 +786,12 @@ impl Persistence for Gate {
         _: &'a GameResult,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async { Ok(()) })
+    }
+    fn stored_log<'a>(
+        &'a self,
+        _: GameId,
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
+        Box::pin(async { Err(PersistError::failed("no log in this test")) })
     }
 }
 

@@ -1,7 +1,10 @@
 //! Server configuration: command-line flags, each with an environment
 //! variable (`SPLENDOR_*`) and a default.
 
+use std::fmt;
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::{ArgAction, Parser, ValueEnum};
@@ -80,6 +83,27 @@ pub struct Config {
     /// and for connections to close, at most.
     #[arg(long, env = "SPLENDOR_SHUTDOWN_GRACE", default_value = "10s", value_parser = parse_positive_duration, help_heading = "Network")]
     pub shutdown_grace: Duration,
+
+    // ---- storage ----------------------------------------------------------
+    /// The directory of the server's data; the default database is the
+    /// SQLite file splendor.db in it. Created on first start.
+    #[arg(
+        long,
+        env = "SPLENDOR_DATA_DIR",
+        default_value = "./data",
+        help_heading = "Storage"
+    )]
+    pub data_dir: PathBuf,
+
+    /// The database, instead of DATA_DIR/splendor.db: sqlite://PATH, or
+    /// postgres://USER:PASSWORD@HOST/DATABASE to use PostgreSQL.
+    #[arg(
+        long,
+        env = "SPLENDOR_DATABASE_URL",
+        hide_env_values = true,
+        help_heading = "Storage"
+    )]
+    pub database_url: Option<DatabaseUrl>,
 
     // ---- logs -------------------------------------------------------------
     /// Log lines as pretty text or as JSON.
@@ -219,6 +243,8 @@ impl Default for Config {
             allow_same_origin: true,
             client_ip_header: None,
             shutdown_grace: Duration::from_secs(10),
+            data_dir: PathBuf::from("./data"),
+            database_url: None,
             log_format: LogFormat::Pretty,
             log: "info".into(),
             max_connections: 10_000,
@@ -244,6 +270,17 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The database URL the server opens: `--database-url`, or else the
+    /// SQLite file `splendor.db` in `--data-dir`.
+    pub fn database_url(&self) -> DatabaseUrl {
+        self.database_url.clone().unwrap_or_else(|| {
+            DatabaseUrl(format!(
+                "sqlite://{}",
+                self.data_dir.join("splendor.db").display()
+            ))
+        })
+    }
+
     /// The lobby's part of the configuration.
     pub fn lobby(&self) -> LobbyConfig {
         LobbyConfig {
@@ -294,6 +331,74 @@ impl Config {
     }
 }
 
+/// A database URL: `sqlite://PATH`, `sqlite::memory:` (tests) or
+/// `postgres://...`. Its `Debug` and `Display` forms hide any password, so
+/// that a logged configuration does not leak it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DatabaseUrl(String);
+
+impl DatabaseUrl {
+    /// The URL itself, password included: only for opening the database.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// True for a PostgreSQL URL.
+    pub fn is_postgres(&self) -> bool {
+        self.0.starts_with("postgres://") || self.0.starts_with("postgresql://")
+    }
+}
+
+impl FromStr for DatabaseUrl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<DatabaseUrl, String> {
+        let text = text.trim();
+        let known = ["sqlite:", "postgres://", "postgresql://"];
+        if known.iter().any(|scheme| text.starts_with(scheme)) {
+            Ok(DatabaseUrl(text.to_owned()))
+        } else {
+            let scheme = text.split(':').next().unwrap_or_default();
+            Err(format!(
+                "unsupported database URL (scheme {scheme:?}): use sqlite://PATH or \
+                 postgres://USER:PASSWORD@HOST/DATABASE"
+            ))
+        }
+    }
+}
+
+impl fmt::Display for DatabaseUrl {
+    /// The URL with the password, if any, replaced by `***`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let url = &self.0;
+        let Some(authority_start) = url.find("://").map(|i| i + 3) else {
+            return f.write_str(url);
+        };
+        let authority_end = url[authority_start..]
+            .find('/')
+            .map_or(url.len(), |i| authority_start + i);
+        let authority = &url[authority_start..authority_end];
+        match authority.rfind('@') {
+            Some(at) if authority[..at].contains(':') => {
+                let user_end = authority_start + authority[..at].find(':').unwrap_or(at);
+                write!(
+                    f,
+                    "{}:***{}",
+                    &url[..user_end],
+                    &url[authority_start + at..]
+                )
+            }
+            _ => f.write_str(url),
+        }
+    }
+}
+
+impl fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DatabaseUrl({self})")
+    }
+}
+
 /// A duration greater than zero (see [`parse_duration`]).
 pub fn parse_positive_duration(text: &str) -> Result<Duration, String> {
     let duration = parse_duration(text)?;
@@ -329,6 +434,38 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_database_defaults_to_a_file_in_the_data_directory() {
+        let config =
+            Config::try_parse_from(["splendor-server", "--data-dir", "/srv/splendor"]).unwrap();
+        assert_eq!(
+            config.database_url().expose(),
+            "sqlite:///srv/splendor/splendor.db"
+        );
+        let config = Config::try_parse_from([
+            "splendor-server",
+            "--database-url",
+            "postgres://splendor:hunter2@db.example/splendor",
+        ])
+        .unwrap();
+        let url = config.database_url();
+        assert!(url.is_postgres());
+        assert_eq!(
+            url.expose(),
+            "postgres://splendor:hunter2@db.example/splendor"
+        );
+        assert_eq!(
+            url.to_string(),
+            "postgres://splendor:***@db.example/splendor"
+        );
+        assert!(!format!("{config:?}").contains("hunter2"));
+        let no_password: DatabaseUrl = "postgres://splendor@db/x".parse().unwrap();
+        assert_eq!(no_password.to_string(), "postgres://splendor@db/x");
+        assert!(
+            Config::try_parse_from(["splendor-server", "--database-url", "mysql://x@y/z"]).is_err()
+        );
+    }
 
     #[test]
     fn defaults_match_the_flags() {

@@ -1,11 +1,15 @@
 //! The Splendor server: an axum gateway in front of the lobby.
 //!
-//! - [`run`] serves on a listener until a shutdown future resolves; the
-//!   binary (`main.rs`) only parses the [`Config`], sets up logging and
-//!   calls it, so tests can start the same server on port 0.
+//! - [`AppState::open`] opens the database the [`Config`] names (SQLite by
+//!   default, PostgreSQL by URL) and puts every unfinished game back into a
+//!   room; [`run`] does that and serves on a listener until a shutdown
+//!   future resolves. The binary ([`cli`]) parses the command line, sets up
+//!   logging and calls them, so tests can start the same server on port 0.
 //! - [`app`] builds the router: `GET /ws` (the game protocol,
-//!   docs/PROTOCOL.md), `GET /api/rooms`, and for operators `GET /healthz`,
-//!   `GET /readyz` and `GET /metrics` (docs/HOSTING.md).
+//!   docs/PROTOCOL.md), `GET /api/rooms`, the history of finished games
+//!   ([`games`]: `GET /api/games`, `/api/games/{id}`,
+//!   `/api/games/{id}/replay`, docs/REPLAYS.md), and for operators
+//!   `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/HOSTING.md).
 //! - [`ws`]: one task pair per WebSocket (reader and writer). The reader
 //!   parses each frame, checks its shape, attaches the connection's own
 //!   session (never one the client names) and forwards an intent to the
@@ -14,6 +18,7 @@
 //! - [`config`]: flags and `SPLENDOR_*` environment variables.
 //! - [`metrics`]: the Prometheus figures.
 //! - [`probe`]: the client side of `splendor-server healthcheck`.
+//! - [`verify`]: `splendor-server verify`, which checks a replay offline.
 //!
 //! # Shutdown
 //! When the shutdown future resolves: `/readyz` answers 503 and new
@@ -24,11 +29,14 @@
 //! [`Config::shutdown_grace`].
 #![forbid(unsafe_code)]
 
+pub mod cli;
 pub mod config;
+mod games;
 mod http;
 pub mod limits;
 pub mod metrics;
 pub mod probe;
+pub mod verify;
 pub mod ws;
 
 use std::future::Future;
@@ -39,13 +47,15 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 use splendor_lobby::session::BoxFuture;
+use splendor_lobby::stored::{RestoreSummary, StorePersistence, StoreSessions, restore};
 use splendor_lobby::{Lobby, MemorySessions, NoPersistence, Persistence, SessionStore};
+use splendor_store::{Store, StoreError};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::time::{Instant, timeout_at};
 use tracing::{info, warn};
 
-pub use config::{Config, LogFormat};
+pub use config::{Config, DatabaseUrl, LogFormat};
 
 use crate::limits::{IpLimiter, NamePolicy, OriginPolicy};
 use crate::metrics::{Metrics, TimedPersistence};
@@ -63,12 +73,25 @@ pub trait Storage: Send + Sync + 'static {
     fn close(&self) -> BoxFuture<'_, ()>;
 }
 
+impl Storage for Store {
+    fn ping(&self) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async move { Store::ping(self).await.map_err(|e| e.to_string()) })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(Store::close(self))
+    }
+}
+
 /// What a server keeps its games and sessions in.
 pub struct Backend {
     pub persistence: Arc<dyn Persistence>,
     pub sessions: Arc<dyn SessionStore>,
     /// `None`: nothing to ping or close (memory only).
     pub storage: Option<Arc<dyn Storage>>,
+    /// The database itself, read by the history API (finished games and
+    /// their replays). `None`: no history.
+    pub store: Option<Store>,
 }
 
 impl Backend {
@@ -78,8 +101,34 @@ impl Backend {
             persistence: Arc::new(NoPersistence),
             sessions: Arc::new(MemorySessions::new()),
             storage: None,
+            store: None,
         }
     }
+
+    /// Everything in the database: games as event logs, sessions by token
+    /// hash, the history.
+    pub fn database(store: Store) -> Backend {
+        Backend {
+            persistence: Arc::new(StorePersistence::new(store.clone())),
+            sessions: Arc::new(StoreSessions::new(store.clone())),
+            storage: Some(Arc::new(store.clone())),
+            store: Some(store),
+        }
+    }
+}
+
+/// The server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database cannot be opened (or migrated), or its games cannot be read.
+    #[error("database {url}: {source}")]
+    Database {
+        /// The URL, password hidden.
+        url: DatabaseUrl,
+        source: StoreError,
+    },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 /// Everything a request handler needs. Cheap to clone.
@@ -93,6 +142,8 @@ struct AppInner {
     lobby: Lobby,
     sessions: Arc<dyn SessionStore>,
     storage: Option<Arc<dyn Storage>>,
+    /// The database, for the history API.
+    store: Option<Store>,
     metrics: Metrics,
     origins: OriginPolicy,
     names: NamePolicy,
@@ -112,24 +163,47 @@ impl AppState {
         AppState::with_backend(config, Backend::in_memory())
     }
 
+    /// The server the configuration describes: opens (and if needed
+    /// creates and migrates) its database, then puts every unfinished game
+    /// back into a room so that its players can resume with their tokens.
+    pub async fn open(config: Config) -> Result<AppState, ServerError> {
+        let url = config.database_url();
+        let database = |source| ServerError::Database {
+            url: url.clone(),
+            source,
+        };
+        let store = Store::open(url.expose()).await.map_err(database)?;
+        info!(database = %url, backend = ?store.backend(), "database open");
+        let state = AppState::with_backend(config, Backend::database(store.clone()));
+        let restored = restore(state.lobby(), &store).await.map_err(database)?;
+        log_restore(&restored);
+        Ok(state)
+    }
+
     /// A server over `backend`; the rooms' writes are timed for the metrics.
     pub fn with_backend(config: Config, backend: Backend) -> AppState {
         let metrics = Metrics::new();
         let persistence = Arc::new(TimedPersistence::new(backend.persistence, metrics.clone()));
         let lobby = Lobby::new(config.lobby(), persistence);
-        AppState::assemble(config, lobby, backend.sessions, backend.storage, metrics)
+        AppState::assemble(
+            config,
+            lobby,
+            backend.sessions,
+            (backend.storage, backend.store),
+            metrics,
+        )
     }
 
     /// A server over the given lobby and session store.
     pub fn with_parts(config: Config, lobby: Lobby, sessions: Arc<dyn SessionStore>) -> AppState {
-        AppState::assemble(config, lobby, sessions, None, Metrics::new())
+        AppState::assemble(config, lobby, sessions, (None, None), Metrics::new())
     }
 
     fn assemble(
         config: Config,
         lobby: Lobby,
         sessions: Arc<dyn SessionStore>,
-        storage: Option<Arc<dyn Storage>>,
+        (storage, store): (Option<Arc<dyn Storage>>, Option<Store>),
         metrics: Metrics,
     ) -> AppState {
         metrics.watch_lobby(&lobby);
@@ -145,6 +219,7 @@ impl AppState {
                 lobby,
                 sessions,
                 storage,
+                store,
                 metrics,
                 shutdown: watch::channel(false).0,
                 connections: watch::channel(0).0,
@@ -170,6 +245,11 @@ impl AppState {
 
     pub(crate) fn storage(&self) -> Option<&dyn Storage> {
         self.inner.storage.as_deref()
+    }
+
+    /// The database, when the server has one.
+    pub fn store(&self) -> Option<&Store> {
+        self.inner.store.as_ref()
     }
 
     pub(crate) fn origins(&self) -> &OriginPolicy {
@@ -249,17 +329,39 @@ pub fn app(state: AppState) -> Router {
         .route("/readyz", get(http::readyz))
         .route("/metrics", get(http::metrics))
         .route("/api/rooms", get(http::rooms))
+        .route("/api/games", get(games::list))
+        .route("/api/games/{id}", get(games::detail))
+        .route("/api/games/{id}/replay", get(games::replay))
         .with_state(state)
 }
 
-/// Serves on `listener` until `shutdown` resolves, then shuts down as the
-/// crate doc describes, within the configured grace.
+/// Opens the configured database ([`AppState::open`]), then serves on
+/// `listener` until `shutdown` resolves, then shuts down as the crate doc
+/// describes, within the configured grace.
 pub async fn run(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    serve(listener, AppState::new(config), shutdown).await
+) -> Result<(), ServerError> {
+    let state = AppState::open(config).await?;
+    serve(listener, state, shutdown).await?;
+    Ok(())
+}
+
+fn log_restore(summary: &RestoreSummary) {
+    info!(
+        restored = summary.restored,
+        finished = summary.finished,
+        abandoned = summary.abandoned,
+        failed = summary.failed,
+        "unfinished games restored"
+    );
+    if summary.failed > 0 {
+        warn!(
+            failed = summary.failed,
+            "some games could not be restored; see the errors above"
+        );
+    }
 }
 
 /// The least time the storage gets to close, even when the grace is spent.

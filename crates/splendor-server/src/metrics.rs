@@ -390,6 +390,13 @@ impl Persistence for TimedPersistence {
             stored
         })
     }
+
+    fn stored_log<'a>(
+        &'a self,
+        game: GameId,
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
+        self.inner.stored_log(game)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,182 @@
+//! The `splendor-server` command line: configuration, logging, signals,
+//! and the `healthcheck` and `verify` commands; the server itself is
+//! [`AppState::open`](crate::AppState::open) and [`serve`](crate::serve).
+//! `main.rs` only calls [`main`], so that the end-to-end tests can build
+//! the very same binary under another name.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+use crate::config::parse_positive_duration;
+use crate::{AppState, Config, LogFormat};
+
+/// The command line: the server's settings, and what to do.
+#[derive(Debug, Parser)]
+#[command(
+    name = "splendor-server",
+    version,
+    about = "An authoritative Splendor game server",
+    long_about = "An authoritative Splendor game server.\n\n\
+        Without a command it serves. Every setting can be given as a flag or as \
+        the environment variable shown with it; a flag wins. Durations are \
+        written like 250ms, 30s, 10m or 2h. docs/HOSTING.md explains each setting."
+)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve (the default).
+    Serve,
+    /// Ask the server listening on --listen (SPLENDOR_LISTEN) for /healthz;
+    /// exit 0 if it answers 200, 1 otherwise. For container health checks.
+    Healthcheck {
+        /// How long to wait for the answer.
+        #[arg(long, default_value = "3s", value_parser = parse_positive_duration)]
+        timeout: Duration,
+    },
+    /// Check a finished game's replay (from GET /api/games/ID/replay)
+    /// without any server: the commitment, the deal, every action and the
+    /// result. Exit 0 when it verifies, 1 when a check fails, 2 when the
+    /// file cannot be read. docs/REPLAYS.md explains it.
+    Verify {
+        /// The replay JSON file; - reads standard input.
+        file: PathBuf,
+        /// The commitment you received when the game started (the `commitment`
+        /// of its `state` messages): the replay must be that game's.
+        #[arg(long)]
+        commitment: Option<String>,
+    },
+}
+
+/// The binary's entry point.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(Command::Verify { file, commitment }) = &cli.command {
+        return verify(file, commitment.as_deref());
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("splendor-server: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command.unwrap_or(Command::Serve) {
+        // Answered above, without a runtime.
+        Command::Verify { .. } => ExitCode::SUCCESS,
+        Command::Healthcheck { timeout } => {
+            let probed =
+                runtime.block_on(crate::probe::check(cli.config.listen, "/healthz", timeout));
+            match probed {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("splendor-server healthcheck: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Serve => match runtime.block_on(serve(cli.config)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                // Logging may not be set up yet: say it on stderr as well.
+                tracing::error!("{e:#}");
+                eprintln!("splendor-server: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    config.check().map_err(anyhow::Error::msg)?;
+    init_logging(&config)?;
+    if let Some(turn) = config.turn_timeout {
+        tracing::warn!(
+            ?turn,
+            "--turn-timeout is reserved and not enforced yet: no turn clock runs"
+        );
+    }
+    // The database first: games are restored before anyone can connect.
+    let listen = config.listen;
+    let state = AppState::open(config).await?;
+    let listener = TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("cannot listen on {listen}"))?;
+    let addr = listener.local_addr()?;
+    tracing::info!(
+        %addr,
+        version = env!("CARGO_PKG_VERSION"),
+        "listening"
+    );
+    // One plain line on standard output, whatever the log format: scripts
+    // and tests read the bound address (with --listen HOST:0) from it.
+    println!("splendor-server listening on {addr}");
+    crate::serve(listener, state, shutdown_signal()).await?;
+    Ok(())
+}
+
+/// `splendor-server verify`: prints the checks on standard output, or the
+/// failure on standard error.
+fn verify(file: &std::path::Path, commitment: Option<&str>) -> ExitCode {
+    match crate::verify::verify_file(file, commitment) {
+        Ok(report) => {
+            print!("{report}");
+            println!("verified: this replay is a legal game dealt from the committed seed");
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("splendor-server verify: {failure}");
+            ExitCode::from(failure.exit_code())
+        }
+    }
+}
+
+fn init_logging(config: &Config) -> anyhow::Result<()> {
+    let filter = EnvFilter::try_new(&config.log)
+        .with_context(|| format!("--log {:?} is not a log filter", config.log))?;
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let installed = match config.log_format {
+        LogFormat::Pretty => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+    installed.map_err(|e| anyhow::anyhow!("cannot set up logging: {e}"))
+}
+
+/// Resolves on Ctrl-C or, on Unix, SIGTERM (what `docker stop` sends).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::warn!(error = %e, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}

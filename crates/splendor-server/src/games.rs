@@ -1,0 +1,388 @@
+//! The history API: finished games, their summaries and their replays.
+//!
+//! - `GET /api/games?limit=N&before=CURSOR`: finished games, most recent
+//!   first, `limit` (1 to 200, default 20) per page; `next` is the cursor of
+//!   the following page, `null` on the last one.
+//! - `GET /api/games/{id}`: one finished game's summary, with its seed,
+//!   salt and commitment.
+//! - `GET /api/games/{id}/replay`: its complete replay (docs/REPLAYS.md),
+//!   which `splendor-server verify` checks.
+//!
+//! Nothing here reveals a running game: an unfinished game is a 404 with
+//! the reason `game_not_finished`, exactly like the replay of an unknown
+//! game is a 404 with `game_not_found`. Errors are JSON objects
+//! `{"error": code, "message": text}`.
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use splendor_lobby::GameId;
+use splendor_lobby::stored::replay_of;
+use splendor_replay::{Salt, SeatName, Seed};
+use splendor_rules::{GameResult, Seat};
+use splendor_store::{FinishedCursor, MAX_PAGE, SeatRecord, Store, StoreError, StoredGame};
+use tracing::{error, warn};
+use uuid::Uuid;
+
+use crate::AppState;
+
+/// Games per page when the request does not say.
+const DEFAULT_PAGE: u32 = 20;
+
+/// A failed history request, as its JSON answer.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct ApiErrorBody<'a> {
+    error: &'a str,
+    message: &'a str,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ApiErrorBody {
+            error: self.code,
+            message: &self.message,
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn not_found(id: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "game_not_found",
+            format!("no game has id {id}"),
+        )
+    }
+
+    /// A database failure: unavailable is said as such, the rest is internal
+    /// (and logged; clients never see database messages).
+    fn store(error: StoreError) -> ApiError {
+        if error.is_transient() || matches!(error, StoreError::Closed) {
+            warn!(error = %error, "history request: database unavailable");
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_unavailable",
+                "the game history cannot be read right now; try again shortly",
+            )
+        } else {
+            error!(error = %error, "history request failed");
+            ApiError::internal()
+        }
+    }
+
+    fn internal() -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "internal error",
+        )
+    }
+}
+
+/// A ranking line with the player's name.
+#[derive(Serialize)]
+struct RankJson {
+    seat: Seat,
+    name: String,
+    points: u8,
+    cards: u8,
+    rank: u8,
+}
+
+/// A finished game in the list, and the start of its own summary.
+#[derive(Serialize)]
+struct GameSummaryJson {
+    id: String,
+    room: String,
+    players: u8,
+    seats: Vec<SeatName>,
+    /// Unix milliseconds.
+    started_at: i64,
+    /// Unix milliseconds.
+    finished_at: i64,
+    ranking: Vec<RankJson>,
+    winners: Vec<Seat>,
+    deadlock: bool,
+    /// Where its replay is.
+    replay: String,
+}
+
+/// `GET /api/games/{id}`: the summary, the log's length and the fairness proof.
+#[derive(Serialize)]
+struct GameDetailJson {
+    #[serde(flatten)]
+    summary: GameSummaryJson,
+    actions: usize,
+    commitment: String,
+    seed: Seed,
+    salt: Salt,
+}
+
+#[derive(Serialize)]
+pub(crate) struct GameListJson {
+    games: Vec<GameSummaryJson>,
+    /// The `before` of the next page; `null` on the last page.
+    next: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    limit: Option<u32>,
+    before: Option<String>,
+}
+
+fn summary(
+    id: Uuid,
+    room: &str,
+    players: u8,
+    seats: &[SeatRecord],
+    started_at: i64,
+    finished_at: i64,
+    result_json: &str,
+) -> Result<GameSummaryJson, ApiError> {
+    let id = GameId(id).to_string();
+    let result: GameResult = serde_json::from_str(result_json).map_err(|e| {
+        error!(game = %id, error = %e, "a stored result does not read");
+        ApiError::internal()
+    })?;
+    let name = |seat: Seat| {
+        seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map_or_else(String::new, |s| s.name.clone())
+    };
+    Ok(GameSummaryJson {
+        replay: format!("/api/games/{id}/replay"),
+        id,
+        room: room.to_owned(),
+        players,
+        seats: seats
+            .iter()
+            .map(|s| SeatName {
+                seat: s.seat,
+                name: s.name.clone(),
+            })
+            .collect(),
+        started_at,
+        finished_at,
+        ranking: result
+            .ranking
+            .iter()
+            .map(|s| RankJson {
+                seat: s.seat,
+                name: name(s.seat),
+                points: s.points,
+                cards: s.cards,
+                rank: s.rank,
+            })
+            .collect(),
+        winners: result.winners,
+        deadlock: result.deadlock,
+    })
+}
+
+/// The cursor text: `{finished_at}.{id}`.
+fn cursor_text(cursor: FinishedCursor) -> String {
+    format!("{}.{}", cursor.finished_at, cursor.id.as_simple())
+}
+
+fn parse_cursor(text: &str) -> Option<FinishedCursor> {
+    let (at, id) = text.split_once('.')?;
+    Some(FinishedCursor {
+        finished_at: at.parse().ok()?,
+        id: Uuid::try_parse(id).ok()?,
+    })
+}
+
+fn store(state: &AppState) -> Result<&Store, ApiError> {
+    // A server without a database has no history: nothing is found.
+    state.store().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "game_not_found",
+            "this server keeps no game history",
+        )
+    })
+}
+
+/// `GET /api/games`.
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Json<GameListJson>, ApiError> {
+    let Query(query) = query.map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            format!("{e}; use ?limit=1..{MAX_PAGE}&before=CURSOR"),
+        )
+    })?;
+    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+    if limit == 0 || limit > MAX_PAGE {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            format!("limit must be from 1 to {MAX_PAGE}, not {limit}"),
+        ));
+    }
+    let before = match query.before.as_deref() {
+        None => None,
+        Some(text) => Some(parse_cursor(text).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_query",
+                format!("{text:?} is not a cursor; pass the `next` of the previous page"),
+            )
+        })?),
+    };
+    let store = match state.store() {
+        Some(store) => store,
+        None => {
+            return Ok(Json(GameListJson {
+                games: Vec::new(),
+                next: None,
+            }));
+        }
+    };
+    let page = store
+        .list_finished(before, limit)
+        .await
+        .map_err(ApiError::store)?;
+    let next = (page.len() == limit as usize)
+        .then(|| page.last().map(|g| cursor_text(g.cursor())))
+        .flatten();
+    let games = page
+        .iter()
+        .map(|g| {
+            summary(
+                g.id,
+                &g.room_code,
+                g.players,
+                &g.seats,
+                g.created_at,
+                g.finished_at,
+                &g.result_json,
+            )
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Json(GameListJson { games, next }))
+}
+
+/// The finished game with this id, or the reason there is none.
+async fn finished_game(state: &AppState, id: &str) -> Result<StoredGame, ApiError> {
+    let uuid = Uuid::try_parse(id).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_game_id",
+            format!("{:?} is not a game id (32 hexadecimal digits)", trim(id)),
+        )
+    })?;
+    let game = store(state)?
+        .game(uuid)
+        .await
+        .map_err(ApiError::store)?
+        .ok_or_else(|| ApiError::not_found(id))?;
+    if game.finished.is_none() {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "game_not_finished",
+            format!(
+                "game {id} is still being played; its summary and replay are published when it ends"
+            ),
+        ));
+    }
+    Ok(game)
+}
+
+/// `GET /api/games/{id}`.
+pub(crate) async fn detail(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let game = finished_game(&state, &id).await?;
+    let Some(finished) = &game.finished else {
+        return Err(ApiError::internal());
+    };
+    let detail = GameDetailJson {
+        summary: summary(
+            game.id,
+            &game.room_code,
+            game.players,
+            &game.seats,
+            game.created_at,
+            finished.finished_at,
+            &finished.result_json,
+        )?,
+        actions: game.actions.len(),
+        commitment: game.commitment.clone(),
+        seed: Seed(game.seed),
+        salt: Salt(game.salt),
+    };
+    Ok(Json(detail).into_response())
+}
+
+/// `GET /api/games/{id}/replay`.
+pub(crate) async fn replay(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let game = finished_game(&state, &id).await?;
+    match replay_of(&game) {
+        Some(Ok(replay)) => Ok(Json(replay).into_response()),
+        Some(Err(why)) => {
+            error!(game = %id, error = %why, "a stored game does not replay");
+            Err(ApiError::internal())
+        }
+        None => Err(ApiError::internal()),
+    }
+}
+
+/// At most 80 characters of a client's text, for messages.
+fn trim(text: &str) -> String {
+    text.chars().take(80).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_refuse_anything_else() {
+        let cursor = FinishedCursor {
+            finished_at: 1_700_000_000_123,
+            id: Uuid::from_u128(0xabc),
+        };
+        let text = cursor_text(cursor);
+        assert_eq!(text, "1700000000123.00000000000000000000000000000abc");
+        assert_eq!(parse_cursor(&text), Some(cursor));
+        for bad in [
+            "",
+            "12",
+            "x.y",
+            "12.zz",
+            ".00000000000000000000000000000abc",
+        ] {
+            assert_eq!(parse_cursor(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! The real server binary as a child process, on a database of its own, for
+//! the tests that kill it (SIGKILL) and start it again.
+//!
+//! The binary is the root package's `splendor-server-e2e`, which is the
+//! server's own `main` (`splendor_server::cli::main`), so `cargo test`
+//! builds it; tests find it with `env!("CARGO_BIN_EXE_splendor-server-e2e")`.
+//! Readiness is the `listening on ADDR` line the server prints once it has
+//! restored its games and bound its port; nothing sleeps.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::process::Stdio;
+
+use sqlx::Connection;
+use sqlx::postgres::PgConnection;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use crate::SAFETY_TIMEOUT;
+
+/// The environment variable that names a PostgreSQL server for tests; the
+/// tests create a fresh database on it and drop it afterwards.
+pub const PG_URL_VAR: &str = "SPLENDOR_TEST_DATABASE_URL";
+
+/// One test's database: a fresh SQLite file, or a fresh PostgreSQL database.
+pub struct TestDatabase {
+    /// What the server is given as `--database-url`.
+    pub url: String,
+    /// "sqlite" or "postgres", for messages.
+    pub kind: &'static str,
+    _dir: Option<tempfile::TempDir>,
+    _pg: Option<PgDatabase>,
+}
+
+impl TestDatabase {
+    /// A fresh SQLite file in a directory of its own (which the server creates).
+    pub fn sqlite() -> TestDatabase {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}/data/splendor.db", dir.path().display());
+        TestDatabase {
+            url,
+            kind: "sqlite",
+            _dir: Some(dir),
+            _pg: None,
+        }
+    }
+
+    /// A fresh PostgreSQL database when [`PG_URL_VAR`] is set; otherwise
+    /// `None`, after a loud line on standard error naming `test`.
+    pub async fn postgres(test: &str) -> Option<TestDatabase> {
+        let Ok(admin_url) = std::env::var(PG_URL_VAR) else {
+            // Straight to stderr, past the test harness's capture, so that the
+            // skip shows up in every run.
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: PostgreSQL run of {test}: set {PG_URL_VAR}=postgres://USER@HOST/DB to run it"
+            );
+            return None;
+        };
+        let name = format!("splendor_e2e_{}", uuid::Uuid::new_v4().simple());
+        let mut admin = PgConnection::connect(&admin_url)
+            .await
+            .unwrap_or_else(|e| panic!("{PG_URL_VAR} is set but unreachable: {e}"));
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .await
+            .expect("CREATE DATABASE for the test");
+        let _ = admin.close().await;
+        Some(TestDatabase {
+            url: with_database(&admin_url, &name),
+            kind: "postgres",
+            _dir: None,
+            _pg: Some(PgDatabase { admin_url, name }),
+        })
+    }
+}
+
+/// A PostgreSQL test database, dropped when the test ends, even by a panic.
+struct PgDatabase {
+    admin_url: String,
+    name: String,
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        let admin_url = self.admin_url.clone();
+        let name = self.name.clone();
+        // Drop cannot await: a thread with a runtime of its own does it.
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async {
+                let mut admin = PgConnection::connect(&admin_url).await?;
+                sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut admin)
+                    .await?;
+                admin.close().await
+            })
+        })
+        .join();
+        if !matches!(dropped, Ok(Ok(()))) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "could not drop the test database {}",
+                self.name
+            );
+        }
+    }
+}
+
+/// The same server URL with another database name.
+pub fn with_database(url: &str, database: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let authority_start = base.find("://").map_or(0, |i| i + 3);
+    let path_start = base[authority_start..]
+        .find('/')
+        .map_or(base.len(), |i| authority_start + i);
+    let mut out = format!("{}/{}", &base[..path_start], database);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out
+}
+
+/// The server binary, running.
+pub struct ServerProcess {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl ServerProcess {
+    /// Starts `binary` on 127.0.0.1 port 0 over `database_url`, and returns
+    /// once it printed the address it listens on (it has restored its games
+    /// by then). Its output is drained in the background; lines go to this
+    /// test's captured output with a `[server]` prefix.
+    pub async fn start(binary: &str, database_url: &str) -> ServerProcess {
+        let mut child = Command::new(binary)
+            .args(["--listen", "127.0.0.1:0", "--database-url", database_url])
+            .env_remove("SPLENDOR_DATABASE_URL")
+            .env_remove("SPLENDOR_DATA_DIR")
+            .env_remove("SPLENDOR_LISTEN")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                println!("[server stderr] {line}");
+            }
+        });
+        let mut lines = BufReader::new(stdout).lines();
+        let addr = tokio::time::timeout(SAFETY_TIMEOUT, async {
+            loop {
+                let line = lines
+                    .next_line()
+                    .await
+                    .expect("read the server's output")
+                    .expect("the server exited before it listened");
+                println!("[server] {line}");
+                if let Some(addr) = listening_address(&line) {
+                    return addr;
+                }
+            }
+        })
+        .await
+        .expect("the server listens within the safety timeout");
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                println!("[server] {line}");
+            }
+        });
+        ServerProcess { child, addr }
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Kills the process with SIGKILL (no graceful stop of any kind) and
+    /// waits until it is gone.
+    pub async fn kill(mut self) {
+        self.child.start_kill().expect("send SIGKILL");
+        let status = tokio::time::timeout(SAFETY_TIMEOUT, self.child.wait())
+            .await
+            .expect("the killed server exits")
+            .expect("wait for the server");
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(status.signal(), Some(9), "killed by SIGKILL: {status}");
+        }
+    }
+}
+
+/// The address in the server's `listening on ADDR` line.
+pub fn listening_address(line: &str) -> Option<SocketAddr> {
+    let (_, rest) = line.split_once("listening on ")?;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+/// A plain HTTP/1.1 GET to `addr`; returns the status code and the body.
+pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = Vec::new();
+    tokio::time::timeout(SAFETY_TIMEOUT, stream.read_to_end(&mut response))
+        .await
+        .expect("HTTP response in time")
+        .expect("read");
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let status = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status line");
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    (status, body)
+}
+
+/// The body of a chunked HTTP/1.1 response.
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_listening_line_gives_the_address() {
+        assert_eq!(
+            listening_address("splendor-server listening on 127.0.0.1:4321"),
+            Some("127.0.0.1:4321".parse().unwrap())
+        );
+        assert_eq!(listening_address("2026 INFO starting"), None);
+    }
+
+    #[test]
+    fn database_names_are_replaced_in_urls() {
+        assert_eq!(
+            with_database("postgres://postgres@127.0.0.1:5432/postgres", "t"),
+            "postgres://postgres@127.0.0.1:5432/t"
+        );
+        assert_eq!(
+            with_database("postgres://u:p@h/db?sslmode=disable", "t"),
+            "postgres://u:p@h/t?sslmode=disable"
+        );
+    }
+
+    #[test]
+    fn chunked_bodies_are_joined() {
+        assert_eq!(dechunk("3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"), "abcde");
+    }
+}
