@@ -389,3 +389,130 @@ async fn tokens_resume_sessions_from_the_database_and_nothing_else_does() {
     assert_eq!(sessions.resume(&"0".repeat(64)).await.unwrap(), None);
     assert_eq!(sessions.resume("not a token").await.unwrap(), None);
 }
+
+/// Stores a game as the server would: its start, then `log` (whole or part).
+async fn store_game(
+    store: &Store,
+    sessions: &StoreSessions,
+    code: &str,
+    seed: u64,
+    actions: usize,
+    at: i64,
+) -> (uuid::Uuid, Vec<Action>) {
+    use splendor_store::{NewGame, SeatRecord};
+    let mut game = splendor_rules::Game::new(2, splendor_rules::Options::default(), seed).unwrap();
+    let mut legal = Vec::new();
+    let mut log = Vec::new();
+    while let Some(seat) = game.to_act() {
+        if log.len() == actions {
+            break;
+        }
+        game.legal_actions(&mut legal);
+        let action = legal[log.len() % legal.len()];
+        game.apply(seat, action).unwrap();
+        log.push((seat, action));
+    }
+    let mut seats = Vec::new();
+    for (seat, name) in ["ann", "bob"].into_iter().enumerate() {
+        let (session, _) = sessions.create(name).await.unwrap();
+        seats.push(SeatRecord {
+            seat: seat as u8,
+            session_id: splendor_store::SessionId(session.id.0),
+            name: name.into(),
+        });
+    }
+    let id = uuid::Uuid::from_u128(u128::from(seed) + 1);
+    let salt = Salt([3; 32]);
+    store
+        .create_game(NewGame {
+            id,
+            room_code: code.into(),
+            players: 2,
+            options_json: serde_json::to_string(&splendor_rules::Options::default()).unwrap(),
+            seed,
+            salt: salt.0,
+            commitment: Commitment::of(Seed(seed), &salt).to_string(),
+            seats,
+            created_at: at,
+        })
+        .await
+        .unwrap();
+    for (seq, &(seat, action)) in log.iter().enumerate() {
+        store
+            .append_action(ActionRecord {
+                game_id: id,
+                seq: seq as u32,
+                seat,
+                action_json: action_json(action),
+                at,
+            })
+            .await
+            .unwrap();
+    }
+    (id, log.into_iter().map(|(_, a)| a).collect())
+}
+
+#[tokio::test]
+async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_ones() {
+    let db = Db::new();
+    let store = db.open().await;
+    let sessions = StoreSessions::new(store.clone());
+    let now = unix_millis_now();
+    // Over in its log, but its result was never stored (the server died).
+    let (over, _) = store_game(&store, &sessions, "AAAAA", 1, usize::MAX, now).await;
+    // Nobody played it for two days: abandoned.
+    let two_days = 2 * 24 * 3600 * 1000;
+    let (old, _) = store_game(&store, &sessions, "BBBBB", 2, 5, now - two_days).await;
+    // Running, recent: restored.
+    let (running, _) = store_game(&store, &sessions, "CCCCC", 3, 5, now).await;
+    // A log the rules refuse (the action is stored for the wrong seat).
+    let (broken, log) = store_game(&store, &sessions, "DDDDD", 4, 0, now).await;
+    assert!(log.is_empty());
+    let game = splendor_rules::Game::new(2, splendor_rules::Options::default(), 4).unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    store
+        .append_action(ActionRecord {
+            game_id: broken,
+            seq: 0,
+            seat: 1 - game.to_act().unwrap(),
+            action_json: action_json(legal[0]),
+            at: now,
+        })
+        .await
+        .unwrap();
+
+    let lobby = lobby_over(&store);
+    let summary = restore(&lobby, &store).await.unwrap();
+    assert_eq!(
+        (
+            summary.restored,
+            summary.finished,
+            summary.abandoned,
+            summary.failed
+        ),
+        (1, 1, 1, 1),
+        "{summary:?}"
+    );
+    assert_eq!(lobby.room_count(), 1);
+    let code = splendor_lobby::RoomCode::parse("CCCCC").unwrap();
+    let room = lobby.find_code(code).unwrap();
+    assert_eq!(room.snapshot().await.unwrap().version, Some(5));
+    let over = store.game(over).await.unwrap().unwrap();
+    assert!(
+        over.finished.is_some(),
+        "the over game's result is stored now"
+    );
+    assert!(replay_of(&over).unwrap().is_ok());
+    for untouched in [old, running, broken] {
+        assert!(
+            store
+                .game(untouched)
+                .await
+                .unwrap()
+                .unwrap()
+                .finished
+                .is_none()
+        );
+    }
+}
