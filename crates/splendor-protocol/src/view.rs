@@ -61,7 +61,7 @@ pub struct PlayerInfo {
     pub points: u8,
     pub tokens: TokenCounts,
     pub bonuses: GemCounts,
-    /// Purchased cards, in purchase order.
+    /// Purchased cards, by card id (the rules view keeps no purchase order).
     pub cards: Vec<CardInfo>,
     pub nobles: Vec<NobleInfo>,
     pub reserved: Vec<ReservedInfo>,
