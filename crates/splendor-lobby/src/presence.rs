@@ -71,13 +71,16 @@ impl Presence {
 
     /// Forgets that the session is in room `code` (the room closed).
     pub fn forget_room(&self, session: SessionId, code: RoomCode) {
-        let in_that_room = self
-            .lock()
-            .get(&session)
-            .and_then(|e| e.room)
-            .is_some_and(|r| r.code == code);
-        if in_that_room {
-            self.set_room(session, None);
+        // Checked and changed under one lock: a session that joins another
+        // room meanwhile keeps that room.
+        let mut map = self.lock();
+        if let Some(entry) = map.get_mut(&session)
+            && entry.room.is_some_and(|r| r.code == code)
+        {
+            entry.room = None;
+            if entry.conn.is_none() {
+                map.remove(&session);
+            }
         }
     }
 
