@@ -203,8 +203,17 @@ impl ServerProcess {
     }
 }
 
-/// The address in the server's `listening on ADDR` line.
+/// The address in the server's `listening on ADDR` line, or in its JSON
+/// log event `{"message":"listening","addr":ADDR,...}` (with
+/// `SPLENDOR_LOG_FORMAT=json` every output line is JSON).
 pub fn listening_address(line: &str) -> Option<SocketAddr> {
+    if line.starts_with('{') {
+        let event: serde_json::Value = serde_json::from_str(line).ok()?;
+        if event["message"] != "listening" {
+            return None;
+        }
+        return event["addr"].as_str()?.parse().ok();
+    }
     let (_, rest) = line.split_once("listening on ")?;
     rest.split_whitespace().next()?.parse().ok()
 }
@@ -265,6 +274,16 @@ mod tests {
             Some("127.0.0.1:4321".parse().unwrap())
         );
         assert_eq!(listening_address("2026 INFO starting"), None);
+        assert_eq!(
+            listening_address(
+                r#"{"timestamp":"t","level":"INFO","message":"listening","addr":"127.0.0.1:99","target":"x"}"#
+            ),
+            Some("127.0.0.1:99".parse().unwrap())
+        );
+        assert_eq!(
+            listening_address(r#"{"message":"restored","addr":"127.0.0.1:99"}"#),
+            None
+        );
     }
 
     #[test]

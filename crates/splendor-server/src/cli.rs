@@ -109,6 +109,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     // The database first: games are restored before anyone can connect.
     let listen = config.listen;
+    let config_format = config.log_format;
     let state = AppState::open(config).await?;
     let listener = TcpListener::bind(listen)
         .await
@@ -119,9 +120,13 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         version = env!("CARGO_PKG_VERSION"),
         "listening"
     );
-    // One plain line on standard output, whatever the log format: scripts
-    // and tests read the bound address (with --listen HOST:0) from it.
-    println!("splendor-server listening on {addr}");
+    // Scripts and tests read the bound address (with --listen HOST:0) from
+    // standard output: a plain line with pretty logs; with JSON logs, the
+    // event above (`"message":"listening"`, `"addr"`), so that every line
+    // of a JSON log stays JSON for the collectors that parse it.
+    if config_format == LogFormat::Pretty {
+        println!("splendor-server listening on {addr}");
+    }
     crate::serve(listener, state, shutdown_signal()).await?;
     Ok(())
 }
