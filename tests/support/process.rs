@@ -203,6 +203,26 @@ impl ServerProcess {
     }
 }
 
+impl ServerProcess {
+    /// Stops the process as `docker stop` does, with SIGTERM, and waits until
+    /// it is gone; returns its exit status and how long it took to exit.
+    pub async fn terminate(mut self) -> (std::process::ExitStatus, std::time::Duration) {
+        let pid = self.child.id().expect("the server is running");
+        let started = std::time::Instant::now();
+        // `kill` the program: std has no way to send SIGTERM without unsafe code.
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -TERM {pid}: {sent}");
+        let status = tokio::time::timeout(SAFETY_TIMEOUT, self.child.wait())
+            .await
+            .expect("the server exits after SIGTERM")
+            .expect("wait for the server");
+        (status, started.elapsed())
+    }
+}
+
 /// The address in the server's `listening on ADDR` line, or in its JSON
 /// log event `{"message":"listening","addr":ADDR,...}` (with
 /// `SPLENDOR_LOG_FORMAT=json` every output line is JSON).

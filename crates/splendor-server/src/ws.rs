@@ -149,7 +149,7 @@ async fn serve_socket(socket: WebSocket, state: AppState, slots: Slots) {
     );
     async move {
         debug!("connected");
-        let (sink, stream) = socket.split();
+        let (sink, mut stream) = socket.split();
         let writer = tokio::spawn(write_loop(sink, rx, state.clone()).in_current_span());
         let now = Instant::now();
         let config = state.config();
@@ -164,12 +164,25 @@ async fn serve_socket(socket: WebSocket, state: AppState, slots: Slots) {
             session: None,
             room: None,
         };
-        client.read_loop(stream).await;
+        client.read_loop(&mut stream).await;
         client.leave_quietly().await;
         client.conn.close(CloseReason::Normal);
         let _ = writer.await;
         let reason = client.conn.close_reason().unwrap_or(CloseReason::Normal);
         client.state.metrics().connection_closed(reason);
+        // The closing handshake: our close frame is sent; read (and drop)
+        // what the client still sends until its close frame, so that the
+        // socket is not closed with unread data in it, which makes the
+        // kernel reset the connection and can destroy our close frame
+        // before the client reads it.
+        let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+            while let Some(Ok(frame)) = stream.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
         drop(slots);
         debug!(?reason, "disconnected");
     }
@@ -261,7 +274,7 @@ struct Client {
 }
 
 impl Client {
-    async fn read_loop(&mut self, mut stream: SplitStream<WebSocket>) {
+    async fn read_loop(&mut self, stream: &mut SplitStream<WebSocket>) {
         let closed = self.conn.closed();
         tokio::pin!(closed);
         let mut shutdown = self.state.shutdown_signal();
