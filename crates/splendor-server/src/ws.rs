@@ -202,6 +202,9 @@ async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx, s
     let every = state.config().heartbeat_interval;
     let mut heartbeat = tokio::time::interval_at(Instant::now() + every, every);
     heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    // A message taken from the queue that the socket had not accepted yet
+    // when a close request came: it is sent first if the queue is flushed.
+    let mut in_hand: Option<Message> = None;
     let reason = loop {
         let (frame, is_message) = tokio::select! {
             biased;
@@ -212,17 +215,35 @@ async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx, s
             }
             _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
         };
-        // A client that does not read must not hold the writer:
-        // a close request interrupts a pending send.
+        // A client that does not read must not hold the writer: a close
+        // request interrupts the wait for the socket. The frame is handed
+        // over only once the socket can take it, so it is never lost half-way.
+        let ready = tokio::select! {
+            biased;
+            reason = closed.wait() => Err(reason),
+            ready = std::future::poll_fn(|cx| sink.poll_ready_unpin(cx)) => Ok(ready),
+        };
+        match ready {
+            Err(reason) => {
+                in_hand = is_message.then_some(frame);
+                break reason;
+            }
+            Ok(Err(_)) => return,
+            Ok(Ok(())) => {}
+        }
+        if sink.start_send_unpin(frame).is_err() {
+            return;
+        }
+        if is_message {
+            state.metrics().message_sent();
+        }
         tokio::select! {
             biased;
+            // What was handed over goes out with the close frame.
             reason = closed.wait() => break reason,
-            sent = sink.send(frame) => {
-                if sent.is_err() {
+            flushed = std::future::poll_fn(|cx| sink.poll_flush_unpin(cx)) => {
+                if flushed.is_err() {
                     return;
-                }
-                if is_message {
-                    state.metrics().message_sent();
                 }
             }
         }
@@ -245,6 +266,12 @@ async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx, s
         reason: reason.text().into(),
     };
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+        if flush && let Some(frame) = in_hand.take() {
+            if sink.send(frame).await.is_err() {
+                return;
+            }
+            state.metrics().message_sent();
+        }
         while flush && let Ok(message) = messages.try_recv() {
             if sink
                 .send(Message::Text(message.to_json().into()))
