@@ -302,6 +302,25 @@ async fn connections_per_address_are_limited_and_freed_on_close() {
 }
 
 #[tokio::test]
+async fn connections_in_total_are_limited() {
+    let config = Config {
+        max_connections: 1,
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    let mut first = TestClient::join_server(&server, "one").await;
+    let second = TestClient::connect_with_headers(&server, "two", &[]).await;
+    assert_eq!(second.err(), Some(503));
+    assert_eq!(
+        server
+            .metric("splendor_connections_refused_total{reason=\"server_full\"}")
+            .await,
+        1.0
+    );
+    assert_eq!(first.request(json!({"type": "ping"})).await["type"], "pong");
+}
+
+#[tokio::test]
 async fn behind_a_proxy_the_client_address_comes_from_the_configured_header() {
     let config = Config {
         max_connections_per_ip: 1,
@@ -331,8 +350,10 @@ async fn behind_a_proxy_the_client_address_comes_from_the_configured_header() {
 
 #[tokio::test]
 async fn a_flooding_connection_gets_one_error_then_is_closed() {
+    // One message a second after a burst of 5: the flood arrives far faster
+    // than a token comes back, even on a loaded machine.
     let config = Config {
-        max_messages_per_second: 5,
+        max_messages_per_second: 1,
         message_burst: 5,
         ..Config::default()
     };
@@ -351,7 +372,7 @@ async fn a_flooding_connection_gets_one_error_then_is_closed() {
     let pongs = replies.iter().filter(|m| m["type"] == "pong").count();
     let limited: Vec<&Value> = replies.iter().filter(|m| m["type"] == "error").collect();
     assert!(
-        (5..=7).contains(&pongs),
+        (5..=6).contains(&pongs),
         "the burst is answered: {replies:?}"
     );
     assert_eq!(limited.len(), 1, "one error, then silence: {replies:?}");
@@ -528,14 +549,14 @@ async fn a_client_that_stops_answering_pings_is_dropped() {
 #[tokio::test]
 async fn a_client_that_answers_pings_stays_connected() {
     let config = Config {
-        heartbeat_interval: Duration::from_millis(20),
-        heartbeat_timeout: Duration::from_millis(100),
+        heartbeat_interval: Duration::from_millis(50),
+        heartbeat_timeout: Duration::from_millis(400),
         ..Config::default()
     };
     let server = TestServer::start_with(config).await;
     let mut ann = TestClient::join_server(&server, "ann").await;
-    // Ten pings span twice the timeout; the client library answers each.
-    ann.wait_for_pings(10).await;
+    // Twelve pings span more than the timeout; the client library answers each.
+    ann.wait_for_pings(12).await;
     assert_eq!(ann.request(json!({"type": "ping"})).await["type"], "pong");
 }
 
