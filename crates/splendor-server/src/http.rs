@@ -14,12 +14,6 @@ use crate::AppState;
 /// How long `/readyz` waits for the database.
 const READY_PING_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// A pointer for people who open the server in a browser.
-pub(crate) async fn index() -> &'static str {
-    "Splendor server. Play over a WebSocket at /ws (see docs/PROTOCOL.md), \
-     e.g. websocat ws://HOST/ws then {\"type\":\"hello\",\"name\":\"ann\"}.\n"
-}
-
 /// Liveness: answers 200 while the process serves HTTP at all.
 pub(crate) async fn healthz() -> (StatusCode, &'static str) {
     (StatusCode::OK, "ok\n")

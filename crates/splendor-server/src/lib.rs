@@ -10,6 +10,8 @@
 //!   ([`games`]: `GET /api/games`, `/api/games/{id}`,
 //!   `/api/games/{id}/replay`, docs/REPLAYS.md), and for operators
 //!   `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/HOSTING.md).
+//! - [`web`]: the browser client at `GET /`, a static page compiled into
+//!   the binary that plays over the same WebSocket (docs/BROWSER.md).
 //! - [`ws`]: one task pair per WebSocket (reader and writer). The reader
 //!   parses each frame, checks its shape, attaches the connection's own
 //!   session (never one the client names) and forwards an intent to the
@@ -37,6 +39,7 @@ pub mod limits;
 pub mod metrics;
 pub mod probe;
 pub mod verify;
+mod web;
 pub mod ws;
 
 use std::future::Future;
@@ -323,7 +326,6 @@ impl Drop for ConnectionGuard {
 /// The router: the WebSocket endpoint, the HTTP API and the operator endpoints.
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .route("/", get(http::index))
         .route("/ws", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))
@@ -332,6 +334,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games", get(games::list))
         .route("/api/games/{id}", get(games::detail))
         .route("/api/games/{id}/replay", get(games::replay))
+        .merge(web::routes())
         .with_state(state)
 }
 

@@ -1,0 +1,189 @@
+//! The browser client: one static page served by the server itself, so that
+//! people can play with nothing installed (docs/BROWSER.md).
+//!
+//! The files live in `web/` beside `src/` and are compiled into the binary;
+//! nothing is read from disk at run time. Every answer carries:
+//! - the file's content type, and `X-Content-Type-Options: nosniff`;
+//! - a strict `Content-Security-Policy`: scripts, styles and images from
+//!   this server only (no inline code at all), WebSockets to this host only,
+//!   no framing ([`content_security_policy`]);
+//! - `Cache-Control: no-cache` with an `ETag` (a hash of the file, fixed
+//!   when the binary is built): browsers revalidate every time and get a
+//!   bodyless 304 while the file is unchanged, and a new binary's files are
+//!   never mixed with an old one's.
+
+use axum::Router;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use crate::AppState;
+
+/// One embedded file.
+struct Asset {
+    body: &'static [u8],
+    content_type: &'static str,
+    /// FNV-1a of `body`, computed at compile time; the `ETag`.
+    hash: u64,
+}
+
+impl Asset {
+    const fn new(body: &'static [u8], content_type: &'static str) -> Asset {
+        Asset {
+            body,
+            content_type,
+            hash: fnv1a(body),
+        }
+    }
+}
+
+const INDEX: Asset = Asset::new(
+    include_bytes!("../web/index.html"),
+    "text/html; charset=utf-8",
+);
+const SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/app.js"),
+    "text/javascript; charset=utf-8",
+);
+const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
+const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
+
+/// The routes of the page and its files.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(async |h: HeaderMap| serve(&INDEX, &h)))
+        .route("/app.js", get(async |h: HeaderMap| serve(&SCRIPT, &h)))
+        .route("/app.css", get(async |h: HeaderMap| serve(&STYLE, &h)))
+        .route("/icon.svg", get(async |h: HeaderMap| serve(&ICON, &h)))
+}
+
+/// The file, or a 304 when the browser's copy (`If-None-Match`) is current.
+fn serve(asset: &Asset, request: &HeaderMap) -> Response {
+    let etag = format!("\"{:016x}\"", asset.hash);
+    let host = request.get(header::HOST).and_then(|v| v.to_str().ok());
+    let csp = content_security_policy(host);
+    let fresh = request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == etag || tag == "*");
+    let mut response = if fresh {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        asset.body.into_response()
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(asset.content_type),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    // Both come from checked ASCII, so the conversions cannot fail.
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        headers.insert(header::ETAG, value);
+    }
+    if let Ok(value) = HeaderValue::from_str(&csp) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    response
+}
+
+/// The policy for the page. `connect-src` names the WebSocket of the host
+/// the page was loaded from (`ws://host` and `wss://host`, as the `Host`
+/// header says) as well as `'self'`: older browsers do not let `'self'`
+/// cover WebSockets. A `Host` that is not a plain `name[:port]` (an IPv6
+/// literal, which CSP cannot express, or anything odd) gets `'self'` alone.
+fn content_security_policy(host: Option<&str>) -> String {
+    let sockets = match host.filter(|h| is_plain_host(h)) {
+        Some(host) => format!(" ws://{host} wss://{host}"),
+        None => String::new(),
+    };
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; \
+         connect-src 'self'{sockets}; object-src 'none'; base-uri 'none'; \
+         form-action 'none'; frame-ancestors 'none'"
+    )
+}
+
+/// `name[:port]` with a DNS-style name: letters, digits, dots and hyphens.
+/// Anything else must not be pasted into a header.
+fn is_plain_host(host: &str) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        Some((name, port)) => (name, Some(port)),
+        None => (host, None),
+    };
+    let name_ok = !name.is_empty()
+        && name.len() <= 253
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    let port_ok =
+        port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
+    name_ok && port_ok
+}
+
+/// 64-bit FNV-1a: a fixed, dependency-free hash for the `ETag`.
+const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_hosts_get_their_websocket_origins_in_the_policy() {
+        let csp = content_security_policy(Some("play.example.org:8080"));
+        assert!(
+            csp.contains(
+                "connect-src 'self' ws://play.example.org:8080 wss://play.example.org:8080;"
+            ),
+            "{csp}"
+        );
+        assert!(csp.starts_with("default-src 'self';"), "{csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    }
+
+    #[test]
+    fn odd_hosts_are_never_pasted_into_the_policy() {
+        for host in [
+            "[::1]:8080",
+            "evil.org; script-src *",
+            "a b",
+            "",
+            ":80",
+            "host:",
+            "host:123456",
+            "host:8o",
+        ] {
+            let csp = content_security_policy(Some(host));
+            assert!(csp.contains("connect-src 'self'; "), "{host:?}: {csp}");
+        }
+        assert!(content_security_policy(None).contains("connect-src 'self'; "));
+    }
+
+    #[test]
+    fn the_etag_hash_is_fnv1a() {
+        // The published FNV-1a test vectors.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

@@ -1,0 +1,737 @@
+// The browser client of the Splendor server (docs/BROWSER.md).
+//
+// It speaks the WebSocket protocol of docs/PROTOCOL.md and knows no rules:
+// every move it offers is an entry of the server's `legal_actions` list,
+// sent unchanged. Server-provided text (names above all) only ever goes
+// into the page through textContent, never as HTML.
+'use strict';
+
+const COLORS = ['white', 'blue', 'green', 'red', 'black'];
+const TOKENS = [...COLORS, 'gold'];
+const TOKEN_KEY = 'splendor.token';
+const CODE_RE = /^[A-Za-z]{5}$/;
+
+// Everything the page knows. Rendering reads it; messages change it.
+const S = {
+  ws: null,
+  identified: false,
+  token: load(TOKEN_KEY),
+  name: '',
+  room: null, // the last `room` message, or null in the lobby
+  state: null, // the last `state`
+  result: null, // the `result`, once the game is over
+  commitment: null, // { game, value } from the first state of the game
+  log: [], // the events seen, in words, newest first
+  logRoom: null, // the room the log belongs to
+  picks: [], // colours clicked in the supply, composing a take
+  give: {}, // tokens chosen to return
+  selected: null, // { card } or { level } clicked on the table
+  pending: false, // an action is on its way
+  attempts: 0, // failed connection attempts since the last welcome
+  timer: null,
+  nextId: 1,
+  toastTimer: null,
+};
+
+// ---- Small helpers --------------------------------------------------------
+
+const $ = (id) => document.getElementById(id);
+
+// Creates an element. `props` sets className (cls), text, title, onclick and
+// any attribute; children are nodes or strings (added as text, never HTML).
+function el(tag, props, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'cls') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k === 'onclick') node.addEventListener('click', v);
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) {
+    if (c !== null && c !== undefined && c !== false) {
+      node.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
+    }
+  }
+  return node;
+}
+
+function load(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function save(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch { /* private browsing: the session lasts as long as the page */ }
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+// "2 white, 1 gold" from a count object (zero counts are left out).
+function countsText(counts) {
+  const parts = TOKENS.filter((c) => counts && counts[c] > 0).map((c) => `${counts[c]} ${c}`);
+  return parts.length ? parts.join(', ') : 'nothing';
+}
+
+function total(counts) {
+  return TOKENS.reduce((n, c) => n + ((counts && counts[c]) || 0), 0);
+}
+
+// A comparable text for an action: colour lists in one order, object keys
+// sorted, zero counts dropped. Two actions are the same move exactly when
+// their keys are equal. This is bookkeeping, not rules.
+function actionKey(value) {
+  if (Array.isArray(value)) {
+    const sorted = [...value].sort((a, b) => TOKENS.indexOf(a) - TOKENS.indexOf(b));
+    return `[${sorted.map(actionKey).join(',')}]`;
+  }
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).filter((k) => value[k] !== 0).sort();
+    return `{${keys.map((k) => `${k}:${actionKey(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function legal() {
+  return (S.state && S.state.legal_actions) || [];
+}
+
+// The entry of the legal list equal to `action`, or undefined.
+function findLegal(action) {
+  const key = actionKey(action);
+  return legal().find((a) => actionKey(a) === key);
+}
+
+function seatName(seat) {
+  const p = S.state && S.state.players[seat];
+  if (p) return p.name;
+  const s = S.room && S.room.seats[seat];
+  return s ? s.name : `seat ${seat + 1}`;
+}
+
+function cardText(card) {
+  const pts = card.points ? `, ${plural(card.points, 'point')}` : '';
+  return `a level ${card.level} ${card.bonus} card${pts}`;
+}
+
+// ---- Connection -----------------------------------------------------------
+
+function socketUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws`;
+}
+
+function connect() {
+  clearTimeout(S.timer);
+  $('reconnect').hidden = true;
+  setStatus('Connecting…');
+  const ws = new WebSocket(socketUrl());
+  S.ws = ws;
+  ws.onopen = () => {
+    setStatus('Connected');
+    if (S.token) send({ type: 'hello', token: S.token });
+    else render();
+  };
+  ws.onmessage = (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    if (msg && typeof msg.type === 'string') handle(msg);
+  };
+  ws.onclose = (e) => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    S.identified = false;
+    S.pending = false;
+    closed(e.code);
+  };
+}
+
+// Decides what to do when the socket closed (close codes: PROTOCOL.md).
+function closed(code) {
+  if (code === 4001) {
+    setStatus('This session was opened in another tab or window.');
+    offerReconnect('Use it here');
+    return;
+  }
+  if (code === 4004) {
+    setStatus('Disconnected after a long idle time.');
+    offerReconnect('Reconnect');
+    return;
+  }
+  // A restart (1012), a dropped network, a refused handshake: try again
+  // after a random 1 to 5 s, doubling with each failed attempt (at most 60 s).
+  const base = 1000 + Math.random() * 4000;
+  const delay = Math.min(base * 2 ** Math.min(S.attempts, 6), 60000);
+  S.attempts += 1;
+  const why = code === 1012 ? 'The server is restarting.' : 'Connection lost.';
+  setStatus(`${why} Reconnecting in ${Math.round(delay / 1000)} s…`);
+  offerReconnect('Reconnect now');
+  S.timer = setTimeout(connect, delay);
+}
+
+function offerReconnect(label) {
+  $('reconnect').textContent = label;
+  $('reconnect').hidden = false;
+}
+
+function send(msg) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    toast('Not connected yet; try again in a moment.');
+    return false;
+  }
+  msg.id = S.nextId++;
+  S.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function act(action) {
+  if (S.pending || !S.state) return;
+  if (send({ type: 'act', action, expect_version: S.state.version })) S.pending = true;
+  render();
+}
+
+// ---- Server messages --------------------------------------------------------
+
+function handle(msg) {
+  switch (msg.type) {
+    case 'welcome':
+      S.identified = true;
+      S.attempts = 0;
+      S.token = msg.token;
+      S.name = msg.name;
+      save(TOKEN_KEY, msg.token);
+      // A resumed session gets its room and state next, if it still has a
+      // room; the answer to list_rooms comes after them and renders the lobby
+      // otherwise. Waiting for it avoids flashing the lobby on a reconnect.
+      S.room = null;
+      S.state = null;
+      S.result = null;
+      send({ type: 'list_rooms' });
+      if (msg.resumed) return;
+      break;
+    case 'room':
+      if (S.logRoom !== msg.code) { S.log = []; S.logRoom = msg.code; }
+      S.room = msg;
+      if (msg.status === 'waiting') { S.state = null; S.result = null; }
+      history.replaceState(null, '', `#${msg.code}`);
+      break;
+    case 'state':
+      if (!S.state || S.state.version !== msg.version || S.state.game !== msg.game) {
+        S.picks = []; S.give = {}; S.selected = null;
+      }
+      if (!S.commitment || S.commitment.game !== msg.game) {
+        S.commitment = { game: msg.game, value: msg.commitment };
+      }
+      S.state = msg;
+      S.pending = false;
+      break;
+    case 'events':
+      for (const ev of msg.events) logLine(eventText(ev));
+      break;
+    case 'result':
+      S.result = msg;
+      break;
+    case 'error':
+      S.pending = false;
+      if (msg.code === 'invalid_token') {
+        S.token = null;
+        save(TOKEN_KEY, null);
+        toast('Your earlier session has expired; please enter your name again.');
+      } else {
+        toast(msg.message || msg.code);
+      }
+      break;
+    case 'left':
+      leaveRoomView();
+      send({ type: 'list_rooms' });
+      break;
+    case 'room_closed':
+      toast(`Room ${msg.room} closed: ${msg.reason}`);
+      leaveRoomView();
+      send({ type: 'list_rooms' });
+      break;
+    case 'rooms':
+      renderRooms(msg.rooms);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+function leaveRoomView() {
+  if (S.room) history.replaceState(null, '', location.pathname);
+  S.room = null;
+  S.state = null;
+  S.result = null;
+  S.log = [];
+  S.logRoom = null;
+  S.selected = null;
+}
+
+function logLine(text) {
+  S.log.unshift(text);
+  S.log.length = Math.min(S.log.length, 200);
+}
+
+// One event, in words.
+function eventText(ev) {
+  const who = ev.seat === undefined ? '' : seatName(ev.seat);
+  switch (ev.event) {
+    case 'took_tokens': return `${who} took ${countsText(ev.tokens)}.`;
+    case 'reserved': {
+      const what = ev.card ? cardText(ev.card)
+        : `a hidden level ${ev.level} card`;
+      const from = ev.from_deck ? ' from the deck' : '';
+      return `${who} reserved ${what}${from}${ev.gold ? ' and took a gold token' : ''}.`;
+    }
+    case 'bought': return `${who} bought ${cardText(ev.card)} for ${countsText(ev.paid)}.`;
+    case 'dealt': return `New on level ${ev.level}: ${ev.card.bonus}, ${plural(ev.card.points, 'point')}.`;
+    case 'returned_tokens': return `${who} returned ${countsText(ev.tokens)}.`;
+    case 'noble_visited': return `A noble (${plural(ev.noble.points, 'point')}) visited ${who}.`;
+    case 'passed': return `${who} passed.`;
+    case 'end_triggered': return `${who} reached 15 points: the round is finished, then the game ends.`;
+    case 'game_over': return 'The game is over.';
+    default: return `(${ev.event})`;
+  }
+}
+
+// ---- Notices --------------------------------------------------------------
+
+function setStatus(text) {
+  $('status').textContent = text;
+}
+
+function toast(text) {
+  const box = $('toast');
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(S.toastTimer);
+  S.toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+// ---- Rendering: which screen ------------------------------------------------
+
+function show(id) {
+  for (const s of ['login', 'lobby', 'room', 'game']) $(s).hidden = s !== id;
+}
+
+function render() {
+  $('who').textContent = S.identified ? S.name : '';
+  if (!S.identified) {
+    // Without a token the name form is the way in; with one, hello is on its way.
+    if (S.ws && S.ws.readyState === WebSocket.OPEN && !S.token) show('login');
+    else if (!S.room) show(null);
+    return;
+  }
+  if (!S.room) { show('lobby'); return; }
+  if (S.room.status === 'waiting' || !S.state) { renderRoom(); show('room'); return; }
+  renderGame();
+  show('game');
+}
+
+// ---- The lobby --------------------------------------------------------------
+
+function renderRooms(rooms) {
+  const list = $('rooms');
+  list.replaceChildren();
+  if (!rooms.length) list.append(el('li', { cls: 'muted', text: 'No open rooms right now.' }));
+  for (const r of rooms) {
+    list.append(el('li', {},
+      el('span', { cls: 'code small-code', text: r.code }),
+      el('span', { cls: 'grow', text: `${r.host}'s room, ${r.players}/${r.seats} seated` }),
+      el('button', { type: 'button', text: 'Join', onclick: () => join(r.code, 'player') }),
+      el('button', { type: 'button', cls: 'quiet', text: 'Watch', onclick: () => join(r.code, 'spectator') })));
+  }
+}
+
+function join(code, as) {
+  const clean = code.trim();
+  if (!CODE_RE.test(clean)) { toast('A room code is five letters, like ABCDE.'); return; }
+  send({ type: 'join', code: clean, as });
+}
+
+function prefillCode() {
+  const code = location.hash.slice(1);
+  if (CODE_RE.test(code) && !S.room) $('code').value = code.toUpperCase();
+}
+
+// ---- The waiting room ---------------------------------------------------------
+
+function renderRoom() {
+  const r = S.room;
+  $('room-code').textContent = r.code;
+  $('room-link').value = `${location.origin}/#${r.code}`;
+  const seats = $('seat-list');
+  seats.replaceChildren();
+  for (const s of r.seats) {
+    if (!s) { seats.append(el('li', { cls: 'muted', text: 'free seat' })); continue; }
+    seats.append(el('li', {}, s.name,
+      s.host ? el('span', { cls: 'tag', text: 'host' }) : null,
+      r.you.seat === s.seat ? el('span', { cls: 'tag', text: 'you' }) : null,
+      s.connected ? null : el('span', { cls: 'tag away', text: 'away' })));
+  }
+  $('spectator-list').textContent = r.spectators.length
+    ? `Watching: ${r.spectators.join(', ')}` : '';
+  const me = r.you.seat !== undefined ? r.seats[r.you.seat] : null;
+  const host = Boolean(me && me.host);
+  const seated = r.seats.filter(Boolean).length;
+  $('start-box').hidden = !host;
+  $('start').disabled = seated < 2;
+  $('wait-note').textContent = host
+    ? (seated < 2 ? 'Share the code: at least 2 players are needed.' : 'Start when everyone is here.')
+    : (r.status === 'waiting' ? 'Waiting for the host to start the game.' : 'Loading the game…');
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(`${what} copied.`);
+  } catch {
+    const input = $('room-link');
+    input.focus();
+    input.select();
+    toast(`Copying is not allowed here; select the ${what.toLowerCase()} and copy it.`);
+  }
+}
+
+// ---- The game -----------------------------------------------------------------
+
+function renderGame() {
+  const st = S.state;
+  const r = S.room;
+  const status = r.status === 'finished' || st.phase === 'game_over' ? 'finished' : 'turn ' + (st.turn + 1);
+  $('game-code').textContent = `Room ${st.room} · ${status}${st.end_triggered && !S.result ? ' · last round' : ''}`;
+  $('leave-game').textContent = S.result || st.you === undefined ? 'Leave' : 'Leave the table';
+  renderNobles();
+  renderLevels();
+  renderSupply();
+  renderTurn();
+  renderPlayers();
+  renderResult();
+  const log = $('log');
+  log.replaceChildren(...S.log.map((line) => el('li', { text: line })));
+  if (!S.log.length) log.append(el('li', { cls: 'muted', text: `Moves appear here (from turn ${st.turn + 1}).` }));
+}
+
+// A row of counts as labelled chips: "3 white".
+function chips(counts, cls) {
+  const list = TOKENS.filter((c) => counts && counts[c] > 0);
+  if (!list.length) return el('span', { cls: 'muted', text: 'none' });
+  return el('span', { cls: `chips ${cls || ''}` },
+    list.map((c) => el('span', { cls: `chip gem-${c}`, title: c }, `${counts[c]} ${c}`)));
+}
+
+function cardNode(card, opts) {
+  const entries = legal().filter((a) => a.buy === card.id || a.reserve === card.id
+    || (a.buy && a.buy.card === card.id));
+  const playable = entries.length > 0 && !S.pending;
+  const chosen = S.selected && S.selected.card === card.id;
+  return el(playable ? 'button' : 'div', {
+    type: playable ? 'button' : undefined,
+    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${chosen ? ' chosen' : ''}${opts && opts.small ? ' small' : ''}`,
+    title: `${cardText(card)}, gives a ${card.bonus} bonus`,
+    onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; render(); } : undefined,
+  },
+  el('span', { cls: 'card-top' },
+    el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
+    el('span', { cls: `chip gem-${card.bonus}`, text: card.bonus })),
+  el('span', { cls: 'cost' }, COLORS.filter((c) => card.cost[c] > 0)
+    .map((c) => el('span', { cls: `chip gem-${c}` }, `${card.cost[c]} ${c}`))));
+}
+
+function nobleNode(noble, onclick) {
+  return el(onclick ? 'button' : 'div', {
+    type: onclick ? 'button' : undefined,
+    cls: `noble${onclick ? ' playable' : ''}`,
+    title: `noble, ${plural(noble.points, 'point')}: needs ${countsText(noble.requires)} in bonuses`,
+    onclick,
+  },
+  el('span', { cls: 'points', text: String(noble.points) }),
+  el('span', { cls: 'cost' }, COLORS.filter((c) => noble.requires[c] > 0)
+    .map((c) => el('span', { cls: `chip gem-${c}` }, `${noble.requires[c]} ${c}`))));
+}
+
+function renderNobles() {
+  const box = $('nobles');
+  box.replaceChildren(el('span', { cls: 'label', text: 'Nobles' }),
+    ...S.state.nobles.map((n) => nobleNode(n)));
+}
+
+function renderLevels() {
+  const box = $('levels');
+  box.replaceChildren();
+  for (const row of [...S.state.levels].reverse()) {
+    const deckAction = findLegal({ reserve_deck: row.level });
+    const playable = deckAction && !S.pending;
+    const chosen = S.selected && S.selected.level === row.level;
+    const deck = el(playable ? 'button' : 'div', {
+      type: playable ? 'button' : undefined,
+      cls: `deck level-${row.level}${playable ? ' playable' : ''}${chosen ? ' chosen' : ''}`,
+      title: `level ${row.level} deck: ${plural(row.deck, 'card')} left`,
+      onclick: playable ? () => { S.selected = { level: row.level }; S.picks = []; render(); } : undefined,
+    }, el('span', { cls: 'deck-level', text: `Level ${row.level}` }), el('span', { text: `${row.deck} left` }));
+    const cards = row.cards.map((c) => (c ? cardNode(c) : el('div', { cls: 'card empty', text: 'empty' })));
+    box.append(el('div', { cls: 'level-row' }, deck, ...cards));
+  }
+}
+
+// Whether clicking colour `c` in the supply can lead to a legal take.
+function takeable(c) {
+  return legal().some((a) => (a.take && a.take.includes(c)) || a.take_two === c);
+}
+
+function pickColor(c) {
+  const p = S.picks;
+  if (p.length === 1 && p[0] === c) S.picks = [c, c];
+  else if (p.includes(c)) S.picks = p.filter((x) => x !== c);
+  else if (p.length < 3 && !(p.length === 2 && p[0] === p[1])) S.picks = [...p, c];
+  else S.picks = [c];
+  S.selected = null;
+  render();
+}
+
+// The take the picked colours describe, as an action.
+function pickedAction() {
+  const p = S.picks;
+  if (p.length === 2 && p[0] === p[1]) return { take_two: p[0] };
+  return { take: p };
+}
+
+function renderSupply() {
+  const box = $('supply');
+  box.replaceChildren(el('span', { cls: 'label', text: 'Tokens' }));
+  const mainTurn = S.state.phase === 'main' && legal().length > 0;
+  for (const c of TOKENS) {
+    const n = S.state.supply[c] || 0;
+    const can = mainTurn && !S.pending && takeable(c);
+    const picked = S.picks.filter((x) => x === c).length;
+    box.append(el(can ? 'button' : 'div', {
+      type: can ? 'button' : undefined,
+      cls: `token gem-${c}${can ? ' playable' : ''}${picked ? ' chosen' : ''}`,
+      title: `${n} ${c} in the supply`,
+      onclick: can ? () => pickColor(c) : undefined,
+    }, el('span', { cls: 'token-n', text: String(n) }), el('span', { text: c }),
+    picked ? el('span', { cls: 'badge', text: `+${picked}` }) : null));
+  }
+}
+
+// The panel that says whose turn it is and offers this seat's legal moves.
+function renderTurn() {
+  const st = S.state;
+  const box = $('turn');
+  box.replaceChildren();
+  if (S.result || st.phase === 'game_over') {
+    box.append(el('h2', { text: 'Game over' }));
+    return;
+  }
+  const mine = st.you !== undefined && st.to_act === st.you;
+  const who = mine ? 'Your turn' : `${seatName(st.to_act)}'s turn`;
+  const phase = { return_tokens: ': returning tokens', choose_noble: ': choosing a noble' }[st.phase] || '';
+  box.append(el('h2', { cls: mine ? 'mine' : '', text: who + phase }));
+  if (st.you === undefined) box.append(el('p', { cls: 'muted', text: 'You are watching.' }));
+  if (!mine || !legal().length) return;
+  if (S.pending) { box.append(el('p', { cls: 'muted', text: 'Sending…' })); return; }
+  if (st.phase === 'return_tokens') renderReturn(box);
+  else if (st.phase === 'choose_noble') renderNobleChoice(box);
+  else renderMain(box);
+}
+
+function renderMain(box) {
+  if (findLegal('pass')) {
+    box.append(el('p', { text: 'No move is possible: you must pass.' }),
+      el('button', { type: 'button', text: 'Pass', onclick: () => act('pass') }));
+    return;
+  }
+  if (S.selected) {
+    const sel = S.selected;
+    const entries = sel.card !== undefined
+      ? legal().filter((a) => a.buy === sel.card || a.reserve === sel.card || (a.buy && a.buy.card === sel.card))
+      : legal().filter((a) => a.reserve_deck === sel.level);
+    box.append(el('p', { text: sel.card !== undefined
+      ? `${cardText(sel.info)[0].toUpperCase()}${cardText(sel.info).slice(1)}, costing ${countsText(sel.info.cost)}.`
+      : `The level ${sel.level} deck.` }));
+    const row = el('div', { cls: 'buttons' });
+    for (const a of entries) {
+      const label = a.buy !== undefined ? 'Buy it' : a.reserve !== undefined ? 'Reserve it' : 'Reserve the top card';
+      row.append(el('button', { type: 'button', text: label, onclick: () => act(a) }));
+    }
+    row.append(el('button', { type: 'button', cls: 'quiet', text: 'Cancel', onclick: () => { S.selected = null; render(); } }));
+    box.append(row);
+    return;
+  }
+  if (!S.picks.length) {
+    box.append(el('p', { cls: 'muted', text: 'Pick tokens from the supply (the same colour twice for two), or click a highlighted card or deck to buy or reserve.' }));
+    return;
+  }
+  const action = pickedAction();
+  const entry = findLegal(action);
+  const counts = {};
+  for (const c of S.picks) counts[c] = (counts[c] || 0) + 1;
+  box.append(el('p', { text: `Take ${countsText(counts)}?` }));
+  box.append(el('div', { cls: 'buttons' },
+    el('button', { type: 'button', text: 'Take', disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', cls: 'quiet', text: 'Clear', onclick: () => { S.picks = []; render(); } })));
+  if (!entry) box.append(el('p', { cls: 'muted', text: 'Not a legal take yet: pick up to three different colours, or one colour twice.' }));
+}
+
+function renderReturn(box) {
+  const st = S.state;
+  const need = st.return_count;
+  const held = st.players[st.you].tokens;
+  const given = total(S.give);
+  box.append(el('p', { text: `You hold more than 10 tokens: return ${plural(need, 'token')} (${given} chosen).` }));
+  const row = el('div', { cls: 'chips' });
+  for (const c of TOKENS) {
+    if (!held[c]) continue;
+    const next = { ...S.give, [c]: (S.give[c] || 0) + 1 };
+    const can = legal().some((a) => a.return && TOKENS.every((x) => (next[x] || 0) <= (a.return[x] || 0)));
+    row.append(el('button', {
+      type: 'button', cls: `token small gem-${c}`, disabled: !can,
+      title: `return one ${c}`,
+      onclick: () => { S.give = next; render(); },
+    }, `${held[c] - (S.give[c] || 0)} ${c}`, S.give[c] ? el('span', { cls: 'badge', text: `−${S.give[c]}` }) : null));
+  }
+  box.append(row);
+  const entry = findLegal({ return: S.give });
+  box.append(el('div', { cls: 'buttons' },
+    el('button', { type: 'button', text: `Return ${countsText(S.give)}`, disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', cls: 'quiet', text: 'Clear', onclick: () => { S.give = {}; render(); } })));
+}
+
+function renderNobleChoice(box) {
+  box.append(el('p', { text: 'Several nobles would visit you: choose one.' }));
+  const row = el('div', { cls: 'nobles' });
+  for (const a of legal().filter((x) => x.noble !== undefined)) {
+    const noble = S.state.noble_choices.find((n) => n.id === a.noble)
+      || S.state.nobles.find((n) => n.id === a.noble);
+    if (noble) row.append(nobleNode(noble, () => act(a)));
+    else row.append(el('button', { type: 'button', text: `Noble ${a.noble}`, onclick: () => act(a) }));
+  }
+  box.append(row);
+}
+
+function renderPlayers() {
+  const st = S.state;
+  const box = $('players');
+  box.replaceChildren();
+  for (const p of st.players) {
+    const seat = S.room.seats[p.seat];
+    const connected = seat ? seat.connected : true;
+    const head = el('div', { cls: 'player-head' },
+      el('strong', { text: p.name }),
+      p.seat === st.you ? el('span', { cls: 'tag', text: 'you' }) : null,
+      st.to_act === p.seat && !S.result ? el('span', { cls: 'tag turn-tag', text: 'to play' }) : null,
+      st.first_seat === p.seat ? el('span', { cls: 'tag', text: 'first' }) : null,
+      connected ? null : el('span', { cls: 'tag away', text: 'away' }),
+      el('span', { cls: 'score', text: plural(p.points, 'point') }));
+    const reserved = p.reserved.map((r) => (r.card
+      ? cardNode(r.card, { small: true })
+      : el('div', { cls: `card small hidden level-${r.level}`, text: `level ${r.level}, hidden` })));
+    box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` }, head,
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Tokens (${total(p.tokens)})` }), chips(p.tokens)),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Bonuses (${p.cards.length} cards)` }), chips(p.bonuses)),
+      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Nobles' }),
+        el('span', { text: p.nobles.map((n) => `${n.points} pts`).join(', ') })) : null,
+      reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Reserved' }),
+        el('div', { cls: 'reserved' }, reserved)) : null));
+  }
+}
+
+function renderResult() {
+  const box = $('result');
+  const res = S.result;
+  box.hidden = !res;
+  if (!res) return;
+  const won = res.winners.map(seatName);
+  const table = el('table', {}, el('tr', {}, ['Rank', 'Player', 'Points', 'Cards'].map((h) => el('th', { text: h }))),
+    res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
+      [r.rank, r.name, r.points, r.cards].map((v) => el('td', { text: String(v) })))));
+  const reveal = res.reveal;
+  const check = el('p', { cls: 'muted', text: 'Checking the seed…' });
+  box.replaceChildren(
+    el('h2', { text: won.length > 1 ? `Shared victory: ${won.join(', ')}` : `${won[0]} wins` }),
+    res.deadlock ? el('p', { text: 'The game ended because nobody could move for a full round.' }) : null,
+    table,
+    el('h3', { text: 'Fair shuffle' }),
+    el('p', { cls: 'muted', text: 'Every card was dealt from a secret seed. Its fingerprint (the commitment) came with every state; now the seed is revealed.' }),
+    el('dl', { cls: 'reveal' },
+      el('dt', { text: 'commitment' }), el('dd', { text: reveal.commitment }),
+      el('dt', { text: 'seed' }), el('dd', { text: reveal.seed }),
+      el('dt', { text: 'salt' }), el('dd', { text: reveal.salt })),
+    check,
+    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: 'The complete replay (JSON)' })));
+  verifyReveal(res, check);
+}
+
+function hexBytes(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i += 1) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
+}
+
+// Checks SHA-256(salt || seed) against the commitment this page saw during
+// the game (PROTOCOL.md, `result`). WebCrypto exists on https and localhost only.
+async function verifyReveal(res, node) {
+  const seen = S.commitment && S.commitment.game === res.game ? S.commitment.value : null;
+  if (seen && seen !== res.reveal.commitment) {
+    node.textContent = 'Warning: this is not the commitment shown during the game.';
+    return;
+  }
+  if (!(window.crypto && crypto.subtle)) {
+    node.textContent = 'This browser cannot check the seed here (it needs https); the replay can be checked with splendor-server verify.';
+    return;
+  }
+  try {
+    const digest = await crypto.subtle.digest('SHA-256', hexBytes(res.reveal.salt + res.reveal.seed));
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    node.textContent = hex === res.reveal.commitment
+      ? `Checked: SHA-256(salt ‖ seed) equals the commitment${seen ? ' shown during the game' : ''}.`
+      : 'Warning: SHA-256(salt ‖ seed) does not equal the commitment.';
+  } catch {
+    node.textContent = 'The seed could not be checked here.';
+  }
+}
+
+// ---- Forms and buttons --------------------------------------------------------
+
+function setup() {
+  $('login-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const name = $('name').value.trim();
+    if (name) send({ type: 'hello', name });
+  });
+  $('join-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const as = e.submitter && e.submitter.value === 'spectator' ? 'spectator' : 'player';
+    join($('code').value, as);
+  });
+  $('create-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    send({ type: 'create', seats: Number($('seats').value), listed: $('listed').checked });
+  });
+  $('refresh').addEventListener('click', () => send({ type: 'list_rooms' }));
+  $('start').addEventListener('click', () => send({ type: 'start', seat_order: $('seat-order').value }));
+  $('leave-room').addEventListener('click', () => send({ type: 'leave' }));
+  $('leave-game').addEventListener('click', () => {
+    const playing = S.state && S.state.you !== undefined && !S.result;
+    if (!playing || window.confirm('Leave the table? Your seat stays yours: join the same code to come back.')) {
+      send({ type: 'leave' });
+    }
+  });
+  $('copy-code').addEventListener('click', () => copy(S.room.code, 'Code'));
+  $('copy-link').addEventListener('click', () => copy($('room-link').value, 'Link'));
+  $('reconnect').addEventListener('click', () => { S.attempts = 0; connect(); });
+  $('toast').addEventListener('click', () => { $('toast').hidden = true; });
+  window.addEventListener('hashchange', prefillCode);
+  // Keep the open rooms fresh while the lobby is on screen.
+  setInterval(() => { if (S.identified && !S.room && !document.hidden) send({ type: 'list_rooms' }); }, 15000);
+  prefillCode();
+  connect();
+}
+
+setup();
