@@ -31,6 +31,7 @@ const S = {
   timer: null,
   nextId: 1,
   toastTimer: null,
+  rejoin: null, // the room to watch again after a reconnect
 };
 
 // ---- Small helpers --------------------------------------------------------
@@ -74,7 +75,7 @@ function plural(n, word) {
 // "2 white, 1 gold" from a count object (zero counts are left out).
 function countsText(counts) {
   const parts = TOKENS.filter((c) => counts && counts[c] > 0).map((c) => `${counts[c]} ${c}`);
-  return parts.length ? parts.join(', ') : 'nothing';
+  return parts.length ? parts.join(', ') : 'none';
 }
 
 function total(counts) {
@@ -96,8 +97,9 @@ function actionKey(value) {
   return JSON.stringify(value);
 }
 
+// The moves offered now: none while the connection is down.
 function legal() {
-  return (S.state && S.state.legal_actions) || [];
+  return (S.identified && S.state && S.state.legal_actions) || [];
 }
 
 // The entry of the legal list equal to `action`, or undefined.
@@ -114,7 +116,7 @@ function seatName(seat) {
 }
 
 function cardText(card) {
-  const pts = card.points ? `, ${plural(card.points, 'point')}` : '';
+  const pts = card.points ? ` (${plural(card.points, 'point')})` : '';
   return `a level ${card.level} ${card.bonus} card${pts}`;
 }
 
@@ -146,7 +148,10 @@ function connect() {
     S.ws = null;
     S.identified = false;
     S.pending = false;
+    // The server forgets a spectator whose connection ends; a player keeps the seat.
+    S.rejoin = S.room && S.room.you.role === 'spectator' ? S.room.code : null;
     closed(e.code);
+    render();
   };
 }
 
@@ -210,6 +215,8 @@ function handle(msg) {
       S.room = null;
       S.state = null;
       S.result = null;
+      if (S.rejoin) send({ type: 'join', code: S.rejoin, as: 'spectator' });
+      S.rejoin = null;
       send({ type: 'list_rooms' });
       if (msg.resumed) return;
       break;
@@ -289,7 +296,7 @@ function eventText(ev) {
       const from = ev.from_deck ? ' from the deck' : '';
       return `${who} reserved ${what}${from}${ev.gold ? ' and took a gold token' : ''}.`;
     }
-    case 'bought': return `${who} bought ${cardText(ev.card)} for ${countsText(ev.paid)}.`;
+    case 'bought': return `${who} bought ${cardText(ev.card)}${total(ev.paid) ? ` for ${countsText(ev.paid)}` : ' for free'}.`;
     case 'dealt': return `New on level ${ev.level}: ${ev.card.bonus}, ${plural(ev.card.points, 'point')}.`;
     case 'returned_tokens': return `${who} returned ${countsText(ev.tokens)}.`;
     case 'noble_visited': return `A noble (${plural(ev.noble.points, 'point')}) visited ${who}.`;
@@ -320,18 +327,15 @@ function show(id) {
   for (const s of ['login', 'lobby', 'room', 'game']) $(s).hidden = s !== id;
 }
 
+// Shows the screen that fits: while reconnecting, the last room stays on
+// screen (with no moves offered) until the server says where we are.
 function render() {
-  $('who').textContent = S.identified ? S.name : '';
-  if (!S.identified) {
-    // Without a token the name form is the way in; with one, hello is on its way.
-    if (S.ws && S.ws.readyState === WebSocket.OPEN && !S.token) show('login');
-    else if (!S.room) show(null);
-    return;
-  }
-  if (!S.room) { show('lobby'); return; }
-  if (S.room.status === 'waiting' || !S.state) { renderRoom(); show('room'); return; }
-  renderGame();
-  show('game');
+  $('who').textContent = S.name;
+  if (S.room && S.state && S.room.status !== 'waiting') { renderGame(); show('game'); return; }
+  if (S.room) { renderRoom(); show('room'); return; }
+  if (S.identified) { show('lobby'); return; }
+  // Without a token the name form is the way in; with one, hello is on its way.
+  show(S.ws && S.ws.readyState === WebSocket.OPEN && !S.token ? 'login' : null);
 }
 
 // ---- The lobby --------------------------------------------------------------
@@ -366,6 +370,7 @@ function renderRoom() {
   const r = S.room;
   $('room-code').textContent = r.code;
   $('room-link').value = `${location.origin}/#${r.code}`;
+  $('room-listed').textContent = r.listed ? 'Listed among the open rooms.' : 'Not listed: share the code or the link.';
   const seats = $('seat-list');
   seats.replaceChildren();
   for (const s of r.seats) {
@@ -387,16 +392,19 @@ function renderRoom() {
     : (r.status === 'waiting' ? 'Waiting for the host to start the game.' : 'Loading the game…');
 }
 
-async function copy(text, what) {
+// Copies the text of `node`. The clipboard API exists on https and
+// localhost only; elsewhere (a LAN address) the old selection copy works.
+async function copy(node, what) {
+  const text = node.value || node.textContent;
   try {
     await navigator.clipboard.writeText(text);
     toast(`${what} copied.`);
-  } catch {
-    const input = $('room-link');
-    input.focus();
-    input.select();
-    toast(`Copying is not allowed here; select the ${what.toLowerCase()} and copy it.`);
-  }
+    return;
+  } catch { /* fall back to selecting it */ }
+  if (node.select) node.select();
+  else window.getSelection().selectAllChildren(node);
+  const copied = document.execCommand && document.execCommand('copy');
+  toast(copied ? `${what} copied.` : `Press Ctrl+C (or hold and copy) to copy the ${what.toLowerCase()}.`);
 }
 
 // ---- The game -----------------------------------------------------------------
@@ -430,10 +438,11 @@ function cardNode(card, opts) {
   const entries = legal().filter((a) => a.buy === card.id || a.reserve === card.id
     || (a.buy && a.buy.card === card.id));
   const playable = entries.length > 0 && !S.pending;
+  const buyable = playable && entries.some((a) => a.buy !== undefined);
   const chosen = S.selected && S.selected.card === card.id;
   return el(playable ? 'button' : 'div', {
     type: playable ? 'button' : undefined,
-    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${chosen ? ' chosen' : ''}${opts && opts.small ? ' small' : ''}`,
+    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${opts && opts.small ? ' small' : ''}`,
     title: `${cardText(card)}, gives a ${card.bonus} bonus`,
     onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; render(); } : undefined,
   },
@@ -460,6 +469,7 @@ function renderNobles() {
   const box = $('nobles');
   box.replaceChildren(el('span', { cls: 'label', text: 'Nobles' }),
     ...S.state.nobles.map((n) => nobleNode(n)));
+  if (!S.state.nobles.length) box.append(el('span', { cls: 'muted', text: 'none left' }));
 }
 
 function renderLevels() {
@@ -525,15 +535,15 @@ function renderTurn() {
   const st = S.state;
   const box = $('turn');
   box.replaceChildren();
-  if (S.result || st.phase === 'game_over') {
-    box.append(el('h2', { text: 'Game over' }));
-    return;
-  }
+  // The result panel takes over at the end.
+  box.hidden = Boolean(S.result) || st.phase === 'game_over';
+  if (box.hidden) return;
   const mine = st.you !== undefined && st.to_act === st.you;
   const who = mine ? 'Your turn' : `${seatName(st.to_act)}'s turn`;
   const phase = { return_tokens: ': returning tokens', choose_noble: ': choosing a noble' }[st.phase] || '';
   box.append(el('h2', { cls: mine ? 'mine' : '', text: who + phase }));
   if (st.you === undefined) box.append(el('p', { cls: 'muted', text: 'You are watching.' }));
+  if (!S.identified) box.append(el('p', { cls: 'muted', text: 'Not connected: moves wait until the connection is back.' }));
   if (!mine || !legal().length) return;
   if (S.pending) { box.append(el('p', { cls: 'muted', text: 'Sending…' })); return; }
   if (st.phase === 'return_tokens') renderReturn(box);
@@ -565,7 +575,7 @@ function renderMain(box) {
     return;
   }
   if (!S.picks.length) {
-    box.append(el('p', { cls: 'muted', text: 'Pick tokens from the supply (the same colour twice for two), or click a highlighted card or deck to buy or reserve.' }));
+    box.append(el('p', { cls: 'muted', text: 'Pick tokens from the supply (the same colour twice for two), or click a framed card or deck: green frames can be bought.' }));
     return;
   }
   const action = pickedAction();
@@ -599,7 +609,7 @@ function renderReturn(box) {
   box.append(row);
   const entry = findLegal({ return: S.give });
   box.append(el('div', { cls: 'buttons' },
-    el('button', { type: 'button', text: `Return ${countsText(S.give)}`, disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', text: given ? `Return ${countsText(S.give)}` : 'Return', disabled: !entry, onclick: () => entry && act(entry) }),
     el('button', { type: 'button', cls: 'quiet', text: 'Clear', onclick: () => { S.give = {}; render(); } })));
 }
 
@@ -653,7 +663,7 @@ function renderResult() {
       [r.rank, r.name, r.points, r.cards].map((v) => el('td', { text: String(v) })))));
   const reveal = res.reveal;
   const check = el('p', { cls: 'muted', text: 'Checking the seed…' });
-  box.replaceChildren(
+  box.replaceChildren(el('div', {},
     el('h2', { text: won.length > 1 ? `Shared victory: ${won.join(', ')}` : `${won[0]} wins` }),
     res.deadlock ? el('p', { text: 'The game ended because nobody could move for a full round.' }) : null,
     table,
@@ -664,7 +674,7 @@ function renderResult() {
       el('dt', { text: 'seed' }), el('dd', { text: reveal.seed }),
       el('dt', { text: 'salt' }), el('dd', { text: reveal.salt })),
     check,
-    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: 'The complete replay (JSON)' })));
+    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: 'The complete replay (JSON)' }))));
   verifyReveal(res, check);
 }
 
@@ -723,8 +733,8 @@ function setup() {
       send({ type: 'leave' });
     }
   });
-  $('copy-code').addEventListener('click', () => copy(S.room.code, 'Code'));
-  $('copy-link').addEventListener('click', () => copy($('room-link').value, 'Link'));
+  $('copy-code').addEventListener('click', () => copy($('room-code'), 'Code'));
+  $('copy-link').addEventListener('click', () => copy($('room-link'), 'Link'));
   $('reconnect').addEventListener('click', () => { S.attempts = 0; connect(); });
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });
   window.addEventListener('hashchange', prefillCode);
