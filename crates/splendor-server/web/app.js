@@ -360,8 +360,10 @@ function join(code, as) {
 }
 
 function prefillCode() {
-  const code = location.hash.slice(1);
-  if (CODE_RE.test(code) && !S.room) $('code').value = code.toUpperCase();
+  const code = location.hash.slice(1).toUpperCase();
+  if (!CODE_RE.test(code) || S.room) return;
+  $('code').value = code;
+  $('invite').textContent = `You were invited to room ${code}: enter your name, then join it.`;
 }
 
 // ---- The waiting room ---------------------------------------------------------
