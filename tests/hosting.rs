@@ -437,6 +437,124 @@ async fn rooms_per_session_and_rooms_in_total_are_limited() {
     );
 }
 
+/// Connects from `address` (through the proxy header), says hello as a new
+/// session and creates a room; returns the client and the answer.
+async fn create_from(server: &TestServer, name: &str, address: &str) -> (TestClient, Value) {
+    let mut client =
+        TestClient::connect_with_headers(server, name, &[("X-Forwarded-For", address)])
+            .await
+            .expect("connected");
+    client.hello().await;
+    let reply = client.request(json!({"type": "create", "seats": 2})).await;
+    (client, reply)
+}
+
+#[tokio::test]
+async fn one_address_cannot_fill_the_server_with_waiting_rooms() {
+    let config = Config {
+        max_waiting_rooms_per_ip: 2,
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    // Ann waits in her room; the second room's creator walks away, as a
+    // client looping connect, hello, create, disconnect would.
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(room["type"], "room", "{room}");
+    let mut gone = TestClient::join_server(&server, "gone").await;
+    assert_eq!(
+        gone.request(json!({"type": "create"})).await["type"],
+        "room"
+    );
+    gone.disconnect().await;
+    // A third session from the same address is refused, and nothing changes.
+    let mut third = TestClient::join_server(&server, "third").await;
+    let refused = third.request(json!({"type": "create"})).await;
+    assert_error(&refused, "too_many_rooms_from_address");
+    assert!(
+        refused["message"].as_str().unwrap().contains('2'),
+        "{refused}"
+    );
+    assert_eq!(
+        server.metric("splendor_rooms{status=\"waiting\"}").await,
+        2.0
+    );
+    assert_eq!(
+        server
+            .metric("splendor_intents_rejected_total{code=\"too_many_rooms_from_address\"}")
+            .await,
+        1.0
+    );
+    // Once ann's game starts, her room no longer counts as waiting.
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    bob.request(json!({"type": "join", "code": room["code"]}))
+        .await;
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_eq!(started["status"], "playing", "{started}");
+    let created = third.request(json!({"type": "create"})).await;
+    assert_eq!(created["type"], "room", "{created}");
+}
+
+#[tokio::test]
+async fn waiting_rooms_are_counted_per_client_address_behind_a_proxy_and_per_64_in_ipv6() {
+    let config = Config {
+        max_waiting_rooms_per_ip: 1,
+        client_ip_header: Some("X-Forwarded-For".into()),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    let (_a, first) = create_from(&server, "a", "198.51.100.1").await;
+    assert_eq!(first["type"], "room", "{first}");
+    let (_b, refused) = create_from(&server, "b", "198.51.100.1").await;
+    assert_error(&refused, "too_many_rooms_from_address");
+    // Another client behind the same proxy is not affected.
+    let (_c, other) = create_from(&server, "c", "203.0.113.9").await;
+    assert_eq!(other["type"], "room", "{other}");
+    // One IPv6 /64 is one client; the next /64 is another.
+    let (_d, v6) = create_from(&server, "d", "2001:db8:1:2::1").await;
+    assert_eq!(v6["type"], "room", "{v6}");
+    let (_e, same_64) = create_from(&server, "e", "[2001:db8:1:2:ffff::9]:4711").await;
+    assert_error(&same_64, "too_many_rooms_from_address");
+    let (_f, next_64) = create_from(&server, "f", "2001:db8:1:3::1").await;
+    assert_eq!(next_64["type"], "room", "{next_64}");
+}
+
+#[tokio::test]
+async fn an_abandoned_waiting_room_closes_after_the_grace_and_frees_its_slot() {
+    let config = Config {
+        max_waiting_rooms_per_ip: 2,
+        empty_room_ttl: Duration::from_millis(200),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    // Ann stays connected in her room: the grace does not apply to it.
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let kept = ann.request(json!({"type": "create", "seats": 2})).await;
+    let mut gone = TestClient::join_server(&server, "gone").await;
+    let room = gone.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let mut watcher = TestClient::join_server(&server, "watcher").await;
+    watcher
+        .request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
+    gone.disconnect().await;
+    let closed = watcher.recv_type("room_closed").await;
+    assert_eq!(closed["room"], code.as_str());
+    assert!(
+        closed["reason"].as_str().unwrap().contains("no player"),
+        "{closed}"
+    );
+    // Its slot is free again; ann's room, older than the grace, is open.
+    let mut next = TestClient::join_server(&server, "next").await;
+    assert_eq!(
+        next.request(json!({"type": "create"})).await["type"],
+        "room"
+    );
+    let synced = ann.request(json!({"type": "sync"})).await;
+    assert_eq!(synced["type"], "room", "{synced}");
+    assert_eq!(synced["code"], kept["code"]);
+}
+
 #[tokio::test]
 async fn display_names_follow_the_configured_length_and_characters() {
     let config = Config {

@@ -266,7 +266,7 @@ async fn a_second_connection_with_the_same_token_replaces_the_first() {
 #[tokio::test]
 async fn a_waiting_room_expires_when_no_player_is_connected() {
     let config = Config {
-        room_idle_ttl: Duration::from_millis(200),
+        empty_room_ttl: Duration::from_millis(200),
         ..Config::default()
     };
     let server = TestServer::start_with(config).await;

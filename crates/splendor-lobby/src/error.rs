@@ -42,6 +42,11 @@ pub enum LobbyError {
     TooManyRooms,
     #[error("this session already has {0} open rooms, the most allowed; finish or leave one first")]
     TooManyRoomsForSession(usize),
+    #[error(
+        "{0} rooms created from your network address are waiting for players, the most allowed; \
+         start or close one of them, or join a room instead"
+    )]
+    TooManyWaitingRoomsFromOrigin(usize),
     #[error("the server could not store this; nothing changed")]
     Persistence,
     #[error(
@@ -82,6 +87,7 @@ impl LobbyError {
             LobbyError::InvalidSeats(_) => ErrorCode::InvalidSeats,
             LobbyError::TooManyRooms => ErrorCode::TooManyRooms,
             LobbyError::TooManyRoomsForSession(_) => ErrorCode::TooManySessionRooms,
+            LobbyError::TooManyWaitingRoomsFromOrigin(_) => ErrorCode::TooManyRoomsFromAddress,
             LobbyError::Persistence => ErrorCode::PersistenceFailed,
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
             LobbyError::Internal => ErrorCode::Internal,

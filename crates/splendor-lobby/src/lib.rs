@@ -37,7 +37,7 @@ pub use code::RoomCode;
 pub use config::LobbyConfig;
 pub use conn::{CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, SendError};
 pub use error::LobbyError;
-pub use lobby::{CreateRoom, Lobby, LobbyStats, RestoreError, RoomCounts};
+pub use lobby::{CreateRoom, Lobby, LobbyStats, OriginKey, RestoreError, RoomCounts};
 pub use persist::{GameId, GameStart, NoPersistence, PersistError, PersistErrorKind, Persistence};
 pub use presence::{Presence, RoomSeat};
 pub use room::{Joined, RestoredGame, RoomHandle, Snapshot};

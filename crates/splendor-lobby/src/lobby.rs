@@ -21,11 +21,28 @@ use crate::presence::{Presence, RoomSeat};
 use crate::room::{NewRoom, RestoredGame, RestoredRoom, Room, RoomHandle};
 use crate::session::{Session, SessionId};
 
+/// Where a request to create a room comes from, as the gateway groups its
+/// clients (the server uses the client's network address, an IPv6 address
+/// by its /64). The lobby only compares keys: at most
+/// [`LobbyConfig::max_waiting_rooms_per_origin`] rooms waiting for players
+/// may come from one key. This is not the `Origin` header of a browser.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OriginKey(String);
+
+impl OriginKey {
+    pub fn new(key: impl Into<String>) -> OriginKey {
+        OriginKey(key.into())
+    }
+}
+
 struct RoomEntry {
     handle: RoomHandle,
     /// The session that created the room (rooms per session count these);
     /// for a restored room, its first player.
     creator: Option<SessionId>,
+    /// Where the room was created from (waiting rooms per origin count
+    /// these); `None` for a restored room or an unknown origin.
+    origin: Option<OriginKey>,
     /// Which room this is, in case a later room reuses the code.
     instance: u64,
     listed: bool,
@@ -102,6 +119,8 @@ pub struct CreateRoom {
     pub conn: Connection,
     /// Echoed by the first `room` message the host receives.
     pub request: Option<RequestId>,
+    /// Where the request comes from; `None` (unknown) is not limited.
+    pub origin: Option<OriginKey>,
 }
 
 /// A game that cannot be put back into a room.
@@ -161,6 +180,19 @@ impl Lobby {
         if own >= limit {
             return Err(LobbyError::TooManyRoomsForSession(limit));
         }
+        if let Some(origin) = &create.origin {
+            let limit = self.inner.config.max_waiting_rooms_per_origin;
+            // A room counts until its game starts (or it closes): a started
+            // game has players, which is what rooms are for.
+            let waiting = rooms
+                .values()
+                .filter(|e| e.origin.as_ref() == Some(origin))
+                .filter(|e| e.summary.borrow().status == RoomStatus::Waiting)
+                .count();
+            if waiting >= limit {
+                return Err(LobbyError::TooManyWaitingRoomsFromOrigin(limit));
+            }
+        }
         let code = loop {
             let code = RoomCode::random().map_err(|e| {
                 warn!(error = %e, "no room code");
@@ -174,6 +206,7 @@ impl Lobby {
         let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
         let handle = RoomHandle::new(code, tx);
         let creator = Some(create.host.id);
+        let origin = create.origin;
         let (room, summary, request) = Room::new(NewRoom {
             code,
             capacity: create.seats,
@@ -192,6 +225,7 @@ impl Lobby {
             RoomEntry {
                 handle: handle.clone(),
                 creator,
+                origin,
                 instance,
                 listed: create.listed,
                 summary,
@@ -239,6 +273,7 @@ impl Lobby {
             RoomEntry {
                 handle: handle.clone(),
                 creator: sessions.first().copied(),
+                origin: None,
                 instance,
                 listed: false,
                 summary,

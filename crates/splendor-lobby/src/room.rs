@@ -126,6 +126,11 @@ impl RoomHandle {
         self.commands.is_closed()
     }
 
+    /// Resolves once the room has closed.
+    pub async fn closed(&self) {
+        self.commands.closed().await;
+    }
+
     async fn request<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, LobbyError> {
         let (tx, rx) = oneshot::channel();
         self.commands
@@ -298,6 +303,9 @@ pub(crate) struct Room {
     running: Option<Running>,
     /// Since when no player has been connected (`None` while someone is).
     quiet_since: Option<Instant>,
+    /// When a member last asked the room something or someone joined, left,
+    /// reconnected or disconnected: the idle clock of a waiting room.
+    last_activity: Instant,
     config: LobbyConfig,
     persistence: Arc<dyn Persistence>,
     /// What the lobby lists; updated after every command.
@@ -414,6 +422,7 @@ impl Room {
                 names,
             }),
             quiet_since: None,
+            last_activity: Instant::now(),
             config: new.config,
             persistence: new.persistence,
             summary,
@@ -448,6 +457,7 @@ impl Room {
             spectators: Vec::new(),
             running: None,
             quiet_since: None,
+            last_activity: Instant::now(),
             config: new.config,
             persistence: new.persistence,
             summary,
@@ -494,6 +504,10 @@ impl Room {
     }
 
     async fn handle(&mut self, command: Command) -> Next {
+        // Everything but the gateway's snapshots is activity.
+        if !matches!(command, Command::Snapshot { .. }) {
+            self.last_activity = Instant::now();
+        }
         match command {
             Command::Join {
                 session,
@@ -1247,7 +1261,12 @@ impl Room {
                 ..
             }) => Some(*at + self.config.finished_room_ttl),
             Some(_) => self.quiet_since.map(|t| t + self.config.abandoned_game_ttl),
-            None => self.quiet_since.map(|t| t + self.config.idle_room_ttl),
+            // Before the start: a short grace once no player is connected
+            // (a reload, a network change), the idle TTL while one is.
+            None => Some(match self.quiet_since {
+                Some(t) => t + self.config.empty_room_ttl,
+                None => self.last_activity + self.config.idle_room_ttl,
+            }),
         }
     }
 
@@ -1255,7 +1274,10 @@ impl Room {
         match self.status() {
             RoomStatus::Finished => "the finished game's viewing time is over",
             RoomStatus::Playing => "every player has been away too long",
-            RoomStatus::Waiting => "no player has been connected for too long",
+            RoomStatus::Waiting if self.quiet_since.is_some() => {
+                "no player has been connected for too long"
+            }
+            RoomStatus::Waiting => "nothing happened in the room for too long",
         }
     }
 

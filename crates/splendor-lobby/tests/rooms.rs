@@ -11,7 +11,8 @@ use std::time::Duration;
 use splendor_lobby::session::BoxFuture;
 use splendor_lobby::{
     CloseReason, Connection, ConnectionRx, CreateRoom, GameId, GameStart, Lobby, LobbyConfig,
-    LobbyError, NoPersistence, PersistError, Persistence, RoomHandle, Session, SessionId,
+    LobbyError, NoPersistence, OriginKey, PersistError, Persistence, RoomHandle, Session,
+    SessionId,
 };
 use splendor_protocol::{
     RequestId, ResultInfo, Role, RoomInfo, RoomStatus, SeatOrder, ServerMessage, StateInfo,
@@ -146,6 +147,7 @@ async fn create(
             host: host.session.clone(),
             conn: host.conn.clone(),
             request: Some(RequestId::String("create-1".into())),
+            origin: None,
         })
         .unwrap();
     let room = host.room().await;
@@ -351,13 +353,28 @@ async fn a_player_joining_a_room_whose_host_is_away_becomes_host() {
     bob.state().await;
 }
 
-#[tokio::test(start_paused = true)]
-async fn a_waiting_room_without_connected_players_expires_after_the_idle_ttl() {
-    let config = LobbyConfig {
-        idle_room_ttl: Duration::from_secs(60),
+/// Idle TTL 10 minutes, empty-room grace 1 minute.
+fn expiry_config() -> LobbyConfig {
+    LobbyConfig {
+        idle_room_ttl: Duration::from_secs(600),
+        empty_room_ttl: Duration::from_secs(60),
         ..LobbyConfig::default()
-    };
-    let lobby = lobby_with(config, Arc::new(NoPersistence));
+    }
+}
+
+async fn room_closed(client: &mut Client) -> String {
+    match client
+        .recv_until("room_closed", |m| matches!(m, ServerMessage::RoomClosed(_)))
+        .await
+    {
+        ServerMessage::RoomClosed(closed) => closed.reason,
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_waiting_room_without_connected_players_closes_after_the_empty_room_grace() {
+    let lobby = lobby_with(expiry_config(), Arc::new(NoPersistence));
     let mut ann = Client::new("ann");
     let mut carl = Client::new("carl");
     let (room, _) = create(&lobby, &mut ann, 2, false).await;
@@ -365,38 +382,72 @@ async fn a_waiting_room_without_connected_players_expires_after_the_idle_ttl() {
     let t0 = Instant::now();
     // The host's connection ends; a spectator does not keep the room alive.
     room.detach(ann.session.id, ann.conn.id()).await;
-    let closed = carl
-        .recv_until("room_closed", |m| matches!(m, ServerMessage::RoomClosed(_)))
-        .await;
+    let reason = room_closed(&mut carl).await;
+    // The timer wheel counts whole milliseconds.
+    let waited = t0.elapsed();
     assert!(
-        t0.elapsed() >= Duration::from_secs(60),
-        "{:?}",
-        t0.elapsed()
+        (60_000..60_002).contains(&waited.as_millis()),
+        "the grace, not the idle TTL: {waited:?}"
     );
-    assert!(matches!(closed, ServerMessage::RoomClosed(c) if c.reason.contains("no player")));
+    assert!(reason.contains("no player"), "{reason}");
     assert_eq!(lobby.room_count(), 0);
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_room_with_a_connected_player_does_not_expire() {
-    let config = LobbyConfig {
-        idle_room_ttl: Duration::from_secs(60),
-        ..LobbyConfig::default()
-    };
-    let lobby = lobby_with(config, Arc::new(NoPersistence));
+async fn a_player_back_within_the_grace_keeps_the_waiting_room() {
+    let lobby = lobby_with(expiry_config(), Arc::new(NoPersistence));
     let mut ann = Client::new("ann");
     let (room, _) = create(&lobby, &mut ann, 2, false).await;
-    let waited = timeout(
-        Duration::from_secs(600),
-        ann.recv_until("room_closed", |m| matches!(m, ServerMessage::RoomClosed(_))),
-    )
-    .await;
+    room.detach(ann.session.id, ann.conn.id()).await;
+    tokio::time::sleep(Duration::from_secs(59)).await;
+    // A reload: the same session on a new connection, just in time.
+    let mut back = ann.reconnect();
+    back.join(&room, Role::Player).await.unwrap();
+    let t0 = Instant::now();
+    // Connected again: the idle TTL applies, counted from the reconnection.
+    let reason = room_closed(&mut back).await;
+    let waited = t0.elapsed();
     assert!(
-        waited.is_err(),
-        "the room closed while its host was connected"
+        (600_000..600_002).contains(&waited.as_millis()),
+        "{waited:?}"
     );
-    assert_eq!(lobby.room_count(), 1);
-    assert!(room.snapshot().await.is_ok());
+    assert!(reason.contains("nothing happened"), "{reason}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_waiting_room_with_a_connected_player_closes_after_the_idle_ttl_without_activity() {
+    let lobby = lobby_with(expiry_config(), Arc::new(NoPersistence));
+    let mut ann = Client::new("ann");
+    let bob = Client::new("bob");
+    let (room, _) = create(&lobby, &mut ann, 2, false).await;
+    // Ann waits, connected: no grace applies, and each event in the room
+    // restarts the idle clock.
+    let quiet = timeout(Duration::from_secs(599), room_closed(&mut ann)).await;
+    assert!(quiet.is_err(), "closed before the idle TTL");
+    bob.join(&room, Role::Player).await.unwrap();
+    let t0 = Instant::now();
+    let quiet = timeout(Duration::from_secs(599), room_closed(&mut ann)).await;
+    assert!(quiet.is_err(), "the join did not restart the idle clock");
+    let reason = room_closed(&mut ann).await;
+    let waited = t0.elapsed();
+    assert!(
+        (600_000..600_002).contains(&waited.as_millis()),
+        "{waited:?}"
+    );
+    assert!(reason.contains("nothing happened"), "{reason}");
+    assert_eq!(lobby.room_count(), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_started_game_is_not_closed_by_the_waiting_room_timers() {
+    let lobby = lobby_with(expiry_config(), Arc::new(NoPersistence));
+    let (room, players) = started_game(&lobby, 2).await;
+    for p in &players {
+        room.detach(p.session.id, p.conn.id()).await;
+    }
+    // Far past both the grace and the idle TTL; the abandoned-game TTL is a day.
+    tokio::time::sleep(Duration::from_secs(3600)).await;
+    assert_eq!(room.snapshot().await.unwrap().status, RoomStatus::Playing);
 }
 
 #[tokio::test(start_paused = true)]
@@ -708,6 +759,7 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
         host: third.session.clone(),
         conn: third.conn.clone(),
         request: None,
+        origin: None,
     });
     let error = refused.err().unwrap();
     assert_eq!(error, LobbyError::TooManyRoomsForSession(2));
@@ -731,6 +783,96 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
     .unwrap();
     create(&lobby, &mut ann_later, 2, false).await;
     assert_eq!(lobby.room_count(), 3);
+}
+
+/// Creates a room for `host` from `origin` (each call a new session, as a
+/// client that reconnects with no token would).
+fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomHandle, LobbyError> {
+    lobby.create_room(CreateRoom {
+        seats: 2,
+        listed: false,
+        host: host.session.clone(),
+        conn: host.conn.clone(),
+        request: None,
+        origin: Some(OriginKey::new(origin)),
+    })
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_origin_may_hold_only_so_many_waiting_rooms() {
+    let lobby = lobby_with(
+        LobbyConfig {
+            max_waiting_rooms_per_origin: 2,
+            ..LobbyConfig::default()
+        },
+        Arc::new(NoPersistence),
+    );
+    // Fresh sessions each time: the per-session limit does not apply.
+    let first_host = Client::new("a1");
+    let first = create_from(&lobby, &first_host, "198.51.100.7").unwrap();
+    let second_host = Client::new("a2");
+    create_from(&lobby, &second_host, "198.51.100.7").unwrap();
+    let third_host = Client::new("a3");
+    let error = create_from(&lobby, &third_host, "198.51.100.7").unwrap_err();
+    assert_eq!(error, LobbyError::TooManyWaitingRoomsFromOrigin(2));
+    assert_eq!(error.code(), "too_many_rooms_from_address");
+    assert_eq!(lobby.room_count(), 2, "the refused room was not created");
+    // Another origin, and a request of unknown origin, are not limited.
+    create_from(&lobby, &Client::new("b"), "203.0.113.1").unwrap();
+    lobby
+        .create_room(CreateRoom {
+            seats: 2,
+            listed: false,
+            host: third_host.session.clone(),
+            conn: third_host.conn.clone(),
+            request: None,
+            origin: None,
+        })
+        .unwrap();
+    // A started game no longer counts as waiting.
+    let guest = Client::new("guest");
+    guest.join(&first, Role::Player).await.unwrap();
+    first
+        .start(
+            first_host.session.id,
+            first_host.conn.id(),
+            SeatOrder::Joined,
+            None,
+        )
+        .await
+        .unwrap();
+    let fourth_host = Client::new("a4");
+    create_from(&lobby, &fourth_host, "198.51.100.7").unwrap();
+    let fifth_host = Client::new("a5");
+    assert_eq!(
+        create_from(&lobby, &fifth_host, "198.51.100.7").unwrap_err(),
+        LobbyError::TooManyWaitingRoomsFromOrigin(2)
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn abandoned_waiting_rooms_give_their_origin_its_slots_back_after_the_grace() {
+    let lobby = lobby_with(
+        LobbyConfig {
+            max_waiting_rooms_per_origin: 1,
+            empty_room_ttl: Duration::from_secs(60),
+            ..LobbyConfig::default()
+        },
+        Arc::new(NoPersistence),
+    );
+    // The abuse: connect, create, disconnect, with a new session each time.
+    let first = Client::new("x1");
+    let room = create_from(&lobby, &first, "2001:db8:1:2::").unwrap();
+    room.detach(first.session.id, first.conn.id()).await;
+    let second = Client::new("x2");
+    assert_eq!(
+        create_from(&lobby, &second, "2001:db8:1:2::").unwrap_err(),
+        LobbyError::TooManyWaitingRoomsFromOrigin(1)
+    );
+    let t0 = Instant::now();
+    timeout(SAFETY, room.closed()).await.unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(61), "{:?}", t0.elapsed());
+    create_from(&lobby, &second, "2001:db8:1:2::").unwrap();
 }
 
 #[tokio::test(start_paused = true)]

@@ -130,6 +130,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             host: ann.session.clone(),
             conn: ann.conn.clone(),
             request: None,
+            origin: None,
         })
         .unwrap();
     room.join(bob.session.clone(), bob.conn.clone(), Role::Player, None)

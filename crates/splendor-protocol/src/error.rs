@@ -62,6 +62,9 @@ pub enum ErrorCode {
     TooManyRooms,
     /// The session already has as many open rooms as one session may.
     TooManySessionRooms,
+    /// Rooms created from the client's network address and not yet started
+    /// are as many as the server allows from one address.
+    TooManyRoomsFromAddress,
     /// The connection sends faster than the server allows; the message was
     /// not handled. Going on closes the connection (close code 4003).
     RateLimited,
@@ -104,6 +107,7 @@ impl ErrorCode {
             ErrorCode::InvalidSeats => "invalid_seats",
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::TooManySessionRooms => "too_many_session_rooms",
+            ErrorCode::TooManyRoomsFromAddress => "too_many_rooms_from_address",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::PersistenceFailed => "persistence_failed",
             ErrorCode::StorageUnavailable => "storage_unavailable",

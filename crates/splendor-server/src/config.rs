@@ -79,6 +79,12 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_CLIENT_IP_HEADER", help_heading = "Network")]
     pub client_ip_header: Option<String>,
 
+    /// Serve /metrics on this address and port only (e.g. 127.0.0.1:9090,
+    /// or a private network), and not on --listen. Unset: /metrics is on
+    /// --listen with everything else; block it at your proxy.
+    #[arg(long, env = "SPLENDOR_METRICS_LISTEN", help_heading = "Network")]
+    pub metrics_listen: Option<SocketAddr>,
+
     /// How long a stopping server waits for rooms to store what is pending
     /// and for connections to close, at most.
     #[arg(long, env = "SPLENDOR_SHUTDOWN_GRACE", default_value = "10s", value_parser = parse_positive_duration, help_heading = "Network")]
@@ -204,6 +210,17 @@ pub struct Config {
     )]
     pub max_rooms_per_session: usize,
 
+    /// The most rooms waiting for players (not started) created from one
+    /// client address (IPv6: per /64; see --client-ip-header), whatever
+    /// the session; past it, too_many_rooms_from_address.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_WAITING_ROOMS_PER_IP",
+        default_value_t = 8,
+        help_heading = "Players and rooms"
+    )]
+    pub max_waiting_rooms_per_ip: usize,
+
     /// The most spectators in one room.
     #[arg(
         long,
@@ -213,10 +230,16 @@ pub struct Config {
     )]
     pub max_spectators: usize,
 
-    /// A room whose game has not started closes after this long without a
-    /// connected player.
+    /// A room whose game has not started closes after this long without
+    /// activity (nobody joined, left or asked it anything), even with its
+    /// players connected.
     #[arg(long, env = "SPLENDOR_ROOM_IDLE_TTL", default_value = "10m", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub room_idle_ttl: Duration,
+
+    /// A room whose game has not started closes after this long without a
+    /// connected player (time enough for a reload or a network change).
+    #[arg(long, env = "SPLENDOR_EMPTY_ROOM_TTL", default_value = "60s", value_parser = parse_duration, help_heading = "Players and rooms")]
+    pub empty_room_ttl: Duration,
 
     /// A finished game stays viewable this long.
     #[arg(long, env = "SPLENDOR_FINISHED_ROOM_TTL", default_value = "30m", value_parser = parse_duration, help_heading = "Players and rooms")]
@@ -242,6 +265,7 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             allow_same_origin: true,
             client_ip_header: None,
+            metrics_listen: None,
             shutdown_grace: Duration::from_secs(10),
             data_dir: PathBuf::from("./data"),
             database_url: None,
@@ -260,8 +284,10 @@ impl Default for Config {
             name_chars: names.chars,
             max_rooms: lobby.max_rooms,
             max_rooms_per_session: lobby.max_rooms_per_session,
+            max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_origin,
             max_spectators: lobby.max_spectators,
             room_idle_ttl: lobby.idle_room_ttl,
+            empty_room_ttl: lobby.empty_room_ttl,
             finished_room_ttl: lobby.finished_room_ttl,
             abandoned_game_ttl: lobby.abandoned_game_ttl,
             turn_timeout: lobby.turn_timeout,
@@ -285,10 +311,12 @@ impl Config {
     pub fn lobby(&self) -> LobbyConfig {
         LobbyConfig {
             idle_room_ttl: self.room_idle_ttl,
+            empty_room_ttl: self.empty_room_ttl,
             finished_room_ttl: self.finished_room_ttl,
             abandoned_game_ttl: self.abandoned_game_ttl,
             max_rooms: self.max_rooms,
             max_rooms_per_session: self.max_rooms_per_session,
+            max_waiting_rooms_per_origin: self.max_waiting_rooms_per_ip,
             max_spectators: self.max_spectators,
             turn_timeout: self.turn_timeout,
             ..LobbyConfig::default()
@@ -319,6 +347,22 @@ impl Config {
         }
         if self.max_frame_bytes == 0 {
             return Err("--max-frame-bytes must be at least 1".into());
+        }
+        if self.max_waiting_rooms_per_ip == 0 {
+            return Err(
+                "--max-waiting-rooms-per-ip must be at least 1, or no one could create a room"
+                    .into(),
+            );
+        }
+        if let Some(metrics) = self.metrics_listen
+            && metrics == self.listen
+            && metrics.port() != 0
+        {
+            return Err(format!(
+                "--metrics-listen ({metrics}) must differ from --listen ({}): it is meant to \
+                 keep /metrics off the public port",
+                self.listen
+            ));
         }
         if let Some(header) = &self.client_ip_header
             && axum::http::HeaderName::from_bytes(header.as_bytes()).is_err()
@@ -483,10 +527,21 @@ mod tests {
             "0.0.0.0:9000",
             "--room-idle-ttl",
             "250ms",
+            "--empty-room-ttl",
+            "5s",
+            "--max-waiting-rooms-per-ip",
+            "3",
+            "--metrics-listen",
+            "127.0.0.1:9090",
         ])
         .unwrap();
         assert_eq!(config.listen.port(), 9000);
-        assert_eq!(config.lobby().idle_room_ttl, Duration::from_millis(250));
+        let lobby = config.lobby();
+        assert_eq!(lobby.idle_room_ttl, Duration::from_millis(250));
+        assert_eq!(lobby.empty_room_ttl, Duration::from_secs(5));
+        assert_eq!(lobby.max_waiting_rooms_per_origin, 3);
+        assert_eq!(config.metrics_listen, Some(([127, 0, 0, 1], 9090).into()));
+        assert_eq!(config.check(), Ok(()));
     }
 
     #[test]
@@ -554,6 +609,21 @@ mod tests {
             ..Config::default()
         };
         assert!(config.check().is_err());
+        let config = Config {
+            max_waiting_rooms_per_ip: 0,
+            ..Config::default()
+        };
+        assert!(
+            config
+                .check()
+                .unwrap_err()
+                .contains("--max-waiting-rooms-per-ip")
+        );
+        let config = Config {
+            metrics_listen: Some(Config::default().listen),
+            ..Config::default()
+        };
+        assert!(config.check().unwrap_err().contains("--metrics-listen"));
     }
 
     #[test]

@@ -20,8 +20,8 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use splendor_lobby::{
-    CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, RoomHandle, RoomSeat, Session,
-    SessionError,
+    CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, OriginKey, RoomHandle, RoomSeat,
+    Session, SessionError,
 };
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, Pong, RequestId,
@@ -34,6 +34,7 @@ use tracing::{Instrument, debug, info_span, warn};
 
 use crate::AppState;
 use crate::config::HARD_FRAME_LIMIT;
+use crate::limits::per_ip::client_key;
 use crate::limits::{IpGuard, MessageRate, Verdict};
 use crate::metrics::Refusal;
 
@@ -106,10 +107,12 @@ pub(crate) async fn upgrade(
         _server: server,
         _per_ip: per_ip,
     };
+    // Rooms are counted per client as connections are: IPv6 by its /64.
+    let address = client_ip.map(|ip| OriginKey::new(client_key(ip).to_string()));
     let limit = HARD_FRAME_LIMIT.max(state.config().max_frame_bytes);
     ws.max_message_size(limit)
         .max_frame_size(limit)
-        .on_upgrade(move |socket| serve_socket(socket, state, slots))
+        .on_upgrade(move |socket| serve_socket(socket, state, slots, address))
 }
 
 fn refuse(status: StatusCode, why: &str) -> Response {
@@ -137,7 +140,12 @@ fn parse_ip(text: &str) -> Option<IpAddr> {
         .or_else(|| text.parse::<SocketAddr>().ok().map(|a| a.ip()))
 }
 
-async fn serve_socket(socket: WebSocket, state: AppState, slots: Slots) {
+async fn serve_socket(
+    socket: WebSocket,
+    state: AppState,
+    slots: Slots,
+    address: Option<OriginKey>,
+) {
     let _open = state.track_connection();
     let _counted = state.metrics().connection_opened();
     let (conn, rx) = Connection::new(state.config().outbound_queue);
@@ -161,6 +169,7 @@ async fn serve_socket(socket: WebSocket, state: AppState, slots: Slots) {
             ),
             state,
             conn,
+            address,
             session: None,
             room: None,
         };
@@ -292,6 +301,10 @@ async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx, s
 struct Client {
     state: AppState,
     conn: Connection,
+    /// The client's address as the limits count it, for the lobby's limit
+    /// of waiting rooms per address (`None`: unknown, as for a router
+    /// served without peer addresses).
+    address: Option<OriginKey>,
     /// Set by `hello`; the only identity this connection acts with.
     session: Option<Session>,
     /// The room this connection is in.
@@ -551,6 +564,7 @@ impl Client {
             host: session.clone(),
             conn: self.conn.clone(),
             request: id.clone(),
+            origin: self.address.clone(),
         });
         match created {
             Ok(handle) => {
