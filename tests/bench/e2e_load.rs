@@ -54,6 +54,7 @@ async fn main() {
         max_messages_per_second: 100_000,
         message_burst: 100_000,
         max_rooms_per_session: 100_000,
+        max_waiting_rooms_per_ip: 100_000,
         log: "warn".into(),
         ..Config::default()
     };
