@@ -30,7 +30,7 @@ use splendor_protocol::{
 use splendor_rules::Action;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::{Instant, MissedTickBehavior, sleep_until};
-use tracing::{Instrument, debug, info_span, warn};
+use tracing::{Instrument, Span, debug, info_span, warn};
 
 use crate::AppState;
 use crate::config::HARD_FRAME_LIMIT;
@@ -149,12 +149,12 @@ async fn serve_socket(
     let _open = state.track_connection();
     let _counted = state.metrics().connection_opened();
     let (conn, rx) = Connection::new(state.config().outbound_queue);
-    let span = info_span!(
-        "conn",
-        conn = %conn.id(),
-        session = tracing::field::Empty,
-        room = tracing::field::Empty
-    );
+    // The room a connection is in is not a field of this span: a span's
+    // fields are written once per value, so a recorded room would outlive
+    // a `leave` in the logs. Requests handled in a room run in a `room`
+    // span under this one instead (see `Client::set_room`).
+    let span = info_span!("conn", conn = %conn.id(), session = tracing::field::Empty);
+    let conn_span = span.clone();
     async move {
         debug!("connected");
         let (sink, mut stream) = socket.split();
@@ -172,6 +172,8 @@ async fn serve_socket(
             address,
             session: None,
             room: None,
+            conn_span,
+            room_span: Span::none(),
         };
         client.read_loop(&mut stream).await;
         client.leave_quietly().await;
@@ -307,8 +309,14 @@ struct Client {
     address: Option<OriginKey>,
     /// Set by `hello`; the only identity this connection acts with.
     session: Option<Session>,
-    /// The room this connection is in.
+    /// The room this connection is in; changed only by `set_room`.
     room: Option<RoomHandle>,
+    /// The connection's span, parent of `room_span`.
+    conn_span: Span,
+    /// A `room` span naming the room this connection is in (a disabled span
+    /// while in none): what the connection logs while handling a request
+    /// carries the room it is in at that moment.
+    room_span: Span,
     /// Messages per second.
     rate: MessageRate,
 }
@@ -325,6 +333,7 @@ impl Client {
         // Only messages count as activity for the idle timeout.
         let mut last_message = last_heard;
         loop {
+            self.forget_closed_room();
             // The idle clock runs only outside rooms: a player waiting for
             // the others, or a spectator, sends nothing for long stretches.
             let idle_deadline = (!self.in_room()).then(|| last_message + idle_timeout);
@@ -335,7 +344,7 @@ impl Client {
                     return;
                 }
                 () = sleep_until(last_heard + heartbeat_timeout) => {
-                    debug!("no answer to pings");
+                    self.room_span.in_scope(|| debug!("no answer to pings"));
                     self.conn.close(CloseReason::HeartbeatTimeout);
                     return;
                 }
@@ -347,6 +356,8 @@ impl Client {
                 frame = stream.next() => frame,
             };
             last_heard = Instant::now();
+            // The room may have closed while the frame was on its way.
+            self.forget_closed_room();
             match frame {
                 None | Some(Ok(Message::Close(_))) => return,
                 Some(Err(e)) => {
@@ -361,19 +372,23 @@ impl Client {
                 }
                 Some(Ok(Message::Text(text))) => {
                     last_message = last_heard;
-                    if self.admit() {
-                        self.on_text(text.as_str()).await;
+                    let span = self.room_span.clone();
+                    if span.in_scope(|| self.admit()) {
+                        self.on_text(text.as_str()).instrument(span).await;
                     }
                 }
                 Some(Ok(Message::Binary(_))) => {
                     last_message = last_heard;
-                    if self.admit() {
-                        self.reply_error(
-                            ErrorCode::BadMessage,
-                            "binary frames are not supported; send JSON text frames",
-                            None,
-                        );
-                    }
+                    let span = self.room_span.clone();
+                    span.in_scope(|| {
+                        if self.admit() {
+                            self.reply_error(
+                                ErrorCode::BadMessage,
+                                "binary frames are not supported; send JSON text frames",
+                                None,
+                            );
+                        }
+                    });
                 }
                 // The WebSocket library answers pings itself.
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
@@ -504,7 +519,8 @@ impl Client {
                 );
             }
         };
-        tracing::Span::current().record("session", tracing::field::display(session.id));
+        self.conn_span
+            .record("session", tracing::field::display(session.id));
         debug!(resumed, "identified");
         // A newer connection for the same session replaces the old one.
         let room = self.state.lobby().presence().claim(session.id, &self.conn);
@@ -540,7 +556,7 @@ impl Client {
                         role: joined.role,
                     }),
                 );
-                self.enter_room(handle);
+                self.set_room(Some(handle));
             }
             Err(e) => {
                 debug!(error = %e, "could not rejoin");
@@ -575,7 +591,7 @@ impl Client {
                         role: splendor_protocol::Role::Player,
                     }),
                 );
-                self.enter_room(handle);
+                self.set_room(Some(handle));
             }
             Err(e) => self.reply_lobby_error(e, id),
         }
@@ -604,7 +620,7 @@ impl Client {
                         role: joined.role,
                     }),
                 );
-                self.enter_room(handle);
+                self.set_room(Some(handle));
             }
             Err(e) => self.reply_lobby_error(e, id),
         }
@@ -616,7 +632,7 @@ impl Client {
         };
         match room.leave(session.id, self.conn.id(), id.clone()).await {
             Ok(()) => {
-                self.room = None;
+                self.set_room(None);
                 self.state.lobby().presence().set_room(session.id, None);
             }
             Err(e) => self.reply_lobby_error(e, id),
@@ -669,24 +685,39 @@ impl Client {
 
     /// Leaves the room without a goodbye: the connection ended.
     async fn leave_quietly(&mut self) {
-        let Some(session) = &self.session else {
+        let Some(session) = self.session.as_ref().map(|s| s.id) else {
             return;
         };
-        if let Some(room) = self.room.take() {
-            room.detach(session.id, self.conn.id()).await;
+        if let Some(room) = self.room.clone() {
+            self.set_room(None);
+            room.detach(session, self.conn.id()).await;
         }
         self.state
             .lobby()
             .presence()
-            .release(session.id, self.conn.id());
+            .release(session, self.conn.id());
     }
 
     // ---- helpers --------------------------------------------------------
 
-    /// Remembers the room this connection is now in (and logs with its code).
-    fn enter_room(&mut self, handle: RoomHandle) {
-        tracing::Span::current().record("room", tracing::field::display(handle.code()));
-        self.room = Some(handle);
+    /// Remembers the room this connection is now in, or that it is in
+    /// none, and gives it the matching `room` span (a child of the
+    /// connection's, whatever span is current), so that log lines follow
+    /// the connection from room to room.
+    fn set_room(&mut self, room: Option<RoomHandle>) {
+        self.room_span = match &room {
+            Some(handle) => info_span!(parent: &self.conn_span, "room", room = %handle.code()),
+            None => Span::none(),
+        };
+        self.room = room;
+    }
+
+    /// Forgets a room that closed by itself (expired), so that the idle
+    /// clock runs and log lines no longer name it.
+    fn forget_closed_room(&mut self) {
+        if self.room.as_ref().is_some_and(RoomHandle::is_closed) {
+            self.set_room(None);
+        }
     }
 
     fn require_session(&self, id: &Option<RequestId>) -> Option<Session> {
@@ -702,9 +733,7 @@ impl Client {
 
     /// The code of the room this connection is in, forgetting a room that closed.
     fn current_room_code(&mut self) -> Option<String> {
-        if self.room.as_ref().is_some_and(RoomHandle::is_closed) {
-            self.room = None;
-        }
+        self.forget_closed_room();
         self.room.as_ref().map(|r| r.code().to_string())
     }
 
@@ -751,7 +780,7 @@ impl Client {
         self.state.metrics().intent_rejected(error.code());
         if error == LobbyError::RoomClosed {
             // The room is gone; this connection is in no room any more.
-            self.room = None;
+            self.set_room(None);
             if let Some(session) = &self.session {
                 self.state.lobby().presence().set_room(session.id, None);
             }
