@@ -209,6 +209,62 @@ async fn metrics_count_connections_rooms_games_actions_and_rejections() {
     server.shutdown().await.unwrap();
 }
 
+#[tokio::test]
+async fn metrics_on_an_address_of_their_own_are_not_on_the_public_port() {
+    let config = Config {
+        metrics_listen: Some("127.0.0.1:0".parse().unwrap()),
+        ..Config::default()
+    };
+    let state = AppState::new(config);
+    let mut bound = state.metrics_addr_watch();
+    let server = TestServer::start_with_state(state).await;
+    let metrics = tokio::time::timeout(SAFETY_TIMEOUT, bound.wait_for(Option::is_some))
+        .await
+        .expect("the metrics address is bound in time")
+        .unwrap()
+        .expect("an address");
+    assert_ne!(metrics, server.addr());
+    let _ann = TestClient::join_server(&server, "ann").await;
+    // The figures are there, and they are this server's.
+    let (status, body) = splendor_e2e::http_get(metrics, "/metrics").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        splendor_e2e::metric_value(&body, "splendor_connections"),
+        1.0
+    );
+    assert!(body.ends_with("# EOF\n"));
+    // Not on the public port any more; everything else still is.
+    assert_eq!(server.http_get("/metrics").await.0, 404);
+    assert_eq!(server.http_get("/healthz").await.0, 200);
+    // The metrics address serves nothing else.
+    for path in ["/healthz", "/ws", "/api/rooms", "/"] {
+        assert_eq!(splendor_e2e::http_get(metrics, path).await.0, 404, "{path}");
+    }
+    // A stop closes it too.
+    server.shutdown().await.unwrap();
+    assert!(
+        TcpStream::connect(metrics).await.is_err(),
+        "still listening"
+    );
+}
+
+#[tokio::test]
+async fn a_metrics_address_in_use_is_an_error_that_names_it() {
+    let taken = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = Config {
+        metrics_listen: Some(taken.local_addr().unwrap()),
+        ..Config::default()
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let served = splendor_server::serve(listener, AppState::new(config), async {}).await;
+    let error = served.unwrap_err().to_string();
+    assert!(error.contains("--metrics-listen"), "{error}");
+    assert!(
+        error.contains(&taken.local_addr().unwrap().to_string()),
+        "{error}"
+    );
+}
+
 // ---- origins ------------------------------------------------------------
 
 #[tokio::test]

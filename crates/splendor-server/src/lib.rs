@@ -9,7 +9,9 @@
 //!   docs/PROTOCOL.md), `GET /api/rooms`, the history of finished games
 //!   ([`games`]: `GET /api/games`, `/api/games/{id}`,
 //!   `/api/games/{id}/replay`, docs/REPLAYS.md), and for operators
-//!   `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/HOSTING.md).
+//!   `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/HOSTING.md;
+//!   with [`Config::metrics_listen`], `/metrics` is served by
+//!   [`metrics_app`] on an address of its own instead).
 //! - [`web`]: the browser client at `GET /`, a static page compiled into
 //!   the binary that plays over the same WebSocket (docs/BROWSER.md).
 //! - [`ws`]: one task pair per WebSocket (reader and writer). The reader
@@ -158,6 +160,9 @@ struct AppInner {
     shutdown: watch::Sender<bool>,
     /// The number of open WebSocket connections.
     connections: watch::Sender<usize>,
+    /// The address `/metrics` is served on, once bound, when the
+    /// configuration gives it an address of its own.
+    metrics_addr: watch::Sender<Option<SocketAddr>>,
 }
 
 impl AppState {
@@ -226,6 +231,7 @@ impl AppState {
                 metrics,
                 shutdown: watch::channel(false).0,
                 connections: watch::channel(0).0,
+                metrics_addr: watch::channel(None).0,
             }),
         }
     }
@@ -304,6 +310,13 @@ impl AppState {
         self.inner.connections.subscribe()
     }
 
+    /// Follows the address `/metrics` is served on when
+    /// [`Config::metrics_listen`] is set: `None` until [`serve`] bound it
+    /// (with port 0, the port the system chose).
+    pub fn metrics_addr_watch(&self) -> watch::Receiver<Option<SocketAddr>> {
+        self.inner.metrics_addr.subscribe()
+    }
+
     async fn all_connections_closed(&self) {
         let mut rx = self.inner.connections.subscribe();
         let _ = rx.wait_for(|n| *n == 0).await;
@@ -324,17 +337,32 @@ impl Drop for ConnectionGuard {
 }
 
 /// The router: the WebSocket endpoint, the HTTP API and the operator endpoints.
+/// `/metrics` is here only when no [`Config::metrics_listen`] is set: a
+/// separate metrics address keeps it off the public port.
 pub fn app(state: AppState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/ws", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
-        .route("/readyz", get(http::readyz))
-        .route("/metrics", get(http::metrics))
+        .route("/readyz", get(http::readyz));
+    let router = if state.config().metrics_listen.is_none() {
+        router.route("/metrics", get(http::metrics))
+    } else {
+        router
+    };
+    router
         .route("/api/rooms", get(http::rooms))
         .route("/api/games", get(games::list))
         .route("/api/games/{id}", get(games::detail))
         .route("/api/games/{id}/replay", get(games::replay))
         .merge(web::routes())
+        .with_state(state)
+}
+
+/// The router of the metrics address ([`Config::metrics_listen`]): only
+/// `GET /metrics`.
+pub fn metrics_app(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(http::metrics))
         .with_state(state)
 }
 
@@ -367,15 +395,48 @@ fn log_restore(summary: &RestoreSummary) {
     }
 }
 
+/// Binds `addr` and serves [`metrics_app`] on it until the shutdown
+/// begins; the task ends once the requests in flight are answered.
+async fn serve_metrics(
+    addr: SocketAddr,
+    state: AppState,
+) -> std::io::Result<tokio::task::JoinHandle<()>> {
+    let listener = TcpListener::bind(addr).await.map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("cannot listen on {addr} for /metrics (--metrics-listen): {e}"),
+        )
+    })?;
+    let bound = listener.local_addr()?;
+    info!(addr = %bound, "metrics listening");
+    state.inner.metrics_addr.send_replace(Some(bound));
+    let mut shutdown = state.shutdown_signal();
+    let server = axum::serve(listener, metrics_app(state)).with_graceful_shutdown(async move {
+        let _ = shutdown.wait_for(|down| *down).await;
+    });
+    Ok(tokio::spawn(async move {
+        if let Err(e) = server.await {
+            warn!(error = %e, "the metrics listener failed");
+        }
+    }))
+}
+
 /// The least time the storage gets to close, even when the grace is spent.
 const STORAGE_CLOSE_MIN: Duration = Duration::from_secs(1);
 
-/// [`run`] with a prepared state.
+/// [`run`] with a prepared state. When the configuration names a
+/// [`Config::metrics_listen`] address, `/metrics` is served there (bound
+/// first: an address in use is an error before anything is served), and
+/// not on `listener`.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let metrics_server = match state.config().metrics_listen {
+        Some(addr) => Some(serve_metrics(addr, state.clone()).await?),
+        None => None,
+    };
     let grace = state.config().shutdown_grace;
     // When the shutdown began: the grace is counted from then.
     let (began_tx, mut began) = watch::channel(None::<Instant>);
@@ -414,6 +475,11 @@ pub async fn serve(
         warn!("rooms still busy after the grace period");
     } else {
         info!(rooms = state.lobby().room_count(), "rooms drained");
+    }
+    if let Some(metrics_server) = metrics_server
+        && timeout_at(deadline, metrics_server).await.is_err()
+    {
+        warn!("metrics requests still running after the grace period");
     }
     if let Some(storage) = state.storage() {
         let until = deadline.max(Instant::now() + STORAGE_CLOSE_MIN);
