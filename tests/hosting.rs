@@ -745,6 +745,41 @@ async fn log_lines_of_a_connection_follow_its_room() {
     );
 }
 
+#[tokio::test]
+async fn the_idle_clock_of_a_connection_starts_when_its_room_closes() {
+    // Ann waits quietly in her room for longer than the idle timeout; the
+    // room then closes (its idle TTL), and only from then on does her
+    // connection's own idle clock run.
+    let config = Config {
+        idle_timeout: Duration::from_millis(1_500),
+        room_idle_ttl: Duration::from_millis(2_000),
+        heartbeat_interval: Duration::from_millis(50),
+        heartbeat_timeout: Duration::from_secs(10),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    assert_eq!(ann.request(json!({"type": "create"})).await["type"], "room");
+    let closed = ann.recv_type("room_closed").await;
+    assert!(
+        closed["reason"]
+            .as_str()
+            .unwrap()
+            .contains("nothing happened"),
+        "{closed}"
+    );
+    let room_gone = Instant::now();
+    let (code, reason) = ann.expect_close().await;
+    assert_eq!(code, 4004, "{reason}");
+    // Before, the clock counted from her last message (the create), so the
+    // first pong after the room closed ended the connection at once.
+    assert!(
+        room_gone.elapsed() >= Duration::from_millis(1_000),
+        "closed {:?} after the room",
+        room_gone.elapsed()
+    );
+}
+
 // ---- heartbeats -----------------------------------------------------------
 
 /// A WebSocket client written by hand that reads frames but never answers

@@ -332,11 +332,20 @@ impl Client {
         let mut last_heard = Instant::now();
         // Only messages count as activity for the idle timeout.
         let mut last_message = last_heard;
+        let mut was_in_room = false;
         loop {
             self.forget_closed_room();
             // The idle clock runs only outside rooms: a player waiting for
             // the others, or a spectator, sends nothing for long stretches.
-            let idle_deadline = (!self.in_room()).then(|| last_message + idle_timeout);
+            // It starts when the connection is out of its room (it left, or
+            // the room closed by itself): a spectator quiet through a long
+            // game is not closed the moment the room is gone.
+            let in_room = self.in_room();
+            if was_in_room && !in_room {
+                last_message = Instant::now();
+            }
+            was_in_room = in_room;
+            let idle_deadline = (!in_room).then(|| last_message + idle_timeout);
             let frame = tokio::select! {
                 _ = &mut closed => return,
                 _ = shutdown.wait_for(|down| *down) => {
