@@ -43,7 +43,7 @@ impl Default for LobbyConfig {
     fn default() -> Self {
         LobbyConfig {
             room_queue: 64,
-            idle_room_ttl: Duration::from_secs(10 * 60),
+            idle_room_ttl: Duration::from_secs(60 * 60),
             empty_room_ttl: Duration::from_secs(60),
             finished_room_ttl: Duration::from_secs(30 * 60),
             abandoned_game_ttl: Duration::from_secs(24 * 60 * 60),

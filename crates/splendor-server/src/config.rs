@@ -233,7 +233,7 @@ pub struct Config {
     /// A room whose game has not started closes after this long without
     /// activity (nobody joined, left or asked it anything), even with its
     /// players connected.
-    #[arg(long, env = "SPLENDOR_ROOM_IDLE_TTL", default_value = "10m", value_parser = parse_duration, help_heading = "Players and rooms")]
+    #[arg(long, env = "SPLENDOR_ROOM_IDLE_TTL", default_value = "1h", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub room_idle_ttl: Duration,
 
     /// A room whose game has not started closes after this long without a
