@@ -18,7 +18,7 @@
 //!   and the exact bytes hashed (see [`commit`] for the shell one-liner);
 //! - `replay`: the [`Replay`] document (actions and events in their wire
 //!   forms from splendor-protocol), [`Replay::build`] from a game's
-//!   log, and [`rebuild`], which plays a log back into a [`Game`]
+//!   log, and [`rebuild`], which plays a log back into a [`Game`](splendor_rules::Game)
 //!   (how a server restores a game after a restart);
 //! - `verify`: [`verify`], its [`Report`] and its [`VerifyError`], which
 //!   names the first check that failed.

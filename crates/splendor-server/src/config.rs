@@ -53,7 +53,7 @@ pub struct Config {
     pub listen: SocketAddr,
 
     /// Web pages allowed to open a WebSocket, comma-separated origins like
-    /// https://splendor.example.org, or * for any. Clients that send no
+    /// `https://splendor.example.org`, or * for any. Clients that send no
     /// Origin (bots, websocat) are always allowed; see --allow-same-origin.
     #[arg(
         long,

@@ -7,12 +7,12 @@
 //!   logging and calls them, so tests can start the same server on port 0.
 //! - [`app`] builds the router: `GET /ws` (the game protocol,
 //!   docs/PROTOCOL.md), `GET /api/rooms`, the history of finished games
-//!   ([`games`]: `GET /api/games`, `/api/games/{id}`,
+//!   (`games`: `GET /api/games`, `/api/games/{id}`,
 //!   `/api/games/{id}/replay`, docs/REPLAYS.md), and for operators
 //!   `GET /healthz`, `GET /readyz` and `GET /metrics` (docs/HOSTING.md;
 //!   with [`Config::metrics_listen`], `/metrics` is served by
 //!   [`metrics_app`] on an address of its own instead).
-//! - [`web`]: the browser client at `GET /`, a static page compiled into
+//! - `web`: the browser client at `GET /`, a static page compiled into
 //!   the binary that plays over the same WebSocket (docs/BROWSER.md).
 //! - [`ws`]: one task pair per WebSocket (reader and writer). The reader
 //!   parses each frame, checks its shape, attaches the connection's own

@@ -6,7 +6,7 @@
 //! gateway sees (connections, messages, rejected intents, refused
 //! handshakes, close reasons) is counted as it happens; what the rooms do
 //! (rooms by status, games, actions) is read from the lobby at each scrape
-//! ([`LobbyCollector`]); the store's commit latency is measured around the
+//! (`LobbyCollector`); the store's commit latency is measured around the
 //! room's persistence step ([`TimedPersistence`]).
 //!
 //! | metric | type | labels |
