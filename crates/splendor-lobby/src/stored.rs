@@ -306,12 +306,12 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
     for game in games.iter().rev() {
         let id = GameId(game.id);
         let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
-        if idle_longer_than(now, last_activity, abandoned_after) {
-            info!(game = %id, room = %game.room_code, "not restoring an abandoned game");
-            summary.abandoned += 1;
-            continue;
-        }
-        match restore_one(lobby, store, game).await {
+        let abandoned = idle_longer_than(now, last_activity, abandoned_after);
+        match restore_one(lobby, store, game, abandoned).await {
+            Ok(Restored::Abandoned) => {
+                info!(game = %id, room = %game.room_code, "not restoring an abandoned game");
+                summary.abandoned += 1;
+            }
             Ok(Restored::Room) => {
                 info!(game = %id, room = %game.room_code, actions = game.actions.len(), "game restored");
                 summary.restored += 1;
@@ -337,12 +337,19 @@ fn idle_longer_than(now: UnixMillis, since: UnixMillis, limit: Duration) -> bool
 enum Restored {
     Room,
     Finished,
+    Abandoned,
 }
 
+/// Restores one game, or only stores its result when its log already ended
+/// it. An `abandoned` game is not reopened, but its result is still stored
+/// if it is over: a game whose result could not be stored when it ended
+/// must not stay unfinished (and without a replay) just because the server
+/// restarted long after.
 async fn restore_one(
     lobby: &Lobby,
     store: &Store,
     stored: &StoredGame,
+    abandoned: bool,
 ) -> Result<Restored, String> {
     let code = RoomCode::parse(&stored.room_code)
         .ok_or_else(|| format!("{:?} is not a room code", stored.room_code))?;
@@ -374,6 +381,9 @@ async fn restore_one(
             .await
             .map_err(|e| format!("storing its result: {e}"))?;
         return Ok(Restored::Finished);
+    }
+    if abandoned {
+        return Ok(Restored::Abandoned);
     }
     let players = stored
         .seats

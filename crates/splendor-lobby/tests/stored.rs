@@ -464,6 +464,10 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
     // Nobody played it for two days: abandoned.
     let two_days = 2 * 24 * 3600 * 1000;
     let (old, _) = store_game(&store, &sessions, "BBBBB", 2, 5, now - two_days).await;
+    // Over two days ago, but storing its result failed then: it is not
+    // abandoned, it is finished (its replay must become available).
+    let (old_over, _) =
+        store_game(&store, &sessions, "EEEEE", 5, usize::MAX, now - two_days).await;
     // Running, recent: restored.
     let (running, _) = store_game(&store, &sessions, "CCCCC", 3, 5, now).await;
     // A log the rules refuse (the action is stored for the wrong seat).
@@ -492,7 +496,7 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
             summary.abandoned,
             summary.failed
         ),
-        (1, 1, 1, 1),
+        (1, 2, 1, 1),
         "{summary:?}"
     );
     assert_eq!(lobby.room_count(), 1);
@@ -505,6 +509,12 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
         "the over game's result is stored now"
     );
     assert!(replay_of(&over).unwrap().is_ok());
+    let old_over = store.game(old_over).await.unwrap().unwrap();
+    assert!(
+        old_over.finished.is_some(),
+        "an old game over in its log is finished, not abandoned"
+    );
+    assert!(replay_of(&old_over).unwrap().is_ok());
     for untouched in [old, running, broken] {
         assert!(
             store
