@@ -276,6 +276,9 @@ struct Running {
     names: Vec<String>,
     /// When the game ended, for the viewing period.
     finished_at: Option<Instant>,
+    /// The game is over but storing its result failed: the room tries
+    /// again when it closes (and a restart stores it from the log).
+    result_pending: bool,
 }
 
 /// One connection to send to, and how it sees the game.
@@ -413,6 +416,7 @@ impl Room {
                 id,
                 id_text: id.to_string(),
                 finished_at: game.is_over().then(Instant::now),
+                result_pending: false,
                 game,
                 seed,
                 options,
@@ -500,7 +504,30 @@ impl Room {
                 () = sleep_until_or_never(deadline) => break self.expiry_reason(),
             }
         };
+        self.store_pending_result().await;
         self.close(why, &mut commands);
+    }
+
+    /// Stores the result of a game that ended while the database was away,
+    /// before the room (and its memory of the game) is gone. If this fails
+    /// too, the next start stores it from the log (`stored::restore`).
+    async fn store_pending_result(&mut self) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if !running.result_pending {
+            return;
+        }
+        let Some(result) = running.game.result() else {
+            return;
+        };
+        match self.persistence.game_finished(running.id, &result).await {
+            Ok(()) => {
+                running.result_pending = false;
+                info!("the result is stored now");
+            }
+            Err(e) => warn!(error = %e, "could not store the result; a restart will"),
+        }
     }
 
     async fn handle(&mut self, command: Command) -> Next {
@@ -838,6 +865,7 @@ impl Room {
             version: 0,
             names,
             finished_at: None,
+            result_pending: false,
         });
         Stats::add(&self.stats.games_started);
         info!(game = %id, players = seated, "game started");
@@ -913,7 +941,8 @@ impl Room {
             if let Some(result) = running.game.result() {
                 info!(winners = ?result.winners, deadlock = result.deadlock, "game over");
                 if let Err(e) = self.persistence.game_finished(running.id, &result).await {
-                    warn!(error = %e, "could not store the result");
+                    warn!(error = %e, "could not store the result; trying again when the room closes");
+                    running.result_pending = true;
                 }
             }
         }
@@ -967,7 +996,8 @@ impl Room {
             if let Some(result) = running.game.result()
                 && let Err(e) = self.persistence.game_finished(running.id, &result).await
             {
-                warn!(error = %e, "could not store the result");
+                warn!(error = %e, "could not store the result; trying again when the room closes");
+                running.result_pending = true;
             }
         }
         for audience in self.audience() {

@@ -715,6 +715,70 @@ async fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
     }
 }
 
+/// Stores everything but the first `game_finished`, and counts those calls.
+struct FinishFailsOnce {
+    finish_calls: AtomicU32,
+    finished: AtomicU32,
+}
+
+impl Persistence for FinishFailsOnce {
+    fn game_started<'a>(&'a self, _: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async { Ok(()) })
+    }
+    fn action_applied<'a>(
+        &'a self,
+        _: GameId,
+        _: u64,
+        _: Seat,
+        _: Action,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        Box::pin(async { Ok(()) })
+    }
+    fn game_finished<'a>(
+        &'a self,
+        _: GameId,
+        _: &'a GameResult,
+    ) -> BoxFuture<'a, Result<(), PersistError>> {
+        let call = self.finish_calls.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async move {
+            if call == 0 {
+                Err(PersistError::unavailable("database unreachable"))
+            } else {
+                self.finished.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }
+        })
+    }
+    fn stored_log<'a>(
+        &'a self,
+        _: GameId,
+    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
+        Box::pin(async { Err(PersistError::failed("no log in this test")) })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_result_that_failed_to_store_is_stored_when_the_room_closes() {
+    let persistence = Arc::new(FinishFailsOnce {
+        finish_calls: AtomicU32::new(0),
+        finished: AtomicU32::new(0),
+    });
+    let lobby = lobby_with(LobbyConfig::default(), persistence.clone());
+    let (room, mut players) = started_game(&lobby, 2).await;
+    let (result, _) = play_to_the_end(&room, &mut players).await;
+    assert!(!result.ranking.is_empty());
+    assert_eq!(persistence.finish_calls.load(Ordering::SeqCst), 1);
+    assert_eq!(persistence.finished.load(Ordering::SeqCst), 0);
+    players[0]
+        .recv_until("room_closed", |m| matches!(m, ServerMessage::RoomClosed(_)))
+        .await;
+    assert_eq!(
+        persistence.finished.load(Ordering::SeqCst),
+        1,
+        "the room stored the result before it closed"
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_finished_game_stays_viewable_until_its_ttl() {
     let config = LobbyConfig {

@@ -466,8 +466,7 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
     let (old, _) = store_game(&store, &sessions, "BBBBB", 2, 5, now - two_days).await;
     // Over two days ago, but storing its result failed then: it is not
     // abandoned, it is finished (its replay must become available).
-    let (old_over, _) =
-        store_game(&store, &sessions, "EEEEE", 5, usize::MAX, now - two_days).await;
+    let (old_over, _) = store_game(&store, &sessions, "EEEEE", 5, usize::MAX, now - two_days).await;
     // Running, recent: restored.
     let (running, _) = store_game(&store, &sessions, "CCCCC", 3, 5, now).await;
     // A log the rules refuse (the action is stored for the wrong seat).
