@@ -358,6 +358,39 @@ async fn connections_per_address_are_limited_and_freed_on_close() {
 }
 
 #[tokio::test]
+async fn a_reconnect_loop_from_one_address_is_refused_past_the_connect_rate() {
+    // Each connection closes before the next: the open-connection limit
+    // never applies, only the rate of new ones does.
+    let config = Config {
+        max_connects_per_ip_per_minute: 3,
+        client_ip_header: Some("x-forwarded-for".into()),
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    let from = |ip: &'static str| [("x-forwarded-for", ip)];
+    for i in 0..3 {
+        let mut client = TestClient::connect_with_headers(&server, "loop", &from("192.0.2.7"))
+            .await
+            .unwrap_or_else(|status| panic!("connection {i} refused with {status}"));
+        client.hello().await;
+        client.disconnect().await;
+    }
+    let refused = TestClient::connect_with_headers(&server, "loop", &from("192.0.2.7")).await;
+    assert_eq!(refused.err(), Some(429));
+    assert_eq!(
+        server
+            .metric("splendor_connections_refused_total{reason=\"connect_rate\"}")
+            .await,
+        1.0
+    );
+    // Another address is not affected.
+    let mut other = TestClient::connect_with_headers(&server, "other", &from("192.0.2.8"))
+        .await
+        .expect("another address connects");
+    other.hello().await;
+}
+
+#[tokio::test]
 async fn connections_in_total_are_limited() {
     let config = Config {
         max_connections: 1,

@@ -51,6 +51,7 @@ async fn main() {
         database_url: Some(url.parse().expect("a database URL")),
         // Every client of the benchmark comes from 127.0.0.1 and plays fast.
         max_connections_per_ip: 100_000,
+        max_connects_per_ip_per_minute: 1_000_000,
         max_messages_per_second: 100_000,
         message_burst: 100_000,
         max_rooms_per_session: 100_000,

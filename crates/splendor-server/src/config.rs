@@ -145,6 +145,13 @@ pub struct Config {
     )]
     pub max_connections_per_ip: usize,
 
+    /// New WebSocket connections one client address may open per minute
+    /// (IPv6: per /64), all at once after a quiet minute; past it, 429.
+    /// Stops a reconnect loop from bypassing the per-connection message
+    /// rate and creating a session per connection.
+    #[arg(long, env = "SPLENDOR_MAX_CONNECTS_PER_IP_PER_MINUTE", default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..), help_heading = "Connections")]
+    pub max_connects_per_ip_per_minute: u32,
+
     /// The largest client frame, in bytes, that is read; larger frames get a
     /// `frame_too_large` error.
     #[arg(long, env = "SPLENDOR_MAX_FRAME_BYTES", default_value_t = 16 * 1024, help_heading = "Connections")]
@@ -273,6 +280,7 @@ impl Default for Config {
             log: "info".into(),
             max_connections: 10_000,
             max_connections_per_ip: 16,
+            max_connects_per_ip_per_minute: 120,
             max_frame_bytes: 16 * 1024,
             max_messages_per_second: 20,
             message_burst: 40,

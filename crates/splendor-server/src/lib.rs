@@ -62,7 +62,7 @@ use tracing::{info, warn};
 
 pub use config::{Config, DatabaseUrl, LogFormat};
 
-use crate::limits::{IpLimiter, NamePolicy, OriginPolicy};
+use crate::limits::{ConnectRate, IpLimiter, NamePolicy, OriginPolicy};
 use crate::metrics::{Metrics, TimedPersistence};
 
 /// The durable storage behind a server, as the operations side needs it.
@@ -154,6 +154,8 @@ struct AppInner {
     names: NamePolicy,
     /// Connections per client address.
     per_ip: IpLimiter,
+    /// New connections per client address per minute.
+    connect_rate: ConnectRate,
     /// One permit per open WebSocket, up to `max_connections`.
     connection_slots: Arc<Semaphore>,
     /// Set to true once: every connection then closes with 1012.
@@ -220,6 +222,7 @@ impl AppState {
                 origins: config.origin_policy(),
                 names: config.name_policy(),
                 per_ip: IpLimiter::new(config.max_connections_per_ip),
+                connect_rate: ConnectRate::new(config.max_connects_per_ip_per_minute),
                 connection_slots: Arc::new(Semaphore::new(
                     config.max_connections.min(Semaphore::MAX_PERMITS),
                 )),
@@ -271,6 +274,10 @@ impl AppState {
 
     pub(crate) fn per_ip(&self) -> &IpLimiter {
         &self.inner.per_ip
+    }
+
+    pub(crate) fn connect_rate(&self) -> &ConnectRate {
+        &self.inner.connect_rate
     }
 
     pub(crate) fn connection_slots(&self) -> &Arc<Semaphore> {

@@ -64,6 +64,8 @@ pub enum Refusal {
     Origin,
     /// The client address holds the most connections allowed (429).
     PerIpLimit,
+    /// The client address opened too many connections this minute (429).
+    ConnectRate,
     /// The server holds the most connections allowed (503).
     ServerFull,
     /// The server is shutting down (503).
@@ -75,6 +77,7 @@ impl Refusal {
         match self {
             Refusal::Origin => "origin",
             Refusal::PerIpLimit => "per_ip_limit",
+            Refusal::ConnectRate => "connect_rate",
             Refusal::ServerFull => "server_full",
             Refusal::ShuttingDown => "shutting_down",
         }

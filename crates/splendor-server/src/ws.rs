@@ -82,6 +82,16 @@ pub(crate) async fn upgrade(
         &headers,
         peer.map(|Extension(ConnectInfo(addr))| addr),
     );
+    if let Some(ip) = client_ip
+        && !state.connect_rate().allow(ip, std::time::Instant::now())
+    {
+        debug!(%ip, "too many new connections from one address");
+        metrics.connection_refused(Refusal::ConnectRate);
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many new connections from your address; retry in a minute",
+        );
+    }
     let per_ip = match client_ip {
         Some(ip) => match state.per_ip().try_acquire(ip) {
             Some(guard) => Some(guard),

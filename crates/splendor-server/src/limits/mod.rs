@@ -4,16 +4,19 @@
 //!   error, then a close);
 //! - [`per_ip`]: connections per client address (guards that free their
 //!   slot when dropped);
+//! - [`connect_rate`]: new connections per client address per minute;
 //! - [`origin`]: which web pages may open a WebSocket;
 //! - [`name`]: display-name length and characters.
 //!
 //! The gateway applies them (`ws.rs`); the configuration sets them (`config.rs`).
 
+pub mod connect_rate;
 pub mod name;
 pub mod origin;
 pub mod per_ip;
 pub mod rate;
 
+pub use connect_rate::ConnectRate;
 pub use name::{NameChars, NamePolicy};
 pub use origin::{AllowedOrigin, OriginPolicy, OriginRefused};
 pub use per_ip::{IpGuard, IpLimiter};
