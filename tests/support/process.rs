@@ -7,12 +7,10 @@
 //! Readiness is the `listening on ADDR` line the server prints once it has
 //! restored its games and bound its port; nothing sleeps.
 
-use std::io::Write;
 use std::net::SocketAddr;
 use std::process::Stdio;
 
-use sqlx::Connection;
-use sqlx::postgres::PgConnection;
+use splendor_store::testing::PgTestDatabase;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -20,7 +18,7 @@ use crate::SAFETY_TIMEOUT;
 
 /// The environment variable that names a PostgreSQL server for tests; the
 /// tests create a fresh database on it and drop it afterwards.
-pub const PG_URL_VAR: &str = "SPLENDOR_TEST_DATABASE_URL";
+pub use splendor_store::testing::PG_URL_VAR;
 
 /// One test's database: a fresh SQLite file, or a fresh PostgreSQL database.
 pub struct TestDatabase {
@@ -29,7 +27,7 @@ pub struct TestDatabase {
     /// "sqlite" or "postgres", for messages.
     pub kind: &'static str,
     _dir: Option<tempfile::TempDir>,
-    _pg: Option<PgDatabase>,
+    _pg: Option<PgTestDatabase>,
 }
 
 impl TestDatabase {
@@ -48,84 +46,14 @@ impl TestDatabase {
     /// A fresh PostgreSQL database when [`PG_URL_VAR`] is set; otherwise
     /// `None`, after a loud line on standard error naming `test`.
     pub async fn postgres(test: &str) -> Option<TestDatabase> {
-        let Ok(admin_url) = std::env::var(PG_URL_VAR) else {
-            // Straight to stderr, past the test harness's capture, so that the
-            // skip shows up in every run.
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: PostgreSQL run of {test}: set {PG_URL_VAR}=postgres://USER@HOST/DB to run it"
-            );
-            return None;
-        };
-        let name = format!("splendor_e2e_{}", uuid::Uuid::new_v4().simple());
-        let mut admin = PgConnection::connect(&admin_url)
-            .await
-            .unwrap_or_else(|e| panic!("{PG_URL_VAR} is set but unreachable: {e}"));
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut admin)
-            .await
-            .expect("CREATE DATABASE for the test");
-        let _ = admin.close().await;
+        let pg = PgTestDatabase::create("splendor_e2e", &format!("run of {test}")).await?;
         Some(TestDatabase {
-            url: with_database(&admin_url, &name),
+            url: pg.url.clone(),
             kind: "postgres",
             _dir: None,
-            _pg: Some(PgDatabase { admin_url, name }),
+            _pg: Some(pg),
         })
     }
-}
-
-/// A PostgreSQL test database, dropped when the test ends, even by a panic.
-struct PgDatabase {
-    admin_url: String,
-    name: String,
-}
-
-impl Drop for PgDatabase {
-    fn drop(&mut self) {
-        let admin_url = self.admin_url.clone();
-        let name = self.name.clone();
-        // Drop cannot await: a thread with a runtime of its own does it.
-        let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("a runtime");
-            runtime.block_on(async {
-                let mut admin = PgConnection::connect(&admin_url).await?;
-                sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut admin)
-                    .await?;
-                admin.close().await
-            })
-        })
-        .join();
-        if !matches!(dropped, Ok(Ok(()))) {
-            let _ = writeln!(
-                std::io::stderr(),
-                "could not drop the test database {}",
-                self.name
-            );
-        }
-    }
-}
-
-/// The same server URL with another database name.
-pub fn with_database(url: &str, database: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, Some(query)),
-        None => (url, None),
-    };
-    let authority_start = base.find("://").map_or(0, |i| i + 3);
-    let path_start = base[authority_start..]
-        .find('/')
-        .map_or(base.len(), |i| authority_start + i);
-    let mut out = format!("{}/{}", &base[..path_start], database);
-    if let Some(query) = query {
-        out.push('?');
-        out.push_str(query);
-    }
-    out
 }
 
 /// The server binary, running.
@@ -286,6 +214,7 @@ fn dechunk(mut body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use splendor_store::testing::with_database;
 
     #[test]
     fn the_listening_line_gives_the_address() {

@@ -57,6 +57,8 @@
 mod backend;
 mod error;
 mod model;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod token;
 mod writer;
 

@@ -5,17 +5,14 @@
 //! and a side connection (`Raw`) that reads and alters the tables directly,
 //! as an attacker with a copy of the database or a failing disk would.
 
-use std::io::Write;
 use std::str::FromStr;
 use std::time::Duration;
 
+use splendor_store::testing::{PgTestDatabase, with_database};
 use splendor_store::{Store, StoreConfig};
 use sqlx::postgres::PgConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 use sqlx::{ConnectOptions, Connection};
-
-/// The environment variable that names the PostgreSQL server for tests.
-pub const PG_URL_VAR: &str = "SPLENDOR_TEST_DATABASE_URL";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -31,7 +28,7 @@ pub struct TestDb {
     /// The SQLite file's directory, deleted on drop.
     dir: Option<tempfile::TempDir>,
     /// The PostgreSQL database, dropped on drop.
-    pg: Option<PgDatabase>,
+    pg: Option<PgTestDatabase>,
 }
 
 impl TestDb {
@@ -51,30 +48,12 @@ impl TestDb {
     /// A fresh PostgreSQL database, or `None` (after saying so loudly) when
     /// no server is configured.
     pub async fn postgres(test: &str) -> Option<TestDb> {
-        let Ok(admin_url) = std::env::var(PG_URL_VAR) else {
-            // Written straight to stderr, past the test harness's capture, so
-            // that the skip shows up in every run.
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: PostgreSQL store test {test}: set {PG_URL_VAR}=postgres://USER@HOST/DB to run it"
-            );
-            return None;
-        };
-        let name = format!("splendor_test_{}", uuid::Uuid::new_v4().simple());
-        let mut admin = PgConnection::connect(&admin_url)
-            .await
-            .unwrap_or_else(|err| panic!("{PG_URL_VAR} is set but unreachable: {err}"));
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut admin)
-            .await
-            .expect("CREATE DATABASE for the test");
-        let _ = admin.close().await;
-        let url = with_database(&admin_url, &name);
+        let pg = PgTestDatabase::create("splendor_test", &format!("store test {test}")).await?;
         Some(TestDb {
             kind: Kind::Postgres,
-            url,
+            url: pg.url.clone(),
             dir: None,
-            pg: Some(PgDatabase { admin_url, name }),
+            pg: Some(pg),
         })
     }
 
@@ -116,10 +95,10 @@ impl TestDb {
     /// the test database from outside (refuse its connections, for example).
     pub async fn pg_admin(&self) -> (PgConnection, String) {
         let pg = self.pg.as_ref().expect("a PostgreSQL test database");
-        let admin = PgConnection::connect(&pg.admin_url)
+        let admin = PgConnection::connect(pg.admin_url())
             .await
             .expect("an admin connection");
-        (admin, pg.name.clone())
+        (admin, pg.name().to_owned())
     }
 }
 
@@ -170,60 +149,6 @@ impl Raw {
             .expect("read sessions");
         rows.join("\n")
     }
-}
-
-/// A PostgreSQL test database, dropped when the test ends, even by a panic.
-struct PgDatabase {
-    admin_url: String,
-    name: String,
-}
-
-impl Drop for PgDatabase {
-    fn drop(&mut self) {
-        let admin_url = self.admin_url.clone();
-        let name = self.name.clone();
-        // Drop runs outside any async context we could borrow, so use a
-        // thread with a runtime of its own.
-        let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("a runtime");
-            runtime.block_on(async {
-                let mut admin = PgConnection::connect(&admin_url).await?;
-                sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut admin)
-                    .await?;
-                admin.close().await
-            })
-        })
-        .join();
-        if !matches!(dropped, Ok(Ok(()))) {
-            let _ = writeln!(
-                std::io::stderr(),
-                "could not drop the test database {}",
-                self.name
-            );
-        }
-    }
-}
-
-/// The same server URL with another database name.
-fn with_database(url: &str, database: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, Some(query)),
-        None => (url, None),
-    };
-    let authority_start = base.find("://").map_or(0, |i| i + 3);
-    let path_start = base[authority_start..]
-        .find('/')
-        .map_or(base.len(), |i| authority_start + i);
-    let mut out = format!("{}/{}", &base[..path_start], database);
-    if let Some(query) = query {
-        out.push('?');
-        out.push_str(query);
-    }
-    out
 }
 
 /// Waits until `condition` holds, checking often; fails the test after 10 s.
