@@ -47,7 +47,7 @@ mod swar;
 mod view;
 
 pub use game::Game;
-pub use setup::{ReservedCard, SeatSnapshot, Snapshot};
+pub use setup::{ReservedCard, SeatSnapshot, Snapshot, seat_order};
 
 /// The five gem colours, always in this order (RULES.md preamble).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -77,6 +77,20 @@ pub(crate) fn shuffle(rng: &mut impl RngCore, items: &mut [u8]) {
     }
 }
 
+/// R2.4, R2.5: a random seat order drawn from the game's seed, for a room
+/// whose players sit in random order. Entry `k` is the join position of the
+/// player who takes seat `k`. The draws come from the seed's own ChaCha8
+/// stream 1 (the deal uses stream 0), so the order neither depends on nor
+/// changes the deal; a golden test pins it.
+pub fn seat_order(players: u8, seed: u64) -> Result<Vec<u8>, SetupError> {
+    check_players(players)?;
+    let mut rng = rng_for_seed(seed);
+    rng.set_stream(1);
+    let mut order: Vec<u8> = (0..players).collect();
+    shuffle(&mut rng, &mut order);
+    Ok(order)
+}
+
 /// R2.1 to R2.5: the game a seed gives, built directly (no layout, no
 /// allocation). The draws, in order: the level 1, 2 and 3 decks (each
 /// shuffled from id order), the nobles, then the first seat unless given.

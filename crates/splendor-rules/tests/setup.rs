@@ -406,3 +406,30 @@ fn a_snapshot_can_build_any_position_and_play_on() {
     game.apply(1, take).unwrap();
     assert_eq!(game.to_act(), Some(0));
 }
+
+#[test]
+fn r2_4_golden_seat_orders() {
+    // If this test fails, the seat order a seed gives changed. Stored games
+    // keep their seats, but a game replayed from its seed and join order
+    // would seat its players differently. Never update these lightly.
+    use splendor_rules::seat_order;
+    assert_eq!(seat_order(4, 42).unwrap(), GOLDEN_ORDER_4_42);
+    assert_eq!(seat_order(2, 0).unwrap(), GOLDEN_ORDER_2_0);
+    assert_eq!(seat_order(3, 7).unwrap(), GOLDEN_ORDER_3_7);
+    // A permutation, fixed by the seed, and every seat is sometimes first.
+    for seed in 0..50 {
+        let mut order = seat_order(4, seed).unwrap();
+        assert_eq!(order, seat_order(4, seed).unwrap());
+        order.sort_unstable();
+        assert_eq!(order, [0, 1, 2, 3]);
+    }
+    let firsts: std::collections::HashSet<u8> =
+        (0..100).map(|s| seat_order(4, s).unwrap()[0]).collect();
+    assert_eq!(firsts.len(), 4);
+    // Only 2 to 4 players have an order.
+    assert!(seat_order(5, 1).is_err() && seat_order(1, 1).is_err());
+}
+
+const GOLDEN_ORDER_4_42: [u8; 4] = [1, 0, 2, 3];
+const GOLDEN_ORDER_2_0: [u8; 2] = [0, 1];
+const GOLDEN_ORDER_3_7: [u8; 3] = [1, 0, 2];
