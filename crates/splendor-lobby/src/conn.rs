@@ -78,6 +78,61 @@ impl CloseReason {
     }
 }
 
+/// What a connection's queue carries: a message, or a message serialised
+/// once and shared by every connection that gets the same bytes (a room's
+/// spectators all see the same state).
+#[derive(Clone, Debug, PartialEq)]
+// A message is what most sends carry: boxing it would cost an allocation
+// per send to save bytes in the queue's slots.
+#[allow(clippy::large_enum_variant)]
+pub enum Outgoing {
+    /// A message, serialised by whoever drains the queue.
+    Message(ServerMessage),
+    /// The JSON text of a message, serialised once.
+    Shared(SharedFrame),
+}
+
+/// The JSON text of one server message, cheap to clone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedFrame(Arc<str>);
+
+impl SharedFrame {
+    /// Serialises `message` once.
+    pub fn new(message: &ServerMessage) -> SharedFrame {
+        SharedFrame(message.to_json().into())
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Outgoing {
+    /// The JSON text sent on the wire.
+    pub fn to_json(&self) -> String {
+        match self {
+            Outgoing::Message(message) => message.to_json(),
+            Outgoing::Shared(frame) => frame.as_str().to_owned(),
+        }
+    }
+
+    /// The message itself (a shared frame is parsed back): for clients in
+    /// the same process, such as tests and bots, that read messages.
+    pub fn into_message(self) -> Option<ServerMessage> {
+        match self {
+            Outgoing::Message(message) => Some(message),
+            Outgoing::Shared(frame) => serde_json::from_str(frame.as_str()).ok(),
+        }
+    }
+}
+
+impl From<ServerMessage> for Outgoing {
+    fn from(message: ServerMessage) -> Outgoing {
+        Outgoing::Message(message)
+    }
+}
+
 /// Why a message could not be queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SendError {
@@ -93,7 +148,7 @@ pub enum SendError {
 pub struct Connection {
     id: ConnId,
     /// Bounded: a client that does not keep up fills it and is closed.
-    messages: mpsc::Sender<ServerMessage>,
+    messages: mpsc::Sender<Outgoing>,
     /// The close request; the first reason set wins.
     close: Arc<watch::Sender<Option<CloseReason>>>,
 }
@@ -101,7 +156,7 @@ pub struct Connection {
 /// The receiving side, owned by whatever drives the connection.
 pub struct ConnectionRx {
     pub id: ConnId,
-    pub messages: mpsc::Receiver<ServerMessage>,
+    pub messages: mpsc::Receiver<Outgoing>,
     pub close_signal: CloseSignal,
 }
 
@@ -151,11 +206,11 @@ impl Connection {
 
     /// Queues `message` without waiting. A full queue closes the connection
     /// as too slow.
-    pub fn send(&self, message: ServerMessage) -> Result<(), SendError> {
+    pub fn send(&self, message: impl Into<Outgoing>) -> Result<(), SendError> {
         if self.close_reason().is_some() {
             return Err(SendError::Closed);
         }
-        match self.messages.try_send(message) {
+        match self.messages.try_send(message.into()) {
             Ok(()) => Ok(()),
             Err(mpsc::error::TrySendError::Full(_)) => {
                 self.close(CloseReason::TooSlow);

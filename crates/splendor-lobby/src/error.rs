@@ -53,14 +53,39 @@ pub enum LobbyError {
         "the server cannot store moves right now (its database is unavailable); nothing changed, try again shortly"
     )]
     StorageUnavailable,
+    /// Something that should not happen; the client sees only that it
+    /// did, the gateway logs the cause once.
     #[error("internal error; nothing changed")]
-    Internal,
+    Internal(InternalCause),
     /// The rules rejected the action (R11.3).
     #[error("{0}")]
     Rule(RuleError),
 }
 
+/// What went wrong inside, for the log only: never sent to a client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InternalCause(pub String);
+
+impl std::fmt::Display for InternalCause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl LobbyError {
+    /// An internal error with its cause (logged by the gateway, not sent).
+    pub fn internal(cause: impl Into<String>) -> LobbyError {
+        LobbyError::Internal(InternalCause(cause.into()))
+    }
+
+    /// The cause of an internal error, to log once.
+    pub fn internal_cause(&self) -> Option<&InternalCause> {
+        match self {
+            LobbyError::Internal(cause) => Some(cause),
+            _ => None,
+        }
+    }
+
     /// The error a client gets when storing its request failed.
     pub fn from_persistence(error: &PersistError) -> LobbyError {
         match error.kind {
@@ -90,7 +115,7 @@ impl LobbyError {
             LobbyError::TooManyWaitingRoomsFromOrigin(_) => ErrorCode::TooManyRoomsFromAddress,
             LobbyError::Persistence => ErrorCode::PersistenceFailed,
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
-            LobbyError::Internal => ErrorCode::Internal,
+            LobbyError::Internal(_) => ErrorCode::Internal,
             LobbyError::Rule(e) => return e.code,
         };
         code.as_str()

@@ -4,9 +4,11 @@
 //! appears only as the text actions and results are stored as).
 //!
 //! - [`lobby`]: [`Lobby`], the room manager: create, find by code, list.
-//! - [`room`]: the room task and its cloneable [`RoomHandle`] (actor with a
-//!   bounded command channel and oneshot replies). The order of an action:
-//!   validate, apply to a copy, persist, commit, broadcast.
+//! - [`room`]: a room as a pure core (requests and driver events in,
+//!   effects out, time passed in) and the thin task that drives it, behind
+//!   a cloneable [`RoomHandle`] (a bounded command channel, one request
+//!   envelope, oneshot replies). The order of an action: validate, apply to
+//!   a copy, persist, commit, broadcast.
 //! - [`conn`]: [`Connection`], what a room sends to: a bounded queue of
 //!   server messages, filled with `try_send` only, and a close signal.
 //! - [`session`]: sessions and their tokens ([`SessionStore`], in memory
@@ -34,11 +36,13 @@ pub mod session;
 pub mod stored;
 
 pub use code::RoomCode;
-pub use config::LobbyConfig;
-pub use conn::{CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, SendError};
-pub use error::LobbyError;
-pub use lobby::{CreateRoom, Lobby, LobbyStats, OriginKey, RestoreError, RoomCounts};
+pub use config::{LobbyConfig, TurnClock, TurnClockError};
+pub use conn::{
+    CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, Outgoing, SendError, SharedFrame,
+};
+pub use error::{InternalCause, LobbyError};
+pub use lobby::{ClientKey, CreateRoom, Lobby, LobbyStats, RestoreError, RoomCounts};
 pub use persist::{GameId, GameStart, NoPersistence, PersistError, PersistErrorKind, Persistence};
 pub use presence::{Presence, RoomSeat};
-pub use room::{Joined, RestoredGame, RoomHandle, Snapshot};
+pub use room::{Answer, Caller, Joined, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};

@@ -1,8 +1,10 @@
 //! The room manager: creates rooms, finds them by code, lists them.
 //!
 //! A plain map behind a mutex held only for lookups and inserts: rooms are
-//! tasks of their own, the map only holds their handles. A room removes
-//! itself from the map when it closes.
+//! tasks of their own, the map only holds their handles. A room task ends
+//! by returning why it closed and whose sessions it held; the lobby then
+//! removes it from the map and clears those sessions' presence. The room
+//! itself never touches the lobby.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use splendor_protocol::{RequestId, RoomStatus, RoomSummary};
 use tokio::sync::{mpsc, watch};
-use tracing::{Instrument, info_span, warn};
+use tracing::{Instrument, Span, info_span};
 
 use crate::code::RoomCode;
 use crate::config::LobbyConfig;
@@ -18,20 +20,22 @@ use crate::conn::Connection;
 use crate::error::LobbyError;
 use crate::persist::Persistence;
 use crate::presence::{Presence, RoomSeat};
-use crate::room::{NewRoom, RestoredGame, RestoredRoom, Room, RoomHandle};
+use crate::random;
+use crate::room::{Closed, Driver, RestoredGame, RoomCore, RoomHandle, RoomSetup};
 use crate::session::{Session, SessionId};
 
-/// Where a request to create a room comes from, as the gateway groups its
-/// clients (the server uses the client's network address, an IPv6 address
-/// by its /64). The lobby only compares keys: at most
-/// [`LobbyConfig::max_waiting_rooms_per_origin`] rooms waiting for players
-/// may come from one key. This is not the `Origin` header of a browser.
+/// The client a request to create a room comes from, as the gateway groups
+/// its clients (the server uses the client's network address, an IPv6
+/// address by its /64). The lobby only compares keys: at most
+/// [`LobbyConfig::max_waiting_rooms_per_ip`] rooms waiting for players may
+/// come from one key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct OriginKey(String);
+pub struct ClientKey(String);
 
-impl OriginKey {
-    pub fn new(key: impl Into<String>) -> OriginKey {
-        OriginKey(key.into())
+impl ClientKey {
+    /// A key from the gateway's text form of a client address.
+    pub fn new(key: impl Into<String>) -> ClientKey {
+        ClientKey(key.into())
     }
 }
 
@@ -40,9 +44,9 @@ struct RoomEntry {
     /// The session that created the room (rooms per session count these);
     /// for a restored room, its first player.
     creator: Option<SessionId>,
-    /// Where the room was created from (waiting rooms per origin count
-    /// these); `None` for a restored room or an unknown origin.
-    origin: Option<OriginKey>,
+    /// The client the room was created from (waiting rooms per address
+    /// count these); `None` for a restored room or an unknown client.
+    client: Option<ClientKey>,
     /// Which room this is, in case a later room reuses the code.
     instance: u64,
     listed: bool,
@@ -100,11 +104,17 @@ impl LobbyInner {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Called by a closing room.
-    pub(crate) fn remove_room(&self, code: RoomCode, instance: u64) {
-        let mut rooms = self.rooms();
-        if rooms.get(&code).is_some_and(|e| e.instance == instance) {
-            rooms.remove(&code);
+    /// A room task ended: the room leaves the map (unless a later room
+    /// already reuses its code) and its sessions are in no room any more.
+    fn reap(&self, code: RoomCode, instance: u64, closed: &Closed) {
+        {
+            let mut rooms = self.rooms();
+            if rooms.get(&code).is_some_and(|e| e.instance == instance) {
+                rooms.remove(&code);
+            }
+        }
+        for &session in &closed.sessions {
+            self.presence.forget_room(session, code);
         }
     }
 }
@@ -119,8 +129,8 @@ pub struct CreateRoom {
     pub conn: Connection,
     /// Echoed by the first `room` message the host receives.
     pub request: Option<RequestId>,
-    /// Where the request comes from; `None` (unknown) is not limited.
-    pub origin: Option<OriginKey>,
+    /// The client the request comes from; `None` (unknown) is not limited.
+    pub client: Option<ClientKey>,
 }
 
 /// A game that cannot be put back into a room.
@@ -131,7 +141,22 @@ pub enum RestoreError {
     CodeInUse(String),
     /// The players do not fill the game's seats.
     #[error("the game has {players} seats but {seats} players were given")]
-    Seats { players: u8, seats: usize },
+    Seats {
+        /// The game's seats.
+        players: u8,
+        /// The players given.
+        seats: usize,
+    },
+    /// The operating system's random source failed.
+    #[error("no random seed for the room: {0}")]
+    Random(String),
+}
+
+/// A seed for a room core's RNG, from the operating system.
+fn room_rng_seed() -> Result<[u8; 32], random::RandomError> {
+    let mut seed = [0; 32];
+    random::fill(&mut seed)?;
+    Ok(seed)
 }
 
 /// The lobby of one server process. Cheap to clone.
@@ -180,13 +205,13 @@ impl Lobby {
         if own >= limit {
             return Err(LobbyError::TooManyRoomsForSession(limit));
         }
-        if let Some(origin) = &create.origin {
-            let limit = self.inner.config.max_waiting_rooms_per_origin;
+        if let Some(client) = &create.client {
+            let limit = self.inner.config.max_waiting_rooms_per_ip;
             // A room counts until its game starts (or it closes): a started
             // game has players, which is what rooms are for.
             let waiting = rooms
                 .values()
-                .filter(|e| e.origin.as_ref() == Some(origin))
+                .filter(|e| e.client.as_ref() == Some(client))
                 .filter(|e| e.summary.borrow().status == RoomStatus::Waiting)
                 .count();
             if waiting >= limit {
@@ -194,49 +219,57 @@ impl Lobby {
             }
         }
         let code = loop {
-            let code = RoomCode::random().map_err(|e| {
-                warn!(error = %e, "no room code");
-                LobbyError::Internal
-            })?;
+            let code = RoomCode::random()
+                .map_err(|e| LobbyError::internal(format!("no room code: {e}")))?;
             if !rooms.contains_key(&code) {
                 break code;
             }
         };
+        let rng_seed =
+            room_rng_seed().map_err(|e| LobbyError::internal(format!("no room seed: {e}")))?;
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
         let handle = RoomHandle::new(code, tx);
         let creator = Some(create.host.id);
-        let origin = create.origin;
-        let (room, summary, request) = Room::new(NewRoom {
-            code,
-            capacity: create.seats,
-            listed: create.listed,
-            host: create.host,
-            conn: create.conn,
-            request: create.request,
-            config: self.inner.config.clone(),
-            persistence: self.inner.persistence.clone(),
-            lobby: Arc::downgrade(&self.inner),
-            instance,
-            stats: self.inner.stats.clone(),
+        let client = create.client;
+        // Every log line of the room task carries the room code. The span
+        // has no parent: the room outlives, and is not part of, the
+        // connection that created it.
+        let span = info_span!(parent: None, "room", code = %code);
+        let core = span.in_scope(|| {
+            RoomCore::new(
+                RoomSetup {
+                    code,
+                    capacity: create.seats,
+                    listed: create.listed,
+                    host: create.host,
+                    conn: create.conn.id(),
+                    request: create.request,
+                    config: self.inner.config.clone(),
+                },
+                rng_seed,
+                tokio::time::Instant::now().into_std(),
+            )
         });
+        let (driver, summary) = Driver::new(
+            core,
+            vec![create.conn],
+            self.inner.persistence.clone(),
+            self.inner.stats.clone(),
+        );
         rooms.insert(
             code,
             RoomEntry {
                 handle: handle.clone(),
                 creator,
-                origin,
+                client,
                 instance,
                 listed: create.listed,
                 summary,
             },
         );
         drop(rooms);
-        // Every log line of the room task carries the room code. The span
-        // has no parent: the room outlives, and is not part of, the
-        // connection that created it.
-        let span = info_span!(parent: None, "room", code = %code);
-        tokio::spawn(room.run(rx, request).instrument(span));
+        self.spawn(code, instance, driver, rx, span);
         Ok(handle)
     }
 
@@ -257,23 +290,31 @@ impl Lobby {
         if rooms.contains_key(&code) {
             return Err(RestoreError::CodeInUse(code.to_string()));
         }
+        let rng_seed = room_rng_seed().map_err(|e| RestoreError::Random(e.0))?;
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
         let handle = RoomHandle::new(code, tx);
-        let (room, summary) = Room::restored(RestoredRoom {
-            restored,
-            config: self.inner.config.clone(),
-            persistence: self.inner.persistence.clone(),
-            lobby: Arc::downgrade(&self.inner),
-            instance,
-            stats: self.inner.stats.clone(),
+        let span = info_span!("room", code = %code);
+        let core = span.in_scope(|| {
+            RoomCore::restored(
+                restored,
+                self.inner.config.clone(),
+                rng_seed,
+                tokio::time::Instant::now().into_std(),
+            )
         });
+        let (driver, summary) = Driver::new(
+            core,
+            Vec::new(),
+            self.inner.persistence.clone(),
+            self.inner.stats.clone(),
+        );
         rooms.insert(
             code,
             RoomEntry {
                 handle: handle.clone(),
                 creator: sessions.first().copied(),
-                origin: None,
+                client: None,
                 instance,
                 listed: false,
                 summary,
@@ -289,11 +330,31 @@ impl Lobby {
                 }),
             );
         }
-        tokio::spawn(
-            room.run(rx, None)
-                .instrument(info_span!("room", code = %code)),
-        );
+        self.spawn(code, instance, driver, rx, span);
         Ok(handle)
+    }
+
+    /// Runs a room's task; when it ends, the lobby forgets the room.
+    fn spawn(
+        &self,
+        code: RoomCode,
+        instance: u64,
+        driver: Driver,
+        commands: mpsc::Receiver<crate::room::Command>,
+        span: Span,
+    ) {
+        // Weak: the lobby holds handles to rooms; rooms must not keep the
+        // lobby alive.
+        let lobby = Arc::downgrade(&self.inner);
+        tokio::spawn(
+            async move {
+                let closed = driver.run(commands).await;
+                if let Some(lobby) = lobby.upgrade() {
+                    lobby.reap(code, instance, &closed);
+                }
+            }
+            .instrument(span),
+        );
     }
 
     /// The room with this code, as a person typed it.
@@ -303,8 +364,14 @@ impl Lobby {
             .ok_or_else(|| LobbyError::RoomNotFound(parsed.to_string()))
     }
 
+    /// The open room with this code. A room that has closed but is not
+    /// reaped yet is not found.
     pub fn find_code(&self, code: RoomCode) -> Option<RoomHandle> {
-        self.inner.rooms().get(&code).map(|e| e.handle.clone())
+        self.inner
+            .rooms()
+            .get(&code)
+            .map(|e| e.handle.clone())
+            .filter(|h| !h.is_closed())
     }
 
     /// The listed rooms that are waiting for players and have a free seat,
@@ -364,7 +431,7 @@ impl Lobby {
         // rooms are waited for side by side.
         let mut waits = tokio::task::JoinSet::new();
         for handle in handles {
-            waits.spawn(async move { handle.snapshot().await });
+            waits.spawn(async move { handle.probe().await });
         }
         while waits.join_next().await.is_some() {}
     }

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use splendor_lobby::stored::{StorePersistence, StoreSessions, action_json, replay_of, restore};
 use splendor_lobby::{
-    Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, LobbyError, RoomHandle, Session,
-    SessionStore,
+    Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, LobbyError, Request,
+    RoomHandle, Session, SessionStore,
 };
 use splendor_protocol::{ResultInfo, Role, SeatOrder, ServerMessage, StateInfo, WireAction};
 use splendor_replay::{Commitment, Salt, Seed, verify_with_commitment};
@@ -89,7 +89,7 @@ impl Client {
         let name = self.session.name.clone();
         timeout(SAFETY, async {
             loop {
-                match self.rx.messages.recv().await {
+                match self.rx.messages.recv().await.and_then(|m| m.into_message()) {
                     Some(m) if pred(&m) => return m,
                     Some(_) => {}
                     None => panic!("{name}: queue closed while waiting for {what}"),
@@ -113,9 +113,24 @@ impl Client {
         }
     }
 
+    fn caller(&self) -> Caller {
+        Caller {
+            session: self.session.id,
+            conn: self.conn.id(),
+            request: None,
+        }
+    }
+
     async fn act(&self, room: &RoomHandle, action: Action, expect: u64) -> Result<(), LobbyError> {
-        room.act(self.session.id, self.conn.id(), action, Some(expect), None)
-            .await
+        let request = Request::Act {
+            action,
+            expect_version: Some(expect),
+        };
+        room.call(self.caller(), request).await.map(drop)
+    }
+
+    async fn sync(&self, room: &RoomHandle) {
+        room.call(self.caller(), Request::Sync).await.unwrap();
     }
 }
 
@@ -130,15 +145,16 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             host: ann.session.clone(),
             conn: ann.conn.clone(),
             request: None,
-            origin: None,
+            client: None,
         })
         .unwrap();
-    room.join(bob.session.clone(), bob.conn.clone(), Role::Player, None)
+    room.join(bob.caller(), "bob".into(), Role::Player, bob.conn.clone())
         .await
         .unwrap();
-    room.start(ann.session.id, ann.conn.id(), SeatOrder::Joined, None)
-        .await
-        .unwrap();
+    let start = Request::Start {
+        order: SeatOrder::Joined,
+    };
+    room.call(ann.caller(), start).await.unwrap();
     (room, vec![ann, bob])
 }
 
@@ -193,7 +209,7 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
     let before: Vec<StateInfo> = {
         let mut out = Vec::new();
         for p in players.iter_mut() {
-            room.sync(p.session.id, p.conn.id(), None).await.unwrap();
+            p.sync(&room).await;
             out.push(p.state_at(version).await);
         }
         out
@@ -239,7 +255,12 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
             "presence knows the seat"
         );
         let (conn, rx) = Connection::new(256);
-        room.join(session.clone(), conn.clone(), Role::Spectator, None)
+        let caller = Caller {
+            session: session.id,
+            conn: conn.id(),
+            request: None,
+        };
+        room.join(caller, session.name.clone(), Role::Spectator, conn.clone())
             .await
             .unwrap();
         players.push(Client {
@@ -253,7 +274,7 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
         let state = p.state_at(version).await;
         assert_eq!(&state, old, "the state is the one last acknowledged");
         // Once more, for the loop below.
-        room.sync(p.session.id, p.conn.id(), None).await.unwrap();
+        p.sync(&room).await;
     }
     // Play on to the end.
     let end = play_until(&room, &mut players, version, u64::MAX).await;
@@ -268,7 +289,7 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
     let stored = store.game(game_id).await.unwrap().unwrap();
     assert_eq!(stored.actions.len() as u64, end);
     let finished = stored.finished.as_ref().expect("the result is stored");
-    let ranking: splendor_rules::GameResult = serde_json::from_str(&finished.result_json).unwrap();
+    let ranking = splendor_lobby::stored::format::parse_result_json(&finished.result_json).unwrap();
     assert_eq!(ranking.winners, result.winners);
     assert_eq!(store.unfinished_games().await.unwrap().len(), 0);
     // The whole game, across the restart, is one verifiable replay.
@@ -314,7 +335,7 @@ async fn an_unavailable_database_rejects_the_action_and_the_room_recovers() {
         .unwrap_err();
     assert_eq!(err, LobbyError::StorageUnavailable);
     assert_eq!(err.code(), "storage_unavailable");
-    assert_eq!(room.snapshot().await.unwrap().version, Some(version));
+    assert_eq!(room.probe().await.unwrap().version, Some(version));
     sqlx::raw_sql("ROLLBACK").execute(&mut raw).await.unwrap();
 
     // Back: the same action goes through, and the first state anyone gets
@@ -372,7 +393,7 @@ async fn a_log_that_moved_on_is_reloaded_and_the_late_action_refused() {
     for p in players.iter_mut() {
         p.state_at(1).await;
     }
-    assert_eq!(room.snapshot().await.unwrap().version, Some(1));
+    assert_eq!(room.probe().await.unwrap().version, Some(1));
 }
 
 #[tokio::test]
@@ -501,7 +522,7 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
     assert_eq!(lobby.room_count(), 1);
     let code = splendor_lobby::RoomCode::parse("CCCCC").unwrap();
     let room = lobby.find_code(code).unwrap();
-    assert_eq!(room.snapshot().await.unwrap().version, Some(5));
+    assert_eq!(room.probe().await.unwrap().version, Some(5));
     let over = store.game(over).await.unwrap().unwrap();
     assert!(
         over.finished.is_some(),

@@ -101,10 +101,10 @@ pub fn main() -> ExitCode {
 async fn serve(config: Config) -> anyhow::Result<()> {
     config.check().map_err(anyhow::Error::msg)?;
     init_logging(&config)?;
-    if let Some(turn) = config.turn_timeout {
+    if let Some(clock) = config.turn_clock {
         tracing::warn!(
-            ?turn,
-            "--turn-timeout is reserved and not enforced yet: no turn clock runs"
+            %clock,
+            "--turn-clock is reserved and not enforced yet: no turn clock runs"
         );
     }
     // The database first: games are restored before anyone can connect.

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use clap::{ArgAction, Parser, ValueEnum};
-use splendor_lobby::LobbyConfig;
+use splendor_lobby::{LobbyConfig, TurnClock};
 
 use crate::limits::name::MAX_NAME_CHARS_LIMIT;
 use crate::limits::{AllowedOrigin, NameChars, NamePolicy, OriginPolicy};
@@ -256,10 +256,10 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_ABANDONED_GAME_TTL", default_value = "24h", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub abandoned_game_ttl: Duration,
 
-    /// Reserved, not enforced yet: how long the player to act may take. The
-    /// rules say nothing yet of what happens when a clock runs out.
-    #[arg(long, env = "SPLENDOR_TURN_TIMEOUT", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
-    pub turn_timeout: Option<Duration>,
+    /// Reserved, not enforced yet: the turn clock of new rooms (R12.1), as
+    /// BANK+INCREMENT (a Fischer clock), for example 5m+10s.
+    #[arg(long, env = "SPLENDOR_TURN_CLOCK", help_heading = "Players and rooms")]
+    pub turn_clock: Option<TurnClock>,
 }
 
 impl Default for Config {
@@ -292,13 +292,13 @@ impl Default for Config {
             name_chars: names.chars,
             max_rooms: lobby.max_rooms,
             max_rooms_per_session: lobby.max_rooms_per_session,
-            max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_origin,
+            max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_ip,
             max_spectators: lobby.max_spectators,
-            room_idle_ttl: lobby.idle_room_ttl,
+            room_idle_ttl: lobby.room_idle_ttl,
             empty_room_ttl: lobby.empty_room_ttl,
             finished_room_ttl: lobby.finished_room_ttl,
             abandoned_game_ttl: lobby.abandoned_game_ttl,
-            turn_timeout: lobby.turn_timeout,
+            turn_clock: lobby.turn_clock,
         }
     }
 }
@@ -318,15 +318,15 @@ impl Config {
     /// The lobby's part of the configuration.
     pub fn lobby(&self) -> LobbyConfig {
         LobbyConfig {
-            idle_room_ttl: self.room_idle_ttl,
+            room_idle_ttl: self.room_idle_ttl,
             empty_room_ttl: self.empty_room_ttl,
             finished_room_ttl: self.finished_room_ttl,
             abandoned_game_ttl: self.abandoned_game_ttl,
             max_rooms: self.max_rooms,
             max_rooms_per_session: self.max_rooms_per_session,
-            max_waiting_rooms_per_origin: self.max_waiting_rooms_per_ip,
+            max_waiting_rooms_per_ip: self.max_waiting_rooms_per_ip,
             max_spectators: self.max_spectators,
-            turn_timeout: self.turn_timeout,
+            turn_clock: self.turn_clock,
             ..LobbyConfig::default()
         }
     }
@@ -545,9 +545,9 @@ mod tests {
         .unwrap();
         assert_eq!(config.listen.port(), 9000);
         let lobby = config.lobby();
-        assert_eq!(lobby.idle_room_ttl, Duration::from_millis(250));
+        assert_eq!(lobby.room_idle_ttl, Duration::from_millis(250));
         assert_eq!(lobby.empty_room_ttl, Duration::from_secs(5));
-        assert_eq!(lobby.max_waiting_rooms_per_origin, 3);
+        assert_eq!(lobby.max_waiting_rooms_per_ip, 3);
         assert_eq!(config.metrics_listen, Some(([127, 0, 0, 1], 9090).into()));
         assert_eq!(config.check(), Ok(()));
     }

@@ -20,6 +20,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use splendor_lobby::GameId;
+use splendor_lobby::stored::format::parse_result_json;
 use splendor_lobby::stored::replay_of;
 use splendor_replay::{Salt, SeatName, Seed};
 use splendor_rules::{GameResult, Seat};
@@ -161,7 +162,7 @@ fn summary(
     result_json: &str,
 ) -> Result<GameSummaryJson, ApiError> {
     let id = GameId(id).to_string();
-    let result: GameResult = serde_json::from_str(result_json).map_err(|e| {
+    let result: GameResult = parse_result_json(result_json).map_err(|e| {
         error!(game = %id, error = %e, "a stored result does not read");
         ApiError::internal()
     })?;

@@ -20,12 +20,12 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use splendor_lobby::{
-    CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, OriginKey, RoomHandle, RoomSeat,
-    Session, SessionError,
+    Caller, ClientKey, CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, Request,
+    RoomHandle, RoomSeat, Session, SessionError,
 };
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, Pong, RequestId,
-    RoomList, ServerMessage, Start, Welcome, parse_client_frame,
+    RoomList, ServerMessage, Welcome, parse_client_frame,
 };
 use splendor_rules::Action;
 use tokio::sync::OwnedSemaphorePermit;
@@ -118,7 +118,7 @@ pub(crate) async fn upgrade(
         _per_ip: per_ip,
     };
     // Rooms are counted per client as connections are: IPv6 by its /64.
-    let address = client_ip.map(|ip| OriginKey::new(client_key(ip).to_string()));
+    let address = client_ip.map(|ip| ClientKey::new(client_key(ip).to_string()));
     let limit = HARD_FRAME_LIMIT.max(state.config().max_frame_bytes);
     ws.max_message_size(limit)
         .max_frame_size(limit)
@@ -154,7 +154,7 @@ async fn serve_socket(
     socket: WebSocket,
     state: AppState,
     slots: Slots,
-    address: Option<OriginKey>,
+    address: Option<ClientKey>,
 ) {
     let _open = state.track_connection();
     let _counted = state.metrics().connection_opened();
@@ -316,7 +316,7 @@ struct Client {
     /// The client's address as the limits count it, for the lobby's limit
     /// of waiting rooms per address (`None`: unknown, as for a router
     /// served without peer addresses).
-    address: Option<OriginKey>,
+    address: Option<ClientKey>,
     /// Set by `hello`; the only identity this connection acts with.
     session: Option<Session>,
     /// The room this connection is in; changed only by `set_room`.
@@ -478,9 +478,14 @@ impl Client {
             ClientMessage::Create(create) => self.create(create, id),
             ClientMessage::Join(join) => self.join(join, id).await,
             ClientMessage::Leave => self.leave(id).await,
-            ClientMessage::Start(start) => self.start(start, id).await,
+            ClientMessage::Start(start) => {
+                let order = start.seat_order;
+                self.call_room(Request::Start { order }, id).await;
+            }
             ClientMessage::Act(act) => self.act(act, id).await,
-            ClientMessage::Sync => self.sync(id).await,
+            ClientMessage::Sync => {
+                self.call_room(Request::Sync, id).await;
+            }
         }
     }
 
@@ -564,7 +569,12 @@ impl Client {
             return;
         };
         match handle
-            .join(session.clone(), self.conn.clone(), seat.role, None)
+            .join(
+                self.caller(&session, None),
+                session.name.clone(),
+                seat.role,
+                self.conn.clone(),
+            )
             .await
         {
             Ok(joined) => {
@@ -599,7 +609,7 @@ impl Client {
             host: session.clone(),
             conn: self.conn.clone(),
             request: id.clone(),
-            origin: self.address.clone(),
+            client: self.address.clone(),
         });
         match created {
             Ok(handle) => {
@@ -628,7 +638,12 @@ impl Client {
             Err(e) => return self.reply_lobby_error(e, id),
         };
         match handle
-            .join(session.clone(), self.conn.clone(), join.role, id.clone())
+            .join(
+                self.caller(&session, id.clone()),
+                session.name.clone(),
+                join.role,
+                self.conn.clone(),
+            )
             .await
         {
             Ok(joined) => {
@@ -646,28 +661,11 @@ impl Client {
     }
 
     async fn leave(&mut self, id: Option<RequestId>) {
-        let Some((session, room)) = self.require_room(&id) else {
+        let Some(session) = self.call_room(Request::Leave, id).await else {
             return;
         };
-        match room.leave(session.id, self.conn.id(), id.clone()).await {
-            Ok(()) => {
-                self.set_room(None);
-                self.state.lobby().presence().set_room(session.id, None);
-            }
-            Err(e) => self.reply_lobby_error(e, id),
-        }
-    }
-
-    async fn start(&mut self, start: Start, id: Option<RequestId>) {
-        let Some((session, room)) = self.require_room(&id) else {
-            return;
-        };
-        if let Err(e) = room
-            .start(session.id, self.conn.id(), start.seat_order, id.clone())
-            .await
-        {
-            self.reply_lobby_error(e, id);
-        }
+        self.set_room(None);
+        self.state.lobby().presence().set_room(session.id, None);
     }
 
     async fn act(&mut self, act: Act, id: Option<RequestId>) {
@@ -676,29 +674,33 @@ impl Client {
             Ok(action) => action,
             Err(e) => return self.reply_error(ErrorCode::InvalidAction, e.to_string(), id),
         };
-        let Some((session, room)) = self.require_room(&id) else {
-            return;
+        let request = Request::Act {
+            action,
+            expect_version: act.expect_version,
         };
-        if let Err(e) = room
-            .act(
-                session.id,
-                self.conn.id(),
-                action,
-                act.expect_version,
-                id.clone(),
-            )
-            .await
-        {
-            self.reply_lobby_error(e, id);
+        self.call_room(request, id).await;
+    }
+
+    /// Sends `request` to the room this connection is in, as this
+    /// connection's session; an error is answered here. The session, if
+    /// the room did it.
+    async fn call_room(&mut self, request: Request, id: Option<RequestId>) -> Option<Session> {
+        let (session, room) = self.require_room(&id)?;
+        match room.call(self.caller(&session, id.clone()), request).await {
+            Ok(_) => Some(session),
+            Err(e) => {
+                self.reply_lobby_error(e, id);
+                None
+            }
         }
     }
 
-    async fn sync(&mut self, id: Option<RequestId>) {
-        let Some((session, room)) = self.require_room(&id) else {
-            return;
-        };
-        if let Err(e) = room.sync(session.id, self.conn.id(), id.clone()).await {
-            self.reply_lobby_error(e, id);
+    /// Who this connection is, for the room.
+    fn caller(&self, session: &Session, request: Option<RequestId>) -> Caller {
+        Caller {
+            session: session.id,
+            conn: self.conn.id(),
+            request,
         }
     }
 
@@ -709,7 +711,12 @@ impl Client {
         };
         if let Some(room) = self.room.clone() {
             self.set_room(None);
-            room.detach(session, self.conn.id()).await;
+            room.detach(Caller {
+                session,
+                conn: self.conn.id(),
+                request: None,
+            })
+            .await;
         }
         self.state
             .lobby()
@@ -794,8 +801,13 @@ impl Client {
         }
     }
 
+    /// A refused request is answered, and logged only when it is the
+    /// server's fault: an internal error, once, with its cause.
     fn reply_lobby_error(&mut self, error: LobbyError, id: Option<RequestId>) {
-        debug!(code = error.code(), "request rejected");
+        match error.internal_cause() {
+            Some(cause) => warn!(%cause, "internal error"),
+            None => debug!(code = error.code(), "request rejected"),
+        }
         self.state.metrics().intent_rejected(error.code());
         if error == LobbyError::RoomClosed {
             // The room is gone; this connection is in no room any more.

@@ -6,8 +6,11 @@
 //! What is stored for a game: at the start its options, seed, salt,
 //! commitment and seats; then each accepted action as its wire JSON
 //! (`WireAction`, exactly what `act` sends); at the end the rules'
-//! `GameResult` as JSON. A game's state is never stored: it is always the
-//! replay of its seed and log through the rules crate.
+//! result as JSON. Options and results go through types of their own
+//! ([`format`]). A game's state is never stored: it is always the replay of
+//! its seed and log through the rules crate.
+
+pub mod format;
 
 use std::time::Duration;
 
@@ -73,8 +76,7 @@ pub fn logged_actions(game: &StoredGame) -> Result<Vec<LoggedAction>, String> {
 
 /// The rules options of a stored game.
 pub fn parse_options(game: &StoredGame) -> Result<Options, String> {
-    serde_json::from_str(&game.options_json)
-        .map_err(|e| format!("options {:?}: {e}", game.options_json))
+    format::parse_options_json(&game.options_json)
 }
 
 /// The complete replay of a finished game, built by replaying its log
@@ -125,8 +127,7 @@ impl StorePersistence {
 impl Persistence for StorePersistence {
     fn game_started<'a>(&'a self, start: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async move {
-            let options_json = serde_json::to_string(&start.options)
-                .map_err(|e| PersistError::failed(format!("options: {e}")))?;
+            let options_json = format::options_json(start.options);
             let seats = start
                 .players
                 .iter()
@@ -183,8 +184,7 @@ impl Persistence for StorePersistence {
         result: &'a GameResult,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async move {
-            let json = serde_json::to_string(result)
-                .map_err(|e| PersistError::failed(format!("result: {e}")))?;
+            let json = format::result_json(result);
             self.store
                 .finish_game(game.0, &json, unix_millis_now())
                 .await
@@ -374,7 +374,7 @@ async fn restore_one(
     }
     let game = rebuild(stored.players, options, seed, &log).map_err(|e| e.to_string())?;
     if let Some(result) = game.result() {
-        let json = serde_json::to_string(&result).map_err(|e| e.to_string())?;
+        let json = format::result_json(&result);
         let finished_at = log.last().map_or(stored.created_at, |a| a.at);
         store
             .finish_game(stored.id, &json, finished_at)

@@ -1,0 +1,542 @@
+//! The room core: a pure state machine, the only owner of a room's game.
+//!
+//! It reads no clock (time comes in as `now`), draws no OS randomness (its
+//! RNG is seeded by the driver), holds no channel and no connection (people
+//! are named by [`ConnId`]), and awaits nothing. Inputs are the `handle_*`
+//! methods; what to do comes out of [`RoomCore::poll_effect`] in order, and
+//! the next deadline out of [`RoomCore::poll_timeout`] (quinn-proto's shape,
+//! stateroom's addressing).
+//!
+//! A request that needs storage ends in an [`Effect::Write`]; the core then
+//! holds the change in `pending` and finishes it when the driver feeds back
+//! [`DriverEvent::Written`]: durable before anyone sees it. The core asks
+//! for one write at a time, and the driver reads no request while a write
+//! is in flight.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use splendor_protocol::{RequestId, RoomStatus, RoomSummary};
+use splendor_replay::{Commitment, Salt, Seed};
+use splendor_rules::{Action, Events, Game, Options};
+use tracing::{info, warn};
+use uuid::Uuid;
+
+use super::effect::{Answer, Closed, Effect, Write};
+use super::handle::RoomProbe;
+use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
+use super::seats::{Member, Seats};
+use super::timers::{ExpiryInputs, RoomTimer, TimerTable, expiry, expiry_reason};
+use crate::code::RoomCode;
+use crate::config::LobbyConfig;
+use crate::conn::{ConnId, Outgoing, SharedFrame};
+use crate::error::LobbyError;
+use crate::persist::GameId;
+use crate::room::RestoredGame;
+use crate::session::{Session, SessionId};
+
+/// The game once started.
+#[derive(Clone, Debug)]
+pub(crate) struct Running {
+    pub(crate) id: GameId,
+    /// The game's id as text, as messages carry it.
+    pub(crate) id_text: String,
+    pub(crate) game: Game,
+    /// The seed the game was dealt from; secret until the game is over.
+    pub(crate) seed: u64,
+    /// The options it was set up with.
+    pub(crate) options: Options,
+    /// The salt of the commitment; secret until the game is over.
+    pub(crate) salt: Salt,
+    /// `SHA-256(salt || seed)` in hexadecimal, sent with every state.
+    pub(crate) commitment: String,
+    /// The number of actions applied (the state version).
+    pub(crate) version: u64,
+    /// Player names by seat, fixed at the start.
+    pub(crate) names: Vec<String>,
+    /// When the game ended, for the viewing period.
+    pub(crate) finished_at: Option<Instant>,
+    /// The game is over but storing its result failed: the room tries
+    /// again when it closes (and a restart stores it from the log).
+    pub(crate) result_pending: bool,
+}
+
+/// The change waiting for the write in flight.
+#[derive(Debug)]
+// One at a time per room: the game held inline costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Pending {
+    /// A game to start once its record is durable.
+    Start {
+        ticket: Ticket,
+        caller: Caller,
+        running: Box<Running>,
+        /// The join slots in their new seat order.
+        order: Vec<usize>,
+    },
+    /// An action to commit once it is durable: `next` is the game after it.
+    Act {
+        ticket: Ticket,
+        caller: Caller,
+        next: Game,
+        events: Events,
+    },
+    /// The result of a game that ended is being stored; then `then`.
+    Result { then: AfterResult },
+    /// The store said it is ahead of the room: its log is being read.
+    Reload { ticket: Ticket, expected: u64 },
+}
+
+/// What follows the storing of a result.
+#[derive(Debug)]
+pub(crate) enum AfterResult {
+    /// Tell everyone about the action that ended the game, then answer it.
+    Act {
+        ticket: Ticket,
+        caller: Caller,
+        events: Events,
+    },
+    /// Send everyone the reloaded game, then answer the stale request.
+    Reload { ticket: Ticket, expected: u64 },
+    /// Close the room.
+    Close { why: &'static str },
+}
+
+/// Everything a new room starts from.
+pub(crate) struct RoomSetup {
+    pub(crate) code: RoomCode,
+    /// 2, 3 or 4 seats.
+    pub(crate) capacity: u8,
+    pub(crate) listed: bool,
+    /// The creator, who takes the first seat and is the host.
+    pub(crate) host: Session,
+    /// The host's connection.
+    pub(crate) conn: ConnId,
+    /// Echoed by the first `room` message the host receives.
+    pub(crate) request: Option<RequestId>,
+    pub(crate) config: LobbyConfig,
+}
+
+/// A room: its people, its game, its timers and the effects it has not
+/// handed out yet.
+pub(crate) struct RoomCore {
+    pub(crate) code: RoomCode,
+    pub(crate) listed: bool,
+    pub(crate) people: Seats,
+    pub(crate) running: Option<Running>,
+    /// Since when no player has been connected (`None` while someone is).
+    quiet_since: Option<Instant>,
+    /// When a member last asked the room something or someone joined, left,
+    /// reconnected or disconnected: the idle clock of a waiting room.
+    last_activity: Instant,
+    pub(crate) config: LobbyConfig,
+    timers: TimerTable,
+    /// Seeds, game ids and salts; seeded by the driver from the OS. ChaCha20:
+    /// the salt must be unpredictable for the seed commitment to hide.
+    rng: ChaCha20Rng,
+    effects: VecDeque<Effect>,
+    /// The change waiting for the write in flight, with its id.
+    pub(crate) pending: Option<(WriteId, Pending)>,
+    next_write: u64,
+    /// What the lobby lists, as last handed out.
+    summary: RoomSummary,
+    /// Once closed, every request is answered `room_closed`.
+    closed: bool,
+    /// Scratch space for legal actions.
+    pub(crate) legal: Vec<Action>,
+}
+
+impl RoomCore {
+    /// A new room with its host seated; its first effects tell the host.
+    pub(crate) fn new(setup: RoomSetup, rng_seed: [u8; 32], now: Instant) -> RoomCore {
+        let mut seats: Vec<Option<Member>> = (0..setup.capacity).map(|_| None).collect();
+        seats[0] = Some(Member {
+            session: setup.host.id,
+            name: setup.host.name,
+            conn: Some(setup.conn),
+        });
+        let people = Seats {
+            seats,
+            spectators: Vec::new(),
+            host: setup.host.id,
+        };
+        let mut core = RoomCore::with(
+            (setup.code, setup.listed),
+            people,
+            None,
+            setup.config,
+            rng_seed,
+            now,
+        );
+        info!(listed = core.listed, seats = setup.capacity, "room created");
+        core.broadcast_room(Some((setup.conn, setup.request)));
+        core.after_input(now);
+        core
+    }
+
+    /// A room for a game that was running when the server stopped: every
+    /// seat is taken and disconnected, the first seat is the host, and the
+    /// room is not listed.
+    pub(crate) fn restored(
+        restored: RestoredGame,
+        config: LobbyConfig,
+        rng_seed: [u8; 32],
+        now: Instant,
+    ) -> RoomCore {
+        let RestoredGame {
+            id,
+            code,
+            seed,
+            salt,
+            options,
+            players,
+            game,
+            version,
+        } = restored;
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        // A restored room always has seats; the fallback is never used.
+        let host = players.first().map_or(SessionId(Uuid::nil()), |p| p.id);
+        let seats = players
+            .into_iter()
+            .map(|p| {
+                Some(Member {
+                    session: p.id,
+                    name: p.name,
+                    conn: None,
+                })
+            })
+            .collect();
+        let people = Seats {
+            seats,
+            spectators: Vec::new(),
+            host,
+        };
+        let running = Running {
+            id,
+            id_text: id.to_string(),
+            finished_at: game.is_over().then_some(now),
+            result_pending: false,
+            game,
+            seed,
+            options,
+            salt,
+            commitment: Commitment::of(Seed(seed), &salt).to_string(),
+            version,
+            names,
+        };
+        let mut core = RoomCore::with((code, false), people, Some(running), config, rng_seed, now);
+        core.after_input(now);
+        core
+    }
+
+    fn with(
+        (code, listed): (RoomCode, bool),
+        people: Seats,
+        running: Option<Running>,
+        config: LobbyConfig,
+        rng_seed: [u8; 32],
+        now: Instant,
+    ) -> RoomCore {
+        let mut core = RoomCore {
+            code,
+            listed,
+            people,
+            running,
+            quiet_since: None,
+            last_activity: now,
+            config,
+            timers: TimerTable::default(),
+            rng: ChaCha20Rng::from_seed(rng_seed),
+            effects: VecDeque::new(),
+            pending: None,
+            next_write: 1,
+            summary: RoomSummary {
+                code: code.to_string(),
+                host: String::new(),
+                seats: 0,
+                players: 0,
+                status: RoomStatus::Waiting,
+            },
+            closed: false,
+            legal: Vec::new(),
+        };
+        core.summary = core.current_summary();
+        core
+    }
+
+    // ---- entry points ----------------------------------------------------
+
+    /// A caller's request. Its answer comes out as [`Effect::Reply`] with
+    /// `ticket`: at once, or after a write for `start` and `act`.
+    pub(crate) fn handle_request(
+        &mut self,
+        now: Instant,
+        ticket: Ticket,
+        caller: Caller,
+        request: Request,
+    ) {
+        if self.closed {
+            self.reply(ticket, Err(LobbyError::RoomClosed));
+            return;
+        }
+        if self.pending.is_some() {
+            // The driver reads no request while a write is in flight.
+            self.reply(
+                ticket,
+                Err(LobbyError::internal("a request arrived during a write")),
+            );
+            return;
+        }
+        self.last_activity = now;
+        match request {
+            Request::Join { name, role } => {
+                let conn = caller.conn;
+                let session = Session {
+                    id: caller.session,
+                    name,
+                };
+                let result = self.join(session, role, &caller);
+                let failed = result.is_err();
+                self.reply(ticket, result.map(Answer::Joined));
+                if failed && !self.people.addresses(conn) {
+                    self.effects.push_back(Effect::Release { conn });
+                }
+            }
+            Request::Leave => {
+                let result = self.leave(&caller);
+                self.reply(ticket, result.map(|()| Answer::Done));
+                if self.running.is_none() && self.people.seated() == 0 {
+                    self.close("every player left");
+                }
+            }
+            Request::Detach => {
+                self.detach(&caller);
+                self.reply(ticket, Ok(Answer::Done));
+            }
+            Request::Start { order } => {
+                if let Err(e) = self.start(ticket, caller, order) {
+                    self.reply(ticket, Err(e));
+                }
+            }
+            Request::Act {
+                action,
+                expect_version,
+            } => {
+                if let Err(e) = self.act(ticket, caller, action, expect_version) {
+                    self.reply(ticket, Err(e));
+                }
+            }
+            Request::Sync => {
+                let result = self.sync(&caller);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
+        }
+        self.after_input(now);
+    }
+
+    /// What the driver did or learned.
+    pub(crate) fn handle_event(&mut self, now: Instant, event: DriverEvent) {
+        match event {
+            DriverEvent::Written { id, outcome } => self.written(now, id, outcome),
+            DriverEvent::LogLoaded { id, log } => self.log_loaded(now, id, log),
+            DriverEvent::Undeliverable { conn } => {
+                info!(conn = %conn, "dropping a connection that cannot receive");
+                if self.people.drop_conn(conn) {
+                    if self.running.is_none() {
+                        self.people.pass_host_if_away();
+                    }
+                    self.broadcast_room(None);
+                }
+                self.effects.push_back(Effect::Release { conn });
+            }
+            DriverEvent::HandlesGone => self.close("the server is shutting down"),
+        }
+        self.after_input(now);
+    }
+
+    /// Time passed: handles every timer due at `now`.
+    pub(crate) fn handle_timeout(&mut self, now: Instant) {
+        while let Some(timer) = self.timers.take_expired(now) {
+            match timer {
+                RoomTimer::Expiry => {
+                    let why = expiry_reason(self.status(), self.quiet_since.is_some());
+                    self.close(why);
+                }
+            }
+        }
+        self.after_input(now);
+    }
+
+    /// When [`RoomCore::handle_timeout`] should be called next.
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
+        self.timers.next_timeout()
+    }
+
+    /// The next thing to do, in order.
+    pub(crate) fn poll_effect(&mut self) -> Option<Effect> {
+        self.effects.pop_front()
+    }
+
+    /// A summary of the room, for tests and diagnostics.
+    pub(crate) fn probe(&self) -> RoomProbe {
+        RoomProbe {
+            status: self.status(),
+            version: self.running.as_ref().map(|r| r.version),
+            seated: self.people.seated(),
+            connected_players: self.people.connected_players(),
+            spectators: self.people.spectators.len(),
+        }
+    }
+
+    /// What the lobby lists for this room.
+    pub(crate) fn summary(&self) -> &RoomSummary {
+        &self.summary
+    }
+
+    // ---- steps shared by the requests --------------------------------------
+
+    pub(crate) fn status(&self) -> RoomStatus {
+        match &self.running {
+            None => RoomStatus::Waiting,
+            Some(r) if r.game.is_over() => RoomStatus::Finished,
+            Some(_) => RoomStatus::Playing,
+        }
+    }
+
+    pub(crate) fn reply(&mut self, ticket: Ticket, result: Result<Answer, LobbyError>) {
+        self.effects.push_back(Effect::Reply { ticket, result });
+    }
+
+    pub(crate) fn push(&mut self, effect: Effect) {
+        self.effects.push_back(effect);
+    }
+
+    /// Asks the driver for a durable write; `pending` waits for its outcome.
+    pub(crate) fn write(&mut self, write: Write, pending: Pending) {
+        debug_assert!(self.pending.is_none(), "one write at a time");
+        let id = WriteId(self.next_write);
+        self.next_write += 1;
+        self.pending = Some((id, pending));
+        self.effects.push_back(Effect::Write { id, write });
+    }
+
+    /// The pending change for write `id`, if that is the write in flight.
+    pub(crate) fn take_pending(&mut self, id: WriteId) -> Option<Pending> {
+        match self.pending.take() {
+            Some((pending_id, pending)) if pending_id == id => Some(pending),
+            other => {
+                warn!(
+                    write = id.0,
+                    "an outcome for a write not in flight; ignored"
+                );
+                self.pending = other;
+                None
+            }
+        }
+    }
+
+    /// A `u64` from the room's RNG, such as a game's seed (R2.5).
+    pub(crate) fn random_u64(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+
+    pub(crate) fn random_fill(&mut self, buf: &mut [u8]) {
+        self.rng.fill_bytes(buf);
+    }
+
+    pub(crate) fn random_game_id(&mut self) -> GameId {
+        GameId(Uuid::from_u64_pair(
+            self.rng.next_u64(),
+            self.rng.next_u64(),
+        ))
+    }
+
+    /// Closes the room, after storing a result that failed to store before
+    /// (if storing it fails again, the next start stores it from the log).
+    pub(crate) fn close(&mut self, why: &'static str) {
+        if self.closed {
+            return;
+        }
+        if let Some(running) = &self.running
+            && running.result_pending
+            && let Some(result) = running.game.result()
+        {
+            let game = running.id;
+            self.write(
+                Write::GameFinished { game, result },
+                Pending::Result {
+                    then: AfterResult::Close { why },
+                },
+            );
+            return;
+        }
+        self.finish_close(why);
+    }
+
+    pub(crate) fn finish_close(&mut self, why: &'static str) {
+        info!(reason = why, "room closed");
+        self.closed = true;
+        self.timers.stop_all();
+        let notice = SharedFrame::new(&splendor_protocol::ServerMessage::RoomClosed(
+            splendor_protocol::RoomClosed {
+                room: self.code.to_string(),
+                reason: why.to_owned(),
+            },
+        ));
+        let farewell = self.audience().into_iter().map(|a| a.conn).collect();
+        self.effects.push_back(Effect::Closed(Closed {
+            why,
+            sessions: self.people.sessions(),
+            farewell,
+            notice: Outgoing::Shared(notice),
+        }));
+    }
+
+    /// After every input: the quiet clock, what the lobby lists, the timers.
+    fn after_input(&mut self, now: Instant) {
+        if self.people.connected_players() > 0 {
+            self.quiet_since = None;
+        } else if self.quiet_since.is_none() {
+            self.quiet_since = Some(now);
+        }
+        let summary = self.current_summary();
+        // A closed room lists nothing: the lobby forgets it.
+        if summary != self.summary && !self.closed {
+            self.summary = summary.clone();
+            self.effects.push_back(Effect::Listed(summary));
+        }
+        // A room never expires with a write in flight: it closes once it
+        // knows the write's outcome.
+        let deadline = if self.closed || self.pending.is_some() {
+            None
+        } else {
+            expiry(
+                &self.config,
+                &ExpiryInputs {
+                    status: self.status(),
+                    finished_at: self.running.as_ref().and_then(|r| r.finished_at),
+                    quiet_since: self.quiet_since,
+                    last_activity: self.last_activity,
+                },
+            )
+        };
+        self.timers.set(RoomTimer::Expiry, deadline);
+    }
+
+    fn current_summary(&self) -> RoomSummary {
+        RoomSummary {
+            code: self.code.to_string(),
+            host: self.people.host_name(),
+            seats: self.people.seats.len() as u8,
+            players: self.people.seated() as u8,
+            status: self.status(),
+        }
+    }
+
+    /// Whether `session` holds a seat.
+    pub(crate) fn is_seated(&self, session: SessionId) -> bool {
+        self.people.seat_of(session).is_some()
+    }
+}

@@ -1,0 +1,147 @@
+//! What comes out of a room core: plain data the driver carries out in
+//! order. The core never sends, stores or closes anything itself.
+
+use splendor_protocol::RoomSummary;
+use splendor_replay::{Commitment, Salt};
+use splendor_rules::{Action, GameResult, Options, Seat};
+
+use super::input::{Ticket, WriteId};
+use crate::code::RoomCode;
+use crate::conn::{CloseReason, ConnId, Outgoing};
+use crate::error::LobbyError;
+use crate::persist::GameId;
+use crate::session::SessionId;
+
+/// The answer to a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A join: how the connection is in the room now.
+    Joined(super::handle::Joined),
+    /// Any other request that succeeded.
+    Done,
+}
+
+/// One thing for the driver to do.
+#[derive(Debug)]
+pub enum Effect {
+    /// Answer the request that holds `ticket`.
+    Reply {
+        /// The request's ticket.
+        ticket: Ticket,
+        /// Its outcome.
+        result: Result<Answer, LobbyError>,
+    },
+    /// Queue a message for a connection (with `try_send`: a connection that
+    /// cannot take it comes back as
+    /// [`DriverEvent::Undeliverable`](super::input::DriverEvent::Undeliverable)).
+    Send {
+        /// The connection.
+        to: ConnId,
+        /// The message, or its shared serialised frame.
+        message: Outgoing,
+    },
+    /// Ask a connection to close (it was replaced by a newer one).
+    Close {
+        /// The connection.
+        conn: ConnId,
+        /// Why; decides the close code.
+        reason: CloseReason,
+    },
+    /// The core will address this connection no more: the driver may drop
+    /// it.
+    Release {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// Make something durable, then feed the outcome back before anything
+    /// else happens in the room. The core asks for one write at a time.
+    Write {
+        /// Names the write in its outcome.
+        id: WriteId,
+        /// What to write.
+        write: Write,
+    },
+    /// What the lobby lists for this room changed.
+    Listed(RoomSummary),
+    /// Something to count in the lobby's statistics.
+    Count(Tally),
+    /// The room is closed: the driver ends, and the lobby forgets it.
+    Closed(Closed),
+}
+
+/// A durable write (see [`crate::persist::Persistence`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// A new game: it exists only once this is durable.
+    GameStarted(GameRecord),
+    /// An accepted action, the `index`-th of the game's log.
+    ActionApplied {
+        /// The game.
+        game: GameId,
+        /// The action's place in the log (the state version it applies to).
+        index: u64,
+        /// Who acted.
+        seat: Seat,
+        /// What they did.
+        action: Action,
+    },
+    /// The result of a game that ended.
+    GameFinished {
+        /// The game.
+        game: GameId,
+        /// Its result.
+        result: GameResult,
+    },
+    /// Read the game's stored log (answered by
+    /// [`DriverEvent::LogLoaded`](super::input::DriverEvent::LogLoaded)).
+    LoadLog {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// Everything stored when a game starts (R2.5: enough to replay it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game's id.
+    pub game: GameId,
+    /// The room it is played in.
+    pub room: RoomCode,
+    /// Secret until the game is over.
+    pub seed: u64,
+    /// Secret until the game is over.
+    pub salt: Salt,
+    /// `SHA-256(salt || seed)`, which every player receives at once.
+    pub commitment: Commitment,
+    /// The rules options.
+    pub options: Options,
+    /// The sessions in seat order.
+    pub players: Vec<SessionId>,
+    /// Their display names, in the same order.
+    pub names: Vec<String>,
+}
+
+/// Counters of the lobby's statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    /// A game started (it is durable).
+    GameStarted,
+    /// An action was applied (durable and broadcast).
+    ActionApplied,
+    /// A game reached its end.
+    GameFinished,
+}
+
+/// Why a room closed and whose sessions it held: the lobby forgets the room
+/// and clears their presence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Closed {
+    /// Why, as told to everyone in the room.
+    pub why: &'static str,
+    /// Every seated player and spectator when it closed.
+    pub sessions: Vec<SessionId>,
+    /// The connections to tell, once the room refuses new requests.
+    pub farewell: Vec<ConnId>,
+    /// What they are told (`room_closed`).
+    pub notice: Outgoing,
+}

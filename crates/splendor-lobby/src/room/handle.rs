@@ -1,0 +1,151 @@
+//! The in-process API of a room: a cloneable [`RoomHandle`] over a bounded
+//! command channel, each call with a `oneshot` for its answer.
+
+use splendor_protocol::{Role, RoomStatus};
+use splendor_rules::Seat;
+use tokio::sync::{mpsc, oneshot};
+
+use super::effect::Answer;
+use super::input::{Caller, Request};
+use crate::code::RoomCode;
+use crate::conn::Connection;
+use crate::error::LobbyError;
+
+/// How a connection ended up in the room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Joined {
+    /// Player or spectator (a seated session that joins again is a player,
+    /// whatever it asked for).
+    pub role: Role,
+    /// The seat, for a player (join order before the start, turn order after).
+    pub seat: Option<Seat>,
+}
+
+/// A summary of a room's state, for tests and diagnostics (not a position
+/// of the game: that is `splendor_rules::Snapshot`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomProbe {
+    /// Waiting, playing or finished.
+    pub status: RoomStatus,
+    /// The state version, once the game started.
+    pub version: Option<u64>,
+    /// Players holding a seat, connected or not.
+    pub seated: usize,
+    /// Seated players with a connection.
+    pub connected_players: usize,
+    /// Connected spectators.
+    pub spectators: usize,
+}
+
+/// What a room task is asked to do.
+pub(crate) enum Command {
+    /// A request in its envelope.
+    Call {
+        caller: Caller,
+        request: Request,
+        /// The caller's connection, for a join: the room sends to it from
+        /// then on.
+        conn: Option<Connection>,
+        /// Where the answer goes; `None` when nobody waits for it.
+        reply: Option<oneshot::Sender<Result<Answer, LobbyError>>>,
+    },
+    /// A summary, answered after every command queued before it.
+    Probe { reply: oneshot::Sender<RoomProbe> },
+}
+
+/// A cloneable handle to a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    code: RoomCode,
+    commands: mpsc::Sender<Command>,
+}
+
+impl RoomHandle {
+    pub(crate) fn new(code: RoomCode, commands: mpsc::Sender<Command>) -> Self {
+        RoomHandle { code, commands }
+    }
+
+    /// The room's code.
+    pub fn code(&self) -> RoomCode {
+        self.code
+    }
+
+    /// True once the room has closed; every request then fails with
+    /// [`LobbyError::RoomClosed`].
+    pub fn is_closed(&self) -> bool {
+        self.commands.is_closed()
+    }
+
+    /// Resolves once the room has closed.
+    pub async fn closed(&self) {
+        self.commands.closed().await;
+    }
+
+    /// Makes a request and waits for its answer. A join must go through
+    /// [`RoomHandle::join`], which brings the connection along.
+    pub async fn call(&self, caller: Caller, request: Request) -> Result<Answer, LobbyError> {
+        self.send_call(caller, request, None).await
+    }
+
+    /// Joins as `role` on `conn`; a session that already holds a seat gets
+    /// it back with `conn` as its connection (reconnect), whatever `role`
+    /// says.
+    pub async fn join(
+        &self,
+        caller: Caller,
+        name: String,
+        role: Role,
+        conn: Connection,
+    ) -> Result<Joined, LobbyError> {
+        match self
+            .send_call(caller, Request::Join { name, role }, Some(conn))
+            .await?
+        {
+            Answer::Joined(joined) => Ok(joined),
+            Answer::Done => Err(LobbyError::internal("a join answered without a seat")),
+        }
+    }
+
+    /// Tells the room that the caller's connection ended. Never fails: a
+    /// closed room has nothing to detach. Does not wait for the room.
+    pub async fn detach(&self, caller: Caller) {
+        let _ = self
+            .commands
+            .send(Command::Call {
+                caller,
+                request: Request::Detach,
+                conn: None,
+                reply: None,
+            })
+            .await;
+    }
+
+    /// A summary of the room, after every command queued before this one.
+    pub async fn probe(&self) -> Result<RoomProbe, LobbyError> {
+        let (reply, rx) = oneshot::channel();
+        self.commands
+            .send(Command::Probe { reply })
+            .await
+            .map_err(|_| LobbyError::RoomClosed)?;
+        rx.await.map_err(|_| LobbyError::RoomClosed)
+    }
+
+    async fn send_call(
+        &self,
+        caller: Caller,
+        request: Request,
+        conn: Option<Connection>,
+    ) -> Result<Answer, LobbyError> {
+        let (tx, rx) = oneshot::channel();
+        self.commands
+            .send(Command::Call {
+                caller,
+                request,
+                conn,
+                reply: Some(tx),
+            })
+            .await
+            .map_err(|_| LobbyError::RoomClosed)?;
+        rx.await.map_err(|_| LobbyError::RoomClosed)?
+    }
+}

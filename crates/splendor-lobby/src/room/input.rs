@@ -1,0 +1,96 @@
+//! What goes into a room core: plain data, no channels and no connections
+//! (the payload a room on another node would receive).
+//!
+//! Every request comes in one envelope ([`Caller`] plus [`Request`]), so a
+//! new feature is one new [`Request`] variant; what the driver did or
+//! learned comes back as a [`DriverEvent`].
+
+use splendor_protocol::{RequestId, Role, SeatOrder};
+use splendor_rules::{Action, Seat};
+
+use crate::conn::ConnId;
+use crate::persist::PersistError;
+use crate::session::SessionId;
+
+/// Who makes a request: a session, on one of its connections, with the
+/// request id its answer echoes. The gateway fills it from what the
+/// connection proved (never from what a message names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller {
+    /// The session the connection proved with its token.
+    pub session: SessionId,
+    /// The connection the request arrived on; answers and updates go there.
+    pub conn: ConnId,
+    /// The client's request id, echoed by the message that answers it.
+    pub request: Option<RequestId>,
+}
+
+/// What a caller asks of a room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Join as `role` under `name`; a session that holds a seat gets it
+    /// back on this connection (a reconnect), whatever `role` says. The
+    /// driver takes the connection itself beside the request.
+    Join {
+        /// The session's display name.
+        name: String,
+        /// Player or spectator.
+        role: Role,
+    },
+    /// Leave the room with a goodbye (`left`). A player of a running game
+    /// keeps the seat and may come back.
+    Leave,
+    /// The connection ended: its seat (if any) stays, disconnected. Has no
+    /// answer.
+    Detach,
+    /// The host starts the game.
+    Start {
+        /// Random (R2.4, from the seed) or join order.
+        order: SeatOrder,
+    },
+    /// A seated player's action, optionally only on a given state version.
+    Act {
+        /// The action, already parsed from its wire form.
+        action: Action,
+        /// Apply only if the state is at this version.
+        expect_version: Option<u64>,
+    },
+    /// Send this connection the room, the state and the result again.
+    Sync,
+}
+
+/// Tells a request's answer to its caller: the driver keeps the reply
+/// channel under this number and the core answers with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ticket(pub u64);
+
+/// Names a durable write the core asked for, so that its outcome finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WriteId(pub u64);
+
+/// What the driver did or learned, fed back into the core.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DriverEvent {
+    /// A [`Write`](super::effect::Write) other than a log load finished.
+    Written {
+        /// The write's id.
+        id: WriteId,
+        /// Whether it is durable.
+        outcome: Result<(), PersistError>,
+    },
+    /// A [`Write::LoadLog`](super::effect::Write::LoadLog) finished.
+    LogLoaded {
+        /// The write's id.
+        id: WriteId,
+        /// The game's whole stored log, in order.
+        log: Result<Vec<(Seat, Action)>, PersistError>,
+    },
+    /// A connection could not take a message (its queue was full, and it
+    /// was closed as too slow, or it is gone): the room detaches it.
+    Undeliverable {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// Every handle to the room is gone: the server is shutting down.
+    HandlesGone,
+}

@@ -1,0 +1,195 @@
+//! Requests about who is in the room: join (and reconnect), leave, detach,
+//! sync. Each checks first and changes after: a refused request leaves
+//! everything as it was.
+
+use splendor_protocol::{Left, Role, ServerMessage};
+use splendor_rules::Seat;
+use tracing::{debug, info};
+
+use super::core::RoomCore;
+use super::effect::Effect;
+use super::handle::Joined;
+use super::input::Caller;
+use super::seats::{Member, Spectator};
+use crate::conn::CloseReason;
+use crate::error::LobbyError;
+use crate::session::Session;
+
+impl RoomCore {
+    pub(crate) fn join(
+        &mut self,
+        session: Session,
+        role: Role,
+        caller: &Caller,
+    ) -> Result<Joined, LobbyError> {
+        let conn = caller.conn;
+        if let Some(seat) = self.people.seat_of(session.id) {
+            // A seated session comes back: it gets its seat, on this connection.
+            let mut replaced = None;
+            if let Some(member) = self.people.seats[seat].as_mut() {
+                replaced = member.conn.replace(conn).filter(|&old| old != conn);
+                info!(session = %session.id, seat, "player reconnected");
+            }
+            if let Some(old) = replaced {
+                self.push(Effect::Close {
+                    conn: old,
+                    reason: CloseReason::Replaced,
+                });
+                self.push(Effect::Release { conn: old });
+            }
+            self.after_join(caller);
+            return Ok(Joined {
+                role: Role::Player,
+                seat: Some(seat as Seat),
+            });
+        }
+        let spectating = self
+            .people
+            .spectators
+            .iter()
+            .position(|s| s.session == session.id);
+        // Check first, change after: a failed join leaves everything as it was.
+        let free_seat = match role {
+            Role::Player => {
+                if self.running.is_some() {
+                    return Err(LobbyError::GameAlreadyStarted);
+                }
+                Some(
+                    self.people
+                        .seats
+                        .iter()
+                        .position(Option::is_none)
+                        .ok_or(LobbyError::RoomFull)?,
+                )
+            }
+            Role::Spectator => {
+                if spectating.is_none()
+                    && self.people.spectators.len() >= self.config.max_spectators
+                {
+                    return Err(LobbyError::TooManySpectators);
+                }
+                None
+            }
+        };
+        if let Some(i) = spectating {
+            let old = self.people.spectators.remove(i);
+            if old.conn != conn {
+                self.push(Effect::Close {
+                    conn: old.conn,
+                    reason: CloseReason::Replaced,
+                });
+                self.push(Effect::Release { conn: old.conn });
+            }
+        }
+        let joined = match free_seat {
+            Some(seat) => {
+                if !self.is_seated(self.people.host) {
+                    self.people.host = session.id;
+                }
+                self.people.seats[seat] = Some(Member {
+                    session: session.id,
+                    name: session.name,
+                    conn: Some(conn),
+                });
+                info!(session = %session.id, seat, "player joined");
+                Joined {
+                    role: Role::Player,
+                    seat: Some(seat as Seat),
+                }
+            }
+            None => {
+                self.people.spectators.push(Spectator {
+                    session: session.id,
+                    name: session.name,
+                    conn,
+                });
+                info!(session = %session.id, "spectator joined");
+                Joined {
+                    role: Role::Spectator,
+                    seat: None,
+                }
+            }
+        };
+        self.after_join(caller);
+        Ok(joined)
+    }
+
+    /// Tells everyone about the join, and brings the joiner up to date.
+    fn after_join(&mut self, caller: &Caller) {
+        if self.running.is_none() {
+            self.people.pass_host_if_away();
+        }
+        self.broadcast_room(Some((caller.conn, caller.request.clone())));
+        if let Some(audience) = self.audience_of(caller.conn) {
+            self.send_game_to(&audience, None);
+        }
+    }
+
+    pub(crate) fn leave(&mut self, caller: &Caller) -> Result<(), LobbyError> {
+        let (session, conn) = (caller.session, caller.conn);
+        let left = if let Some(seat) = self.people.seat_of_conn(session, conn) {
+            if self.running.is_some() {
+                // A running game keeps the seat; the player may come back.
+                self.people.seats[seat].as_mut().and_then(|m| m.conn.take())
+            } else {
+                let member = self.people.seats[seat].take();
+                if self.people.host == session
+                    && let Some(next) = self.people.seats.iter().flatten().next()
+                {
+                    self.people.host = next.session;
+                }
+                member.and_then(|m| m.conn)
+            }
+        } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
+            Some(self.people.spectators.remove(i).conn)
+        } else {
+            return Err(LobbyError::NotInRoom);
+        };
+        info!(session = %session, "left the room");
+        if let Some(conn) = left {
+            self.send(
+                conn,
+                ServerMessage::Left(Left {
+                    id: caller.request.clone(),
+                    room: self.code.to_string(),
+                }),
+            );
+            self.push(Effect::Release { conn });
+        }
+        self.broadcast_room(None);
+        Ok(())
+    }
+
+    pub(crate) fn detach(&mut self, caller: &Caller) {
+        let (session, conn) = (caller.session, caller.conn);
+        if let Some(seat) = self.people.seat_of_conn(session, conn) {
+            if let Some(member) = self.people.seats[seat].as_mut() {
+                member.conn = None;
+            }
+            info!(session = %session, seat, "player disconnected");
+        } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
+            self.people.spectators.remove(i);
+            debug!(session = %session, "spectator disconnected");
+        } else {
+            // A connection that was already replaced or removed.
+            return;
+        }
+        self.push(Effect::Release { conn });
+        if self.running.is_none() {
+            self.people.pass_host_if_away();
+        }
+        self.broadcast_room(None);
+    }
+
+    pub(crate) fn sync(&mut self, caller: &Caller) -> Result<(), LobbyError> {
+        if !self.people.is_attached(caller.session, caller.conn) {
+            return Err(LobbyError::NotInRoom);
+        }
+        let audience = self.audience_of(caller.conn).ok_or(LobbyError::NotInRoom)?;
+        let mut info = self.room_info(audience.you);
+        info.id = caller.request.clone();
+        self.send(audience.conn, ServerMessage::Room(info));
+        self.send_game_to(&audience, None);
+        Ok(())
+    }
+}

@@ -1,0 +1,70 @@
+//! A room: one tokio task per room, the only owner of its game, cut into a
+//! pure core and a thin driver (quinn-proto's sans-IO shape).
+//!
+//! - [`handle`]: the in-process API: [`RoomHandle`] and its commands.
+//! - [`input`]: what goes into the core: the request envelope ([`Caller`],
+//!   [`Request`]) and what the driver reports ([`DriverEvent`]).
+//! - [`effect`]: what comes out: replies, sends addressed by connection id,
+//!   closes, durable writes, the listing, the room's end ([`Effect`]).
+//! - `core`: the state machine (`RoomCore`): `handle_*` in, `poll_*` out;
+//!   reads no clock, draws no OS randomness, holds no channel. Its
+//!   requests live in `membership` (join, leave, detach, sync) and `play`
+//!   (start, act, reload); who is in the room in `seats`; what each viewer
+//!   is sent in `outbox`; its timers in `timers`.
+//! - `driver`: the task around the core: connections, replies, storage,
+//!   the clock.
+//!
+//! The order of an action: check who sends it and the expected version,
+//! apply it to a *copy* of the game, ask for it to be stored (an
+//! [`Effect::Write`]), and only when the driver reports it durable replace
+//! the game and send every connection its own events and view. A failure
+//! at any step changes nothing.
+
+mod core;
+mod driver;
+pub mod effect;
+pub mod handle;
+pub mod input;
+mod membership;
+mod outbox;
+mod play;
+mod seats;
+mod timers;
+
+#[cfg(test)]
+mod tests;
+
+use splendor_replay::Salt;
+use splendor_rules::{Game, Options};
+
+pub(crate) use self::core::{RoomCore, RoomSetup};
+pub(crate) use self::driver::Driver;
+pub use self::effect::{Answer, Closed, Effect};
+pub(crate) use self::handle::Command;
+pub use self::handle::{Joined, RoomHandle, RoomProbe};
+pub use self::input::{Caller, DriverEvent, Request};
+use crate::code::RoomCode;
+use crate::persist::GameId;
+use crate::session::Session;
+
+/// A game to put back into a room after a restart, already rebuilt from its
+/// stored log (see [`crate::stored::restore`]).
+#[derive(Clone, Debug)]
+pub struct RestoredGame {
+    /// The game's id.
+    pub id: GameId,
+    /// The room it was played in.
+    pub code: RoomCode,
+    /// Its seed (secret until it is over).
+    pub seed: u64,
+    /// The salt of its commitment (secret until it is over).
+    pub salt: Salt,
+    /// The rules options it was set up with.
+    pub options: Options,
+    /// The players in seat order; their seats wait for them to reconnect.
+    pub players: Vec<Session>,
+    /// The game after its whole log.
+    pub game: Game,
+    /// The number of actions in the log (the state version).
+    pub version: u64,
+}

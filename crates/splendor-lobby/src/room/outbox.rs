@@ -1,0 +1,247 @@
+//! What each connection in a room is sent: the room, its own view of the
+//! game, the events of an action as it may see them, the result. Every
+//! message becomes an [`Effect::Send`]; a message that several connections
+//! get byte for byte (the spectators' view) is serialised once and shared.
+
+use splendor_protocol::view::{StateContext, result_info, state_info, wire_event};
+use splendor_protocol::{
+    EventsInfo, RequestId, Reveal, Role, RoomInfo, SeatInfo, ServerMessage, StateInfo, WireAction,
+    You,
+};
+use splendor_replay::Seed;
+use splendor_rules::{Events, Seat, Viewer};
+
+use super::core::RoomCore;
+use super::effect::Effect;
+use crate::conn::{ConnId, Outgoing, SharedFrame};
+
+/// One connection to send to, and how it sees the game.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Audience {
+    pub(crate) conn: ConnId,
+    pub(crate) viewer: Viewer,
+    pub(crate) you: You,
+}
+
+/// The connection whose request a broadcast answers, and its request id.
+pub(crate) type ReplyTo = Option<(ConnId, Option<RequestId>)>;
+
+impl RoomCore {
+    /// Everyone attached to the room, players first.
+    pub(crate) fn audience(&self) -> Vec<Audience> {
+        let started = self.running.is_some();
+        let players = self.people.seats.iter().enumerate().filter_map(|(i, m)| {
+            let conn = m.as_ref()?.conn?;
+            Some(Audience {
+                conn,
+                viewer: if started {
+                    Viewer::Seat(i as Seat)
+                } else {
+                    Viewer::Spectator
+                },
+                you: You {
+                    role: Role::Player,
+                    seat: Some(i as Seat),
+                },
+            })
+        });
+        let spectators = self.people.spectators.iter().map(|s| Audience {
+            conn: s.conn,
+            viewer: Viewer::Spectator,
+            you: You {
+                role: Role::Spectator,
+                seat: None,
+            },
+        });
+        players.chain(spectators).collect()
+    }
+
+    pub(crate) fn audience_of(&self, conn: ConnId) -> Option<Audience> {
+        self.audience().into_iter().find(|a| a.conn == conn)
+    }
+
+    pub(crate) fn send(&mut self, to: ConnId, message: ServerMessage) {
+        self.push(Effect::Send {
+            to,
+            message: Outgoing::Message(message),
+        });
+    }
+
+    pub(crate) fn room_info(&self, you: You) -> RoomInfo {
+        RoomInfo {
+            id: None,
+            code: self.code.to_string(),
+            listed: self.listed,
+            status: self.status(),
+            seats: self
+                .people
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    m.as_ref().map(|m| SeatInfo {
+                        seat: i as Seat,
+                        name: m.name.clone(),
+                        connected: m.conn.is_some(),
+                        host: m.session == self.people.host,
+                    })
+                })
+                .collect(),
+            spectators: self
+                .people
+                .spectators
+                .iter()
+                .map(|s| s.name.clone())
+                .collect(),
+            you,
+        }
+    }
+
+    /// Sends everyone the room; `reply` names the connection whose request
+    /// this answers, and its request id.
+    pub(crate) fn broadcast_room(&mut self, reply: ReplyTo) {
+        let mut shared: Option<SharedFrame> = None;
+        for audience in self.audience() {
+            let mut info = self.room_info(audience.you);
+            let answers = reply
+                .as_ref()
+                .is_some_and(|(conn, _)| *conn == audience.conn);
+            if answers {
+                info.id = reply.as_ref().and_then(|(_, request)| request.clone());
+            }
+            // Spectators all get the same bytes, unless one is answered.
+            if audience.you.role == Role::Spectator && !answers {
+                let frame = shared
+                    .get_or_insert_with(|| SharedFrame::new(&ServerMessage::Room(info)))
+                    .clone();
+                self.push(Effect::Send {
+                    to: audience.conn,
+                    message: Outgoing::Shared(frame),
+                });
+            } else {
+                self.send(audience.conn, ServerMessage::Room(info));
+            }
+        }
+    }
+
+    /// Sends everyone the game as they may see it: the events of the last
+    /// action (if given; `reply` names the connection whose request they
+    /// answer), the state, and the result once the game is over.
+    /// Spectators share one serialised copy of each message.
+    pub(crate) fn broadcast_game(&mut self, events: Option<&Events>, reply: ReplyTo) {
+        let mut spectator_frames: Option<Vec<SharedFrame>> = None;
+        for audience in self.audience() {
+            let answers = reply
+                .as_ref()
+                .is_some_and(|(conn, _)| *conn == audience.conn);
+            if audience.you.role == Role::Spectator && !answers {
+                let frames = match &spectator_frames {
+                    Some(frames) => frames.clone(),
+                    None => {
+                        let frames: Vec<SharedFrame> = self
+                            .game_messages(audience.viewer, events.map(|e| (e, None)))
+                            .iter()
+                            .map(SharedFrame::new)
+                            .collect();
+                        spectator_frames = Some(frames.clone());
+                        frames
+                    }
+                };
+                for frame in frames {
+                    self.push(Effect::Send {
+                        to: audience.conn,
+                        message: Outgoing::Shared(frame),
+                    });
+                }
+            } else {
+                let request = if answers {
+                    reply.as_ref().and_then(|(_, request)| request.clone())
+                } else {
+                    None
+                };
+                self.send_game_to(&audience, events.map(|e| (e, request)));
+            }
+        }
+    }
+
+    /// Sends one connection the game as it may see it.
+    pub(crate) fn send_game_to(
+        &mut self,
+        audience: &Audience,
+        events: Option<(&Events, Option<RequestId>)>,
+    ) {
+        for message in self.game_messages(audience.viewer, events) {
+            self.send(audience.conn, message);
+        }
+    }
+
+    /// The events (if given, with the request id they answer), the state,
+    /// and the result once the game is over, for `viewer`.
+    fn game_messages(
+        &mut self,
+        viewer: Viewer,
+        events: Option<(&Events, Option<RequestId>)>,
+    ) -> Vec<ServerMessage> {
+        let Some(state) = self.state_for(viewer) else {
+            return Vec::new();
+        };
+        let Some(running) = self.running.as_ref() else {
+            return Vec::new();
+        };
+        let mut messages = Vec::with_capacity(3);
+        if let Some((events, request)) = events {
+            messages.push(ServerMessage::Events(EventsInfo {
+                id: request,
+                room: self.code.to_string(),
+                version: running.version,
+                events: events
+                    .iter()
+                    .map(|e| wire_event(&e.redact_for(viewer)))
+                    .collect(),
+            }));
+        }
+        messages.push(ServerMessage::State(state));
+        if let Some(result) = running.game.result() {
+            messages.push(ServerMessage::Result(result_info(
+                self.code.as_str(),
+                &result,
+                &running.names,
+                &running.id_text,
+                Reveal {
+                    commitment: running.commitment.clone(),
+                    seed: Seed(running.seed).to_string(),
+                    salt: running.salt.to_string(),
+                },
+            )));
+        }
+        messages
+    }
+
+    /// The state for `viewer`, with the legal actions if it must act.
+    fn state_for(&mut self, viewer: Viewer) -> Option<StateInfo> {
+        let running = self.running.as_ref()?;
+        let view = running.game.view(viewer);
+        let you = match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            Viewer::Spectator => None,
+        };
+        let legal_actions = if you.is_some() && running.game.to_act() == you {
+            running.game.legal_actions(&mut self.legal);
+            Some(self.legal.iter().map(|&a| WireAction::from(a)).collect())
+        } else {
+            None
+        };
+        Some(state_info(
+            &view,
+            StateContext {
+                room: self.code.as_str(),
+                game: &running.id_text,
+                commitment: &running.commitment,
+                version: running.version,
+                you,
+                names: &running.names,
+                legal_actions,
+            },
+        ))
+    }
+}

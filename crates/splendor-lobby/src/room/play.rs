@@ -1,0 +1,371 @@
+//! Requests about the game: start and act, each split at its durable
+//! write: checked and prepared on the request, committed and broadcast when
+//! the write's outcome comes back. Also the reload of a game whose stored
+//! log is ahead of the room.
+
+use std::time::Instant;
+
+use splendor_protocol::SeatOrder;
+use splendor_replay::{Commitment, Salt, Seed};
+use splendor_rules::{Action, Game, Options, Seat, seat_order};
+use tracing::{debug, info, warn};
+
+use super::core::{AfterResult, Pending, RoomCore, Running};
+use super::effect::{Answer, Effect, GameRecord, Tally, Write};
+use super::input::{Caller, Ticket, WriteId};
+use crate::error::LobbyError;
+use crate::persist::{PersistError, PersistErrorKind};
+
+impl RoomCore {
+    /// Checks a start and asks for the game's record to be stored.
+    pub(crate) fn start(
+        &mut self,
+        ticket: Ticket,
+        caller: Caller,
+        order: SeatOrder,
+    ) -> Result<(), LobbyError> {
+        if !self.people.is_attached(caller.session, caller.conn) {
+            return Err(LobbyError::NotInRoom);
+        }
+        if self.running.is_some() {
+            return Err(LobbyError::GameAlreadyStarted);
+        }
+        if self.people.host != caller.session {
+            return Err(LobbyError::NotHost);
+        }
+        let seated = self.people.seated();
+        if seated < 2 {
+            return Err(LobbyError::NotEnoughPlayers);
+        }
+        let seed = self.random_u64();
+        // R2.4: in join order the first to join plays first; in a random
+        // order the first seat is drawn from the seed too.
+        let options = Options {
+            first_seat: (order == SeatOrder::Joined).then_some(0),
+        };
+        let game = Game::new(seated as u8, options, seed)
+            .map_err(|e| LobbyError::internal(format!("game setup failed: {e}")))?;
+        // R2.4: the seat order is random by default, drawn from the seed.
+        let joined: Vec<usize> = (0..self.people.seats.len())
+            .filter(|&i| self.people.seats[i].is_some())
+            .collect();
+        let order: Vec<usize> = match order {
+            SeatOrder::Joined => joined,
+            SeatOrder::Random => seat_order(seated as u8, seed)
+                .map_err(|e| LobbyError::internal(format!("seat order: {e}")))?
+                .into_iter()
+                .map(|k| joined[usize::from(k)])
+                .collect(),
+        };
+        let members: Vec<_> = order
+            .iter()
+            .filter_map(|&i| self.people.seats[i].as_ref())
+            .collect();
+        let players = members.iter().map(|m| m.session).collect();
+        let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
+        let id = self.random_game_id();
+        // The salt makes the commitment to a 64-bit seed impossible to invert.
+        let mut salt = Salt([0; 32]);
+        self.random_fill(&mut salt.0);
+        let commitment = Commitment::of(Seed(seed), &salt);
+        let running = Running {
+            id,
+            id_text: id.to_string(),
+            game,
+            seed,
+            options,
+            salt,
+            commitment: commitment.to_string(),
+            version: 0,
+            names: names.clone(),
+            finished_at: None,
+            result_pending: false,
+        };
+        // Persistence step: the game exists only once it is durable.
+        self.write(
+            Write::GameStarted(GameRecord {
+                game: id,
+                room: self.code,
+                seed,
+                salt,
+                commitment,
+                options,
+                players,
+                names,
+            }),
+            Pending::Start {
+                ticket,
+                caller,
+                running: Box::new(running),
+                order,
+            },
+        );
+        Ok(())
+    }
+
+    /// Checks an action, applies it to a copy, and asks for it to be stored.
+    pub(crate) fn act(
+        &mut self,
+        ticket: Ticket,
+        caller: Caller,
+        action: Action,
+        expect_version: Option<u64>,
+    ) -> Result<(), LobbyError> {
+        // 1. Who acts: a seated player on its current connection.
+        let Some(seat) = self.people.seat_of_conn(caller.session, caller.conn) else {
+            if self
+                .people
+                .spectator_of_conn(caller.session, caller.conn)
+                .is_some()
+            {
+                return Err(LobbyError::SpectatorCannotAct);
+            }
+            return Err(LobbyError::NotInRoom);
+        };
+        let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
+        if running.game.is_over() {
+            return Err(LobbyError::GameOver);
+        }
+        // 2. On which state: a stale expectation applies nothing.
+        if let Some(expected) = expect_version
+            && expected != running.version
+        {
+            return Err(LobbyError::StaleVersion {
+                current: running.version,
+                expected,
+            });
+        }
+        // 3. Apply to a copy; a rule error leaves the game untouched (R11.3).
+        let mut next = running.game; // `Game` is `Copy`: this is the copy.
+        let events = next.apply(seat as Seat, action).map_err(|e| {
+            debug!(seat, %action, code = e.code, "action rejected");
+            LobbyError::Rule(e)
+        })?;
+        // 4. Persistence step: durable before anyone sees it.
+        let write = Write::ActionApplied {
+            game: running.id,
+            index: running.version,
+            seat: seat as Seat,
+            action,
+        };
+        self.write(
+            write,
+            Pending::Act {
+                ticket,
+                caller,
+                next,
+                events,
+            },
+        );
+        Ok(())
+    }
+
+    /// The outcome of the write in flight.
+    pub(crate) fn written(&mut self, now: Instant, id: WriteId, outcome: Result<(), PersistError>) {
+        let Some(pending) = self.take_pending(id) else {
+            return;
+        };
+        match pending {
+            Pending::Start {
+                ticket,
+                caller,
+                running,
+                order,
+            } => {
+                if let Err(e) = outcome {
+                    warn!(error = %e, "could not store the new game");
+                    self.reply(ticket, Err(LobbyError::from_persistence(&e)));
+                    return;
+                }
+                let mut old_seats = std::mem::take(&mut self.people.seats);
+                self.people.seats = order.iter().map(|&i| old_seats[i].take()).collect();
+                info!(game = %running.id, players = order.len(), "game started");
+                self.running = Some(*running);
+                self.push(Effect::Count(Tally::GameStarted));
+                self.broadcast_room(Some((caller.conn, caller.request)));
+                self.broadcast_game(None, None);
+                self.reply(ticket, Ok(Answer::Done));
+            }
+            Pending::Act {
+                ticket,
+                caller,
+                next,
+                events,
+            } => self.act_written(now, outcome, (ticket, caller), next, events),
+            Pending::Result { then } => {
+                if let Err(e) = outcome {
+                    if matches!(then, AfterResult::Close { .. }) {
+                        warn!(error = %e, "could not store the result; a restart will");
+                    } else {
+                        warn!(error = %e, "could not store the result; trying again when the room closes");
+                        if let Some(running) = self.running.as_mut() {
+                            running.result_pending = true;
+                        }
+                    }
+                } else if let Some(running) = self.running.as_mut() {
+                    if running.result_pending {
+                        info!("the result is stored now");
+                    }
+                    running.result_pending = false;
+                }
+                self.after_result(then);
+            }
+            Pending::Reload { ticket, .. } => {
+                // A reload is answered by `LogLoaded`, never by `Written`.
+                self.reply(
+                    ticket,
+                    Err(LobbyError::internal("a log load answered as a write")),
+                );
+            }
+        }
+    }
+
+    fn act_written(
+        &mut self,
+        now: Instant,
+        outcome: Result<(), PersistError>,
+        (ticket, caller): (Ticket, Caller),
+        next: Game,
+        events: splendor_rules::Events,
+    ) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if let Err(e) = outcome {
+            let expected = running.version;
+            warn!(error = %e, version = expected, "could not store an action; rejected");
+            if e.kind == PersistErrorKind::Diverged {
+                let game = running.id;
+                self.write(
+                    Write::LoadLog { game },
+                    Pending::Reload { ticket, expected },
+                );
+            } else {
+                self.reply(ticket, Err(LobbyError::from_persistence(&e)));
+            }
+            return;
+        }
+        // 5. Commit: the copy becomes the game.
+        running.game = next;
+        running.version += 1;
+        debug!(version = running.version, "action applied");
+        let result = running.game.result();
+        let game = running.id;
+        if running.game.is_over() {
+            running.finished_at = Some(now);
+        }
+        self.push(Effect::Count(Tally::ActionApplied));
+        let then = AfterResult::Act {
+            ticket,
+            caller,
+            events,
+        };
+        match result {
+            Some(result) => {
+                self.push(Effect::Count(Tally::GameFinished));
+                info!(winners = ?result.winners, deadlock = result.deadlock, "game over");
+                self.write(
+                    Write::GameFinished { game, result },
+                    Pending::Result { then },
+                );
+            }
+            None => self.after_result(then),
+        }
+    }
+
+    /// The step after a result was stored (or there was none to store).
+    fn after_result(&mut self, then: AfterResult) {
+        let over = self.running.as_ref().is_some_and(|r| r.game.is_over());
+        match then {
+            AfterResult::Act {
+                ticket,
+                caller,
+                events,
+            } => {
+                // 6. Broadcast: everyone gets their own events and view.
+                self.broadcast_game(Some(&events), Some((caller.conn, caller.request)));
+                if over {
+                    self.broadcast_room(None);
+                }
+                self.reply(ticket, Ok(Answer::Done));
+            }
+            AfterResult::Reload { ticket, expected } => {
+                self.broadcast_game(None, None);
+                if over {
+                    self.broadcast_room(None);
+                }
+                let current = self.running.as_ref().map_or(expected, |r| r.version);
+                self.reply(ticket, Err(LobbyError::StaleVersion { current, expected }));
+            }
+            AfterResult::Close { why } => self.finish_close(why),
+        }
+    }
+
+    /// The stored log, read after the store said it is ahead of the room:
+    /// the store is the source of truth, so the game becomes its replay and
+    /// everyone gets the new state.
+    pub(crate) fn log_loaded(
+        &mut self,
+        now: Instant,
+        id: WriteId,
+        log: Result<Vec<(Seat, Action)>, PersistError>,
+    ) {
+        let Some(pending) = self.take_pending(id) else {
+            return;
+        };
+        let Pending::Reload { ticket, expected } = pending else {
+            warn!("a log arrived for a write that was not a load");
+            return;
+        };
+        match self.replayed(log) {
+            Err(e) => self.reply(ticket, Err(e)),
+            Ok((game, version)) => {
+                let Some(running) = self.running.as_mut() else {
+                    return;
+                };
+                info!(
+                    from = running.version,
+                    to = version,
+                    "game reloaded from the store"
+                );
+                running.game = game;
+                running.version = version;
+                let then = AfterResult::Reload { ticket, expected };
+                if running.game.is_over() && running.finished_at.is_none() {
+                    running.finished_at = Some(now);
+                    if let Some(result) = running.game.result() {
+                        let game = running.id;
+                        self.write(
+                            Write::GameFinished { game, result },
+                            Pending::Result { then },
+                        );
+                        return;
+                    }
+                }
+                self.after_result(then);
+            }
+        }
+    }
+
+    /// The room's game replayed from a stored log, and its version.
+    fn replayed(
+        &self,
+        log: Result<Vec<(Seat, Action)>, PersistError>,
+    ) -> Result<(Game, u64), LobbyError> {
+        let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
+        let log = log.map_err(|e| {
+            warn!(error = %e, "could not reload the game from the store");
+            LobbyError::from_persistence(&e)
+        })?;
+        let mut game = Game::new(running.game.players(), running.options, running.seed)
+            .map_err(|e| LobbyError::internal(format!("the stored game cannot be set up: {e}")))?;
+        for (seq, &(seat, action)) in log.iter().enumerate() {
+            game.apply(seat, action).map_err(|e| {
+                LobbyError::internal(format!(
+                    "the stored log does not replay at {seq} ({e}); keeping the game in memory"
+                ))
+            })?;
+        }
+        Ok((game, log.len() as u64))
+    }
+}

@@ -1,0 +1,133 @@
+//! Who is in a room: seated players (kept while disconnected), spectators,
+//! and the host, with the lookups every request starts from. A connection
+//! is known only by its id.
+
+use tracing::info;
+
+use crate::conn::ConnId;
+use crate::session::SessionId;
+
+/// A seated player. The seat is kept while the player is disconnected.
+#[derive(Clone, Debug)]
+pub(crate) struct Member {
+    pub(crate) session: SessionId,
+    pub(crate) name: String,
+    /// `None` while disconnected.
+    pub(crate) conn: Option<ConnId>,
+}
+
+/// A spectator; a spectator whose connection ends is gone.
+#[derive(Clone, Debug)]
+pub(crate) struct Spectator {
+    pub(crate) session: SessionId,
+    pub(crate) name: String,
+    pub(crate) conn: ConnId,
+}
+
+/// The room's people.
+#[derive(Clone, Debug)]
+pub(crate) struct Seats {
+    /// Before the start: one slot per seat in join order (`None` = free).
+    /// From the start: one entry per game seat, in turn order, never `None`.
+    pub(crate) seats: Vec<Option<Member>>,
+    pub(crate) spectators: Vec<Spectator>,
+    /// Who may start the game.
+    pub(crate) host: SessionId,
+}
+
+impl Seats {
+    pub(crate) fn seat_of(&self, session: SessionId) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|m| m.as_ref().is_some_and(|m| m.session == session))
+    }
+
+    /// The seat of `session` if `conn` is its current connection.
+    pub(crate) fn seat_of_conn(&self, session: SessionId, conn: ConnId) -> Option<usize> {
+        self.seat_of(session)
+            .filter(|&i| self.seats[i].as_ref().is_some_and(|m| m.conn == Some(conn)))
+    }
+
+    /// The index of the spectator `session` on `conn`.
+    pub(crate) fn spectator_of_conn(&self, session: SessionId, conn: ConnId) -> Option<usize> {
+        self.spectators
+            .iter()
+            .position(|s| s.session == session && s.conn == conn)
+    }
+
+    /// Whether `session` speaks through `conn` in this room.
+    pub(crate) fn is_attached(&self, session: SessionId, conn: ConnId) -> bool {
+        self.seat_of_conn(session, conn).is_some()
+            || self.spectator_of_conn(session, conn).is_some()
+    }
+
+    /// Whether the room sends anything to `conn`.
+    pub(crate) fn addresses(&self, conn: ConnId) -> bool {
+        self.seats.iter().flatten().any(|m| m.conn == Some(conn))
+            || self.spectators.iter().any(|s| s.conn == conn)
+    }
+
+    pub(crate) fn seated(&self) -> usize {
+        self.seats.iter().flatten().count()
+    }
+
+    pub(crate) fn connected_players(&self) -> usize {
+        self.seats
+            .iter()
+            .flatten()
+            .filter(|m| m.conn.is_some())
+            .count()
+    }
+
+    pub(crate) fn host_name(&self) -> String {
+        self.seats
+            .iter()
+            .flatten()
+            .find(|m| m.session == self.host)
+            .map(|m| m.name.clone())
+            .unwrap_or_default()
+    }
+
+    /// Every seated player and spectator.
+    pub(crate) fn sessions(&self) -> Vec<SessionId> {
+        self.seats
+            .iter()
+            .flatten()
+            .map(|m| m.session)
+            .chain(self.spectators.iter().map(|s| s.session))
+            .collect()
+    }
+
+    /// Before the start, a host without a connection hands the host role
+    /// to the first connected player: otherwise nobody could start the
+    /// game, and the room would never expire while someone waits in it.
+    pub(crate) fn pass_host_if_away(&mut self) {
+        let host_connected = self
+            .seats
+            .iter()
+            .flatten()
+            .any(|m| m.session == self.host && m.conn.is_some());
+        if host_connected {
+            return;
+        }
+        if let Some(next) = self.seats.iter().flatten().find(|m| m.conn.is_some()) {
+            info!(session = %next.session, "host role passed on: the host is away");
+            self.host = next.session;
+        }
+    }
+
+    /// Marks `conn` disconnected wherever it is (a seat stays, a spectator
+    /// goes). True if it was in the room.
+    pub(crate) fn drop_conn(&mut self, conn: ConnId) -> bool {
+        let mut dropped = false;
+        for member in self.seats.iter_mut().flatten() {
+            if member.conn == Some(conn) {
+                member.conn = None;
+                dropped = true;
+            }
+        }
+        let before = self.spectators.len();
+        self.spectators.retain(|s| s.conn != conn);
+        dropped || self.spectators.len() != before
+    }
+}

@@ -1,0 +1,355 @@
+//! Joining, leaving, reconnecting and the host role, on the core.
+
+use expect_test::expect;
+
+use super::check::check;
+
+#[test]
+fn the_host_gets_the_room_and_others_join() {
+    // The host is told with the create request's id; a joiner gets the room
+    // with its request id, everyone else the room without one.
+    check(
+        r#"
+        room 3 ann@c1
+        bob@c2 join player
+        "#,
+        expect![[r#"
+            room 3 ann@c1
+              c1 <- room Waiting [ann* - -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob -] you player#0
+              c2 <- room Waiting [ann* bob -] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/3 host ann
+        "#]],
+    );
+}
+
+#[test]
+fn a_full_room_refuses_players_but_takes_spectators() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        cy@c3 join player
+        cy@c3 join spectator
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            cy@c3 join player
+              reply RoomFull
+              release c3
+            cy@c3 join spectator
+              c1 <- room Waiting [ann* bob] watching ["cy"] you player#0
+              c2 <- room Waiting [ann* bob] watching ["cy"] you player#1
+              c3 <- room Waiting [ann* bob] watching ["cy"] you spectator id=r3
+              reply joined spectator
+        "#]],
+    );
+}
+
+#[test]
+fn the_host_role_passes_on_and_the_last_player_leaving_closes_the_room() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 leave
+        ann@c1 leave
+        bob@c2 leave
+        bob@c2 sync
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 leave
+              c1 <- left id=r2
+              release c1
+              c2 <- room Waiting [- bob*] you player#1
+              reply ok
+              listed Waiting 1/2 host bob
+            ann@c1 leave
+              reply NotInRoom
+            bob@c2 leave
+              c2 <- left id=r4
+              release c2
+              reply ok
+              closed "every player left" sessions [] farewell []: room_closed "every player left"
+              deadline none
+            bob@c2 sync
+              reply RoomClosed
+        "#]],
+    );
+}
+
+/// A waiting room whose host's connection ends would otherwise be stuck:
+/// nobody else may start it, and it never expires while someone waits in it.
+#[test]
+fn a_disconnected_host_hands_the_start_to_a_connected_player() {
+    check(
+        r#"
+        room 3 ann@c1
+        bob@c2 join player
+        ann@c1 detach
+        ann@c4 join player
+        ann@c4 start joined
+        bob@c2 start joined
+        "#,
+        expect![[r#"
+            room 3 ann@c1
+              c1 <- room Waiting [ann* - -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob -] you player#0
+              c2 <- room Waiting [ann* bob -] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/3 host ann
+            ann@c1 detach
+              release c1
+              c2 <- room Waiting [ann~ bob* -] you player#1
+              reply ok
+              listed Waiting 2/3 host bob
+            ann@c4 join player
+              c4 <- room Waiting [ann bob* -] you player#0 id=r3
+              c2 <- room Waiting [ann bob* -] you player#1
+              reply joined player#0
+            ann@c4 start joined
+              reply NotHost
+            bob@c2 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c4 <- room Playing [ann bob*] you player#0
+              c2 <- room Playing [ann bob*] you player#1 id=r5
+              c4 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host bob
+              deadline none
+        "#]],
+    );
+}
+
+#[test]
+fn a_player_joining_a_room_whose_host_is_away_becomes_host() {
+    check(
+        r#"
+        room 2 ann@c1
+        ann@c1 detach
+        bob@c2 join player
+        bob@c2 start random
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            ann@c1 detach
+              release c1
+              reply ok
+              deadline 60s
+            bob@c2 join player
+              c2 <- room Waiting [ann~ bob*] you player#1 id=r2
+              reply joined player#1
+              listed Waiting 2/2 host bob
+              deadline 3600s
+            bob@c2 start random
+              write game started ["ann", "bob"] Options { first_seat: None } -> ok
+              count GameStarted
+              c2 <- room Playing [ann~ bob*] you player#1 id=r3
+              c2 <- state v0 to_act 1 legal 30
+              reply ok
+              listed Playing 2/2 host bob
+              deadline none
+        "#]],
+    );
+}
+
+#[test]
+fn a_reconnecting_player_gets_the_seat_back_and_replaces_the_old_connection() {
+    // Bob's seat stays while he is away; a new connection gets it back; a
+    // third replaces the second (closed as replaced), whatever role it asks
+    // for; the replaced connection speaks for nobody.
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        bob@c2 detach
+        bob@c3 join player
+        bob@c4 join spectator
+        bob@c3 leave
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            bob@c2 detach
+              release c2
+              c1 <- room Waiting [ann* bob~] you player#0
+              reply ok
+            bob@c3 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c3 <- room Waiting [ann* bob] you player#1 id=r3
+              reply joined player#1
+            bob@c4 join spectator
+              close c3 Replaced
+              release c3
+              c1 <- room Waiting [ann* bob] you player#0
+              c4 <- room Waiting [ann* bob] you player#1 id=r4
+              reply joined player#1
+            bob@c3 leave
+              reply NotInRoom
+        "#]],
+    );
+}
+
+#[test]
+fn a_spectator_joining_again_replaces_its_connection_and_leaves_with_a_goodbye() {
+    check(
+        r#"
+        room 2 ann@c1
+        cy@c2 join spectator
+        cy@c3 join spectator
+        cy@c2 sync
+        cy@c3 leave
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            cy@c2 join spectator
+              c1 <- room Waiting [ann* -] watching ["cy"] you player#0
+              c2 <- room Waiting [ann* -] watching ["cy"] you spectator id=r1
+              reply joined spectator
+            cy@c3 join spectator
+              close c2 Replaced
+              release c2
+              c1 <- room Waiting [ann* -] watching ["cy"] you player#0
+              c3 <- room Waiting [ann* -] watching ["cy"] you spectator id=r2
+              reply joined spectator
+            cy@c2 sync
+              reply NotInRoom
+            cy@c3 leave
+              c3 <- left id=r4
+              release c3
+              c1 <- room Waiting [ann* -] you player#0
+              reply ok
+        "#]],
+    );
+}
+
+#[test]
+fn a_connection_that_cannot_receive_is_detached_and_the_room_goes_on() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        cy@c3 join spectator
+        undeliverable c1
+        probe
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            cy@c3 join spectator
+              c1 <- room Waiting [ann* bob] watching ["cy"] you player#0
+              c2 <- room Waiting [ann* bob] watching ["cy"] you player#1
+              c3 <- room Waiting [ann* bob] watching ["cy"] you spectator id=r2
+              reply joined spectator
+            undeliverable c1
+              c2 <- room Waiting [ann~ bob*] watching ["cy"] you player#1
+              c3 <- room Waiting [ann~ bob*] watching ["cy"] you spectator (shared)
+              release c1
+              listed Waiting 2/2 host bob
+            probe
+              RoomProbe { status: Waiting, version: None, seated: 2, connected_players: 1, spectators: 1 }
+        "#]],
+    );
+}
+
+#[test]
+fn every_spectator_gets_the_same_shared_bytes() {
+    // A message that several connections get byte for byte is serialised
+    // once: the room for spectators (unless it answers one of them), and
+    // the whole game for them after each action.
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        cy@c3 join spectator
+        dee@c4 join spectator
+        ann@c1 start joined
+        ann@c1 act {"take":["white","blue","green"]}
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            cy@c3 join spectator
+              c1 <- room Waiting [ann* bob] watching ["cy"] you player#0
+              c2 <- room Waiting [ann* bob] watching ["cy"] you player#1
+              c3 <- room Waiting [ann* bob] watching ["cy"] you spectator id=r2
+              reply joined spectator
+            dee@c4 join spectator
+              c1 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#0
+              c2 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#1
+              c3 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator (shared)
+              c4 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator id=r3
+              reply joined spectator
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] watching ["cy", "dee"] you player#0 id=r4
+              c2 <- room Playing [ann* bob] watching ["cy", "dee"] you player#1
+              c3 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (shared)
+              c4 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (shared)
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              c3 <- state v0 to_act 0 legal - (shared)
+              c4 <- state v0 to_act 0 legal - (shared)
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            ann@c1 act {"take":["white","blue","green"]}
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r5
+              c1 <- state v1 to_act 1 legal -
+              c2 <- events v1 (1)
+              c2 <- state v1 to_act 1 legal 27
+              c3 <- events v1 (1) (shared)
+              c3 <- state v1 to_act 1 legal - (shared)
+              c4 <- events v1 (1) (shared)
+              c4 <- state v1 to_act 1 legal - (shared)
+              reply ok
+        "#]],
+    );
+}

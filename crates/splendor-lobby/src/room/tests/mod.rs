@@ -1,0 +1,12 @@
+//! The room core's tests: scripts of inputs at given instants, and the
+//! effects they give, written out as text (rust-analyzer's `check`). Every
+//! test goes through [`check::check`], so the core's API can change without
+//! rewriting them. `UPDATE_EXPECT=1 cargo test -p splendor-lobby` rewrites
+//! the expected text after a deliberate change: read the diff.
+
+mod check;
+mod expiry;
+mod membership;
+mod play;
+mod purity;
+mod storage;

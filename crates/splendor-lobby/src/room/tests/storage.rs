@@ -1,0 +1,264 @@
+//! The persistence step on the core: nothing is seen before it is durable,
+//! a failed write changes nothing, a store that is ahead is reloaded.
+
+use expect_test::expect;
+
+use super::check::check;
+
+#[test]
+fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        store fails unavailable
+        ann@c1 act {"take":["white","blue","green"]}
+        store fails failed
+        ann@c1 act {"take":["white","blue","green"]}
+        probe
+        ann@c1 act {"take":["white","blue","green"]} v0
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            store fails unavailable
+            ann@c1 act {"take":["white","blue","green"]}
+              write action #0 seat 0 {"take":["white","blue","green"]} -> Unavailable
+              reply StorageUnavailable
+            store fails failed
+            ann@c1 act {"take":["white","blue","green"]}
+              write action #0 seat 0 {"take":["white","blue","green"]} -> Failed
+              reply Persistence
+            probe
+              RoomProbe { status: Playing, version: Some(0), seated: 2, connected_players: 2, spectators: 0 }
+            ann@c1 act {"take":["white","blue","green"]} v0
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r5
+              c1 <- state v1 to_act 1 legal -
+              c2 <- events v1 (1)
+              c2 <- state v1 to_act 1 legal 27
+              reply ok
+        "#]],
+    );
+}
+
+#[test]
+fn a_game_whose_record_cannot_be_stored_does_not_start() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        store fails unavailable
+        ann@c1 start joined
+        probe
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            store fails unavailable
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> Unavailable
+              reply StorageUnavailable
+            probe
+              RoomProbe { status: Waiting, version: None, seated: 2, connected_players: 2, spectators: 0 }
+        "#]],
+    );
+}
+
+#[test]
+fn a_store_ahead_of_the_room_is_reloaded_and_the_caller_told_its_version_is_stale() {
+    // The commit of Ann's action succeeded but its answer was lost: she is
+    // told it failed, and her retry finds the store ahead. The room reloads
+    // the log and everyone gets the stored game.
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        store loses
+        ann@c1 act {"take":["white","blue","green"]}
+        probe
+        ann@c1 act {"take":["white","blue","green"]}
+        probe
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            store loses
+            ann@c1 act {"take":["white","blue","green"]}
+              write action #0 seat 0 {"take":["white","blue","green"]} -> Unavailable
+              reply StorageUnavailable
+            probe
+              RoomProbe { status: Playing, version: Some(0), seated: 2, connected_players: 2, spectators: 0 }
+            ann@c1 act {"take":["white","blue","green"]}
+              write action #0 seat 0 {"take":["white","blue","green"]} -> Diverged
+              write load log -> 1 actions
+              c1 <- state v1 to_act 1 legal -
+              c2 <- state v1 to_act 1 legal 27
+              reply StaleVersion { current: 1, expected: 0 }
+            probe
+              RoomProbe { status: Playing, version: Some(1), seated: 2, connected_players: 2, spectators: 0 }
+        "#]],
+    );
+}
+
+#[test]
+fn a_result_that_failed_to_store_is_stored_when_the_room_closes() {
+    // The last action is durable, so the game is over for everyone even
+    // though its result could not be stored; the room stores it again when
+    // it closes (and a restart would, from the log).
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        play 72
+        store refuses results
+        play next
+        store takes results
+        handles gone
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            play 72
+              played 72: RoomProbe { status: Playing, version: Some(72), seated: 2, connected_players: 2, spectators: 0 }
+            store refuses results
+            play next
+              write action #72 seat 1 {"buy":72} -> ok
+              count ActionApplied
+              count GameFinished
+              write result winners [1] -> Unavailable
+              listed Finished 2/2 host ann
+              c1 <- events v73 (2)
+              c1 <- state v73 to_act - legal -
+              c1 <- result winners [1]
+              c2 <- events v73 (2)
+              c2 <- state v73 to_act - legal -
+              c2 <- result winners [1]
+              c1 <- room Finished [ann* bob] you player#0
+              c2 <- room Finished [ann* bob] you player#1
+              reply ok
+              deadline 1800s
+            store takes results
+            handles gone
+              write result winners [1] -> ok
+              closed "the server is shutting down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "the server is shutting down"
+              deadline none
+        "#]],
+    );
+}
+
+#[test]
+fn a_room_closes_even_when_its_result_still_cannot_be_stored() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        play 72
+        store refuses results
+        play next
+        handles gone
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            play 72
+              played 72: RoomProbe { status: Playing, version: Some(72), seated: 2, connected_players: 2, spectators: 0 }
+            store refuses results
+            play next
+              write action #72 seat 1 {"buy":72} -> ok
+              count ActionApplied
+              count GameFinished
+              write result winners [1] -> Unavailable
+              listed Finished 2/2 host ann
+              c1 <- events v73 (2)
+              c1 <- state v73 to_act - legal -
+              c1 <- result winners [1]
+              c2 <- events v73 (2)
+              c2 <- state v73 to_act - legal -
+              c2 <- result winners [1]
+              c1 <- room Finished [ann* bob] you player#0
+              c2 <- room Finished [ann* bob] you player#1
+              reply ok
+              deadline 1800s
+            handles gone
+              write result winners [1] -> Unavailable
+              closed "the server is shutting down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "the server is shutting down"
+              deadline none
+        "#]],
+    );
+}

@@ -1,0 +1,96 @@
+//! The room's timers, as quinn-proto keeps a connection's: an enum of
+//! timers and a table of deadlines; the driver sleeps until the earliest
+//! and calls the core's `handle_timeout`. Time is passed in, never read.
+//!
+//! Today there is one timer, the room's expiry; a turn clock (R12) is one
+//! more variant.
+
+use std::time::Instant;
+
+use splendor_protocol::RoomStatus;
+
+use crate::config::LobbyConfig;
+
+/// A timer of the room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RoomTimer {
+    /// The room closes by itself (see [`expiry`]).
+    Expiry,
+}
+
+impl RoomTimer {
+    const ALL: [RoomTimer; 1] = [RoomTimer::Expiry];
+
+    fn index(self) -> usize {
+        match self {
+            RoomTimer::Expiry => 0,
+        }
+    }
+}
+
+/// The deadline of each timer, if armed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TimerTable {
+    deadlines: [Option<Instant>; RoomTimer::ALL.len()],
+}
+
+impl TimerTable {
+    pub(crate) fn set(&mut self, timer: RoomTimer, deadline: Option<Instant>) {
+        self.deadlines[timer.index()] = deadline;
+    }
+
+    pub(crate) fn stop_all(&mut self) {
+        self.deadlines = Default::default();
+    }
+
+    /// The earliest deadline.
+    pub(crate) fn next_timeout(&self) -> Option<Instant> {
+        self.deadlines.iter().flatten().min().copied()
+    }
+
+    /// The first timer due at `now`, disarmed.
+    pub(crate) fn take_expired(&mut self, now: Instant) -> Option<RoomTimer> {
+        let timer = RoomTimer::ALL
+            .into_iter()
+            .find(|t| self.deadlines[t.index()].is_some_and(|d| d <= now))?;
+        self.deadlines[timer.index()] = None;
+        Some(timer)
+    }
+}
+
+/// What the expiry of a room depends on.
+pub(crate) struct ExpiryInputs {
+    pub(crate) status: RoomStatus,
+    /// When the game ended, once it has.
+    pub(crate) finished_at: Option<Instant>,
+    /// Since when no player has been connected (`None` while someone is).
+    pub(crate) quiet_since: Option<Instant>,
+    /// When a member last asked the room something.
+    pub(crate) last_activity: Instant,
+}
+
+/// When the room closes by itself, if nothing happens before: a finished
+/// game after its viewing time; a running game once every player has been
+/// away for the abandoned-game TTL; before the start, a short grace once no
+/// player is connected (a reload, a network change), the idle TTL while
+/// one is.
+pub(crate) fn expiry(config: &LobbyConfig, inputs: &ExpiryInputs) -> Option<Instant> {
+    match inputs.status {
+        RoomStatus::Finished => inputs.finished_at.map(|at| at + config.finished_room_ttl),
+        RoomStatus::Playing => inputs.quiet_since.map(|t| t + config.abandoned_game_ttl),
+        RoomStatus::Waiting => Some(match inputs.quiet_since {
+            Some(t) => t + config.empty_room_ttl,
+            None => inputs.last_activity + config.room_idle_ttl,
+        }),
+    }
+}
+
+/// Why an expired room closes, as everyone in it is told.
+pub(crate) fn expiry_reason(status: RoomStatus, quiet: bool) -> &'static str {
+    match status {
+        RoomStatus::Finished => "the finished game's viewing time is over",
+        RoomStatus::Playing => "every player has been away too long",
+        RoomStatus::Waiting if quiet => "no player has been connected for too long",
+        RoomStatus::Waiting => "nothing happened in the room for too long",
+    }
+}
