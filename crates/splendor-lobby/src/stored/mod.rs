@@ -7,7 +7,7 @@
 //! commitment and seats; then each accepted action as its wire JSON
 //! (`WireAction`, exactly what `act` sends); at the end the rules'
 //! result as JSON. Options and results go through types of their own
-//! ([`format`]). A game's state is never stored: it is always the replay of
+//! ([`format`](mod@format)). A game's state is never stored: it is always the replay of
 //! its seed and log through the rules crate.
 
 pub mod format;

@@ -1,338 +1,48 @@
-//! One WebSocket connection: a reader that turns frames into requests, and a
-//! writer that drains the connection's bounded queue into the socket.
-//!
-//! The reader is the only place a client's frames are interpreted: size
-//! limit, then [`parse_client_frame`], then the connection's own checks
-//! (identified? in a room?), then a call on the lobby or the room handle
-//! with the session this connection proved with its token. Everything the
-//! server says to the client goes through the queue, so the writer is the
-//! only task writing to the socket. When either side ends, the other is
-//! told through the connection's close signal.
+//! The reading side of a connection: frames into requests on the lobby
+//! and the room, with the session the connection proved.
 
-use std::net::{IpAddr, SocketAddr};
-use std::time::Duration;
-
-use axum::Extension;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::StreamExt;
+use futures_util::stream::SplitStream;
 use splendor_lobby::{
-    Caller, ClientKey, CloseReason, Connection, ConnectionRx, CreateRoom, LobbyError, Request,
-    RoomHandle, RoomSeat, Session, SessionError,
+    Caller, ClientKey, CloseReason, Connection, CreateRoom, LobbyError, Request, RoomHandle,
+    RoomSeat, Session, SessionError,
 };
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, Pong, RequestId,
     RoomList, ServerMessage, Welcome, parse_client_frame,
 };
 use splendor_rules::Action;
-use tokio::sync::OwnedSemaphorePermit;
-use tokio::time::{Instant, MissedTickBehavior, sleep_until};
+use tokio::time::{Instant, sleep_until};
 use tracing::{Instrument, Span, debug, info_span, warn};
 
 use crate::AppState;
-use crate::config::HARD_FRAME_LIMIT;
-use crate::limits::per_ip::client_key;
-use crate::limits::{IpGuard, MessageRate, Verdict};
-use crate::metrics::Refusal;
-
-/// How long a closing connection may take to send its close frame.
-const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
-
-/// What a connection holds for as long as it is open: its slots under the
-/// connection limits.
-struct Slots {
-    _server: OwnedSemaphorePermit,
-    _per_ip: Option<IpGuard>,
-}
-
-/// `GET /ws`: checks the handshake against the limits, then upgrades to a
-/// WebSocket speaking the game protocol.
-///
-/// Refusals are plain HTTP answers before the upgrade: 503 while shutting
-/// down or when the server is full, 403 for a page of a site that is not
-/// allowed, 429 when the client address holds too many connections.
-pub(crate) async fn upgrade(
-    ws: WebSocketUpgrade,
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
-) -> Response {
-    let metrics = state.metrics();
-    if state.is_shutting_down() {
-        metrics.connection_refused(Refusal::ShuttingDown);
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the server is restarting; retry shortly",
-        );
-    }
-    let origin = headers
-        .get(header::ORIGIN)
-        .map(|v| v.to_str().unwrap_or("(not text)"));
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    if let Err(refused) = state.origins().check(origin, host) {
-        debug!(origin = %refused.origin, "origin refused");
-        metrics.connection_refused(Refusal::Origin);
-        return refuse(StatusCode::FORBIDDEN, &refused.to_string());
-    }
-    let client_ip = client_ip(
-        &state,
-        &headers,
-        peer.map(|Extension(ConnectInfo(addr))| addr),
-    );
-    if let Some(ip) = client_ip
-        && !state.connect_rate().allow(ip, std::time::Instant::now())
-    {
-        debug!(%ip, "too many new connections from one address");
-        metrics.connection_refused(Refusal::ConnectRate);
-        return refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many new connections from your address; retry in a minute",
-        );
-    }
-    let per_ip = match client_ip {
-        Some(ip) => match state.per_ip().try_acquire(ip) {
-            Some(guard) => Some(guard),
-            None => {
-                debug!(%ip, "too many connections from one address");
-                metrics.connection_refused(Refusal::PerIpLimit);
-                return refuse(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too many connections from your address",
-                );
-            }
-        },
-        None => None,
-    };
-    let Ok(server) = state.connection_slots().clone().try_acquire_owned() else {
-        metrics.connection_refused(Refusal::ServerFull);
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the server is full; retry later",
-        );
-    };
-    let slots = Slots {
-        _server: server,
-        _per_ip: per_ip,
-    };
-    // Rooms are counted per client as connections are: IPv6 by its /64.
-    let address = client_ip.map(|ip| ClientKey::new(client_key(ip).to_string()));
-    let limit = HARD_FRAME_LIMIT.max(state.config().max_frame_bytes);
-    ws.max_message_size(limit)
-        .max_frame_size(limit)
-        .on_upgrade(move |socket| serve_socket(socket, state, slots, address))
-}
-
-fn refuse(status: StatusCode, why: &str) -> Response {
-    (status, format!("{why}\n")).into_response()
-}
-
-/// The client's address: from the configured proxy header if there is one
-/// (its last entry, the one the proxy added), else the TCP peer.
-fn client_ip(state: &AppState, headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<IpAddr> {
-    let from_header = state
-        .config()
-        .client_ip_header
-        .as_deref()
-        .and_then(|name| headers.get_all(name).iter().next_back())
-        .and_then(|value| value.to_str().ok())
-        .and_then(|list| list.rsplit(',').next())
-        .and_then(|last| parse_ip(last.trim()));
-    from_header.or(peer.map(|p| p.ip()))
-}
-
-/// An address as proxies write it: `ip`, `ip:port` or `[ipv6]:port`.
-fn parse_ip(text: &str) -> Option<IpAddr> {
-    text.parse::<IpAddr>()
-        .ok()
-        .or_else(|| text.parse::<SocketAddr>().ok().map(|a| a.ip()))
-}
-
-async fn serve_socket(
-    socket: WebSocket,
-    state: AppState,
-    slots: Slots,
-    address: Option<ClientKey>,
-) {
-    let _open = state.track_connection();
-    let _counted = state.metrics().connection_opened();
-    let (conn, rx) = Connection::new(state.config().outbound_queue);
-    // The room a connection is in is not a field of this span: a span's
-    // fields are written once per value, so a recorded room would outlive
-    // a `leave` in the logs. Requests handled in a room run in a `room`
-    // span under this one instead (see `Client::set_room`).
-    let span = info_span!("conn", conn = %conn.id(), session = tracing::field::Empty);
-    let conn_span = span.clone();
-    async move {
-        debug!("connected");
-        let (sink, mut stream) = socket.split();
-        let writer = tokio::spawn(write_loop(sink, rx, state.clone()).in_current_span());
-        let now = Instant::now();
-        let config = state.config();
-        let mut client = Client {
-            rate: MessageRate::new(
-                config.max_messages_per_second,
-                config.message_burst,
-                now.into_std(),
-            ),
-            state,
-            conn,
-            address,
-            session: None,
-            room: None,
-            conn_span,
-            room_span: Span::none(),
-        };
-        client.read_loop(&mut stream).await;
-        client.leave_quietly().await;
-        client.conn.close(CloseReason::Normal);
-        let _ = writer.await;
-        let reason = client.conn.close_reason().unwrap_or(CloseReason::Normal);
-        client.state.metrics().connection_closed(reason);
-        // The closing handshake: our close frame is sent; read (and drop)
-        // what the client still sends until its close frame, so that the
-        // socket is not closed with unread data in it, which makes the
-        // kernel reset the connection and can destroy our close frame
-        // before the client reads it.
-        let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
-            while let Some(Ok(frame)) = stream.next().await {
-                if matches!(frame, Message::Close(_)) {
-                    break;
-                }
-            }
-        })
-        .await;
-        drop(slots);
-        debug!(?reason, "disconnected");
-    }
-    .instrument(span)
-    .await
-}
-
-/// Drains the queue into the socket and pings the client every heartbeat
-/// interval, until the connection is closed; then sends a close frame that
-/// says why.
-async fn write_loop(mut sink: SplitSink<WebSocket, Message>, rx: ConnectionRx, state: AppState) {
-    let ConnectionRx {
-        mut messages,
-        close_signal: mut closed,
-        ..
-    } = rx;
-    let every = state.config().heartbeat_interval;
-    let mut heartbeat = tokio::time::interval_at(Instant::now() + every, every);
-    heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    // A message taken from the queue that the socket had not accepted yet
-    // when a close request came: it is sent first if the queue is flushed.
-    let mut in_hand: Option<Message> = None;
-    let reason = loop {
-        let (frame, is_message) = tokio::select! {
-            biased;
-            reason = closed.wait() => break reason,
-            message = messages.recv() => {
-                let Some(message) = message else { break CloseReason::Normal };
-                (Message::Text(message.to_json().into()), true)
-            }
-            _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
-        };
-        // A client that does not read must not hold the writer: a close
-        // request interrupts the wait for the socket. The frame is handed
-        // over only once the socket can take it, so it is never lost half-way.
-        let ready = tokio::select! {
-            biased;
-            reason = closed.wait() => Err(reason),
-            ready = std::future::poll_fn(|cx| sink.poll_ready_unpin(cx)) => Ok(ready),
-        };
-        match ready {
-            Err(reason) => {
-                in_hand = is_message.then_some(frame);
-                break reason;
-            }
-            Ok(Err(_)) => return,
-            Ok(Ok(())) => {}
-        }
-        if sink.start_send_unpin(frame).is_err() {
-            return;
-        }
-        if is_message {
-            state.metrics().message_sent();
-        }
-        tokio::select! {
-            biased;
-            // What was handed over goes out with the close frame.
-            reason = closed.wait() => break reason,
-            flushed = std::future::poll_fn(|cx| sink.poll_flush_unpin(cx)) => {
-                if flushed.is_err() {
-                    return;
-                }
-            }
-        }
-    };
-    if reason != CloseReason::Normal {
-        debug!(?reason, "closing");
-    }
-    // A client that is told why it is closed (rate limit, idle, restart,
-    // replaced) first gets what was already queued for it, such as the
-    // `rate_limited` error; one that does not read, or is gone, does not.
-    let flush = matches!(
-        reason,
-        CloseReason::RateLimited
-            | CloseReason::Idle
-            | CloseReason::ShuttingDown
-            | CloseReason::Replaced
-    );
-    let frame = CloseFrame {
-        code: reason.code(),
-        reason: reason.text().into(),
-    };
-    let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
-        if flush && let Some(frame) = in_hand.take() {
-            if sink.send(frame).await.is_err() {
-                return;
-            }
-            state.metrics().message_sent();
-        }
-        while flush && let Ok(message) = messages.try_recv() {
-            if sink
-                .send(Message::Text(message.to_json().into()))
-                .await
-                .is_err()
-            {
-                return;
-            }
-            state.metrics().message_sent();
-        }
-        let _ = sink.send(Message::Close(Some(frame))).await;
-        let _ = sink.close().await;
-    })
-    .await;
-}
+use crate::limits::{MessageRate, Verdict};
 
 /// The reading side of one connection and what it knows about its client.
-struct Client {
-    state: AppState,
-    conn: Connection,
+pub(super) struct Client {
+    pub(super) state: AppState,
+    pub(super) conn: Connection,
     /// The client's address as the limits count it, for the lobby's limit
     /// of waiting rooms per address (`None`: unknown, as for a router
     /// served without peer addresses).
-    address: Option<ClientKey>,
+    pub(super) address: Option<ClientKey>,
     /// Set by `hello`; the only identity this connection acts with.
-    session: Option<Session>,
+    pub(super) session: Option<Session>,
     /// The room this connection is in; changed only by `set_room`.
-    room: Option<RoomHandle>,
+    pub(super) room: Option<RoomHandle>,
     /// The connection's span, parent of `room_span`.
-    conn_span: Span,
+    pub(super) conn_span: Span,
     /// A `room` span naming the room this connection is in (a disabled span
     /// while in none): what the connection logs while handling a request
     /// carries the room it is in at that moment.
-    room_span: Span,
+    pub(super) room_span: Span,
     /// Messages per second.
-    rate: MessageRate,
+    pub(super) rate: MessageRate,
 }
 
 impl Client {
-    async fn read_loop(&mut self, stream: &mut SplitStream<WebSocket>) {
+    pub(super) async fn read_loop(&mut self, stream: &mut SplitStream<WebSocket>) {
         let closed = self.conn.closed();
         tokio::pin!(closed);
         let mut shutdown = self.state.shutdown_signal();
@@ -705,7 +415,7 @@ impl Client {
     }
 
     /// Leaves the room without a goodbye: the connection ended.
-    async fn leave_quietly(&mut self) {
+    pub(super) async fn leave_quietly(&mut self) {
         let Some(session) = self.session.as_ref().map(|s| s.id) else {
             return;
         };

@@ -1,0 +1,115 @@
+//! The writing side of a connection: its queue into the socket, pings,
+//! and the close frame that says why.
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::SinkExt;
+use futures_util::stream::SplitSink;
+use splendor_lobby::{CloseReason, ConnectionRx};
+use tokio::time::{Instant, MissedTickBehavior};
+use tracing::debug;
+
+use crate::AppState;
+
+use super::CLOSE_TIMEOUT;
+
+/// Drains the queue into the socket and pings the client every heartbeat
+/// interval, until the connection is closed; then sends a close frame that
+/// says why.
+pub(super) async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    rx: ConnectionRx,
+    state: AppState,
+) {
+    let ConnectionRx {
+        mut messages,
+        close_signal: mut closed,
+        ..
+    } = rx;
+    let every = state.config().heartbeat_interval;
+    let mut heartbeat = tokio::time::interval_at(Instant::now() + every, every);
+    heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    // A message taken from the queue that the socket had not accepted yet
+    // when a close request came: it is sent first if the queue is flushed.
+    let mut in_hand: Option<Message> = None;
+    let reason = loop {
+        let (frame, is_message) = tokio::select! {
+            biased;
+            reason = closed.wait() => break reason,
+            message = messages.recv() => {
+                let Some(message) = message else { break CloseReason::Normal };
+                (Message::Text(message.to_json().into()), true)
+            }
+            _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
+        };
+        // A client that does not read must not hold the writer: a close
+        // request interrupts the wait for the socket. The frame is handed
+        // over only once the socket can take it, so it is never lost half-way.
+        let ready = tokio::select! {
+            biased;
+            reason = closed.wait() => Err(reason),
+            ready = std::future::poll_fn(|cx| sink.poll_ready_unpin(cx)) => Ok(ready),
+        };
+        match ready {
+            Err(reason) => {
+                in_hand = is_message.then_some(frame);
+                break reason;
+            }
+            Ok(Err(_)) => return,
+            Ok(Ok(())) => {}
+        }
+        if sink.start_send_unpin(frame).is_err() {
+            return;
+        }
+        if is_message {
+            state.metrics().message_sent();
+        }
+        tokio::select! {
+            biased;
+            // What was handed over goes out with the close frame.
+            reason = closed.wait() => break reason,
+            flushed = std::future::poll_fn(|cx| sink.poll_flush_unpin(cx)) => {
+                if flushed.is_err() {
+                    return;
+                }
+            }
+        }
+    };
+    if reason != CloseReason::Normal {
+        debug!(?reason, "closing");
+    }
+    // A client that is told why it is closed (rate limit, idle, restart,
+    // replaced) first gets what was already queued for it, such as the
+    // `rate_limited` error; one that does not read, or is gone, does not.
+    let flush = matches!(
+        reason,
+        CloseReason::RateLimited
+            | CloseReason::Idle
+            | CloseReason::ShuttingDown
+            | CloseReason::Replaced
+    );
+    let frame = CloseFrame {
+        code: reason.code(),
+        reason: reason.text().into(),
+    };
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+        if flush && let Some(frame) = in_hand.take() {
+            if sink.send(frame).await.is_err() {
+                return;
+            }
+            state.metrics().message_sent();
+        }
+        while flush && let Ok(message) = messages.try_recv() {
+            if sink
+                .send(Message::Text(message.to_json().into()))
+                .await
+                .is_err()
+            {
+                return;
+            }
+            state.metrics().message_sent();
+        }
+        let _ = sink.send(Message::Close(Some(frame))).await;
+        let _ = sink.close().await;
+    })
+    .await;
+}
