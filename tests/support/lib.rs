@@ -40,6 +40,7 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// A server with the default configuration and an in-memory database.
     pub async fn start() -> TestServer {
         TestServer::start_with(Config::default()).await
     }
@@ -56,10 +57,12 @@ impl TestServer {
         TestServer::start_with_state(state).await
     }
 
+    /// Where the server listens.
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
 
+    /// The WebSocket URL.
     pub fn ws_url(&self) -> String {
         format!("ws://{}/ws", self.addr)
     }
@@ -115,6 +118,7 @@ impl Drop for TestServer {
 
 /// A WebSocket client that records every frame it receives.
 pub struct TestClient {
+    /// The client's display name.
     pub name: String,
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// Every text frame received, in order (for leak checks).
@@ -156,6 +160,7 @@ impl TestClient {
         client
     }
 
+    /// Sends a text frame as it is (malformed ones too).
     pub async fn send_text(&mut self, text: impl Into<String>) {
         let text: String = text.into();
         self.ws
@@ -164,6 +169,7 @@ impl TestClient {
             .expect("send frame");
     }
 
+    /// Sends a binary frame.
     pub async fn send_binary(&mut self, bytes: Vec<u8>) {
         self.ws
             .send(Message::Binary(bytes.into()))
@@ -171,6 +177,7 @@ impl TestClient {
             .expect("send frame");
     }
 
+    /// Sends a JSON message.
     pub async fn send(&mut self, message: Value) {
         self.send_text(message.to_string()).await;
     }
@@ -334,6 +341,7 @@ impl TestClient {
 pub struct Dice(pub u64);
 
 impl Dice {
+    /// A number in `0..n`.
     pub fn below(&mut self, n: usize) -> usize {
         self.0 = self
             .0
@@ -368,8 +376,11 @@ pub fn choose<'a>(legal: &'a [WireAction], dice: &mut Dice) -> &'a WireAction {
 /// The players (index = seat) and a spectator of one started game.
 /// Players join in the order of `names`; the host starts with a random seat order.
 pub struct Table {
+    /// The players, in join order.
     pub players: Vec<TestClient>,
+    /// A spectator watching the game.
     pub spectator: TestClient,
+    /// The room's code.
     pub code: String,
     /// The states last read (version, players' states, spectator's state),
     /// so that reading the same version again does not wait for a frame
@@ -377,6 +388,7 @@ pub struct Table {
     pub seen: Option<(u64, Vec<StateInfo>, StateInfo)>,
 }
 
+/// A started game of `names` (the first is the host) with a spectator.
 pub async fn open_table(server: &TestServer, names: &[&str]) -> Table {
     open_table_at(server.addr(), names).await
 }

@@ -111,6 +111,7 @@ impl ServerProcess {
         ServerProcess { child, addr }
     }
 
+    /// Where the server listens.
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }

@@ -43,8 +43,11 @@ pub struct Args {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// A strategy the binary can play (see `strategy`).
 pub enum StrategyName {
+    /// Any legal action, at random.
     Random,
+    /// The best action by a simple score (see `strategy::Greedy`).
     Greedy,
 }
 

@@ -38,9 +38,17 @@ pub use strategy::{Greedy, Random, Strategy};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RoomChoice {
     /// Create a room with this many seats (2 to 4) and become its host.
-    Create { seats: u8, listed: bool },
+    Create {
+        /// 2, 3 or 4 seats.
+        seats: u8,
+        /// Whether the room is listed for strangers to join.
+        listed: bool,
+    },
     /// Join the room with this code as a player.
-    Join { code: String },
+    Join {
+        /// The room's five letters.
+        code: String,
+    },
 }
 
 /// Everything [`run_bot`] needs.
@@ -55,6 +63,7 @@ pub struct Config {
     pub room: RoomChoice,
     /// Start the game once this many players are seated, if this bot is host.
     pub start_when: Option<usize>,
+    /// How the bot chooses among the legal actions.
     pub strategy: Box<dyn Strategy + Send>,
     /// Called for everything worth telling a person; the binary prints it.
     pub on_progress: Box<dyn FnMut(&Progress) + Send>,
@@ -81,6 +90,7 @@ impl Config {
 /// What happened, for people watching the bot.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Progress {
+    /// The server said who this bot is.
     Welcome(Welcome),
     /// In the room with this code (printed so that others can join it).
     InRoom(String),
@@ -121,6 +131,7 @@ pub struct Outcome {
     pub seat: Option<Seat>,
     /// The session token, to resume or to look at the finished room again.
     pub token: String,
+    /// The game's result as the server sent it.
     pub result: ResultInfo,
     /// The last state version seen: the number of actions in the game.
     pub version: u64,
@@ -131,12 +142,14 @@ pub struct Outcome {
 /// Why a bot stopped before the game's result.
 #[derive(Debug)]
 pub enum BotError {
+    /// The WebSocket failed.
     Socket(tokio_tungstenite::tungstenite::Error),
     /// The server closed the connection with this code (4001: the session
     /// was resumed elsewhere) and reason.
     Closed(Option<u16>, String),
     /// `hello`, `create` or `join` was refused; the bot cannot go on.
     Refused(ErrorInfo),
+    /// The room closed before the game ended, for this reason.
     RoomClosed(String),
     /// The server kept refusing actions taken from its own legal list.
     Stuck(ErrorInfo),

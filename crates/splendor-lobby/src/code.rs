@@ -52,6 +52,7 @@ impl RoomCode {
         Some(RoomCode(code))
     }
 
+    /// The code as its five letters.
     pub fn as_str(&self) -> &str {
         // Only ASCII letters from ALPHABET are ever stored.
         std::str::from_utf8(&self.0).unwrap_or("?????")

@@ -155,8 +155,11 @@ pub struct Connection {
 
 /// The receiving side, owned by whatever drives the connection.
 pub struct ConnectionRx {
+    /// The connection this is the receiving side of.
     pub id: ConnId,
+    /// What the rooms and the gateway queued for the client, in order.
     pub messages: mpsc::Receiver<Outgoing>,
+    /// Resolves when the connection is asked to close.
     pub close_signal: CloseSignal,
 }
 
@@ -200,6 +203,7 @@ impl Connection {
         )
     }
 
+    /// The connection's number.
     pub fn id(&self) -> ConnId {
         self.id
     }

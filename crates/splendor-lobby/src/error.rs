@@ -8,47 +8,72 @@ use crate::persist::{PersistError, PersistErrorKind};
 /// A room or lobby request failed; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LobbyError {
+    /// No open room has this code.
     #[error("no room has the code {0:?}")]
     RoomNotFound(String),
+    /// The text is not a room code at all.
     #[error("{0:?} is not a room code: codes are five letters, like KHPQZ")]
     MalformedCode(String),
+    /// Every seat is taken.
     #[error("the room has no free seat; join as a spectator with \"as\":\"spectator\"")]
     RoomFull,
+    /// The room has as many spectators as it allows.
     #[error("the room has no room for more spectators")]
     TooManySpectators,
+    /// A connection is in one room at a time.
     #[error("this connection is already in room {0}; leave it first")]
     AlreadyInRoom(String),
+    /// The request needs a room this connection is in (as itself).
     #[error("this connection is not in a room; create or join one first")]
     NotInRoom,
+    /// The room closed before it could answer.
     #[error("the room closed")]
     RoomClosed,
+    /// Only the host may start the game.
     #[error("only the host can do this")]
     NotHost,
+    /// Fewer than two players are seated (R1).
     #[error("a game needs at least 2 seated players")]
     NotEnoughPlayers,
+    /// Seats are fixed once the game started.
     #[error("the game already started; join as a spectator with \"as\":\"spectator\"")]
     GameAlreadyStarted,
+    /// An action before the start.
     #[error("the game has not started yet")]
     GameNotStarted,
+    /// An action after the end.
     #[error("the game is over")]
     GameOver,
+    /// A spectator sent an action.
     #[error("spectators cannot act")]
     SpectatorCannotAct,
+    /// The action named a state version that is not the current one.
     #[error("the state is at version {current}, not {expected}; nothing was applied")]
-    StaleVersion { current: u64, expected: u64 },
+    StaleVersion {
+        /// The room's version.
+        current: u64,
+        /// The version the action expected.
+        expected: u64,
+    },
+    /// A room of other than 2 to 4 seats (R1).
     #[error("a room has 2, 3 or 4 seats, not {0}")]
     InvalidSeats(u8),
+    /// The server holds `max_rooms` rooms.
     #[error("the server has as many rooms as it allows; try again later")]
     TooManyRooms,
+    /// The session created `max_rooms_per_session` rooms that are still open.
     #[error("this session already has {0} open rooms, the most allowed; finish or leave one first")]
     TooManyRoomsForSession(usize),
+    /// The client address has `max_waiting_rooms_per_ip` rooms waiting.
     #[error(
         "{0} rooms created from your network address are waiting for players, the most allowed; \
          start or close one of them, or join a room instead"
     )]
     TooManyWaitingRoomsFromOrigin(usize),
+    /// Storing failed for a reason other than the database being away.
     #[error("the server could not store this; nothing changed")]
     Persistence,
+    /// The database cannot take writes right now; the client may retry.
     #[error(
         "the server cannot store moves right now (its database is unavailable); nothing changed, try again shortly"
     )]

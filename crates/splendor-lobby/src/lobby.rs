@@ -91,8 +91,11 @@ pub struct LobbyStats {
 /// Open rooms by what they are doing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RoomCounts {
+    /// Rooms whose game has not started.
     pub waiting: usize,
+    /// Rooms with a game running.
     pub playing: usize,
+    /// Rooms whose game is over, still viewable.
     pub finished: usize,
 }
 
@@ -123,9 +126,11 @@ impl LobbyInner {
 pub struct CreateRoom {
     /// 2, 3 or 4.
     pub seats: u8,
+    /// Whether the room is listed for strangers to join.
     pub listed: bool,
     /// The creator, who takes the first seat and is the host.
     pub host: Session,
+    /// The host's connection.
     pub conn: Connection,
     /// Echoed by the first `room` message the host receives.
     pub request: Option<RequestId>,
@@ -166,6 +171,7 @@ pub struct Lobby {
 }
 
 impl Lobby {
+    /// A lobby with no rooms, whose rooms store games through `persistence`.
     pub fn new(config: LobbyConfig, persistence: Arc<dyn Persistence>) -> Lobby {
         Lobby {
             inner: Arc::new(LobbyInner {
@@ -179,10 +185,12 @@ impl Lobby {
         }
     }
 
+    /// Which connection and room each session has.
     pub fn presence(&self) -> &Presence {
         &self.inner.presence
     }
 
+    /// The limits and timers of this lobby's rooms.
     pub fn config(&self) -> &LobbyConfig {
         &self.inner.config
     }

@@ -32,7 +32,9 @@ impl fmt::Display for GameId {
 /// its deal fair afterwards.
 #[derive(Clone, Debug)]
 pub struct GameStart<'a> {
+    /// The game's id.
     pub game: GameId,
+    /// The room it is played in.
     pub room: RoomCode,
     /// Secret until the game is over.
     pub seed: u64,
@@ -40,6 +42,7 @@ pub struct GameStart<'a> {
     pub salt: Salt,
     /// `SHA-256(salt || seed)`, which every player receives at once.
     pub commitment: Commitment,
+    /// The rules options (R2.4: who plays first).
     pub options: Options,
     /// The sessions in seat order (seat 0 first).
     pub players: &'a [SessionId],
@@ -65,11 +68,14 @@ pub enum PersistErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("persistence failed: {message}")]
 pub struct PersistError {
+    /// What the room does about it.
     pub kind: PersistErrorKind,
+    /// What happened, for the log.
     pub message: String,
 }
 
 impl PersistError {
+    /// The database cannot take the write now.
     pub fn unavailable(message: impl Into<String>) -> PersistError {
         PersistError {
             kind: PersistErrorKind::Unavailable,
@@ -77,6 +83,7 @@ impl PersistError {
         }
     }
 
+    /// The stored log is not the room's.
     pub fn diverged(message: impl Into<String>) -> PersistError {
         PersistError {
             kind: PersistErrorKind::Diverged,
@@ -84,6 +91,7 @@ impl PersistError {
         }
     }
 
+    /// Anything else.
     pub fn failed(message: impl Into<String>) -> PersistError {
         PersistError {
             kind: PersistErrorKind::Failed,

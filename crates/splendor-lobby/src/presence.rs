@@ -16,7 +16,9 @@ use crate::session::SessionId;
 /// The room a session is in, and as what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomSeat {
+    /// The room.
     pub code: RoomCode,
+    /// Player or spectator.
     pub role: Role,
 }
 
@@ -110,6 +112,7 @@ impl Presence {
         self.lock().len()
     }
 
+    /// True when no session has a connection or a room.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

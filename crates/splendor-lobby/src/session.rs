@@ -45,7 +45,9 @@ impl SessionId {
 /// Who a connection is: what the server knows of a client after `hello`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Session {
+    /// The session's id.
     pub id: SessionId,
+    /// Its display name.
     pub name: String,
 }
 
@@ -90,8 +92,10 @@ pub fn token_hash(token: &str) -> [u8; 32] {
 /// A session store failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
+    /// The operating system's random source failed.
     #[error(transparent)]
     Random(#[from] RandomError),
+    /// The store failed for another reason.
     #[error("session store: {0}")]
     Store(String),
     /// The database cannot be reached right now; the request may succeed later.
@@ -127,6 +131,7 @@ pub struct MemorySessions {
 }
 
 impl MemorySessions {
+    /// An empty store.
     pub fn new() -> Self {
         Self::default()
     }

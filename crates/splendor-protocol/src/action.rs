@@ -28,13 +28,23 @@ use crate::tokens::{GemCounts, TokenCounts};
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WireAction {
+    /// `take`, R4: one token each of up to three different colours, each named
+    /// once; fewer than three only when fewer colours are left (R4.2).
     Take(Vec<Color>),
+    /// `take_two`, R5: two tokens of one colour, of which the supply holds at
+    /// least 4 (R5.1).
     TakeTwo(Color),
+    /// `reserve`, R6.1: reserve this face-up card.
     Reserve(CardId),
+    /// `reserve_deck`, R6.1: reserve the top card of this level's deck, blind.
     ReserveDeck(Level),
+    /// `buy`, R7: buy a face-up card or one of your own reserved cards.
     Buy(BuyTarget),
+    /// `return`, R8.1: give these tokens back when the turn left you above 10.
     Return(TokenCounts),
+    /// `noble`, R9.3: choose this noble among the several that qualify.
     Noble(NobleId),
+    /// `"pass"`, R11.1: pass; legal only when no other action is.
     Pass,
 }
 
@@ -43,8 +53,16 @@ pub enum WireAction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(untagged)]
 pub enum BuyTarget {
+    /// A bare card id: coloured tokens first, gold only for the shortfall (R7.3).
     Card(CardId),
-    WithGold { card: CardId, gold: GemCounts },
+    /// `{"card": id, "gold": {colour: count}}`: the card, and the gold that
+    /// stands in for each colour (R7.3).
+    WithGold {
+        /// The card to buy.
+        card: CardId,
+        /// R7.3: the gold spent per colour.
+        gold: GemCounts,
+    },
 }
 
 /// The object form of `buy`, parsed on its own so that its errors name its fields.

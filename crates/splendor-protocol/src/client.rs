@@ -18,7 +18,9 @@ use crate::error::ErrorCode;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
+    /// A number, echoed as sent.
     Number(serde_json::Number),
+    /// A string of at most [`MAX_REQUEST_ID_LEN`] bytes.
     String(String),
 }
 
@@ -31,8 +33,11 @@ pub const MAX_NAME_CHARS: usize = 24;
 /// One client message with its optional request id.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClientFrame {
+    /// The request id, echoed by the message that answers this one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// The message itself: its fields sit beside `type` and `id` in the same
+    /// object.
     #[serde(flatten)]
     pub message: ClientMessage,
 }
@@ -61,6 +66,8 @@ pub enum ClientMessage {
     Ping,
 }
 
+/// `hello`: identify the connection, as a new session (`name`) or by
+/// resuming one (`token`). Answered by `welcome`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Hello {
@@ -76,6 +83,8 @@ fn default_seats() -> u8 {
     4
 }
 
+/// `create`: create a room and take its first seat, as host. Answered by
+/// `room`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Create {
@@ -101,16 +110,23 @@ impl Default for Create {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
+    /// `player`: take a seat (the default).
     #[default]
     Player,
+    /// `spectator`: watch without a seat, seeing only what everyone may see
+    /// (R6.4).
     Spectator,
 }
 
+/// `join`: join a room by its code. Answered by `room`, then, in a running
+/// or finished game, `state` (and `result` when it is over).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Join {
     /// The room code, case-insensitive.
     pub code: String,
+    /// `as`: `player` (the default) or `spectator`. A session that holds a seat
+    /// in the room gets that seat back, whatever this says.
     #[serde(default, rename = "as")]
     pub role: Role,
 }
@@ -126,15 +142,20 @@ pub enum SeatOrder {
     Joined,
 }
 
+/// `start`: start the game (host only, at least 2 seated players).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Start {
+    /// `random` (the default) or `joined`: the turn order (R2.4).
     #[serde(default)]
     pub seat_order: SeatOrder,
 }
 
+/// `act`: make a move for the connection's seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Act {
+    /// The move, in the action syntax ([`WireAction`]): any entry of the
+    /// `legal_actions` list of `state` may be sent unchanged.
     pub action: WireAction,
     /// Apply only if the state is still at this version.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -154,7 +175,9 @@ struct RawAct {
 /// A frame that could not be parsed into a [`ClientFrame`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameError {
+    /// The code the `error` message carries.
     pub code: ErrorCode,
+    /// What is wrong with the frame, for people.
     pub message: String,
     /// The request id, when it could be read before the error.
     pub id: Option<RequestId>,

@@ -16,27 +16,39 @@ use crate::view::{LevelRow, NobleInfo, PlayerInfo, WireEvent};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
+    /// `welcome`: the answer to `hello`.
     Welcome(Welcome),
+    /// `room`: the room as the receiver sees it.
     Room(RoomInfo),
+    /// `state`: the game as the receiver may see it (R6.4).
     State(StateInfo),
+    /// `events`: what the last action did; a `state` follows.
     Events(EventsInfo),
+    /// `result`: the final ranking and the revealed seed, once the game is over.
     Result(ResultInfo),
+    /// `error`: a request failed; nothing changed.
     Error(ErrorInfo),
+    /// `left`: the answer to `leave`.
     Left(Left),
+    /// `room_closed`: the room closed by itself.
     RoomClosed(RoomClosed),
+    /// `rooms`: the answer to `list_rooms`.
     Rooms(RoomList),
+    /// `pong`: the answer to `ping`.
     Pong(Pong),
 }
 
 /// The answer to `hello`: who this connection is from now on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Welcome {
+    /// The id of the `hello` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
     /// The session's public id.
     pub session: String,
     /// The secret that resumes this session: `{"type":"hello","token":...}`.
     pub token: String,
+    /// The display name of the session.
     pub name: String,
     /// True when an existing session was resumed.
     pub resumed: bool,
@@ -48,6 +60,7 @@ pub struct Welcome {
 pub enum RoomStatus {
     /// Players are gathering; the host has not started.
     Waiting,
+    /// The game is running.
     Playing,
     /// The game is over and stays viewable for a while.
     Finished,
@@ -56,10 +69,13 @@ pub enum RoomStatus {
 /// A seat and who holds it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatInfo {
+    /// The seat number: join order before the start, turn order from then on.
     pub seat: Seat,
+    /// The display name of the player in the seat.
     pub name: String,
     /// False while the player has no open connection.
     pub connected: bool,
+    /// True for the host, who starts the game.
     pub host: bool,
 }
 
@@ -68,10 +84,16 @@ pub struct SeatInfo {
 /// at the start they are renumbered into turn order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomInfo {
+    /// The id of the request this answers; absent when the message was pushed
+    /// because something happened in the room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// The room code: five letters, without I, L and O.
     pub code: String,
+    /// True when the room is shown by `list_rooms` and `GET /api/rooms`; an
+    /// unlisted room is joined by its code only.
     pub listed: bool,
+    /// `waiting`, `playing` or `finished`.
     pub status: RoomStatus,
     /// One entry per seat; `null` is a free seat.
     pub seats: Vec<Option<SeatInfo>>,
@@ -84,6 +106,7 @@ pub struct RoomInfo {
 /// The receiving connection's place in the room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct You {
+    /// `player` or `spectator`.
     pub role: Role,
     /// The seat, for a player.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,14 +123,18 @@ pub enum PhaseName {
     ReturnTokens,
     /// A noble must be chosen among several (R9.3).
     ChooseNoble,
+    /// The game is over (R10.2, R11.2); nobody acts any more.
     GameOver,
 }
 
 /// The game as the receiving connection may see it (R6.4).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateInfo {
+    /// The id of the request this answers; absent when the message was pushed
+    /// because something happened in the room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// The room code.
     pub room: String,
     /// The game's id: its replay is `GET /api/games/{game}/replay` once it is over.
     pub game: String,
@@ -120,6 +147,7 @@ pub struct StateInfo {
     /// The receiver's seat; absent for spectators.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub you: Option<Seat>,
+    /// `main`, `return_tokens` (R8), `choose_noble` (R9.3) or `game_over`.
     pub phase: PhaseName,
     /// The seat that must act; absent when the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -134,10 +162,13 @@ pub struct StateInfo {
     pub first_seat: Seat,
     /// Turns completed so far.
     pub turn: u32,
+    /// The tokens in the supply.
     pub supply: TokenCounts,
     /// Levels 1, 2, 3: deck size and face-up cards.
     pub levels: Vec<LevelRow>,
+    /// The nobles still on the table.
     pub nobles: Vec<NobleInfo>,
+    /// One entry per seat, in seat order.
     pub players: Vec<PlayerInfo>,
     /// Set once a player reached 15 points (R10.1).
     pub end_triggered: bool,
@@ -151,19 +182,25 @@ pub struct StateInfo {
 /// Followed by a `state` with the same version.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventsInfo {
+    /// On the actor's copy only: the id of its `act` request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// The room code.
     pub room: String,
     /// The version the events lead to.
     pub version: u64,
+    /// The events, in the order they happened.
     pub events: Vec<WireEvent>,
 }
 
 /// One line of the final ranking (R10.3, R10.4).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RankInfo {
+    /// The seat.
     pub seat: Seat,
+    /// The display name of the player in the seat.
     pub name: String,
+    /// The final score: points of bought cards plus nobles (R10.3).
     pub points: u8,
     /// Purchased development cards (the R10.4 tie-break).
     pub cards: u8,
@@ -174,10 +211,16 @@ pub struct RankInfo {
 /// The final result, sent once when the game ends and on `sync` afterwards.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultInfo {
+    /// The id of the request this answers; absent when the message was pushed
+    /// because something happened in the room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// The room code.
     pub room: String,
+    /// Every seat, best first: by points, then fewer bought cards (R10.3,
+    /// R10.4).
     pub ranking: Vec<RankInfo>,
+    /// The seats that share the victory (R10.4).
     pub winners: Vec<Seat>,
     /// True when the game ended because nobody could act (R11.2).
     pub deadlock: bool,
@@ -203,6 +246,7 @@ pub struct Reveal {
 /// A request failed; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorInfo {
+    /// The id of the failed request, when it could be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
     /// A stable machine code (see docs/PROTOCOL.md).
@@ -217,38 +261,52 @@ pub struct ErrorInfo {
 /// The answer to `leave`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Left {
+    /// The id of the `leave` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// The code of the room left.
     pub room: String,
 }
 
 /// The room closed (it expired); the connection is in no room now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomClosed {
+    /// The code of the room that closed.
     pub room: String,
+    /// Why it closed, for people.
     pub reason: String,
 }
 
 /// A room that can be joined, as `list_rooms` and `GET /api/rooms` show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomSummary {
+    /// The room code, to `join` with.
     pub code: String,
+    /// The display name of the host.
     pub host: String,
+    /// The number of seats: 2, 3 or 4.
     pub seats: u8,
+    /// The number of seated players.
     pub players: u8,
+    /// `waiting`, `playing` or `finished`.
     pub status: RoomStatus,
 }
 
 /// The answer to `list_rooms`; also the body of `GET /api/rooms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomList {
+    /// The id of the `list_rooms` request, if it had one; absent in
+    /// `GET /api/rooms`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// The listed rooms waiting for players with a free seat.
     pub rooms: Vec<RoomSummary>,
 }
 
+/// The answer to `ping`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pong {
+    /// The id of the `ping` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
 }

@@ -15,16 +15,22 @@ fn is_zero(n: &u8) -> bool {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TokenCounts {
+    /// White (diamond) tokens.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub white: u8,
+    /// Blue (sapphire) tokens.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub blue: u8,
+    /// Green (emerald) tokens.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub green: u8,
+    /// Red (ruby) tokens.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub red: u8,
+    /// Black (onyx) tokens.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub black: u8,
+    /// Gold (joker) tokens, which stand in for any colour when buying (R7.3).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gold: u8,
 }
@@ -34,14 +40,19 @@ pub struct TokenCounts {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GemCounts {
+    /// The count for white (diamond).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub white: u8,
+    /// The count for blue (sapphire).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub blue: u8,
+    /// The count for green (emerald).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub green: u8,
+    /// The count for red (ruby).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub red: u8,
+    /// The count for black (onyx).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub black: u8,
 }

@@ -18,24 +18,33 @@ use crate::tokens::{GemCounts, TokenCounts};
 /// A development card with its details (R1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CardInfo {
+    /// The card's id: its row in `cards.csv`, 0 to 89.
     pub id: CardId,
+    /// The card's level, 1 to 3 (R1.2).
     pub level: Level,
+    /// The colour of the bonus the card gives its owner (R7.2).
     pub bonus: Color,
+    /// Prestige points, 0 to 5 (R1.2).
     pub points: u8,
+    /// The price per gem colour, before bonuses lower it (R7.2).
     pub cost: GemCounts,
 }
 
 /// A noble tile with its details (R1.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct NobleInfo {
+    /// The noble's id: its row in `nobles.csv`, 0 to 9.
     pub id: NobleId,
+    /// Prestige points: 3 (R9.4).
     pub points: u8,
+    /// The bonuses per colour a player must own to be visited (R9.1).
     pub requires: GemCounts,
 }
 
 /// One level of the table: its deck size and its face-up slots.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelRow {
+    /// The level, 1 to 3.
     pub level: Level,
     /// Cards left in the deck (never their order).
     pub deck: u8,
@@ -47,23 +56,32 @@ pub struct LevelRow {
 /// only its level is known (R6.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReservedInfo {
+    /// The card's level, which everyone may see (R6.4).
     pub level: Level,
     /// True for a blind reserve from the top of a deck.
     pub from_deck: bool,
+    /// The card, or `null` for another seat's blind reserve (R6.4).
     pub card: Option<CardInfo>,
 }
 
 /// One seat's public holdings, plus its hidden reserves for its owner.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerInfo {
+    /// The seat.
     pub seat: Seat,
+    /// The display name of the player in the seat.
     pub name: String,
+    /// Points of bought cards plus nobles (R10.3).
     pub points: u8,
+    /// The tokens the player holds.
     pub tokens: TokenCounts,
+    /// Bonuses per colour: one per bought card of that colour (R7.2).
     pub bonuses: GemCounts,
     /// Purchased cards, by card id (the rules view keeps no purchase order).
     pub cards: Vec<CardInfo>,
+    /// The nobles that visited the player (R9).
     pub nobles: Vec<NobleInfo>,
+    /// The reserved cards, at most 3 (R6.2).
     pub reserved: Vec<ReservedInfo>,
 }
 
@@ -71,45 +89,70 @@ pub struct PlayerInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum WireEvent {
+    /// `took_tokens`: a seat took tokens from the supply (R4, R5).
     TookTokens {
+        /// The seat that took them.
         seat: Seat,
+        /// The tokens taken.
         tokens: TokenCounts,
     },
     /// `card` is `null` for a blind reserve seen by anyone but its owner.
     Reserved {
+        /// The seat that reserved the card (R6).
         seat: Seat,
+        /// The level of the card, which everyone may see (R6.4).
         level: Level,
+        /// True for a blind reserve from the top of a deck (R6.1).
         from_deck: bool,
         /// True when a gold token came with it (R6.3).
         gold: bool,
+        /// The card; `null` for a blind reserve seen by anyone but its owner
+        /// (R6.4).
         card: Option<CardInfo>,
     },
+    /// `bought`: a seat bought a card (R7).
     Bought {
+        /// The buyer.
         seat: Seat,
+        /// The card bought, now in the buyer's tableau (R7.5).
         card: CardInfo,
+        /// The tokens paid, gold included; they went back to the supply (R7.4).
         paid: TokenCounts,
     },
     /// A face-up slot was refilled from its deck (R7A).
     Dealt {
+        /// The level of the slot and of the deck.
         level: Level,
+        /// The slot refilled: its place in that level's `cards`, 0 to 3.
         slot: u8,
+        /// The card now face-up in that slot.
         card: CardInfo,
     },
+    /// `returned_tokens`: a seat above 10 tokens gave some back (R8.1).
     ReturnedTokens {
+        /// The seat that returned them.
         seat: Seat,
+        /// The tokens returned to the supply.
         tokens: TokenCounts,
     },
+    /// `noble_visited`: a noble visited a seat (R9).
     NobleVisited {
+        /// The seat visited.
         seat: Seat,
+        /// The noble, worth 3 points to that seat (R9.4).
         noble: NobleInfo,
     },
+    /// `passed`: a seat passed, having no legal action (R11.1).
     Passed {
+        /// The seat that passed.
         seat: Seat,
     },
     /// A player reached 15 points; the round is finished (R10.1).
     EndTriggered {
+        /// The seat that reached 15 points.
         seat: Seat,
     },
+    /// `game_over`: the game is over (R10.2, R11.2); a `result` message follows.
     GameOver,
 }
 
@@ -228,11 +271,13 @@ fn player_info(seat: Seat, view: &SeatView, name: &str) -> PlayerInfo {
 
 /// The inputs of a `state` message besides the view itself.
 pub struct StateContext<'a> {
+    /// The room code.
     pub room: &'a str,
     /// The game's id.
     pub game: &'a str,
     /// The commitment to the game's seed, in hexadecimal.
     pub commitment: &'a str,
+    /// The state version: the number of actions applied so far.
     pub version: u64,
     /// The receiver's seat, `None` for a spectator.
     pub you: Option<Seat>,

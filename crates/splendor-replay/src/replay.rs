@@ -52,7 +52,9 @@ pub struct Replay {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatName {
+    /// The seat number, in turn order.
     pub seat: Seat,
+    /// The display name of the player in the seat.
     pub name: String,
 }
 
@@ -68,6 +70,7 @@ pub struct Step {
     pub seat: Seat,
     /// When it was accepted, in Unix milliseconds.
     pub at: i64,
+    /// The action as `act` sends it.
     pub action: WireAction,
     /// What it did, in order, as the rules reported it, nothing hidden.
     pub events: Vec<WireEvent>,
@@ -76,9 +79,13 @@ pub struct Step {
 /// One entry of a game's log: what the server stores for each accepted action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoggedAction {
+    /// The action's place in the log, from 0.
     pub seq: u32,
+    /// The seat that played it.
     pub seat: Seat,
+    /// When it was accepted, in Unix milliseconds.
     pub at: i64,
+    /// The action, as the rules crate takes it.
     pub action: Action,
 }
 
@@ -90,13 +97,22 @@ pub enum LogError {
     Setup(#[from] splendor_rules::SetupError),
     /// The log skips or repeats a place.
     #[error("log entry {index} has seq {seq}; the log must number its actions 0, 1, 2, ...")]
-    Sequence { index: usize, seq: u32 },
+    Sequence {
+        /// The entry's position in the log.
+        index: usize,
+        /// The seq the entry carries instead of its position.
+        seq: u32,
+    },
     /// The rules refuse an action of the log.
     #[error("action {seq} ({action}, seat {seat}) is refused by the rules: {error}")]
     Rejected {
+        /// The refused entry's place in the log.
         seq: u32,
+        /// The seat that played it.
         seat: Seat,
+        /// The action refused.
         action: Action,
+        /// Why the rules refuse it, naming the rule (R11.3).
         error: RuleError,
     },
 }
@@ -144,13 +160,19 @@ pub fn rebuild(
 /// What a replay is built from, besides the log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameHeader {
+    /// The game's id.
     pub game: String,
+    /// The room code it was played in.
     pub room: String,
+    /// When it started, in Unix milliseconds.
     pub started_at: i64,
+    /// The rules options the game was set up with.
     pub options: Options,
     /// One per player, in seat order.
     pub seats: Vec<SeatName>,
+    /// The seed of every shuffle (R2.5).
     pub seed: Seed,
+    /// The salt of the commitment.
     pub salt: Salt,
     /// The commitment the players received at the start, as recorded. The
     /// replay carries this one, not one computed here, so that
@@ -164,12 +186,16 @@ pub enum BuildError {
     /// The seats are not numbered 0, 1, ... in order.
     #[error("the seats must be numbered 0 to players - 1 in order")]
     Seats,
+    /// The log does not play back.
     #[error(transparent)]
     Log(#[from] LogError),
     /// The log stops before the game is over: there is no replay of a
     /// running game.
     #[error("the game is not over after its {actions} actions")]
-    Unfinished { actions: usize },
+    Unfinished {
+        /// How many actions the log holds.
+        actions: usize,
+    },
 }
 
 impl Replay {

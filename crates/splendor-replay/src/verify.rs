@@ -15,17 +15,25 @@ use crate::replay::{FORMAT, Replay, SeatName, seats_in_order};
 pub enum VerifyError {
     /// The document is of another format (or version).
     #[error("the format is {found:?}, this verifier reads {FORMAT:?}")]
-    Format { found: String },
+    Format {
+        /// The format the document names, cut to 80 characters.
+        found: String,
+    },
     /// The seats do not match the player count.
     #[error("the seats do not match {players} players numbered 0 to {}", players.saturating_sub(1))]
-    Seats { players: u8 },
+    Seats {
+        /// The player count the replay states.
+        players: u8,
+    },
     /// The commitment in the replay is not the one the player was given at
     /// the start of the game.
     #[error(
         "the replay's commitment {recorded} is not the one given at the start of the game ({expected})"
     )]
     NotTheCommitmentGiven {
+        /// The commitment in the replay.
         recorded: Commitment,
+        /// The commitment the player was given at the start.
         expected: Commitment,
     },
     /// SHA-256 of the revealed salt and seed is not the commitment: the
@@ -35,7 +43,9 @@ pub enum VerifyError {
          the revealed seed or salt is not the one committed to"
     )]
     CommitmentMismatch {
+        /// The commitment in the replay.
         recorded: Commitment,
+        /// SHA-256 of the revealed salt and seed.
         computed: Commitment,
     },
     /// The seed cannot set up a game with these options.
@@ -43,34 +53,62 @@ pub enum VerifyError {
     Setup(SetupError),
     /// The layout in the replay is not the one the seed deals.
     #[error("the layout does not match the one dealt from the seed: {part} differs")]
-    LayoutMismatch { part: String },
+    LayoutMismatch {
+        /// The first part that differs, in words, e.g. "the level 2 deck".
+        part: String,
+    },
     /// The actions are not numbered 0, 1, 2, ...
     #[error("action number {index} has seq {seq}; actions must be numbered 0, 1, 2, ...")]
-    Sequence { index: usize, seq: u32 },
+    Sequence {
+        /// The action's position in the replay.
+        index: usize,
+        /// The seq the action carries instead of its position.
+        seq: u32,
+    },
     /// An action cannot even be read as a rules action.
     #[error("action {seq} is not a well-formed action: {reason}")]
-    ActionSyntax { seq: u32, reason: String },
+    ActionSyntax {
+        /// The action's seq.
+        seq: u32,
+        /// Why it cannot be read.
+        reason: String,
+    },
     /// The rules refuse one of the actions.
     #[error("action {seq} (seat {seat}: {action}) is illegal: {error}")]
     Rejected {
+        /// The refused action's seq.
         seq: u32,
+        /// The seat that played it.
         seat: Seat,
+        /// The action refused.
         action: Action,
+        /// Why the rules refuse it, naming the rule (R11.3).
         error: RuleError,
     },
     /// An action's recorded events are not what the rules say it did.
     #[error("the events of action {seq} differ: recorded {recorded}, replayed {replayed}")]
     EventsMismatch {
+        /// The action's seq.
         seq: u32,
+        /// The recorded events, as compact JSON.
         recorded: String,
+        /// The events the rules produce, as compact JSON.
         replayed: String,
     },
     /// The actions stop before the game is over.
     #[error("the game is not over after its {actions} actions")]
-    Unfinished { actions: usize },
+    Unfinished {
+        /// How many actions the replay holds.
+        actions: usize,
+    },
     /// The recorded result is not the one the actions lead to.
     #[error("the result differs: recorded {recorded}, replayed {replayed}")]
-    ResultMismatch { recorded: String, replayed: String },
+    ResultMismatch {
+        /// The recorded result, as compact JSON.
+        recorded: String,
+        /// The result the actions lead to, as compact JSON.
+        replayed: String,
+    },
 }
 
 impl VerifyError {
@@ -96,17 +134,27 @@ impl VerifyError {
 /// What a successful verification checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// The game's id.
     pub game: String,
+    /// The number of players (R2).
     pub players: u8,
+    /// Who sat where, one entry per seat in seat order.
     pub seats: Vec<SeatName>,
+    /// The commitment that the revealed seed and salt hash to.
     pub commitment: Commitment,
     /// True when the commitment was also compared with one the caller
     /// received at the start of the game.
     pub commitment_given: bool,
+    /// The revealed seed, which deals the recorded layout (R2.5).
     pub seed: Seed,
+    /// How many actions were replayed, all of them legal.
     pub actions: usize,
+    /// How many events were compared, all of them equal.
     pub events: usize,
+    /// Turns completed in the replayed game.
     pub turns: u32,
+    /// The result the actions lead to, equal to the recorded one (R10.3,
+    /// R10.4).
     pub result: GameResult,
 }
 

@@ -215,6 +215,7 @@ impl Game {
         crate::setup::initial_layout(self)
     }
 
+    /// The number of players, 2, 3 or 4 (R2).
     pub fn players(&self) -> u8 {
         self.players
     }
@@ -229,6 +230,7 @@ impl Game {
         (self.first_seat + self.players - 1) % self.players
     }
 
+    /// What the game waits for, and from whom.
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -253,6 +255,7 @@ impl Game {
         }
     }
 
+    /// Whether the game is over (R10.2, R11.2).
     pub fn is_over(&self) -> bool {
         self.phase == Phase::GameOver
     }

@@ -54,14 +54,20 @@ pub use setup::{ReservedCard, SeatSnapshot, Snapshot, seat_order};
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Color {
+    /// White: the diamond.
     White,
+    /// Blue: the sapphire.
     Blue,
+    /// Green: the emerald.
     Green,
+    /// Red: the ruby.
     Red,
+    /// Black: the onyx.
     Black,
 }
 
 impl Color {
+    /// The five colours in their fixed order: white, blue, green, red, black.
     pub const ALL: [Color; 5] = [
         Color::White,
         Color::Blue,
@@ -69,9 +75,11 @@ impl Color {
         Color::Red,
         Color::Black,
     ];
+    /// The colour's place in [`Color::ALL`], which is also its index in [`Gems`].
     pub fn index(self) -> usize {
         self as usize
     }
+    /// The colour's name as the wire protocol writes it, e.g. "blue".
     pub fn name(self) -> &'static str {
         ["white", "blue", "green", "red", "black"][self as usize]
     }
@@ -88,11 +96,14 @@ pub type Gems = [u8; 5];
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tokens {
+    /// Tokens of each gem colour, indexed by [`Color::index`].
     pub gems: Gems,
+    /// Gold (joker) tokens, which stand in for any colour when buying (R7.3).
     pub gold: u8,
 }
 
 impl Tokens {
+    /// All tokens counted together, gold included (the R8.1 limit counts this).
     pub fn total(&self) -> u32 {
         self.gems.iter().map(|&n| n as u32).sum::<u32>() + self.gold as u32
     }
@@ -123,18 +134,26 @@ pub struct Level(pub u8);
 /// One development card of the official set (R1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Card {
+    /// The card's stable id: its row in `data/cards.csv`.
     pub id: CardId,
+    /// The card's level, 1 to 3 (R1.2).
     pub level: Level,
+    /// The colour of the bonus the card gives its owner (R7.2).
     pub bonus: Color,
+    /// Prestige points, 0 to 5 (R1.2).
     pub points: u8,
+    /// The price per gem colour, before bonuses lower it (R7.2).
     pub cost: Gems,
 }
 
 /// One noble tile (R1.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Noble {
+    /// The noble's stable id: its row in `data/nobles.csv`.
     pub id: NobleId,
+    /// Prestige points: 3 for every noble (R9.4).
     pub points: u8,
+    /// The bonuses per colour a player must own to be visited (R9.1).
     pub requires: Gems,
 }
 
@@ -174,7 +193,12 @@ pub enum Action {
     /// R7: buy a face-up card or one of your own reserved cards.
     /// `gold` says how much gold stands in for each colour (R7.3);
     /// `None` means the default payment (coloured tokens first).
-    Buy { card: CardId, gold: Option<Gems> },
+    Buy {
+        /// The card to buy: face-up, or in the buyer's own reserve (R7.1).
+        card: CardId,
+        /// R7.3: the gold spent per colour; `None` for the default payment.
+        gold: Option<Gems>,
+    },
     /// R8: return these tokens (the decision after a main action that left
     /// the player above 10 tokens).
     ReturnTokens(Tokens),
@@ -191,15 +215,19 @@ pub enum Action {
 pub struct ColorSet(pub u8);
 
 impl ColorSet {
+    /// Whether `c` is in the set.
     pub fn contains(self, c: Color) -> bool {
         self.0 & (1 << c.index()) != 0
     }
+    /// How many colours the set holds.
     pub fn len(self) -> u32 {
         (self.0 & 0x1f).count_ones()
     }
+    /// Whether the set holds no colour.
     pub fn is_empty(self) -> bool {
         self.len() == 0
     }
+    /// The colours in the set, in [`Color::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Color> {
         Color::ALL.into_iter().filter(move |c| self.contains(*c))
     }
@@ -216,11 +244,22 @@ impl FromIterator<Color> for ColorSet {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Phase {
     /// `seat` must make a main action (or pass under R11.1).
-    Main { seat: Seat },
+    Main {
+        /// The seat whose turn it is.
+        seat: Seat,
+    },
     /// `seat` must return `count` tokens (R8).
-    ReturnTokens { seat: Seat, count: u8 },
+    ReturnTokens {
+        /// The active seat, above 10 tokens (R8.1).
+        seat: Seat,
+        /// How many tokens it must return to keep exactly 10 (R8.1).
+        count: u8,
+    },
     /// `seat` must choose one of the qualifying nobles (R9.3).
-    ChooseNoble { seat: Seat },
+    ChooseNoble {
+        /// The active seat, which several nobles qualify for.
+        seat: Seat,
+    },
     /// The game is over (R10, R11.2).
     GameOver,
 }
@@ -237,19 +276,24 @@ pub struct Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Layout {
+    /// The number of players, 2, 3 or 4 (R2).
     pub players: u8,
     /// Each level's deck, top card first (index 0 = level 1).
     pub decks: [Vec<CardId>; 3],
     /// Face-up cards per level (up to 4 each; dealt from nowhere else).
     pub face_up: [Vec<CardId>; 3],
+    /// The nobles revealed on the table (R2.2).
     pub nobles: Vec<NobleId>,
+    /// The seat that plays first (R2.4).
     pub first_seat: Seat,
 }
 
 /// Who looks at the game: a seat, or a spectator (public view only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
+    /// The player in this seat: the public state and that seat's own reserved cards.
     Seat(Seat),
+    /// Someone without a seat: the public state only.
     Spectator,
 }
 
@@ -258,44 +302,69 @@ pub enum Viewer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Event {
+    /// R4, R5: `seat` took `tokens` from the supply.
     TookTokens {
+        /// The seat that took them.
         seat: Seat,
+        /// The tokens taken.
         tokens: Tokens,
     },
     /// `card` is `None` in the redacted form of a blind reserve.
     Reserved {
+        /// The seat that reserved the card (R6).
         seat: Seat,
+        /// The level of the card, which everyone may see (R6.4).
         level: Level,
+        /// The card; `None` for another seat's blind reserve (R6.4).
         card: Option<CardId>,
+        /// Whether it was the top card of a deck, reserved blind (R6.1).
         from_deck: bool,
+        /// Whether a gold token came with it (R6.3).
         gold: bool,
     },
+    /// R7: `seat` bought `card`, paying `paid`.
     Bought {
+        /// The buyer.
         seat: Seat,
+        /// The card bought, now in the buyer's tableau (R7.5).
         card: CardId,
+        /// The tokens paid, gold included; they went back to the supply (R7.4).
         paid: Tokens,
     },
     /// R7A: a face-up slot was refilled from the deck.
     Dealt {
+        /// The level of the slot and of the deck.
         level: Level,
+        /// The face-up slot refilled, 0 to 3.
         slot: u8,
+        /// The card now face-up in that slot.
         card: CardId,
     },
+    /// R8.1: `seat` returned `tokens` to the supply.
     ReturnedTokens {
+        /// The seat that returned them.
         seat: Seat,
+        /// The tokens returned.
         tokens: Tokens,
     },
+    /// R9: `noble` visited `seat`.
     NobleVisited {
+        /// The seat visited.
         seat: Seat,
+        /// The noble, now the seat's (3 points, R9.4).
         noble: NobleId,
     },
+    /// R11.1: `seat` passed.
     Passed {
+        /// The seat that passed.
         seat: Seat,
     },
     /// R10.1: `seat` reached 15 points; the round is finished.
     EndTriggered {
+        /// The seat that reached 15 points.
         seat: Seat,
     },
+    /// R10.2, R11.2: the game is over; [`Game::result`] has the ranking.
     GameOver,
 }
 
@@ -329,6 +398,7 @@ pub struct RuleError {
     pub code: &'static str,
     /// The rule number, e.g. "R5.1".
     pub rule: &'static str,
+    /// Why, in player words, e.g. "take two: only 3 sapphire tokens left, 4 needed".
     pub message: String,
 }
 
@@ -344,11 +414,15 @@ pub struct GameResult {
     pub deadlock: bool,
 }
 
+/// One seat's place in the final ranking (R10.3, R10.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Standing {
+    /// The seat.
     pub seat: Seat,
+    /// The score: points of purchased cards plus nobles (R10.3).
     pub points: u8,
+    /// How many development cards the seat purchased; fewer wins a tie (R10.4).
     pub cards: u8,
     /// 1-based rank; equal ranks are shared.
     pub rank: u8,
@@ -358,34 +432,48 @@ pub struct Standing {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct View {
+    /// The number of players, 2, 3 or 4 (R2).
     pub players: u8,
     /// The seat that played first (R2.4); the round ends before it (R10.2).
     pub first_seat: Seat,
+    /// What the game waits for, and from whom.
     pub phase: Phase,
     /// Turns completed so far (R10.2 bookkeeping).
     pub turn: u32,
+    /// The tokens in the supply.
     pub supply: Tokens,
     /// Face-up cards per level; `None` is an empty slot (R7A).
     pub face_up: [[Option<CardId>; 4]; 3],
     /// Cards left in each level's deck (count only, never order).
     pub deck_sizes: [u8; 3],
+    /// The nobles still on the table.
     pub nobles: Vec<NobleId>,
+    /// One entry per seat, in seat order.
     pub seats: Vec<SeatView>,
     /// R9.3 candidates when the phase is ChooseNoble.
     pub noble_choices: Vec<NobleId>,
     /// Set once R10.1 triggered.
     pub end_triggered: bool,
+    /// The final result, once the game is over (R10.3, R10.4).
     pub result: Option<GameResult>,
 }
 
+/// One seat as a viewer sees it: everything is public except other seats'
+/// blind reserves (R6.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SeatView {
+    /// The tokens the seat holds.
     pub tokens: Tokens,
+    /// Bonuses per colour: one per purchased card of that colour (R7.2).
     pub bonuses: Gems,
+    /// Points of purchased cards plus nobles (R10.3).
     pub points: u8,
+    /// The cards the seat bought, in id order.
     pub purchased: Vec<CardId>,
+    /// The nobles that visited the seat (R9).
     pub nobles: Vec<NobleId>,
+    /// The seat's reserved cards (at most 3, R6.2), in the order they were reserved.
     pub reserved: Vec<ReservedView>,
 }
 
@@ -393,8 +481,18 @@ pub struct SeatView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ReservedView {
-    Card { card: CardId, from_deck: bool },
-    Hidden { level: Level },
+    /// A card the viewer may see: one reserved face-up, or the viewer's own.
+    Card {
+        /// The reserved card.
+        card: CardId,
+        /// Whether it was reserved blind from a deck (R6.1).
+        from_deck: bool,
+    },
+    /// Another seat's blind reserve, of which only the level is known (R6.4).
+    Hidden {
+        /// The level of the deck it came from.
+        level: Level,
+    },
 }
 
 /// Up to this many events follow one action.
@@ -418,15 +516,19 @@ impl Default for Events {
 }
 
 impl Events {
+    /// The events, in the order they happened.
     pub fn as_slice(&self) -> &[Event] {
         &self.items[..self.len as usize]
     }
+    /// An iterator over the events, in the order they happened.
     pub fn iter(&self) -> std::slice::Iter<'_, Event> {
         self.as_slice().iter()
     }
+    /// How many events there are.
     pub fn len(&self) -> usize {
         self.len as usize
     }
+    /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -449,10 +551,13 @@ impl<'a> IntoIterator for &'a Events {
 /// A game that could not be set up (from a seed, a layout or a snapshot).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
+    /// R2: a player count other than 2, 3 or 4.
     #[error("Splendor is played by 2, 3 or 4 players, not {0} (R2)")]
     PlayerCount(u8),
+    /// A layout that breaks a rule of setup; the text says which.
     #[error("invalid layout: {0}")]
     Layout(String),
+    /// A snapshot that breaks an invariant of the engine; the text says which.
     #[error("invalid snapshot: {0}")]
     Snapshot(String),
 }

@@ -316,6 +316,7 @@ pub struct Snapshot {
     pub layout: Layout,
     /// Cards drawn so far from the top of each level's layout deck.
     pub drawn: [u8; 3],
+    /// What the game waits for, and from whom.
     pub phase: Phase,
     /// Turns completed so far.
     pub turn: u32,
@@ -325,6 +326,7 @@ pub struct Snapshot {
     pub end_triggered: bool,
     /// The game ended by R11.2.
     pub deadlock: bool,
+    /// The tokens in the supply.
     pub supply: Tokens,
     /// Face-up cards per level and slot; `None` is an empty slot.
     pub face_up: [[Option<CardId>; 4]; 3],
@@ -338,8 +340,11 @@ pub struct Snapshot {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SeatSnapshot {
+    /// The tokens the seat holds.
     pub tokens: Tokens,
+    /// The cards the seat bought.
     pub purchased: Vec<CardId>,
+    /// The nobles that visited the seat (R9).
     pub nobles: Vec<NobleId>,
     /// Reserved cards in the order they were reserved.
     pub reserved: Vec<ReservedCard>,
@@ -349,7 +354,9 @@ pub struct SeatSnapshot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ReservedCard {
+    /// The reserved card.
     pub card: CardId,
+    /// Whether it was reserved blind from a deck (R6.4).
     pub from_deck: bool,
 }
 

@@ -90,7 +90,9 @@ impl Storage for Store {
 
 /// What a server keeps its games and sessions in.
 pub struct Backend {
+    /// Where games are stored.
     pub persistence: Arc<dyn Persistence>,
+    /// Where sessions are kept.
     pub sessions: Arc<dyn SessionStore>,
     /// `None`: nothing to ping or close (memory only).
     pub storage: Option<Arc<dyn Storage>>,
@@ -130,8 +132,10 @@ pub enum ServerError {
     Database {
         /// The URL, password hidden.
         url: DatabaseUrl,
+        /// What the store said.
         source: StoreError,
     },
+    /// The listening socket failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -239,18 +243,22 @@ impl AppState {
         }
     }
 
+    /// The server's settings.
     pub fn config(&self) -> &Config {
         &self.inner.config
     }
 
+    /// The rooms.
     pub fn lobby(&self) -> &Lobby {
         &self.inner.lobby
     }
 
+    /// The sessions.
     pub fn sessions(&self) -> &dyn SessionStore {
         self.inner.sessions.as_ref()
     }
 
+    /// The server's counters.
     pub fn metrics(&self) -> &Metrics {
         &self.inner.metrics
     }

@@ -222,6 +222,7 @@ impl Metrics {
         }
     }
 
+    /// Counts a connection refused at the handshake.
     pub fn connection_refused(&self, why: Refusal) {
         self.inner
             .refused
@@ -231,6 +232,7 @@ impl Metrics {
             .inc();
     }
 
+    /// Counts a connection that ended, by why.
     pub fn connection_closed(&self, why: CloseReason) {
         self.inner
             .closed
@@ -240,10 +242,12 @@ impl Metrics {
             .inc();
     }
 
+    /// Counts a message from a client.
     pub fn message_received(&self) {
         self.inner.received.inc();
     }
 
+    /// Counts a message to a client.
     pub fn message_sent(&self) {
         self.inner.sent.inc();
     }
@@ -351,6 +355,7 @@ pub struct TimedPersistence {
 }
 
 impl TimedPersistence {
+    /// `inner`, its commits timed into `metrics`.
     pub fn new(inner: Arc<dyn Persistence>, metrics: Metrics) -> TimedPersistence {
         TimedPersistence { inner, metrics }
     }

@@ -10,16 +10,28 @@ use tokio::net::TcpStream;
 /// Why a health check failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ProbeError {
+    /// The server did not answer in time.
     #[error("no answer from {addr} within {timeout:?}")]
-    Timeout { addr: SocketAddr, timeout: Duration },
+    Timeout {
+        /// Where the probe asked.
+        addr: SocketAddr,
+        /// How long it waited.
+        timeout: Duration,
+    },
+    /// The server could not be reached.
     #[error("cannot reach {addr}: {source}")]
     Io {
+        /// Where the probe asked.
         addr: SocketAddr,
+        /// Why it could not.
         source: std::io::Error,
     },
+    /// The server answered, but not 200.
     #[error("{addr} answered {status_line:?}")]
     Unhealthy {
+        /// Where the probe asked.
         addr: SocketAddr,
+        /// The HTTP status line it got.
         status_line: String,
     },
 }

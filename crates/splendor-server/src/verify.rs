@@ -20,7 +20,12 @@ pub const MAX_REPLAY_BYTES: u64 = 16 << 20;
 pub enum VerifyFailure {
     /// The file cannot be read.
     #[error("cannot read {path}: {reason}")]
-    Unreadable { path: String, reason: String },
+    Unreadable {
+        /// The file.
+        path: String,
+        /// Why it cannot be read.
+        reason: String,
+    },
     /// The text is not a replay document.
     #[error("not a replay: {0}")]
     NotAReplay(String),

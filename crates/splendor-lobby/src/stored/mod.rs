@@ -119,6 +119,7 @@ pub struct StorePersistence {
 }
 
 impl StorePersistence {
+    /// Games kept in `store`.
     pub fn new(store: Store) -> StorePersistence {
         StorePersistence { store }
     }
@@ -216,6 +217,7 @@ pub struct StoreSessions {
 }
 
 impl StoreSessions {
+    /// Sessions kept in `store`.
     pub fn new(store: Store) -> StoreSessions {
         StoreSessions { store }
     }

@@ -12,7 +12,7 @@ use splendor_rules::{
 /// A layout with every deck in id order: for each level the four lowest ids
 /// are face up and the next id is the top of the deck. Nobles 0..=players
 /// are revealed; seat 0 plays first.
-pub fn ordered_layout(players: u8) -> Layout {
+pub(crate) fn ordered_layout(players: u8) -> Layout {
     let mut decks: [Vec<CardId>; 3] = Default::default();
     let mut face_up: [Vec<CardId>; 3] = Default::default();
     for level in 1..=3u8 {
@@ -35,20 +35,20 @@ pub fn ordered_layout(players: u8) -> Layout {
 
 /// A position under construction: a snapshot with helpers that keep the
 /// tokens conserved.
-pub struct Position(pub Snapshot);
+pub(crate) struct Position(pub Snapshot);
 
 impl Position {
-    pub fn new(players: u8) -> Position {
+    pub(crate) fn new(players: u8) -> Position {
         Position::from_layout(ordered_layout(players))
     }
 
-    pub fn from_layout(layout: Layout) -> Position {
+    pub(crate) fn from_layout(layout: Layout) -> Position {
         let game = Game::from_layout(&layout).expect("valid layout");
         Position(game.snapshot())
     }
 
     /// Moves gems (white, blue, green, red, black) and gold from the supply to `seat`.
-    pub fn give(mut self, seat: Seat, gems: Gems, gold: u8) -> Position {
+    pub(crate) fn give(mut self, seat: Seat, gems: Gems, gold: u8) -> Position {
         let s = &mut self.0.seats[seat as usize];
         for i in 0..5 {
             self.0.supply.gems[i] -= gems[i];
@@ -61,7 +61,7 @@ impl Position {
 
     /// Moves gems from the supply to the seats other than `except` (up to
     /// 10 tokens each) so that the supply holds exactly `left`.
-    pub fn supply_gems(mut self, left: Gems, except: Seat) -> Position {
+    pub(crate) fn supply_gems(mut self, left: Gems, except: Seat) -> Position {
         for i in 0..5 {
             let mut extra = self.0.supply.gems[i] - left[i];
             for (s, seat) in self.0.seats.iter_mut().enumerate() {
@@ -80,7 +80,7 @@ impl Position {
     }
 
     /// Empties every face-up slot and every deck.
-    pub fn clear_table(mut self) -> Position {
+    pub(crate) fn clear_table(mut self) -> Position {
         for level in 0..3 {
             self.0.face_up[level] = [None; 4];
             let drawn = self.0.drawn[level] as usize;
@@ -89,13 +89,13 @@ impl Position {
         self
     }
 
-    pub fn end_triggered(mut self) -> Position {
+    pub(crate) fn end_triggered(mut self) -> Position {
         self.0.end_triggered = true;
         self
     }
 
     /// Gives `seat` these purchased cards (they must not be anywhere else).
-    pub fn purchased(mut self, seat: Seat, cards: &[u8]) -> Position {
+    pub(crate) fn purchased(mut self, seat: Seat, cards: &[u8]) -> Position {
         for &c in cards {
             self.remove_everywhere(c);
             self.0.seats[seat as usize].purchased.push(CardId(c));
@@ -104,7 +104,7 @@ impl Position {
     }
 
     /// Gives `seat` a reserved card.
-    pub fn reserved(mut self, seat: Seat, card: u8, from_deck: bool) -> Position {
+    pub(crate) fn reserved(mut self, seat: Seat, card: u8, from_deck: bool) -> Position {
         self.remove_everywhere(card);
         self.0.seats[seat as usize].reserved.push(ReservedCard {
             card: CardId(card),
@@ -138,50 +138,50 @@ impl Position {
     }
 
     /// Empties the deck of `level` (1..=3); its cards leave the game.
-    pub fn empty_deck(mut self, level: u8) -> Position {
+    pub(crate) fn empty_deck(mut self, level: u8) -> Position {
         let l = level as usize - 1;
         let drawn = self.0.drawn[l] as usize;
         self.0.layout.decks[l].truncate(drawn);
         self
     }
 
-    pub fn nobles(mut self, nobles: &[u8]) -> Position {
+    pub(crate) fn nobles(mut self, nobles: &[u8]) -> Position {
         self.0.layout.nobles = nobles.iter().map(|&n| NobleId(n)).collect();
         self.0.nobles = self.0.layout.nobles.clone();
         self
     }
 
-    pub fn first_seat(mut self, seat: Seat) -> Position {
+    pub(crate) fn first_seat(mut self, seat: Seat) -> Position {
         self.0.layout.first_seat = seat;
         self.0.phase = Phase::Main { seat };
         self
     }
 
-    pub fn seat_to_move(mut self, seat: Seat) -> Position {
+    pub(crate) fn seat_to_move(mut self, seat: Seat) -> Position {
         self.0.phase = Phase::Main { seat };
         self
     }
 
-    pub fn build(self) -> Game {
+    pub(crate) fn build(self) -> Game {
         Game::from_snapshot(&self.0).expect("valid position")
     }
 }
 
-pub fn gems(white: u8, blue: u8, green: u8, red: u8, black: u8) -> Gems {
+pub(crate) fn gems(white: u8, blue: u8, green: u8, red: u8, black: u8) -> Gems {
     [white, blue, green, red, black]
 }
 
-pub fn tokens(g: Gems, gold: u8) -> Tokens {
+pub(crate) fn tokens(g: Gems, gold: u8) -> Tokens {
     Tokens { gems: g, gold }
 }
 
-pub fn colors(cs: &[Color]) -> splendor_rules::ColorSet {
+pub(crate) fn colors(cs: &[Color]) -> splendor_rules::ColorSet {
     cs.iter().copied().collect()
 }
 
 /// Applies an action that must be accepted, and checks that it was listed
 /// by `legal_actions` (explicit payments are not listed; their card is).
-pub fn ok(game: &mut Game, seat: Seat, action: Action) -> Vec<Event> {
+pub(crate) fn ok(game: &mut Game, seat: Seat, action: Action) -> Vec<Event> {
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
     let listed = match action {
@@ -200,7 +200,7 @@ pub fn ok(game: &mut Game, seat: Seat, action: Action) -> Vec<Event> {
 
 /// Applies an action that must be refused; checks that nothing changed and
 /// that it was not listed, and returns the error.
-pub fn err(game: &mut Game, seat: Seat, action: Action) -> RuleError {
+pub(crate) fn err(game: &mut Game, seat: Seat, action: Action) -> RuleError {
     let before = *game;
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
@@ -223,7 +223,7 @@ pub fn err(game: &mut Game, seat: Seat, action: Action) -> RuleError {
 }
 
 /// Asserts the error's code and its full text (message and rule).
-pub fn assert_error(error: &RuleError, code: &str, text: &str) {
+pub(crate) fn assert_error(error: &RuleError, code: &str, text: &str) {
     assert_eq!(error.code, code, "{error}");
     assert_eq!(error.to_string(), text);
 }

@@ -115,6 +115,7 @@ fn is_combining_mark(c: char) -> bool {
 pub struct NamePolicy {
     /// The most characters (Unicode scalar values) after trimming.
     pub max_chars: usize,
+    /// Which characters a name may use.
     pub chars: NameChars,
 }
 

@@ -75,7 +75,9 @@ fn strip_default_port<'a>(scheme: &str, authority: &'a str) -> &'a str {
 /// One entry of the allow-list: an origin, or `*` for any.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AllowedOrigin {
+    /// `*`: every origin.
     Any,
+    /// One origin: scheme, host and port.
     Exactly(Origin),
 }
 
@@ -104,6 +106,7 @@ impl fmt::Display for AllowedOrigin {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the origin {origin:?} may not open a WebSocket to this server")]
 pub struct OriginRefused {
+    /// The refused `Origin` header.
     pub origin: String,
 }
 
@@ -115,6 +118,7 @@ pub struct OriginPolicy {
 }
 
 impl OriginPolicy {
+    /// A policy allowing `allowed`, and the server's own origin when `same_origin`.
     pub fn new(allowed: Vec<AllowedOrigin>, same_origin: bool) -> OriginPolicy {
         OriginPolicy {
             allowed,

@@ -39,6 +39,7 @@ struct Inner {
 }
 
 impl IpLimiter {
+    /// At most `max_per_ip` connections from one client address.
     pub fn new(max_per_ip: usize) -> IpLimiter {
         IpLimiter {
             inner: Arc::new(Inner {

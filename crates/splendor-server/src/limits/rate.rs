@@ -99,6 +99,7 @@ pub struct MessageRate {
 }
 
 impl MessageRate {
+    /// `per_second` messages a second on average, `burst` at once; full at `now`.
     pub fn new(per_second: u32, burst: u32, now: Instant) -> MessageRate {
         MessageRate {
             bucket: TokenBucket::new(per_second, burst, now),

@@ -15,13 +15,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 use sqlx::{ConnectOptions, Connection};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Sqlite,
     Postgres,
 }
 
 /// One test's database; dropped (PostgreSQL) or deleted (SQLite) after the test.
-pub struct TestDb {
+pub(crate) struct TestDb {
     pub kind: Kind,
     /// The URL to open the store with.
     pub url: String,
@@ -34,7 +34,7 @@ pub struct TestDb {
 impl TestDb {
     /// A fresh SQLite file, in a directory that does not exist yet (the store
     /// must create it).
-    pub fn sqlite() -> TestDb {
+    pub(crate) fn sqlite() -> TestDb {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let url = format!("sqlite://{}/data/store.db", dir.path().display());
         TestDb {
@@ -47,7 +47,7 @@ impl TestDb {
 
     /// A fresh PostgreSQL database, or `None` (after saying so loudly) when
     /// no server is configured.
-    pub async fn postgres(test: &str) -> Option<TestDb> {
+    pub(crate) async fn postgres(test: &str) -> Option<TestDb> {
         let pg = PgTestDatabase::create("splendor_test", &format!("store test {test}")).await?;
         Some(TestDb {
             kind: Kind::Postgres,
@@ -57,18 +57,18 @@ impl TestDb {
         })
     }
 
-    pub async fn open(&self) -> Store {
+    pub(crate) async fn open(&self) -> Store {
         self.open_with(StoreConfig::default()).await
     }
 
-    pub async fn open_with(&self, config: StoreConfig) -> Store {
+    pub(crate) async fn open_with(&self, config: StoreConfig) -> Store {
         Store::open_with(&self.url, config)
             .await
             .unwrap_or_else(|err| panic!("open {:?}: {err}", self.kind))
     }
 
     /// A connection of its own to the same database, outside the store.
-    pub async fn raw(&self) -> Raw {
+    pub(crate) async fn raw(&self) -> Raw {
         match self.kind {
             Kind::Sqlite => {
                 let options = SqliteConnectOptions::from_str(&self.url).expect("the test URL");
@@ -83,7 +83,7 @@ impl TestDb {
     }
 
     /// The SQLite file's path.
-    pub fn sqlite_path(&self) -> std::path::PathBuf {
+    pub(crate) fn sqlite_path(&self) -> std::path::PathBuf {
         self.dir
             .as_ref()
             .expect("an SQLite test database")
@@ -93,7 +93,7 @@ impl TestDb {
 
     /// Connects to the PostgreSQL server's administrative database, to act on
     /// the test database from outside (refuse its connections, for example).
-    pub async fn pg_admin(&self) -> (PgConnection, String) {
+    pub(crate) async fn pg_admin(&self) -> (PgConnection, String) {
         let pg = self.pg.as_ref().expect("a PostgreSQL test database");
         let admin = PgConnection::connect(pg.admin_url())
             .await
@@ -103,14 +103,14 @@ impl TestDb {
 }
 
 /// A side connection to a test database.
-pub enum Raw {
+pub(crate) enum Raw {
     Sqlite(SqliteConnection),
     Postgres(PgConnection),
 }
 
 impl Raw {
     /// Runs one statement, written for each dialect.
-    pub async fn execute(&mut self, sqlite: &str, postgres: &str) {
+    pub(crate) async fn execute(&mut self, sqlite: &str, postgres: &str) {
         let result = match self {
             Raw::Sqlite(conn) => sqlx::raw_sql(sqlite).execute(conn).await.map(|_| ()),
             Raw::Postgres(conn) => sqlx::raw_sql(postgres).execute(conn).await.map(|_| ()),
@@ -119,7 +119,7 @@ impl Raw {
     }
 
     /// The session table's token hashes.
-    pub async fn token_hashes(&mut self) -> Vec<Vec<u8>> {
+    pub(crate) async fn token_hashes(&mut self) -> Vec<Vec<u8>> {
         let sql = "SELECT token_hash FROM sessions";
         match self {
             Raw::Sqlite(conn) => sqlx::query_scalar(sql).fetch_all(conn).await,
@@ -129,7 +129,7 @@ impl Raw {
     }
 
     /// How many actions the log holds for all games.
-    pub async fn action_count(&mut self) -> i64 {
+    pub(crate) async fn action_count(&mut self) -> i64 {
         let sql = "SELECT COUNT(*) FROM actions";
         match self {
             Raw::Sqlite(conn) => sqlx::query_scalar(sql).fetch_one(conn).await,
@@ -139,7 +139,7 @@ impl Raw {
     }
 
     /// Every session row, every column, as text (PostgreSQL only).
-    pub async fn pg_sessions_as_text(&mut self) -> String {
+    pub(crate) async fn pg_sessions_as_text(&mut self) -> String {
         let Raw::Postgres(conn) = self else {
             panic!("pg_sessions_as_text on SQLite");
         };
@@ -153,7 +153,7 @@ impl Raw {
 
 /// Waits until `condition` holds, checking often; fails the test after 10 s.
 /// This waits for a state, never for a guessed duration.
-pub async fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+pub(crate) async fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while !condition() {
         assert!(
