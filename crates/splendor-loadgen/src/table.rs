@@ -1,0 +1,369 @@
+//! One table of the load: S real WebSocket clients that create a room,
+//! join it, start, play to the end, and start over with a new room.
+//!
+//! Each client's socket is read by a task of its own, which counts bytes
+//! and frames and hands the parsed messages to the table; the table holds
+//! the write halves, picks the actions and times them.
+
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use futures_util::stream::SplitSink;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio::sync::{Semaphore, mpsc};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+type Sink = SplitSink<WebSocketStream<MaybeTlsStream<TcpStream>>, Message>;
+
+/// How a room paces its actions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Pace {
+    /// The seat to act acts as soon as it has its state.
+    ClosedLoop,
+    /// At most one action per this interval in each room.
+    Every(Duration),
+}
+
+/// What every table does.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub(crate) url: String,
+    pub(crate) seats: u8,
+    pub(crate) pace: Pace,
+    /// Nothing runs past this, whatever happens.
+    pub(crate) stop_at: Instant,
+}
+
+/// Totals of all tables, read at the start and end of the window.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    actions: AtomicU64,
+    games: AtomicU64,
+    errors: AtomicU64,
+    lost: AtomicU64,
+    bytes: AtomicU64,
+    frames: AtomicU64,
+    /// Latencies from `act` to the actor's resulting state, in microseconds.
+    latencies: Mutex<Vec<u32>>,
+    /// Set when the run is over.
+    pub(crate) stop: AtomicBool,
+}
+
+/// A reading of [`Counters`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Totals {
+    pub(crate) actions: u64,
+    pub(crate) games: u64,
+    pub(crate) errors: u64,
+    pub(crate) lost: u64,
+    pub(crate) bytes: u64,
+    pub(crate) frames: u64,
+}
+
+impl Counters {
+    /// The totals so far.
+    pub(crate) fn snapshot(&self) -> Totals {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        Totals {
+            actions: get(&self.actions),
+            games: get(&self.games),
+            errors: get(&self.errors),
+            lost: get(&self.lost),
+            bytes: get(&self.bytes),
+            frames: get(&self.frames),
+        }
+    }
+
+    /// The latencies recorded since the last call.
+    pub(crate) fn take_latencies(&self) -> Vec<u32> {
+        std::mem::take(&mut *self.latencies.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    fn latency(&self, since: Instant) {
+        let micros = since.elapsed().as_micros().min(u32::MAX as u128) as u32;
+        self.latencies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(micros);
+    }
+}
+
+/// p50, p90, p99 and max of `latencies`, in milliseconds.
+pub(crate) fn percentiles(mut latencies: Vec<u32>) -> String {
+    if latencies.is_empty() {
+        return "no samples".into();
+    }
+    latencies.sort_unstable();
+    let at = |q: f64| {
+        let i = ((latencies.len() as f64 - 1.0) * q).round() as usize;
+        f64::from(latencies[i]) / 1000.0
+    };
+    format!(
+        "p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples)",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0),
+        latencies.len()
+    )
+}
+
+/// One client of a table.
+pub(crate) struct Client {
+    sink: Sink,
+}
+
+/// A message one of the table's clients received.
+struct Received {
+    seat: usize,
+    message: Value,
+}
+
+/// Plays games at one table until the run stops.
+pub(crate) async fn run(
+    index: usize,
+    plan: Plan,
+    counters: Arc<Counters>,
+    gate: Arc<Semaphore>,
+) -> anyhow::Result<()> {
+    let (tx, mut rx) = mpsc::channel(256);
+    let mut clients = Vec::new();
+    {
+        let _permit = gate.acquire().await?;
+        for seat in 0..usize::from(plan.seats) {
+            clients.push(connect(&plan.url, seat, tx.clone(), counters.clone()).await?);
+        }
+    }
+    drop(tx);
+    for (seat, client) in clients.iter_mut().enumerate() {
+        send(
+            client,
+            json!({"type": "hello", "name": format!("t{index}s{seat}")}),
+        )
+        .await?;
+    }
+    let mut dice = 0x9E37_79B9_7F4A_7C15_u64 ^ index as u64;
+    while !counters.stop.load(Ordering::Relaxed) && Instant::now() < plan.stop_at {
+        if let Err(e) = play_one(&plan, &mut clients, &mut rx, &counters, &mut dice).await {
+            counters.lost.fetch_add(1, Ordering::Relaxed);
+            if counters.lost.load(Ordering::Relaxed) <= 3 {
+                eprintln!("table {index}: {e:#}");
+            }
+            return Err(e);
+        }
+        counters.games.fetch_add(1, Ordering::Relaxed);
+        for client in clients.iter_mut() {
+            send(client, json!({"type": "leave"})).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Connects a client whose messages go to `tx`.
+async fn connect(
+    url: &str,
+    seat: usize,
+    tx: mpsc::Sender<Received>,
+    counters: Arc<Counters>,
+) -> anyhow::Result<Client> {
+    let (socket, _) = connect_async(url)
+        .await
+        .with_context(|| format!("connecting to {url}"))?;
+    let (sink, mut stream) = socket.split();
+    tokio::spawn(async move {
+        while let Some(Ok(frame)) = stream.next().await {
+            let Message::Text(text) = frame else { continue };
+            counters
+                .bytes
+                .fetch_add(text.len() as u64, Ordering::Relaxed);
+            counters.frames.fetch_add(1, Ordering::Relaxed);
+            let Ok(message) = serde_json::from_str::<Value>(text.as_str()) else {
+                continue;
+            };
+            if message["type"] == "error" {
+                counters.errors.fetch_add(1, Ordering::Relaxed);
+            }
+            if tx.send(Received { seat, message }).await.is_err() {
+                break;
+            }
+        }
+    });
+    Ok(Client { sink })
+}
+
+async fn send(client: &mut Client, message: Value) -> anyhow::Result<()> {
+    client
+        .sink
+        .send(Message::Text(message.to_string().into()))
+        .await
+        .context("sending")
+}
+
+/// Waits for the answer to request `id` of `seat` (a message of `kind`
+/// echoing the id); other messages, such as updates from a room the seat
+/// just left, are dropped. An error answer fails.
+async fn wait_for(
+    rx: &mut mpsc::Receiver<Received>,
+    seat: usize,
+    (kind, id): (&str, &str),
+    stop_at: Instant,
+) -> anyhow::Result<Value> {
+    loop {
+        let received = tokio::time::timeout_at(stop_at.into(), rx.recv())
+            .await
+            .context("the run ended while setting up a room")?
+            .context("a connection was lost")?;
+        let message = received.message;
+        if received.seat != seat || message["id"] != id {
+            continue;
+        }
+        if message["type"] == kind {
+            return Ok(message);
+        }
+        bail!("the server refused: {message}");
+    }
+}
+
+/// One game: the first client creates the room, the others join, the
+/// host starts, and the seat to act acts until the result.
+async fn play_one(
+    plan: &Plan,
+    clients: &mut [Client],
+    rx: &mut mpsc::Receiver<Received>,
+    counters: &Counters,
+    dice: &mut u64,
+) -> anyhow::Result<()> {
+    send(
+        &mut clients[0],
+        json!({"type": "create", "seats": plan.seats, "id": "create"}),
+    )
+    .await?;
+    let room = wait_for(rx, 0, ("room", "create"), plan.stop_at).await?;
+    let code = room["code"]
+        .as_str()
+        .context("a room without a code")?
+        .to_owned();
+    for (seat, client) in clients.iter_mut().enumerate().skip(1) {
+        send(client, json!({"type": "join", "code": code, "id": "join"})).await?;
+        wait_for(rx, seat, ("room", "join"), plan.stop_at).await?;
+    }
+    send(&mut clients[0], json!({"type": "start", "id": "start"})).await?;
+    // Each seat's action in flight: on which version, since when. The next
+    // actor's state may arrive before the last actor's own, so each seat
+    // keeps its own.
+    let mut in_flight: Vec<Option<(u64, Instant)>> = vec![None; clients.len()];
+    let mut next_slot = Instant::now();
+    let mut results = 0;
+    loop {
+        let Some(received) = tokio::time::timeout_at(plan.stop_at.into(), rx.recv())
+            .await
+            .ok()
+            .flatten()
+        else {
+            if Instant::now() >= plan.stop_at || counters.stop.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            bail!("a connection was lost");
+        };
+        let message = &received.message;
+        match message["type"].as_str() {
+            Some("result") => {
+                results += 1;
+                if results == clients.len() {
+                    return Ok(());
+                }
+            }
+            Some("error") => bail!("the server refused: {message}"),
+            Some("state") => {
+                let version = message["version"].as_u64().unwrap_or_default();
+                if let Some((sent_on, at)) = in_flight[received.seat]
+                    && version > sent_on
+                {
+                    counters.latency(at);
+                    counters.actions.fetch_add(1, Ordering::Relaxed);
+                    in_flight[received.seat] = None;
+                }
+                let Some(legal) = message["legal_actions"].as_array() else {
+                    continue;
+                };
+                if legal.is_empty() || counters.stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let action = pick(legal, dice);
+                if let Pace::Every(every) = plan.pace {
+                    tokio::time::sleep_until(next_slot.into()).await;
+                    next_slot = next_slot.max(Instant::now() - every) + every;
+                }
+                let act = json!({"type": "act", "action": action, "expect_version": version});
+                in_flight[received.seat] = Some((version, Instant::now()));
+                send(&mut clients[received.seat], act).await?;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A purchase when there is one (so games end), otherwise any legal action.
+fn pick(legal: &[Value], dice: &mut u64) -> Value {
+    *dice = dice
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let roll = (*dice >> 33) as usize;
+    let buys: Vec<&Value> = legal.iter().filter(|a| a.get("buy").is_some()).collect();
+    if buys.is_empty() {
+        legal[roll % legal.len()].clone()
+    } else {
+        buys[roll % buys.len()].clone()
+    }
+}
+
+/// Sets up a room of `seats` clients with a started game and returns them,
+/// connected and doing nothing (idle mode).
+pub(crate) async fn seated_idle(
+    index: usize,
+    url: &str,
+    seats: u8,
+    gate: Arc<Semaphore>,
+) -> anyhow::Result<Vec<Client>> {
+    let counters = Arc::new(Counters::default());
+    let (tx, mut rx) = mpsc::channel(64);
+    let mut clients = Vec::new();
+    let _permit = gate.acquire().await?;
+    for seat in 0..usize::from(seats) {
+        clients.push(connect(url, seat, tx.clone(), counters.clone()).await?);
+    }
+    drop(tx);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for (seat, client) in clients.iter_mut().enumerate() {
+        send(
+            client,
+            json!({"type": "hello", "name": format!("idle{index}s{seat}")}),
+        )
+        .await?;
+    }
+    send(
+        &mut clients[0],
+        json!({"type": "create", "seats": seats, "id": "create"}),
+    )
+    .await?;
+    let room = wait_for(&mut rx, 0, ("room", "create"), deadline).await?;
+    let code = room["code"]
+        .as_str()
+        .context("a room without a code")?
+        .to_owned();
+    for (seat, client) in clients.iter_mut().enumerate().skip(1) {
+        send(client, json!({"type": "join", "code": code, "id": "join"})).await?;
+        wait_for(&mut rx, seat, ("room", "join"), deadline).await?;
+    }
+    send(&mut clients[0], json!({"type": "start", "id": "start"})).await?;
+    wait_for(&mut rx, 0, ("room", "start"), deadline).await?;
+    // The reader tasks keep draining (and answering pings) while held.
+    tokio::spawn(async move { while rx.recv().await.is_some() {} });
+    Ok(clients)
+}
