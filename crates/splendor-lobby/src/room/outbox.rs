@@ -63,7 +63,7 @@ impl RoomCore {
     pub(crate) fn send(&mut self, to: ConnId, message: ServerMessage) {
         self.push(Effect::Send {
             to,
-            message: Outgoing::Message(message),
+            message: Outgoing::from(message),
         });
     }
 

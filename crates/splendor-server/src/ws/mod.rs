@@ -38,6 +38,21 @@ use crate::metrics::Refusal;
 use client::Client;
 use writer::write_loop;
 
+/// The socket's read buffer. Client frames are small (a few hundred bytes;
+/// at most `max_frame_bytes`, and a larger frame still reads, in several
+/// reads). The library's default of 128 KiB was most of an idle
+/// connection's memory, and it zero-filled that much on every read.
+const READ_BUFFER_BYTES: usize = 4 * 1024;
+
+/// Bytes gathered before a write reaches the socket. The writer flushes
+/// after every message anyway; this only keeps the buffer small.
+const WRITE_BUFFER_BYTES: usize = 4 * 1024;
+
+/// The most a connection's write buffer may hold (it grows past
+/// `WRITE_BUFFER_BYTES` only while writes to the socket fail): a bound on
+/// what one connection can cost, well above the largest message.
+const MAX_WRITE_BUFFER_BYTES: usize = 256 * 1024;
+
 /// How long a closing connection may take to send its close frame.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
 
@@ -122,6 +137,9 @@ pub(crate) async fn upgrade(
     let limit = HARD_FRAME_LIMIT.max(state.config().max_frame_bytes);
     ws.max_message_size(limit)
         .max_frame_size(limit)
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .write_buffer_size(WRITE_BUFFER_BYTES)
+        .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
         .on_upgrade(move |socket| serve_socket(socket, state, slots, address))
 }
 
