@@ -45,6 +45,7 @@ on_both_backends!(
     finished_games_are_listed_recent_first_in_pages,
     bad_input_is_refused_and_changes_nothing,
     one_bad_write_does_not_fail_its_batch,
+    one_statement_appends_for_many_games_and_refuses_row_by_row,
     an_outage_fails_writes_and_the_store_recovers,
     many_rooms_share_commits,
     data_survives_reopening,
@@ -620,6 +621,110 @@ async fn one_bad_write_does_not_fail_its_batch(db: TestDb) {
         .await;
     store.append_action(boom).await.unwrap();
     assert_eq!(store.game(b).await.unwrap().unwrap().actions.len(), 1);
+}
+
+/// A batch of appends to different games is written by one multi-row
+/// statement. Rows it cannot insert are refused one by one, with the same
+/// errors as alone, and the good rows of the same statement are stored.
+async fn one_statement_appends_for_many_games_and_refuses_row_by_row(db: TestDb) {
+    let store = db.open().await;
+    let mut raw = db.raw().await;
+    let ids: [Uuid; 6] = std::array::from_fn(|i| game_id(10 + i as u128));
+    for &id in &ids {
+        store.create_game(new_game(id, 2, 1)).await.unwrap();
+    }
+    play(&store, ids[1], 2, 0, 2).await;
+    play(&store, ids[4], 2, 0, 1).await;
+    store
+        .finish_game(ids[5], r#"{"ranking":[]}"#, 9)
+        .await
+        .unwrap();
+    // Hold the writer up on its next write, so that the rest queue.
+    raw.execute(
+        "BEGIN IMMEDIATE",
+        "BEGIN; LOCK TABLE actions IN EXCLUSIVE MODE",
+    )
+    .await;
+    let before = store.writer_stats();
+    let first = tokio::spawn({
+        let store = store.clone();
+        async move { store.append_action(action(ids[0], 0, 0)).await }
+    });
+    wait_until("the writer is held up", || {
+        store.writer_stats().batches > before.batches && store.queued_writes() == 0
+    })
+    .await;
+    let writes = [
+        action(ids[2], 0, 0),      // stored
+        action(ids[1], 1, 1),      // the very action already stored at 1: ok
+        action(ids[3], 1, 1),      // a gap: out of order
+        action(ids[4], 0, 1),      // another action at a taken place: duplicate
+        action(ids[5], 0, 0),      // a finished game
+        action(game_id(99), 0, 0), // no such game
+        action(ids[1], 2, 0),      // the same game again: after the others
+    ];
+    let mut pending = Vec::new();
+    for (queued, write) in writes.into_iter().enumerate() {
+        let store_for_task = store.clone();
+        pending.push(tokio::spawn(async move {
+            store_for_task.append_action(write).await
+        }));
+        wait_until("the write is queued", || {
+            store.queued_writes() == queued + 1
+        })
+        .await;
+    }
+    raw.execute("COMMIT", "COMMIT").await;
+    first.await.unwrap().unwrap();
+    let mut answers = Vec::new();
+    for task in pending {
+        answers.push(task.await.unwrap());
+    }
+    assert!(answers[0].is_ok(), "{:?}", answers[0]);
+    assert!(answers[1].is_ok(), "{:?}", answers[1]);
+    assert!(
+        matches!(
+            answers[2],
+            Err(StoreError::OutOfOrder {
+                seq: 1,
+                expected: 0,
+                ..
+            })
+        ),
+        "{:?}",
+        answers[2]
+    );
+    assert!(
+        matches!(answers[3], Err(StoreError::DuplicateAction { seq: 0, .. })),
+        "{:?}",
+        answers[3]
+    );
+    assert!(
+        matches!(answers[4], Err(StoreError::GameFinished(_))),
+        "{:?}",
+        answers[4]
+    );
+    assert!(
+        matches!(answers[5], Err(StoreError::UnknownGame(_))),
+        "{:?}",
+        answers[5]
+    );
+    assert!(answers[6].is_ok(), "{:?}", answers[6]);
+    let stats = store.writer_stats();
+    assert_eq!(stats.failed_batches, before.failed_batches, "{stats:?}");
+    assert!(stats.largest_batch >= 7, "{stats:?}");
+    assert_eq!(store.game(ids[2]).await.unwrap().unwrap().actions.len(), 1);
+    assert_eq!(store.game(ids[1]).await.unwrap().unwrap().actions.len(), 3);
+    assert!(
+        store
+            .game(ids[3])
+            .await
+            .unwrap()
+            .unwrap()
+            .actions
+            .is_empty()
+    );
+    assert_eq!(store.game(ids[4]).await.unwrap().unwrap().actions.len(), 1);
 }
 
 /// The database stops taking writes (SQLite: another process holds the write
