@@ -10,8 +10,36 @@ use splendor_e2e::{Dice, Table, TestClient, TestServer, choose, open_table};
 use splendor_protocol::{PhaseName, ServerMessage, StateInfo};
 use splendor_rules::{CardId, NobleId};
 
-/// Every card id a frame shows: card objects, and the ids in actions.
+/// Every card id a frame shows: card objects, the ids in actions, and in a
+/// lean state (protocol 2) the bare ids where its cards are.
 fn card_ids(value: &Value, out: &mut BTreeSet<u64>) {
+    if value["lean"] == true {
+        lean_card_ids(value, out);
+    }
+    any_card_ids(value, out);
+}
+
+/// The bare card ids of a lean state: face-up cards, purchased cards and
+/// reserved cards.
+fn lean_card_ids(state: &Value, out: &mut BTreeSet<u64>) {
+    let ids = |v: &Value| -> Vec<u64> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default()
+    };
+    for level in state["levels"].as_array().unwrap() {
+        out.extend(ids(&level["cards"]));
+    }
+    for player in state["players"].as_array().unwrap() {
+        out.extend(ids(&player["cards"]));
+        for reserved in player["reserved"].as_array().unwrap() {
+            out.extend(reserved["card"].as_u64());
+        }
+    }
+}
+
+/// Card objects and the ids in actions, anywhere in a frame.
+fn any_card_ids(value: &Value, out: &mut BTreeSet<u64>) {
     match value {
         Value::Object(map) => {
             if map.contains_key("bonus") && map.contains_key("cost") {
@@ -25,11 +53,11 @@ fn card_ids(value: &Value, out: &mut BTreeSet<u64>) {
                     ("buy", Value::Object(b)) => {
                         out.insert(b["card"].as_u64().unwrap());
                     }
-                    _ => card_ids(v, out),
+                    _ => any_card_ids(v, out),
                 }
             }
         }
-        Value::Array(items) => items.iter().for_each(|v| card_ids(v, out)),
+        Value::Array(items) => items.iter().for_each(|v| any_card_ids(v, out)),
         _ => {}
     }
 }
@@ -41,7 +69,8 @@ fn own_blind_reserves(state: &Value, seat: usize) -> BTreeSet<u64> {
         .unwrap()
         .iter()
         .filter(|r| r["from_deck"] == true)
-        .filter_map(|r| r["card"]["id"].as_u64())
+        // A card object, or a lean state's bare id.
+        .filter_map(|r| r["card"]["id"].as_u64().or(r["card"].as_u64()))
         .collect()
 }
 

@@ -3,7 +3,7 @@
 //! input of every kind leaving the game exactly as it was.
 
 use serde_json::{Value, json};
-use splendor_e2e::{Dice, Table, TestClient, TestServer, open_table};
+use splendor_e2e::{Dice, Table, TestClient, TestServer, fill_lean, open_table};
 use splendor_protocol::{StateInfo, WireAction};
 
 fn assert_error(reply: &Value, code: &str) {
@@ -243,4 +243,115 @@ async fn bad_input_during_a_game_gets_its_error_and_changes_nothing() {
             "{next}"
         );
     }
+}
+
+/// The raw text of the last `state` frame `client` received.
+fn last_state_frame(client: &TestClient) -> Value {
+    client
+        .frames
+        .iter()
+        .rev()
+        .map(|f| serde_json::from_str::<Value>(f).unwrap())
+        .find(|v| v["type"] == "state")
+        .expect("a state frame")
+}
+
+/// Protocol 2: after an action every connection gets a lean state (cards
+/// and nobles by id, no game id or commitment) that reads back into exactly
+/// the full state `sync` gives, and is much smaller.
+#[tokio::test]
+async fn after_an_action_states_are_lean_and_read_back_into_the_full_state() {
+    let (_server, mut table, _, version, _) = started(&["ann", "bob", "carl"], 7).await;
+    for client in table.players.iter_mut().chain([&mut table.spectator]) {
+        let lean = last_state_frame(client);
+        assert_eq!(lean["version"], version);
+        assert_eq!(lean["lean"], true, "{lean}");
+        for left_out in ["game", "commitment", "first_seat"] {
+            assert!(lean.get(left_out).is_none(), "{left_out}: {lean}");
+        }
+        assert!(lean["players"][0].get("name").is_none(), "{lean}");
+        let face_up = &lean["levels"][0]["cards"][0];
+        assert!(
+            face_up.is_u64() || face_up.is_null(),
+            "a card by id: {lean}"
+        );
+        assert!(lean["nobles"][0].is_u64(), "a noble by id: {lean}");
+        client.send(json!({"type": "sync", "id": "full"})).await;
+        client.recv_type("room").await;
+        let full_frame = client.recv().await;
+        assert_eq!(full_frame["type"], "state");
+        assert!(full_frame.get("lean").is_none() && full_frame["game"].is_string());
+        let full: StateInfo = serde_json::from_value(full_frame.clone()).unwrap();
+        let read_back: StateInfo = serde_json::from_value(lean.clone()).unwrap();
+        assert!(read_back.lean);
+        let mut read_back = fill_lean(read_back, &full);
+        read_back.id = full.id.clone();
+        assert_eq!(read_back, full, "{}", client.name);
+        // Besides the legal actions (the same list in both), a lean state
+        // is less than half the size of the full one.
+        let without_legal = |mut v: Value| {
+            v.as_object_mut().unwrap().remove("legal_actions");
+            v.to_string().len()
+        };
+        let (lean_bytes, full_bytes) = (without_legal(lean), without_legal(full_frame));
+        assert!(
+            lean_bytes * 2 < full_bytes,
+            "{}: lean {lean_bytes} bytes, full {full_bytes}",
+            client.name
+        );
+    }
+}
+
+/// `"verbose": true` in `hello` keeps full states after every action;
+/// `welcome` says which protocol and whether verbose.
+#[tokio::test]
+async fn a_verbose_connection_gets_full_states_after_actions() {
+    let (server, mut table, mut dice, version, _) = started(&["ann", "bob"], 2).await;
+    let mut watcher = TestClient::connect(&server, "watcher").await;
+    let welcome = watcher
+        .request(json!({"type": "hello", "name": "watcher", "verbose": true}))
+        .await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    assert_eq!(
+        (welcome["protocol"].as_u64(), welcome["verbose"].as_bool()),
+        (Some(2), Some(true))
+    );
+    let plain = table.players[0]
+        .frames
+        .iter()
+        .find(|f| f.contains("\"welcome\""))
+        .unwrap();
+    let plain: Value = serde_json::from_str(plain).unwrap();
+    assert_eq!(plain["protocol"], 2);
+    assert!(plain.get("verbose").is_none(), "{plain}");
+    watcher
+        .request(json!({"type": "join", "code": table.code, "as": "spectator"}))
+        .await;
+    watcher.state_at(version).await;
+    let (next, _, _) = table.play(version, 1, &mut dice).await;
+    watcher.state_at(next).await;
+    let frame = last_state_frame(&watcher);
+    assert!(frame.get("lean").is_none(), "{frame}");
+    assert!(frame["game"].is_string() && frame["commitment"].is_string());
+    assert!(
+        frame["levels"][0]["cards"][0]["cost"].is_object(),
+        "{frame}"
+    );
+    assert_eq!(last_state_frame(&table.spectator)["lean"], true);
+}
+
+/// `GET /api/catalogue`: every card and noble with its details, for
+/// clients of lean states.
+#[tokio::test]
+async fn the_catalogue_gives_every_card_and_noble_by_id() {
+    let server = TestServer::start().await;
+    let (status, body) = server.http_get("/api/catalogue").await;
+    assert_eq!(status, 200, "{body}");
+    let catalogue: splendor_protocol::Catalogue = serde_json::from_str(&body).unwrap();
+    assert_eq!((catalogue.cards.len(), catalogue.nobles.len()), (90, 10));
+    for (i, card) in catalogue.cards.iter().enumerate() {
+        assert_eq!(usize::from(card.id.0), i);
+        assert_eq!(Some(card.id), splendor_rules::card(card.id).map(|c| c.id));
+    }
+    assert_eq!(catalogue, splendor_protocol::catalogue());
 }

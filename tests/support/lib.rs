@@ -116,6 +116,20 @@ impl Drop for TestServer {
     }
 }
 
+/// `lean` (a lean state, read back) with what it leaves out taken from
+/// `full`, a full state of the same game: the game's id and commitment,
+/// the first seat and the players' names.
+pub fn fill_lean(mut lean: StateInfo, full: &StateInfo) -> StateInfo {
+    lean.lean = false;
+    lean.game = full.game.clone();
+    lean.commitment = full.commitment.clone();
+    lean.first_seat = full.first_seat;
+    for (player, named) in lean.players.iter_mut().zip(&full.players) {
+        player.name = named.name.clone();
+    }
+    lean
+}
+
 /// A WebSocket client that records every frame it receives.
 pub struct TestClient {
     /// The client's display name.
@@ -127,6 +141,9 @@ pub struct TestClient {
     pub close: Option<(u16, String)>,
     /// The session token from `welcome`.
     pub token: Option<String>,
+    /// The last full state: what a lean state (protocol 2) leaves out
+    /// (the game's id and commitment, the first seat, the names) is there.
+    last_full: Option<StateInfo>,
     next_id: u64,
 }
 
@@ -149,6 +166,7 @@ impl TestClient {
             frames: Vec::new(),
             close: None,
             token: None,
+            last_full: None,
             next_id: 1,
         }
     }
@@ -207,13 +225,17 @@ impl TestClient {
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     self.frames.push(text.as_str().to_owned());
-                    return serde_json::from_str(text.as_str()).unwrap_or_else(|e| {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap_or_else(|e| {
                         panic!(
                             "{}: server sent invalid JSON {e}: {}",
                             self.name,
                             text.as_str()
                         )
                     });
+                    if value["type"] == "state" && value["lean"] != true {
+                        self.last_full = serde_json::from_value(value.clone()).ok();
+                    }
+                    return value;
                 }
                 Some(Ok(Message::Close(frame))) => {
                     self.close = frame.map(|f| (u16::from(f.code), f.reason.as_str().to_owned()));
@@ -258,25 +280,38 @@ impl TestClient {
         }
     }
 
-    /// The next `state` message.
+    /// The next `state` message, a lean one read back into the full state
+    /// (see [`TestClient::full`]).
     pub async fn state(&mut self) -> StateInfo {
         match self
             .recv_message(|m| matches!(m, ServerMessage::State(_)))
             .await
         {
-            ServerMessage::State(s) => s,
+            ServerMessage::State(s) => self.full(s),
             _ => unreachable!(),
         }
     }
 
-    /// The next `state` message with exactly this version.
+    /// The next `state` message with exactly this version, a lean one read
+    /// back into the full state (see [`TestClient::full`]).
     pub async fn state_at(&mut self, version: u64) -> StateInfo {
         match self
             .recv_message(|m| matches!(m, ServerMessage::State(s) if s.version == version))
             .await
         {
-            ServerMessage::State(s) => s,
+            ServerMessage::State(s) => self.full(s),
             _ => unreachable!(),
+        }
+    }
+
+    /// A state as a full one: a lean state (protocol 2) already has its
+    /// cards' details (the protocol crate reads them back from their ids);
+    /// this adds what it leaves out from the last full state.
+    /// `tests/in_game.rs` checks that this gives exactly the full state.
+    pub fn full(&self, state: StateInfo) -> StateInfo {
+        match &self.last_full {
+            Some(full) if state.lean => fill_lean(state, full),
+            _ => state,
         }
     }
 
@@ -559,6 +594,7 @@ impl TestClient {
                 frames: Vec::new(),
                 close: None,
                 token: None,
+                last_full: None,
                 next_id: 1,
             }),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {

@@ -273,6 +273,9 @@ impl Bot {
         let hello = Hello {
             name: config.token.is_none().then(|| config.name.clone()),
             token: config.token.clone(),
+            // Lean states after actions (protocol 2): the protocol crate
+            // reads their card ids back into the cards' details.
+            verbose: false,
         };
         let mut bot = Bot {
             config,
@@ -298,6 +301,7 @@ impl Bot {
         let hello = Hello {
             name: None,
             token: Some(self.token.clone()),
+            verbose: false,
         };
         self.send("hello", ClientMessage::Hello(hello));
     }

@@ -103,6 +103,12 @@ impl SharedFrame {
         SharedFrame(message.to_json().into())
     }
 
+    /// Serialises a lean state once (protocol 2).
+    pub fn from_lean(state: splendor_protocol::LeanStateInfo) -> SharedFrame {
+        // Plain data: serialising cannot fail.
+        SharedFrame(serde_json::to_string(&state).unwrap_or_default().into())
+    }
+
     /// The JSON text.
     pub fn as_str(&self) -> &str {
         &self.0

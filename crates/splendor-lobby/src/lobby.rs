@@ -134,6 +134,9 @@ pub struct CreateRoom {
     pub conn: Connection,
     /// Echoed by the first `room` message the host receives.
     pub request: Option<RequestId>,
+    /// Whether the host's connection asked for full states after every
+    /// action (protocol 2).
+    pub verbose: bool,
     /// The client the request comes from; `None` (unknown) is not limited.
     pub client: Option<ClientKey>,
 }
@@ -253,6 +256,7 @@ impl Lobby {
                     host: create.host,
                     conn: create.conn.id(),
                     request: create.request,
+                    verbose: create.verbose,
                     config: self.inner.config.clone(),
                 },
                 rng_seed,

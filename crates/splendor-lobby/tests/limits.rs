@@ -61,6 +61,7 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
         host: third.session.clone(),
         conn: third.conn.clone(),
         request: None,
+        verbose: false,
         client: None,
     });
     let error = refused.err().unwrap();
@@ -93,6 +94,7 @@ fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomHandle,
         host: host.session.clone(),
         conn: host.conn.clone(),
         request: None,
+        verbose: false,
         client: Some(ClientKey::new(origin)),
     })
 }
@@ -125,6 +127,7 @@ async fn one_address_may_hold_only_so_many_waiting_rooms() {
             host: third_host.session.clone(),
             conn: third_host.conn.clone(),
             request: None,
+            verbose: false,
             client: None,
         })
         .unwrap();

@@ -145,12 +145,20 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             host: ann.session.clone(),
             conn: ann.conn.clone(),
             request: None,
+            // Full states after every action: these tests compare whole
+            // states across restarts (lean ones are tested in the room's
+            // own tests and end to end).
+            verbose: true,
             client: None,
         })
         .unwrap();
-    room.join(bob.caller(), "bob".into(), Role::Player, bob.conn.clone())
-        .await
-        .unwrap();
+    room.join(
+        bob.caller(),
+        ("bob".into(), Role::Player, true),
+        bob.conn.clone(),
+    )
+    .await
+    .unwrap();
     let start = Request::Start {
         order: SeatOrder::Joined,
     };
@@ -260,9 +268,13 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
             conn: conn.id(),
             request: None,
         };
-        room.join(caller, session.name.clone(), Role::Spectator, conn.clone())
-            .await
-            .unwrap();
+        room.join(
+            caller,
+            (session.name.clone(), Role::Spectator, true),
+            conn.clone(),
+        )
+        .await
+        .unwrap();
         players.push(Client {
             session,
             token: token.clone(),

@@ -77,6 +77,11 @@ pub struct Hello {
     /// The token from an earlier `welcome`, to resume that session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    /// Full states after every action instead of lean ones (protocol 2):
+    /// for a person reading the frames, or a client without the card
+    /// catalogue.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verbose: bool,
 }
 
 fn default_seats() -> u8 {
@@ -363,6 +368,7 @@ mod tests {
         assert_eq!(
             ok(r#"{"type":"hello","name":"ann"}"#).message,
             ClientMessage::Hello(Hello {
+                verbose: false,
                 name: Some("ann".into()),
                 token: None
             })
@@ -427,6 +433,12 @@ mod tests {
             ClientFrame::new(ClientMessage::Hello(Hello {
                 name: None,
                 token: Some("t".into()),
+                verbose: false,
+            })),
+            ClientFrame::new(ClientMessage::Hello(Hello {
+                name: Some("ann".into()),
+                token: None,
+                verbose: true,
             })),
         ];
         for frame in frames {

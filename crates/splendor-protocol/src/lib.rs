@@ -21,6 +21,7 @@
 pub mod action;
 pub mod client;
 pub mod error;
+pub mod lean;
 pub mod server;
 pub mod tokens;
 pub mod view;
@@ -31,9 +32,11 @@ pub use client::{
     Start, parse_client_frame,
 };
 pub use error::ErrorCode;
+pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use server::{
-    ErrorInfo, EventsInfo, Left, PhaseName, Pong, RankInfo, ResultInfo, Reveal, RoomClosed,
-    RoomInfo, RoomList, RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
+    ErrorInfo, EventsInfo, Left, PROTOCOL_VERSION, PhaseName, Pong, RankInfo, ResultInfo, Reveal,
+    RoomClosed, RoomInfo, RoomList, RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo,
+    Welcome, You,
 };
 pub use tokens::{GemCounts, TokenCounts};
 pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};

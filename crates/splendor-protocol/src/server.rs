@@ -52,6 +52,22 @@ pub struct Welcome {
     pub name: String,
     /// True when an existing session was resumed.
     pub resumed: bool,
+    /// The protocol version this server speaks ([`PROTOCOL_VERSION`]).
+    #[serde(default = "protocol_one")]
+    pub protocol: u32,
+    /// True when this connection asked for full states after every action
+    /// (`"verbose": true` in `hello`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verbose: bool,
+}
+
+/// The protocol version: 2 sends lean states after actions (cards and
+/// nobles by id, no game id or commitment) unless `hello` asks for
+/// `verbose`. Version 1 sent full states always and said no version.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+fn protocol_one() -> u32 {
+    1
 }
 
 /// Where a room is in its life.
@@ -134,13 +150,21 @@ pub struct StateInfo {
     /// because something happened in the room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
+    /// True for a lean state (after an action, protocol 2): cards and nobles
+    /// came as bare ids (read back into their details here), and `game`,
+    /// `commitment`, `first_seat` and the players' names were left out (they
+    /// are empty or 0 here; the last full state has them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lean: bool,
     /// The room code.
     pub room: String,
     /// The game's id: its replay is `GET /api/games/{game}/replay` once it is over.
+    #[serde(default)]
     pub game: String,
     /// The commitment to the game's secret seed, `SHA-256(salt || seed)` in
     /// hexadecimal (docs/REPLAYS.md); fixed for the whole game. Keep it: the
     /// `result` reveals the seed and salt, and the replay must match it.
+    #[serde(default)]
     pub commitment: String,
     /// The number of actions applied so far; `act` may name it as `expect_version`.
     pub version: u64,
@@ -159,6 +183,7 @@ pub struct StateInfo {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub noble_choices: Vec<NobleInfo>,
     /// The seat that played first (R2.4); the last round ends before it (R10.2).
+    #[serde(default)]
     pub first_seat: Seat,
     /// Turns completed so far.
     pub turn: u32,

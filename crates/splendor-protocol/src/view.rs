@@ -15,8 +15,9 @@ use crate::action::WireAction;
 use crate::server::{PhaseName, RankInfo, ResultInfo, Reveal, StateInfo};
 use crate::tokens::{GemCounts, TokenCounts};
 
-/// A development card with its details (R1.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A development card with its details (R1.2). It reads from its full
+/// object or from its bare id (a lean state's form, see [`crate::lean`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct CardInfo {
     /// The card's id: its row in `cards.csv`, 0 to 89.
     pub id: CardId,
@@ -30,8 +31,9 @@ pub struct CardInfo {
     pub cost: GemCounts,
 }
 
-/// A noble tile with its details (R1.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A noble tile with its details (R1.3). It reads from its full object or
+/// from its bare id (a lean state's form, see [`crate::lean`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct NobleInfo {
     /// The noble's id: its row in `nobles.csv`, 0 to 9.
     pub id: NobleId,
@@ -69,7 +71,9 @@ pub struct ReservedInfo {
 pub struct PlayerInfo {
     /// The seat.
     pub seat: Seat,
-    /// The display name of the player in the seat.
+    /// The display name of the player in the seat (absent from a lean
+    /// state: empty here).
+    #[serde(default)]
     pub name: String,
     /// Points of bought cards plus nobles (R10.3).
     pub points: u8,
@@ -238,7 +242,7 @@ pub fn wire_event(event: &Event) -> WireEvent {
     }
 }
 
-fn reserved_info(r: &ReservedView) -> ReservedInfo {
+pub(crate) fn reserved_info(r: &ReservedView) -> ReservedInfo {
     match *r {
         ReservedView::Card { card, from_deck } => {
             let info = card_info(card);
@@ -287,17 +291,23 @@ pub struct StateContext<'a> {
     pub legal_actions: Option<Vec<WireAction>>,
 }
 
-/// The `state` message for a view the rules crate produced for this receiver.
-pub fn state_info(view: &View, ctx: StateContext<'_>) -> StateInfo {
-    let (phase, to_act, return_count) = match view.phase {
+/// The phase's name, who must act, and how many tokens go back (R8).
+pub(crate) fn phase_of(view: &View) -> (PhaseName, Option<Seat>, Option<u8>) {
+    match view.phase {
         Phase::Main { seat } => (PhaseName::Main, Some(seat), None),
         Phase::ReturnTokens { seat, count } => (PhaseName::ReturnTokens, Some(seat), Some(count)),
         Phase::ChooseNoble { seat } => (PhaseName::ChooseNoble, Some(seat), None),
         Phase::GameOver => (PhaseName::GameOver, None, None),
-    };
+    }
+}
+
+/// The `state` message for a view the rules crate produced for this receiver.
+pub fn state_info(view: &View, ctx: StateContext<'_>) -> StateInfo {
+    let (phase, to_act, return_count) = phase_of(view);
     let name = |seat: usize| ctx.names.get(seat).map_or("", String::as_str);
     StateInfo {
         id: None,
+        lean: false,
         room: ctx.room.to_owned(),
         game: ctx.game.to_owned(),
         commitment: ctx.commitment.to_owned(),

@@ -50,6 +50,16 @@ pub(crate) async fn metrics(State(state): State<AppState>) -> impl IntoResponse 
     )
 }
 
+/// Every card and noble with its details, for clients of lean states
+/// (protocol 2) that show or weigh cards by id. It never changes: clients
+/// may keep it as long as they like.
+pub(crate) async fn catalogue() -> impl IntoResponse {
+    (
+        [(header::CACHE_CONTROL, "public, max-age=86400")],
+        Json(splendor_protocol::catalogue()),
+    )
+}
+
 /// The listed rooms that are waiting for players and have a free seat.
 pub(crate) async fn rooms(State(state): State<AppState>) -> Json<RoomList> {
     Json(RoomList {

@@ -366,6 +366,7 @@ pub fn app(state: AppState) -> Router {
     };
     router
         .route("/api/rooms", get(http::rooms))
+        .route("/api/catalogue", get(http::catalogue))
         .route("/api/games", get(games::list))
         .route("/api/games/{id}", get(games::detail))
         .route("/api/games/{id}/replay", get(games::replay))

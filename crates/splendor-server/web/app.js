@@ -135,7 +135,9 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => {
     setStatus('Connected');
-    if (S.token) send({ type: 'hello', token: S.token });
+    // verbose: full states after every action (protocol 2 sends lean ones,
+    // cards by id, unless asked); the page draws cards from their details.
+    if (S.token) send({ type: 'hello', token: S.token, verbose: true });
     else render();
   };
   ws.onmessage = (e) => {
@@ -715,7 +717,7 @@ function setup() {
   $('login-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const name = $('name').value.trim();
-    if (name) send({ type: 'hello', name });
+    if (name) send({ type: 'hello', name, verbose: true });
   });
   $('join-form').addEventListener('submit', (e) => {
     e.preventDefault();

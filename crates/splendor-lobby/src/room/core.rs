@@ -116,6 +116,8 @@ pub(crate) struct RoomSetup {
     pub(crate) conn: ConnId,
     /// Echoed by the first `room` message the host receives.
     pub(crate) request: Option<RequestId>,
+    /// Whether the host's connection asked for full states after actions.
+    pub(crate) verbose: bool,
     pub(crate) config: LobbyConfig,
 }
 
@@ -156,6 +158,7 @@ impl RoomCore {
             session: setup.host.id,
             name: setup.host.name,
             conn: Some(setup.conn),
+            verbose: setup.verbose,
         });
         let people = Seats {
             seats,
@@ -205,6 +208,7 @@ impl RoomCore {
                     session: p.id,
                     name: p.name,
                     conn: None,
+                    verbose: false,
                 })
             })
             .collect();
@@ -291,13 +295,17 @@ impl RoomCore {
         }
         self.last_activity = now;
         match request {
-            Request::Join { name, role } => {
+            Request::Join {
+                name,
+                role,
+                verbose,
+            } => {
                 let conn = caller.conn;
                 let session = Session {
                     id: caller.session,
                     name,
                 };
-                let result = self.join(session, role, &caller);
+                let result = self.join(session, role, verbose, &caller);
                 let failed = result.is_err();
                 self.reply(ticket, result.map(Answer::Joined));
                 if failed && !self.people.addresses(conn) {

@@ -89,18 +89,19 @@ impl RoomHandle {
 
     /// Joins as `role` on `conn`; a session that already holds a seat gets
     /// it back with `conn` as its connection (reconnect), whatever `role`
-    /// says.
+    /// says. `verbose`: full states after every action, not lean ones.
     pub async fn join(
         &self,
         caller: Caller,
-        name: String,
-        role: Role,
+        (name, role, verbose): (String, Role, bool),
         conn: Connection,
     ) -> Result<Joined, LobbyError> {
-        match self
-            .send_call(caller, Request::Join { name, role }, Some(conn))
-            .await?
-        {
+        let request = Request::Join {
+            name,
+            role,
+            verbose,
+        };
+        match self.send_call(caller, request, Some(conn)).await? {
             Answer::Joined(joined) => Ok(joined),
             Answer::Done => Err(LobbyError::internal("a join answered without a seat")),
         }

@@ -36,6 +36,8 @@ pub enum Request {
         name: String,
         /// Player or spectator.
         role: Role,
+        /// Full states after every action, not lean ones (protocol 2).
+        verbose: bool,
     },
     /// Leave the room with a goodbye (`left`). A player of a running game
     /// keeps the seat and may come back.

@@ -20,6 +20,7 @@ impl RoomCore {
         &mut self,
         session: Session,
         role: Role,
+        verbose: bool,
         caller: &Caller,
     ) -> Result<Joined, LobbyError> {
         let conn = caller.conn;
@@ -28,6 +29,7 @@ impl RoomCore {
             let mut replaced = None;
             if let Some(member) = self.people.seats[seat].as_mut() {
                 replaced = member.conn.replace(conn).filter(|&old| old != conn);
+                member.verbose = verbose;
                 info!(session = %session.id, seat, "player reconnected");
             }
             if let Some(old) = replaced {
@@ -90,6 +92,7 @@ impl RoomCore {
                     session: session.id,
                     name: session.name,
                     conn: Some(conn),
+                    verbose,
                 });
                 info!(session = %session.id, seat, "player joined");
                 Joined {
@@ -102,6 +105,7 @@ impl RoomCore {
                     session: session.id,
                     name: session.name,
                     conn,
+                    verbose,
                 });
                 info!(session = %session.id, "spectator joined");
                 Joined {

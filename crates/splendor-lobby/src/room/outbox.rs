@@ -3,10 +3,11 @@
 //! message becomes an [`Effect::Send`]; a message that several connections
 //! get byte for byte (the spectators' view) is serialised once and shared.
 
+use splendor_protocol::lean::lean_state_info;
 use splendor_protocol::view::{StateContext, result_info, state_info, wire_event};
 use splendor_protocol::{
-    EventsInfo, RequestId, Reveal, Role, RoomInfo, SeatInfo, ServerMessage, StateInfo, WireAction,
-    You,
+    EventsInfo, LeanStateInfo, RequestId, Reveal, Role, RoomInfo, SeatInfo, ServerMessage,
+    StateInfo, WireAction, You,
 };
 use splendor_replay::Seed;
 use splendor_rules::{Events, Seat, Viewer};
@@ -21,6 +22,8 @@ pub(crate) struct Audience {
     pub(crate) conn: ConnId,
     pub(crate) viewer: Viewer,
     pub(crate) you: You,
+    /// Full states after actions, not lean ones.
+    pub(crate) verbose: bool,
 }
 
 /// The connection whose request a broadcast answers, and its request id.
@@ -31,9 +34,11 @@ impl RoomCore {
     pub(crate) fn audience(&self) -> Vec<Audience> {
         let started = self.running.is_some();
         let players = self.people.seats.iter().enumerate().filter_map(|(i, m)| {
-            let conn = m.as_ref()?.conn?;
+            let member = m.as_ref()?;
+            let conn = member.conn?;
             Some(Audience {
                 conn,
+                verbose: member.verbose,
                 viewer: if started {
                     Viewer::Seat(i as Seat)
                 } else {
@@ -47,6 +52,7 @@ impl RoomCore {
         });
         let spectators = self.people.spectators.iter().map(|s| Audience {
             conn: s.conn,
+            verbose: s.verbose,
             viewer: Viewer::Spectator,
             you: You {
                 role: Role::Spectator,
@@ -126,24 +132,26 @@ impl RoomCore {
 
     /// Sends everyone the game as they may see it: the events of the last
     /// action (if given; `reply` names the connection whose request they
-    /// answer), the state, and the result once the game is over.
-    /// Spectators share one serialised copy of each message.
+    /// answer), the state, and the result once the game is over. After an
+    /// action the state is lean (protocol 2) unless the connection asked
+    /// for verbose ones. Spectators share one serialised copy of each
+    /// message (one for the lean, one for the verbose).
     pub(crate) fn broadcast_game(&mut self, events: Option<&Events>, reply: ReplyTo) {
-        let mut spectator_frames: Option<Vec<SharedFrame>> = None;
+        // Indexed by `verbose`.
+        let mut spectator_frames: [Option<Vec<SharedFrame>>; 2] = [None, None];
         for audience in self.audience() {
             let answers = reply
                 .as_ref()
                 .is_some_and(|(conn, _)| *conn == audience.conn);
+            let lean = events.is_some() && !audience.verbose;
             if audience.you.role == Role::Spectator && !answers {
-                let frames = match &spectator_frames {
+                let slot = usize::from(audience.verbose);
+                let frames = match &spectator_frames[slot] {
                     Some(frames) => frames.clone(),
                     None => {
-                        let frames: Vec<SharedFrame> = self
-                            .game_messages(audience.viewer, events.map(|e| (e, None)))
-                            .iter()
-                            .map(SharedFrame::new)
-                            .collect();
-                        spectator_frames = Some(frames.clone());
+                        let frames =
+                            self.game_frames(audience.viewer, events.map(|e| (e, None)), lean);
+                        spectator_frames[slot] = Some(frames.clone());
                         frames
                     }
                 };
@@ -159,9 +167,48 @@ impl RoomCore {
                 } else {
                     None
                 };
-                self.send_game_to(&audience, events.map(|e| (e, request)));
+                if lean {
+                    let frames =
+                        self.game_frames(audience.viewer, events.map(|e| (e, request)), true);
+                    for frame in frames {
+                        self.push(Effect::Send {
+                            to: audience.conn,
+                            message: Outgoing::Shared(frame),
+                        });
+                    }
+                } else {
+                    self.send_game_to(&audience, events.map(|e| (e, request)));
+                }
             }
         }
+    }
+
+    /// The game's messages for `viewer`, serialised: full, or with a lean
+    /// state.
+    fn game_frames(
+        &mut self,
+        viewer: Viewer,
+        events: Option<(&Events, Option<RequestId>)>,
+        lean: bool,
+    ) -> Vec<SharedFrame> {
+        if !lean {
+            let messages = self.game_messages(viewer, events);
+            return messages.iter().map(SharedFrame::new).collect();
+        }
+        let Some(state) = self.lean_state_for(viewer) else {
+            return Vec::new();
+        };
+        let mut frames = Vec::with_capacity(3);
+        if let Some((events, request)) = events {
+            frames.push(SharedFrame::new(
+                &self.events_message(viewer, events, request),
+            ));
+        }
+        frames.push(SharedFrame::from_lean(state));
+        if let Some(result) = self.result_message() {
+            frames.push(SharedFrame::new(&result));
+        }
+        frames
     }
 
     /// Sends one connection the game as it may see it.
@@ -185,36 +232,79 @@ impl RoomCore {
         let Some(state) = self.state_for(viewer) else {
             return Vec::new();
         };
-        let Some(running) = self.running.as_ref() else {
-            return Vec::new();
-        };
         let mut messages = Vec::with_capacity(3);
         if let Some((events, request)) = events {
-            messages.push(ServerMessage::Events(EventsInfo {
-                id: request,
-                room: self.code.to_string(),
-                version: running.version,
-                events: events
-                    .iter()
-                    .map(|e| wire_event(&e.redact_for(viewer)))
-                    .collect(),
-            }));
+            messages.push(self.events_message(viewer, events, request));
         }
         messages.push(ServerMessage::State(state));
-        if let Some(result) = running.game.result() {
-            messages.push(ServerMessage::Result(result_info(
-                self.code.as_str(),
-                &result,
-                &running.names,
-                &running.id_text,
-                Reveal {
-                    commitment: running.commitment.clone(),
-                    seed: Seed(running.seed).to_string(),
-                    salt: running.salt.to_string(),
-                },
-            )));
+        if let Some(result) = self.result_message() {
+            messages.push(result);
         }
         messages
+    }
+
+    /// The events of an action as `viewer` may see them (R6.4).
+    fn events_message(
+        &self,
+        viewer: Viewer,
+        events: &Events,
+        request: Option<RequestId>,
+    ) -> ServerMessage {
+        ServerMessage::Events(EventsInfo {
+            id: request,
+            room: self.code.to_string(),
+            version: self.running.as_ref().map_or(0, |r| r.version),
+            events: events
+                .iter()
+                .map(|e| wire_event(&e.redact_for(viewer)))
+                .collect(),
+        })
+    }
+
+    /// The `result`, once the game is over.
+    fn result_message(&self) -> Option<ServerMessage> {
+        let running = self.running.as_ref()?;
+        let result = running.game.result()?;
+        Some(ServerMessage::Result(result_info(
+            self.code.as_str(),
+            &result,
+            &running.names,
+            &running.id_text,
+            Reveal {
+                commitment: running.commitment.clone(),
+                seed: Seed(running.seed).to_string(),
+                salt: running.salt.to_string(),
+            },
+        )))
+    }
+
+    /// The lean state for `viewer` (protocol 2), with the legal actions if
+    /// it must act.
+    fn lean_state_for(&mut self, viewer: Viewer) -> Option<LeanStateInfo> {
+        let running = self.running.as_ref()?;
+        let view = running.game.view(viewer);
+        let you = match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            Viewer::Spectator => None,
+        };
+        let legal_actions = if you.is_some() && running.game.to_act() == you {
+            running.game.legal_actions(&mut self.legal);
+            Some(self.legal.iter().map(|&a| WireAction::from(a)).collect())
+        } else {
+            None
+        };
+        Some(lean_state_info(
+            &view,
+            StateContext {
+                room: self.code.as_str(),
+                game: &running.id_text,
+                commitment: &running.commitment,
+                version: running.version,
+                you,
+                names: &running.names,
+                legal_actions,
+            },
+        ))
     }
 
     /// The state for `viewer`, with the legal actions if it must act.

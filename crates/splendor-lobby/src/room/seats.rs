@@ -14,6 +14,8 @@ pub(crate) struct Member {
     pub(crate) name: String,
     /// `None` while disconnected.
     pub(crate) conn: Option<ConnId>,
+    /// Whether the connection asked for full states after every action.
+    pub(crate) verbose: bool,
 }
 
 /// A spectator; a spectator whose connection ends is gone.
@@ -22,6 +24,8 @@ pub(crate) struct Spectator {
     pub(crate) session: SessionId,
     pub(crate) name: String,
     pub(crate) conn: ConnId,
+    /// Whether the connection asked for full states after every action.
+    pub(crate) verbose: bool,
 }
 
 /// The room's people.

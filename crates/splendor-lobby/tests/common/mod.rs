@@ -115,7 +115,7 @@ impl Client {
         role: Role,
     ) -> Result<splendor_lobby::Joined, LobbyError> {
         let name = self.session.name.clone();
-        room.join(self.caller(None), name, role, self.conn.clone())
+        room.join(self.caller(None), (name, role, false), self.conn.clone())
             .await
     }
 
@@ -165,6 +165,7 @@ pub async fn create(
             host: host.session.clone(),
             conn: host.conn.clone(),
             request: Some(RequestId::String("create-1".into())),
+            verbose: false,
             client: None,
         })
         .unwrap();

@@ -9,8 +9,8 @@ use splendor_lobby::{
     RoomSeat, Session, SessionError,
 };
 use splendor_protocol::{
-    Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, Pong, RequestId,
-    RoomList, ServerMessage, Welcome, parse_client_frame,
+    Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, PROTOCOL_VERSION,
+    Pong, RequestId, RoomList, ServerMessage, Welcome, parse_client_frame,
 };
 use splendor_rules::Action;
 use tokio::time::{Instant, sleep_until};
@@ -29,6 +29,8 @@ pub(super) struct Client {
     pub(super) address: Option<ClientKey>,
     /// Set by `hello`; the only identity this connection acts with.
     pub(super) session: Option<Session>,
+    /// Set by `hello`: full states after every action instead of lean ones.
+    pub(super) verbose: bool,
     /// The room this connection is in; changed only by `set_room`.
     pub(super) room: Option<RoomHandle>,
     /// The connection's span, parent of `room_span`.
@@ -258,12 +260,15 @@ impl Client {
         debug!(resumed, "identified");
         // A newer connection for the same session replaces the old one.
         let room = self.state.lobby().presence().claim(session.id, &self.conn);
+        self.verbose = hello.verbose;
         self.send(ServerMessage::Welcome(Welcome {
             id,
             session: session.id.to_string(),
             token,
             name: session.name.clone(),
             resumed,
+            protocol: PROTOCOL_VERSION,
+            verbose: self.verbose,
         }));
         self.session = Some(session.clone());
         // Back into the room the session was in: its seat and the current state at once.
@@ -281,8 +286,7 @@ impl Client {
         match handle
             .join(
                 self.caller(&session, None),
-                session.name.clone(),
-                seat.role,
+                (session.name.clone(), seat.role, self.verbose),
                 self.conn.clone(),
             )
             .await
@@ -319,6 +323,7 @@ impl Client {
             host: session.clone(),
             conn: self.conn.clone(),
             request: id.clone(),
+            verbose: self.verbose,
             client: self.address.clone(),
         });
         match created {
@@ -350,8 +355,7 @@ impl Client {
         match handle
             .join(
                 self.caller(&session, id.clone()),
-                session.name.clone(),
-                join.role,
+                (session.name.clone(), join.role, self.verbose),
                 self.conn.clone(),
             )
             .await

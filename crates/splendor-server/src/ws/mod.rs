@@ -199,6 +199,7 @@ async fn serve_socket(
             conn,
             address,
             session: None,
+            verbose: false,
             room: None,
             conn_span,
             room_span: Span::none(),

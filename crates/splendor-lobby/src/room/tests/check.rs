@@ -7,7 +7,8 @@
 //! room 2 ann@c1             a room of 2 seats, ann (host) on c1
 //! room 3 listed ann@c1      the same, listed
 //! restored 2 ann bob        a game of 2 restored at version 0, nobody connected
-//! bob@c2 join player        a request: join|leave|detach|sync|start joined|start random
+//! bob@c2 join player        a request: join player|spectator [verbose], leave,
+//!                           detach, sync, start joined|random
 //! bob@c2 act {"take_two":"red"} v3   an action (wire JSON), optionally on version 3
 //! play 4                    whoever is to act plays a legal action, 4 times: a
 //!                           purchase when there is one (so games end), else one
@@ -204,10 +205,22 @@ impl Table {
             ("join", "player") => Request::Join {
                 name: name.to_owned(),
                 role: Role::Player,
+                verbose: false,
+            },
+            ("join", "player verbose") => Request::Join {
+                name: name.to_owned(),
+                role: Role::Player,
+                verbose: true,
             },
             ("join", "spectator") => Request::Join {
                 name: name.to_owned(),
                 role: Role::Spectator,
+                verbose: false,
+            },
+            ("join", "spectator verbose") => Request::Join {
+                name: name.to_owned(),
+                role: Role::Spectator,
+                verbose: true,
             },
             ("leave", "") => Request::Leave,
             ("detach", "") => Request::Detach,
@@ -248,6 +261,7 @@ impl Table {
             },
             conn: caller.conn,
             request: Some(RequestId::String("create".into())),
+            verbose: false,
             config: self.config.clone(),
         };
         self.core = Some(RoomCore::new(setup, [7; 32], self.now));
@@ -426,7 +440,7 @@ impl Table {
                 format!(
                     "c{} <- {text}{}",
                     to.0,
-                    if shared { " (shared)" } else { "" }
+                    if shared { " (frame)" } else { "" }
                 )
             }
             Effect::Close { conn, reason } => format!("close c{} {reason:?}", conn.0),
@@ -523,7 +537,8 @@ impl Table {
                 )
             }
             ServerMessage::State(s) => format!(
-                "state v{} to_act {} legal {}{}",
+                "{}state v{} to_act {} legal {}{}",
+                if s.lean { "lean " } else { "" },
                 s.version,
                 s.to_act.map_or("-".into(), |s| s.to_string()),
                 s.legal_actions

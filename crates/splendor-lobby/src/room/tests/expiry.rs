@@ -39,7 +39,7 @@ fn a_waiting_room_without_connected_players_closes_after_the_empty_room_grace() 
             wait 10s
             ann@c1 detach
               release c1
-              c2 <- room Waiting [ann*~ -] watching ["cy"] you spectator (shared)
+              c2 <- room Waiting [ann*~ -] watching ["cy"] you spectator (frame)
               reply ok
               deadline 70s
             wait 1h

@@ -281,7 +281,7 @@ fn a_connection_that_cannot_receive_is_detached_and_the_room_goes_on() {
               reply joined spectator
             undeliverable c1
               c2 <- room Waiting [ann~ bob*] watching ["cy"] you player#1
-              c3 <- room Waiting [ann~ bob*] watching ["cy"] you spectator (shared)
+              c3 <- room Waiting [ann~ bob*] watching ["cy"] you spectator (frame)
               release c1
               listed Waiting 2/2 host bob
             probe
@@ -321,7 +321,7 @@ fn every_spectator_gets_the_same_shared_bytes() {
             dee@c4 join spectator
               c1 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#0
               c2 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#1
-              c3 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator (shared)
+              c3 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator (frame)
               c4 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator id=r3
               reply joined spectator
             ann@c1 start joined
@@ -329,26 +329,26 @@ fn every_spectator_gets_the_same_shared_bytes() {
               count GameStarted
               c1 <- room Playing [ann* bob] watching ["cy", "dee"] you player#0 id=r4
               c2 <- room Playing [ann* bob] watching ["cy", "dee"] you player#1
-              c3 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (shared)
-              c4 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (shared)
+              c3 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (frame)
+              c4 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (frame)
               c1 <- state v0 to_act 0 legal 30
               c2 <- state v0 to_act 0 legal -
-              c3 <- state v0 to_act 0 legal - (shared)
-              c4 <- state v0 to_act 0 legal - (shared)
+              c3 <- state v0 to_act 0 legal - (frame)
+              c4 <- state v0 to_act 0 legal - (frame)
               reply ok
               listed Playing 2/2 host ann
               deadline none
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
-              c1 <- events v1 (1) id=r5
-              c1 <- state v1 to_act 1 legal -
-              c2 <- events v1 (1)
-              c2 <- state v1 to_act 1 legal 27
-              c3 <- events v1 (1) (shared)
-              c3 <- state v1 to_act 1 legal - (shared)
-              c4 <- events v1 (1) (shared)
-              c4 <- state v1 to_act 1 legal - (shared)
+              c1 <- events v1 (1) id=r5 (frame)
+              c1 <- lean state v1 to_act 1 legal - (frame)
+              c2 <- events v1 (1) (frame)
+              c2 <- lean state v1 to_act 1 legal 27 (frame)
+              c3 <- events v1 (1) (frame)
+              c3 <- lean state v1 to_act 1 legal - (frame)
+              c4 <- events v1 (1) (frame)
+              c4 <- lean state v1 to_act 1 legal - (frame)
               reply ok
         "#]],
     );

@@ -180,22 +180,22 @@ fn an_action_is_stored_then_everyone_gets_their_events_and_view() {
               count GameStarted
               c1 <- room Playing [ann* bob] watching ["cy"] you player#0 id=r3
               c2 <- room Playing [ann* bob] watching ["cy"] you player#1
-              c3 <- room Playing [ann* bob] watching ["cy"] you spectator (shared)
+              c3 <- room Playing [ann* bob] watching ["cy"] you spectator (frame)
               c1 <- state v0 to_act 0 legal 30
               c2 <- state v0 to_act 0 legal -
-              c3 <- state v0 to_act 0 legal - (shared)
+              c3 <- state v0 to_act 0 legal - (frame)
               reply ok
               listed Playing 2/2 host ann
               deadline none
             ann@c1 act {"take":["white","blue","green"]} v0
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
-              c1 <- events v1 (1) id=r4
-              c1 <- state v1 to_act 1 legal -
-              c2 <- events v1 (1)
-              c2 <- state v1 to_act 1 legal 27
-              c3 <- events v1 (1) (shared)
-              c3 <- state v1 to_act 1 legal - (shared)
+              c1 <- events v1 (1) id=r4 (frame)
+              c1 <- lean state v1 to_act 1 legal - (frame)
+              c2 <- events v1 (1) (frame)
+              c2 <- lean state v1 to_act 1 legal 27 (frame)
+              c3 <- events v1 (1) (frame)
+              c3 <- lean state v1 to_act 1 legal - (frame)
               reply ok
         "#]],
     );
@@ -249,10 +249,10 @@ fn r11_3_stale_versions_and_rule_errors_change_nothing() {
             ann@c1 act {"take":["white","blue","green"]} v0
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
-              c1 <- events v1 (1) id=r7
-              c1 <- state v1 to_act 1 legal -
-              c2 <- events v1 (1)
-              c2 <- state v1 to_act 1 legal 27
+              c1 <- events v1 (1) id=r7 (frame)
+              c1 <- lean state v1 to_act 1 legal - (frame)
+              c2 <- events v1 (1) (frame)
+              c2 <- lean state v1 to_act 1 legal 27 (frame)
               reply ok
         "#]],
     );
@@ -342,6 +342,75 @@ fn a_game_cannot_start_twice_nor_be_joined_once_started() {
               c3 <- room Playing [ann* bob] watching ["cy"] you spectator id=r5
               c3 <- state v0 to_act 0 legal -
               reply joined spectator
+        "#]],
+    );
+}
+
+/// Protocol 2: after an action, a connection gets a lean state unless it
+/// asked for verbose ones; at the start (and at join, resume and sync)
+/// everyone gets the full state.
+#[test]
+fn after_an_action_states_are_lean_unless_the_connection_asked_for_verbose() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player verbose
+        cy@c3 join spectator verbose
+        dee@c4 join spectator
+        ann@c1 start joined
+        ann@c1 act {"take":["white","blue","green"]}
+        dee@c4 sync
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player verbose
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            cy@c3 join spectator verbose
+              c1 <- room Waiting [ann* bob] watching ["cy"] you player#0
+              c2 <- room Waiting [ann* bob] watching ["cy"] you player#1
+              c3 <- room Waiting [ann* bob] watching ["cy"] you spectator id=r2
+              reply joined spectator
+            dee@c4 join spectator
+              c1 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#0
+              c2 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#1
+              c3 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator (frame)
+              c4 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator id=r3
+              reply joined spectator
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] watching ["cy", "dee"] you player#0 id=r4
+              c2 <- room Playing [ann* bob] watching ["cy", "dee"] you player#1
+              c3 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (frame)
+              c4 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (frame)
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              c3 <- state v0 to_act 0 legal - (frame)
+              c4 <- state v0 to_act 0 legal - (frame)
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            ann@c1 act {"take":["white","blue","green"]}
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r5 (frame)
+              c1 <- lean state v1 to_act 1 legal - (frame)
+              c2 <- events v1 (1)
+              c2 <- state v1 to_act 1 legal 27
+              c3 <- events v1 (1) (frame)
+              c3 <- state v1 to_act 1 legal - (frame)
+              c4 <- events v1 (1) (frame)
+              c4 <- lean state v1 to_act 1 legal - (frame)
+              reply ok
+            dee@c4 sync
+              c4 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator id=r6
+              c4 <- state v1 to_act 1 legal -
+              reply ok
         "#]],
     );
 }

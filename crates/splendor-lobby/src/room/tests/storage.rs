@@ -51,10 +51,10 @@ fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
             ann@c1 act {"take":["white","blue","green"]} v0
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
-              c1 <- events v1 (1) id=r5
-              c1 <- state v1 to_act 1 legal -
-              c2 <- events v1 (1)
-              c2 <- state v1 to_act 1 legal 27
+              c1 <- events v1 (1) id=r5 (frame)
+              c1 <- lean state v1 to_act 1 legal - (frame)
+              c2 <- events v1 (1) (frame)
+              c2 <- lean state v1 to_act 1 legal 27 (frame)
               reply ok
         "#]],
     );
@@ -186,12 +186,12 @@ fn a_result_that_failed_to_store_is_stored_when_the_room_closes() {
               count GameFinished
               write result winners [1] -> Unavailable
               listed Finished 2/2 host ann
-              c1 <- events v73 (2)
-              c1 <- state v73 to_act - legal -
-              c1 <- result winners [1]
-              c2 <- events v73 (2)
-              c2 <- state v73 to_act - legal -
-              c2 <- result winners [1]
+              c1 <- events v73 (2) (frame)
+              c1 <- lean state v73 to_act - legal - (frame)
+              c1 <- result winners [1] (frame)
+              c2 <- events v73 (2) (frame)
+              c2 <- lean state v73 to_act - legal - (frame)
+              c2 <- result winners [1] (frame)
               c1 <- room Finished [ann* bob] you player#0
               c2 <- room Finished [ann* bob] you player#1
               reply ok
@@ -245,12 +245,12 @@ fn a_room_closes_even_when_its_result_still_cannot_be_stored() {
               count GameFinished
               write result winners [1] -> Unavailable
               listed Finished 2/2 host ann
-              c1 <- events v73 (2)
-              c1 <- state v73 to_act - legal -
-              c1 <- result winners [1]
-              c2 <- events v73 (2)
-              c2 <- state v73 to_act - legal -
-              c2 <- result winners [1]
+              c1 <- events v73 (2) (frame)
+              c1 <- lean state v73 to_act - legal - (frame)
+              c1 <- result winners [1] (frame)
+              c2 <- events v73 (2) (frame)
+              c2 <- lean state v73 to_act - legal - (frame)
+              c2 <- result winners [1] (frame)
               c1 <- room Finished [ann* bob] you player#0
               c2 <- room Finished [ann* bob] you player#1
               reply ok
