@@ -40,9 +40,18 @@ pub struct TestServer {
 }
 
 impl TestServer {
-    /// A server with the default configuration and an in-memory database.
+    /// A server with the default configuration (but for the message rate)
+    /// and an in-memory database.
     pub async fn start() -> TestServer {
-        TestServer::start_with(Config::default()).await
+        TestServer::start_with(Config {
+            // Test clients play as fast as the server answers, faster than
+            // the public default of 20 messages a second per connection;
+            // tests/hosting.rs tests the rate limit with its own settings.
+            max_messages_per_second: 10_000,
+            message_burst: 10_000,
+            ..Config::default()
+        })
+        .await
     }
 
     /// The server as `config` says, except that without a `database_url`

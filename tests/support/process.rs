@@ -70,6 +70,14 @@ impl ServerProcess {
     pub async fn start(binary: &str, database_url: &str) -> ServerProcess {
         let mut child = Command::new(binary)
             .args(["--listen", "127.0.0.1:0", "--database-url", database_url])
+            // Test clients play as fast as the server answers (see
+            // `TestServer::start`).
+            .args([
+                "--max-messages-per-second",
+                "10000",
+                "--message-burst",
+                "10000",
+            ])
             .env_remove("SPLENDOR_DATABASE_URL")
             .env_remove("SPLENDOR_DATA_DIR")
             .env_remove("SPLENDOR_LISTEN")

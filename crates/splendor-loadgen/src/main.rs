@@ -171,6 +171,13 @@ async fn play(args: &Args) -> anyhow::Result<()> {
             (after.frames - before.frames) as f64 / actions as f64
         );
     }
+    let mid_actions = after.mid_actions - before.mid_actions;
+    if mid_actions > 0 {
+        println!(
+            "mid-game:     {:.0} bytes per action (events and states of versions 10 to 49, all seats)",
+            (after.mid_bytes - before.mid_bytes) as f64 / mid_actions as f64
+        );
+    }
     if let (Some(a), Some(b)) = (proc_before, proc_after) {
         let cpu = b.cpu_seconds - a.cpu_seconds;
         println!(

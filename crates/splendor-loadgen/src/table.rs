@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
 type Sink = SplitSink<WebSocketStream<MaybeTlsStream<TcpStream>>, Message>;
 
@@ -49,6 +49,11 @@ pub(crate) struct Counters {
     lost: AtomicU64,
     bytes: AtomicU64,
     frames: AtomicU64,
+    /// Bytes of the `events` and `state` frames of mid-game actions
+    /// (versions 10 to 49), and those actions: what one action costs once
+    /// the game is under way, without the setup of rooms and games.
+    mid_bytes: AtomicU64,
+    mid_actions: AtomicU64,
     /// Latencies from `act` to the actor's resulting state, in microseconds.
     latencies: Mutex<Vec<u32>>,
     /// Set when the run is over.
@@ -64,6 +69,8 @@ pub(crate) struct Totals {
     pub(crate) lost: u64,
     pub(crate) bytes: u64,
     pub(crate) frames: u64,
+    pub(crate) mid_bytes: u64,
+    pub(crate) mid_actions: u64,
 }
 
 impl Counters {
@@ -77,6 +84,8 @@ impl Counters {
             lost: get(&self.lost),
             bytes: get(&self.bytes),
             frames: get(&self.frames),
+            mid_bytes: get(&self.mid_bytes),
+            mid_actions: get(&self.mid_actions),
         }
     }
 
@@ -85,8 +94,11 @@ impl Counters {
         std::mem::take(&mut *self.latencies.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
-    fn latency(&self, since: Instant) {
-        let micros = since.elapsed().as_micros().min(u32::MAX as u128) as u32;
+    fn latency(&self, since: Instant, until: Instant) {
+        let micros = until
+            .duration_since(since)
+            .as_micros()
+            .min(u32::MAX as u128) as u32;
         self.latencies
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -119,10 +131,13 @@ pub(crate) struct Client {
     sink: Sink,
 }
 
-/// A message one of the table's clients received.
+/// A message one of the table's clients received, and when: latency is
+/// measured to the moment the frame arrived, not to when the table got to
+/// it (it may be pacing another seat's action meanwhile).
 struct Received {
     seat: usize,
     message: Value,
+    at: Instant,
 }
 
 /// Plays games at one table until the run stops.
@@ -172,7 +187,8 @@ async fn connect(
     tx: mpsc::Sender<Received>,
     counters: Arc<Counters>,
 ) -> anyhow::Result<Client> {
-    let (socket, _) = connect_async(url)
+    // TCP_NODELAY, as a real client would: an `act` goes out at once.
+    let (socket, _) = connect_async_with_config(url, None, true)
         .await
         .with_context(|| format!("connecting to {url}"))?;
     let (sink, mut stream) = socket.split();
@@ -186,10 +202,19 @@ async fn connect(
             let Ok(message) = serde_json::from_str::<Value>(text.as_str()) else {
                 continue;
             };
+            let mid = message["version"]
+                .as_u64()
+                .is_some_and(|v| (10..50).contains(&v));
+            if mid && (message["type"] == "state" || message["type"] == "events") {
+                counters
+                    .mid_bytes
+                    .fetch_add(text.len() as u64, Ordering::Relaxed);
+            }
             if message["type"] == "error" {
                 counters.errors.fetch_add(1, Ordering::Relaxed);
             }
-            if tx.send(Received { seat, message }).await.is_err() {
+            let at = Instant::now();
+            if tx.send(Received { seat, message, at }).await.is_err() {
                 break;
             }
         }
@@ -285,8 +310,11 @@ async fn play_one(
                 if let Some((sent_on, at)) = in_flight[received.seat]
                     && version > sent_on
                 {
-                    counters.latency(at);
+                    counters.latency(at, received.at);
                     counters.actions.fetch_add(1, Ordering::Relaxed);
+                    if (10..50).contains(&version) {
+                        counters.mid_actions.fetch_add(1, Ordering::Relaxed);
+                    }
                     in_flight[received.seat] = None;
                 }
                 let Some(legal) = message["legal_actions"].as_array() else {
