@@ -3,7 +3,7 @@
 //! input of every kind leaving the game exactly as it was.
 
 use serde_json::{Value, json};
-use splendor_e2e::{Dice, Table, TestClient, TestServer, fill_lean, open_table};
+use splendor_e2e::{Dice, Table, TestClient, TestServer, open_table};
 use splendor_protocol::{StateInfo, WireAction};
 
 fn assert_error(reply: &Value, code: &str) {
@@ -284,7 +284,7 @@ async fn after_an_action_states_are_lean_and_read_back_into_the_full_state() {
         let full: StateInfo = serde_json::from_value(full_frame.clone()).unwrap();
         let read_back: StateInfo = serde_json::from_value(lean.clone()).unwrap();
         assert!(read_back.lean);
-        let mut read_back = fill_lean(read_back, &full);
+        let mut read_back = read_back.completed_from(&full);
         read_back.id = full.id.clone();
         assert_eq!(read_back, full, "{}", client.name);
         // Besides the legal actions (the same list in both), a lean state

@@ -125,20 +125,6 @@ impl Drop for TestServer {
     }
 }
 
-/// `lean` (a lean state, read back) with what it leaves out taken from
-/// `full`, a full state of the same game: the game's id and commitment,
-/// the first seat and the players' names.
-pub fn fill_lean(mut lean: StateInfo, full: &StateInfo) -> StateInfo {
-    lean.lean = false;
-    lean.game = full.game.clone();
-    lean.commitment = full.commitment.clone();
-    lean.first_seat = full.first_seat;
-    for (player, named) in lean.players.iter_mut().zip(&full.players) {
-        player.name = named.name.clone();
-    }
-    lean
-}
-
 /// A WebSocket client that records every frame it receives.
 pub struct TestClient {
     /// The client's display name.
@@ -319,7 +305,7 @@ impl TestClient {
     /// `tests/in_game.rs` checks that this gives exactly the full state.
     pub fn full(&self, state: StateInfo) -> StateInfo {
         match &self.last_full {
-            Some(full) if state.lean => fill_lean(state, full),
+            Some(full) => state.completed_from(full),
             _ => state,
         }
     }

@@ -19,7 +19,7 @@ use splendor_rules::{CardId, Color, Level, NobleId, Seat, View};
 
 use crate::WireAction;
 use crate::client::RequestId;
-use crate::server::PhaseName;
+use crate::server::{PhaseName, StateInfo};
 use crate::tokens::{GemCounts, TokenCounts};
 use crate::view::{CardInfo, NobleInfo, StateContext, card_info, noble_info, phase_of};
 
@@ -167,9 +167,33 @@ pub fn lean_state_info(view: &View, ctx: StateContext<'_>) -> LeanStateInfo {
     }
 }
 
-/// A card's full object, as it reads from the wire.
+impl StateInfo {
+    /// A lean state read back, completed with what it leaves out (the
+    /// game's id and commitment, the first seat, the players' names) from
+    /// `full`, the last full state of the same game: the full state the
+    /// server would have sent. A full state comes back as it is.
+    ///
+    /// Read back alone, a lean state has those fields empty, and
+    /// `first_seat` 0: a client that needs them keeps the last full state
+    /// (join, resume, start and `sync` send one) and calls this.
+    pub fn completed_from(mut self, full: &StateInfo) -> StateInfo {
+        if !self.lean {
+            return self;
+        }
+        self.lean = false;
+        self.game = full.game.clone();
+        self.commitment = full.commitment.clone();
+        self.first_seat = full.first_seat;
+        for (player, named) in self.players.iter_mut().zip(&full.players) {
+            player.name = named.name.clone();
+        }
+        self
+    }
+}
+
+/// A card's full object, as it reads from the wire (fields a newer server
+/// may add are ignored).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct FullCard {
     id: CardId,
     level: Level,
@@ -204,9 +228,9 @@ impl<'de> Deserialize<'de> for CardInfo {
     }
 }
 
-/// A noble's full object, as it reads from the wire.
+/// A noble's full object, as it reads from the wire (fields a newer
+/// server may add are ignored).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct FullNoble {
     id: NobleId,
     points: u8,

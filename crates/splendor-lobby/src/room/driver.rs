@@ -19,7 +19,7 @@
 //! an action is accepted, R12.1, so the time to store it is not the
 //! player's).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant as StdInstant;
 
@@ -43,6 +43,10 @@ pub(crate) struct Driver {
     conns: HashMap<ConnId, Connection>,
     /// Who waits for which answer.
     replies: HashMap<Ticket, oneshot::Sender<Result<Answer, LobbyError>>>,
+    /// Effects the core gave while a write was in flight that must wait
+    /// for it (another write, the room's end): carried out, in order,
+    /// right after it.
+    deferred: VecDeque<Effect>,
     next_ticket: u64,
     persistence: Arc<dyn Persistence>,
     /// What the lobby lists for this room.
@@ -71,6 +75,7 @@ impl Driver {
             core,
             conns: conns.into_iter().map(|c| (c.id(), c)).collect(),
             replies: HashMap::new(),
+            deferred: VecDeque::new(),
             next_ticket: 1,
             persistence,
             summary,
@@ -136,7 +141,11 @@ impl Driver {
     /// Carries out the core's effects in order, awaiting each write where
     /// it stands. Returns once the core has nothing more to do, or closed.
     async fn carry_out(&mut self) -> Option<Closed> {
-        while let Some(effect) = self.core.poll_effect() {
+        while let Some(effect) = self
+            .deferred
+            .pop_front()
+            .or_else(|| self.core.poll_effect())
+        {
             match effect {
                 Effect::Write { id, write } => {
                     let event = self.perform(id, write).await;
@@ -160,10 +169,16 @@ impl Driver {
                 event = &mut outcome => return event,
                 () = sleep_until_or_never(deadline) => {
                     self.core.handle_timeout(now());
-                    // Only effects that need no write: the core asks for
-                    // one write at a time and closes only after it.
+                    // What needs no waiting goes out now; a write or the
+                    // room's end waits for the write in flight, in order.
                     while let Some(effect) = self.core.poll_effect() {
-                        self.immediate(effect);
+                        if matches!(effect, Effect::Write { .. } | Effect::Closed(_))
+                            || !self.deferred.is_empty()
+                        {
+                            self.deferred.push_back(effect);
+                        } else {
+                            self.immediate(effect);
+                        }
                     }
                 }
             }
@@ -204,7 +219,9 @@ impl Driver {
                 Tally::GameFinished => &self.stats.games_finished,
             }),
             Effect::Write { .. } | Effect::Closed(_) => {
+                // `carry_out` and `perform` keep these in their place.
                 debug_assert!(false, "a write or a close outside the step order");
+                self.deferred.push_back(effect);
             }
         }
     }

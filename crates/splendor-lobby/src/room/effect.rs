@@ -126,7 +126,7 @@ pub struct GameRecord {
 pub enum Tally {
     /// A game started (it is durable).
     GameStarted,
-    /// An action was applied (durable and broadcast).
+    /// An action was applied (durable; its broadcast follows).
     ActionApplied,
     /// A game reached its end.
     GameFinished,

@@ -357,6 +357,15 @@ impl RoomCore {
             warn!(error = %e, "could not reload the game from the store");
             LobbyError::from_persistence(&e)
         })?;
+        // Never back in time: a shorter log means the store lost actions,
+        // and replaying it would deal again cards everyone has seen (R6.4).
+        if (log.len() as u64) < running.version {
+            return Err(LobbyError::internal(format!(
+                "the stored log has {} actions, the game {}; keeping the game in memory",
+                log.len(),
+                running.version
+            )));
+        }
         let mut game = Game::new(running.game.players(), running.options, running.seed)
             .map_err(|e| LobbyError::internal(format!("the stored game cannot be set up: {e}")))?;
         for (seq, &(seat, action)) in log.iter().enumerate() {

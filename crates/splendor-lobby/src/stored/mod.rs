@@ -32,16 +32,18 @@ use crate::session::{BoxFuture, Session, SessionError, SessionId, SessionStore, 
 
 /// How a store failure reaches a room: the database being away or full is
 /// [`Unavailable`](crate::PersistErrorKind::Unavailable) (the client may
-/// retry); a log that is not the room's is
-/// [`Diverged`](crate::PersistErrorKind::Diverged) (the room reloads).
+/// retry); a log that already holds the action's place (an earlier write
+/// that was reported failed did commit) is
+/// [`Diverged`](crate::PersistErrorKind::Diverged) (the room reloads). A log
+/// *behind* the room (`OutOfOrder`: the store lost actions) is a plain
+/// failure: reloading it would take the game back and show everyone cards
+/// that went back on top of their decks (R6.4).
 fn persist_error(error: StoreError) -> PersistError {
     match error {
         e if e.is_transient() => PersistError::unavailable(e.to_string()),
         // The store closes only when the server stops.
         StoreError::Closed => PersistError::unavailable(StoreError::Closed.to_string()),
-        e @ (StoreError::DuplicateAction { .. } | StoreError::OutOfOrder { .. }) => {
-            PersistError::diverged(e.to_string())
-        }
+        e @ StoreError::DuplicateAction { .. } => PersistError::diverged(e.to_string()),
         e => PersistError::failed(e.to_string()),
     }
 }

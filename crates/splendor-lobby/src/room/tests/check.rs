@@ -18,6 +18,7 @@
 //! wait 30s                  time passes; due timers fire at their deadlines
 //! store fails unavailable   the next write fails (unavailable|failed)
 //! store loses               the next action write commits but reports a failure
+//! store forgets             the store loses the last action of its log
 //! store refuses results     results are not stored (unavailable) until
 //! store takes results       ... this
 //! undeliverable c2          the driver could not queue a message for c2
@@ -157,6 +158,9 @@ impl Table {
                 })
             }
             ["store", "loses"] => self.next_write = NextWrite::Lose,
+            ["store", "forgets"] => {
+                self.log.pop();
+            }
             ["store", "refuses", "results"] => self.refuse_results = true,
             ["store", "takes", "results"] => self.refuse_results = false,
             ["undeliverable", conn] => {

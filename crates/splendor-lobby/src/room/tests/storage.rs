@@ -262,3 +262,50 @@ fn a_room_closes_even_when_its_result_still_cannot_be_stored() {
         "#]],
     );
 }
+
+/// A store behind the room (it lost actions) is never reloaded: that would
+/// take the game back and deal again cards everyone has seen (R6.4). The
+/// action is refused and the game stays as it is.
+#[test]
+fn r6_4_a_store_that_lost_actions_is_not_reloaded_backwards() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        play 3
+        store forgets
+        play next
+        probe
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            play 3
+              played 3: RoomProbe { status: Playing, version: Some(3), seated: 2, connected_players: 2, spectators: 0 }
+            store forgets
+            play next
+              write action #3 seat 1 {"reserve":53} -> Diverged
+              write load log -> 2 actions
+              reply Internal(InternalCause("the stored log has 2 actions, the game 3; keeping the game in memory"))
+            probe
+              RoomProbe { status: Playing, version: Some(3), seated: 2, connected_players: 2, spectators: 0 }
+        "#]],
+    );
+}
