@@ -2,8 +2,8 @@
 //! and the close frame that says why.
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use futures_util::SinkExt;
 use futures_util::stream::SplitSink;
+use futures_util::{FutureExt, SinkExt};
 use splendor_lobby::{CloseReason, ConnectionRx};
 use tokio::time::{Instant, MissedTickBehavior};
 use tracing::debug;
@@ -31,15 +31,21 @@ pub(super) async fn write_loop(
     // A message taken from the queue that the socket had not accepted yet
     // when a close request came: it is sent first if the queue is flushed.
     let mut in_hand: Option<Message> = None;
+    // A message taken from the queue while gathering (below) that the
+    // socket could not take at once: it goes first in the next round.
+    let mut next: Option<Message> = None;
     let reason = loop {
-        let (frame, is_message) = tokio::select! {
-            biased;
-            reason = closed.wait() => break reason,
-            message = messages.recv() => {
-                let Some(message) = message else { break CloseReason::Normal };
-                (Message::Text(message.to_json().into()), true)
-            }
-            _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
+        let (frame, is_message) = match next.take() {
+            Some(frame) => (frame, true),
+            None => tokio::select! {
+                biased;
+                reason = closed.wait() => break reason,
+                message = messages.recv() => {
+                    let Some(message) = message else { break CloseReason::Normal };
+                    (Message::Text(message.to_json().into()), true)
+                }
+                _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
+            },
         };
         // A client that does not read must not hold the writer: a close
         // request interrupts the wait for the socket. The frame is handed
@@ -62,11 +68,34 @@ pub(super) async fn write_loop(
         }
         if is_message {
             state.metrics().message_sent();
+            // Gather what is already queued behind it (an action's events
+            // and state come together), so that one flush, one write to the
+            // socket, carries them all.
+            while let Ok(queued) = messages.try_recv() {
+                let frame = Message::Text(queued.to_json().into());
+                match std::future::poll_fn(|cx| sink.poll_ready_unpin(cx)).now_or_never() {
+                    Some(Ok(())) => {
+                        if sink.start_send_unpin(frame).is_err() {
+                            return;
+                        }
+                        state.metrics().message_sent();
+                    }
+                    Some(Err(_)) => return,
+                    None => {
+                        next = Some(frame);
+                        break;
+                    }
+                }
+            }
         }
         tokio::select! {
             biased;
-            // What was handed over goes out with the close frame.
-            reason = closed.wait() => break reason,
+            // What was handed over goes out with the close frame, and a
+            // gathered message not handed over yet first.
+            reason = closed.wait() => {
+                in_hand = next.take();
+                break reason;
+            }
             flushed = std::future::poll_fn(|cx| sink.poll_flush_unpin(cx)) => {
                 if flushed.is_err() {
                     return;
