@@ -10,7 +10,7 @@ use splendor_protocol::{
     StateInfo, WireAction, You,
 };
 use splendor_replay::Seed;
-use splendor_rules::{Events, Seat, Viewer};
+use splendor_rules::{Events, Seat, View, Viewer};
 
 use super::core::RoomCore;
 use super::effect::Effect;
@@ -281,34 +281,21 @@ impl RoomCore {
     /// The lean state for `viewer` (protocol 2), with the legal actions if
     /// it must act.
     fn lean_state_for(&mut self, viewer: Viewer) -> Option<LeanStateInfo> {
-        let running = self.running.as_ref()?;
-        let view = running.game.view(viewer);
-        let you = match viewer {
-            Viewer::Seat(seat) => Some(seat),
-            Viewer::Spectator => None,
-        };
-        let legal_actions = if you.is_some() && running.game.to_act() == you {
-            running.game.legal_actions(&mut self.legal);
-            Some(self.legal.iter().map(|&a| WireAction::from(a)).collect())
-        } else {
-            None
-        };
-        Some(lean_state_info(
-            &view,
-            StateContext {
-                room: self.code.as_str(),
-                game: &running.id_text,
-                commitment: &running.commitment,
-                version: running.version,
-                you,
-                names: &running.names,
-                legal_actions,
-            },
-        ))
+        self.with_view(viewer, lean_state_info)
     }
 
     /// The state for `viewer`, with the legal actions if it must act.
     fn state_for(&mut self, viewer: Viewer) -> Option<StateInfo> {
+        self.with_view(viewer, state_info)
+    }
+
+    /// `form` (full or lean) of what `viewer` may see, with the legal
+    /// actions if it must act.
+    fn with_view<T>(
+        &mut self,
+        viewer: Viewer,
+        form: fn(&View, StateContext<'_>) -> T,
+    ) -> Option<T> {
         let running = self.running.as_ref()?;
         let view = running.game.view(viewer);
         let you = match viewer {
@@ -321,7 +308,7 @@ impl RoomCore {
         } else {
             None
         };
-        Some(state_info(
+        Some(form(
             &view,
             StateContext {
                 room: self.code.as_str(),
