@@ -20,7 +20,10 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
-pub mod strategy;
+
+/// The strategies live in `splendor-ai`, shared with the server's built-in
+/// players (its `greedy` level is [`Greedy`]).
+pub use splendor_ai::strategy;
 
 use std::fmt;
 use std::time::Duration;

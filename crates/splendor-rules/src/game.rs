@@ -265,6 +265,16 @@ impl Game {
         (seat < self.players).then(|| self.seats[seat as usize].points)
     }
 
+    /// Bonuses of `seat` per colour, public (R7.2).
+    pub fn bonuses(&self, seat: Seat) -> Option<Gems> {
+        (seat < self.players).then(|| self.seats[seat as usize].bonuses)
+    }
+
+    /// How many cards `seat` holds in reserve, public (R6.2).
+    pub fn reserved_count(&self, seat: Seat) -> Option<u8> {
+        (seat < self.players).then(|| self.seats[seat as usize].reserved_len)
+    }
+
     /// The tokens in the supply.
     pub fn supply(&self) -> Tokens {
         self.supply

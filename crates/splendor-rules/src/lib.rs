@@ -42,11 +42,13 @@ use std::fmt;
 mod data;
 mod game;
 mod reject;
+mod sample;
 mod setup;
 mod swar;
 mod view;
 
 pub use game::Game;
+pub use sample::Sampler;
 pub use setup::{ReservedCard, SeatSnapshot, Snapshot, seat_order};
 
 /// The five gem colours, always in this order (RULES.md preamble).
@@ -440,6 +442,9 @@ pub struct View {
     pub phase: Phase,
     /// Turns completed so far (R10.2 bookkeeping).
     pub turn: u32,
+    /// Consecutive turns that were passes (R11.2: a full round of them
+    /// ends the game). Public: everyone saw them.
+    pub passes: u8,
     /// The tokens in the supply.
     pub supply: Tokens,
     /// Face-up cards per level; `None` is an empty slot (R7A).

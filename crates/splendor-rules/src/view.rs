@@ -61,6 +61,7 @@ impl Game {
             first_seat: self.first_seat,
             phase: self.phase,
             turn: self.turn,
+            passes: self.passes,
             supply: self.supply,
             face_up: self
                 .face_up

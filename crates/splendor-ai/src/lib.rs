@@ -1,0 +1,166 @@
+//! Built-in Splendor players, for the server's bot seats and stand-ins
+//! (RULES.md R12) and for the arena.
+//!
+//! A player sees exactly what its seat may see: it is given the seat's
+//! [`View`] (`Game::view(Viewer::Seat(seat))`), never the `Game`. Whatever
+//! it needs that the view hides (deck order, other seats' blind reserves) it
+//! fills in with [`Sampler`], which deals the unseen cards at random.
+//!
+//! Three levels, each in one module:
+//! - [`random`]: any legal action, uniformly;
+//! - [`greedy`]: the example bot's greedy strategy ([`strategy::Greedy`]),
+//!   frozen as the yardstick the others are measured against;
+//! - [`strong`]: information-set Monte-Carlo tree search over sampled
+//!   games, with an iteration budget (and a time cap).
+//!
+//! Everything is pure and seeded: the same view, seed and budget give the
+//! same move (a time cap that fires is the one exception). No IO, no tokio;
+//! the server runs [`choose`] on a blocking thread pool.
+#![forbid(unsafe_code)]
+
+pub mod greedy;
+pub mod random;
+pub mod strategy;
+pub mod strong;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use splendor_rules::{Action, Game, Sampler, Seat, View};
+
+/// How strong a built-in player is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Any legal action, uniformly at random.
+    Random,
+    /// The example bot's greedy strategy (the yardstick).
+    Greedy,
+    /// A search player (information-set Monte-Carlo tree search).
+    Strong,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Random, Level::Greedy, Level::Strong];
+
+    /// The level's name on the wire and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Greedy => "greedy",
+            Level::Strong => "strong",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level name that is not one of [`Level::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLevel(pub String);
+
+impl fmt::Display for UnknownLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown bot level {:?}: expected random, greedy or strong",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownLevel {}
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+    fn from_str(s: &str) -> Result<Level, UnknownLevel> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| UnknownLevel(s.to_owned()))
+    }
+}
+
+/// How much a search player may think per move. The iteration count
+/// decides (so a seeded series is reproducible); the time cap only stops a
+/// search that would run far longer than planned on a slow machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Search iterations per move (one sampled game each).
+    pub iterations: u32,
+    /// Stop early after this long, if set.
+    pub time_cap: Option<Duration>,
+}
+
+impl Budget {
+    /// The default of the `strong` level: calibrated to stay under 250 ms
+    /// per move on one core of the reference machine (docs/BENCHMARKS.md).
+    pub const STRONG: Budget = Budget {
+        iterations: strong::DEFAULT_ITERATIONS,
+        time_cap: Some(Duration::from_millis(1000)),
+    };
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::STRONG
+    }
+}
+
+/// Why a player could not choose a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoMove {
+    /// The view is not one the seat could have (see [`Sampler::new`]).
+    BadView(String),
+    /// The game does not wait for this seat.
+    NotToAct,
+}
+
+impl fmt::Display for NoMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoMove::BadView(why) => write!(f, "not a view of this seat: {why}"),
+            NoMove::NotToAct => f.write_str("the game does not wait for this seat"),
+        }
+    }
+}
+
+impl std::error::Error for NoMove {}
+
+/// The seat's move at `level`, from its view alone; `seed` makes the
+/// choice reproducible. The action is always one of the legal actions of
+/// the position (the server checks it again like any other).
+pub fn choose(
+    level: Level,
+    view: &View,
+    seat: Seat,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Action, NoMove> {
+    let sampler = Sampler::new(view, seat).map_err(|e| NoMove::BadView(e.to_string()))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Any sample has the seat's legal actions: they depend only on its view.
+    let game = sampler.sample(&mut rng);
+    if game.to_act() != Some(seat) {
+        return Err(NoMove::NotToAct);
+    }
+    Ok(match level {
+        Level::Random => random::choose(&game, &mut rng),
+        Level::Greedy => greedy::choose(view, seat, &game),
+        Level::Strong => strong::choose(&sampler, &mut rng, budget),
+    })
+}
+
+/// The legal actions of a game, in the rules' order.
+fn legal(game: &Game) -> Vec<Action> {
+    let mut out = Vec::new();
+    game.legal_actions(&mut out);
+    out
+}

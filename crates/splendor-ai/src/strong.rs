@@ -1,0 +1,244 @@
+//! The `strong` level: single-observer information-set Monte-Carlo tree
+//! search (Cowling, Powley and Whitehouse, 2012).
+//!
+//! Each iteration deals a fresh sample of what the seat cannot see
+//! ([`Sampler::sample`]), walks one tree shared by all samples (a child is
+//! only considered when its action is legal in this sample; UCB counts how
+//! often it was available), adds one node, then plays the sample on with a
+//! quick rollout policy for a few rounds and scores the position. Each node
+//! keeps the reward of the seat that made its move, so every seat plays to
+//! win for itself (2 to 4 players). The move is the root's most visited.
+
+use std::time::Instant;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::RngCore;
+use splendor_rules::{Action, Game, Phase, Sampler, Seat, card};
+
+use crate::Budget;
+
+/// The iteration budget of `Budget::STRONG` (see docs/BENCHMARKS.md for
+/// the calibration: time per move and strength against `greedy`).
+pub const DEFAULT_ITERATIONS: u32 = 10_000;
+
+/// UCB1's exploration constant (rewards are in 0..=1).
+const EXPLORATION: f64 = 0.7;
+/// Rollouts stop after this many turns of each seat and are scored.
+const ROLLOUT_ROUNDS: u32 = 6;
+/// The temperature of the score-to-reward softmax: lower trusts the
+/// heuristic score more.
+const TEMPERATURE: f64 = 2.0;
+
+struct Node {
+    /// The move into this node (unused at the root).
+    action: Action,
+    /// The seat that made it.
+    actor: Seat,
+    children: Vec<u32>,
+    visits: u32,
+    /// How often this node's move was legal when its parent was visited.
+    available: u32,
+    /// Sum of the actor's rewards over the visits.
+    reward: f64,
+}
+
+impl Node {
+    fn new(action: Action, actor: Seat) -> Node {
+        Node {
+            action,
+            actor,
+            children: Vec::new(),
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+        }
+    }
+}
+
+/// The search's move for the sampler's seat. The sampler's games must wait
+/// for that seat (checked by the caller).
+pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> Action {
+    let mut legal = Vec::with_capacity(64);
+    sampler.sample(rng).legal_actions(&mut legal);
+    match legal.len() {
+        0 => return Action::Pass,
+        1 => return legal[0],
+        _ => {}
+    }
+    let started = budget.time_cap.map(|cap| (Instant::now(), cap));
+    let mut tree = vec![Node::new(Action::Pass, sampler.seat())];
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    for iteration in 0..budget.iterations {
+        if let Some((start, cap)) = started
+            && iteration % 32 == 0
+            && start.elapsed() > cap
+        {
+            break;
+        }
+        let mut game = sampler.sample(rng);
+        path.clear();
+        path.push(0);
+        let mut node = 0usize;
+        // Selection and expansion.
+        while let Some(actor) = game.to_act() {
+            game.legal_actions(&mut legal);
+            let untried = legal
+                .iter()
+                .filter(|&&a| !has_child(&tree, node, a))
+                .count();
+            if untried > 0 {
+                let pick = (rng.next_u64() % untried as u64) as usize;
+                let action = *legal
+                    .iter()
+                    .filter(|&&a| !has_child(&tree, node, a))
+                    .nth(pick)
+                    .expect("pick < untried");
+                let child = tree.len() as u32;
+                tree.push(Node::new(action, actor));
+                tree[node].children.push(child);
+                apply(&mut game, actor, action);
+                path.push(child);
+                break;
+            }
+            let child = select(&mut tree, node, &legal);
+            apply(&mut game, actor, tree[child].action);
+            path.push(child as u32);
+            node = child;
+        }
+        let rewards = rollout(&mut game, rng, &mut legal);
+        for &n in &path {
+            let n = &mut tree[n as usize];
+            n.visits += 1;
+            n.reward += rewards[n.actor as usize];
+        }
+    }
+    let best = tree[0]
+        .children
+        .iter()
+        .max_by_key(|&&c| tree[c as usize].visits)
+        .expect("the root has children");
+    tree[*best as usize].action
+}
+
+fn has_child(tree: &[Node], node: usize, action: Action) -> bool {
+    tree[node]
+        .children
+        .iter()
+        .any(|&c| tree[c as usize].action == action)
+}
+
+/// UCB1 among the children legal in this sample (all have been tried).
+fn select(tree: &mut [Node], node: usize, legal: &[Action]) -> usize {
+    let mut best = usize::MAX;
+    let mut best_score = f64::NEG_INFINITY;
+    for i in 0..tree[node].children.len() {
+        let c = tree[node].children[i] as usize;
+        if !legal.contains(&tree[c].action) {
+            continue;
+        }
+        tree[c].available += 1;
+        let n = f64::from(tree[c].visits.max(1));
+        let score =
+            tree[c].reward / n + EXPLORATION * (f64::from(tree[c].available).ln() / n).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = c;
+        }
+    }
+    debug_assert!(best != usize::MAX, "every legal action has a child");
+    best
+}
+
+fn apply(game: &mut Game, seat: Seat, action: Action) {
+    // Every action comes from `legal_actions` of this very game.
+    let applied = game.apply(seat, action);
+    debug_assert!(applied.is_ok(), "{action:?}: {applied:?}");
+}
+
+/// Plays on with [`rollout_action`] for a few rounds, then scores: a
+/// finished game pays its winners, an unfinished one the softmax of
+/// [`heuristic`] scores.
+fn rollout(game: &mut Game, rng: &mut ChaCha8Rng, legal: &mut Vec<Action>) -> [f64; 4] {
+    let players = game.players();
+    let stop = game.turn() + ROLLOUT_ROUNDS * u32::from(players);
+    while let Some(seat) = game.to_act() {
+        if game.turn() >= stop {
+            break;
+        }
+        game.legal_actions(legal);
+        let action = rollout_action(game, seat, legal, rng);
+        apply(game, seat, action);
+    }
+    let mut rewards = [0.0; 4];
+    if let Some(result) = game.result() {
+        let share = 1.0 / result.winners.len() as f64;
+        for &w in &result.winners {
+            rewards[w as usize] = share;
+        }
+        return rewards;
+    }
+    let mut total = 0.0;
+    for s in 0..players {
+        let r = (heuristic(game, s) / TEMPERATURE).exp();
+        rewards[s as usize] = r;
+        total += r;
+    }
+    for r in &mut rewards {
+        *r /= total;
+    }
+    rewards
+}
+
+/// A quick, noisy policy: usually buy the card worth most points; else take
+/// three different tokens; reserve rarely; decisions at random.
+fn rollout_action(game: &Game, seat: Seat, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+    let random = |rng: &mut ChaCha8Rng| legal[(rng.next_u64() % legal.len() as u64) as usize];
+    if !matches!(game.phase(), Phase::Main { .. }) {
+        return random(rng);
+    }
+    let roll = rng.next_u32() % 100;
+    let mut best = None;
+    let mut best_value = 0u32;
+    for &a in legal {
+        if let Action::Buy { card: id, .. } = a {
+            let points = card(id).map_or(0, |c| u32::from(c.points));
+            // Points first; a random tie-break among equals.
+            let value = (points + 1) * 1024 + (rng.next_u32() & 1023);
+            if value > best_value {
+                best_value = value;
+                best = Some(a);
+            }
+        }
+    }
+    if let Some(buy) = best
+        && roll < 90
+    {
+        return buy;
+    }
+    let takes = legal
+        .iter()
+        .filter(|a| matches!(a, Action::TakeDifferent(set) if set.len() == 3 || roll >= 95))
+        .count();
+    if takes > 0 && roll < 97 {
+        let pick = (rng.next_u64() % takes as u64) as usize;
+        return *legal
+            .iter()
+            .filter(|a| matches!(a, Action::TakeDifferent(set) if set.len() == 3 || roll >= 95))
+            .nth(pick)
+            .expect("pick < takes");
+    }
+    let _ = seat;
+    random(rng)
+}
+
+/// How well `seat` stands, in points: points, plus what its bonuses and
+/// tokens will buy.
+fn heuristic(game: &Game, seat: Seat) -> f64 {
+    let points = f64::from(game.points(seat).unwrap_or(0));
+    let bonuses: u32 = game
+        .bonuses(seat)
+        .map_or(0, |b| b.iter().map(|&n| u32::from(n)).sum());
+    let tokens = game.tokens(seat).unwrap_or_default();
+    let gems: u32 = tokens.gems.iter().map(|&n| u32::from(n)).sum();
+    points + 0.4 * f64::from(bonuses) + 0.1 * f64::from(gems) + 0.15 * f64::from(tokens.gold)
+}
