@@ -33,6 +33,15 @@ pub struct LobbyConfig {
     /// cost nothing, so the per-session limit alone does not stop one
     /// client from filling `max_rooms`.
     pub max_waiting_rooms_per_ip: usize,
+    /// A built-in bot's move is applied no sooner than this after the
+    /// position it answers, so that people can follow (the thinking runs
+    /// meanwhile). Zero: at once.
+    pub bot_delay: Duration,
+    /// The `strong` level's budget per move.
+    pub strong_budget: splendor_ai::Budget,
+    /// How many bots may think at once, on tokio's blocking threads
+    /// ([`ThinkPool`](crate::thinking::ThinkPool)).
+    pub think_threads: usize,
     /// The turn clock of new rooms (R12.1), if any. Reserved: not enforced
     /// yet (stand-ins, R12.2, come with the built-in bots).
     pub turn_clock: Option<TurnClock>,
@@ -50,6 +59,9 @@ impl Default for LobbyConfig {
             max_spectators: 32,
             max_rooms_per_session: 3,
             max_waiting_rooms_per_ip: 8,
+            bot_delay: Duration::from_millis(1000),
+            strong_budget: splendor_ai::Budget::STRONG,
+            think_threads: crate::thinking::ThinkPool::default_threads(),
             turn_clock: None,
         }
     }

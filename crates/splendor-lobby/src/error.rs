@@ -32,6 +32,12 @@ pub enum LobbyError {
     /// Only the host may start the game.
     #[error("only the host can do this")]
     NotHost,
+    /// `add_bot` with a level that does not exist.
+    #[error("{0}")]
+    UnknownBotLevel(String),
+    /// `remove_bot` names a seat that no bot holds.
+    #[error("seat {0} is not held by a bot")]
+    NotABot(u8),
     /// Fewer than two players are seated (R1).
     #[error("a game needs at least 2 seated players")]
     NotEnoughPlayers,
@@ -128,6 +134,8 @@ impl LobbyError {
             LobbyError::NotInRoom => ErrorCode::NotInRoom,
             LobbyError::RoomClosed => ErrorCode::RoomClosed,
             LobbyError::NotHost => ErrorCode::NotHost,
+            LobbyError::UnknownBotLevel(_) => ErrorCode::UnknownBotLevel,
+            LobbyError::NotABot(_) => ErrorCode::NotABot,
             LobbyError::NotEnoughPlayers => ErrorCode::NotEnoughPlayers,
             LobbyError::GameAlreadyStarted => ErrorCode::GameAlreadyStarted,
             LobbyError::GameNotStarted => ErrorCode::GameNotStarted,

@@ -34,6 +34,7 @@ pub mod random;
 pub mod room;
 pub mod session;
 pub mod stored;
+pub mod thinking;
 
 pub use code::RoomCode;
 pub use config::{LobbyConfig, TurnClock, TurnClockError};
@@ -46,3 +47,4 @@ pub use persist::{GameId, GameStart, NoPersistence, PersistError, PersistErrorKi
 pub use presence::{Presence, RoomSeat};
 pub use room::{Answer, Caller, Joined, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
+pub use thinking::{ThinkHistogram, ThinkPool};

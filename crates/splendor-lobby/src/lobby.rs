@@ -23,6 +23,7 @@ use crate::presence::{Presence, RoomSeat};
 use crate::random;
 use crate::room::{Closed, Driver, RestoredGame, RoomCore, RoomHandle, RoomSetup};
 use crate::session::{Session, SessionId};
+use crate::thinking::{ThinkHistogram, ThinkPool};
 
 /// The client a request to create a room comes from, as the gateway groups
 /// its clients (the server uses the client's network address, an IPv6
@@ -64,11 +65,32 @@ pub(crate) struct LobbyInner {
 }
 
 /// What the rooms of a lobby have done, counted by the rooms themselves.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Stats {
     pub(crate) games_started: AtomicU64,
     pub(crate) games_finished: AtomicU64,
     pub(crate) actions_applied: AtomicU64,
+    pub(crate) bot_actions: AtomicU64,
+    /// Where the rooms' bots think.
+    pub(crate) pool: ThinkPool,
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats::new(ThinkPool::new(1, splendor_ai::Budget::STRONG))
+    }
+}
+
+impl Stats {
+    pub(crate) fn new(pool: ThinkPool) -> Stats {
+        Stats {
+            games_started: AtomicU64::new(0),
+            games_finished: AtomicU64::new(0),
+            actions_applied: AtomicU64::new(0),
+            bot_actions: AtomicU64::new(0),
+            pool,
+        }
+    }
 }
 
 impl Stats {
@@ -78,7 +100,7 @@ impl Stats {
 }
 
 /// Totals since the lobby was created, for metrics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LobbyStats {
     /// Games started in this process (restored games are not counted).
     pub games_started: u64,
@@ -86,6 +108,10 @@ pub struct LobbyStats {
     pub games_finished: u64,
     /// Actions applied (durable and broadcast) in this process.
     pub actions_applied: u64,
+    /// Of those, actions made by built-in bots.
+    pub bot_actions: u64,
+    /// How long built-in bots thought per move.
+    pub think_time: ThinkHistogram,
 }
 
 /// Open rooms by what they are doing.
@@ -180,10 +206,13 @@ impl Lobby {
             inner: Arc::new(LobbyInner {
                 rooms: Mutex::new(HashMap::new()),
                 presence: Presence::default(),
-                config,
+                config: config.clone(),
                 persistence,
                 next_instance: AtomicU64::new(1),
-                stats: Arc::default(),
+                stats: Arc::new(Stats::new(ThinkPool::new(
+                    config.think_threads,
+                    config.strong_budget,
+                ))),
             }),
         }
     }
@@ -426,6 +455,8 @@ impl Lobby {
             games_started: stats.games_started.load(Ordering::Relaxed),
             games_finished: stats.games_finished.load(Ordering::Relaxed),
             actions_applied: stats.actions_applied.load(Ordering::Relaxed),
+            bot_actions: stats.bot_actions.load(Ordering::Relaxed),
+            think_time: stats.pool.histogram(),
         }
     }
 

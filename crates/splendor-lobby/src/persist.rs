@@ -48,6 +48,9 @@ pub struct GameStart<'a> {
     pub players: &'a [SessionId],
     /// Their display names, in the same order.
     pub names: &'a [String],
+    /// The level of each seat a built-in bot holds (its "session" is the
+    /// bot's own id), in the same order.
+    pub bots: &'a [Option<splendor_ai::Level>],
 }
 
 /// How storing failed, which decides what the room and the client do next.

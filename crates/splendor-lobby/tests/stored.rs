@@ -453,6 +453,7 @@ async fn store_game(
             seat: seat as u8,
             session_id: splendor_store::SessionId(session.id.0),
             name: name.into(),
+            bot: None,
         });
     }
     let id = uuid::Uuid::from_u128(u128::from(seed) + 1);

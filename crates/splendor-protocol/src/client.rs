@@ -56,6 +56,10 @@ pub enum ClientMessage {
     Leave,
     /// Start the game (host only, at least two seated).
     Start(Start),
+    /// Seat a built-in bot in a free seat (host only, before the start).
+    AddBot(AddBot),
+    /// Remove a built-in bot from its seat (host only, before the start).
+    RemoveBot(RemoveBot),
     /// Make a move.
     Act(Act),
     /// Ask for the room and the current state again.
@@ -154,6 +158,24 @@ pub struct Start {
     /// `random` (the default) or `joined`: the turn order (R2.4).
     #[serde(default)]
     pub seat_order: SeatOrder,
+}
+
+/// `add_bot`: seat a built-in bot in the first free seat (host only,
+/// before the start). Answered by `room`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddBot {
+    /// `random`, `greedy` or `strong`; another name gets `unknown_bot_level`.
+    pub level: String,
+}
+
+/// `remove_bot`: free the seat a built-in bot holds (host only, before the
+/// start). Answered by `room`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveBot {
+    /// The bot's seat, as the `room` message numbers it.
+    pub seat: u8,
 }
 
 /// `act`: make a move for the connection's seat.
@@ -269,6 +291,8 @@ fn parse_body(
             ClientMessage::Leave
         }
         "start" => ClientMessage::Start(fields_of(kind, body)?),
+        "add_bot" => ClientMessage::AddBot(fields_of(kind, body)?),
+        "remove_bot" => ClientMessage::RemoveBot(fields_of(kind, body)?),
         "act" => {
             let raw: RawAct = fields_of(kind, body)?;
             let action = serde_json::from_value(raw.action).map_err(|e| {

@@ -58,6 +58,10 @@ pub enum ErrorCode {
     StaleVersion,
     /// A room has 2, 3 or 4 seats.
     InvalidSeats,
+    /// `add_bot` names a level that does not exist (random, greedy, strong).
+    UnknownBotLevel,
+    /// `remove_bot` names a seat that no bot holds.
+    NotABot,
     /// The server holds as many rooms as it allows.
     TooManyRooms,
     /// The session already has as many open rooms as one session may.
@@ -105,6 +109,8 @@ impl ErrorCode {
             ErrorCode::SpectatorCannotAct => "spectator_cannot_act",
             ErrorCode::StaleVersion => "stale_version",
             ErrorCode::InvalidSeats => "invalid_seats",
+            ErrorCode::UnknownBotLevel => "unknown_bot_level",
+            ErrorCode::NotABot => "not_a_bot",
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::TooManySessionRooms => "too_many_session_rooms",
             ErrorCode::TooManyRoomsFromAddress => "too_many_rooms_from_address",

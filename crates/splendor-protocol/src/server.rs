@@ -93,6 +93,10 @@ pub struct SeatInfo {
     pub connected: bool,
     /// True for the host, who starts the game.
     pub host: bool,
+    /// The level of a built-in bot (`random`, `greedy`, `strong`); absent
+    /// for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 /// The room as everyone in it sees it. Sent on every change of membership,

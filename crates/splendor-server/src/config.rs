@@ -256,6 +256,32 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_ABANDONED_GAME_TTL", default_value = "24h", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub abandoned_game_ttl: Duration,
 
+    /// A built-in bot's move is shown no sooner than this many milliseconds
+    /// after the position it answers, so that people can follow; 0 plays
+    /// bots at once.
+    #[arg(
+        long,
+        env = "SPLENDOR_BOT_DELAY_MS",
+        default_value_t = 1000,
+        help_heading = "Bots"
+    )]
+    pub bot_delay_ms: u64,
+
+    /// How many bots may think at once (threads beside the async workers);
+    /// 0 means one fewer than the machine's cores, at least one.
+    #[arg(
+        long,
+        env = "SPLENDOR_BOT_THREADS",
+        default_value_t = 0,
+        help_heading = "Bots"
+    )]
+    pub bot_threads: usize,
+
+    /// The `strong` bot's search iterations per move (about 40 ms at the
+    /// default on one core of the reference machine; docs/BENCHMARKS.md).
+    #[arg(long, env = "SPLENDOR_STRONG_ITERATIONS", default_value_t = splendor_ai::Budget::STRONG.iterations, value_parser = clap::value_parser!(u32).range(1..=10_000_000), help_heading = "Bots")]
+    pub strong_iterations: u32,
+
     /// Reserved, not enforced yet: the turn clock of new rooms (R12.1), as
     /// BANK+INCREMENT (a Fischer clock), for example 5m+10s.
     #[arg(long, env = "SPLENDOR_TURN_CLOCK", help_heading = "Players and rooms")]
@@ -298,6 +324,9 @@ impl Default for Config {
             empty_room_ttl: lobby.empty_room_ttl,
             finished_room_ttl: lobby.finished_room_ttl,
             abandoned_game_ttl: lobby.abandoned_game_ttl,
+            bot_delay_ms: lobby.bot_delay.as_millis() as u64,
+            bot_threads: 0,
+            strong_iterations: lobby.strong_budget.iterations,
             turn_clock: lobby.turn_clock,
         }
     }
@@ -326,6 +355,15 @@ impl Config {
             max_rooms_per_session: self.max_rooms_per_session,
             max_waiting_rooms_per_ip: self.max_waiting_rooms_per_ip,
             max_spectators: self.max_spectators,
+            bot_delay: Duration::from_millis(self.bot_delay_ms),
+            think_threads: match self.bot_threads {
+                0 => splendor_lobby::ThinkPool::default_threads(),
+                n => n,
+            },
+            strong_budget: splendor_ai::Budget {
+                iterations: self.strong_iterations,
+                ..splendor_ai::Budget::STRONG
+            },
             turn_clock: self.turn_clock,
             ..LobbyConfig::default()
         }

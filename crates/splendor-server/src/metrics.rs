@@ -29,12 +29,14 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use prometheus_client::collector::Collector;
-use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric, NoLabelSet};
+use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
+use prometheus_client::registry::Unit;
 use splendor_lobby::session::BoxFuture;
 use splendor_lobby::{CloseReason, GameId, GameStart, Lobby, PersistError, Persistence};
 use splendor_rules::{Action, GameResult, Seat};
@@ -337,11 +339,24 @@ impl Collector for LobbyCollector {
                 "Game actions applied (durable and broadcast)",
                 stats.actions_applied,
             ),
+            (
+                "bot_actions",
+                "Game actions made by built-in bots",
+                stats.bot_actions,
+            ),
         ] {
             let counter = ConstCounter::new(value);
             let metric = encoder.encode_descriptor(name, help, None, counter.metric_type())?;
             counter.encode(metric)?;
         }
+        let think = &stats.think_time;
+        let mut metric = encoder.encode_descriptor(
+            "bot_think_seconds",
+            "How long built-in bots thought per move",
+            Some(&Unit::Seconds),
+            MetricType::Histogram,
+        )?;
+        metric.encode_histogram::<NoLabelSet>(think.sum, think.count, &think.buckets, None)?;
         Ok(())
     }
 }

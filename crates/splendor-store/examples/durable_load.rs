@@ -173,6 +173,7 @@ fn new_game(id: Uuid) -> NewGame {
                 seat,
                 session_id: SessionId(Uuid::new_v4()),
                 name: format!("Bot {seat}"),
+                bot: None,
             })
             .collect(),
         created_at: 1_700_000_000_000,

@@ -88,6 +88,9 @@ pub struct SeatRecord {
     pub session_id: SessionId,
     /// The display name at the time the game started.
     pub name: String,
+    /// The level of a built-in bot that holds the seat (its `session_id`
+    /// is then the bot's own id, not a session's); `None` for a person.
+    pub bot: Option<String>,
 }
 
 /// A game to store when it starts: everything needed to rebuild it.

@@ -70,6 +70,7 @@ fn new_game(id: Uuid, players: u8, created_at: i64) -> NewGame {
                 seat,
                 session_id: SessionId(Uuid::from_u128(1000 + u128::from(seat))),
                 name: format!("Player {seat}"),
+                bot: None,
             })
             .collect(),
         created_at,

@@ -24,6 +24,7 @@ use splendor_rules::{Action, Events, Game, Options};
 use tracing::{info, warn};
 use uuid::Uuid;
 
+use super::bots::BotTurn;
 use super::effect::{Answer, Closed, Effect, Write};
 use super::handle::RoomProbe;
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
@@ -77,16 +78,19 @@ pub(crate) enum Pending {
         order: Vec<usize>,
     },
     /// An action to commit once it is durable: `next` is the game after it.
+    /// `origin` is the person who asked, `None` for a bot's move.
     Act {
-        ticket: Ticket,
-        caller: Caller,
+        origin: Option<(Ticket, Caller)>,
         next: Game,
         events: Events,
     },
     /// The result of a game that ended is being stored; then `then`.
     Result { then: AfterResult },
     /// The store said it is ahead of the room: its log is being read.
-    Reload { ticket: Ticket, expected: u64 },
+    Reload {
+        ticket: Option<Ticket>,
+        expected: u64,
+    },
 }
 
 /// What follows the storing of a result.
@@ -94,12 +98,14 @@ pub(crate) enum Pending {
 pub(crate) enum AfterResult {
     /// Tell everyone about the action that ended the game, then answer it.
     Act {
-        ticket: Ticket,
-        caller: Caller,
+        origin: Option<(Ticket, Caller)>,
         events: Events,
     },
     /// Send everyone the reloaded game, then answer the stale request.
-    Reload { ticket: Ticket, expected: u64 },
+    Reload {
+        ticket: Option<Ticket>,
+        expected: u64,
+    },
     /// Close the room.
     Close { why: &'static str },
 }
@@ -148,6 +154,10 @@ pub(crate) struct RoomCore {
     closed: bool,
     /// Scratch space for legal actions.
     pub(crate) legal: Vec<Action>,
+    /// The bot move asked about, answered or waiting for the bots' delay.
+    pub(crate) bot_turn: Option<BotTurn>,
+    /// No bot is asked again before then (after a move failed to store).
+    pub(crate) bot_pause_until: Option<Instant>,
 }
 
 impl RoomCore {
@@ -159,6 +169,7 @@ impl RoomCore {
             name: setup.host.name,
             conn: Some(setup.conn),
             verbose: setup.verbose,
+            bot: None,
         });
         let people = Seats {
             seats,
@@ -195,20 +206,29 @@ impl RoomCore {
             salt,
             options,
             players,
+            bots,
             game,
             version,
         } = restored;
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        // A restored room always has seats; the fallback is never used.
-        let host = players.first().map_or(SessionId(Uuid::nil()), |p| p.id);
+        // The first person seated hosts (a restored room always has seats;
+        // the fallback is never used).
+        let host = players
+            .iter()
+            .enumerate()
+            .find(|(i, _)| bots.get(*i).copied().flatten().is_none())
+            .or(players.iter().enumerate().next())
+            .map_or(SessionId(Uuid::nil()), |(_, p)| p.id);
         let seats = players
             .into_iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 Some(Member {
                     session: p.id,
                     name: p.name,
                     conn: None,
                     verbose: false,
+                    bot: bots.get(i).copied().flatten(),
                 })
             })
             .collect();
@@ -265,6 +285,8 @@ impl RoomCore {
             },
             closed: false,
             legal: Vec::new(),
+            bot_turn: None,
+            bot_pause_until: None,
         };
         core.summary = core.current_summary();
         core
@@ -315,7 +337,7 @@ impl RoomCore {
             Request::Leave => {
                 let result = self.leave(&caller);
                 self.reply(ticket, result.map(|()| Answer::Done));
-                if self.running.is_none() && self.people.seated() == 0 {
+                if self.running.is_none() && self.people.humans() == 0 {
                     self.close("every player left");
                 }
             }
@@ -340,6 +362,14 @@ impl RoomCore {
                 let result = self.sync(&caller);
                 self.reply(ticket, result.map(|()| Answer::Done));
             }
+            Request::AddBot { level } => {
+                let result = self.add_bot(&caller, &level);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
+            Request::RemoveBot { seat } => {
+                let result = self.remove_bot(&caller, seat);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
         }
         self.after_input(now);
     }
@@ -359,6 +389,11 @@ impl RoomCore {
                 }
                 self.effects.push_back(Effect::Release { conn });
             }
+            DriverEvent::BotMoved {
+                seat,
+                version,
+                result,
+            } => self.bot_moved(now, seat, version, result),
             DriverEvent::HandlesGone => self.close("the server is shutting down"),
         }
         self.after_input(now);
@@ -372,6 +407,7 @@ impl RoomCore {
                     let why = expiry_reason(self.status(), self.quiet_since.is_some());
                     self.close(why);
                 }
+                RoomTimer::BotMove => self.bot_due(now),
             }
         }
         self.after_input(now);
@@ -502,9 +538,17 @@ impl RoomCore {
         }));
     }
 
-    /// After every input: the quiet clock, what the lobby lists, the timers.
+    /// Whether the room is closed (every request is refused).
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// After every input: the bots, the quiet clock, what the lobby lists,
+    /// the timers.
     fn after_input(&mut self, now: Instant) {
-        if self.people.connected_players() > 0 {
+        self.schedule_bot(now);
+        // A game that a bot is moving is not abandoned, whoever is connected.
+        if self.people.connected_players() > 0 || self.mover_level().is_some() {
             self.quiet_since = None;
         } else if self.quiet_since.is_none() {
             self.quiet_since = Some(now);
@@ -531,6 +575,12 @@ impl RoomCore {
             )
         };
         self.timers.set(RoomTimer::Expiry, deadline);
+        let bot = if self.closed {
+            None
+        } else {
+            self.bot_deadline()
+        };
+        self.timers.set(RoomTimer::BotMove, bot);
     }
 
     fn current_summary(&self) -> RoomSummary {

@@ -35,6 +35,7 @@ use crate::conn::{ConnId, Connection};
 use crate::error::LobbyError;
 use crate::lobby::Stats;
 use crate::persist::{GameStart, Persistence};
+use crate::session::BoxFuture;
 
 /// The room task's state besides the core.
 pub(crate) struct Driver {
@@ -51,8 +52,11 @@ pub(crate) struct Driver {
     persistence: Arc<dyn Persistence>,
     /// What the lobby lists for this room.
     summary: watch::Sender<RoomSummary>,
-    /// The lobby's counters of games and actions.
+    /// The lobby's counters of games and actions, and the thinking pool.
     stats: Arc<Stats>,
+    /// The bot move being thought about on the pool, if any. A newer one
+    /// replaces it (the older answer would be stale).
+    thinking: Option<BoxFuture<'static, DriverEvent>>,
 }
 
 /// The driver's clock, as the core takes it (tokio's, so that tests with
@@ -80,6 +84,7 @@ impl Driver {
             persistence,
             summary,
             stats,
+            thinking: None,
         };
         (driver, summary_rx)
     }
@@ -98,6 +103,10 @@ impl Driver {
                     None => self.core.handle_event(now(), DriverEvent::HandlesGone),
                 },
                 () = sleep_until_or_never(deadline) => self.core.handle_timeout(now()),
+                event = next_thought(&mut self.thinking) => {
+                    self.thinking = None;
+                    self.core.handle_event(now(), event);
+                }
             }
         }
     }
@@ -217,7 +226,12 @@ impl Driver {
                 Tally::GameStarted => &self.stats.games_started,
                 Tally::ActionApplied => &self.stats.actions_applied,
                 Tally::GameFinished => &self.stats.games_finished,
+                Tally::BotAction => &self.stats.bot_actions,
             }),
+            Effect::Think(job) => {
+                let pool = self.stats.pool.clone();
+                self.thinking = Some(Box::pin(async move { pool.think(job).await }));
+            }
             Effect::Write { .. } | Effect::Closed(_) => {
                 // `carry_out` and `perform` keep these in their place.
                 debug_assert!(false, "a write or a close outside the step order");
@@ -256,6 +270,7 @@ async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -
                     options: record.options,
                     players: &record.players,
                     names: &record.names,
+                    bots: &record.bots,
                 })
                 .await
         }
@@ -272,6 +287,14 @@ async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -
         }
     };
     DriverEvent::Written { id, outcome }
+}
+
+/// The answer of the bot move being thought about, or never.
+async fn next_thought(thinking: &mut Option<BoxFuture<'static, DriverEvent>>) -> DriverEvent {
+    match thinking {
+        Some(thought) => thought.await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Sleeps until `deadline` (as the core's clock gives it), or forever.

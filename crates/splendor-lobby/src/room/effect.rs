@@ -1,9 +1,12 @@
 //! What comes out of a room core: plain data the driver carries out in
 //! order. The core never sends, stores or closes anything itself.
 
+use std::time::Instant;
+
+use splendor_ai::Level;
 use splendor_protocol::RoomSummary;
 use splendor_replay::{Commitment, Salt};
-use splendor_rules::{Action, GameResult, Options, Seat};
+use splendor_rules::{Action, GameResult, Options, Seat, View};
 
 use super::input::{Ticket, WriteId};
 use crate::code::RoomCode;
@@ -61,12 +64,35 @@ pub enum Effect {
         /// What to write.
         write: Write,
     },
+    /// A bot (or a stand-in, R12.2) must choose a move: the driver runs
+    /// the thinking off the room's task, on the bounded pool, and feeds the
+    /// move back as
+    /// [`DriverEvent::BotMoved`](super::input::DriverEvent::BotMoved).
+    Think(Think),
     /// What the lobby lists for this room changed.
     Listed(RoomSummary),
     /// Something to count in the lobby's statistics.
     Count(Tally),
     /// The room is closed: the driver ends, and the lobby forgets it.
     Closed(Closed),
+}
+
+/// What a bot is given to think about: its seat's view and nothing else
+/// (R6.4): never the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Think {
+    /// The seat to move.
+    pub seat: Seat,
+    /// The state version the view is of.
+    pub version: u64,
+    /// How the bot plays.
+    pub level: Level,
+    /// `Game::view(Viewer::Seat(seat))`.
+    pub view: View,
+    /// The bot's random seed for this move (from the room's RNG).
+    pub seed: u64,
+    /// When the room asked (for the think-time figures).
+    pub asked_at: Instant,
 }
 
 /// A durable write (see [`crate::persist::Persistence`]).
@@ -119,6 +145,8 @@ pub struct GameRecord {
     pub players: Vec<SessionId>,
     /// Their display names, in the same order.
     pub names: Vec<String>,
+    /// The level of each seat a built-in bot holds, in the same order.
+    pub bots: Vec<Option<Level>>,
 }
 
 /// Counters of the lobby's statistics.
@@ -130,6 +158,8 @@ pub enum Tally {
     ActionApplied,
     /// A game reached its end.
     GameFinished,
+    /// A built-in bot's move was applied.
+    BotAction,
 }
 
 /// Why a room closed and whose sessions it held: the lobby forgets the room

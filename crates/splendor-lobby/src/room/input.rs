@@ -59,6 +59,16 @@ pub enum Request {
     },
     /// Send this connection the room, the state and the result again.
     Sync,
+    /// The host seats a built-in bot in the first free seat.
+    AddBot {
+        /// The level's name, as sent (`random`, `greedy`, `strong`).
+        level: String,
+    },
+    /// The host frees the seat a built-in bot holds.
+    RemoveBot {
+        /// The seat, as the `room` message numbers it.
+        seat: u8,
+    },
 }
 
 /// Tells a request's answer to its caller: the driver keeps the reply
@@ -92,6 +102,16 @@ pub enum DriverEvent {
     Undeliverable {
         /// The connection.
         conn: ConnId,
+    },
+    /// A bot's move for the [`Effect::Think`](super::effect::Effect::Think)
+    /// with this seat and version (an error if its thinking failed).
+    BotMoved {
+        /// The seat the bot plays.
+        seat: Seat,
+        /// The state version it thought about; a stale answer is dropped.
+        version: u64,
+        /// The move, or why there is none.
+        result: Result<Action, String>,
     },
     /// Every handle to the room is gone: the server is shutting down.
     HandlesGone,

@@ -93,6 +93,7 @@ impl RoomCore {
                     name: session.name,
                     conn: Some(conn),
                     verbose,
+                    bot: None,
                 });
                 info!(session = %session.id, seat, "player joined");
                 Joined {
@@ -138,7 +139,7 @@ impl RoomCore {
             } else {
                 let member = self.people.seats[seat].take();
                 if self.people.host == session
-                    && let Some(next) = self.people.seats.iter().flatten().next()
+                    && let Some(next) = self.people.seats.iter().flatten().find(|m| m.bot.is_none())
                 {
                     self.people.host = next.session;
                 }

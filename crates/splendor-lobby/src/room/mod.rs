@@ -9,7 +9,8 @@
 //! - `core`: the state machine (`RoomCore`): `handle_*` in, `poll_*` out;
 //!   reads no clock, draws no OS randomness, holds no channel. Its
 //!   requests live in `membership` (join, leave, detach, sync) and `play`
-//!   (start, act, reload); who is in the room in `seats`; what each viewer
+//!   (start, act, reload); built-in bots in `bots` (seated by the host,
+//!   moved through [`Effect::Think`]); who is in the room in `seats`; what each viewer
 //!   is sent in `outbox`; its timers in `timers`.
 //! - `driver`: the task around the core: connections, replies, storage,
 //!   the clock.
@@ -20,6 +21,7 @@
 //! the game and send every connection its own events and view. A failure
 //! at any step changes nothing.
 
+mod bots;
 mod core;
 mod driver;
 pub mod effect;
@@ -63,6 +65,8 @@ pub struct RestoredGame {
     pub options: Options,
     /// The players in seat order; their seats wait for them to reconnect.
     pub players: Vec<Session>,
+    /// The level of each seat a built-in bot holds, in the same order.
+    pub bots: Vec<Option<splendor_ai::Level>>,
     /// The game after its whole log.
     pub game: Game,
     /// The number of actions in the log (the state version).

@@ -88,8 +88,10 @@ impl RoomCore {
                     m.as_ref().map(|m| SeatInfo {
                         seat: i as Seat,
                         name: m.name.clone(),
-                        connected: m.conn.is_some(),
+                        // A bot is always at the table.
+                        connected: m.conn.is_some() || m.bot.is_some(),
                         host: m.session == self.people.host,
+                        bot: m.bot.map(|level| level.name().to_owned()),
                     })
                 })
                 .collect(),

@@ -63,6 +63,7 @@ impl RoomCore {
             .collect();
         let players = members.iter().map(|m| m.session).collect();
         let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
+        let bots = members.iter().map(|m| m.bot).collect();
         let id = self.random_game_id();
         // The salt makes the commitment to a 64-bit seed impossible to invert.
         let mut salt = Salt([0; 32]);
@@ -92,6 +93,7 @@ impl RoomCore {
                 options,
                 players,
                 names,
+                bots,
             }),
             Pending::Start {
                 ticket,
@@ -103,7 +105,8 @@ impl RoomCore {
         Ok(())
     }
 
-    /// Checks an action, applies it to a copy, and asks for it to be stored.
+    /// Checks a person's action, applies it to a copy, and asks for it to
+    /// be stored.
     pub(crate) fn act(
         &mut self,
         ticket: Ticket,
@@ -122,6 +125,18 @@ impl RoomCore {
             }
             return Err(LobbyError::NotInRoom);
         };
+        self.act_as(seat as Seat, action, expect_version, Some((ticket, caller)))
+    }
+
+    /// An action for `seat`, by the person who asked (`origin`) or by a
+    /// bot (`None`): the one path every move takes.
+    pub(crate) fn act_as(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        expect_version: Option<u64>,
+        origin: Option<(Ticket, Caller)>,
+    ) -> Result<(), LobbyError> {
         let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
         if running.game.is_over() {
             return Err(LobbyError::GameOver);
@@ -137,7 +152,7 @@ impl RoomCore {
         }
         // 3. Apply to a copy; a rule error leaves the game untouched (R11.3).
         let mut next = running.game; // `Game` is `Copy`: this is the copy.
-        let events = next.apply(seat as Seat, action).map_err(|e| {
+        let events = next.apply(seat, action).map_err(|e| {
             debug!(seat, %action, code = e.code, "action rejected");
             LobbyError::Rule(e)
         })?;
@@ -145,14 +160,13 @@ impl RoomCore {
         let write = Write::ActionApplied {
             game: running.id,
             index: running.version,
-            seat: seat as Seat,
+            seat,
             action,
         };
         self.write(
             write,
             Pending::Act {
-                ticket,
-                caller,
+                origin,
                 next,
                 events,
             },
@@ -187,11 +201,10 @@ impl RoomCore {
                 self.reply(ticket, Ok(Answer::Done));
             }
             Pending::Act {
-                ticket,
-                caller,
+                origin,
                 next,
                 events,
-            } => self.act_written(now, outcome, (ticket, caller), next, events),
+            } => self.act_written(now, outcome, origin, next, events),
             Pending::Result { then } => {
                 if let Err(e) = outcome {
                     if matches!(then, AfterResult::Close { .. }) {
@@ -212,10 +225,12 @@ impl RoomCore {
             }
             Pending::Reload { ticket, .. } => {
                 // A reload is answered by `LogLoaded`, never by `Written`.
-                self.reply(
-                    ticket,
-                    Err(LobbyError::internal("a log load answered as a write")),
-                );
+                if let Some(ticket) = ticket {
+                    self.reply(
+                        ticket,
+                        Err(LobbyError::internal("a log load answered as a write")),
+                    );
+                }
             }
         }
     }
@@ -224,7 +239,7 @@ impl RoomCore {
         &mut self,
         now: Instant,
         outcome: Result<(), PersistError>,
-        (ticket, caller): (Ticket, Caller),
+        origin: Option<(Ticket, Caller)>,
         next: Game,
         events: splendor_rules::Events,
     ) {
@@ -234,14 +249,17 @@ impl RoomCore {
         if let Err(e) = outcome {
             let expected = running.version;
             warn!(error = %e, version = expected, "could not store an action; rejected");
+            let ticket = origin.map(|(ticket, _)| ticket);
             if e.kind == PersistErrorKind::Diverged {
                 let game = running.id;
                 self.write(
                     Write::LoadLog { game },
                     Pending::Reload { ticket, expected },
                 );
-            } else {
+            } else if let Some(ticket) = ticket {
                 self.reply(ticket, Err(LobbyError::from_persistence(&e)));
+            } else {
+                self.bot_store_failed(now);
             }
             return;
         }
@@ -255,11 +273,10 @@ impl RoomCore {
             running.finished_at = Some(now);
         }
         self.push(Effect::Count(Tally::ActionApplied));
-        let then = AfterResult::Act {
-            ticket,
-            caller,
-            events,
-        };
+        if origin.is_none() {
+            self.push(Effect::Count(Tally::BotAction));
+        }
+        let then = AfterResult::Act { origin, events };
         match result {
             Some(result) => {
                 self.push(Effect::Count(Tally::GameFinished));
@@ -277,17 +294,19 @@ impl RoomCore {
     fn after_result(&mut self, then: AfterResult) {
         let over = self.running.as_ref().is_some_and(|r| r.game.is_over());
         match then {
-            AfterResult::Act {
-                ticket,
-                caller,
-                events,
-            } => {
+            AfterResult::Act { origin, events } => {
                 // 6. Broadcast: everyone gets their own events and view.
-                self.broadcast_game(Some(&events), Some((caller.conn, caller.request)));
+                let (ticket, echo) = match origin {
+                    Some((ticket, caller)) => (Some(ticket), Some((caller.conn, caller.request))),
+                    None => (None, None),
+                };
+                self.broadcast_game(Some(&events), echo);
                 if over {
                     self.broadcast_room(None);
                 }
-                self.reply(ticket, Ok(Answer::Done));
+                if let Some(ticket) = ticket {
+                    self.reply(ticket, Ok(Answer::Done));
+                }
             }
             AfterResult::Reload { ticket, expected } => {
                 self.broadcast_game(None, None);
@@ -295,7 +314,9 @@ impl RoomCore {
                     self.broadcast_room(None);
                 }
                 let current = self.running.as_ref().map_or(expected, |r| r.version);
-                self.reply(ticket, Err(LobbyError::StaleVersion { current, expected }));
+                if let Some(ticket) = ticket {
+                    self.reply(ticket, Err(LobbyError::StaleVersion { current, expected }));
+                }
             }
             AfterResult::Close { why } => self.finish_close(why),
         }
@@ -318,7 +339,11 @@ impl RoomCore {
             return;
         };
         match self.replayed(log) {
-            Err(e) => self.reply(ticket, Err(e)),
+            Err(e) => {
+                if let Some(ticket) = ticket {
+                    self.reply(ticket, Err(e));
+                }
+            }
             Ok((game, version)) => {
                 let Some(running) = self.running.as_mut() else {
                     return;

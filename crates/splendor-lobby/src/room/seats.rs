@@ -1,7 +1,14 @@
 //! Who is in a room: seated players (kept while disconnected), spectators,
 //! and the host, with the lookups every request starts from. A connection
 //! is known only by its id.
+//!
+//! A seat is held by a person (through a connection, kept while they are
+//! away) or by a built-in bot ([`Member::bot`]): one [`Member`] type, so
+//! that the game, the turn order, storage and the `room` message treat both
+//! alike. A bot has an id of its own in place of a session, never a
+//! connection, and never hosts.
 
+use splendor_ai::Level;
 use tracing::info;
 
 use crate::conn::ConnId;
@@ -10,12 +17,28 @@ use crate::session::SessionId;
 /// A seated player. The seat is kept while the player is disconnected.
 #[derive(Clone, Debug)]
 pub(crate) struct Member {
+    /// The person's session, or a bot's own id.
     pub(crate) session: SessionId,
     pub(crate) name: String,
-    /// `None` while disconnected.
+    /// `None` while disconnected; always `None` for a bot.
     pub(crate) conn: Option<ConnId>,
     /// Whether the connection asked for full states after every action.
     pub(crate) verbose: bool,
+    /// `Some` when a built-in bot of this level holds the seat.
+    pub(crate) bot: Option<Level>,
+}
+
+impl Member {
+    /// A built-in bot's seat.
+    pub(crate) fn bot(id: SessionId, name: String, level: Level) -> Member {
+        Member {
+            session: id,
+            name,
+            conn: None,
+            verbose: false,
+            bot: Some(level),
+        }
+    }
 }
 
 /// A spectator; a spectator whose connection ends is gone.
@@ -73,6 +96,20 @@ impl Seats {
 
     pub(crate) fn seated(&self) -> usize {
         self.seats.iter().flatten().count()
+    }
+
+    /// Seated people (bots not counted).
+    pub(crate) fn humans(&self) -> usize {
+        self.seats
+            .iter()
+            .flatten()
+            .filter(|m| m.bot.is_none())
+            .count()
+    }
+
+    /// The level of the bot in `seat`, if a bot holds it.
+    pub(crate) fn bot_at(&self, seat: usize) -> Option<Level> {
+        self.seats.get(seat)?.as_ref()?.bot
     }
 
     pub(crate) fn connected_players(&self) -> usize {

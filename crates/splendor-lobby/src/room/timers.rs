@@ -2,8 +2,8 @@
 //! timers and a table of deadlines; the driver sleeps until the earliest
 //! and calls the core's `handle_timeout`. Time is passed in, never read.
 //!
-//! Today there is one timer, the room's expiry; a turn clock (R12) is one
-//! more variant.
+//! The room's expiry, and the moment a bot's move may be played (its
+//! minimum delay); a turn clock (R12) is one more variant.
 
 use std::time::Instant;
 
@@ -16,14 +16,17 @@ use crate::config::LobbyConfig;
 pub(crate) enum RoomTimer {
     /// The room closes by itself (see [`expiry`]).
     Expiry,
+    /// A bot's move, already chosen, may be played now.
+    BotMove,
 }
 
 impl RoomTimer {
-    const ALL: [RoomTimer; 1] = [RoomTimer::Expiry];
+    const ALL: [RoomTimer; 2] = [RoomTimer::Expiry, RoomTimer::BotMove];
 
     fn index(self) -> usize {
         match self {
             RoomTimer::Expiry => 0,
+            RoomTimer::BotMove => 1,
         }
     }
 }

@@ -140,6 +140,12 @@ impl Persistence for StorePersistence {
                     seat: seat as u8,
                     session_id: splendor_store::SessionId(session.0),
                     name: name.clone(),
+                    bot: start
+                        .bots
+                        .get(seat)
+                        .copied()
+                        .flatten()
+                        .map(|level| level.name().to_owned()),
                 })
                 .collect();
             let game = NewGame {
@@ -397,6 +403,12 @@ async fn restore_one(
             name: s.name.clone(),
         })
         .collect();
+    let bots = stored
+        .seats
+        .iter()
+        .map(|s| s.bot.as_deref().map(str::parse).transpose())
+        .collect::<Result<Vec<Option<splendor_ai::Level>>, _>>()
+        .map_err(|e| format!("seat of a bot: {e}"))?;
     let restored = RestoredGame {
         id: GameId(stored.id),
         code,
@@ -404,6 +416,7 @@ async fn restore_one(
         salt,
         options,
         players,
+        bots,
         game,
         version: log.len() as u64,
     };

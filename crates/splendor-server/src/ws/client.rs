@@ -194,6 +194,14 @@ impl Client {
                 let order = start.seat_order;
                 self.call_room(Request::Start { order }, id).await;
             }
+            ClientMessage::AddBot(add) => {
+                self.call_room(Request::AddBot { level: add.level }, id)
+                    .await;
+            }
+            ClientMessage::RemoveBot(remove) => {
+                self.call_room(Request::RemoveBot { seat: remove.seat }, id)
+                    .await;
+            }
             ClientMessage::Act(act) => self.act(act, id).await,
             ClientMessage::Sync => {
                 self.call_room(Request::Sync, id).await;

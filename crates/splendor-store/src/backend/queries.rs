@@ -199,11 +199,14 @@ async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
         return Ok(Err(StoreError::GameExists(game.id)));
     }
     for seat in &game.seats {
-        sqlx::query("INSERT INTO seats (game_id, seat, session_id, name) VALUES ($1, $2, $3, $4)")
-            .bind(game.id)
-            .bind(i32::from(seat.seat))
-            .bind(seat.session_id.0)
-            .bind(seat.name.as_str())
+        sqlx::query(
+            "INSERT INTO seats (game_id, seat, session_id, name, bot) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(game.id)
+        .bind(i32::from(seat.seat))
+        .bind(seat.session_id.0)
+        .bind(seat.name.as_str())
+        .bind(seat.bot.as_deref())
             .execute(&mut *conn)
             .await?;
     }
@@ -409,6 +412,7 @@ fn seat_from_row(row: &DbRow) -> Result<SeatRecord, StoreError> {
         seat: narrow("seat", i64::from(get::<i32>(row, "seat")?))?,
         session_id: SessionId(get(row, "session_id")?),
         name: get(row, "name")?,
+        bot: get(row, "bot")?,
     })
 }
 
@@ -461,7 +465,7 @@ pub(crate) async fn game(pool: &Pool<Db>, id: Uuid) -> Result<Option<StoredGame>
     };
     let mut game = game_from_row(&row)?;
     let seats =
-        sqlx::query("SELECT seat, session_id, name FROM seats WHERE game_id = $1 ORDER BY seat")
+        sqlx::query("SELECT seat, session_id, name, bot FROM seats WHERE game_id = $1 ORDER BY seat")
             .bind(id)
             .fetch_all(&mut *tx)
             .await
@@ -498,7 +502,7 @@ pub(crate) async fn unfinished_games(pool: &Pool<Db>) -> Result<Vec<StoredGame>,
     let place: HashMap<Uuid, usize> = games.iter().enumerate().map(|(i, g)| (g.id, i)).collect();
 
     let seats = sqlx::query(
-        "SELECT s.game_id, s.seat, s.session_id, s.name FROM seats s \
+        "SELECT s.game_id, s.seat, s.session_id, s.name, s.bot FROM seats s \
          JOIN games g ON g.id = s.game_id \
          WHERE g.finished_at IS NULL ORDER BY s.game_id, s.seat",
     )
@@ -587,7 +591,7 @@ pub(crate) async fn list_finished(
         .collect();
     let placeholders: Vec<String> = (1..=summaries.len()).map(|n| format!("${n}")).collect();
     let sql = format!(
-        "SELECT game_id, seat, session_id, name FROM seats WHERE game_id IN ({}) \
+        "SELECT game_id, seat, session_id, name, bot FROM seats WHERE game_id IN ({}) \
          ORDER BY game_id, seat",
         placeholders.join(", ")
     );

@@ -21,6 +21,13 @@
 //! store forgets             the store loses the last action of its log
 //! store refuses results     results are not stored (unavailable) until
 //! store takes results       ... this
+//! bob@c2 add_bot strong     requests of the host: add_bot LEVEL, remove_bot SEAT
+//! bot answers               the last `think` is answered by the real player
+//!                           of its level (the strong one on a tiny budget)
+//! bot fails                 ... answered with an error
+//! bots end                  bots answer and their delays pass, people play as
+//!                           `play` does, until the game is over (not written)
+//! restored 2 ann +greedy    a seat of a restored game held by a bot
 //! undeliverable c2          the driver could not queue a message for c2
 //! handles gone              every handle was dropped
 //! probe                     the room's summary
@@ -45,7 +52,7 @@ use crate::error::LobbyError;
 use crate::persist::{GameId, PersistError, PersistErrorKind};
 use crate::room::RestoredGame;
 use crate::room::core::{RoomCore, RoomSetup};
-use crate::room::effect::{Answer, Effect, Write};
+use crate::room::effect::{Answer, Effect, Think, Write};
 use crate::room::input::{Caller, DriverEvent, Request, Ticket};
 use crate::session::{Session, SessionId};
 
@@ -85,6 +92,8 @@ struct Table {
     next_write: NextWrite,
     refuse_results: bool,
     deadline: Option<Instant>,
+    /// The last `think` the core asked for.
+    think: Option<Think>,
     out: String,
 }
 
@@ -102,6 +111,7 @@ impl Table {
             next_write: NextWrite::Commit,
             refuse_results: false,
             deadline: None,
+            think: None,
             out: String::new(),
         }
     }
@@ -124,8 +134,12 @@ impl Table {
     }
 
     fn name(&self, session: SessionId) -> String {
-        let index = session.0.as_u128() as usize - 1;
-        self.names[index].clone()
+        // A bot's id is random: it names no session of the script.
+        let index = (session.0.as_u128() as usize).wrapping_sub(1);
+        self.names
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| "(bot)".to_owned())
     }
 
     fn caller(&mut self, who: &str) -> (String, Caller) {
@@ -172,6 +186,23 @@ impl Table {
             ["handles", "gone"] => {
                 let now = self.now;
                 self.core().handle_event(now, DriverEvent::HandlesGone);
+            }
+            ["bot", "answers"] => self.bot_answer(true),
+            ["bot", "fails"] => {
+                let think = self.think.take().expect("a think to answer");
+                let now = self.now;
+                self.core().handle_event(
+                    now,
+                    DriverEvent::BotMoved {
+                        seat: think.seat,
+                        version: think.version,
+                        result: Err("the fake pool failed".into()),
+                    },
+                );
+            }
+            ["bots", "end"] => {
+                self.bots_end();
+                return;
             }
             ["probe"] => {
                 let probe = self.core().probe();
@@ -225,6 +256,12 @@ impl Table {
                 name: name.to_owned(),
                 role: Role::Spectator,
                 verbose: true,
+            },
+            ("add_bot", level) => Request::AddBot {
+                level: level.to_owned(),
+            },
+            ("remove_bot", seat) => Request::RemoveBot {
+                seat: seat.parse().expect("remove_bot SEAT"),
             },
             ("leave", "") => Request::Leave,
             ("detach", "") => Request::Detach,
@@ -280,6 +317,13 @@ impl Table {
                 name: (*n).to_owned(),
             })
             .collect();
+        let bots = names
+            .iter()
+            .map(|n| {
+                n.strip_prefix('+')
+                    .map(|level| level.parse().expect("a level"))
+            })
+            .collect();
         let restored = RestoredGame {
             id: GameId(Uuid::from_u128(42)),
             code: RoomCode::parse("SPNDR").unwrap(),
@@ -287,6 +331,7 @@ impl Table {
             salt: Salt([1; 32]),
             options: Options::default(),
             players: sessions,
+            bots,
             game: Game::new(players, Options::default(), 7).unwrap(),
             version: 0,
         };
@@ -308,6 +353,63 @@ impl Table {
             self.drain(true);
         }
         self.now = until;
+    }
+
+    /// Answers the last `think` with the real player of its level.
+    fn bot_answer(&mut self, write_out: bool) {
+        let think = self.think.take().expect("a think to answer");
+        let result = splendor_ai::choose(
+            think.level,
+            &think.view,
+            think.seat,
+            think.seed,
+            &self.config.strong_budget,
+        )
+        .map_err(|e| e.to_string());
+        let now = self.now;
+        self.core().handle_event(
+            now,
+            DriverEvent::BotMoved {
+                seat: think.seat,
+                version: think.version,
+                result,
+            },
+        );
+        self.drain(write_out);
+    }
+
+    /// Bots answer, their delays pass, people play, until the game ends.
+    fn bots_end(&mut self) {
+        let mut moves = 0;
+        loop {
+            let over = self
+                .core()
+                .running
+                .as_ref()
+                .is_none_or(|r| r.game.is_over());
+            if over || moves > 2000 {
+                break;
+            }
+            moves += 1;
+            if self.think.is_some() {
+                self.bot_answer(false);
+            } else if let Some(deadline) = self
+                .core()
+                .poll_timeout()
+                .filter(|_| self.core.as_ref().is_some_and(|c| c.bot_turn.is_some()))
+            {
+                self.now = self.now.max(deadline);
+                let now = self.now;
+                self.core().handle_timeout(now);
+                self.drain(false);
+            } else {
+                let len = self.out.len();
+                self.play(1, false);
+                self.out.truncate(len);
+            }
+        }
+        let probe = self.core().probe();
+        writeln!(self.out, "  after {moves} steps: {probe:?}").unwrap();
     }
 
     /// Whoever is to act plays a legal action (see the module doc).
@@ -361,6 +463,10 @@ impl Table {
         while let Some(effect) = self.core().poll_effect() {
             let event = match &effect {
                 Effect::Write { id, write } => Some(self.store(*id, write)),
+                Effect::Think(think) => {
+                    self.think = Some(think.clone());
+                    None
+                }
                 _ => None,
             };
             if write_out {
@@ -488,6 +594,7 @@ impl Table {
                 s.status, s.players, s.seats, s.host
             ),
             Effect::Count(tally) => format!("count {tally:?}"),
+            Effect::Think(t) => format!("think seat {} v{} {}", t.seat, t.version, t.level),
             Effect::Closed(closed) => {
                 let sessions: Vec<String> = closed.sessions.iter().map(|&s| self.name(s)).collect();
                 let farewell: Vec<String> = closed
@@ -520,10 +627,11 @@ impl Table {
                     .map(|s| match s {
                         None => "-".into(),
                         Some(s) => format!(
-                            "{}{}{}",
+                            "{}{}{}{}",
                             s.name,
                             if s.host { "*" } else { "" },
-                            if s.connected { "" } else { "~" }
+                            if s.connected { "" } else { "~" },
+                            s.bot.as_ref().map_or(String::new(), |l| format!("({l})"))
                         ),
                     })
                     .collect();

@@ -4,6 +4,7 @@
 //! rewriting them. `UPDATE_EXPECT=1 cargo test -p splendor-lobby` rewrites
 //! the expected text after a deliberate change: read the diff.
 
+mod bots;
 mod check;
 mod expiry;
 mod membership;

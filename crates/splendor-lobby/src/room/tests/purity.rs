@@ -3,7 +3,8 @@
 //! `random::` or a `Connection` (ARCHITECTURE.md, invariants).
 
 /// The core's modules, as compiled.
-const CORE: [(&str, &str); 8] = [
+const CORE: [(&str, &str); 9] = [
+    ("bots.rs", include_str!("../bots.rs")),
     ("core.rs", include_str!("../core.rs")),
     ("effect.rs", include_str!("../effect.rs")),
     ("input.rs", include_str!("../input.rs")),

@@ -1,0 +1,248 @@
+//! Built-in bots at the table. Before the start the host seats them
+//! (`add_bot`) and removes them (`remove_bot`). Once the game runs,
+//! whenever a bot's seat must act the core asks for its move with
+//! [`Effect::Think`], giving the seat's view and nothing else (R6.4), and
+//! plays the answer through the same path as a person's action (checked,
+//! stored, broadcast), no sooner than the bots' delay after the position
+//! it answers, so that people can follow. An answer about an older
+//! position is dropped, as a stale `act` would be refused.
+
+use std::time::{Duration, Instant};
+
+use splendor_ai::Level;
+use splendor_rules::{Action, Seat, Viewer};
+use tracing::{info, warn};
+use uuid::Uuid;
+
+use super::core::RoomCore;
+use super::effect::{Effect, Think};
+use super::input::Caller;
+use super::seats::Member;
+use crate::error::LobbyError;
+use crate::session::SessionId;
+
+/// A bot's turn: asked about, then answered, then played.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BotTurn {
+    pub(crate) seat: Seat,
+    /// The version of the position it was asked about.
+    pub(crate) version: u64,
+    /// The move may be played from then on (the bots' delay).
+    pub(crate) ready_at: Instant,
+    /// The move, once the thinking is done.
+    pub(crate) answer: Option<Action>,
+}
+
+/// After a bot's move could not be stored, the next try waits this long at
+/// least (the store may be down; no busy loop).
+const RETRY_AFTER_STORE_FAILURE: Duration = Duration::from_secs(1);
+
+impl RoomCore {
+    /// Seats a bot of `level` in the first free seat.
+    pub(crate) fn add_bot(&mut self, caller: &Caller, level: &str) -> Result<(), LobbyError> {
+        self.check_host_before_start(caller)?;
+        let level: Level = level
+            .parse()
+            .map_err(|e: splendor_ai::UnknownLevel| LobbyError::UnknownBotLevel(e.to_string()))?;
+        let seat = self
+            .people
+            .seats
+            .iter()
+            .position(Option::is_none)
+            .ok_or(LobbyError::RoomFull)?;
+        let id = SessionId(Uuid::from_u64_pair(self.random_u64(), self.random_u64()));
+        let name = self.bot_name(level);
+        info!(seat, %level, "bot seated");
+        self.people.seats[seat] = Some(Member::bot(id, name, level));
+        self.broadcast_room(Some((caller.conn, caller.request.clone())));
+        Ok(())
+    }
+
+    /// Frees the seat of the bot in `seat`.
+    pub(crate) fn remove_bot(&mut self, caller: &Caller, seat: u8) -> Result<(), LobbyError> {
+        self.check_host_before_start(caller)?;
+        if self.people.bot_at(usize::from(seat)).is_none() {
+            return Err(LobbyError::NotABot(seat));
+        }
+        self.people.seats[usize::from(seat)] = None;
+        info!(seat, "bot removed");
+        self.broadcast_room(Some((caller.conn, caller.request.clone())));
+        Ok(())
+    }
+
+    /// The seats of a room are the host's to change, before the start.
+    fn check_host_before_start(&self, caller: &Caller) -> Result<(), LobbyError> {
+        if !self.people.is_attached(caller.session, caller.conn) {
+            return Err(LobbyError::NotInRoom);
+        }
+        if self.running.is_some() {
+            return Err(LobbyError::GameAlreadyStarted);
+        }
+        if self.people.host != caller.session {
+            return Err(LobbyError::NotHost);
+        }
+        Ok(())
+    }
+
+    /// "Strong bot", then "Strong bot 2", … so that names stay apart.
+    fn bot_name(&self, level: Level) -> String {
+        let mut name = level.name().to_owned();
+        name[..1].make_ascii_uppercase();
+        let base = format!("{name} bot");
+        let taken = |n: &str| self.people.seats.iter().flatten().any(|m| m.name == n);
+        (1..)
+            .map(|k| {
+                if k == 1 {
+                    base.clone()
+                } else {
+                    format!("{base} {k}")
+                }
+            })
+            .find(|n| !taken(n))
+            .unwrap_or(base)
+    }
+
+    /// Who moves for the seat to act, if not a person: the bot's level.
+    pub(crate) fn mover_level(&self) -> Option<(Seat, Level)> {
+        let running = self.running.as_ref()?;
+        let seat = running.game.to_act()?;
+        let level = self.people.bot_at(usize::from(seat))?;
+        Some((seat, level))
+    }
+
+    /// Asks for a bot's move when a bot must act on a position it was not
+    /// asked about yet. Called after every input.
+    pub(crate) fn schedule_bot(&mut self, now: Instant) {
+        if self.is_closed() || self.pending.is_some() {
+            return;
+        }
+        let Some((seat, level)) = self.mover_level() else {
+            self.bot_turn = None;
+            return;
+        };
+        let Some(running) = self.running.as_ref() else {
+            return;
+        };
+        let version = running.version;
+        if self
+            .bot_turn
+            .is_some_and(|t| t.seat == seat && t.version == version)
+        {
+            return;
+        }
+        if self.bot_pause_until.is_some_and(|until| now < until) {
+            return;
+        }
+        let view = running.game.view(Viewer::Seat(seat));
+        let seed = self.random_u64();
+        self.bot_turn = Some(BotTurn {
+            seat,
+            version,
+            ready_at: now + self.config.bot_delay,
+            answer: None,
+        });
+        self.push(Effect::Think(Think {
+            seat,
+            version,
+            level,
+            view,
+            seed,
+            asked_at: now,
+        }));
+    }
+
+    /// A bot's answer: played now, or kept until the bots' delay is over.
+    pub(crate) fn bot_moved(
+        &mut self,
+        now: Instant,
+        seat: Seat,
+        version: u64,
+        result: Result<Action, String>,
+    ) {
+        if !self
+            .bot_turn
+            .is_some_and(|t| t.seat == seat && t.version == version && t.answer.is_none())
+        {
+            return; // About a position that is gone, or answered already.
+        }
+        let action = match result {
+            Ok(action) => action,
+            Err(why) => {
+                warn!(seat, %why, "a bot could not think; it plays its first legal move");
+                let Some(action) = self.first_legal() else {
+                    return;
+                };
+                action
+            }
+        };
+        let Some(turn) = self.bot_turn.as_mut() else {
+            return;
+        };
+        turn.answer = Some(action);
+        if now >= turn.ready_at {
+            self.play_bot(now);
+        }
+    }
+
+    /// The bots' delay is over: play the answer, if it came.
+    pub(crate) fn bot_due(&mut self, now: Instant) {
+        if self
+            .bot_turn
+            .is_some_and(|t| t.answer.is_some() && now >= t.ready_at)
+        {
+            self.play_bot(now);
+        }
+    }
+
+    /// When the answered bot move may be played (the timer's deadline).
+    pub(crate) fn bot_deadline(&self) -> Option<Instant> {
+        match self.bot_turn {
+            Some(t) if t.answer.is_some() => Some(t.ready_at),
+            // Waiting out a store failure before asking again.
+            _ if self.mover_level().is_some() => self.bot_pause_until,
+            _ => None,
+        }
+    }
+
+    fn play_bot(&mut self, now: Instant) {
+        let Some(BotTurn {
+            seat,
+            version,
+            answer: Some(action),
+            ..
+        }) = self.bot_turn
+        else {
+            return;
+        };
+        if self.pending.is_some() {
+            return; // Played once the write in flight is done.
+        }
+        let outcome = self.act_as(seat, action, Some(version), None);
+        if let Err(e) = outcome {
+            // Only a bug makes a bot's move illegal: play a legal one
+            // rather than stall the table.
+            warn!(seat, %action, error = %e, "a bot's move was refused");
+            if let Some(legal) = self.first_legal()
+                && let Err(e) = self.act_as(seat, legal, Some(version), None)
+            {
+                warn!(seat, error = %e, "no legal move could be played for a bot");
+                self.bot_pause_until = Some(now + RETRY_AFTER_STORE_FAILURE);
+            }
+        }
+    }
+
+    /// A bot's move could not be stored: ask again after a pause.
+    pub(crate) fn bot_store_failed(&mut self, now: Instant) {
+        self.bot_turn = None;
+        self.bot_pause_until = Some(now + self.config.bot_delay.max(RETRY_AFTER_STORE_FAILURE));
+    }
+
+    fn first_legal(&mut self) -> Option<Action> {
+        let running = self.running.as_ref()?;
+        let mut legal = std::mem::take(&mut self.legal);
+        running.game.legal_actions(&mut legal);
+        let first = legal.first().copied();
+        self.legal = legal;
+        first
+    }
+}

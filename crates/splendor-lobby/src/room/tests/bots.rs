@@ -1,0 +1,275 @@
+//! Built-in bots at the table (issue 10): the host seats and removes them,
+//! they count as players for the start, each of their moves is asked for
+//! with the seat's view only and played through the same path as a
+//! person's, no sooner than the bots' delay.
+
+use std::time::Duration;
+
+use expect_test::expect;
+
+use super::check::{check, check_with};
+use crate::config::LobbyConfig;
+
+fn quick() -> LobbyConfig {
+    LobbyConfig {
+        strong_budget: splendor_ai::Budget {
+            iterations: 50,
+            time_cap: None,
+        },
+        ..LobbyConfig::default()
+    }
+}
+
+#[test]
+fn only_the_host_adds_and_removes_bots_before_the_start_and_bad_requests_change_nothing() {
+    check(
+        r#"
+        room 3 ann@c1
+        bob@c2 join player
+        bob@c2 add_bot greedy
+        ann@c1 add_bot grandmaster
+        ann@c1 add_bot strong
+        ann@c1 add_bot random
+        ann@c1 remove_bot 1
+        ann@c1 remove_bot 2
+        ann@c1 remove_bot 7
+        ann@c1 add_bot strong
+        ann@c1 start joined
+        ann@c1 add_bot greedy
+        ann@c1 remove_bot 2
+        "#,
+        expect![[r#"
+            room 3 ann@c1
+              c1 <- room Waiting [ann* - -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob -] you player#0
+              c2 <- room Waiting [ann* bob -] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/3 host ann
+            bob@c2 add_bot greedy
+              reply NotHost
+            ann@c1 add_bot grandmaster
+              reply UnknownBotLevel("unknown bot level \"grandmaster\": expected random, greedy or strong")
+            ann@c1 add_bot strong
+              c1 <- room Waiting [ann* bob Strong bot(strong)] you player#0 id=r4
+              c2 <- room Waiting [ann* bob Strong bot(strong)] you player#1
+              reply ok
+              listed Waiting 3/3 host ann
+            ann@c1 add_bot random
+              reply RoomFull
+            ann@c1 remove_bot 1
+              reply NotABot(1)
+            ann@c1 remove_bot 2
+              c1 <- room Waiting [ann* bob -] you player#0 id=r7
+              c2 <- room Waiting [ann* bob -] you player#1
+              reply ok
+              listed Waiting 2/3 host ann
+            ann@c1 remove_bot 7
+              reply NotABot(7)
+            ann@c1 add_bot strong
+              c1 <- room Waiting [ann* bob Strong bot(strong)] you player#0 id=r9
+              c2 <- room Waiting [ann* bob Strong bot(strong)] you player#1
+              reply ok
+              listed Waiting 3/3 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob", "(bot)"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob Strong bot(strong)] you player#0 id=r10
+              c2 <- room Playing [ann* bob Strong bot(strong)] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 3/3 host ann
+              deadline none
+            ann@c1 add_bot greedy
+              reply GameAlreadyStarted
+            ann@c1 remove_bot 2
+              reply GameAlreadyStarted
+        "#]],
+    );
+}
+
+#[test]
+fn a_bot_moves_after_the_delay_through_the_same_path_as_a_person() {
+    check(
+        r#"
+        room 2 ann@c1
+        ann@c1 add_bot greedy
+        ann@c1 start joined
+        ann@c1 act {"take":["white","blue","green"]} v0
+        bot answers
+        wait 1s
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            ann@c1 add_bot greedy
+              c1 <- room Waiting [ann* Greedy bot(greedy)] you player#0 id=r1
+              reply ok
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "(bot)"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* Greedy bot(greedy)] you player#0 id=r2
+              c1 <- state v0 to_act 0 legal 30
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            ann@c1 act {"take":["white","blue","green"]} v0
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r3 (frame)
+              c1 <- lean state v1 to_act 1 legal - (frame)
+              reply ok
+              think seat 1 v1 greedy
+            bot answers
+              deadline 1s
+            wait 1s
+              @1s timeout
+              write action #1 seat 1 {"take":["green","red","black"]} -> ok
+              count ActionApplied
+              count BotAction
+              c1 <- events v2 (1) (frame)
+              c1 <- lean state v2 to_act 0 legal 25 (frame)
+              deadline none
+        "#]],
+    );
+}
+
+#[test]
+fn a_bot_that_cannot_think_plays_a_legal_move_and_the_table_goes_on() {
+    check_with(
+        LobbyConfig {
+            bot_delay: Duration::ZERO,
+            ..quick()
+        },
+        r#"
+        room 2 ann@c1
+        ann@c1 add_bot strong
+        ann@c1 start joined
+        ann@c1 act {"take":["white","blue","green"]} v0
+        bot fails
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            ann@c1 add_bot strong
+              c1 <- room Waiting [ann* Strong bot(strong)] you player#0 id=r1
+              reply ok
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "(bot)"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* Strong bot(strong)] you player#0 id=r2
+              c1 <- state v0 to_act 0 legal 30
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            ann@c1 act {"take":["white","blue","green"]} v0
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r3 (frame)
+              c1 <- lean state v1 to_act 1 legal - (frame)
+              reply ok
+              think seat 1 v1 strong
+            bot fails
+              write action #1 seat 1 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              count BotAction
+              c1 <- events v2 (1) (frame)
+              c1 <- lean state v2 to_act 0 legal 27 (frame)
+        "#]],
+    );
+}
+
+#[test]
+fn a_person_and_two_bots_play_a_whole_game() {
+    check_with(
+        quick(),
+        r#"
+        room 3 ann@c1
+        ann@c1 add_bot strong
+        ann@c1 add_bot random
+        ann@c1 start random
+        bots end
+        "#,
+        expect![[r#"
+            room 3 ann@c1
+              c1 <- room Waiting [ann* - -] you player#0 id=create
+              deadline 3600s
+            ann@c1 add_bot strong
+              c1 <- room Waiting [ann* Strong bot(strong) -] you player#0 id=r1
+              reply ok
+              listed Waiting 2/3 host ann
+            ann@c1 add_bot random
+              c1 <- room Waiting [ann* Strong bot(strong) Random bot(random)] you player#0 id=r2
+              reply ok
+              listed Waiting 3/3 host ann
+            ann@c1 start random
+              write game started ["ann", "(bot)", "(bot)"] Options { first_seat: None } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* Strong bot(strong) Random bot(random)] you player#0 id=r3
+              c1 <- state v0 to_act 0 legal 30
+              reply ok
+              listed Playing 3/3 host ann
+              deadline none
+            bots end
+              after 153 steps: RoomProbe { status: Finished, version: Some(91), seated: 3, connected_players: 1, spectators: 0 }
+        "#]],
+    );
+}
+
+/// A game of bots only goes on with nobody connected, to its end; then the
+/// finished room stays viewable for the usual time.
+#[test]
+fn a_restored_game_of_bots_only_plays_to_its_end_with_nobody_connected() {
+    check_with(
+        quick(),
+        r#"
+        restored 2 +greedy +random
+        bots end
+        wait 29m
+        wait 2m
+        "#,
+        expect![[r#"
+            restored 2 +greedy +random
+              think seat 0 v0 greedy
+            bots end
+              after 158 steps: RoomProbe { status: Finished, version: Some(79), seated: 2, connected_players: 0, spectators: 0 }
+            wait 29m
+            wait 2m
+              @1879s timeout
+              closed "the finished game's viewing time is over" sessions ["+greedy", "+random"] farewell []: room_closed "the finished game's viewing time is over"
+              deadline none
+        "#]],
+    );
+}
+
+#[test]
+fn bots_do_not_keep_a_waiting_room_open_when_its_people_leave() {
+    check(
+        r#"
+        room 2 ann@c1
+        ann@c1 add_bot greedy
+        ann@c1 leave
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            ann@c1 add_bot greedy
+              c1 <- room Waiting [ann* Greedy bot(greedy)] you player#0 id=r1
+              reply ok
+              listed Waiting 2/2 host ann
+            ann@c1 leave
+              c1 <- left id=r2
+              release c1
+              reply ok
+              closed "every player left" sessions ["(bot)"] farewell []: room_closed "every player left"
+              deadline none
+        "#]],
+    );
+}
