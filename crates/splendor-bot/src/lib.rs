@@ -366,9 +366,14 @@ impl Bot {
     /// Creates or joins the configured room.
     fn enter(&mut self) {
         let (id, message) = match &self.config.room {
-            &RoomChoice::Create { seats, listed } => {
-                ("create", ClientMessage::Create(Create { seats, listed }))
-            }
+            &RoomChoice::Create { seats, listed } => (
+                "create",
+                ClientMessage::Create(Create {
+                    seats,
+                    listed,
+                    ..Create::default()
+                }),
+            ),
             RoomChoice::Join { code } => {
                 let join = Join {
                     code: code.clone(),

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use splendor_protocol::{RequestId, RoomStatus, RoomSummary};
+use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary};
 use tokio::sync::{mpsc, watch};
 use tracing::{Instrument, Span, info_span};
 
@@ -154,8 +154,11 @@ pub struct CreateRoom {
     pub seats: u8,
     /// Whether the room is listed for strangers to join.
     pub listed: bool,
-    /// The creator, who takes the first seat and is the host.
+    /// The creator, who hosts the room.
     pub host: Session,
+    /// `Player`: the host takes the first seat; `Spectator`: the host
+    /// watches (a table of bots, or a game for others).
+    pub role: Role,
     /// The host's connection.
     pub conn: Connection,
     /// Echoed by the first `room` message the host receives.
@@ -286,6 +289,7 @@ impl Lobby {
                     conn: create.conn.id(),
                     request: create.request,
                     verbose: create.verbose,
+                    role: create.role,
                     config: self.inner.config.clone(),
                 },
                 rng_seed,

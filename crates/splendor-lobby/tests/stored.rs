@@ -143,6 +143,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             seats: 2,
             listed: false,
             host: ann.session.clone(),
+            role: splendor_protocol::Role::Player,
             conn: ann.conn.clone(),
             request: None,
             // Full states after every action: these tests compare whole

@@ -104,6 +104,15 @@ pub struct Create {
     /// is private (join by code only).
     #[serde(default)]
     pub listed: bool,
+    /// `player` (default): the creator takes the first seat; `spectator`:
+    /// the creator hosts without a seat, to watch a table of bots or a game
+    /// of others.
+    #[serde(default, rename = "as", skip_serializing_if = "is_player")]
+    pub role: Role,
+}
+
+fn is_player(role: &Role) -> bool {
+    *role == Role::Player
 }
 
 impl Default for Create {
@@ -111,6 +120,7 @@ impl Default for Create {
         Create {
             seats: default_seats(),
             listed: false,
+            role: Role::Player,
         }
     }
 }
@@ -401,8 +411,27 @@ mod tests {
             ok(r#"{"type":"create"}"#).message,
             ClientMessage::Create(Create {
                 seats: 4,
-                listed: false
+                listed: false,
+                role: Role::Player,
             })
+        );
+        assert_eq!(
+            ok(r#"{"type":"create","seats":2,"as":"spectator"}"#).message,
+            ClientMessage::Create(Create {
+                seats: 2,
+                listed: false,
+                role: Role::Spectator,
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"add_bot","level":"strong"}"#).message,
+            ClientMessage::AddBot(AddBot {
+                level: "strong".into()
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"remove_bot","seat":2}"#).message,
+            ClientMessage::RemoveBot(RemoveBot { seat: 2 })
         );
         assert_eq!(
             ok(r#"{"type":"join","code":"abcde","as":"spectator"}"#).message,

@@ -351,7 +351,7 @@ impl Collector for LobbyCollector {
         }
         let think = &stats.think_time;
         let mut metric = encoder.encode_descriptor(
-            "bot_think_seconds",
+            "bot_think",
             "How long built-in bots thought per move",
             Some(&Unit::Seconds),
             MetricType::Histogram,

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use splendor_protocol::{RequestId, RoomStatus, RoomSummary};
+use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary};
 use splendor_replay::{Commitment, Salt, Seed};
 use splendor_rules::{Action, Events, Game, Options};
 use tracing::{info, warn};
@@ -28,7 +28,7 @@ use super::bots::BotTurn;
 use super::effect::{Answer, Closed, Effect, Write};
 use super::handle::RoomProbe;
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
-use super::seats::{Member, Seats};
+use super::seats::{Member, Seats, Spectator};
 use super::timers::{ExpiryInputs, RoomTimer, TimerTable, expiry, expiry_reason};
 use crate::code::RoomCode;
 use crate::config::LobbyConfig;
@@ -124,6 +124,9 @@ pub(crate) struct RoomSetup {
     pub(crate) request: Option<RequestId>,
     /// Whether the host's connection asked for full states after actions.
     pub(crate) verbose: bool,
+    /// A player host takes the first seat; a spectator host watches (and
+    /// fills the seats with bots, or waits for others).
+    pub(crate) role: Role,
     pub(crate) config: LobbyConfig,
 }
 
@@ -164,16 +167,27 @@ impl RoomCore {
     /// A new room with its host seated; its first effects tell the host.
     pub(crate) fn new(setup: RoomSetup, rng_seed: [u8; 32], now: Instant) -> RoomCore {
         let mut seats: Vec<Option<Member>> = (0..setup.capacity).map(|_| None).collect();
-        seats[0] = Some(Member {
-            session: setup.host.id,
-            name: setup.host.name,
-            conn: Some(setup.conn),
-            verbose: setup.verbose,
-            bot: None,
-        });
+        let mut spectators = Vec::new();
+        match setup.role {
+            Role::Player => {
+                seats[0] = Some(Member {
+                    session: setup.host.id,
+                    name: setup.host.name,
+                    conn: Some(setup.conn),
+                    verbose: setup.verbose,
+                    bot: None,
+                });
+            }
+            Role::Spectator => spectators.push(Spectator {
+                session: setup.host.id,
+                name: setup.host.name,
+                conn: setup.conn,
+                verbose: setup.verbose,
+            }),
+        }
         let people = Seats {
             seats,
-            spectators: Vec::new(),
+            spectators,
             host: setup.host.id,
         };
         let mut core = RoomCore::with(
@@ -337,7 +351,10 @@ impl RoomCore {
             Request::Leave => {
                 let result = self.leave(&caller);
                 self.reply(ticket, result.map(|()| Answer::Done));
-                if self.running.is_none() && self.people.humans() == 0 {
+                if self.running.is_none()
+                    && self.people.humans() == 0
+                    && !self.people.host_watching()
+                {
                     self.close("every player left");
                 }
             }
@@ -547,8 +564,12 @@ impl RoomCore {
     /// the timers.
     fn after_input(&mut self, now: Instant) {
         self.schedule_bot(now);
-        // A game that a bot is moving is not abandoned, whoever is connected.
-        if self.people.connected_players() > 0 || self.mover_level().is_some() {
+        // A game that a bot is moving is not abandoned, whoever is
+        // connected; a host who watches counts as present.
+        if self.people.connected_players() > 0
+            || self.mover_level().is_some()
+            || self.people.host_watching()
+        {
             self.quiet_since = None;
         } else if self.quiet_since.is_none() {
             self.quiet_since = Some(now);

@@ -126,7 +126,18 @@ impl Seats {
             .flatten()
             .find(|m| m.session == self.host)
             .map(|m| m.name.clone())
+            .or_else(|| {
+                self.spectators
+                    .iter()
+                    .find(|s| s.session == self.host)
+                    .map(|s| s.name.clone())
+            })
             .unwrap_or_default()
+    }
+
+    /// Whether the host watches without a seat (a room of bots, say).
+    pub(crate) fn host_watching(&self) -> bool {
+        self.spectators.iter().any(|s| s.session == self.host)
     }
 
     /// Every seated player and spectator.
@@ -147,7 +158,8 @@ impl Seats {
             .seats
             .iter()
             .flatten()
-            .any(|m| m.session == self.host && m.conn.is_some());
+            .any(|m| m.session == self.host && m.conn.is_some())
+            || self.host_watching();
         if host_connected {
             return;
         }

@@ -163,6 +163,7 @@ pub async fn create(
             seats,
             listed,
             host: host.session.clone(),
+            role: splendor_protocol::Role::Player,
             conn: host.conn.clone(),
             request: Some(RequestId::String("create-1".into())),
             verbose: false,

@@ -329,6 +329,7 @@ impl Client {
             seats: create.seats,
             listed: create.listed,
             host: session.clone(),
+            role: create.role,
             conn: self.conn.clone(),
             request: id.clone(),
             verbose: self.verbose,
@@ -340,7 +341,7 @@ impl Client {
                     session.id,
                     Some(RoomSeat {
                         code: handle.code(),
-                        role: splendor_protocol::Role::Player,
+                        role: create.role,
                     }),
                 );
                 self.set_room(Some(handle));

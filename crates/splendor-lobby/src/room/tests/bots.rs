@@ -273,3 +273,68 @@ fn bots_do_not_keep_a_waiting_room_open_when_its_people_leave() {
         "#]],
     );
 }
+
+/// A host may watch instead of playing: a table of four bots starts and
+/// plays to its end; another spectator leaving does not close the room.
+#[test]
+fn a_watching_host_runs_a_table_of_bots_only() {
+    check_with(
+        quick(),
+        r#"
+        room 4 watching ann@c1
+        bob@c2 join spectator
+        ann@c1 add_bot strong
+        ann@c1 add_bot strong
+        ann@c1 add_bot greedy
+        ann@c1 add_bot random
+        bob@c2 leave
+        ann@c1 start joined
+        bots end
+        "#,
+        expect![[r#"
+            room 4 watching ann@c1
+              c1 <- room Waiting [- - - -] watching ["ann"] you spectator id=create
+              deadline 3600s
+            bob@c2 join spectator
+              c1 <- room Waiting [- - - -] watching ["ann", "bob"] you spectator (frame)
+              c2 <- room Waiting [- - - -] watching ["ann", "bob"] you spectator id=r1
+              reply joined spectator
+            ann@c1 add_bot strong
+              c1 <- room Waiting [Strong bot(strong) - - -] watching ["ann", "bob"] you spectator id=r2
+              c2 <- room Waiting [Strong bot(strong) - - -] watching ["ann", "bob"] you spectator (frame)
+              reply ok
+              listed Waiting 1/4 host ann
+            ann@c1 add_bot strong
+              c1 <- room Waiting [Strong bot(strong) Strong bot 2(strong) - -] watching ["ann", "bob"] you spectator id=r3
+              c2 <- room Waiting [Strong bot(strong) Strong bot 2(strong) - -] watching ["ann", "bob"] you spectator (frame)
+              reply ok
+              listed Waiting 2/4 host ann
+            ann@c1 add_bot greedy
+              c1 <- room Waiting [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) -] watching ["ann", "bob"] you spectator id=r4
+              c2 <- room Waiting [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) -] watching ["ann", "bob"] you spectator (frame)
+              reply ok
+              listed Waiting 3/4 host ann
+            ann@c1 add_bot random
+              c1 <- room Waiting [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) Random bot(random)] watching ["ann", "bob"] you spectator id=r5
+              c2 <- room Waiting [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) Random bot(random)] watching ["ann", "bob"] you spectator (frame)
+              reply ok
+              listed Waiting 4/4 host ann
+            bob@c2 leave
+              c2 <- left id=r6
+              release c2
+              c1 <- room Waiting [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) Random bot(random)] watching ["ann"] you spectator (frame)
+              reply ok
+            ann@c1 start joined
+              write game started ["(bot)", "(bot)", "(bot)", "(bot)"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) Random bot(random)] watching ["ann"] you spectator id=r7
+              c1 <- state v0 to_act 0 legal - (frame)
+              reply ok
+              think seat 0 v0 strong
+              listed Playing 4/4 host ann
+              deadline none
+            bots end
+              after 250 steps: RoomProbe { status: Finished, version: Some(125), seated: 4, connected_players: 0, spectators: 1 }
+        "#]],
+    );
+}

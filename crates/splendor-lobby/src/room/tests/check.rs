@@ -6,6 +6,7 @@
 //! ```text
 //! room 2 ann@c1             a room of 2 seats, ann (host) on c1
 //! room 3 listed ann@c1      the same, listed
+//! room 4 watching ann@c1    ann hosts as a spectator, without a seat
 //! restored 2 ann bob        a game of 2 restored at version 0, nobody connected
 //! bob@c2 join player        a request: join player|spectator [verbose], leave,
 //!                           detach, sync, start joined|random
@@ -303,6 +304,11 @@ impl Table {
             conn: caller.conn,
             request: Some(RequestId::String("create".into())),
             verbose: false,
+            role: if rest.contains(&"watching") {
+                Role::Spectator
+            } else {
+                Role::Player
+            },
             config: self.config.clone(),
         };
         self.core = Some(RoomCore::new(setup, [7; 32], self.now));

@@ -1,0 +1,260 @@
+//! Built-in bots at the table, against the real server over real sockets
+//! (issue 10): a person and two bots play a whole game; a table of four
+//! strong bots plays to its end while another room is answered; bad
+//! `add_bot` and `remove_bot` requests get specific errors and change
+//! nothing; a game with a bot survives kill -9 (SQLite, and PostgreSQL when
+//! `SPLENDOR_TEST_DATABASE_URL` is set) and finishes.
+
+/// The server binary (the root package's copy of `splendor-server`).
+const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
+
+use serde_json::{Value, json};
+use splendor_e2e::{
+    Dice, ServerProcess, TestClient, TestDatabase, TestServer, choose, http_get, open_table,
+};
+use splendor_protocol::StateInfo;
+use splendor_server::Config;
+
+/// Bots answer at once and think on a small budget: the tests check
+/// behaviour, not strength.
+fn config() -> Config {
+    Config {
+        max_messages_per_second: 10_000,
+        message_burst: 10_000,
+        bot_delay_ms: 0,
+        bot_threads: 1,
+        strong_iterations: 300,
+        ..Config::default()
+    }
+}
+
+/// Plays `client`'s seat (legal actions only, on the version it was
+/// shown) until the game's `result` arrives, and returns it.
+async fn play_until_result(client: &mut TestClient, seat: u64, dice: &mut Dice) -> Value {
+    loop {
+        let message = client.recv().await;
+        match message["type"].as_str() {
+            Some("result") => return message,
+            Some("error") => panic!("{}: {message}", client.name),
+            Some("state") => {
+                let state: StateInfo = client.full(serde_json::from_value(message).unwrap());
+                if state.to_act.map(u64::from) == Some(seat) {
+                    let legal = state.legal_actions.clone().expect("legal actions");
+                    let action = choose(&legal, dice).clone();
+                    client
+                        .send_with_id(json!({
+                            "type": "act", "action": action, "expect_version": state.version
+                        }))
+                        .await;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_person_and_two_bots_play_a_whole_game() {
+    let server = TestServer::start_with(config()).await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    ann.request(json!({"type": "create", "seats": 3})).await;
+    let room = ann
+        .request(json!({"type": "add_bot", "level": "strong"}))
+        .await;
+    assert_eq!(room["seats"][1]["bot"], "strong", "{room}");
+    assert_eq!(room["seats"][1]["name"], "Strong bot");
+    let room = ann
+        .request(json!({"type": "add_bot", "level": "greedy"}))
+        .await;
+    assert_eq!(room["seats"][2]["bot"], "greedy", "{room}");
+    assert_eq!(room["seats"][0].get("bot"), None, "a person has no level");
+
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_eq!(started["status"], "playing", "{started}");
+    let seat = started["you"]["seat"].as_u64().unwrap();
+    let result = play_until_result(&mut ann, seat, &mut Dice(5)).await;
+    assert_eq!(result["ranking"].as_array().unwrap().len(), 3, "{result}");
+
+    // The bots moved through the room like anyone: counted, and their
+    // think times recorded.
+    let bot_moves = server.metric("splendor_bot_actions_total").await;
+    assert!(bot_moves >= 20.0, "bot moves counted: {bot_moves}");
+    let thoughts = server.metric("splendor_bot_think_seconds_count").await;
+    assert!(
+        thoughts >= bot_moves,
+        "{thoughts} thoughts for {bot_moves} moves"
+    );
+}
+
+/// Four strong bots fill one thinking thread; a room of people elsewhere
+/// is still answered move after move, and the bots' game ends.
+#[tokio::test]
+async fn a_table_of_four_strong_bots_finishes_while_another_room_is_answered() {
+    let server = TestServer::start_with(config()).await;
+    let mut host = TestClient::join_server(&server, "host").await;
+    let room = host
+        .request(json!({"type": "create", "seats": 4, "as": "spectator"}))
+        .await;
+    assert_eq!(room["you"]["role"], "spectator", "{room}");
+    for _ in 0..4 {
+        let room = host
+            .request(json!({"type": "add_bot", "level": "strong"}))
+            .await;
+        assert_eq!(room["type"], "room", "{room}");
+    }
+    let started = host.request(json!({"type": "start"})).await;
+    assert_eq!(started["status"], "playing", "{started}");
+
+    // Meanwhile, two people play 30 moves; every one is answered.
+    let mut table = open_table(&server, &["ann", "bob"]).await;
+    let (version, _, _) = table.play(0, 30, &mut Dice(8)).await;
+    assert_eq!(version, 30);
+
+    let result = host.recv_type("result").await;
+    assert_eq!(result["ranking"].as_array().unwrap().len(), 4, "{result}");
+}
+
+#[tokio::test]
+async fn bad_bot_requests_get_specific_errors_and_change_nothing() {
+    let server = TestServer::start_with(config()).await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+
+    let error = ann
+        .request(json!({"type": "add_bot", "level": "greedy"}))
+        .await;
+    assert_eq!(error["code"], "not_in_room", "{error}");
+
+    let room = ann.request(json!({"type": "create", "seats": 3})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+
+    let cases = [
+        (1, json!({"type": "add_bot", "level": "greedy"}), "not_host"),
+        (
+            0,
+            json!({"type": "add_bot", "level": "grandmaster"}),
+            "unknown_bot_level",
+        ),
+        (0, json!({"type": "add_bot"}), "missing_field"),
+        (0, json!({"type": "add_bot", "level": 3}), "invalid_field"),
+        (0, json!({"type": "remove_bot", "seat": 1}), "not_a_bot"),
+        (0, json!({"type": "remove_bot", "seat": 9}), "not_a_bot"),
+        (
+            0,
+            json!({"type": "remove_bot", "seat": -1}),
+            "invalid_field",
+        ),
+    ];
+    for (who, message, code) in cases {
+        let client = if who == 0 { &mut ann } else { &mut bob };
+        let error = client.request(message.clone()).await;
+        assert_eq!(error["type"], "error", "{message}: {error}");
+        assert_eq!(error["code"], code, "{message}: {error}");
+    }
+    let error = ann
+        .request(json!({"type": "add_bot", "level": "grandmaster"}))
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("random, greedy or strong"),
+        "{error}"
+    );
+
+    // Nothing changed: the third seat is still free; a bot takes it, and
+    // then the room is full.
+    let room = ann.request(json!({"type": "sync"})).await;
+    assert_eq!(room["seats"][2], Value::Null, "{room}");
+    let room = ann
+        .request(json!({"type": "add_bot", "level": "random"}))
+        .await;
+    assert_eq!(room["seats"][2]["bot"], "random", "{room}");
+    let error = ann
+        .request(json!({"type": "add_bot", "level": "random"}))
+        .await;
+    assert_eq!(error["code"], "room_full", "{error}");
+
+    // Removing the bot frees its seat; after the start, seats are fixed.
+    let room = ann.request(json!({"type": "remove_bot", "seat": 2})).await;
+    assert_eq!(room["seats"][2], Value::Null, "{room}");
+    ann.request(json!({"type": "add_bot", "level": "random"}))
+        .await;
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_eq!(started["status"], "playing", "{started}");
+    for message in [
+        json!({"type": "add_bot", "level": "greedy"}),
+        json!({"type": "remove_bot", "seat": 0}),
+    ] {
+        let error = ann.request(message.clone()).await;
+        assert_eq!(error["code"], "game_already_started", "{message}: {error}");
+    }
+}
+
+#[tokio::test]
+async fn sqlite_a_game_with_a_bot_survives_a_kill_and_finishes() {
+    bot_game_survives_a_kill(TestDatabase::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_a_game_with_a_bot_survives_a_kill_and_finishes() {
+    if let Some(db) =
+        TestDatabase::postgres("postgres_a_game_with_a_bot_survives_a_kill_and_finishes").await
+    {
+        bot_game_survives_a_kill(db).await;
+    }
+}
+
+async fn bot_game_survives_a_kill(db: TestDatabase) {
+    let kind = db.kind;
+    let server = ServerProcess::start(SERVER, &db.url).await;
+    let mut ann = TestClient::connect_to(server.addr(), "ann").await;
+    ann.hello().await;
+    let token = ann.token.clone().expect("a token");
+    ann.request(json!({"type": "create", "seats": 2})).await;
+    ann.request(json!({"type": "add_bot", "level": "greedy"}))
+        .await;
+    let started = ann
+        .request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    assert_eq!(started["status"], "playing", "{kind}: {started}");
+
+    // Ann plays a few turns; the bot answers each.
+    let mut dice = Dice(31);
+    let mut version = 0;
+    while version < 10 {
+        let state = ann.state().await;
+        version = state.version;
+        if state.to_act == Some(0) {
+            let legal = state.legal_actions.clone().expect("legal actions");
+            let action = choose(&legal, &mut dice).clone();
+            ann.send_with_id(json!({"type": "act", "action": action, "expect_version": version}))
+                .await;
+        }
+    }
+
+    server.kill().await;
+    let server = ServerProcess::start(SERVER, &db.url).await;
+    let mut ann = TestClient::connect_to(server.addr(), "ann").await;
+    let welcome = ann.resume(&token).await;
+    assert!(welcome.resumed, "{kind}: {welcome:?}");
+    let room = ann.recv_type("room").await;
+    assert_eq!(
+        room["seats"][1]["bot"], "greedy",
+        "{kind}: the bot keeps its seat: {room}"
+    );
+    assert_eq!(room["seats"][1]["name"], "Greedy bot", "{kind}: {room}");
+    let result = play_until_result(&mut ann, 0, &mut dice).await;
+    assert_eq!(
+        result["ranking"].as_array().unwrap().len(),
+        2,
+        "{kind}: {result}"
+    );
+
+    // The finished game's replay names who sat where, the bot included.
+    let game = result["game"].as_str().unwrap();
+    let (status, body) = http_get(server.addr(), &format!("/api/games/{game}")).await;
+    assert_eq!(status, 200, "{kind}: {body}");
+    assert!(body.contains("Greedy bot"), "{kind}: {body}");
+}
