@@ -25,6 +25,7 @@ pub fn choose(view: &View, seat: Seat, game: &Game) -> Action {
             you: Some(seat),
             names: &[],
             legal_actions: Some(legal.iter().copied().map(WireAction::from).collect()),
+            clocks: None,
         },
     );
     let wire = Greedy.choose(&state);

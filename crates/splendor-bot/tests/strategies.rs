@@ -25,6 +25,7 @@ fn state_for(game: &Game, seat: u8, version: u64, names: &[String]) -> StateInfo
             you: Some(seat),
             names,
             legal_actions: Some(legal.into_iter().map(WireAction::from).collect()),
+            clocks: None,
         },
     )
 }

@@ -35,6 +35,9 @@ pub enum LobbyError {
     /// `add_bot` with a level that does not exist.
     #[error("{0}")]
     UnknownBotLevel(String),
+    /// A clock outside R12.1, or `stand_in_when_away` without a clock.
+    #[error("{0}")]
+    InvalidClock(String),
     /// `remove_bot` names a seat that no bot holds.
     #[error("seat {0} is not held by a bot")]
     NotABot(u8),
@@ -136,6 +139,7 @@ impl LobbyError {
             LobbyError::NotHost => ErrorCode::NotHost,
             LobbyError::UnknownBotLevel(_) => ErrorCode::UnknownBotLevel,
             LobbyError::NotABot(_) => ErrorCode::NotABot,
+            LobbyError::InvalidClock(_) => ErrorCode::InvalidClock,
             LobbyError::NotEnoughPlayers => ErrorCode::NotEnoughPlayers,
             LobbyError::GameAlreadyStarted => ErrorCode::GameAlreadyStarted,
             LobbyError::GameNotStarted => ErrorCode::GameNotStarted,

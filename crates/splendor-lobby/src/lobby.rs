@@ -21,6 +21,7 @@ use crate::error::LobbyError;
 use crate::persist::Persistence;
 use crate::presence::{Presence, RoomSeat};
 use crate::random;
+use crate::room::clock::ClockOptions;
 use crate::room::{Closed, Driver, RestoredGame, RoomCore, RoomHandle, RoomSetup};
 use crate::session::{Session, SessionId};
 use crate::thinking::{ThinkHistogram, ThinkPool};
@@ -71,6 +72,8 @@ pub(crate) struct Stats {
     pub(crate) games_finished: AtomicU64,
     pub(crate) actions_applied: AtomicU64,
     pub(crate) bot_actions: AtomicU64,
+    pub(crate) stand_in_actions: AtomicU64,
+    pub(crate) clock_timeouts: AtomicU64,
     /// Where the rooms' bots think.
     pub(crate) pool: ThinkPool,
 }
@@ -88,6 +91,8 @@ impl Stats {
             games_finished: AtomicU64::new(0),
             actions_applied: AtomicU64::new(0),
             bot_actions: AtomicU64::new(0),
+            stand_in_actions: AtomicU64::new(0),
+            clock_timeouts: AtomicU64::new(0),
             pool,
         }
     }
@@ -110,6 +115,10 @@ pub struct LobbyStats {
     pub actions_applied: u64,
     /// Of those, actions made by built-in bots.
     pub bot_actions: u64,
+    /// Of those, actions made by stand-ins (R12.2).
+    pub stand_in_actions: u64,
+    /// Turn clocks that ran out (R12.2).
+    pub clock_timeouts: u64,
     /// How long built-in bots thought per move.
     pub think_time: ThinkHistogram,
 }
@@ -159,6 +168,8 @@ pub struct CreateRoom {
     /// `Player`: the host takes the first seat; `Spectator`: the host
     /// watches (a table of bots, or a game for others).
     pub role: Role,
+    /// The room's turn clock (R12); `None` plays without one.
+    pub clock: Option<ClockOptions>,
     /// The host's connection.
     pub conn: Connection,
     /// Echoed by the first `room` message the host receives.
@@ -290,6 +301,7 @@ impl Lobby {
                     request: create.request,
                     verbose: create.verbose,
                     role: create.role,
+                    clock: create.clock,
                     config: self.inner.config.clone(),
                 },
                 rng_seed,
@@ -460,6 +472,8 @@ impl Lobby {
             games_finished: stats.games_finished.load(Ordering::Relaxed),
             actions_applied: stats.actions_applied.load(Ordering::Relaxed),
             bot_actions: stats.bot_actions.load(Ordering::Relaxed),
+            stand_in_actions: stats.stand_in_actions.load(Ordering::Relaxed),
+            clock_timeouts: stats.clock_timeouts.load(Ordering::Relaxed),
             think_time: stats.pool.histogram(),
         }
     }

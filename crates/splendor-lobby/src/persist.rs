@@ -16,6 +16,8 @@ use splendor_rules::{Action, GameResult, Options, Seat};
 use uuid::Uuid;
 
 use crate::code::RoomCode;
+use crate::room::clock::{ClockOptions, SeatClock};
+use crate::room::effect::Mover;
 use crate::session::{BoxFuture, SessionId};
 
 /// A game's id, chosen by the room when the game starts.
@@ -51,6 +53,26 @@ pub struct GameStart<'a> {
     /// The level of each seat a built-in bot holds (its "session" is the
     /// bot's own id), in the same order.
     pub bots: &'a [Option<splendor_ai::Level>],
+    /// The room's turn clock, if any (R12).
+    pub clock: Option<ClockOptions>,
+}
+
+/// What is stored beside an action's move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionMeta {
+    /// The seat's player, its bot, or the stand-in (R12.4).
+    pub by: Mover,
+    /// Every seat's clock after the action, in a room with a clock (R12).
+    pub clocks: Option<Vec<SeatClock>>,
+}
+
+impl Default for ActionMeta {
+    fn default() -> ActionMeta {
+        ActionMeta {
+            by: Mover::Person,
+            clocks: None,
+        }
+    }
 }
 
 /// How storing failed, which decides what the room and the client do next.
@@ -108,14 +130,16 @@ pub trait Persistence: Send + Sync + 'static {
     /// Records a new game. Resolves once it is durable.
     fn game_started<'a>(&'a self, start: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>>;
 
-    /// Records the action that turns version `index` into `index + 1`.
-    /// Resolves once it is durable.
+    /// Records the action that turns version `index` into `index + 1`,
+    /// with who made it and the clocks after it (`meta`). Resolves once it
+    /// is durable.
     fn action_applied<'a>(
         &'a self,
         game: GameId,
         index: u64,
         seat: Seat,
         action: Action,
+        meta: ActionMeta,
     ) -> BoxFuture<'a, Result<(), PersistError>>;
 
     /// Records the result of a finished game. The actions are already
@@ -150,6 +174,7 @@ impl Persistence for NoPersistence {
         _: u64,
         _: Seat,
         _: Action,
+        _: ActionMeta,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async { Ok(()) })
     }

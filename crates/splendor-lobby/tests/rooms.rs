@@ -150,6 +150,7 @@ impl Persistence for FinishFailsOnce {
         _: u64,
         _: Seat,
         _: Action,
+        _: splendor_lobby::persist::ActionMeta,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async { Ok(()) })
     }
@@ -237,6 +238,7 @@ impl Persistence for Gate {
         _: u64,
         _: Seat,
         _: Action,
+        _: splendor_lobby::persist::ActionMeta,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async {
             self.entered.notify_one();

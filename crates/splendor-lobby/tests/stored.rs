@@ -144,6 +144,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             listed: false,
             host: ann.session.clone(),
             role: splendor_protocol::Role::Player,
+            clock: None,
             conn: ann.conn.clone(),
             request: None,
             // Full states after every action: these tests compare whole
@@ -391,6 +392,7 @@ async fn a_log_that_moved_on_is_reloaded_and_the_late_action_refused() {
             seat: states[actor].you.unwrap(),
             action_json: action_json(legal[0]),
             at: unix_millis_now(),
+            meta_json: None,
         })
         .await
         .unwrap();
@@ -470,6 +472,7 @@ async fn store_game(
             commitment: Commitment::of(Seed(seed), &salt).to_string(),
             seats,
             created_at: at,
+            clock_json: None,
         })
         .await
         .unwrap();
@@ -481,6 +484,7 @@ async fn store_game(
                 seat,
                 action_json: action_json(action),
                 at,
+                meta_json: None,
             })
             .await
             .unwrap();
@@ -517,6 +521,7 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
             seat: 1 - game.to_act().unwrap(),
             action_json: action_json(legal[0]),
             at: now,
+            meta_json: None,
         })
         .await
         .unwrap();

@@ -109,6 +109,25 @@ pub struct Create {
     /// of others.
     #[serde(default, rename = "as", skip_serializing_if = "is_player")]
     pub role: Role,
+    /// A turn clock (R12.1); without one the game waits for its players as
+    /// long as the room lives (the server may set a default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    /// R12.3: a disconnected player's turn goes to the stand-in after the
+    /// grace (needs a clock).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in_when_away: bool,
+}
+
+/// A turn clock as `create` gives it: whole seconds; a bank of 1 second to
+/// 7 days and an increment of 0 to 1 day (R12.1), else `invalid_clock`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    /// Each player's bank at the start, in seconds.
+    pub initial_s: i64,
+    /// Added when each of a player's turns ends, in seconds.
+    pub increment_s: i64,
 }
 
 fn is_player(role: &Role) -> bool {
@@ -121,6 +140,8 @@ impl Default for Create {
             seats: default_seats(),
             listed: false,
             role: Role::Player,
+            clock: None,
+            stand_in_when_away: false,
         }
     }
 }
@@ -409,18 +430,26 @@ mod tests {
         );
         assert_eq!(
             ok(r#"{"type":"create"}"#).message,
-            ClientMessage::Create(Create {
-                seats: 4,
-                listed: false,
-                role: Role::Player,
-            })
+            ClientMessage::Create(Create::default())
         );
         assert_eq!(
             ok(r#"{"type":"create","seats":2,"as":"spectator"}"#).message,
             ClientMessage::Create(Create {
                 seats: 2,
-                listed: false,
                 role: Role::Spectator,
+                ..Create::default()
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"create","clock":{"initial_s":300,"increment_s":10},"stand_in_when_away":true}"#)
+                .message,
+            ClientMessage::Create(Create {
+                clock: Some(ClockSpec {
+                    initial_s: 300,
+                    increment_s: 10
+                }),
+                stand_in_when_away: true,
+                ..Create::default()
             })
         );
         assert_eq!(

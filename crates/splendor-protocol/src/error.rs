@@ -62,6 +62,9 @@ pub enum ErrorCode {
     UnknownBotLevel,
     /// `remove_bot` names a seat that no bot holds.
     NotABot,
+    /// A clock outside R12.1 (a bank of 1 second to 7 days, an increment of
+    /// 0 to 1 day, whole seconds), or `stand_in_when_away` without a clock.
+    InvalidClock,
     /// The server holds as many rooms as it allows.
     TooManyRooms,
     /// The session already has as many open rooms as one session may.
@@ -111,6 +114,7 @@ impl ErrorCode {
             ErrorCode::InvalidSeats => "invalid_seats",
             ErrorCode::UnknownBotLevel => "unknown_bot_level",
             ErrorCode::NotABot => "not_a_bot",
+            ErrorCode::InvalidClock => "invalid_clock",
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::TooManySessionRooms => "too_many_session_rooms",
             ErrorCode::TooManyRoomsFromAddress => "too_many_rooms_from_address",

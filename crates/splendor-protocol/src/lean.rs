@@ -67,6 +67,9 @@ pub struct LeanStateInfo {
     /// For the player who must act, and only for them: every legal action.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal_actions: Option<Vec<WireAction>>,
+    /// In a room with a clock (R12), one entry per seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Vec<crate::server::ClockInfo>>,
 }
 
 /// One level of the table, cards by id.
@@ -164,6 +167,7 @@ pub fn lean_state_info(view: &View, ctx: StateContext<'_>) -> LeanStateInfo {
             .collect(),
         end_triggered: view.end_triggered,
         legal_actions: ctx.legal_actions,
+        clocks: ctx.clocks,
     }
 }
 

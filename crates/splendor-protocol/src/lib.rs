@@ -28,13 +28,14 @@ pub mod view;
 
 pub use action::{ActionSyntaxError, BuyTarget, WireAction};
 pub use client::{
+    ClockSpec,
     Act, ClientFrame, ClientMessage, Create, FrameError, Hello, Join, RequestId, Role, SeatOrder,
     Start, parse_client_frame,
 };
 pub use error::ErrorCode;
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use server::{
-    ErrorInfo, EventsInfo, Left, PROTOCOL_VERSION, PhaseName, Pong, RankInfo, ResultInfo, Reveal,
+    ClockInfo, ErrorInfo, EventsInfo, Left, PROTOCOL_VERSION, PhaseName, Pong, RankInfo, ResultInfo, Reveal,
     RoomClosed, RoomInfo, RoomList, RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo,
     Welcome, You,
 };

@@ -205,6 +205,27 @@ pub struct StateInfo {
     /// in exactly the form `act` takes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legal_actions: Option<Vec<WireAction>>,
+    /// In a room with a clock (R12), one entry per seat; absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Vec<ClockInfo>>,
+}
+
+/// One seat's clock (R12.1) as of the message: a client counts down from
+/// `remaining_ms` while `running`, without needing the server's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockInfo {
+    /// Milliseconds left, as of this message: the bank, or what is left of
+    /// the grace for a seat the stand-in plays (R12.2).
+    pub remaining_ms: u64,
+    /// Whether this clock runs now (the game waits for this seat).
+    pub running: bool,
+    /// The seat is played by the stand-in (R12.2): its player ran out of
+    /// time and has not acted within a grace since.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in: bool,
+    /// A built-in bot's seat has no clock (R12.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// What the last action did, as the receiving connection may see it.

@@ -289,6 +289,8 @@ pub struct StateContext<'a> {
     pub names: &'a [String],
     /// The legal actions, for the receiver who must act only.
     pub legal_actions: Option<Vec<WireAction>>,
+    /// Each seat's clock as of the message, in a room with a clock (R12).
+    pub clocks: Option<Vec<crate::server::ClockInfo>>,
 }
 
 /// The phase's name, who must act, and how many tokens go back (R8).
@@ -336,6 +338,7 @@ pub fn state_info(view: &View, ctx: StateContext<'_>) -> StateInfo {
             .collect(),
         end_triggered: view.end_triggered,
         legal_actions: ctx.legal_actions,
+        clocks: ctx.clocks,
     }
 }
 

@@ -38,6 +38,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use prometheus_client::registry::Unit;
 use splendor_lobby::session::BoxFuture;
+use splendor_lobby::persist::ActionMeta;
 use splendor_lobby::{CloseReason, GameId, GameStart, Lobby, PersistError, Persistence};
 use splendor_rules::{Action, GameResult, Seat};
 
@@ -344,6 +345,16 @@ impl Collector for LobbyCollector {
                 "Game actions made by built-in bots",
                 stats.bot_actions,
             ),
+            (
+                "stand_in_actions",
+                "Game actions made by stand-ins for players out of time (R12.2)",
+                stats.stand_in_actions,
+            ),
+            (
+                "clock_timeouts",
+                "Turn clocks that ran out (R12.2)",
+                stats.clock_timeouts,
+            ),
         ] {
             let counter = ConstCounter::new(value);
             let metric = encoder.encode_descriptor(name, help, None, counter.metric_type())?;
@@ -392,10 +403,11 @@ impl Persistence for TimedPersistence {
         index: u64,
         seat: Seat,
         action: Action,
+        meta: ActionMeta,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async move {
             let started = Instant::now();
-            let result = self.inner.action_applied(game, index, seat, action).await;
+            let result = self.inner.action_applied(game, index, seat, action, meta).await;
             self.metrics.observe_commit("action_applied", started);
             result
         })

@@ -119,6 +119,7 @@ async fn run(url: &str, max_batch: usize, rooms: u32, actions: u32) -> Result<()
                         r#"{{"type":"take_three","colors":["red","green","blue"],"n":{seq}}}"#
                     ),
                     at: 1_700_000_000_000 + i64::from(seq),
+                    meta_json: None,
                 };
                 let sent = Instant::now();
                 store
@@ -177,5 +178,6 @@ fn new_game(id: Uuid) -> NewGame {
             })
             .collect(),
         created_at: 1_700_000_000_000,
+        clock_json: None,
     }
 }

@@ -114,6 +114,8 @@ pub struct NewGame {
     pub seats: Vec<SeatRecord>,
     /// When the game started.
     pub created_at: UnixMillis,
+    /// The room's turn clock as the server's JSON text; `None` without one.
+    pub clock_json: Option<String>,
 }
 
 /// One accepted action, to append to its game's log.
@@ -130,6 +132,9 @@ pub struct ActionRecord {
     pub action_json: String,
     /// When it was accepted.
     pub at: UnixMillis,
+    /// What the server keeps beside the move (who made it, the clocks
+    /// after it) as its JSON text; `None` when there is nothing.
+    pub meta_json: Option<String>,
 }
 
 /// One action as read back from the log.
@@ -143,6 +148,8 @@ pub struct StoredAction {
     pub action_json: String,
     /// When it was accepted.
     pub at: UnixMillis,
+    /// What was stored beside the move, exactly as appended.
+    pub meta_json: Option<String>,
 }
 
 /// How a finished game ended.
@@ -173,6 +180,8 @@ pub struct StoredGame {
     pub commitment: String,
     /// When the game started.
     pub created_at: UnixMillis,
+    /// The room's turn clock as the server's JSON text; `None` without one.
+    pub clock_json: Option<String>,
     /// The seats in seat order.
     pub seats: Vec<SeatRecord>,
     /// The log in seq order: `actions[i].seq == i`.

@@ -74,6 +74,7 @@ fn new_game(id: Uuid, players: u8, created_at: i64) -> NewGame {
             })
             .collect(),
         created_at,
+        clock_json: None,
     }
 }
 
@@ -84,6 +85,7 @@ fn action(game_id: Uuid, seq: u32, seat: u8) -> ActionRecord {
         seat,
         action_json: format!(r#"{{"type":"take","gems":["red","blue","green"],"n":{seq}}}"#),
         at: 10_000 + i64::from(seq),
+        meta_json: None,
     }
 }
 
@@ -244,6 +246,7 @@ async fn actions_are_appended_in_order_and_never_overwritten(db: TestDb) {
             seat: 1,
             action_json: a.action_json,
             at: a.at,
+            meta_json: None,
         }
     });
 

@@ -15,7 +15,7 @@ use tracing::{info, warn};
 use uuid::Uuid;
 
 use super::core::RoomCore;
-use super::effect::{Effect, Think};
+use super::effect::{Effect, Tally, Think};
 use super::input::Caller;
 use super::seats::Member;
 use crate::error::LobbyError;
@@ -32,6 +32,9 @@ pub(crate) struct BotTurn {
     /// The move, once the thinking is done.
     pub(crate) answer: Option<Action>,
 }
+
+/// The stand-in of a player out of time plays as `greedy` (R12.2).
+const STAND_IN: Level = Level::Greedy;
 
 /// After a bot's move could not be stored, the next try waits this long at
 /// least (the store may be down; no busy loop).
@@ -102,12 +105,59 @@ impl RoomCore {
             .unwrap_or(base)
     }
 
-    /// Who moves for the seat to act, if not a person: the bot's level.
+    /// Who moves for the seat to act, if not a person: the bot's level, or
+    /// the stand-in's (`greedy`, R12.2) for a player out of time.
     pub(crate) fn mover_level(&self) -> Option<(Seat, Level)> {
         let running = self.running.as_ref()?;
         let seat = running.game.to_act()?;
-        let level = self.people.bot_at(usize::from(seat))?;
-        Some((seat, level))
+        if let Some(level) = self.people.bot_at(usize::from(seat)) {
+            return Some((seat, level));
+        }
+        let standing_in = running.clocks.as_ref()?.standing_in == Some(seat);
+        standing_in.then_some((seat, STAND_IN))
+    }
+
+    /// Starts the clock of the seat the game waits for (R12.1), if it does
+    /// not run yet; stops every clock once the game is over.
+    pub(crate) fn run_clock(&mut self, now: Instant) {
+        if self.pending.is_some() || self.is_closed() {
+            return;
+        }
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        let to_act = running.game.to_act();
+        let Some(clocks) = running.clocks.as_mut() else {
+            return;
+        };
+        match to_act {
+            None => clocks.stop(),
+            Some(seat) => {
+                let away = self
+                    .people
+                    .seats
+                    .get(usize::from(seat))
+                    .and_then(Option::as_ref)
+                    .is_some_and(|m| m.conn.is_none());
+                clocks.wait_for(seat, now, away);
+            }
+        }
+    }
+
+    /// R12.2: the running clock ran out: the stand-in takes over the turn,
+    /// and everyone is shown the seat marked.
+    pub(crate) fn clock_ran_out(&mut self, now: Instant) {
+        if self.pending.is_some() {
+            return; // No clock runs while an action is being stored.
+        }
+        let Some(clocks) = self.running.as_mut().and_then(|r| r.clocks.as_mut()) else {
+            return;
+        };
+        if let Some(seat) = clocks.expire(now) {
+            info!(seat, "out of time: the stand-in plays the turn (R12.2)");
+            self.push(Effect::Count(Tally::ClockTimeout));
+            self.broadcast_game(None, None);
+        }
     }
 
     /// Asks for a bot's move when a bot must act on a position it was not

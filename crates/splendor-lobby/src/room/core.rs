@@ -25,6 +25,8 @@ use tracing::{info, warn};
 use uuid::Uuid;
 
 use super::bots::BotTurn;
+use super::clock::{ClockOptions, Clocks};
+use super::effect::Mover;
 use super::effect::{Answer, Closed, Effect, Write};
 use super::handle::RoomProbe;
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
@@ -62,6 +64,10 @@ pub(crate) struct Running {
     /// The game is over but storing its result failed: the room tries
     /// again when it closes (and a restart stores it from the log).
     pub(crate) result_pending: bool,
+    /// The seats' turn clocks, in a room with a clock (R12).
+    pub(crate) clocks: Option<Clocks>,
+    /// The versions of the actions the stand-in made (R12.4).
+    pub(crate) stand_in_actions: Vec<u64>,
 }
 
 /// The change waiting for the write in flight.
@@ -77,12 +83,15 @@ pub(crate) enum Pending {
         /// The join slots in their new seat order.
         order: Vec<usize>,
     },
-    /// An action to commit once it is durable: `next` is the game after it.
-    /// `origin` is the person who asked, `None` for a bot's move.
+    /// An action to commit once it is durable: `next` is the game after it
+    /// and `clocks` the clocks. `origin` is the person who asked, `None`
+    /// for a bot's or the stand-in's move.
     Act {
         origin: Option<(Ticket, Caller)>,
         next: Game,
         events: Events,
+        clocks: Option<Clocks>,
+        by: Mover,
     },
     /// The result of a game that ended is being stored; then `then`.
     Result { then: AfterResult },
@@ -124,6 +133,8 @@ pub(crate) struct RoomSetup {
     pub(crate) request: Option<RequestId>,
     /// Whether the host's connection asked for full states after actions.
     pub(crate) verbose: bool,
+    /// The room's turn clock, if any (R12).
+    pub(crate) clock: Option<ClockOptions>,
     /// A player host takes the first seat; a spectator host watches (and
     /// fills the seats with bots, or waits for others).
     pub(crate) role: Role,
@@ -161,6 +172,10 @@ pub(crate) struct RoomCore {
     pub(crate) bot_turn: Option<BotTurn>,
     /// No bot is asked again before then (after a move failed to store).
     pub(crate) bot_pause_until: Option<Instant>,
+    /// The room's turn clock for its game (R12).
+    pub(crate) clock: Option<ClockOptions>,
+    /// The time of the input being handled (messages show clocks as of it).
+    pub(crate) now: Instant,
 }
 
 impl RoomCore {
@@ -198,6 +213,7 @@ impl RoomCore {
             rng_seed,
             now,
         );
+        core.clock = setup.clock;
         info!(listed = core.listed, seats = setup.capacity, "room created");
         core.broadcast_room(Some((setup.conn, setup.request)));
         core.after_input(now);
@@ -221,6 +237,9 @@ impl RoomCore {
             options,
             players,
             bots,
+            clock,
+            clocks,
+            stand_in_actions,
             game,
             version,
         } = restored;
@@ -251,11 +270,20 @@ impl RoomCore {
             spectators: Vec::new(),
             host,
         };
+        let clocks = clock.map(|options| {
+            let bots = bots.iter().map(Option::is_some).collect();
+            match clocks {
+                Some(seats) => Clocks::restored(options, bots, seats),
+                None => Clocks::new(options, bots),
+            }
+        });
         let running = Running {
             id,
             id_text: id.to_string(),
             finished_at: game.is_over().then_some(now),
             result_pending: false,
+            clocks,
+            stand_in_actions,
             game,
             seed,
             options,
@@ -265,6 +293,7 @@ impl RoomCore {
             names,
         };
         let mut core = RoomCore::with((code, false), people, Some(running), config, rng_seed, now);
+        core.clock = clock;
         core.after_input(now);
         core
     }
@@ -301,6 +330,8 @@ impl RoomCore {
             legal: Vec::new(),
             bot_turn: None,
             bot_pause_until: None,
+            clock: None,
+            now,
         };
         core.summary = core.current_summary();
         core
@@ -317,6 +348,7 @@ impl RoomCore {
         caller: Caller,
         request: Request,
     ) {
+        self.now = now;
         if self.closed {
             self.reply(ticket, Err(LobbyError::RoomClosed));
             return;
@@ -393,6 +425,7 @@ impl RoomCore {
 
     /// What the driver did or learned.
     pub(crate) fn handle_event(&mut self, now: Instant, event: DriverEvent) {
+        self.now = now;
         match event {
             DriverEvent::Written { id, outcome } => self.written(now, id, outcome),
             DriverEvent::LogLoaded { id, log } => self.log_loaded(now, id, log),
@@ -418,6 +451,7 @@ impl RoomCore {
 
     /// Time passed: handles every timer due at `now`.
     pub(crate) fn handle_timeout(&mut self, now: Instant) {
+        self.now = now;
         while let Some(timer) = self.timers.take_expired(now) {
             match timer {
                 RoomTimer::Expiry => {
@@ -425,6 +459,7 @@ impl RoomCore {
                     self.close(why);
                 }
                 RoomTimer::BotMove => self.bot_due(now),
+                RoomTimer::TurnClock => self.clock_ran_out(now),
             }
         }
         self.after_input(now);
@@ -563,6 +598,7 @@ impl RoomCore {
     /// After every input: the bots, the quiet clock, what the lobby lists,
     /// the timers.
     fn after_input(&mut self, now: Instant) {
+        self.run_clock(now);
         self.schedule_bot(now);
         // A game that a bot is moving is not abandoned, whoever is
         // connected; a host who watches counts as present.
@@ -602,6 +638,14 @@ impl RoomCore {
             self.bot_deadline()
         };
         self.timers.set(RoomTimer::BotMove, bot);
+        // No clock runs out while an action is being stored (R12.1).
+        let clock = match &self.running {
+            Some(r) if !self.closed && self.pending.is_none() => {
+                r.clocks.as_ref().and_then(Clocks::deadline)
+            }
+            _ => None,
+        };
+        self.timers.set(RoomTimer::TurnClock, clock);
     }
 
     fn current_summary(&self) -> RoomSummary {

@@ -34,7 +34,7 @@ use super::input::{DriverEvent, Request, Ticket, WriteId};
 use crate::conn::{ConnId, Connection};
 use crate::error::LobbyError;
 use crate::lobby::Stats;
-use crate::persist::{GameStart, Persistence};
+use crate::persist::{ActionMeta, GameStart, Persistence};
 use crate::session::BoxFuture;
 
 /// The room task's state besides the core.
@@ -227,6 +227,8 @@ impl Driver {
                 Tally::ActionApplied => &self.stats.actions_applied,
                 Tally::GameFinished => &self.stats.games_finished,
                 Tally::BotAction => &self.stats.bot_actions,
+                Tally::StandInAction => &self.stats.stand_in_actions,
+                Tally::ClockTimeout => &self.stats.clock_timeouts,
             }),
             Effect::Think(job) => {
                 let pool = self.stats.pool.clone();
@@ -271,6 +273,7 @@ async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -
                     players: &record.players,
                     names: &record.names,
                     bots: &record.bots,
+                    clock: record.clock,
                 })
                 .await
         }
@@ -279,7 +282,14 @@ async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -
             index,
             seat,
             action,
-        } => persistence.action_applied(game, index, seat, action).await,
+            by,
+            clocks,
+        } => {
+            let meta = ActionMeta { by, clocks };
+            persistence
+                .action_applied(game, index, seat, action, meta)
+                .await
+        }
         Write::GameFinished { game, result } => persistence.game_finished(game, &result).await,
         Write::LoadLog { game } => {
             let log = persistence.stored_log(game).await;

@@ -110,6 +110,10 @@ pub enum Write {
         seat: Seat,
         /// What they did.
         action: Action,
+        /// The seat's player, its bot, or the stand-in (R12.4).
+        by: Mover,
+        /// Every seat's clock after it, in a room with a clock (R12).
+        clocks: Option<Vec<super::clock::SeatClock>>,
     },
     /// The result of a game that ended.
     GameFinished {
@@ -147,6 +151,8 @@ pub struct GameRecord {
     pub names: Vec<String>,
     /// The level of each seat a built-in bot holds, in the same order.
     pub bots: Vec<Option<Level>>,
+    /// The room's turn clock, if any (R12).
+    pub clock: Option<super::clock::ClockOptions>,
 }
 
 /// Counters of the lobby's statistics.
@@ -160,6 +166,21 @@ pub enum Tally {
     GameFinished,
     /// A built-in bot's move was applied.
     BotAction,
+    /// A stand-in's move was applied (R12.2).
+    StandInAction,
+    /// A turn clock ran out (R12.2).
+    ClockTimeout,
+}
+
+/// Who made a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mover {
+    /// The seat's player.
+    Person,
+    /// The built-in bot that holds the seat.
+    Bot,
+    /// The stand-in, for a player out of time or away (R12.2, R12.3).
+    StandIn,
 }
 
 /// Why a room closed and whose sessions it held: the lobby forgets the room

@@ -22,6 +22,7 @@
 //! at any step changes nothing.
 
 mod bots;
+pub mod clock;
 mod core;
 mod driver;
 pub mod effect;
@@ -67,6 +68,13 @@ pub struct RestoredGame {
     pub players: Vec<Session>,
     /// The level of each seat a built-in bot holds, in the same order.
     pub bots: Vec<Option<splendor_ai::Level>>,
+    /// The room's turn clock, if any (R12).
+    pub clock: Option<clock::ClockOptions>,
+    /// Every seat's clock as stored with the last action (`None`: full
+    /// banks, no action yet).
+    pub clocks: Option<Vec<clock::SeatClock>>,
+    /// The versions of the actions the stand-in made (R12.4).
+    pub stand_in_actions: Vec<u64>,
     /// The game after its whole log.
     pub game: Game,
     /// The number of actions in the log (the state version).

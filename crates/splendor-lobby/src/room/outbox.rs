@@ -320,6 +320,7 @@ impl RoomCore {
                 you,
                 names: &running.names,
                 legal_actions,
+                clocks: running.clocks.as_ref().map(|c| c.info(self.now)),
             },
         ))
     }

@@ -11,7 +11,8 @@ use splendor_rules::{Action, Game, Options, Seat, seat_order};
 use tracing::{debug, info, warn};
 
 use super::core::{AfterResult, Pending, RoomCore, Running};
-use super::effect::{Answer, Effect, GameRecord, Tally, Write};
+use super::clock::Clocks;
+use super::effect::{Answer, Effect, GameRecord, Mover, Tally, Write};
 use super::input::{Caller, Ticket, WriteId};
 use crate::error::LobbyError;
 use crate::persist::{PersistError, PersistErrorKind};
@@ -63,7 +64,10 @@ impl RoomCore {
             .collect();
         let players = members.iter().map(|m| m.session).collect();
         let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
-        let bots = members.iter().map(|m| m.bot).collect();
+        let bots: Vec<_> = members.iter().map(|m| m.bot).collect();
+        let clocks = self
+            .clock
+            .map(|options| Clocks::new(options, bots.iter().map(Option::is_some).collect()));
         let id = self.random_game_id();
         // The salt makes the commitment to a 64-bit seed impossible to invert.
         let mut salt = Salt([0; 32]);
@@ -81,6 +85,8 @@ impl RoomCore {
             names: names.clone(),
             finished_at: None,
             result_pending: false,
+            clocks,
+            stand_in_actions: Vec::new(),
         };
         // Persistence step: the game exists only once it is durable.
         self.write(
@@ -94,6 +100,7 @@ impl RoomCore {
                 players,
                 names,
                 bots,
+                clock: self.clock,
             }),
             Pending::Start {
                 ticket,
@@ -156,12 +163,28 @@ impl RoomCore {
             debug!(seat, %action, code = e.code, "action rejected");
             LobbyError::Rule(e)
         })?;
+        // R12.1: the clock stops when the action is accepted (now), not
+        // when it is stored.
+        let by = if origin.is_some() {
+            Mover::Person
+        } else if self.people.bot_at(usize::from(seat)).is_some() {
+            Mover::Bot
+        } else {
+            Mover::StandIn
+        };
+        let clocks = running.clocks.clone().map(|mut clocks| {
+            let turn_ends = next.to_act() != Some(seat);
+            clocks.accepted(seat, self.now, by == Mover::Person, turn_ends);
+            clocks
+        });
         // 4. Persistence step: durable before anyone sees it.
         let write = Write::ActionApplied {
             game: running.id,
             index: running.version,
             seat,
             action,
+            by,
+            clocks: clocks.as_ref().map(|c| c.seats.clone()),
         };
         self.write(
             write,
@@ -169,6 +192,8 @@ impl RoomCore {
                 origin,
                 next,
                 events,
+                clocks,
+                by,
             },
         );
         Ok(())
@@ -204,7 +229,9 @@ impl RoomCore {
                 origin,
                 next,
                 events,
-            } => self.act_written(now, outcome, origin, next, events),
+                clocks,
+                by,
+            } => self.act_written(now, outcome, origin, (next, clocks, by), events),
             Pending::Result { then } => {
                 if let Err(e) = outcome {
                     if matches!(then, AfterResult::Close { .. }) {
@@ -240,7 +267,7 @@ impl RoomCore {
         now: Instant,
         outcome: Result<(), PersistError>,
         origin: Option<(Ticket, Caller)>,
-        next: Game,
+        (next, clocks, by): (Game, Option<Clocks>, Mover),
         events: splendor_rules::Events,
     ) {
         let Some(running) = self.running.as_mut() else {
@@ -265,7 +292,11 @@ impl RoomCore {
         }
         // 5. Commit: the copy becomes the game.
         running.game = next;
+        if by == Mover::StandIn {
+            running.stand_in_actions.push(running.version);
+        }
         running.version += 1;
+        running.clocks = clocks;
         debug!(version = running.version, "action applied");
         let result = running.game.result();
         let game = running.id;
@@ -273,8 +304,10 @@ impl RoomCore {
             running.finished_at = Some(now);
         }
         self.push(Effect::Count(Tally::ActionApplied));
-        if origin.is_none() {
-            self.push(Effect::Count(Tally::BotAction));
+        match by {
+            Mover::Person => {}
+            Mover::Bot => self.push(Effect::Count(Tally::BotAction)),
+            Mover::StandIn => self.push(Effect::Count(Tally::StandInAction)),
         }
         let then = AfterResult::Act { origin, events };
         match result {

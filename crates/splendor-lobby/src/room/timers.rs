@@ -2,8 +2,8 @@
 //! timers and a table of deadlines; the driver sleeps until the earliest
 //! and calls the core's `handle_timeout`. Time is passed in, never read.
 //!
-//! The room's expiry, and the moment a bot's move may be played (its
-//! minimum delay); a turn clock (R12) is one more variant.
+//! The room's expiry, the moment a bot's move may be played (its minimum
+//! delay), and the running turn clock (R12).
 
 use std::time::Instant;
 
@@ -18,15 +18,18 @@ pub(crate) enum RoomTimer {
     Expiry,
     /// A bot's move, already chosen, may be played now.
     BotMove,
+    /// The running turn clock runs out (R12.2).
+    TurnClock,
 }
 
 impl RoomTimer {
-    const ALL: [RoomTimer; 2] = [RoomTimer::Expiry, RoomTimer::BotMove];
+    const ALL: [RoomTimer; 3] = [RoomTimer::Expiry, RoomTimer::BotMove, RoomTimer::TurnClock];
 
     fn index(self) -> usize {
         match self {
             RoomTimer::Expiry => 0,
             RoomTimer::BotMove => 1,
+            RoomTimer::TurnClock => 2,
         }
     }
 }

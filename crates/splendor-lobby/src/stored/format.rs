@@ -3,8 +3,14 @@
 //! and bots will add options) and every stored log still reads, replays and
 //! verifies. A test pins the text that older servers wrote.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use splendor_rules::{GameResult, Options, Seat, Standing};
+
+use crate::config::TurnClock;
+use crate::room::clock::{ClockOptions, SeatClock};
+use crate::room::effect::Mover;
 
 /// A game's rules options as stored with its log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +101,120 @@ impl From<StoredResult> for GameResult {
     }
 }
 
+/// A room's turn clock as stored with its game (R12.1, R12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredClock {
+    /// Each player's bank at the start, in seconds.
+    pub initial_s: u64,
+    /// Added when each of a player's turns ends, in seconds.
+    pub increment_s: u64,
+    /// R12.3: a disconnected player's turn goes to the stand-in.
+    #[serde(default)]
+    pub stand_in_when_away: bool,
+}
+
+/// What is stored beside an action's move: who made it, when it was not
+/// the seat's player (R12.4), and every seat's clock after it (R12).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredMeta {
+    /// `bot` or `stand_in`; absent for the seat's player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// Every seat's clock after the action, in a room with a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Vec<StoredSeatClock>>,
+}
+
+/// One seat's clock after an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredSeatClock {
+    /// What was left of the bank, in milliseconds.
+    pub bank_ms: u64,
+    /// The seat was played by the stand-in (R12.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in: bool,
+}
+
+/// The text a room's clock is stored as.
+pub fn clock_json(options: ClockOptions) -> String {
+    let stored = StoredClock {
+        initial_s: options.clock.bank().as_secs(),
+        increment_s: options.clock.increment().as_secs(),
+        stand_in_when_away: options.stand_in_when_away,
+    };
+    // Plain data: serialising cannot fail.
+    serde_json::to_string(&stored).unwrap_or_default()
+}
+
+/// Reads a stored clock, checked against R12.1 again.
+pub fn parse_clock_json(json: &str) -> Result<ClockOptions, String> {
+    let stored: StoredClock =
+        serde_json::from_str(json).map_err(|e| format!("clock {json:?}: {e}"))?;
+    let clock = TurnClock::new(
+        Duration::from_secs(stored.initial_s),
+        Duration::from_secs(stored.increment_s),
+    )
+    .map_err(|e| format!("clock {json:?}: {e}"))?;
+    Ok(ClockOptions {
+        clock,
+        stand_in_when_away: stored.stand_in_when_away,
+    })
+}
+
+/// The text stored beside an action, or `None` when there is nothing to
+/// say (a person's move in a room without a clock).
+pub fn meta_json(by: Mover, clocks: Option<&[SeatClock]>) -> Option<String> {
+    let meta = StoredMeta {
+        by: match by {
+            Mover::Person => None,
+            Mover::Bot => Some("bot".to_owned()),
+            Mover::StandIn => Some("stand_in".to_owned()),
+        },
+        clocks: clocks.map(|seats| {
+            seats
+                .iter()
+                .map(|c| StoredSeatClock {
+                    bank_ms: u64::try_from(c.bank.as_millis()).unwrap_or(u64::MAX),
+                    stand_in: c.stand_in,
+                })
+                .collect()
+        }),
+    };
+    if meta == StoredMeta::default() {
+        return None;
+    }
+    // Plain data: serialising cannot fail.
+    serde_json::to_string(&meta).ok()
+}
+
+/// Reads what was stored beside an action: who made it and the clocks.
+pub fn parse_meta_json(json: Option<&str>) -> Result<(Mover, Option<Vec<SeatClock>>), String> {
+    let Some(json) = json else {
+        return Ok((Mover::Person, None));
+    };
+    let meta: StoredMeta =
+        serde_json::from_str(json).map_err(|e| format!("action meta {json:?}: {e}"))?;
+    let by = match meta.by.as_deref() {
+        None => Mover::Person,
+        Some("bot") => Mover::Bot,
+        Some("stand_in") => Mover::StandIn,
+        Some(other) => return Err(format!("action meta: unknown mover {other:?}")),
+    };
+    let clocks = meta.clocks.map(|seats| {
+        seats
+            .iter()
+            .map(|c| SeatClock {
+                bank: Duration::from_millis(c.bank_ms),
+                stand_in: c.stand_in,
+            })
+            .collect()
+    });
+    Ok((by, clocks))
+}
+
 /// The text a game's options are stored as.
 pub fn options_json(options: Options) -> String {
     // Plain data: serialising cannot fail.
@@ -171,6 +291,49 @@ mod tests {
             r#"{"ranking":[{"seat":0,"points":15,"cards":9,"rank":1}],"winners":[0],"deadlock":true}"#
         );
         assert_eq!(parse_result_json(&json), Ok(result));
+    }
+
+    #[test]
+    fn clocks_and_action_metadata_round_trip_and_bad_ones_are_refused() {
+        let options = ClockOptions {
+            clock: "5m+10s".parse().unwrap(),
+            stand_in_when_away: true,
+        };
+        let json = clock_json(options);
+        assert_eq!(
+            json,
+            r#"{"initial_s":300,"increment_s":10,"stand_in_when_away":true}"#
+        );
+        assert_eq!(parse_clock_json(&json), Ok(options));
+        assert!(parse_clock_json(r#"{"initial_s":0,"increment_s":10}"#).is_err());
+        assert!(parse_clock_json(r#"{"initial_s":60,"increment_s":1,"x":1}"#).is_err());
+
+        assert_eq!(meta_json(Mover::Person, None), None);
+        assert_eq!(parse_meta_json(None), Ok((Mover::Person, None)));
+        let clocks = [
+            SeatClock {
+                bank: Duration::from_millis(1500),
+                stand_in: false,
+            },
+            SeatClock {
+                bank: Duration::ZERO,
+                stand_in: true,
+            },
+        ];
+        let json = meta_json(Mover::StandIn, Some(&clocks)).unwrap();
+        assert_eq!(
+            json,
+            r#"{"by":"stand_in","clocks":[{"bank_ms":1500},{"bank_ms":0,"stand_in":true}]}"#
+        );
+        assert_eq!(
+            parse_meta_json(Some(&json)),
+            Ok((Mover::StandIn, Some(clocks.to_vec())))
+        );
+        assert_eq!(
+            parse_meta_json(Some(r#"{"by":"bot"}"#)),
+            Ok((Mover::Bot, None))
+        );
+        assert!(parse_meta_json(Some(r#"{"by":"ghost"}"#)).is_err());
     }
 
     #[test]

@@ -26,7 +26,8 @@ use tracing::{error, info};
 
 use crate::code::RoomCode;
 use crate::lobby::Lobby;
-use crate::persist::{GameId, GameStart, PersistError, Persistence};
+use crate::persist::{ActionMeta, GameId, GameStart, PersistError, Persistence};
+use crate::room::effect::Mover;
 use crate::room::RestoredGame;
 use crate::session::{BoxFuture, Session, SessionError, SessionId, SessionStore, SessionToken};
 
@@ -158,6 +159,7 @@ impl Persistence for StorePersistence {
                 commitment: start.commitment.to_string(),
                 seats,
                 created_at: unix_millis_now(),
+                clock_json: start.clock.map(format::clock_json),
             };
             self.store.create_game(game).await.map_err(persist_error)
         })
@@ -169,6 +171,7 @@ impl Persistence for StorePersistence {
         index: u64,
         seat: Seat,
         action: Action,
+        meta: ActionMeta,
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async move {
             let seq = u32::try_from(index)
@@ -179,6 +182,7 @@ impl Persistence for StorePersistence {
                 seat,
                 action_json: action_json(action),
                 at: unix_millis_now(),
+                meta_json: format::meta_json(meta.by, meta.clocks.as_deref()),
             };
             self.store
                 .append_action(record)
@@ -409,6 +413,22 @@ async fn restore_one(
         .map(|s| s.bot.as_deref().map(str::parse).transpose())
         .collect::<Result<Vec<Option<splendor_ai::Level>>, _>>()
         .map_err(|e| format!("seat of a bot: {e}"))?;
+    let clock = stored
+        .clock_json
+        .as_deref()
+        .map(format::parse_clock_json)
+        .transpose()?;
+    let mut clocks = None;
+    let mut stand_in_actions = Vec::new();
+    for (index, action) in stored.actions.iter().enumerate() {
+        let (by, after) = format::parse_meta_json(action.meta_json.as_deref())?;
+        if by == Mover::StandIn {
+            stand_in_actions.push(index as u64);
+        }
+        if after.is_some() {
+            clocks = after;
+        }
+    }
     let restored = RestoredGame {
         id: GameId(stored.id),
         code,
@@ -417,6 +437,9 @@ async fn restore_one(
         options,
         players,
         bots,
+        clock,
+        clocks,
+        stand_in_actions,
         game,
         version: log.len() as u64,
     };

@@ -164,6 +164,7 @@ pub async fn create(
             listed,
             host: host.session.clone(),
             role: splendor_protocol::Role::Player,
+            clock: None,
             conn: host.conn.clone(),
             request: Some(RequestId::String("create-1".into())),
             verbose: false,

@@ -4,9 +4,12 @@
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::StreamExt;
 use futures_util::stream::SplitStream;
+use std::time::Duration;
+
+use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::{
     Caller, ClientKey, CloseReason, Connection, CreateRoom, LobbyError, Request, RoomHandle,
-    RoomSeat, Session, SessionError,
+    RoomSeat, Session, SessionError, TurnClock,
 };
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, PROTOCOL_VERSION,
@@ -325,11 +328,16 @@ impl Client {
         if let Some(code) = self.current_room_code() {
             return self.reply_lobby_error(LobbyError::AlreadyInRoom(code), id);
         }
+        let clock = match room_clock(&create, self.state.lobby().config().turn_clock) {
+            Ok(clock) => clock,
+            Err(e) => return self.reply_lobby_error(e, id),
+        };
         let created = self.state.lobby().create_room(CreateRoom {
             seats: create.seats,
             listed: create.listed,
             host: session.clone(),
             role: create.role,
+            clock,
             conn: self.conn.clone(),
             request: id.clone(),
             verbose: self.verbose,
@@ -547,5 +555,42 @@ async fn sleep_until_or_never(deadline: Option<Instant>) {
     match deadline {
         Some(deadline) => sleep_until(deadline).await,
         None => std::future::pending().await,
+    }
+}
+
+/// The clock of a room `create` asks for (R12.1, R12.3), or the server's
+/// default clock when it names none.
+fn room_clock(
+    create: &Create,
+    default: Option<TurnClock>,
+) -> Result<Option<ClockOptions>, LobbyError> {
+    let clock = match create.clock {
+        None => default,
+        Some(spec) => {
+            let seconds = |n: i64, what: &str| {
+                u64::try_from(n).map(Duration::from_secs).map_err(|_| {
+                    LobbyError::InvalidClock(format!(
+                        "a clock's {what} is a whole number of seconds, not {n} (R12.1)"
+                    ))
+                })
+            };
+            let bank = seconds(spec.initial_s, "initial_s")?;
+            let increment = seconds(spec.increment_s, "increment_s")?;
+            Some(
+                TurnClock::new(bank, increment)
+                    .map_err(|e| LobbyError::InvalidClock(e.to_string()))?,
+            )
+        }
+    };
+    match clock {
+        Some(clock) => Ok(Some(ClockOptions {
+            clock,
+            stand_in_when_away: create.stand_in_when_away,
+        })),
+        None if create.stand_in_when_away => Err(LobbyError::InvalidClock(
+            "stand_in_when_away needs a clock (R12.3): give one, like \"clock\":{\"initial_s\":300,\"increment_s\":10}"
+                .to_owned(),
+        )),
+        None => Ok(None),
     }
 }

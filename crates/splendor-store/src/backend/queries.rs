@@ -87,24 +87,26 @@ async fn append_many(
     conn: &mut Conn,
     actions: &[&ActionRecord],
 ) -> Result<Vec<Result<(), StoreError>>, sqlx::Error> {
-    let mut sql = String::from("WITH v (game_id, seq, seat, action_json, at) AS (VALUES ");
+    let mut sql =
+        String::from("WITH v (game_id, seq, seat, action_json, at, meta_json) AS (VALUES ");
     for i in 0..actions.len() {
-        let p = i * 5;
+        let p = i * 6;
         if i > 0 {
             sql.push_str(", ");
         }
         sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, ${})",
+            "(${}, ${}, ${}, ${}, ${}, ${})",
             p + 1,
             p + 2,
             p + 3,
             p + 4,
-            p + 5
+            p + 5,
+            p + 6
         ));
     }
     sql.push_str(
-        ") INSERT INTO actions (game_id, seq, seat, action_json, at) \
-         SELECT v.game_id, v.seq, v.seat, v.action_json, v.at FROM v \
+        ") INSERT INTO actions (game_id, seq, seat, action_json, at, meta_json) \
+         SELECT v.game_id, v.seq, v.seat, v.action_json, v.at, v.meta_json FROM v \
          WHERE EXISTS (SELECT 1 FROM games g \
                        WHERE g.id = v.game_id AND g.finished_at IS NULL AND g.players > v.seat) \
            AND v.seq = (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a \
@@ -119,7 +121,8 @@ async fn append_many(
             .bind(i64::from(action.seq))
             .bind(i32::from(action.seat))
             .bind(action.action_json.as_str())
-            .bind(action.at);
+            .bind(action.at)
+            .bind(action.meta_json.as_deref());
     }
     let inserted: Vec<Uuid> = query
         .fetch_all(&mut *conn)
@@ -181,8 +184,8 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
 async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
     let done = sqlx::query(
         "INSERT INTO games \
-         (id, room_code, players, options_json, seed, salt, commitment, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+         (id, room_code, players, options_json, seed, salt, commitment, created_at, clock_json) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
          ON CONFLICT (id) DO NOTHING",
     )
     .bind(game.id)
@@ -193,6 +196,7 @@ async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
     .bind(game.salt.as_slice())
     .bind(game.commitment.as_str())
     .bind(game.created_at)
+    .bind(game.clock_json.as_deref())
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() == 0 {
@@ -221,8 +225,8 @@ async fn append(conn: &mut Conn, action: &ActionRecord) -> Applied {
     let seq = i64::from(action.seq);
     let seat = i32::from(action.seat);
     let done = sqlx::query(
-        "INSERT INTO actions (game_id, seq, seat, action_json, at) \
-         SELECT $1, $2, $3, $4, $5 \
+        "INSERT INTO actions (game_id, seq, seat, action_json, at, meta_json) \
+         SELECT $1, $2, $3, $4, $5, $6 \
          WHERE EXISTS (SELECT 1 FROM games \
                        WHERE id = $1 AND finished_at IS NULL AND players > $3) \
            AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = $1) \
@@ -233,6 +237,7 @@ async fn append(conn: &mut Conn, action: &ActionRecord) -> Applied {
     .bind(seat)
     .bind(action.action_json.as_str())
     .bind(action.at)
+    .bind(action.meta_json.as_deref())
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() == 1 {
@@ -370,7 +375,7 @@ fn narrow<T: TryFrom<i64>>(column: &str, value: i64) -> Result<T, StoreError> {
 }
 
 const GAME_COLUMNS: &str = "id, room_code, players, options_json, seed, salt, commitment, \
-                            created_at, finished_at, result_json";
+                            created_at, finished_at, result_json, clock_json";
 
 /// A game's own row, without its seats and actions.
 fn game_from_row(row: &DbRow) -> Result<StoredGame, StoreError> {
@@ -401,6 +406,7 @@ fn game_from_row(row: &DbRow) -> Result<StoredGame, StoreError> {
         salt,
         commitment: get(row, "commitment")?,
         created_at: get(row, "created_at")?,
+        clock_json: get(row, "clock_json")?,
         seats: Vec::new(),
         actions: Vec::new(),
         finished,
@@ -422,6 +428,7 @@ fn action_from_row(row: &DbRow) -> Result<StoredAction, StoreError> {
         seat: narrow("seat", i64::from(get::<i32>(row, "seat")?))?,
         action_json: get(row, "action_json")?,
         at: get(row, "at")?,
+        meta_json: get(row, "meta_json")?,
     })
 }
 
@@ -472,7 +479,7 @@ pub(crate) async fn game(pool: &Pool<Db>, id: Uuid) -> Result<Option<StoredGame>
             .map_err(read_error)?;
     game.seats = seats.iter().map(seat_from_row).collect::<Result<_, _>>()?;
     let actions = sqlx::query(
-        "SELECT seq, seat, action_json, at FROM actions WHERE game_id = $1 ORDER BY seq",
+        "SELECT seq, seat, action_json, at, meta_json FROM actions WHERE game_id = $1 ORDER BY seq",
     )
     .bind(id)
     .fetch_all(&mut *tx)
@@ -517,7 +524,7 @@ pub(crate) async fn unfinished_games(pool: &Pool<Db>) -> Result<Vec<StoredGame>,
     }
 
     let actions = sqlx::query(
-        "SELECT a.game_id, a.seq, a.seat, a.action_json, a.at FROM actions a \
+        "SELECT a.game_id, a.seq, a.seat, a.action_json, a.at, a.meta_json FROM actions a \
          JOIN games g ON g.id = a.game_id \
          WHERE g.finished_at IS NULL ORDER BY a.game_id, a.seq",
     )

@@ -7,6 +7,8 @@
 //! room 2 ann@c1             a room of 2 seats, ann (host) on c1
 //! room 3 listed ann@c1      the same, listed
 //! room 4 watching ann@c1    ann hosts as a spectator, without a seat
+//! room 2 clock 60s+10s ann@c1   a room with a turn clock (R12.1); add
+//!                           `away` for stand_in_when_away (R12.3)
 //! restored 2 ann bob        a game of 2 restored at version 0, nobody connected
 //! bob@c2 join player        a request: join player|spectator [verbose], leave,
 //!                           detach, sync, start joined|random
@@ -304,6 +306,7 @@ impl Table {
             conn: caller.conn,
             request: Some(RequestId::String("create".into())),
             verbose: false,
+            clock: clock_option(rest),
             role: if rest.contains(&"watching") {
                 Role::Spectator
             } else {
@@ -314,8 +317,14 @@ impl Table {
         self.core = Some(RoomCore::new(setup, [7; 32], self.now));
     }
 
-    fn restored(&mut self, players: &str, names: &[&str]) {
+    fn restored(&mut self, players: &str, words: &[&str]) {
         let players: u8 = players.parse().unwrap();
+        let clock = clock_option(words);
+        let names: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| *w != "away" && *w != "clock" && !w.contains('+') || w.starts_with('+'))
+            .collect();
         let sessions = names
             .iter()
             .map(|n| Session {
@@ -338,6 +347,9 @@ impl Table {
             options: Options::default(),
             players: sessions,
             bots,
+            clock,
+            clocks: None,
+            stand_in_actions: Vec::new(),
             game: Game::new(players, Options::default(), 7).unwrap(),
             version: 0,
         };
@@ -655,13 +667,28 @@ impl Table {
                 )
             }
             ServerMessage::State(s) => format!(
-                "{}state v{} to_act {} legal {}{}",
+                "{}state v{} to_act {} legal {}{}{}",
                 if s.lean { "lean " } else { "" },
                 s.version,
                 s.to_act.map_or("-".into(), |s| s.to_string()),
                 s.legal_actions
                     .as_ref()
                     .map_or("-".into(), |l| l.len().to_string()),
+                s.clocks.as_ref().map_or(String::new(), |clocks| {
+                    let shown: Vec<String> = clocks
+                        .iter()
+                        .map(|c| {
+                            format!(
+                                "{}{}{}{}",
+                                c.remaining_ms,
+                                if c.running { "*" } else { "" },
+                                if c.stand_in { "!" } else { "" },
+                                if c.bot { "b" } else { "" }
+                            )
+                        })
+                        .collect();
+                    format!(" clocks [{}]", shown.join(" "))
+                }),
                 id(&s.id)
             ),
             ServerMessage::Events(e) => {
@@ -673,6 +700,15 @@ impl Table {
             other => format!("{other:?}"),
         }
     }
+}
+
+/// `clock BANK+INCREMENT [away]` among a script line's words.
+fn clock_option(words: &[&str]) -> Option<crate::room::clock::ClockOptions> {
+    let at = words.iter().position(|w| *w == "clock")?;
+    Some(crate::room::clock::ClockOptions {
+        clock: words[at + 1].parse().expect("clock BANK+INCREMENT"),
+        stand_in_when_away: words.contains(&"away"),
+    })
 }
 
 fn you(role: Role, seat: Option<Seat>) -> String {

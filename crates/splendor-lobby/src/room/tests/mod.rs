@@ -6,6 +6,7 @@
 
 mod bots;
 mod check;
+mod clocks;
 mod expiry;
 mod membership;
 mod play;

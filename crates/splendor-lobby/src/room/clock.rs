@@ -1,0 +1,203 @@
+//! Turn clocks and stand-ins (RULES.md R12), as plain data: the core holds
+//! one [`Clocks`] per game with a clock and tells it what happens; time
+//! comes in as `now`, never read.
+//!
+//! - R12.1 A seat's clock runs only while the game waits for that seat
+//!   (its turn, with the R8/R9 decisions in it). It stops when an action
+//!   is accepted, before it is stored; the next one starts once it is
+//!   stored. The increment is added when the seat's turn ends. Bots have
+//!   no clock.
+//! - R12.2 When a bank runs out, the stand-in (the `greedy` player on the
+//!   seat's view) makes the rest of that turn and the seat is marked. At
+//!   each later turn of a marked seat its player has a grace (the
+//!   increment or 10 s, whichever is longer); acting within it gives the
+//!   seat back with what was left of the grace as its bank, otherwise the
+//!   stand-in plays the turn.
+//! - R12.3 With `stand_in_when_away`, a seat whose player is disconnected
+//!   when its turn starts gets no more than the grace before the stand-in.
+
+use std::time::{Duration, Instant};
+
+use splendor_protocol::ClockInfo;
+use splendor_rules::Seat;
+
+use crate::config::TurnClock;
+
+/// The shortest grace of a marked seat (R12.2).
+const MIN_GRACE: Duration = Duration::from_secs(10);
+
+/// A room's clock options (R12.1, R12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockOptions {
+    /// The bank and increment.
+    pub clock: TurnClock,
+    /// R12.3: a disconnected player's turn goes to the stand-in after the
+    /// grace.
+    pub stand_in_when_away: bool,
+}
+
+/// One seat's clock between turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatClock {
+    /// What is left of the bank.
+    pub bank: Duration,
+    /// The seat is played by the stand-in (R12.2) until its player acts
+    /// within a grace.
+    pub stand_in: bool,
+}
+
+/// The clock that runs now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ticking {
+    seat: Seat,
+    since: Instant,
+    deadline: Instant,
+}
+
+/// Every seat's clock in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Clocks {
+    pub(crate) options: ClockOptions,
+    pub(crate) seats: Vec<SeatClock>,
+    /// Bot seats, which have no clock.
+    bots: Vec<bool>,
+    ticking: Option<Ticking>,
+    /// The stand-in makes the rest of this seat's current turn.
+    pub(crate) standing_in: Option<Seat>,
+}
+
+impl Clocks {
+    /// Full banks for every seat of a new game.
+    pub(crate) fn new(options: ClockOptions, bots: Vec<bool>) -> Clocks {
+        let seats = bots
+            .iter()
+            .map(|_| SeatClock {
+                bank: options.clock.bank(),
+                stand_in: false,
+            })
+            .collect();
+        Clocks::restored(options, bots, seats)
+    }
+
+    /// The clocks as stored with the last action (a restart costs nobody
+    /// time: the clock of the seat to act starts again from its bank).
+    pub(crate) fn restored(options: ClockOptions, bots: Vec<bool>, seats: Vec<SeatClock>) -> Clocks {
+        Clocks {
+            options,
+            seats,
+            bots,
+            ticking: None,
+            standing_in: None,
+        }
+    }
+
+    /// R12.2: the increment or 10 seconds, whichever is longer.
+    pub(crate) fn grace(&self) -> Duration {
+        self.options.clock.increment().max(MIN_GRACE)
+    }
+
+    /// The game waits for `seat` from `now` (its turn, or a decision in
+    /// it): its clock runs, unless it is a bot's, the stand-in's, or runs
+    /// already.
+    pub(crate) fn wait_for(&mut self, seat: Seat, now: Instant, away: bool) {
+        if self.ticking.is_some_and(|t| t.seat == seat)
+            || self.standing_in == Some(seat)
+            || self.bots.get(usize::from(seat)).copied().unwrap_or(true)
+        {
+            return;
+        }
+        let Some(clock) = self.seats.get(usize::from(seat)) else {
+            return;
+        };
+        let grace = self.grace();
+        let budget = if clock.stand_in || (away && self.options.stand_in_when_away) {
+            // R12.2 a marked seat, R12.3 an away player: the grace at most.
+            grace.min(if clock.stand_in { grace } else { clock.bank })
+        } else {
+            clock.bank
+        };
+        self.ticking = Some(Ticking {
+            seat,
+            since: now,
+            deadline: now + budget,
+        });
+    }
+
+    /// An action of `seat` was accepted at `now` (R12.1: its clock stops);
+    /// `by_person` when its player made it; `turn_ends` when the next to act
+    /// is another seat (or nobody).
+    pub(crate) fn accepted(&mut self, seat: Seat, now: Instant, by_person: bool, turn_ends: bool) {
+        let ticking = self.ticking.take().filter(|t| t.seat == seat);
+        let grace = self.grace();
+        let increment = self.options.clock.increment();
+        let Some(clock) = self.seats.get_mut(usize::from(seat)) else {
+            return;
+        };
+        if by_person {
+            let used = ticking.map_or(Duration::ZERO, |t| now.saturating_duration_since(t.since));
+            if clock.stand_in {
+                // R12.2: back in the seat, with what was left of the grace.
+                clock.bank = grace.saturating_sub(used);
+                clock.stand_in = false;
+            } else {
+                clock.bank = clock.bank.saturating_sub(used);
+            }
+            if self.standing_in == Some(seat) {
+                self.standing_in = None;
+            }
+        }
+        if turn_ends {
+            if by_person {
+                clock.bank += increment;
+            }
+            if self.standing_in == Some(seat) {
+                self.standing_in = None;
+            }
+        }
+    }
+
+    /// The clock that runs has run out at `now`: the stand-in takes the
+    /// rest of the turn and the seat is marked (R12.2). Returns the seat.
+    pub(crate) fn expire(&mut self, now: Instant) -> Option<Seat> {
+        let ticking = self.ticking.filter(|t| t.deadline <= now)?;
+        self.ticking = None;
+        let clock = self.seats.get_mut(usize::from(ticking.seat))?;
+        // R12.3: an away player's grace running out counts as a time-out.
+        clock.bank = Duration::ZERO;
+        clock.stand_in = true;
+        self.standing_in = Some(ticking.seat);
+        Some(ticking.seat)
+    }
+
+    /// When the running clock runs out.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.ticking.map(|t| t.deadline)
+    }
+
+    /// Stops the running clock without charging anyone (the game ended,
+    /// or was reloaded).
+    pub(crate) fn stop(&mut self) {
+        self.ticking = None;
+    }
+
+    /// Every seat's clock as of `now`, as the `state` message shows it.
+    pub(crate) fn info(&self, now: Instant) -> Vec<ClockInfo> {
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(seat, clock)| {
+                let running = self.ticking.filter(|t| usize::from(t.seat) == seat);
+                ClockInfo {
+                    remaining_ms: running
+                        .map_or(clock.bank, |t| t.deadline.saturating_duration_since(now))
+                        .as_millis()
+                        .try_into()
+                        .unwrap_or(u64::MAX),
+                    running: running.is_some(),
+                    stand_in: clock.stand_in,
+                    bot: self.bots.get(seat).copied().unwrap_or(false),
+                }
+            })
+            .collect()
+    }
+}
