@@ -28,16 +28,15 @@ pub mod view;
 
 pub use action::{ActionSyntaxError, BuyTarget, WireAction};
 pub use client::{
-    ClockSpec,
-    Act, ClientFrame, ClientMessage, Create, FrameError, Hello, Join, RequestId, Role, SeatOrder,
-    Start, parse_client_frame,
+    Act, ClientFrame, ClientMessage, ClockSpec, Create, FrameError, Hello, Join, RequestId, Role,
+    SeatOrder, Start, parse_client_frame,
 };
 pub use error::ErrorCode;
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use server::{
-    ClockInfo, ErrorInfo, EventsInfo, Left, PROTOCOL_VERSION, PhaseName, Pong, RankInfo, ResultInfo, Reveal,
-    RoomClosed, RoomInfo, RoomList, RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo,
-    Welcome, You,
+    ClockInfo, ErrorInfo, EventsInfo, Left, PROTOCOL_VERSION, PhaseName, Pong, RankInfo,
+    ResultInfo, Reveal, RoomClosed, RoomInfo, RoomList, RoomStatus, RoomSummary, SeatInfo,
+    ServerMessage, StateInfo, Welcome, You,
 };
 pub use tokens::{GemCounts, TokenCounts};
 pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};

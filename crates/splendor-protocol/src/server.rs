@@ -278,6 +278,10 @@ pub struct ResultInfo {
     pub game: String,
     /// The seed and salt behind the commitment, now that the game is over.
     pub reveal: Reveal,
+    /// The places in the log (from 0) of the actions a stand-in made for a
+    /// player out of time or away (R12.4); absent when there were none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stand_in_actions: Vec<u64>,
 }
 
 /// What a finished game reveals so that its players can check the deal

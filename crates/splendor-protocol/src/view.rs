@@ -368,6 +368,7 @@ pub fn result_info(
         deadlock: result.deadlock,
         game: game.to_owned(),
         reveal,
+        stand_in_actions: Vec::new(),
     }
 }
 

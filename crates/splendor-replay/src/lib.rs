@@ -35,7 +35,7 @@
 //!     game.legal_actions(&mut legal);
 //!     let action = legal[log.len() % legal.len()];
 //!     game.apply(seat, action).unwrap();
-//!     log.push(LoggedAction { seq: log.len() as u32, seat, at: 0, action });
+//!     log.push(LoggedAction { seq: log.len() as u32, seat, at: 0, action, by: None });
 //! }
 //! let header = GameHeader {
 //!     game: "g1".into(),
@@ -43,8 +43,8 @@
 //!     started_at: 0,
 //!     options: Options::default(),
 //!     seats: vec![
-//!         SeatName { seat: 0, name: "ann".into() },
-//!         SeatName { seat: 1, name: "bob".into() },
+//!         SeatName { seat: 0, name: "ann".into(), bot: None },
+//!         SeatName { seat: 1, name: "bob".into(), bot: None },
 //!     ],
 //!     seed,
 //!     salt: Salt([9; 32]),
@@ -69,7 +69,7 @@ mod verify;
 
 pub use commit::{Commitment, HexError, Salt, Seed};
 pub use replay::{
-    BuildError, FORMAT, GameHeader, LogError, LoggedAction, Replay, SeatName, Step, play_log,
+    BuildError, By, FORMAT, GameHeader, LogError, LoggedAction, Replay, SeatName, Step, play_log,
     rebuild,
 };
 pub use verify::{Report, VerifyError, verify, verify_with_commitment};

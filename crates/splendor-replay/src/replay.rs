@@ -56,6 +56,9 @@ pub struct SeatName {
     pub seat: Seat,
     /// The display name of the player in the seat.
     pub name: String,
+    /// The level of the built-in bot that held the seat; absent for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 /// One accepted action and its events, unredacted, in the wire forms of
@@ -72,8 +75,22 @@ pub struct Step {
     pub at: i64,
     /// The action as `act` sends it.
     pub action: WireAction,
+    /// Who made it when not the seat's player: `bot` (the built-in bot
+    /// that held the seat) or `stand_in` (for a player out of time, R12.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<By>,
     /// What it did, in order, as the rules reported it, nothing hidden.
     pub events: Vec<WireEvent>,
+}
+
+/// Who made an action that its seat's player did not make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum By {
+    /// The built-in bot that held the seat.
+    Bot,
+    /// The stand-in of a player out of time or away (R12.2, R12.3).
+    StandIn,
 }
 
 /// One entry of a game's log: what the server stores for each accepted action.
@@ -87,6 +104,8 @@ pub struct LoggedAction {
     pub at: i64,
     /// The action, as the rules crate takes it.
     pub action: Action,
+    /// Who made it, when not the seat's player (R12.4).
+    pub by: Option<By>,
 }
 
 /// A log that does not play back.
@@ -219,6 +238,7 @@ impl Replay {
                 seat: entry.seat,
                 at: entry.at,
                 action: WireAction::from(entry.action),
+                by: entry.by,
                 events: events.iter().map(wire_event).collect(),
             });
         })?;

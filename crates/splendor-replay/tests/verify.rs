@@ -30,6 +30,7 @@ fn header(players: u8, seed: u64) -> GameHeader {
             .map(|seat| SeatName {
                 seat,
                 name: ["ann", "bob", "cyd", "dee"][usize::from(seat)].into(),
+                bot: None,
             })
             .collect(),
         seed: Seed(seed),
@@ -56,6 +57,7 @@ fn play(players: u8, seed: u64) -> Vec<LoggedAction> {
             seat,
             at: 1_700_000_000_000 + log.len() as i64,
             action,
+            by: None,
         });
     }
     log
@@ -288,6 +290,7 @@ fn wrong_format_and_seats_are_caught_first() {
     forged.seats.extend((2..5).map(|seat| SeatName {
         seat,
         name: "x".into(),
+        bot: None,
     }));
     check_caught(&forged, "setup");
 }

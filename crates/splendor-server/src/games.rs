@@ -182,6 +182,7 @@ fn summary(
             .map(|s| SeatName {
                 seat: s.seat,
                 name: s.name.clone(),
+                bot: s.bot.clone(),
             })
             .collect(),
         started_at,

@@ -37,8 +37,8 @@ use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use prometheus_client::registry::Unit;
-use splendor_lobby::session::BoxFuture;
 use splendor_lobby::persist::ActionMeta;
+use splendor_lobby::session::BoxFuture;
 use splendor_lobby::{CloseReason, GameId, GameStart, Lobby, PersistError, Persistence};
 use splendor_rules::{Action, GameResult, Seat};
 
@@ -407,7 +407,10 @@ impl Persistence for TimedPersistence {
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async move {
             let started = Instant::now();
-            let result = self.inner.action_applied(game, index, seat, action, meta).await;
+            let result = self
+                .inner
+                .action_applied(game, index, seat, action, meta)
+                .await;
             self.metrics.observe_commit("action_applied", started);
             result
         })

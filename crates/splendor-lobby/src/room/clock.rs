@@ -81,7 +81,11 @@ impl Clocks {
 
     /// The clocks as stored with the last action (a restart costs nobody
     /// time: the clock of the seat to act starts again from its bank).
-    pub(crate) fn restored(options: ClockOptions, bots: Vec<bool>, seats: Vec<SeatClock>) -> Clocks {
+    pub(crate) fn restored(
+        options: ClockOptions,
+        bots: Vec<bool>,
+        seats: Vec<SeatClock>,
+    ) -> Clocks {
         Clocks {
             options,
             seats,

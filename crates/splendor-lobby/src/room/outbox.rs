@@ -267,7 +267,7 @@ impl RoomCore {
     fn result_message(&self) -> Option<ServerMessage> {
         let running = self.running.as_ref()?;
         let result = running.game.result()?;
-        Some(ServerMessage::Result(result_info(
+        let mut info = result_info(
             self.code.as_str(),
             &result,
             &running.names,
@@ -277,7 +277,9 @@ impl RoomCore {
                 seed: Seed(running.seed).to_string(),
                 salt: running.salt.to_string(),
             },
-        )))
+        );
+        info.stand_in_actions = running.stand_in_actions.clone();
+        Some(ServerMessage::Result(info))
     }
 
     /// The lean state for `viewer` (protocol 2), with the legal actions if

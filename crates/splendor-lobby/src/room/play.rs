@@ -10,8 +10,8 @@ use splendor_replay::{Commitment, Salt, Seed};
 use splendor_rules::{Action, Game, Options, Seat, seat_order};
 use tracing::{debug, info, warn};
 
-use super::core::{AfterResult, Pending, RoomCore, Running};
 use super::clock::Clocks;
+use super::core::{AfterResult, Pending, RoomCore, Running};
 use super::effect::{Answer, Effect, GameRecord, Mover, Tally, Write};
 use super::input::{Caller, Ticket, WriteId};
 use crate::error::LobbyError;

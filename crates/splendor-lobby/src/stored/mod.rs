@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use splendor_protocol::WireAction;
 use splendor_replay::{
-    Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, rebuild,
+    By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, rebuild,
 };
 use splendor_rules::{Action, GameResult, Options, Seat};
 use splendor_store::{
@@ -27,8 +27,8 @@ use tracing::{error, info};
 use crate::code::RoomCode;
 use crate::lobby::Lobby;
 use crate::persist::{ActionMeta, GameId, GameStart, PersistError, Persistence};
-use crate::room::effect::Mover;
 use crate::room::RestoredGame;
+use crate::room::effect::Mover;
 use crate::session::{BoxFuture, Session, SessionError, SessionId, SessionStore, SessionToken};
 
 /// How a store failure reaches a room: the database being away or full is
@@ -72,6 +72,14 @@ pub fn logged_actions(game: &StoredGame) -> Result<Vec<LoggedAction>, String> {
                 seat: a.seat,
                 at: a.at,
                 action: parse_action(&a.action_json).map_err(|e| format!("seq {}: {e}", a.seq))?,
+                by: match format::parse_meta_json(a.meta_json.as_deref())
+                    .map_err(|e| format!("seq {}: {e}", a.seq))?
+                    .0
+                {
+                    Mover::Person => None,
+                    Mover::Bot => Some(By::Bot),
+                    Mover::StandIn => Some(By::StandIn),
+                },
             })
         })
         .collect()
@@ -106,6 +114,7 @@ fn build_replay(game: &StoredGame, finished_at: UnixMillis) -> Result<Replay, St
             .map(|s| SeatName {
                 seat: s.seat,
                 name: s.name.clone(),
+                bot: s.bot.clone(),
             })
             .collect(),
         seed: Seed(game.seed),
