@@ -139,6 +139,9 @@ impl RoomCore {
     /// for verbose ones. Spectators share one serialised copy of each
     /// message (one for the lean, one for the verbose).
     pub(crate) fn broadcast_game(&mut self, events: Option<&Events>, reply: ReplyTo) {
+        // The state shows whose clock runs: it starts before anyone is told
+        // whom the game waits for (R12.1).
+        self.run_clock(self.now);
         // Indexed by `verbose`.
         let mut spectator_frames: [Option<Vec<SharedFrame>>; 2] = [None, None];
         for audience in self.audience() {

@@ -36,8 +36,8 @@ fn r12_1_a_clock_runs_only_during_its_seats_turn_and_gains_the_increment() {
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30 clocks [60000 60000]
-              c2 <- state v0 to_act 0 legal - clocks [60000 60000]
+              c1 <- state v0 to_act 0 legal 30 clocks [60000* 60000]
+              c2 <- state v0 to_act 0 legal - clocks [60000* 60000]
               reply ok
               listed Playing 2/2 host ann
               deadline 60s
@@ -46,9 +46,9 @@ fn r12_1_a_clock_runs_only_during_its_seats_turn_and_gains_the_increment() {
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
               c1 <- events v1 (1) id=r3 (frame)
-              c1 <- lean state v1 to_act 1 legal - clocks [65000 60000] (frame)
+              c1 <- lean state v1 to_act 1 legal - clocks [65000 60000*] (frame)
               c2 <- events v1 (1) (frame)
-              c2 <- lean state v1 to_act 1 legal 27 clocks [65000 60000] (frame)
+              c2 <- lean state v1 to_act 1 legal 27 clocks [65000 60000*] (frame)
               reply ok
               deadline 65s
             wait 20s
@@ -56,9 +56,9 @@ fn r12_1_a_clock_runs_only_during_its_seats_turn_and_gains_the_increment() {
               write action #1 seat 1 {"take":["white","blue","green"]} -> ok
               count ActionApplied
               c1 <- events v2 (1) (frame)
-              c1 <- lean state v2 to_act 0 legal 27 clocks [65000 50000] (frame)
+              c1 <- lean state v2 to_act 0 legal 27 clocks [65000* 50000] (frame)
               c2 <- events v2 (1) id=r4 (frame)
-              c2 <- lean state v2 to_act 0 legal - clocks [65000 50000] (frame)
+              c2 <- lean state v2 to_act 0 legal - clocks [65000* 50000] (frame)
               reply ok
               deadline 90s
         "#]],
@@ -98,8 +98,8 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30 clocks [30000 30000]
-              c2 <- state v0 to_act 0 legal - clocks [30000 30000]
+              c1 <- state v0 to_act 0 legal 30 clocks [30000* 30000]
+              c2 <- state v0 to_act 0 legal - clocks [30000* 30000]
               reply ok
               listed Playing 2/2 host ann
               deadline 30s
@@ -107,9 +107,9 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
               c1 <- events v1 (1) id=r3 (frame)
-              c1 <- lean state v1 to_act 1 legal - clocks [35000 30000] (frame)
+              c1 <- lean state v1 to_act 1 legal - clocks [35000 30000*] (frame)
               c2 <- events v1 (1) (frame)
-              c2 <- lean state v1 to_act 1 legal 27 clocks [35000 30000] (frame)
+              c2 <- lean state v1 to_act 1 legal 27 clocks [35000 30000*] (frame)
               reply ok
             wait 30s
               @30s timeout
@@ -126,17 +126,17 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               count ActionApplied
               count StandInAction
               c1 <- events v2 (1) (frame)
-              c1 <- lean state v2 to_act 0 legal 26 clocks [35000 0!] (frame)
+              c1 <- lean state v2 to_act 0 legal 26 clocks [35000* 0!] (frame)
               c2 <- events v2 (1) (frame)
-              c2 <- lean state v2 to_act 0 legal - clocks [35000 0!] (frame)
+              c2 <- lean state v2 to_act 0 legal - clocks [35000* 0!] (frame)
               deadline 66s
             ann@c1 act {"take":["white","blue","red"]} v2
               write action #2 seat 0 {"take":["white","blue","red"]} -> ok
               count ActionApplied
               c1 <- events v3 (1) id=r4 (frame)
-              c1 <- lean state v3 to_act 1 legal - clocks [40000 0!] (frame)
+              c1 <- lean state v3 to_act 1 legal - clocks [40000 10000*!] (frame)
               c2 <- events v3 (1) (frame)
-              c2 <- lean state v3 to_act 1 legal 25 clocks [40000 0!] (frame)
+              c2 <- lean state v3 to_act 1 legal 25 clocks [40000 10000*!] (frame)
               reply ok
               deadline 41s
             wait 4s
@@ -144,9 +144,9 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               write action #3 seat 1 {"take":["white","blue","black"]} -> ok
               count ActionApplied
               c1 <- events v4 (1) (frame)
-              c1 <- lean state v4 to_act 0 legal 17 clocks [40000 11000] (frame)
+              c1 <- lean state v4 to_act 0 legal 17 clocks [40000* 11000] (frame)
               c2 <- events v4 (1) id=r5 (frame)
-              c2 <- lean state v4 to_act 0 legal - clocks [40000 11000] (frame)
+              c2 <- lean state v4 to_act 0 legal - clocks [40000* 11000] (frame)
               reply ok
               deadline 75s
         "#]],
@@ -184,8 +184,8 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30 clocks [20000 20000]
-              c2 <- state v0 to_act 0 legal - clocks [20000 20000]
+              c1 <- state v0 to_act 0 legal 30 clocks [20000* 20000]
+              c2 <- state v0 to_act 0 legal - clocks [20000* 20000]
               reply ok
               listed Playing 2/2 host ann
               deadline 20s
@@ -204,17 +204,17 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
               count ActionApplied
               count StandInAction
               c1 <- events v1 (1) (frame)
-              c1 <- lean state v1 to_act 1 legal - clocks [0! 20000] (frame)
+              c1 <- lean state v1 to_act 1 legal - clocks [0! 20000*] (frame)
               c2 <- events v1 (1) (frame)
-              c2 <- lean state v1 to_act 1 legal 27 clocks [0! 20000] (frame)
+              c2 <- lean state v1 to_act 1 legal 27 clocks [0! 20000*] (frame)
               deadline 41s
             bob@c2 act {"take":["white","blue","green"]} v1
               write action #1 seat 1 {"take":["white","blue","green"]} -> ok
               count ActionApplied
               c1 <- events v2 (1) (frame)
-              c1 <- lean state v2 to_act 0 legal 26 clocks [0! 20000] (frame)
+              c1 <- lean state v2 to_act 0 legal 26 clocks [10000*! 20000] (frame)
               c2 <- events v2 (1) id=r3 (frame)
-              c2 <- lean state v2 to_act 0 legal - clocks [0! 20000] (frame)
+              c2 <- lean state v2 to_act 0 legal - clocks [10000*! 20000] (frame)
               reply ok
               deadline 31s
             wait 10s
@@ -232,9 +232,9 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
               count ActionApplied
               count StandInAction
               c1 <- events v3 (1) (frame)
-              c1 <- lean state v3 to_act 1 legal - clocks [0! 20000] (frame)
+              c1 <- lean state v3 to_act 1 legal - clocks [0! 20000*] (frame)
               c2 <- events v3 (1) (frame)
-              c2 <- lean state v3 to_act 1 legal 25 clocks [0! 20000] (frame)
+              c2 <- lean state v3 to_act 1 legal 25 clocks [0! 20000*] (frame)
               deadline 52s
         "#]],
     );
@@ -270,8 +270,8 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30 clocks [300000 300000]
-              c2 <- state v0 to_act 0 legal - clocks [300000 300000]
+              c1 <- state v0 to_act 0 legal 30 clocks [300000* 300000]
+              c2 <- state v0 to_act 0 legal - clocks [300000* 300000]
               reply ok
               listed Playing 2/2 host ann
               deadline 300s
@@ -283,7 +283,7 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
               c1 <- events v1 (1) id=r4 (frame)
-              c1 <- lean state v1 to_act 1 legal - clocks [315000 300000] (frame)
+              c1 <- lean state v1 to_act 1 legal - clocks [315000 15000*] (frame)
               reply ok
               deadline 15s
             wait 15s
@@ -300,7 +300,7 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
               count ActionApplied
               count StandInAction
               c1 <- events v2 (1) (frame)
-              c1 <- lean state v2 to_act 0 legal 26 clocks [315000 0!] (frame)
+              c1 <- lean state v2 to_act 0 legal 26 clocks [315000* 0!] (frame)
               deadline 331s
         "#]],
     );
@@ -328,7 +328,7 @@ fn r12_1_bots_have_no_clock_and_rooms_without_one_show_none() {
               write game started ["ann", "(bot)"] Options { first_seat: Some(0) } -> ok
               count GameStarted
               c1 <- room Playing [ann* Greedy bot(greedy)] you player#0 id=r2
-              c1 <- state v0 to_act 0 legal 30 clocks [60000 60000b]
+              c1 <- state v0 to_act 0 legal 30 clocks [60000* 60000b]
               reply ok
               listed Playing 2/2 host ann
               deadline 60s
