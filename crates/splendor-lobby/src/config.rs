@@ -42,8 +42,7 @@ pub struct LobbyConfig {
     /// How many bots may think at once, on tokio's blocking threads
     /// ([`ThinkPool`](crate::thinking::ThinkPool)).
     pub think_threads: usize,
-    /// The turn clock of new rooms (R12.1), if any. Reserved: not enforced
-    /// yet (stand-ins, R12.2, come with the built-in bots).
+    /// The turn clock (R12.1) of rooms created without one, if any.
     pub turn_clock: Option<TurnClock>,
 }
 

@@ -102,10 +102,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     config.check().map_err(anyhow::Error::msg)?;
     init_logging(&config)?;
     if let Some(clock) = config.turn_clock {
-        tracing::warn!(
-            %clock,
-            "--turn-clock is reserved and not enforced yet: no turn clock runs"
-        );
+        tracing::info!(%clock, "rooms created without a clock get this one (R12)");
     }
     // The database first: games are restored before anyone can connect.
     let listen = config.listen;

@@ -282,8 +282,9 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_STRONG_ITERATIONS", default_value_t = splendor_ai::Budget::STRONG.iterations, value_parser = clap::value_parser!(u32).range(1..=10_000_000), help_heading = "Bots")]
     pub strong_iterations: u32,
 
-    /// Reserved, not enforced yet: the turn clock of new rooms (R12.1), as
-    /// BANK+INCREMENT (a Fischer clock), for example 5m+10s.
+    /// The turn clock (R12.1) of rooms whose `create` names none, as
+    /// BANK+INCREMENT (a Fischer clock), for example 5m+10s. Unset (the
+    /// default): such rooms have no clock.
     #[arg(long, env = "SPLENDOR_TURN_CLOCK", help_heading = "Players and rooms")]
     pub turn_clock: Option<TurnClock>,
 }
