@@ -2,7 +2,8 @@
 //!
 //! A strategy only ever returns an entry of `state.legal_actions`, so it
 //! cannot make an illegal move and needs no rules code. To write your own,
-//! implement [`Strategy`] and put it in [`crate::Config::strategy`].
+//! implement [`Strategy`] and put it in the example bot's `Config::strategy`
+//! (`splendor_bot::Config`).
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;

@@ -1,5 +1,5 @@
 //! Turn clocks and stand-ins (RULES.md R12), as plain data: the core holds
-//! one [`Clocks`] per game with a clock and tells it what happens; time
+//! one `Clocks` per game with a clock and tells it what happens; time
 //! comes in as `now`, never read.
 //!
 //! - R12.1 A seat's clock runs only while the game waits for that seat
