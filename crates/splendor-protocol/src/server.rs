@@ -121,6 +121,21 @@ pub struct RoomInfo {
     pub spectators: Vec<String>,
     /// How the receiving connection is in this room.
     pub you: You,
+    /// The room's turn clock (R12); absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<RoomClock>,
+}
+
+/// A room's turn clock, as `room` shows it (R12.1, R12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomClock {
+    /// Each player's bank at the start, in seconds.
+    pub initial_s: u64,
+    /// Added when each of a player's turns ends, in seconds.
+    pub increment_s: u64,
+    /// A disconnected player's turn goes to the stand-in after the grace.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in_when_away: bool,
 }
 
 /// The receiving connection's place in the room.

@@ -32,6 +32,8 @@ const S = {
   nextId: 1,
   toastTimer: null,
   rejoin: null, // the room to watch again after a reconnect
+  quick: null, // { bots, level }: "play against bots" fills the room, then starts
+  stateAt: 0, // performance.now() when the last state arrived (clocks count from it)
 };
 
 // ---- Small helpers --------------------------------------------------------
@@ -227,6 +229,7 @@ function handle(msg) {
       S.room = msg;
       if (msg.status === 'waiting') { S.state = null; S.result = null; }
       history.replaceState(null, '', `#${msg.code}`);
+      quickPlay();
       break;
     case 'state':
       if (!S.state || S.state.version !== msg.version || S.state.game !== msg.game) {
@@ -236,6 +239,7 @@ function handle(msg) {
         S.commitment = { game: msg.game, value: msg.commitment };
       }
       S.state = msg;
+      S.stateAt = performance.now();
       S.pending = false;
       break;
     case 'events':
@@ -246,6 +250,7 @@ function handle(msg) {
       break;
     case 'error':
       S.pending = false;
+      S.quick = null;
       if (msg.code === 'invalid_token') {
         S.token = null;
         save(TOKEN_KEY, null);
@@ -370,6 +375,45 @@ function prefillCode() {
 
 // ---- The waiting room ---------------------------------------------------------
 
+// "Play against bots": once our room exists, seat the bots one by one (each
+// answer is a new `room`), then start.
+function quickPlay() {
+  const q = S.quick;
+  const r = S.room;
+  if (!q || !r || r.status !== 'waiting' || r.you.seat === undefined) return;
+  const bots = r.seats.filter((s) => s && s.bot).length;
+  if (bots < q.bots && r.seats.some((s) => !s)) {
+    send({ type: 'add_bot', level: q.level });
+  } else {
+    S.quick = null;
+    send({ type: 'start', seat_order: 'random' });
+  }
+}
+
+// Milliseconds as m:ss (h:mm:ss past an hour).
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// A seat's clock as of now: a running one counts down from what the state
+// said when it arrived (no need for the server's time).
+function clockNow(c) {
+  return c.running ? c.remaining_ms - (performance.now() - S.stateAt) : c.remaining_ms;
+}
+
+function renderClocks() {
+  const st = S.state;
+  if (!st || !st.clocks || S.result) return;
+  for (const node of document.querySelectorAll('[data-clock]')) {
+    const c = st.clocks[Number(node.dataset.clock)];
+    if (c) node.textContent = clockText(clockNow(c));
+  }
+}
+
 function renderRoom() {
   const r = S.room;
   $('room-code').textContent = r.code;
@@ -381,19 +425,33 @@ function renderRoom() {
     if (!s) { seats.append(el('li', { cls: 'muted', text: 'free seat' })); continue; }
     seats.append(el('li', {}, s.name,
       s.host ? el('span', { cls: 'tag', text: 'host' }) : null,
+      s.bot ? el('span', { cls: 'tag bot', text: `bot: ${s.bot}` }) : null,
       r.you.seat === s.seat ? el('span', { cls: 'tag', text: 'you' }) : null,
-      s.connected ? null : el('span', { cls: 'tag away', text: 'away' })));
+      s.connected ? null : el('span', { cls: 'tag away', text: 'away' }),
+      s.bot && isHost(r) && r.status === 'waiting'
+        ? el('button', { type: 'button', cls: 'quiet small', text: 'Remove', onclick: () => send({ type: 'remove_bot', seat: s.seat }) })
+        : null));
   }
   $('spectator-list').textContent = r.spectators.length
     ? `Watching: ${r.spectators.join(', ')}` : '';
-  const me = r.you.seat !== undefined ? r.seats[r.you.seat] : null;
-  const host = Boolean(me && me.host);
+  const host = isHost(r);
   const seated = r.seats.filter(Boolean).length;
   $('start-box').hidden = !host;
+  $('bot-box').hidden = !host || seated >= r.seats.length;
+  $('room-clock').textContent = r.clock
+    ? `Clock: ${clockText(r.clock.initial_s * 1000)} + ${r.clock.increment_s} s a turn; out of time, a stand-in plays the turn${r.clock.stand_in_when_away ? ', and the turns of players who are away' : ''}.`
+    : 'No clock: the game waits for everyone.';
   $('start').disabled = seated < 2;
   $('wait-note').textContent = host
     ? (seated < 2 ? 'Share the code: at least 2 players are needed.' : 'Start when everyone is here.')
     : (r.status === 'waiting' ? 'Waiting for the host to start the game.' : 'Loading the game…');
+}
+
+// Whether this connection hosts the room (seated, or watching as host).
+function isHost(r) {
+  const me = r.you.seat !== undefined ? r.seats[r.you.seat] : null;
+  if (me) return Boolean(me.host);
+  return false;
 }
 
 // Copies the text of `node`. The clipboard API exists on https and
@@ -636,12 +694,19 @@ function renderPlayers() {
   for (const p of st.players) {
     const seat = S.room.seats[p.seat];
     const connected = seat ? seat.connected : true;
+    const clock = st.clocks ? st.clocks[p.seat] : null;
     const head = el('div', { cls: 'player-head' },
       el('strong', { text: p.name }),
       p.seat === st.you ? el('span', { cls: 'tag', text: 'you' }) : null,
       st.to_act === p.seat && !S.result ? el('span', { cls: 'tag turn-tag', text: 'to play' }) : null,
       st.first_seat === p.seat ? el('span', { cls: 'tag', text: 'first' }) : null,
       connected ? null : el('span', { cls: 'tag away', text: 'away' }),
+      seat && seat.bot ? el('span', { cls: 'tag bot', text: `bot: ${seat.bot}` }) : null,
+      clock && clock.stand_in ? el('span', { cls: 'tag away', text: 'played by stand-in', title: 'Out of time: a stand-in plays this seat until its player acts within the grace' }) : null,
+      clock && !clock.bot ? el('span', {
+        cls: `clock${clock.running ? ' running' : ''}`, 'data-clock': p.seat, role: 'timer',
+        text: clockText(clockNow(clock)),
+      }) : null,
       el('span', { cls: 'score', text: plural(p.points, 'point') }));
     const reserved = p.reserved.map((r) => (r.card
       ? cardNode(r.card, { small: true })
@@ -726,8 +791,24 @@ function setup() {
   });
   $('create-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    send({ type: 'create', seats: Number($('seats').value), listed: $('listed').checked });
+    const msg = { type: 'create', seats: Number($('seats').value), listed: $('listed').checked };
+    const clock = $('clock').value;
+    if (clock) {
+      const [initial, increment] = clock.split('+').map(Number);
+      msg.clock = { initial_s: initial, increment_s: increment };
+      if ($('away').checked) msg.stand_in_when_away = true;
+    }
+    send(msg);
   });
+  $('bots-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const bots = Number($('bot-count').value);
+    S.quick = { bots, level: $('bot-level').value };
+    send({ type: 'create', seats: bots + 1 });
+  });
+  $('add-bot').addEventListener('click', () => send({ type: 'add_bot', level: $('add-level').value }));
+  // Running clocks count down between states.
+  setInterval(renderClocks, 250);
   $('refresh').addEventListener('click', () => send({ type: 'list_rooms' }));
   $('start').addEventListener('click', () => send({ type: 'start', seat_order: $('seat-order').value }));
   $('leave-room').addEventListener('click', () => send({ type: 'leave' }));

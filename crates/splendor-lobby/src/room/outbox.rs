@@ -102,6 +102,11 @@ impl RoomCore {
                 .map(|s| s.name.clone())
                 .collect(),
             you,
+            clock: self.clock.map(|c| splendor_protocol::RoomClock {
+                initial_s: c.clock.bank().as_secs(),
+                increment_s: c.clock.increment().as_secs(),
+                stand_in_when_away: c.stand_in_when_away,
+            }),
         }
     }
 
