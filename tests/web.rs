@@ -81,6 +81,7 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
     for (path, content_type) in [
         ("/", "text/html; charset=utf-8"),
         ("/app.js", "text/javascript; charset=utf-8"),
+        ("/lobby.js", "text/javascript; charset=utf-8"),
         ("/app.css", "text/css; charset=utf-8"),
         ("/icon.svg", "image/svg+xml"),
     ] {
@@ -127,13 +128,14 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the page must have none.
-    assert_eq!(page.matches("<script").count(), 1, "{page}");
+    assert_eq!(page.matches("<script").count(), 2, "{page}");
     assert!(!page.contains("style="), "{page}");
     assert!(!has_inline_handler(&page), "{page}");
     // People without JavaScript are told where the protocol is.
     assert!(page.contains("/ws"), "{page}");
 
     let script = get(&server, "/app.js").await.body;
+    let lobby = get(&server, "/lobby.js").await.body;
     // Server text (player names) must reach the page as text only.
     for sink in [
         "innerHTML",
@@ -143,6 +145,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "eval(",
     ] {
         assert!(!script.contains(sink), "app.js uses {sink}");
+        assert!(!lobby.contains(sink), "lobby.js uses {sink}");
     }
     // The WebSocket is the page's own host, and the moves come from the server.
     assert!(script.contains("${location.host}/ws"), "socket URL");
@@ -153,7 +156,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
 #[tokio::test]
 async fn an_unchanged_file_is_revalidated_with_a_bodyless_304() {
     let server = TestServer::start().await;
-    for path in ["/", "/app.js", "/app.css"] {
+    for path in ["/", "/app.js", "/lobby.js", "/app.css"] {
         let first = get(&server, path).await;
         let etag = first.header("etag").to_owned();
 

@@ -45,6 +45,10 @@ const SCRIPT: Asset = Asset::new(
     include_bytes!("../web/app.js"),
     "text/javascript; charset=utf-8",
 );
+const LOBBY_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/lobby.js"),
+    "text/javascript; charset=utf-8",
+);
 const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
 const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
 
@@ -53,6 +57,7 @@ pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(async |h: HeaderMap| serve(&INDEX, &h)))
         .route("/app.js", get(async |h: HeaderMap| serve(&SCRIPT, &h)))
+        .route("/lobby.js", get(async |h: HeaderMap| serve(&LOBBY_SCRIPT, &h)))
         .route("/app.css", get(async |h: HeaderMap| serve(&STYLE, &h)))
         .route("/icon.svg", get(async |h: HeaderMap| serve(&ICON, &h)))
 }

@@ -1,0 +1,129 @@
+// The lobby and the waiting room of the browser client (docs/BROWSER.md):
+// open rooms, joining, the waiting room with its seats, bots and clock, and
+// "play against bots". Loaded before app.js, which holds the state `S`, the
+// connection and the helpers these functions use when they are called.
+'use strict';
+
+// ---- The lobby --------------------------------------------------------------
+
+function renderRooms(rooms) {
+  const list = $('rooms');
+  list.replaceChildren();
+  if (!rooms.length) list.append(el('li', { cls: 'muted', text: 'No open rooms right now.' }));
+  for (const r of rooms) {
+    list.append(el('li', {},
+      el('span', { cls: 'code small-code', text: r.code }),
+      el('span', { cls: 'grow', text: `${r.host}'s room, ${r.players}/${r.seats} seated` }),
+      el('button', { type: 'button', text: 'Join', onclick: () => join(r.code, 'player') }),
+      el('button', { type: 'button', cls: 'quiet', text: 'Watch', onclick: () => join(r.code, 'spectator') })));
+  }
+}
+
+function join(code, as) {
+  const clean = code.trim();
+  if (!CODE_RE.test(clean)) { toast('A room code is five letters, like ABCDE.'); return; }
+  send({ type: 'join', code: clean, as });
+}
+
+function prefillCode() {
+  const code = location.hash.slice(1).toUpperCase();
+  if (!CODE_RE.test(code) || S.room) return;
+  $('code').value = code;
+  $('invite').textContent = `You were invited to room ${code}: enter your name, then join it.`;
+}
+
+// ---- The waiting room ---------------------------------------------------------
+
+// "Play against bots": once our room exists, seat the bots one by one (each
+// answer is a new `room`), then start.
+function quickPlay() {
+  const q = S.quick;
+  const r = S.room;
+  if (!q || !r || r.status !== 'waiting' || r.you.seat === undefined) return;
+  const bots = r.seats.filter((s) => s && s.bot).length;
+  if (bots < q.bots && r.seats.some((s) => !s)) {
+    send({ type: 'add_bot', level: q.level });
+  } else {
+    S.quick = null;
+    send({ type: 'start', seat_order: 'random' });
+  }
+}
+
+// Milliseconds as m:ss (h:mm:ss past an hour).
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// A seat's clock as of now: a running one counts down from what the state
+// said when it arrived (no need for the server's time).
+function clockNow(c) {
+  return c.running ? c.remaining_ms - (performance.now() - S.stateAt) : c.remaining_ms;
+}
+
+function renderClocks() {
+  const st = S.state;
+  if (!st || !st.clocks || S.result) return;
+  for (const node of document.querySelectorAll('[data-clock]')) {
+    const c = st.clocks[Number(node.dataset.clock)];
+    if (c) node.textContent = clockText(clockNow(c));
+  }
+}
+
+function renderRoom() {
+  const r = S.room;
+  $('room-code').textContent = r.code;
+  $('room-link').value = `${location.origin}/#${r.code}`;
+  $('room-listed').textContent = r.listed ? 'Listed among the open rooms.' : 'Not listed: share the code or the link.';
+  const seats = $('seat-list');
+  seats.replaceChildren();
+  for (const s of r.seats) {
+    if (!s) { seats.append(el('li', { cls: 'muted', text: 'free seat' })); continue; }
+    seats.append(el('li', {}, s.name,
+      s.host ? el('span', { cls: 'tag', text: 'host' }) : null,
+      s.bot ? el('span', { cls: 'tag bot', text: `bot: ${s.bot}` }) : null,
+      r.you.seat === s.seat ? el('span', { cls: 'tag', text: 'you' }) : null,
+      s.connected ? null : el('span', { cls: 'tag away', text: 'away' }),
+      s.bot && isHost(r) && r.status === 'waiting'
+        ? el('button', { type: 'button', cls: 'quiet small', text: 'Remove', onclick: () => send({ type: 'remove_bot', seat: s.seat }) })
+        : null));
+  }
+  $('spectator-list').textContent = r.spectators.length
+    ? `Watching: ${r.spectators.join(', ')}` : '';
+  const host = isHost(r);
+  const seated = r.seats.filter(Boolean).length;
+  $('start-box').hidden = !host;
+  $('bot-box').hidden = !host || seated >= r.seats.length;
+  $('room-clock').textContent = r.clock
+    ? `Clock: ${clockText(r.clock.initial_s * 1000)} + ${r.clock.increment_s} s a turn; out of time, a stand-in plays the turn${r.clock.stand_in_when_away ? ', and the turns of players who are away' : ''}.`
+    : 'No clock: the game waits for everyone.';
+  $('start').disabled = seated < 2;
+  $('wait-note').textContent = host
+    ? (seated < 2 ? 'Share the code: at least 2 players are needed.' : 'Start when everyone is here.')
+    : (r.status === 'waiting' ? 'Waiting for the host to start the game.' : 'Loading the game…');
+}
+
+// Whether this connection hosts the room (seated, or watching as host).
+function isHost(r) {
+  const me = r.you.seat !== undefined ? r.seats[r.you.seat] : null;
+  if (me) return Boolean(me.host);
+  return false;
+}
+
+// Copies the text of `node`. The clipboard API exists on https and
+// localhost only; elsewhere (a LAN address) the old selection copy works.
+async function copy(node, what) {
+  const text = node.value || node.textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(`${what} copied.`);
+    return;
+  } catch { /* fall back to selecting it */ }
+  if (node.select) node.select();
+  else window.getSelection().selectAllChildren(node);
+  const copied = document.execCommand && document.execCommand('copy');
+  toast(copied ? `${what} copied.` : `Press Ctrl+C (or hold and copy) to copy the ${what.toLowerCase()}.`);
+}
