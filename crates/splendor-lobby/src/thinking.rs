@@ -110,11 +110,11 @@ impl ThinkPool {
             level,
             view,
             seed,
-            asked_at: _,
         } = job;
+        // Only the search player has a budget to spend.
         let budget = match level {
             Level::Strong => self.strong,
-            _ => Budget::STRONG,
+            Level::Random | Level::Greedy => Budget::STRONG,
         };
         let result = match self.permits.clone().acquire_owned().await {
             Err(_) => Err("the thinking pool is closed".to_owned()),

@@ -197,7 +197,6 @@ impl RoomCore {
             level,
             view,
             seed,
-            asked_at: now,
         }));
     }
 

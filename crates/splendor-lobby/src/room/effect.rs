@@ -1,8 +1,6 @@
 //! What comes out of a room core: plain data the driver carries out in
 //! order. The core never sends, stores or closes anything itself.
 
-use std::time::Instant;
-
 use splendor_ai::Level;
 use splendor_protocol::RoomSummary;
 use splendor_replay::{Commitment, Salt};
@@ -91,8 +89,6 @@ pub struct Think {
     pub view: View,
     /// The bot's random seed for this move (from the room's RNG).
     pub seed: u64,
-    /// When the room asked (for the think-time figures).
-    pub asked_at: Instant,
 }
 
 /// A durable write (see [`crate::persist::Persistence`]).
