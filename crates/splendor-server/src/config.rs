@@ -127,14 +127,46 @@ pub struct Config {
     pub log: String,
 
     // ---- connections ------------------------------------------------------
-    /// The most WebSocket connections at once.
+    /// The most WebSocket connections at once; 0 (the default): as many as
+    /// --max-tcp-connections.
     #[arg(
         long,
         env = "SPLENDOR_MAX_CONNECTIONS",
-        default_value_t = 10_000,
+        default_value_t = 0,
         help_heading = "Connections"
     )]
     pub max_connections: usize,
+
+    /// The most TCP connections at once: HTTP, WebSocket handshakes and
+    /// WebSockets alike; past it a new connection is closed at once. 0 (the
+    /// default): the process's open-file limit less 64 descriptors kept
+    /// for the database and operators (10,000 where the limit is unknown).
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_TCP_CONNECTIONS",
+        default_value_t = 0,
+        help_heading = "Connections"
+    )]
+    pub max_tcp_connections: usize,
+
+    /// The most TCP connections from one TCP peer (IPv6: per /64), pending
+    /// handshakes included; past it a new one is closed at once. 0: no
+    /// limit. Behind a reverse proxy every client is the proxy: set 0 and
+    /// limit per client in the proxy.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_TCP_PER_PEER",
+        default_value_t = 64,
+        help_heading = "Connections"
+    )]
+    pub max_tcp_per_peer: usize,
+
+    /// A client must send a whole HTTP request (head and body) within this,
+    /// or its connection is closed; the time starts again for each request
+    /// on a kept-alive connection, and stops for good at the WebSocket
+    /// upgrade. 0s: no deadline.
+    #[arg(long, env = "SPLENDOR_REQUEST_DEADLINE", default_value = "10s", value_parser = parse_duration, help_heading = "Connections")]
+    pub request_deadline: Duration,
 
     /// The most WebSocket connections from one client address (IPv6: per /64).
     #[arg(
@@ -305,7 +337,10 @@ impl Default for Config {
             database_url: None,
             log_format: LogFormat::Pretty,
             log: "info".into(),
-            max_connections: 10_000,
+            max_connections: 0,
+            max_tcp_connections: 0,
+            max_tcp_per_peer: 64,
+            request_deadline: Duration::from_secs(10),
             max_connections_per_ip: 16,
             max_connects_per_ip_per_minute: 120,
             max_frame_bytes: 16 * 1024,
@@ -367,6 +402,27 @@ impl Config {
             },
             turn_clock: self.turn_clock,
             ..LobbyConfig::default()
+        }
+    }
+
+    /// The limits on TCP connections (`max_tcp_connections` 0: sized from
+    /// the process's open-file limit).
+    pub fn tcp_limits(&self) -> crate::tcp::TcpLimits {
+        crate::tcp::TcpLimits {
+            request_deadline: (!self.request_deadline.is_zero()).then_some(self.request_deadline),
+            per_peer: self.max_tcp_per_peer,
+            total: match self.max_tcp_connections {
+                0 => crate::tcp::default_total(crate::tcp::open_file_limit()),
+                n => n,
+            },
+        }
+    }
+
+    /// The most WebSockets at once (`max_connections` 0: the TCP cap).
+    pub fn websocket_cap(&self) -> usize {
+        match self.max_connections {
+            0 => self.tcp_limits().total,
+            n => n,
         }
     }
 

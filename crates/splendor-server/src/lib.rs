@@ -40,6 +40,7 @@ mod http;
 pub mod limits;
 pub mod metrics;
 pub mod probe;
+pub mod tcp;
 pub mod verify;
 mod web;
 pub mod ws;
@@ -59,7 +60,7 @@ use splendor_store::{Store, StoreError};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::time::{Instant, timeout_at};
-use tracing::{debug, info, warn};
+use tracing::{info, warn};
 
 pub use config::{Config, DatabaseUrl, LogFormat};
 
@@ -229,7 +230,7 @@ impl AppState {
                 per_ip: IpLimiter::new(config.max_connections_per_ip),
                 connect_rate: ConnectRate::new(config.max_connects_per_ip_per_minute),
                 connection_slots: Arc::new(Semaphore::new(
-                    config.max_connections.min(Semaphore::MAX_PERMITS),
+                    config.websocket_cap().min(Semaphore::MAX_PERMITS),
                 )),
                 config,
                 lobby,
@@ -438,6 +439,10 @@ async fn serve_metrics(
     }))
 }
 
+/// Below this open-file limit the server warns at start: each connection
+/// is a descriptor.
+const LOW_FILE_LIMIT: u64 = 4096;
+
 /// The least time the storage gets to close, even when the grace is spent.
 const STORAGE_CLOSE_MIN: Duration = Duration::from_secs(1);
 
@@ -458,15 +463,31 @@ pub async fn serve(
     // When the shutdown began: the grace is counted from then.
     let (began_tx, mut began) = watch::channel(None::<Instant>);
     let trigger = state.clone();
-    // TCP_NODELAY: each message is written as soon as it is queued. With
-    // Nagle's algorithm a state written right after its events waited for
-    // the client's (delayed) acknowledgement of the events: tens of
-    // milliseconds on a quiet server.
-    let listener = listener.tap_io(|stream| {
-        if let Err(e) = stream.set_nodelay(true) {
-            debug!(error = %e, "could not set TCP_NODELAY");
-        }
-    });
+    // Every connection is counted and given a request deadline
+    // (`tcp.rs`), and sent with TCP_NODELAY: each message is written as
+    // soon as it is queued. With Nagle's algorithm a state written right
+    // after its events waited for the client's (delayed) acknowledgement of
+    // the events: tens of milliseconds on a quiet server.
+    let limits = state.config().tcp_limits();
+    info!(
+        max_tcp_connections = limits.total,
+        per_peer = limits.per_peer,
+        request_deadline = ?limits.request_deadline,
+        "connection limits"
+    );
+    if let Some(files) = tcp::open_file_limit()
+        && files < LOW_FILE_LIMIT
+    {
+        warn!(
+            open_file_limit = files,
+            max_tcp_connections = limits.total,
+            "the process may open few files: raise it (ulimit -n, docker run --ulimit nofile=65536) to hold more players"
+        );
+    }
+    // `tap_io` (a no-op here) gives the guarded listener axum's ConnectInfo
+    // of the peer's address.
+    let listener =
+        tcp::GuardedListener::new(listener, limits, state.metrics().clone()).tap_io(|_| {});
     let server = axum::serve(
         listener,
         app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),

@@ -73,6 +73,12 @@ pub enum Refusal {
     ServerFull,
     /// The server is shutting down (503).
     ShuttingDown,
+    /// Before any HTTP: the TCP peer holds the most connections allowed
+    /// (closed at once).
+    TcpPerPeer,
+    /// Before any HTTP: the server holds the most TCP connections allowed
+    /// (closed at once).
+    TcpFull,
 }
 
 impl Refusal {
@@ -83,6 +89,8 @@ impl Refusal {
             Refusal::ConnectRate => "connect_rate",
             Refusal::ServerFull => "server_full",
             Refusal::ShuttingDown => "shutting_down",
+            Refusal::TcpPerPeer => "tcp_per_peer",
+            Refusal::TcpFull => "tcp_full",
         }
     }
 }
@@ -118,6 +126,7 @@ struct Inner {
     sent: Counter,
     rejected: Family<Code, Counter>,
     commit_seconds: HistogramFamily,
+    request_deadlines: Counter,
     /// The lobby read at each scrape, once there is one.
     lobby: Arc<OnceLock<Lobby>>,
 }
@@ -162,6 +171,12 @@ impl Metrics {
             "WebSocket connections closed by the server or the client, by reason",
             closed.clone(),
         );
+        let request_deadlines = Counter::default();
+        registry.register(
+            "request_deadlines",
+            "Connections closed because no complete request arrived in time",
+            request_deadlines.clone(),
+        );
         let received = Counter::default();
         registry.register(
             "messages_received",
@@ -197,6 +212,7 @@ impl Metrics {
                 sent,
                 rejected,
                 commit_seconds,
+                request_deadlines,
                 lobby,
             }),
         }
@@ -223,6 +239,11 @@ impl Metrics {
         OpenConnection {
             metrics: self.clone(),
         }
+    }
+
+    /// Counts a connection closed for want of a complete request in time.
+    pub fn request_deadline_passed(&self) {
+        self.inner.request_deadlines.inc();
     }
 
     /// Counts a connection refused at the handshake.

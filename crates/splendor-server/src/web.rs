@@ -57,7 +57,10 @@ pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(async |h: HeaderMap| serve(&INDEX, &h)))
         .route("/app.js", get(async |h: HeaderMap| serve(&SCRIPT, &h)))
-        .route("/lobby.js", get(async |h: HeaderMap| serve(&LOBBY_SCRIPT, &h)))
+        .route(
+            "/lobby.js",
+            get(async |h: HeaderMap| serve(&LOBBY_SCRIPT, &h)),
+        )
         .route("/app.css", get(async |h: HeaderMap| serve(&STYLE, &h)))
         .route("/icon.svg", get(async |h: HeaderMap| serve(&ICON, &h)))
 }

@@ -1,0 +1,301 @@
+//! Every TCP connection is bounded, before and after its upgrade to a
+//! WebSocket (issue 12: a client that sends half a request head must not
+//! hold a descriptor forever).
+//!
+//! - [`GuardedListener`] counts every accepted connection, HTTP, pending
+//!   handshake or WebSocket alike, per TCP peer (IPv6: per /64) and in all.
+//!   Past either cap a new connection is closed at once, never held open.
+//!   Before the upgrade only the TCP peer is known: behind a reverse proxy
+//!   that is the proxy, whose own per-client limits must do that job
+//!   (docs/HOSTING.md).
+//! - [`Guarded`], the connection's IO, gives a client a deadline to send a
+//!   whole request (its head, and the small body our API takes): when the
+//!   server has not started answering by then, reads fail and hyper closes
+//!   the connection. The deadline starts again for each request on a
+//!   kept-alive connection, and is lifted for good once the server answers
+//!   `101 Switching Protocols`: a WebSocket has its own idle and heartbeat
+//!   timers.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll, ready};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::time::{Instant, Sleep, sleep_until};
+use tracing::{debug, warn};
+
+use crate::limits::{IpGuard, IpLimiter};
+use crate::metrics::{Metrics, Refusal};
+
+/// The limits on TCP connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpLimits {
+    /// A client must send a whole request within this (none: no deadline).
+    pub request_deadline: Option<Duration>,
+    /// Connections from one TCP peer at once (0: no limit).
+    pub per_peer: usize,
+    /// Connections at once in all.
+    pub total: usize,
+}
+
+/// A listener that refuses connections past the caps and gives each
+/// accepted one a request deadline.
+pub struct GuardedListener {
+    inner: TcpListener,
+    limits: TcpLimits,
+    per_peer: IpLimiter,
+    open: Arc<AtomicUsize>,
+    metrics: Metrics,
+}
+
+impl GuardedListener {
+    /// Guards `inner` with `limits`; refusals and timeouts are counted in
+    /// `metrics`.
+    pub fn new(inner: TcpListener, limits: TcpLimits, metrics: Metrics) -> GuardedListener {
+        GuardedListener {
+            inner,
+            limits,
+            per_peer: IpLimiter::new(limits.per_peer.max(1)),
+            open: Arc::new(AtomicUsize::new(0)),
+            metrics,
+        }
+    }
+
+    /// Counts a new connection from `peer`, or says why it is refused.
+    fn admit(&self, peer: SocketAddr) -> Result<Slot, Refusal> {
+        let peer_guard = match self.limits.per_peer {
+            0 => None,
+            _ => Some(
+                self.per_peer
+                    .try_acquire(peer.ip())
+                    .ok_or(Refusal::TcpPerPeer)?,
+            ),
+        };
+        let before = self.open.fetch_add(1, Ordering::AcqRel);
+        let slot = Slot {
+            open: self.open.clone(),
+            _peer: peer_guard,
+        };
+        if before >= self.limits.total {
+            // Dropping the slot uncounts it again.
+            return Err(Refusal::TcpFull);
+        }
+        Ok(slot)
+    }
+}
+
+/// One counted connection; dropping it (the connection ended) uncounts it.
+struct Slot {
+    open: Arc<AtomicUsize>,
+    _peer: Option<IpGuard>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl axum::serve::Listener for GuardedListener {
+    type Io = Guarded;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Guarded, SocketAddr) {
+        loop {
+            let (stream, peer) = match self.inner.accept().await {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of descriptors (EMFILE) or a connection reset
+                    // before it was accepted: wait a moment, go on.
+                    warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            match self.admit(peer) {
+                Ok(slot) => {
+                    if let Err(e) = stream.set_nodelay(true) {
+                        debug!(error = %e, "could not set TCP_NODELAY");
+                    }
+                    return (
+                        Guarded::new(stream, slot, self.limits, self.metrics.clone()),
+                        peer,
+                    );
+                }
+                Err(why) => {
+                    // Closed at once: dropping the stream sends the FIN.
+                    self.metrics.connection_refused(why);
+                    debug!(%peer, ?why, "connection refused");
+                    drop(stream);
+                }
+            }
+        }
+    }
+
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+/// Where a connection is in its life, for the request deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for a request: the deadline runs.
+    Request,
+    /// The server is answering: no deadline until it reads again.
+    Answering,
+    /// A WebSocket now: no deadline ever again.
+    Upgraded,
+}
+
+/// A connection's IO with the request deadline (see the module docs).
+pub struct Guarded {
+    inner: TcpStream,
+    _slot: Slot,
+    phase: Phase,
+    deadline: Option<Duration>,
+    timer: Pin<Box<Sleep>>,
+    metrics: Metrics,
+}
+
+impl Guarded {
+    fn new(inner: TcpStream, slot: Slot, limits: TcpLimits, metrics: Metrics) -> Guarded {
+        let first = limits.request_deadline.unwrap_or(Duration::ZERO);
+        Guarded {
+            inner,
+            _slot: slot,
+            phase: Phase::Request,
+            deadline: limits.request_deadline,
+            timer: Box::pin(sleep_until(Instant::now() + first)),
+            metrics,
+        }
+    }
+
+    /// The server writes `first`: an answer begins (or the upgrade).
+    fn answering(&mut self, first: &[u8]) {
+        if self.phase == Phase::Upgraded || first.is_empty() {
+            return;
+        }
+        self.phase = if first.starts_with(b"HTTP/1.1 101 ") {
+            Phase::Upgraded
+        } else {
+            Phase::Answering
+        };
+    }
+}
+
+impl AsyncRead for Guarded {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        if let Some(deadline) = this.deadline
+            && this.phase != Phase::Upgraded
+        {
+            if this.phase == Phase::Answering {
+                // The answer is out; the next request has the same time.
+                this.phase = Phase::Request;
+                this.timer.as_mut().reset(Instant::now() + deadline);
+            }
+            if this.timer.as_mut().poll(cx).is_ready() {
+                this.metrics.request_deadline_passed();
+                return Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "no complete request within the deadline",
+                )));
+            }
+        }
+        Pin::new(&mut this.inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Guarded {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        let written = ready!(Pin::new(&mut this.inner).poll_write(cx, buf))?;
+        this.answering(&buf[..written]);
+        Poll::Ready(Ok(written))
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        let written = ready!(Pin::new(&mut this.inner).poll_write_vectored(cx, bufs))?;
+        if written > 0
+            && let Some(first) = bufs.iter().find(|b| !b.is_empty())
+        {
+            this.answering(&first[..written.min(first.len())]);
+        }
+        Poll::Ready(Ok(written))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// The process's limit on open files (`RLIMIT_NOFILE`, soft), read from
+/// `/proc/self/limits`; `None` where that file does not exist.
+pub fn open_file_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    let soft = line
+        .trim_start_matches("Max open files")
+        .split_whitespace()
+        .next()?;
+    if soft == "unlimited" {
+        return Some(u64::MAX);
+    }
+    soft.parse().ok()
+}
+
+/// Descriptors kept for the database, the metrics listener, logs and an
+/// operator's tools when the connection cap is sized from the file limit.
+pub const RESERVED_DESCRIPTORS: u64 = 64;
+
+/// The default cap on TCP connections: the file limit less the reserve
+/// (a limit of 20,000 allows 19,936), or 10,000 when the limit is unknown.
+pub fn default_total(file_limit: Option<u64>) -> usize {
+    match file_limit {
+        Some(limit) => usize::try_from(limit.saturating_sub(RESERVED_DESCRIPTORS))
+            .unwrap_or(usize::MAX)
+            .max(1),
+        None => 10_000,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_cap_leaves_a_reserve_below_the_file_limit() {
+        assert_eq!(default_total(Some(20_000)), 19_936);
+        assert!(default_total(Some(20_000)) >= 19_900);
+        assert_eq!(default_total(Some(10)), 1);
+        assert_eq!(default_total(None), 10_000);
+        assert!(open_file_limit().is_some_and(|n| n > 0));
+    }
+}
