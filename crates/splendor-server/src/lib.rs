@@ -400,10 +400,11 @@ pub async fn run(
 fn log_restore(summary: &RestoreSummary) {
     info!(
         restored = summary.restored,
+        viewable = summary.viewable,
         finished = summary.finished,
         abandoned = summary.abandoned,
         failed = summary.failed,
-        "unfinished games restored"
+        "games restored"
     );
     if summary.failed > 0 {
         warn!(

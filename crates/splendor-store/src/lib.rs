@@ -265,7 +265,17 @@ impl Store {
     /// Every unfinished game, oldest first, with its seats and whole log, to
     /// restore the rooms at start-up.
     pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>, StoreError> {
-        dispatch!(&self.inner.pool, pool, q => q::unfinished_games(pool).await)
+        self.games_to_restore(UnixMillis::MAX).await
+    }
+
+    /// Every unfinished game, and every game that finished at or after
+    /// `finished_since` (still viewable), oldest first, with its seats and
+    /// whole log: what a server restores at start-up.
+    pub async fn games_to_restore(
+        &self,
+        finished_since: UnixMillis,
+    ) -> Result<Vec<StoredGame>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::games_to_restore(pool, finished_since).await)
     }
 
     /// Finished games, most recent first, at most `limit` (1 to [`MAX_PAGE`]);

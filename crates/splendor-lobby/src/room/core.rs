@@ -240,6 +240,7 @@ impl RoomCore {
             clock,
             clocks,
             stand_in_actions,
+            finished_ago,
             game,
             version,
         } = restored;
@@ -280,7 +281,10 @@ impl RoomCore {
         let running = Running {
             id,
             id_text: id.to_string(),
-            finished_at: game.is_over().then_some(now),
+            finished_at: game.is_over().then(|| {
+                now.checked_sub(finished_ago.unwrap_or_default())
+                    .unwrap_or(now)
+            }),
             result_pending: false,
             clocks,
             stand_in_actions,

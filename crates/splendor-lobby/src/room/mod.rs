@@ -75,6 +75,9 @@ pub struct RestoredGame {
     pub clocks: Option<Vec<clock::SeatClock>>,
     /// The versions of the actions the stand-in made (R12.4).
     pub stand_in_actions: Vec<u64>,
+    /// For a finished game, how long ago it ended: the room stays viewable
+    /// for the rest of its viewing time.
+    pub finished_ago: Option<std::time::Duration>,
     /// The game after its whole log.
     pub game: Game,
     /// The number of actions in the log (the state version).

@@ -302,13 +302,17 @@ impl SessionStore for StoreSessions {
     }
 }
 
-/// What [`restore`] did with the unfinished games it found.
+/// What [`restore`] did with the games it found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RestoreSummary {
     /// Games put back into rooms.
     pub restored: usize,
+    /// Finished games put back into rooms for the rest of their viewing
+    /// time: their players get the room, the final state and the result.
+    pub viewable: usize,
     /// Games whose log already ended the game (only the result was
-    /// missing): their result was stored, no room was opened.
+    /// missing) too long ago to be viewed: their result was stored, no
+    /// room was opened.
     pub finished: usize,
     /// Games nobody played for longer than the abandoned-game time: left
     /// as they are in the database, not reopened.
@@ -318,12 +322,15 @@ pub struct RestoreSummary {
 }
 
 /// Puts every unfinished game of `store` back into a room of `lobby`, by
-/// replaying its log through the rules. Newest first, so that if two games
-/// share a room code the newer one gets it. A game that cannot be restored
-/// is logged and skipped; only failing to read the database is an error.
+/// replaying its log through the rules, and every game that finished less
+/// than the finished-room viewing time ago into a finished room for the
+/// rest of that time. Newest first, so that if two games share a room code
+/// the newer one gets it. A game that cannot be restored is logged and
+/// skipped; only failing to read the database is an error.
 pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, StoreError> {
-    let games = store.unfinished_games().await?;
     let now = unix_millis_now();
+    let viewing = i64::try_from(lobby.config().finished_room_ttl.as_millis()).unwrap_or(i64::MAX);
+    let games = store.games_to_restore(now.saturating_sub(viewing)).await?;
     let abandoned_after = lobby.config().abandoned_game_ttl;
     let mut summary = RestoreSummary::default();
     for game in games.iter().rev() {
@@ -343,6 +350,13 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
                 info!(game = %id, "game was over; its result is now stored");
                 summary.finished += 1;
             }
+            Ok(Restored::Viewable) => {
+                info!(game = %id, room = %game.room_code, "finished game restored for viewing");
+                summary.viewable += 1;
+            }
+            Ok(Restored::Superseded) => {
+                info!(game = %id, room = %game.room_code, "finished game not restored: a newer game has its room code");
+            }
             Err(why) => {
                 error!(game = %id, room = %game.room_code, error = %why, "cannot restore a game");
                 summary.failed += 1;
@@ -359,8 +373,11 @@ fn idle_longer_than(now: UnixMillis, since: UnixMillis, limit: Duration) -> bool
 
 enum Restored {
     Room,
+    Viewable,
     Finished,
     Abandoned,
+    /// A finished game whose room code a newer game holds.
+    Superseded,
 }
 
 /// Restores one game, or only stores its result when its log already ended
@@ -396,16 +413,32 @@ async fn restore_one(
         return Err("the seats are not numbered 0 to players - 1".into());
     }
     let game = rebuild(stored.players, options, seed, &log).map_err(|e| e.to_string())?;
+    let mut finished_ago = None;
     if let Some(result) = game.result() {
-        let json = format::result_json(&result);
-        let finished_at = log.last().map_or(stored.created_at, |a| a.at);
-        store
-            .finish_game(stored.id, &json, finished_at)
-            .await
-            .map_err(|e| format!("storing its result: {e}"))?;
-        return Ok(Restored::Finished);
-    }
-    if abandoned {
+        let finished_at = match &stored.finished {
+            Some(finished) => finished.finished_at,
+            None => {
+                let json = format::result_json(&result);
+                let finished_at = log.last().map_or(stored.created_at, |a| a.at);
+                store
+                    .finish_game(stored.id, &json, finished_at)
+                    .await
+                    .map_err(|e| format!("storing its result: {e}"))?;
+                finished_at
+            }
+        };
+        // Viewable for the rest of its viewing time (PROTOCOL.md `result`).
+        let ago = Duration::from_millis(
+            u64::try_from(unix_millis_now().saturating_sub(finished_at)).unwrap_or(0),
+        );
+        if ago >= lobby.config().finished_room_ttl {
+            return Ok(Restored::Finished);
+        }
+        if lobby.find(&stored.room_code).is_ok() {
+            return Ok(Restored::Superseded);
+        }
+        finished_ago = Some(ago);
+    } else if abandoned {
         return Ok(Restored::Abandoned);
     }
     let players = stored
@@ -449,11 +482,16 @@ async fn restore_one(
         clock,
         clocks,
         stand_in_actions,
+        finished_ago,
         game,
         version: log.len() as u64,
     };
     lobby.restore(restored).map_err(|e| e.to_string())?;
-    Ok(Restored::Room)
+    Ok(if finished_ago.is_some() {
+        Restored::Viewable
+    } else {
+        Restored::Room
+    })
 }
 
 #[cfg(test)]

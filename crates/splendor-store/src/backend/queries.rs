@@ -494,11 +494,18 @@ pub(crate) async fn game(pool: &Pool<Db>, id: Uuid) -> Result<Option<StoredGame>
     Ok(Some(game))
 }
 
-pub(crate) async fn unfinished_games(pool: &Pool<Db>) -> Result<Vec<StoredGame>, StoreError> {
+/// Every unfinished game, and the finished ones that ended at or after
+/// `finished_since`, with seats and logs.
+pub(crate) async fn games_to_restore(
+    pool: &Pool<Db>,
+    finished_since: i64,
+) -> Result<Vec<StoredGame>, StoreError> {
     let mut tx = begin_snapshot(pool).await?;
     let rows = sqlx::query(&format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL ORDER BY created_at, id"
+        "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL OR finished_at >= $1 \
+         ORDER BY created_at, id"
     ))
+    .bind(finished_since)
     .fetch_all(&mut *tx)
     .await
     .map_err(read_error)?;
@@ -511,8 +518,9 @@ pub(crate) async fn unfinished_games(pool: &Pool<Db>) -> Result<Vec<StoredGame>,
     let seats = sqlx::query(
         "SELECT s.game_id, s.seat, s.session_id, s.name, s.bot FROM seats s \
          JOIN games g ON g.id = s.game_id \
-         WHERE g.finished_at IS NULL ORDER BY s.game_id, s.seat",
+         WHERE g.finished_at IS NULL OR g.finished_at >= $1 ORDER BY s.game_id, s.seat",
     )
+    .bind(finished_since)
     .fetch_all(&mut *tx)
     .await
     .map_err(read_error)?;
@@ -526,8 +534,9 @@ pub(crate) async fn unfinished_games(pool: &Pool<Db>) -> Result<Vec<StoredGame>,
     let actions = sqlx::query(
         "SELECT a.game_id, a.seq, a.seat, a.action_json, a.at, a.meta_json FROM actions a \
          JOIN games g ON g.id = a.game_id \
-         WHERE g.finished_at IS NULL ORDER BY a.game_id, a.seq",
+         WHERE g.finished_at IS NULL OR g.finished_at >= $1 ORDER BY a.game_id, a.seq",
     )
+    .bind(finished_since)
     .fetch_all(&mut *tx)
     .await
     .map_err(read_error)?;

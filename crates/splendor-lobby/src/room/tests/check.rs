@@ -350,6 +350,7 @@ impl Table {
             clock,
             clocks: None,
             stand_in_actions: Vec::new(),
+            finished_ago: None,
             game: Game::new(players, Options::default(), 7).unwrap(),
             version: 0,
         };
