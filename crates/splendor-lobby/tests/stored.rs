@@ -531,17 +531,27 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
     assert_eq!(
         (
             summary.restored,
+            summary.viewable,
             summary.finished,
             summary.abandoned,
             summary.failed
         ),
-        (1, 2, 1, 1),
+        (1, 1, 1, 1, 1),
         "{summary:?}"
     );
-    assert_eq!(lobby.room_count(), 1);
+    // The running game, and the game that just ended (viewable for the rest
+    // of its viewing time); the one that ended two days ago has no room.
+    assert_eq!(lobby.room_count(), 2);
     let code = splendor_lobby::RoomCode::parse("CCCCC").unwrap();
     let room = lobby.find_code(code).unwrap();
     assert_eq!(room.probe().await.unwrap().version, Some(5));
+    let code = splendor_lobby::RoomCode::parse("AAAAA").unwrap();
+    let room = lobby.find_code(code).unwrap();
+    assert_eq!(
+        room.probe().await.unwrap().status,
+        splendor_protocol::RoomStatus::Finished
+    );
+    assert!(lobby.find("EEEEE").is_err(), "ended two days ago");
     let over = store.game(over).await.unwrap().unwrap();
     assert!(
         over.finished.is_some(),
