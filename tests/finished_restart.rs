@@ -4,9 +4,8 @@
 //! room's code still lets a spectator watch. SQLite, and PostgreSQL when
 //! `SPLENDOR_TEST_DATABASE_URL` is set.
 
-use serde_json::{Value, json};
-use splendor_e2e::{Dice, ServerProcess, TestClient, TestDatabase, choose};
-use splendor_protocol::StateInfo;
+use serde_json::json;
+use splendor_e2e::{Dice, ServerProcess, TestClient, TestDatabase};
 
 /// The server binary (the root package's copy of `splendor-server`).
 const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
@@ -34,28 +33,6 @@ async fn postgres_a_finished_room_survives_kill_9() {
     }
 }
 
-/// Plays ann's seat against a bot until the `result`.
-async fn play_to_the_end(ann: &mut TestClient, dice: &mut Dice) -> Value {
-    loop {
-        let message = ann.recv().await;
-        match message["type"].as_str() {
-            Some("result") => return message,
-            Some("state") => {
-                let state: StateInfo = ann.full(serde_json::from_value(message).unwrap());
-                if state.to_act.is_some() && state.to_act == state.you {
-                    let legal = state.legal_actions.clone().expect("legal actions");
-                    let action = choose(&legal, dice).clone();
-                    ann.send_with_id(json!({
-                        "type": "act", "action": action, "expect_version": state.version
-                    }))
-                    .await;
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 async fn finished_room_survives(db: TestDatabase, stop: Stop) {
     let kind = db.kind;
     let server = ServerProcess::start(SERVER, &db.url).await;
@@ -67,7 +44,7 @@ async fn finished_room_survives(db: TestDatabase, stop: Stop) {
     ann.request(json!({"type": "add_bot", "level": "greedy"}))
         .await;
     ann.request(json!({"type": "start"})).await;
-    let result = play_to_the_end(&mut ann, &mut Dice(21)).await;
+    let result = ann.play_until_result(&mut Dice(21)).await;
 
     match stop {
         Stop::Kill => server.kill().await,

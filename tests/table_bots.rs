@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use splendor_e2e::{
     Dice, ServerProcess, TestClient, TestDatabase, TestServer, choose, http_get, open_table,
 };
-use splendor_protocol::StateInfo;
 use splendor_server::Config;
 
 /// Bots answer at once and think on a small budget: the tests check
@@ -25,31 +24,6 @@ fn config() -> Config {
         bot_threads: 1,
         strong_iterations: 300,
         ..Config::default()
-    }
-}
-
-/// Plays `client`'s seat (legal actions only, on the version it was
-/// shown) until the game's `result` arrives, and returns it.
-async fn play_until_result(client: &mut TestClient, seat: u64, dice: &mut Dice) -> Value {
-    loop {
-        let message = client.recv().await;
-        match message["type"].as_str() {
-            Some("result") => return message,
-            Some("error") => panic!("{}: {message}", client.name),
-            Some("state") => {
-                let state: StateInfo = client.full(serde_json::from_value(message).unwrap());
-                if state.to_act.map(u64::from) == Some(seat) {
-                    let legal = state.legal_actions.clone().expect("legal actions");
-                    let action = choose(&legal, dice).clone();
-                    client
-                        .send_with_id(json!({
-                            "type": "act", "action": action, "expect_version": state.version
-                        }))
-                        .await;
-                }
-            }
-            _ => {}
-        }
     }
 }
 
@@ -71,8 +45,7 @@ async fn a_person_and_two_bots_play_a_whole_game() {
 
     let started = ann.request(json!({"type": "start"})).await;
     assert_eq!(started["status"], "playing", "{started}");
-    let seat = started["you"]["seat"].as_u64().unwrap();
-    let result = play_until_result(&mut ann, seat, &mut Dice(5)).await;
+    let result = ann.play_until_result(&mut Dice(5)).await;
     assert_eq!(result["ranking"].as_array().unwrap().len(), 3, "{result}");
 
     // The bots moved through the room like anyone: counted, and their
@@ -245,7 +218,7 @@ async fn bot_game_survives_a_kill(db: TestDatabase) {
         "{kind}: the bot keeps its seat: {room}"
     );
     assert_eq!(room["seats"][1]["name"], "Greedy bot", "{kind}: {room}");
-    let result = play_until_result(&mut ann, 0, &mut dice).await;
+    let result = ann.play_until_result(&mut dice).await;
     assert_eq!(
         result["ranking"].as_array().unwrap().len(),
         2,

@@ -403,6 +403,33 @@ pub fn choose<'a>(legal: &'a [WireAction], dice: &mut Dice) -> &'a WireAction {
     pool[dice.below(pool.len())]
 }
 
+impl TestClient {
+    /// Plays this client's seat (legal actions only, on the version it was
+    /// shown, chosen by `dice`) until the game's `result` arrives; returns
+    /// it. For games against bots, which move by themselves.
+    pub async fn play_until_result(&mut self, dice: &mut Dice) -> Value {
+        loop {
+            let message = self.recv().await;
+            match message["type"].as_str() {
+                Some("result") => return message,
+                Some("error") => panic!("{}: {message}", self.name),
+                Some("state") => {
+                    let state: StateInfo = self.full(serde_json::from_value(message).unwrap());
+                    if state.to_act.is_some() && state.to_act == state.you {
+                        let legal = state.legal_actions.clone().expect("legal actions");
+                        let action = choose(&legal, dice).clone();
+                        self.send_with_id(json!({
+                            "type": "act", "action": action, "expect_version": state.version
+                        }))
+                        .await;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 /// The players (index = seat) and a spectator of one started game.
 /// Players join in the order of `names`; the host starts with a random seat order.
 pub struct Table {

@@ -55,6 +55,15 @@ impl Presence {
         entry.room
     }
 
+    /// The sessions that have a live connection now.
+    pub fn connected_sessions(&self) -> Vec<SessionId> {
+        self.lock()
+            .iter()
+            .filter(|(_, e)| e.conn.is_some())
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
     /// Records the room the session is in (`None`: in no room).
     pub fn set_room(&self, session: SessionId, room: Option<RoomSeat>) {
         let mut map = self.lock();

@@ -314,6 +314,16 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_STRONG_ITERATIONS", default_value_t = splendor_ai::Budget::STRONG.iterations, value_parser = clap::value_parser!(u32).range(1..=10_000_000), help_heading = "Bots")]
     pub strong_iterations: u32,
 
+    /// A session not seen for this long that holds no seat in an unfinished
+    /// game is deleted; its token then answers invalid_token.
+    #[arg(long, env = "SPLENDOR_SESSION_TTL", default_value = "30d", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
+    pub session_ttl: Duration,
+
+    /// A session that never held a seat in any game is deleted once not seen
+    /// for this long (a hello and nothing else).
+    #[arg(long, env = "SPLENDOR_UNUSED_SESSION_TTL", default_value = "1h", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
+    pub unused_session_ttl: Duration,
+
     /// The turn clock (R12.1) of rooms whose `create` names none, as
     /// BANK+INCREMENT (a Fischer clock), for example 5m+10s. Unset (the
     /// default): such rooms have no clock.
@@ -360,6 +370,8 @@ impl Default for Config {
             empty_room_ttl: lobby.empty_room_ttl,
             finished_room_ttl: lobby.finished_room_ttl,
             abandoned_game_ttl: lobby.abandoned_game_ttl,
+            session_ttl: Duration::from_secs(30 * 24 * 3600),
+            unused_session_ttl: Duration::from_secs(3600),
             bot_delay_ms: lobby.bot_delay.as_millis() as u64,
             bot_threads: 0,
             strong_iterations: lobby.strong_budget.iterations,

@@ -269,6 +269,30 @@ impl AppState {
         self.inner.storage.as_deref()
     }
 
+    /// Deletes the sessions past their lifetime as of `now` (Unix ms; see
+    /// `--session-ttl` and `--unused-session-ttl`), after recording every
+    /// session connected now as seen. Returns how many were deleted (0
+    /// without a database).
+    pub async fn prune_sessions(&self, now: i64) -> Result<u64, StoreError> {
+        let Some(store) = self.store() else {
+            return Ok(0);
+        };
+        let connected = self.lobby().presence().connected_sessions();
+        let ids = connected
+            .into_iter()
+            .map(|id| splendor_store::SessionId(id.0))
+            .collect();
+        store.touch_sessions(ids, now).await?;
+        let millis = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        let config = self.config();
+        store
+            .prune_sessions(
+                now.saturating_sub(millis(config.session_ttl)),
+                now.saturating_sub(millis(config.unused_session_ttl)),
+            )
+            .await
+    }
+
     /// The database, when the server has one.
     pub fn store(&self) -> Option<&Store> {
         self.inner.store.as_ref()
@@ -440,6 +464,27 @@ async fn serve_metrics(
     }))
 }
 
+/// Deletes expired sessions now and then, until the server shuts down.
+async fn prune_sessions_every(state: AppState) {
+    let every = (state.config().unused_session_ttl / 2).clamp(Duration::from_secs(1), PRUNE_EVERY);
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        match state
+            .prune_sessions(splendor_store::unix_millis_now())
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => info!(sessions = n, "expired sessions deleted"),
+            Err(e) => warn!(error = %e, "could not delete expired sessions"),
+        }
+    }
+}
+
+/// How often expired sessions are looked for, at most.
+const PRUNE_EVERY: Duration = Duration::from_secs(10 * 60);
+
 /// Below this open-file limit the server warns at start: each connection
 /// is a descriptor.
 const LOW_FILE_LIMIT: u64 = 4096;
@@ -485,6 +530,7 @@ pub async fn serve(
             "the process may open few files: raise it (ulimit -n, docker run --ulimit nofile=65536) to hold more players"
         );
     }
+    let pruning = tokio::spawn(prune_sessions_every(state.clone()));
     // `tap_io` (a no-op here) gives the guarded listener axum's ConnectInfo
     // of the peer's address.
     let listener =
@@ -519,6 +565,7 @@ pub async fn serve(
             "connections still open after the grace period"
         );
     }
+    pruning.abort();
     if timeout_at(deadline, state.lobby().drain()).await.is_err() {
         warn!("rooms still busy after the grace period");
     } else {

@@ -224,6 +224,31 @@ impl Store {
         .await
     }
 
+    /// Records that these sessions were seen at `at` (a resume, or a
+    /// connection open now): their lifetime starts again.
+    pub async fn touch_sessions(
+        &self,
+        ids: Vec<SessionId>,
+        at: UnixMillis,
+    ) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        self.write(WriteOp::TouchSessions { ids, at }).await
+    }
+
+    /// Deletes the sessions past their lifetime: those not seen since
+    /// `unused_before` that never held a seat in any game, and those not
+    /// seen since `idle_before` that hold no seat in an unfinished game.
+    /// Their tokens stop working. Returns how many were deleted.
+    pub async fn prune_sessions(
+        &self,
+        idle_before: UnixMillis,
+        unused_before: UnixMillis,
+    ) -> Result<u64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::prune_sessions(pool, idle_before, unused_before).await)
+    }
+
     /// Stores a game as it starts: its options, seed, salt, commitment and seats.
     pub async fn create_game(&self, game: NewGame) -> Result<(), StoreError> {
         game.check()?;

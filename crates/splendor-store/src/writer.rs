@@ -40,6 +40,11 @@ pub(crate) enum WriteOp {
         id: SessionId,
         name: String,
     },
+    /// The sessions were seen at `at` (a resume, or connected now).
+    TouchSessions {
+        ids: Vec<SessionId>,
+        at: UnixMillis,
+    },
     CreateGame(Box<NewGame>),
     Append(ActionRecord),
     Finish {

@@ -281,6 +281,17 @@ impl SessionStore for StoreSessions {
                 .session_by_token(token)
                 .await
                 .map_err(session_error)?;
+            if let Some(session) = &found {
+                // Seen now: its lifetime starts again (a failure here only
+                // shortens it, so it does not refuse the resume).
+                if let Err(e) = self
+                    .store
+                    .touch_sessions(vec![session.id], unix_millis_now())
+                    .await
+                {
+                    tracing::warn!(error = %e, "could not record a resumed session as seen");
+                }
+            }
             Ok(found.map(|s| Session {
                 id: SessionId(s.id.0),
                 name: s.name,

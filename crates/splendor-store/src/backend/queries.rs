@@ -171,6 +171,22 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
             }
             Ok(Ok(()))
         }
+        WriteOp::TouchSessions { ids, at } => {
+            for chunk in ids.chunks(500) {
+                let placeholders: Vec<String> =
+                    (2..chunk.len() + 2).map(|n| format!("${n}")).collect();
+                let sql = format!(
+                    "UPDATE sessions SET last_seen = $1 WHERE id IN ({})",
+                    placeholders.join(", ")
+                );
+                let mut query = sqlx::query(&sql).bind(*at);
+                for id in chunk {
+                    query = query.bind(id.0);
+                }
+                query.execute(&mut *conn).await?;
+            }
+            Ok(Ok(()))
+        }
         WriteOp::CreateGame(game) => create_game(conn, game).await,
         WriteOp::Append(action) => append(conn, action).await,
         WriteOp::Finish {
@@ -357,6 +373,29 @@ pub(crate) async fn session_by_hash(
         name: get(&row, "name")?,
         created_at: get(&row, "created_at")?,
     }))
+}
+
+/// Deletes the sessions past their lifetime (see `Store::prune_sessions`);
+/// returns how many.
+pub(crate) async fn prune_sessions(
+    pool: &Pool<Db>,
+    idle_before: i64,
+    unused_before: i64,
+) -> Result<u64, StoreError> {
+    let done = sqlx::query(
+        "DELETE FROM sessions WHERE \
+           (COALESCE(last_seen, created_at) < $2 \
+            AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.session_id = sessions.id)) \
+           OR (COALESCE(last_seen, created_at) < $1 \
+            AND NOT EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id \
+                            WHERE s.session_id = sessions.id AND g.finished_at IS NULL))",
+    )
+    .bind(idle_before)
+    .bind(unused_before)
+    .execute(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    Ok(done.rows_affected())
 }
 
 /// Reads one column, calling a decoding failure corruption.
