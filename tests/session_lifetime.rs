@@ -45,7 +45,7 @@ async fn sessions_are_pruned_after_their_lifetime_unless_seated_or_connected() {
     let now = splendor_store::unix_millis_now();
 
     // A hello and nothing else.
-    let mut lurker = TestClient::join_server(&server, "lurker").await;
+    let lurker = TestClient::join_server(&server, "lurker").await;
     let lurker_token = lurker.token.clone().unwrap();
     drop(lurker.disconnect().await);
     // A hello, and still connected.

@@ -25,7 +25,7 @@ use crate::{AppState, Config, LogFormat};
     long_about = "An authoritative Splendor game server.\n\n\
         Without a command it serves. Every setting can be given as a flag or as \
         the environment variable shown with it; a flag wins. Durations are \
-        written like 250ms, 30s, 10m or 2h. docs/HOSTING.md explains each setting."
+        written like 250ms, 30s, 10m, 2h or 30d. docs/HOSTING.md explains each setting."
 )]
 struct Cli {
     #[command(flatten)]

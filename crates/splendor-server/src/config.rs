@@ -577,13 +577,14 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let (number, unit) = text.split_at(split);
     let n: u64 = number
         .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 250ms, 30s, 10m or 2h"))?;
+        .map_err(|_| format!("{text:?} is not a duration like 250ms, 30s, 10m, 2h or 30d"))?;
     let millis = match unit.trim() {
         "ms" => Some(n),
         "" | "s" => n.checked_mul(1_000),
         "m" => n.checked_mul(60_000),
         "h" => n.checked_mul(3_600_000),
-        other => return Err(format!("unknown unit {other:?}; use ms, s, m or h")),
+        "d" => n.checked_mul(86_400_000),
+        other => return Err(format!("unknown unit {other:?}; use ms, s, m, h or d")),
     };
     millis
         .map(Duration::from_millis)
@@ -750,7 +751,8 @@ mod tests {
         assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
         assert!(parse_duration("").is_err());
         assert!(parse_duration("m").is_err());
-        assert!(parse_duration("5d").is_err());
+        assert_eq!(parse_duration("30d"), Ok(Duration::from_secs(30 * 86_400)));
+        assert!(parse_duration("5w").is_err());
         assert!(parse_duration("-5s").is_err());
         assert!(parse_duration("99999999999999999999h").is_err());
     }
