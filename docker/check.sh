@@ -10,7 +10,8 @@
 #      subcommand, writes its database into the data dir, logs JSON lines,
 #      stops cleanly on SIGTERM, and the healthcheck then fails;
 #   4. the image runs as a non-root user, exposes the port it listens on, keeps
-#      /data in a volume and has a HEALTHCHECK.
+#      /data in a volume and has a HEALTHCHECK;
+#   5. the compose files keep /metrics off the public port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 df=Dockerfile
@@ -116,4 +117,8 @@ if env -i PATH="$PWD/target/release:/usr/bin:/bin" "${run_env[@]}" "${hc_words[@
   fail "the HEALTHCHECK command succeeds with no server running"
 fi
 echo "SIGTERM: clean exit; HEALTHCHECK fails once the server is gone"
+
+# 5. The compose files keep /metrics off the public port (and the check
+#    itself fails on a file that does not).
+python3 docker/check_compose.py --self-test || fail "a compose file serves /metrics on the public port"
 echo "docker/check.sh: OK"

@@ -147,7 +147,13 @@ fn verify(file: &std::path::Path, commitment: Option<&str>) -> ExitCode {
 fn init_logging(config: &Config) -> anyhow::Result<()> {
     let filter = EnvFilter::try_new(&config.log)
         .with_context(|| format!("--log {:?} is not a log filter", config.log))?;
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colours only for a person at a terminal: a log file or a pipe gets
+    // plain text (and NO_COLOR turns them off everywhere).
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stdout())
+        && std::env::var_os("NO_COLOR").is_none();
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(colour);
     let installed = match config.log_format {
         LogFormat::Pretty => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
