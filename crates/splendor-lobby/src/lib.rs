@@ -35,6 +35,7 @@ pub mod room;
 pub mod session;
 pub mod stored;
 pub mod thinking;
+mod timings;
 
 pub use code::RoomCode;
 pub use config::{LobbyConfig, TurnClock, TurnClockError};
@@ -47,4 +48,5 @@ pub use persist::{GameId, GameStart, NoPersistence, PersistError, PersistErrorKi
 pub use presence::{Presence, RoomSeat};
 pub use room::{Answer, Caller, Joined, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
-pub use thinking::{ThinkHistogram, ThinkPool};
+pub use thinking::ThinkPool;
+pub use timings::TimeHistogram;

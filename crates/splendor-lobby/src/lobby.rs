@@ -7,7 +7,7 @@
 //! itself never touches the lobby.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary};
@@ -24,7 +24,8 @@ use crate::random;
 use crate::room::clock::ClockOptions;
 use crate::room::{Closed, Driver, RestoredGame, RoomCore, RoomHandle, RoomSetup};
 use crate::session::{Session, SessionId};
-use crate::thinking::{ThinkHistogram, ThinkPool};
+use crate::thinking::ThinkPool;
+use crate::timings::{TimeHistogram, Timings};
 
 /// The client a request to create a room comes from, as the gateway groups
 /// its clients (the server uses the client's network address, an IPv6
@@ -54,6 +55,18 @@ struct RoomEntry {
     listed: bool,
     /// What the room currently shows in listings.
     summary: watch::Receiver<RoomSummary>,
+    /// Who is in it, for the metrics.
+    occupancy: Arc<Occupancy>,
+}
+
+/// Who is in one room, for the metrics: its driver updates it after every
+/// step.
+#[derive(Debug, Default)]
+pub(crate) struct Occupancy {
+    pub(crate) connected: AtomicUsize,
+    pub(crate) seated: AtomicUsize,
+    pub(crate) bots: AtomicUsize,
+    pub(crate) spectators: AtomicUsize,
 }
 
 pub(crate) struct LobbyInner {
@@ -76,7 +89,14 @@ pub(crate) struct Stats {
     pub(crate) clock_timeouts: AtomicU64,
     /// Where the rooms' bots think.
     pub(crate) pool: ThinkPool,
+    /// From an `act` reaching its room to its broadcast being queued.
+    pub(crate) action_latency: Timings,
 }
+
+/// Upper bounds of the action latency histogram, in seconds.
+const ACTION_LATENCY_BUCKETS: [f64; 10] = [
+    0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
+];
 
 impl Default for Stats {
     fn default() -> Stats {
@@ -94,6 +114,7 @@ impl Stats {
             stand_in_actions: AtomicU64::new(0),
             clock_timeouts: AtomicU64::new(0),
             pool,
+            action_latency: Timings::new(&ACTION_LATENCY_BUCKETS),
         }
     }
 }
@@ -120,7 +141,10 @@ pub struct LobbyStats {
     /// Turn clocks that ran out (R12.2).
     pub clock_timeouts: u64,
     /// How long built-in bots thought per move.
-    pub think_time: ThinkHistogram,
+    pub think_time: TimeHistogram,
+    /// How long actions took from reaching their room to their broadcast
+    /// being queued (their commit included).
+    pub action_latency: TimeHistogram,
 }
 
 /// Open rooms by what they are doing.
@@ -132,6 +156,14 @@ pub struct RoomCounts {
     pub playing: usize,
     /// Rooms whose game is over, still viewable.
     pub finished: usize,
+    /// People seated in rooms (bots not counted).
+    pub players_seated: usize,
+    /// Of those, the ones connected now.
+    pub players_connected: usize,
+    /// Built-in bots seated in rooms.
+    pub bots: usize,
+    /// Spectators in rooms.
+    pub spectators: usize,
 }
 
 impl LobbyInner {
@@ -308,11 +340,12 @@ impl Lobby {
                 tokio::time::Instant::now().into_std(),
             )
         });
+        let occupancy = Arc::new(Occupancy::default());
         let (driver, summary) = Driver::new(
             core,
             vec![create.conn],
             self.inner.persistence.clone(),
-            self.inner.stats.clone(),
+            (self.inner.stats.clone(), occupancy.clone()),
         );
         rooms.insert(
             code,
@@ -323,6 +356,7 @@ impl Lobby {
                 instance,
                 listed: create.listed,
                 summary,
+                occupancy,
             },
         );
         drop(rooms);
@@ -360,11 +394,12 @@ impl Lobby {
                 tokio::time::Instant::now().into_std(),
             )
         });
+        let occupancy = Arc::new(Occupancy::default());
         let (driver, summary) = Driver::new(
             core,
             Vec::new(),
             self.inner.persistence.clone(),
-            self.inner.stats.clone(),
+            (self.inner.stats.clone(), occupancy.clone()),
         );
         rooms.insert(
             code,
@@ -375,6 +410,7 @@ impl Lobby {
                 instance,
                 listed: false,
                 summary,
+                occupancy,
             },
         );
         drop(rooms);
@@ -460,6 +496,11 @@ impl Lobby {
                 RoomStatus::Playing => counts.playing += 1,
                 RoomStatus::Finished => counts.finished += 1,
             }
+            let o = &entry.occupancy;
+            counts.players_seated += o.seated.load(Ordering::Relaxed);
+            counts.players_connected += o.connected.load(Ordering::Relaxed);
+            counts.bots += o.bots.load(Ordering::Relaxed);
+            counts.spectators += o.spectators.load(Ordering::Relaxed);
         }
         counts
     }
@@ -475,6 +516,7 @@ impl Lobby {
             stand_in_actions: stats.stand_in_actions.load(Ordering::Relaxed),
             clock_timeouts: stats.clock_timeouts.load(Ordering::Relaxed),
             think_time: stats.pool.histogram(),
+            action_latency: stats.action_latency.snapshot(),
         }
     }
 

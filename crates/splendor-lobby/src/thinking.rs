@@ -5,14 +5,14 @@
 //! by the level's budget (an iteration count, capped in time).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use splendor_ai::{Budget, Level};
 use tokio::sync::Semaphore;
 
 use crate::room::effect::Think;
 use crate::room::input::DriverEvent;
+use crate::timings::{TimeHistogram, Timings};
 
 /// The upper bounds of the think-time histogram, in seconds.
 pub const THINK_BUCKETS: [f64; 8] = [0.001, 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0];
@@ -22,60 +22,7 @@ pub const THINK_BUCKETS: [f64; 8] = [0.001, 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 
 pub struct ThinkPool {
     permits: Arc<Semaphore>,
     strong: Budget,
-    times: Arc<ThinkTimes>,
-}
-
-/// How long moves took to think, as a histogram.
-#[derive(Debug, Default)]
-pub(crate) struct ThinkTimes {
-    /// Moves per bucket of [`THINK_BUCKETS`] (not cumulative), and above.
-    buckets: [AtomicU64; THINK_BUCKETS.len() + 1],
-    micros: AtomicU64,
-}
-
-/// A snapshot of the think-time histogram.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ThinkHistogram {
-    /// Cumulative counts per upper bound of [`THINK_BUCKETS`], then +Inf.
-    pub buckets: Vec<(f64, u64)>,
-    /// The sum of all think times, in seconds.
-    pub sum: f64,
-    /// The number of moves.
-    pub count: u64,
-}
-
-impl ThinkTimes {
-    fn record(&self, took: Duration) {
-        let secs = took.as_secs_f64();
-        let i = THINK_BUCKETS
-            .iter()
-            .position(|&b| secs <= b)
-            .unwrap_or(THINK_BUCKETS.len());
-        self.buckets[i].fetch_add(1, Ordering::Relaxed);
-        self.micros.fetch_add(
-            u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
-            Ordering::Relaxed,
-        );
-    }
-
-    fn snapshot(&self) -> ThinkHistogram {
-        let mut total = 0;
-        let mut buckets = Vec::with_capacity(THINK_BUCKETS.len() + 1);
-        for (i, bound) in THINK_BUCKETS
-            .iter()
-            .copied()
-            .chain([f64::INFINITY])
-            .enumerate()
-        {
-            total += self.buckets[i].load(Ordering::Relaxed);
-            buckets.push((bound, total));
-        }
-        ThinkHistogram {
-            buckets,
-            sum: self.micros.load(Ordering::Relaxed) as f64 / 1e6,
-            count: total,
-        }
-    }
+    times: Arc<Timings>,
 }
 
 impl ThinkPool {
@@ -85,7 +32,7 @@ impl ThinkPool {
         ThinkPool {
             permits: Arc::new(Semaphore::new(threads.max(1))),
             strong,
-            times: Arc::default(),
+            times: Arc::new(Timings::new(&THINK_BUCKETS)),
         }
     }
 
@@ -98,7 +45,7 @@ impl ThinkPool {
     }
 
     /// The think-time histogram so far.
-    pub fn histogram(&self) -> ThinkHistogram {
+    pub fn histogram(&self) -> TimeHistogram {
         self.times.snapshot()
     }
 

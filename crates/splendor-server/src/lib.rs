@@ -193,6 +193,9 @@ impl AppState {
         let state = AppState::with_backend(config, Backend::database(store.clone()));
         let restored = restore(state.lobby(), &store).await.map_err(database)?;
         log_restore(&restored);
+        state
+            .metrics()
+            .games_restored(restored.restored + restored.viewable);
         Ok(state)
     }
 

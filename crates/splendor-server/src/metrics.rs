@@ -23,6 +23,13 @@
 //! | `splendor_games_finished_total` | counter | |
 //! | `splendor_actions_applied_total` | counter | |
 //! | `splendor_store_commit_seconds` | histogram | `op` |
+//! | `splendor_bot_actions_total`, `splendor_stand_in_actions_total`, `splendor_clock_timeouts_total` | counter | |
+//! | `splendor_bot_think_seconds`, `splendor_action_latency_seconds` | histogram | |
+//! | `splendor_players` | gauge | `state` |
+//! | `splendor_bots`, `splendor_spectators`, `splendor_games_restored` | gauge | |
+//! | `splendor_request_deadlines_total` | counter | |
+//! | `splendor_build_info` | gauge | `version` |
+//! | `splendor_process_*` | gauge, counter | |
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -127,6 +134,7 @@ struct Inner {
     rejected: Family<Code, Counter>,
     commit_seconds: HistogramFamily,
     request_deadlines: Counter,
+    restored: Gauge,
     /// The lobby read at each scrape, once there is one.
     lobby: Arc<OnceLock<Lobby>>,
 }
@@ -197,10 +205,17 @@ impl Metrics {
             "Time for a room's write to become durable (queue and commit), by operation",
             commit_seconds.clone(),
         );
+        let restored = Gauge::default();
+        registry.register(
+            "games_restored",
+            "Games this process put back into rooms at start (running, and finished ones still viewable)",
+            restored.clone(),
+        );
         let lobby = Arc::new(OnceLock::new());
         registry.register_collector(Box::new(LobbyCollector {
             lobby: lobby.clone(),
         }));
+        registry.register_collector(Box::new(ProcessCollector));
         Metrics {
             inner: Arc::new(Inner {
                 registry,
@@ -213,6 +228,7 @@ impl Metrics {
                 rejected,
                 commit_seconds,
                 request_deadlines,
+                restored,
                 lobby,
             }),
         }
@@ -239,6 +255,13 @@ impl Metrics {
         OpenConnection {
             metrics: self.clone(),
         }
+    }
+
+    /// Records how many games were restored at start.
+    pub fn games_restored(&self, n: usize) {
+        self.inner
+            .restored
+            .set(i64::try_from(n).unwrap_or(i64::MAX));
     }
 
     /// Counts a connection closed for want of a complete request in time.
@@ -344,6 +367,34 @@ impl Collector for LobbyCollector {
             let n = i64::try_from(n).unwrap_or(i64::MAX);
             ConstGauge::new(n).encode(rooms.encode_family(&[("status", status)])?)?;
         }
+        drop(rooms);
+        let mut players = encoder.encode_descriptor(
+            "players",
+            "People seated in rooms, connected or away (bots not counted)",
+            None,
+            gauge.metric_type(),
+        )?;
+        for (state, n) in [
+            ("connected", counts.players_connected),
+            (
+                "away",
+                counts
+                    .players_seated
+                    .saturating_sub(counts.players_connected),
+            ),
+        ] {
+            let n = i64::try_from(n).unwrap_or(i64::MAX);
+            ConstGauge::new(n).encode(players.encode_family(&[("state", state)])?)?;
+        }
+        drop(players);
+        for (name, help, n) in [
+            ("bots", "Built-in bots seated in rooms", counts.bots),
+            ("spectators", "Spectators in rooms", counts.spectators),
+        ] {
+            let g = ConstGauge::new(i64::try_from(n).unwrap_or(i64::MAX));
+            let metric = encoder.encode_descriptor(name, help, None, g.metric_type())?;
+            g.encode(metric)?;
+        }
         let stats = lobby.stats();
         for (name, help, value) in [
             (
@@ -389,6 +440,19 @@ impl Collector for LobbyCollector {
             MetricType::Histogram,
         )?;
         metric.encode_histogram::<NoLabelSet>(think.sum, think.count, &think.buckets, None)?;
+        let latency = &stats.action_latency;
+        let mut metric = encoder.encode_descriptor(
+            "action_latency",
+            "From an action reaching its room to its broadcast being queued, commit included",
+            Some(&Unit::Seconds),
+            MetricType::Histogram,
+        )?;
+        metric.encode_histogram::<NoLabelSet>(
+            latency.sum,
+            latency.count,
+            &latency.buckets,
+            None,
+        )?;
         Ok(())
     }
 }
@@ -528,5 +592,82 @@ mod tests {
         assert_eq!(sample(&text, "splendor_games_started_total"), Some(0.0));
         assert_eq!(sample(&text, "splendor_actions_applied_total"), Some(0.0));
         assert!(text.ends_with("# EOF\n"));
+    }
+}
+
+/// The build and the process: `splendor_build_info{version}`, and (on
+/// Linux, from `/proc/self`) resident memory, CPU time, open descriptors
+/// and their limit.
+#[derive(Debug)]
+struct ProcessCollector;
+
+/// Linux's page size and clock tick on the platforms we build for.
+const PAGE_BYTES: u64 = 4096;
+const CLOCK_TICKS_PER_SECOND: f64 = 100.0;
+
+impl Collector for ProcessCollector {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), fmt::Error> {
+        let info = ConstGauge::new(1i64);
+        let mut build = encoder.encode_descriptor(
+            "build_info",
+            "The server's version (always 1)",
+            None,
+            info.metric_type(),
+        )?;
+        info.encode(build.encode_family(&[("version", env!("CARGO_PKG_VERSION"))])?)?;
+        drop(build);
+        let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        // Fields after the command name, which is in parentheses.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+        let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+        if let Some(pages) = statm
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<u64>().ok())
+        {
+            let g = ConstGauge::new(i64::try_from(pages * PAGE_BYTES).unwrap_or(i64::MAX));
+            let m = encoder.encode_descriptor(
+                "process_resident_memory",
+                "Resident memory",
+                Some(&Unit::Bytes),
+                g.metric_type(),
+            )?;
+            g.encode(m)?;
+        }
+        // utime and stime are fields 14 and 15 of stat: 11 and 12 here.
+        if let (Some(user), Some(system)) = (ticks(11), ticks(12)) {
+            let c = ConstCounter::new((user + system) as f64 / CLOCK_TICKS_PER_SECOND);
+            let m = encoder.encode_descriptor(
+                "process_cpu",
+                "CPU time used, user and system",
+                Some(&Unit::Seconds),
+                c.metric_type(),
+            )?;
+            c.encode(m)?;
+        }
+        if let Ok(fds) = std::fs::read_dir("/proc/self/fd") {
+            let g = ConstGauge::new(i64::try_from(fds.count()).unwrap_or(i64::MAX));
+            let m = encoder.encode_descriptor(
+                "process_open_fds",
+                "Open file descriptors (each connection is one)",
+                None,
+                g.metric_type(),
+            )?;
+            g.encode(m)?;
+        }
+        if let Some(limit) = crate::tcp::open_file_limit() {
+            let g = ConstGauge::new(i64::try_from(limit).unwrap_or(i64::MAX));
+            let m = encoder.encode_descriptor(
+                "process_max_fds",
+                "The open-file limit (RLIMIT_NOFILE)",
+                None,
+                g.metric_type(),
+            )?;
+            g.encode(m)?;
+        }
+        Ok(())
     }
 }

@@ -490,6 +490,17 @@ impl RoomCore {
         }
     }
 
+    /// Connected people seated, people seated, bots, spectators.
+    pub(crate) fn occupancy(&self) -> [usize; 4] {
+        let humans = self.people.humans();
+        [
+            self.people.connected_players(),
+            humans,
+            self.people.seated() - humans,
+            self.people.spectators.len(),
+        ]
+    }
+
     /// What the lobby lists for this room.
     pub(crate) fn summary(&self) -> &RoomSummary {
         &self.summary

@@ -21,6 +21,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant as StdInstant;
 
 use splendor_protocol::RoomSummary;
@@ -33,7 +34,7 @@ use super::handle::Command;
 use super::input::{DriverEvent, Request, Ticket, WriteId};
 use crate::conn::{ConnId, Connection};
 use crate::error::LobbyError;
-use crate::lobby::Stats;
+use crate::lobby::{Occupancy, Stats};
 use crate::persist::{ActionMeta, GameStart, Persistence};
 use crate::session::BoxFuture;
 
@@ -57,6 +58,10 @@ pub(crate) struct Driver {
     /// The bot move being thought about on the pool, if any. A newer one
     /// replaces it (the older answer would be stale).
     thinking: Option<BoxFuture<'static, DriverEvent>>,
+    /// Who is in the room, for the metrics.
+    occupancy: Arc<Occupancy>,
+    /// When the `act` being handled reached the room.
+    act_started: Option<Instant>,
 }
 
 /// The driver's clock, as the core takes it (tokio's, so that tests with
@@ -72,7 +77,7 @@ impl Driver {
         core: RoomCore,
         conns: Vec<Connection>,
         persistence: Arc<dyn Persistence>,
-        stats: Arc<Stats>,
+        (stats, occupancy): (Arc<Stats>, Arc<Occupancy>),
     ) -> (Driver, watch::Receiver<RoomSummary>) {
         let (summary, summary_rx) = watch::channel(core.summary().clone());
         let driver = Driver {
@@ -85,6 +90,8 @@ impl Driver {
             summary,
             stats,
             thinking: None,
+            occupancy,
+            act_started: None,
         };
         (driver, summary_rx)
     }
@@ -96,6 +103,7 @@ impl Driver {
             if let Some(closed) = self.carry_out().await {
                 return self.finish(closed, &mut commands);
             }
+            self.after_step();
             let deadline = self.core.poll_timeout();
             tokio::select! {
                 command = commands.recv() => match command {
@@ -109,6 +117,19 @@ impl Driver {
                 }
             }
         }
+    }
+
+    /// What the metrics read: the action's latency, who is in the room.
+    fn after_step(&mut self) {
+        if let Some(started) = self.act_started.take() {
+            self.stats.action_latency.record(started.elapsed());
+        }
+        let [connected, seated, bots, spectators] = self.core.occupancy();
+        let o = &self.occupancy;
+        o.connected.store(connected, Ordering::Relaxed);
+        o.seated.store(seated, Ordering::Relaxed);
+        o.bots.store(bots, Ordering::Relaxed);
+        o.spectators.store(spectators, Ordering::Relaxed);
     }
 
     fn accept(&mut self, command: Command) {
@@ -133,6 +154,9 @@ impl Driver {
                             return;
                         }
                     }
+                }
+                if let Request::Act { .. } = request {
+                    self.act_started = Some(Instant::now());
                 }
                 let ticket = Ticket(self.next_ticket);
                 self.next_ticket += 1;
