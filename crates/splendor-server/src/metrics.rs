@@ -367,7 +367,6 @@ impl Collector for LobbyCollector {
             let n = i64::try_from(n).unwrap_or(i64::MAX);
             ConstGauge::new(n).encode(rooms.encode_family(&[("status", status)])?)?;
         }
-        drop(rooms);
         let mut players = encoder.encode_descriptor(
             "players",
             "People seated in rooms, connected or away (bots not counted)",
@@ -386,7 +385,6 @@ impl Collector for LobbyCollector {
             let n = i64::try_from(n).unwrap_or(i64::MAX);
             ConstGauge::new(n).encode(players.encode_family(&[("state", state)])?)?;
         }
-        drop(players);
         for (name, help, n) in [
             ("bots", "Built-in bots seated in rooms", counts.bots),
             ("spectators", "Spectators in rooms", counts.spectators),
@@ -615,7 +613,6 @@ impl Collector for ProcessCollector {
             info.metric_type(),
         )?;
         info.encode(build.encode_family(&[("version", env!("CARGO_PKG_VERSION"))])?)?;
-        drop(build);
         let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
         let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
         // Fields after the command name, which is in parentheses.
