@@ -39,7 +39,9 @@ async fn finished_room_survives(db: TestDatabase, stop: Stop) {
     let mut ann = TestClient::connect_to(server.addr(), "ann").await;
     ann.hello().await;
     let token = ann.token.clone().expect("a token");
-    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let room = ann
+        .request(json!({"type": "create", "seats": 2, "listed": true}))
+        .await;
     let code = room["code"].as_str().unwrap().to_owned();
     ann.request(json!({"type": "add_bot", "level": "greedy"}))
         .await;
@@ -62,6 +64,10 @@ async fn finished_room_survives(db: TestDatabase, stop: Stop) {
     let room = ann.recv_type("room").await;
     assert_eq!(room["code"], code.as_str(), "{kind}: {room}");
     assert_eq!(room["status"], "finished", "{kind}: {room}");
+    assert_eq!(
+        room["listed"], true,
+        "{kind}: a listed room stays listed: {room}"
+    );
     let state = ann.state().await;
     assert_eq!(
         state.phase,

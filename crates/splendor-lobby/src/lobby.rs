@@ -377,6 +377,7 @@ impl Lobby {
             });
         }
         let sessions: Vec<_> = restored.players.iter().map(|p| p.id).collect();
+        let listed = restored.listed;
         let mut rooms = self.inner.rooms();
         if rooms.contains_key(&code) {
             return Err(RestoreError::CodeInUse(code.to_string()));
@@ -408,7 +409,7 @@ impl Lobby {
                 creator: sessions.first().copied(),
                 client: None,
                 instance,
-                listed: false,
+                listed,
                 summary,
                 occupancy,
             },

@@ -55,6 +55,8 @@ pub struct GameStart<'a> {
     pub bots: &'a [Option<splendor_ai::Level>],
     /// The room's turn clock, if any (R12).
     pub clock: Option<ClockOptions>,
+    /// Whether the room is listed for strangers to join.
+    pub listed: bool,
 }
 
 /// What is stored beside an action's move.

@@ -473,6 +473,7 @@ async fn store_game(
             seats,
             created_at: at,
             clock_json: None,
+            listed: false,
         })
         .await
         .unwrap();

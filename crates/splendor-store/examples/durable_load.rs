@@ -179,5 +179,6 @@ fn new_game(id: Uuid) -> NewGame {
             .collect(),
         created_at: 1_700_000_000_000,
         clock_json: None,
+        listed: false,
     }
 }

@@ -116,6 +116,8 @@ pub struct NewGame {
     pub created_at: UnixMillis,
     /// The room's turn clock as the server's JSON text; `None` without one.
     pub clock_json: Option<String>,
+    /// Whether the room was listed for strangers to join.
+    pub listed: bool,
 }
 
 /// One accepted action, to append to its game's log.
@@ -182,6 +184,8 @@ pub struct StoredGame {
     pub created_at: UnixMillis,
     /// The room's turn clock as the server's JSON text; `None` without one.
     pub clock_json: Option<String>,
+    /// Whether the room was listed for strangers to join.
+    pub listed: bool,
     /// The seats in seat order.
     pub seats: Vec<SeatRecord>,
     /// The log in seq order: `actions[i].seq == i`.

@@ -75,6 +75,7 @@ fn new_game(id: Uuid, players: u8, created_at: i64) -> NewGame {
             .collect(),
         created_at,
         clock_json: None,
+        listed: false,
     }
 }
 

@@ -241,6 +241,7 @@ impl RoomCore {
             clocks,
             stand_in_actions,
             finished_ago,
+            listed,
             game,
             version,
         } = restored;
@@ -296,8 +297,9 @@ impl RoomCore {
             version,
             names,
         };
-        let mut core = RoomCore::with((code, false), people, Some(running), config, rng_seed, now);
+        let mut core = RoomCore::with((code, listed), people, Some(running), config, rng_seed, now);
         core.clock = clock;
+        info!(listed = core.listed, status = ?core.status(), "room restored");
         core.after_input(now);
         core
     }

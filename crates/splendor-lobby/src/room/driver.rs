@@ -298,6 +298,7 @@ async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -
                     names: &record.names,
                     bots: &record.bots,
                     clock: record.clock,
+                    listed: record.listed,
                 })
                 .await
         }

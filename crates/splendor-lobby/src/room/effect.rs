@@ -149,6 +149,8 @@ pub struct GameRecord {
     pub bots: Vec<Option<Level>>,
     /// The room's turn clock, if any (R12).
     pub clock: Option<super::clock::ClockOptions>,
+    /// Whether the room is listed for strangers to join.
+    pub listed: bool,
 }
 
 /// Counters of the lobby's statistics.

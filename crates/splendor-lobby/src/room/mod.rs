@@ -78,6 +78,8 @@ pub struct RestoredGame {
     /// For a finished game, how long ago it ended: the room stays viewable
     /// for the rest of its viewing time.
     pub finished_ago: Option<std::time::Duration>,
+    /// Whether the room was listed for strangers to join.
+    pub listed: bool,
     /// The game after its whole log.
     pub game: Game,
     /// The number of actions in the log (the state version).

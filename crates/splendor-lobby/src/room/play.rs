@@ -101,6 +101,7 @@ impl RoomCore {
                 names,
                 bots,
                 clock: self.clock,
+                listed: self.listed,
             }),
             Pending::Start {
                 ticket,

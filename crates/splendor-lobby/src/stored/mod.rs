@@ -169,6 +169,7 @@ impl Persistence for StorePersistence {
                 seats,
                 created_at: unix_millis_now(),
                 clock_json: start.clock.map(format::clock_json),
+                listed: start.listed,
             };
             self.store.create_game(game).await.map_err(persist_error)
         })
@@ -494,6 +495,7 @@ async fn restore_one(
         clocks,
         stand_in_actions,
         finished_ago,
+        listed: stored.listed,
         game,
         version: log.len() as u64,
     };

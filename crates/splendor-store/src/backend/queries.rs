@@ -200,8 +200,9 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
 async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
     let done = sqlx::query(
         "INSERT INTO games \
-         (id, room_code, players, options_json, seed, salt, commitment, created_at, clock_json) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+         (id, room_code, players, options_json, seed, salt, commitment, created_at, clock_json, \
+          listed) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
          ON CONFLICT (id) DO NOTHING",
     )
     .bind(game.id)
@@ -213,6 +214,7 @@ async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
     .bind(game.commitment.as_str())
     .bind(game.created_at)
     .bind(game.clock_json.as_deref())
+    .bind(game.listed)
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() == 0 {
@@ -414,7 +416,7 @@ fn narrow<T: TryFrom<i64>>(column: &str, value: i64) -> Result<T, StoreError> {
 }
 
 const GAME_COLUMNS: &str = "id, room_code, players, options_json, seed, salt, commitment, \
-                            created_at, finished_at, result_json, clock_json";
+                            created_at, finished_at, result_json, clock_json, listed";
 
 /// A game's own row, without its seats and actions.
 fn game_from_row(row: &DbRow) -> Result<StoredGame, StoreError> {
@@ -446,6 +448,7 @@ fn game_from_row(row: &DbRow) -> Result<StoredGame, StoreError> {
         commitment: get(row, "commitment")?,
         created_at: get(row, "created_at")?,
         clock_json: get(row, "clock_json")?,
+        listed: get(row, "listed")?,
         seats: Vec::new(),
         actions: Vec::new(),
         finished,

@@ -351,6 +351,7 @@ impl Table {
             clocks: None,
             stand_in_actions: Vec::new(),
             finished_ago: None,
+            listed: false,
             game: Game::new(players, Options::default(), 7).unwrap(),
             version: 0,
         };
