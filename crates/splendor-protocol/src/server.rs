@@ -254,6 +254,10 @@ pub struct EventsInfo {
     pub room: String,
     /// The version the events lead to.
     pub version: u64,
+    /// Who made the action when it was not the seat's player: `bot` (the
+    /// built-in bot holding the seat) or `stand_in` (R12.2, R12.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
     /// The events, in the order they happened.
     pub events: Vec<WireEvent>,
 }

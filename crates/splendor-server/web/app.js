@@ -242,9 +242,12 @@ function handle(msg) {
       S.stateAt = performance.now();
       S.pending = false;
       break;
-    case 'events':
-      for (const ev of msg.events) logLine(eventText(ev));
+    case 'events': {
+      // A stand-in's moves say so (R12.4).
+      const by = msg.by === 'stand_in' ? ' (stand-in)' : '';
+      for (const ev of msg.events) logLine(eventText(ev) + by);
       break;
+    }
     case 'result':
       S.result = msg;
       break;
@@ -482,6 +485,13 @@ function renderTurn() {
   const who = mine ? 'Your turn' : `${seatName(st.to_act)}'s turn`;
   const phase = { return_tokens: ': returning tokens', choose_noble: ': choosing a noble' }[st.phase] || '';
   box.append(el('h2', { cls: mine ? 'mine' : '', text: who + phase }));
+  // Your own clock where you play (on a phone the player panels are below).
+  const clock = mine && st.clocks ? st.clocks[st.you] : null;
+  if (clock) {
+    box.append(el('p', { cls: 'turn-clock' }, 'Time left: ',
+      el('span', { cls: 'clock running', 'data-clock': st.you, role: 'timer', text: clockText(clockNow(clock)) }),
+      clock.stand_in ? ' — act within it to take your seat back from the stand-in.' : ''));
+  }
   if (st.you === undefined) box.append(el('p', { cls: 'muted', text: 'You are watching.' }));
   if (!S.identified) box.append(el('p', { cls: 'muted', text: 'Not connected: moves wait until the connection is back.' }));
   if (!mine || !legal().length) return;
@@ -580,7 +590,7 @@ function renderPlayers() {
       st.first_seat === p.seat ? el('span', { cls: 'tag', text: 'first' }) : null,
       connected ? null : el('span', { cls: 'tag away', text: 'away' }),
       seat && seat.bot ? el('span', { cls: 'tag bot', text: `bot: ${seat.bot}` }) : null,
-      clock && clock.stand_in ? el('span', { cls: 'tag away', text: 'played by stand-in', title: 'Out of time: a stand-in plays this seat until its player acts within the grace' }) : null,
+      clock && clock.stand_in ? el('span', { cls: 'tag away', text: 'played by stand-in', title: 'Out of time, or away: a stand-in plays this seat until its player acts within the grace' }) : null,
       clock && !clock.bot ? el('span', {
         cls: `clock${clock.running ? ' running' : ''}`, 'data-clock': p.seat, role: 'timer',
         text: clockText(clockNow(clock)),
@@ -678,8 +688,15 @@ function setup() {
     }
     send(msg);
   });
+  $('clock').addEventListener('change', () => {
+    // R12.3 needs a clock.
+    $('away').disabled = !$('clock').value;
+    if ($('away').disabled) $('away').checked = false;
+  });
   $('bots-form').addEventListener('submit', (e) => {
     e.preventDefault();
+    // A double click must not create two rooms.
+    if (S.quick || S.room) return;
     const bots = Number($('bot-count').value);
     S.quick = { bots, level: $('bot-level').value };
     send({ type: 'create', seats: bots + 1 });

@@ -49,13 +49,22 @@ function quickPlay() {
   }
 }
 
-// Milliseconds as m:ss (h:mm:ss past an hour).
+// Milliseconds as m:ss (h:mm:ss past an hour, "2d 5h" past a day).
 function clockText(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// Whole seconds in words: "5 min", "10 s", "1 day".
+function durationText(secs) {
+  if (secs >= 86400 && secs % 86400 === 0) return plural(secs / 86400, 'day');
+  if (secs >= 3600 && secs % 3600 === 0) return plural(secs / 3600, 'hour');
+  if (secs >= 60 && secs % 60 === 0) return `${secs / 60} min`;
+  return `${secs} s`;
 }
 
 // A seat's clock as of now: a running one counts down from what the state
@@ -98,7 +107,7 @@ function renderRoom() {
   $('start-box').hidden = !host;
   $('bot-box').hidden = !host || seated >= r.seats.length;
   $('room-clock').textContent = r.clock
-    ? `Clock: ${clockText(r.clock.initial_s * 1000)} + ${r.clock.increment_s} s a turn; out of time, a stand-in plays the turn${r.clock.stand_in_when_away ? ', and the turns of players who are away' : ''}.`
+    ? `Clock: ${durationText(r.clock.initial_s)} + ${durationText(r.clock.increment_s)} a turn; out of time, a stand-in plays the turn${r.clock.stand_in_when_away ? ', and the turns of players who are away' : ''}.`
     : 'No clock: the game waits for everyone.';
   $('start').disabled = seated < 2;
   $('wait-note').textContent = host

@@ -68,6 +68,8 @@ pub(crate) struct Running {
     pub(crate) clocks: Option<Clocks>,
     /// The versions of the actions the stand-in made (R12.4).
     pub(crate) stand_in_actions: Vec<u64>,
+    /// Who made the last action (its `events` say so).
+    pub(crate) last_mover: Mover,
 }
 
 /// The change waiting for the write in flight.
@@ -289,6 +291,7 @@ impl RoomCore {
             result_pending: false,
             clocks,
             stand_in_actions,
+            last_mover: Mover::Person,
             game,
             seed,
             options,

@@ -13,7 +13,7 @@ use splendor_replay::Seed;
 use splendor_rules::{Events, Seat, View, Viewer};
 
 use super::core::RoomCore;
-use super::effect::Effect;
+use super::effect::{Effect, Mover};
 use crate::conn::{ConnId, Outgoing, SharedFrame};
 
 /// One connection to send to, and how it sees the game.
@@ -264,6 +264,11 @@ impl RoomCore {
             id: request,
             room: self.code.to_string(),
             version: self.running.as_ref().map_or(0, |r| r.version),
+            by: match self.running.as_ref().map(|r| r.last_mover) {
+                Some(Mover::Bot) => Some("bot".to_owned()),
+                Some(Mover::StandIn) => Some("stand_in".to_owned()),
+                _ => None,
+            },
             events: events
                 .iter()
                 .map(|e| wire_event(&e.redact_for(viewer)))

@@ -87,6 +87,7 @@ impl RoomCore {
             result_pending: false,
             clocks,
             stand_in_actions: Vec::new(),
+            last_mover: Mover::Person,
         };
         // Persistence step: the game exists only once it is durable.
         self.write(
@@ -298,6 +299,7 @@ impl RoomCore {
         }
         running.version += 1;
         running.clocks = clocks;
+        running.last_mover = by;
         debug!(version = running.version, "action applied");
         let result = running.game.result();
         let game = running.id;
