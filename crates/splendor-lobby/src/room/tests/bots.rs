@@ -131,7 +131,7 @@ fn a_bot_moves_after_the_delay_through_the_same_path_as_a_person() {
               write action #1 seat 1 {"take":["green","red","black"]} -> ok
               count ActionApplied
               count BotAction
-              c1 <- events v2 (1) (frame)
+              c1 <- events v2 (1) by bot (frame)
               c1 <- lean state v2 to_act 0 legal 25 (frame)
               deadline none
         "#]],
@@ -179,7 +179,7 @@ fn a_bot_that_cannot_think_plays_a_legal_move_and_the_table_goes_on() {
               write action #1 seat 1 {"take":["white","blue","green"]} -> ok
               count ActionApplied
               count BotAction
-              c1 <- events v2 (1) (frame)
+              c1 <- events v2 (1) by bot (frame)
               c1 <- lean state v2 to_act 0 legal 27 (frame)
         "#]],
     );

@@ -693,9 +693,14 @@ impl Table {
                 }),
                 id(&s.id)
             ),
-            ServerMessage::Events(e) => {
-                format!("events v{} ({}){}", e.version, e.events.len(), id(&e.id))
-            }
+            ServerMessage::Events(e) => format!(
+                "events v{} ({}){}{}",
+                e.version,
+                e.events.len(),
+                e.by.as_ref()
+                    .map_or(String::new(), |by| format!(" by {by}")),
+                id(&e.id)
+            ),
             ServerMessage::Result(r) => format!("result winners {:?}", r.winners),
             ServerMessage::Left(l) => format!("left{}", id(&l.id)),
             ServerMessage::RoomClosed(c) => format!("room_closed {:?}", c.reason),

@@ -125,9 +125,9 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               write action #1 seat 1 {"take":["white","blue","black"]} -> ok
               count ActionApplied
               count StandInAction
-              c1 <- events v2 (1) (frame)
+              c1 <- events v2 (1) by stand_in (frame)
               c1 <- lean state v2 to_act 0 legal 26 clocks [35000* 0!] (frame)
-              c2 <- events v2 (1) (frame)
+              c2 <- events v2 (1) by stand_in (frame)
               c2 <- lean state v2 to_act 0 legal - clocks [35000* 0!] (frame)
               deadline 66s
             ann@c1 act {"take":["white","blue","red"]} v2
@@ -203,9 +203,9 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
               write action #0 seat 0 {"take":["white","blue","black"]} -> ok
               count ActionApplied
               count StandInAction
-              c1 <- events v1 (1) (frame)
+              c1 <- events v1 (1) by stand_in (frame)
               c1 <- lean state v1 to_act 1 legal - clocks [0! 20000*] (frame)
-              c2 <- events v1 (1) (frame)
+              c2 <- events v1 (1) by stand_in (frame)
               c2 <- lean state v1 to_act 1 legal 27 clocks [0! 20000*] (frame)
               deadline 41s
             bob@c2 act {"take":["white","blue","green"]} v1
@@ -231,9 +231,9 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
               write action #2 seat 0 {"take":["white","red","black"]} -> ok
               count ActionApplied
               count StandInAction
-              c1 <- events v3 (1) (frame)
+              c1 <- events v3 (1) by stand_in (frame)
               c1 <- lean state v3 to_act 1 legal - clocks [0! 20000*] (frame)
-              c2 <- events v3 (1) (frame)
+              c2 <- events v3 (1) by stand_in (frame)
               c2 <- lean state v3 to_act 1 legal 25 clocks [0! 20000*] (frame)
               deadline 52s
         "#]],
@@ -299,7 +299,7 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
               write action #1 seat 1 {"take":["white","blue","black"]} -> ok
               count ActionApplied
               count StandInAction
-              c1 <- events v2 (1) (frame)
+              c1 <- events v2 (1) by stand_in (frame)
               c1 <- lean state v2 to_act 0 legal 26 clocks [315000* 0!] (frame)
               deadline 331s
         "#]],
