@@ -59,6 +59,7 @@ async fn sessions_are_pruned_after_their_lifetime_unless_seated_or_connected() {
         .await;
     ann.request(json!({"type": "start"})).await;
     ann.play_until_result(&mut Dice(9)).await;
+    ann.request(json!({"type": "leave"})).await;
     drop(ann.disconnect().await);
     // A seat in a game that is still running.
     let mut cy = TestClient::join_server(&server, "cy").await;

@@ -35,6 +35,11 @@ pub enum LobbyError {
     /// `add_bot` with a level that does not exist.
     #[error("{0}")]
     UnknownBotLevel(String),
+    /// The player's time ran out: the stand-in makes the rest of the turn.
+    #[error(
+        "your time ran out: the stand-in plays the rest of this turn (R12.2); act within the grace at your next turn to take your seat back"
+    )]
+    StandInTurn,
     /// A clock outside R12.1, or `stand_in_when_away` without a clock.
     #[error("{0}")]
     InvalidClock(String),
@@ -140,6 +145,7 @@ impl LobbyError {
             LobbyError::UnknownBotLevel(_) => ErrorCode::UnknownBotLevel,
             LobbyError::NotABot(_) => ErrorCode::NotABot,
             LobbyError::InvalidClock(_) => ErrorCode::InvalidClock,
+            LobbyError::StandInTurn => ErrorCode::StandInTurn,
             LobbyError::NotEnoughPlayers => ErrorCode::NotEnoughPlayers,
             LobbyError::GameAlreadyStarted => ErrorCode::GameAlreadyStarted,
             LobbyError::GameNotStarted => ErrorCode::GameNotStarted,

@@ -55,11 +55,12 @@ impl Presence {
         entry.room
     }
 
-    /// The sessions that have a live connection now.
-    pub fn connected_sessions(&self) -> Vec<SessionId> {
+    /// The sessions that have a live connection now, or are in a room
+    /// (seated while away, waiting for a game to start).
+    pub fn present_sessions(&self) -> Vec<SessionId> {
         self.lock()
             .iter()
-            .filter(|(_, e)| e.conn.is_some())
+            .filter(|(_, e)| e.conn.is_some() || e.room.is_some())
             .map(|(&id, _)| id)
             .collect()
     }

@@ -65,6 +65,9 @@ pub enum ErrorCode {
     /// A clock outside R12.1 (a bank of 1 second to 7 days, an increment of
     /// 0 to 1 day, whole seconds), or `stand_in_when_away` without a clock.
     InvalidClock,
+    /// The player's time ran out: the stand-in plays the rest of this turn
+    /// (R12.2).
+    StandInTurn,
     /// The server holds as many rooms as it allows.
     TooManyRooms,
     /// The session already has as many open rooms as one session may.
@@ -115,6 +118,7 @@ impl ErrorCode {
             ErrorCode::UnknownBotLevel => "unknown_bot_level",
             ErrorCode::NotABot => "not_a_bot",
             ErrorCode::InvalidClock => "invalid_clock",
+            ErrorCode::StandInTurn => "stand_in_turn",
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::TooManySessionRooms => "too_many_session_rooms",
             ErrorCode::TooManyRoomsFromAddress => "too_many_rooms_from_address",

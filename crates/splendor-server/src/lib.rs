@@ -274,14 +274,14 @@ impl AppState {
 
     /// Deletes the sessions past their lifetime as of `now` (Unix ms; see
     /// `--session-ttl` and `--unused-session-ttl`), after recording every
-    /// session connected now as seen. Returns how many were deleted (0
+    /// session connected now or in a room as seen. Returns how many were deleted (0
     /// without a database).
     pub async fn prune_sessions(&self, now: i64) -> Result<u64, StoreError> {
         let Some(store) = self.store() else {
             return Ok(0);
         };
-        let connected = self.lobby().presence().connected_sessions();
-        let ids = connected
+        let present = self.lobby().presence().present_sessions();
+        let ids = present
             .into_iter()
             .map(|id| splendor_store::SessionId(id.0))
             .collect();

@@ -180,8 +180,10 @@ impl RoomCore {
         {
             return;
         }
-        if self.bot_pause_until.is_some_and(|until| now < until) {
-            return;
+        match self.bot_pause_until {
+            Some(until) if now < until => return,
+            Some(_) => self.bot_pause_until = None,
+            None => {}
         }
         let view = running.game.view(Viewer::Seat(seat));
         let seed = self.random_u64();
@@ -244,7 +246,12 @@ impl RoomCore {
     }
 
     /// When the answered bot move may be played (the timer's deadline).
+    /// None while a write is in flight: the move waits for its outcome,
+    /// and a deadline already past would only wake the room again and again.
     pub(crate) fn bot_deadline(&self) -> Option<Instant> {
+        if self.pending.is_some() {
+            return None;
+        }
         match self.bot_turn {
             Some(t) if t.answer.is_some() => Some(t.ready_at),
             // Waiting out a store failure before asking again.
@@ -267,6 +274,10 @@ impl RoomCore {
             return; // Played once the write in flight is done.
         }
         let outcome = self.act_as(seat, action, Some(version), None);
+        if outcome.is_ok() {
+            // Played: its write is in flight; the next position asks anew.
+            self.bot_turn = None;
+        }
         if let Err(e) = outcome {
             // Only a bug makes a bot's move illegal: play a legal one
             // rather than stall the table.
@@ -275,7 +286,10 @@ impl RoomCore {
                 && let Err(e) = self.act_as(seat, legal, Some(version), None)
             {
                 warn!(seat, error = %e, "no legal move could be played for a bot");
+                self.bot_turn = None;
                 self.bot_pause_until = Some(now + RETRY_AFTER_STORE_FAILURE);
+            } else {
+                self.bot_turn = None;
             }
         }
     }

@@ -64,6 +64,9 @@ pub(crate) struct Clocks {
     ticking: Option<Ticking>,
     /// The stand-in makes the rest of this seat's current turn.
     pub(crate) standing_in: Option<Seat>,
+    /// After a restart, the turn in progress began while its player was
+    /// connected: R12.3 does not apply to it (a restart costs nobody time).
+    restored_turn: bool,
 }
 
 impl Clocks {
@@ -79,6 +82,13 @@ impl Clocks {
         Clocks::restored(options, bots, seats)
     }
 
+    /// After a restart: being disconnected by it does not count as away
+    /// for the turn in progress (R12.3; a restart costs nobody time).
+    pub(crate) fn after_restart(mut self) -> Clocks {
+        self.restored_turn = true;
+        self
+    }
+
     /// The clocks as stored with the last action (a restart costs nobody
     /// time: the clock of the seat to act starts again from its bank).
     pub(crate) fn restored(
@@ -92,6 +102,7 @@ impl Clocks {
             bots,
             ticking: None,
             standing_in: None,
+            restored_turn: false,
         }
     }
 
@@ -114,6 +125,7 @@ impl Clocks {
             return;
         };
         let grace = self.grace();
+        let away = away && !self.restored_turn;
         let budget = if clock.stand_in || (away && self.options.stand_in_when_away) {
             // R12.2 a marked seat, R12.3 an away player: the grace at most.
             grace.min(if clock.stand_in { grace } else { clock.bank })
@@ -131,6 +143,7 @@ impl Clocks {
     /// `by_person` when its player made it; `turn_ends` when the next to act
     /// is another seat (or nobody).
     pub(crate) fn accepted(&mut self, seat: Seat, now: Instant, by_person: bool, turn_ends: bool) {
+        self.restored_turn = false;
         let ticking = self.ticking.take().filter(|t| t.seat == seat);
         let grace = self.grace();
         let increment = self.options.clock.increment();

@@ -280,6 +280,7 @@ impl RoomCore {
                 Some(seats) => Clocks::restored(options, bots, seats),
                 None => Clocks::new(options, bots),
             }
+            .after_restart()
         });
         let running = Running {
             id,

@@ -134,6 +134,15 @@ impl RoomCore {
             }
             return Err(LobbyError::NotInRoom);
         };
+        // R12.2: the stand-in makes the rest of a turn whose time ran out.
+        if self
+            .running
+            .as_ref()
+            .and_then(|r| r.clocks.as_ref())
+            .is_some_and(|c| c.standing_in == Some(seat as Seat))
+        {
+            return Err(LobbyError::StandInTurn);
+        }
         self.act_as(seat as Seat, action, expect_version, Some((ticket, caller)))
     }
 
@@ -375,11 +384,11 @@ impl RoomCore {
             return;
         };
         match self.replayed(log) {
-            Err(e) => {
-                if let Some(ticket) = ticket {
-                    self.reply(ticket, Err(e));
-                }
-            }
+            Err(e) => match ticket {
+                Some(ticket) => self.reply(ticket, Err(e)),
+                // A bot's move: ask again after a pause, not at once.
+                None => self.bot_store_failed(now),
+            },
             Ok((game, version)) => {
                 let Some(running) = self.running.as_mut() else {
                     return;

@@ -66,7 +66,8 @@ fn r12_1_a_clock_runs_only_during_its_seats_turn_and_gains_the_increment() {
 }
 
 /// R12.2: out of time, the stand-in (greedy, after the bots' delay)
-/// plays the turn and the seat is marked; at the seat's next turn its
+/// plays the turn (the player may not take it back in the middle) and the
+/// seat is marked; at the seat's next turn its
 /// player acts within the grace and has the seat back, with what was left
 /// of the grace as the bank (plus the increment).
 #[test]
@@ -78,6 +79,7 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
         ann@c1 start joined
         ann@c1 act {"take":["white","blue","green"]} v0
         wait 30s
+        bob@c2 act {"take":["white","blue","black"]} v1
         bot answers
         wait 1s
         ann@c1 act {"take":["white","blue","red"]} v2
@@ -118,6 +120,8 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               c2 <- state v1 to_act 1 legal 27 clocks [35000 0!]
               think seat 1 v1 greedy
               deadline none
+            bob@c2 act {"take":["white","blue","black"]} v1
+              reply StandInTurn
             bot answers
               deadline 31s
             wait 1s
@@ -133,7 +137,7 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
             ann@c1 act {"take":["white","blue","red"]} v2
               write action #2 seat 0 {"take":["white","blue","red"]} -> ok
               count ActionApplied
-              c1 <- events v3 (1) id=r4 (frame)
+              c1 <- events v3 (1) id=r5 (frame)
               c1 <- lean state v3 to_act 1 legal - clocks [40000 10000*!] (frame)
               c2 <- events v3 (1) (frame)
               c2 <- lean state v3 to_act 1 legal 25 clocks [40000 10000*!] (frame)
@@ -145,7 +149,7 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               count ActionApplied
               c1 <- events v4 (1) (frame)
               c1 <- lean state v4 to_act 0 legal 17 clocks [40000* 11000] (frame)
-              c2 <- events v4 (1) id=r5 (frame)
+              c2 <- events v4 (1) id=r6 (frame)
               c2 <- lean state v4 to_act 0 legal - clocks [40000* 11000] (frame)
               reply ok
               deadline 75s
@@ -340,6 +344,22 @@ fn r12_1_bots_have_no_clock_and_rooms_without_one_show_none() {
               reply ok
               think seat 1 v1 greedy
               deadline none
+        "#]],
+    );
+}
+
+/// A restart costs nobody time: after a restore every player is
+/// disconnected, but the turn in progress began while its player was
+/// there, so R12.3's grace does not apply to it; the next turns it does.
+#[test]
+fn r12_3_a_restart_does_not_make_the_player_on_move_away() {
+    check(
+        r#"
+        restored 2 clock 300s+15s away ann bob
+        "#,
+        expect![[r#"
+            restored 2 clock 300s+15s away ann bob
+              deadline 300s
         "#]],
     );
 }
