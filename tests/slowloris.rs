@@ -135,3 +135,55 @@ async fn per_peer_and_total_caps_refuse_the_surplus_at_once() {
     let refused = closed_within(&mut many, window).await;
     assert_eq!(refused, 14, "60 connections at most in all");
 }
+
+/// A kept-alive HTTP connection serves request after request; once idle
+/// for the deadline after its last answer, it is closed too.
+#[tokio::test]
+async fn a_kept_alive_connection_is_served_then_closed_when_idle() {
+    let server = TestServer::start_with(Config {
+        request_deadline: Duration::from_secs(1),
+        ..config()
+    })
+    .await;
+    let mut stream = TcpStream::connect(server.addr()).await.expect("connect");
+    for _ in 0..3 {
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .expect("send a request");
+        let answer = read_answer(&mut stream).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    assert!(
+        closed_by_server(&mut stream).await,
+        "an idle kept-alive connection stays open"
+    );
+}
+
+/// One whole HTTP answer (head and a `content-length` body) as text.
+async fn read_answer(stream: &mut TcpStream) -> String {
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    loop {
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let length: usize = text[..end]
+                .lines()
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse().ok())?
+                })
+                .unwrap_or(0);
+            if answer.len() >= end + 4 + length {
+                return text;
+            }
+        }
+        let n = tokio::time::timeout(SAFETY_TIMEOUT, stream.read(&mut buf))
+            .await
+            .expect("an answer in time")
+            .expect("read");
+        assert!(n > 0, "closed before answering");
+        answer.extend_from_slice(&buf[..n]);
+    }
+}

@@ -9,12 +9,13 @@
 //!   that is the proxy, whose own per-client limits must do that job
 //!   (docs/HOSTING.md).
 //! - [`Guarded`], the connection's IO, gives a client a deadline to send a
-//!   whole request (its head, and the small body our API takes): when the
-//!   server has not started answering by then, reads fail and hyper closes
-//!   the connection. The deadline starts again for each request on a
-//!   kept-alive connection, and is lifted for good once the server answers
-//!   `101 Switching Protocols`: a WebSocket has its own idle and heartbeat
-//!   timers.
+//!   whole request head (up to its blank line): past it, reads fail and
+//!   hyper closes the connection. While the handler runs there is no
+//!   deadline; after an answer, the client has the same time to send its
+//!   next request (or to read the answer): an idle kept-alive connection
+//!   is closed too. The deadline is lifted for good once the server
+//!   answers `101 Switching Protocols`: a WebSocket has its own idle and
+//!   heartbeat timers.
 
 use std::io;
 use std::net::SocketAddr;
@@ -145,10 +146,16 @@ impl axum::serve::Listener for GuardedListener {
 /// Where a connection is in its life, for the request deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
-    /// Waiting for a request: the deadline runs.
-    Request,
-    /// The server is answering: no deadline until it reads again.
-    Answering,
+    /// Reading a request head: the deadline runs from its first byte (or
+    /// from the accept).
+    Head,
+    /// The head is in (its blank line was read): the handler runs, and
+    /// hyper may read meanwhile only to notice a close. No deadline.
+    Handling,
+    /// The server has answered: the deadline runs from its last write,
+    /// until the client sends its next request (a kept-alive connection
+    /// idle, or a client that stopped reading, is closed).
+    Answered,
     /// A WebSocket now: no deadline ever again.
     Upgraded,
 }
@@ -160,6 +167,8 @@ pub struct Guarded {
     phase: Phase,
     deadline: Option<Duration>,
     timer: Pin<Box<Sleep>>,
+    /// The last bytes of the head read so far, to find its end across reads.
+    tail: [u8; 3],
     metrics: Metrics,
 }
 
@@ -169,23 +178,53 @@ impl Guarded {
         Guarded {
             inner,
             _slot: slot,
-            phase: Phase::Request,
+            phase: Phase::Head,
             deadline: limits.request_deadline,
             timer: Box::pin(sleep_until(Instant::now() + first)),
+            tail: [0; 3],
             metrics,
         }
     }
 
-    /// The server writes `first`: an answer begins (or the upgrade).
-    fn answering(&mut self, first: &[u8]) {
+    fn restart_timer(&mut self) {
+        if let Some(deadline) = self.deadline {
+            self.timer.as_mut().reset(Instant::now() + deadline);
+        }
+    }
+
+    /// The client sent `bytes`.
+    fn received(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() || self.phase == Phase::Upgraded {
+            return;
+        }
+        if self.phase != Phase::Head {
+            // The next request begins: it has the whole deadline.
+            self.phase = Phase::Head;
+            self.tail = [0; 3];
+            self.restart_timer();
+        }
+        // The head ends at its first blank line.
+        let mut seen = self.tail.to_vec();
+        seen.extend_from_slice(&bytes[..bytes.len().min(4096)]);
+        if seen.windows(4).any(|w| w == b"\r\n\r\n") {
+            self.phase = Phase::Handling;
+        }
+        let keep = seen.len().min(3);
+        self.tail = [0; 3];
+        self.tail[3 - keep..].copy_from_slice(&seen[seen.len() - keep..]);
+    }
+
+    /// The server wrote `first` (the start of what it wrote).
+    fn answered(&mut self, first: &[u8]) {
         if self.phase == Phase::Upgraded || first.is_empty() {
             return;
         }
-        self.phase = if first.starts_with(b"HTTP/1.1 101 ") {
-            Phase::Upgraded
-        } else {
-            Phase::Answering
-        };
+        if self.phase != Phase::Answered && first.starts_with(b"HTTP/1.1 101 ") {
+            self.phase = Phase::Upgraded;
+            return;
+        }
+        self.phase = Phase::Answered;
+        self.restart_timer();
     }
 }
 
@@ -196,23 +235,21 @@ impl AsyncRead for Guarded {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = &mut *self;
-        if let Some(deadline) = this.deadline
-            && this.phase != Phase::Upgraded
+        if this.deadline.is_some()
+            && matches!(this.phase, Phase::Head | Phase::Answered)
+            && this.timer.as_mut().poll(cx).is_ready()
         {
-            if this.phase == Phase::Answering {
-                // The answer is out; the next request has the same time.
-                this.phase = Phase::Request;
-                this.timer.as_mut().reset(Instant::now() + deadline);
-            }
-            if this.timer.as_mut().poll(cx).is_ready() {
-                this.metrics.request_deadline_passed();
-                return Poll::Ready(Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "no complete request within the deadline",
-                )));
-            }
+            this.metrics.request_deadline_passed();
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "no complete request within the deadline",
+            )));
         }
-        Pin::new(&mut this.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
+        let filled = buf.filled();
+        this.received(&filled[before..]);
+        Poll::Ready(Ok(()))
     }
 }
 
@@ -224,7 +261,7 @@ impl AsyncWrite for Guarded {
     ) -> Poll<io::Result<usize>> {
         let this = &mut *self;
         let written = ready!(Pin::new(&mut this.inner).poll_write(cx, buf))?;
-        this.answering(&buf[..written]);
+        this.answered(&buf[..written]);
         Poll::Ready(Ok(written))
     }
 
@@ -238,7 +275,7 @@ impl AsyncWrite for Guarded {
         if written > 0
             && let Some(first) = bufs.iter().find(|b| !b.is_empty())
         {
-            this.answering(&first[..written.min(first.len())]);
+            this.answered(&first[..written.min(first.len())]);
         }
         Poll::Ready(Ok(written))
     }
