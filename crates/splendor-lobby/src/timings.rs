@@ -14,7 +14,7 @@ pub(crate) struct Timings {
     micros: AtomicU64,
 }
 
-/// A snapshot of a [`Timings`], as Prometheus reads a histogram.
+/// A snapshot of a timings histogram, as Prometheus reads one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeHistogram {
     /// Cumulative counts per upper bound (seconds), the last one +Inf.

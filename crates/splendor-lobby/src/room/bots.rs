@@ -73,8 +73,8 @@ impl RoomCore {
         Ok(())
     }
 
-    /// The seats of a room are the host's to change, before the start.
-    fn check_host_before_start(&self, caller: &Caller) -> Result<(), LobbyError> {
+    /// The seats of a room (and its start) are the host's, before the start.
+    pub(crate) fn check_host_before_start(&self, caller: &Caller) -> Result<(), LobbyError> {
         if !self.people.is_attached(caller.session, caller.conn) {
             return Err(LobbyError::NotInRoom);
         }

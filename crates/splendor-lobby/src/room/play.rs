@@ -25,15 +25,7 @@ impl RoomCore {
         caller: Caller,
         order: SeatOrder,
     ) -> Result<(), LobbyError> {
-        if !self.people.is_attached(caller.session, caller.conn) {
-            return Err(LobbyError::NotInRoom);
-        }
-        if self.running.is_some() {
-            return Err(LobbyError::GameAlreadyStarted);
-        }
-        if self.people.host != caller.session {
-            return Err(LobbyError::NotHost);
-        }
+        self.check_host_before_start(&caller)?;
         let seated = self.people.seated();
         if seated < 2 {
             return Err(LobbyError::NotEnoughPlayers);
