@@ -21,7 +21,7 @@ async fn assert_unchanged(client: &mut TestClient, before: &StateInfo) {
         (Some("room"), Some("check")),
         "{room}"
     );
-    let state: StateInfo = serde_json::from_value(client.recv().await).unwrap();
+    let state: StateInfo = serde_json::from_value(client.recv_after_history().await).unwrap();
     assert_eq!(&state, before, "{}: the state changed", client.name);
 }
 
@@ -61,7 +61,7 @@ async fn a_player_who_reconnects_with_the_token_gets_the_same_state_and_plays_on
     assert_eq!(room["you"], json!({"role": "player", "seat": 1}));
     assert_eq!(room["status"], "playing");
     // The current state at once, identical to the one bob had.
-    let state: StateInfo = serde_json::from_value(back.recv().await).unwrap();
+    let state: StateInfo = serde_json::from_value(back.recv_after_history().await).unwrap();
     assert_eq!(state, states[1]);
     let present = |m: &Value| m["type"] == "room" && m["seats"][1]["connected"] == true;
     table.players[0].recv_until(present).await;
@@ -80,7 +80,7 @@ async fn a_second_connection_with_the_token_replaces_the_first_mid_game() {
     second.resume(&token).await;
     let room = second.recv_type("room").await;
     assert_eq!(room["you"]["seat"], 2);
-    let state: StateInfo = serde_json::from_value(second.recv().await).unwrap();
+    let state: StateInfo = serde_json::from_value(second.recv_after_history().await).unwrap();
     assert_eq!(state, states[2]);
     let (code, _) = table.players[2].expect_close().await;
     assert_eq!(code, 4001);
@@ -97,7 +97,7 @@ async fn spectators_see_the_public_view_and_cannot_act() {
         .await;
     assert_eq!(room["you"], json!({"role": "spectator"}));
     assert_eq!(room["spectators"].as_array().unwrap().len(), 2);
-    let view: StateInfo = serde_json::from_value(late.recv().await).unwrap();
+    let view: StateInfo = serde_json::from_value(late.recv_after_history().await).unwrap();
     assert_eq!(view.version, version);
     assert!(view.you.is_none() && view.legal_actions.is_none());
     // The same public view as the spectator who watched from the start.
@@ -278,7 +278,7 @@ async fn after_an_action_states_are_lean_and_read_back_into_the_full_state() {
         assert!(lean["nobles"][0].is_u64(), "a noble by id: {lean}");
         client.send(json!({"type": "sync", "id": "full"})).await;
         client.recv_type("room").await;
-        let full_frame = client.recv().await;
+        let full_frame = client.recv_after_history().await;
         assert_eq!(full_frame["type"], "state");
         assert!(full_frame.get("lean").is_none() && full_frame["game"].is_string());
         let full: StateInfo = serde_json::from_value(full_frame.clone()).unwrap();

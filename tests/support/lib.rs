@@ -253,6 +253,24 @@ impl TestClient {
         }
     }
 
+    /// The next frame, past the `history` that comes before the state on
+    /// join, resume and sync of a started game (checked to lead to a
+    /// version and list every action up to it).
+    pub async fn recv_after_history(&mut self) -> Value {
+        let frame = self.recv().await;
+        if frame["type"] != "history" {
+            return frame;
+        }
+        let actions = frame["actions"].as_array().expect("history actions");
+        assert_eq!(
+            actions.len() as u64,
+            frame["version"].as_u64().expect("history version"),
+            "{}: a history lists every action: {frame}",
+            self.name
+        );
+        self.recv().await
+    }
+
     /// Reads frames until one has this `type`.
     pub async fn recv_type(&mut self, kind: &str) -> Value {
         self.recv_until(|m| m["type"] == kind).await

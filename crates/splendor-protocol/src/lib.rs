@@ -34,9 +34,9 @@ pub use client::{
 pub use error::ErrorCode;
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use server::{
-    ClockInfo, ErrorInfo, EventsInfo, Left, PROTOCOL_VERSION, PhaseName, Pong, RankInfo,
-    ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList, RoomStatus, RoomSummary,
-    SeatInfo, ServerMessage, StateInfo, Welcome, You,
+    ClockInfo, ErrorInfo, EventsInfo, HistoryInfo, Left, PROTOCOL_VERSION, PhaseName, Pong,
+    RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList, RoomStatus,
+    RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
 };
 pub use tokens::{GemCounts, TokenCounts};
 pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};

@@ -24,6 +24,8 @@ pub enum ServerMessage {
     State(StateInfo),
     /// `events`: what the last action did; a `state` follows.
     Events(EventsInfo),
+    /// `history`: every earlier action's events, on join, resume and sync.
+    History(HistoryInfo),
     /// `result`: the final ranking and the revealed seed, once the game is over.
     Result(ResultInfo),
     /// `error`: a request failed; nothing changed.
@@ -262,6 +264,20 @@ pub struct EventsInfo {
     pub events: Vec<WireEvent>,
 }
 
+/// Every action of the game so far, each as its `events` message, as the
+/// receiver may see them (redacted exactly as live events: another seat's
+/// blind reserve stays a level). Sent before the `state` on join, resume
+/// and `sync` of a started game, so a move log can be complete.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryInfo {
+    /// The room code.
+    pub room: String,
+    /// The state version the history leads to (the last entry's version).
+    pub version: u64,
+    /// One entry per action, oldest first, versions 1 to `version`.
+    pub actions: Vec<EventsInfo>,
+}
+
 /// One line of the final ranking (R10.3, R10.4).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RankInfo {
@@ -410,6 +426,7 @@ impl ServerMessage {
             ServerMessage::Room(m) => m.id.as_ref(),
             ServerMessage::State(m) => m.id.as_ref(),
             ServerMessage::Events(m) => m.id.as_ref(),
+            ServerMessage::History(_) => None,
             ServerMessage::Result(m) => m.id.as_ref(),
             ServerMessage::Error(m) => m.id.as_ref(),
             ServerMessage::Left(m) => m.id.as_ref(),
@@ -426,6 +443,7 @@ impl ServerMessage {
             ServerMessage::Room(_) => "room",
             ServerMessage::State(_) => "state",
             ServerMessage::Events(_) => "events",
+            ServerMessage::History(_) => "history",
             ServerMessage::Result(_) => "result",
             ServerMessage::Error(_) => "error",
             ServerMessage::Left(_) => "left",

@@ -248,6 +248,14 @@ function handle(msg) {
       for (const ev of msg.events) logLine(eventText(ev) + by);
       break;
     }
+    case 'history':
+      // Every earlier move, on join, resume and sync: the log starts over.
+      S.log = [];
+      for (const action of msg.actions) {
+        const by = action.by === 'stand_in' ? ' (stand-in)' : '';
+        for (const ev of action.events) logLine(eventText(ev) + by);
+      }
+      break;
     case 'result':
       S.result = msg;
       break;
@@ -366,7 +374,7 @@ function renderGame() {
   renderResult();
   const log = $('log');
   log.replaceChildren(...S.log.map((line) => el('li', { text: line })));
-  if (!S.log.length) log.append(el('li', { cls: 'muted', text: `Moves appear here (from turn ${st.turn + 1}).` }));
+  if (!S.log.length) log.append(el('li', { cls: 'muted', text: 'Moves appear here.' }));
 }
 
 // A row of counts as labelled chips: "3 white".

@@ -70,6 +70,9 @@ pub(crate) struct Running {
     pub(crate) stand_in_actions: Vec<u64>,
     /// Who made the last action (its `events` say so).
     pub(crate) last_mover: Mover,
+    /// Every action's events and who made it, oldest first: the `history`
+    /// a joining or resuming connection is sent.
+    pub(crate) history: Vec<(Mover, Events)>,
 }
 
 /// The change waiting for the write in flight.
@@ -244,6 +247,7 @@ impl RoomCore {
             stand_in_actions,
             finished_ago,
             listed,
+            history,
             game,
             version,
         } = restored;
@@ -293,6 +297,7 @@ impl RoomCore {
             clocks,
             stand_in_actions,
             last_mover: Mover::Person,
+            history,
             game,
             seed,
             options,

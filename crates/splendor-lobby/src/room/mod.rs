@@ -80,6 +80,8 @@ pub struct RestoredGame {
     pub finished_ago: Option<std::time::Duration>,
     /// Whether the room was listed for strangers to join.
     pub listed: bool,
+    /// Every action's events and who made it, from replaying the log.
+    pub history: Vec<(effect::Mover, splendor_rules::Events)>,
     /// The game after its whole log.
     pub game: Game,
     /// The number of actions in the log (the state version).

@@ -6,8 +6,8 @@
 use splendor_protocol::lean::lean_state_info;
 use splendor_protocol::view::{StateContext, result_info, state_info, wire_event};
 use splendor_protocol::{
-    EventsInfo, LeanStateInfo, RequestId, Reveal, Role, RoomInfo, SeatInfo, ServerMessage,
-    StateInfo, WireAction, You,
+    EventsInfo, HistoryInfo, LeanStateInfo, RequestId, Reveal, Role, RoomInfo, SeatInfo,
+    ServerMessage, StateInfo, WireAction, You,
 };
 use splendor_replay::Seed;
 use splendor_rules::{Events, Seat, View, Viewer};
@@ -227,6 +227,13 @@ impl RoomCore {
         audience: &Audience,
         events: Option<(&Events, Option<RequestId>)>,
     ) {
+        // On join, resume and sync: every earlier action first (if any), so
+        // that a move log can be complete.
+        if events.is_none()
+            && let Some(history) = self.history_message(audience.viewer)
+        {
+            self.send(audience.conn, history);
+        }
         for message in self.game_messages(audience.viewer, events) {
             self.send(audience.conn, message);
         }
@@ -253,6 +260,32 @@ impl RoomCore {
         messages
     }
 
+    /// Every action of the game so far as `viewer` may see it (R6.4):
+    /// redacted exactly as the live events were.
+    fn history_message(&self, viewer: Viewer) -> Option<ServerMessage> {
+        let running = self.running.as_ref().filter(|r| !r.history.is_empty())?;
+        let actions = running
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, (by, events))| EventsInfo {
+                id: None,
+                room: self.code.to_string(),
+                version: i as u64 + 1,
+                by: mover_name(*by),
+                events: events
+                    .iter()
+                    .map(|e| wire_event(&e.redact_for(viewer)))
+                    .collect(),
+            })
+            .collect();
+        Some(ServerMessage::History(HistoryInfo {
+            room: self.code.to_string(),
+            version: running.version,
+            actions,
+        }))
+    }
+
     /// The events of an action as `viewer` may see them (R6.4).
     fn events_message(
         &self,
@@ -264,11 +297,7 @@ impl RoomCore {
             id: request,
             room: self.code.to_string(),
             version: self.running.as_ref().map_or(0, |r| r.version),
-            by: match self.running.as_ref().map(|r| r.last_mover) {
-                Some(Mover::Bot) => Some("bot".to_owned()),
-                Some(Mover::StandIn) => Some("stand_in".to_owned()),
-                _ => None,
-            },
+            by: self.running.as_ref().and_then(|r| mover_name(r.last_mover)),
             events: events
                 .iter()
                 .map(|e| wire_event(&e.redact_for(viewer)))
@@ -338,5 +367,14 @@ impl RoomCore {
                 clocks: running.clocks.as_ref().map(|c| c.info(self.now)),
             },
         ))
+    }
+}
+
+/// How `events` name who made an action that its seat's player did not.
+fn mover_name(by: Mover) -> Option<String> {
+    match by {
+        Mover::Person => None,
+        Mover::Bot => Some("bot".to_owned()),
+        Mover::StandIn => Some("stand_in".to_owned()),
     }
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use splendor_protocol::SeatOrder;
 use splendor_replay::{Commitment, Salt, Seed};
-use splendor_rules::{Action, Game, Options, Seat, seat_order};
+use splendor_rules::{Action, Events, Game, Options, Seat, seat_order};
 use tracing::{debug, info, warn};
 
 use super::clock::Clocks;
@@ -16,6 +16,10 @@ use super::effect::{Answer, Effect, GameRecord, Mover, Tally, Write};
 use super::input::{Caller, Ticket, WriteId};
 use crate::error::LobbyError;
 use crate::persist::{PersistError, PersistErrorKind};
+
+/// A game replayed from its stored log: the game, its version, and every
+/// action's events with who made it.
+type Replayed = (Game, u64, Vec<(Mover, Events)>);
 
 impl RoomCore {
     /// Checks a start and asks for the game's record to be stored.
@@ -80,6 +84,7 @@ impl RoomCore {
             clocks,
             stand_in_actions: Vec::new(),
             last_mover: Mover::Person,
+            history: Vec::new(),
         };
         // Persistence step: the game exists only once it is durable.
         self.write(
@@ -301,6 +306,7 @@ impl RoomCore {
         running.version += 1;
         running.clocks = clocks;
         running.last_mover = by;
+        running.history.push((by, events));
         debug!(version = running.version, "action applied");
         let result = running.game.result();
         let game = running.id;
@@ -381,7 +387,7 @@ impl RoomCore {
                 // A bot's move: ask again after a pause, not at once.
                 None => self.bot_store_failed(now),
             },
-            Ok((game, version)) => {
+            Ok((game, version, history)) => {
                 let Some(running) = self.running.as_mut() else {
                     return;
                 };
@@ -392,6 +398,7 @@ impl RoomCore {
                 );
                 running.game = game;
                 running.version = version;
+                running.history = history;
                 let then = AfterResult::Reload { ticket, expected };
                 if running.game.is_over() && running.finished_at.is_none() {
                     running.finished_at = Some(now);
@@ -413,7 +420,7 @@ impl RoomCore {
     fn replayed(
         &self,
         log: Result<Vec<(Seat, Action)>, PersistError>,
-    ) -> Result<(Game, u64), LobbyError> {
+    ) -> Result<Replayed, LobbyError> {
         let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
         let log = log.map_err(|e| {
             warn!(error = %e, "could not reload the game from the store");
@@ -430,13 +437,21 @@ impl RoomCore {
         }
         let mut game = Game::new(running.game.players(), running.options, running.seed)
             .map_err(|e| LobbyError::internal(format!("the stored game cannot be set up: {e}")))?;
+        let mut history = Vec::with_capacity(log.len());
         for (seq, &(seat, action)) in log.iter().enumerate() {
-            game.apply(seat, action).map_err(|e| {
+            let events = game.apply(seat, action).map_err(|e| {
                 LobbyError::internal(format!(
                     "the stored log does not replay at {seq} ({e}); keeping the game in memory"
                 ))
             })?;
+            // Who made each action is kept for those the room saw; the
+            // stored log's own record of it is not read back here.
+            let by = running
+                .history
+                .get(seq)
+                .map_or(Mover::Person, |&(by, _)| by);
+            history.push((by, events));
         }
-        Ok((game, log.len() as u64))
+        Ok((game, log.len() as u64, history))
     }
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use splendor_protocol::WireAction;
 use splendor_replay::{
-    By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, rebuild,
+    By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, play_log,
 };
 use splendor_rules::{Action, GameResult, Options, Seat};
 use splendor_store::{
@@ -424,7 +424,19 @@ async fn restore_one(
     {
         return Err("the seats are not numbered 0 to players - 1".into());
     }
-    let game = rebuild(stored.players, options, seed, &log).map_err(|e| e.to_string())?;
+    // The game and every action's events (the `history` joiners get).
+    let mut game =
+        splendor_rules::Game::new(stored.players, options, seed.0).map_err(|e| e.to_string())?;
+    let mut history = Vec::with_capacity(log.len());
+    play_log(&mut game, &log, |entry, events| {
+        let by = match entry.by {
+            None => Mover::Person,
+            Some(By::Bot) => Mover::Bot,
+            Some(By::StandIn) => Mover::StandIn,
+        };
+        history.push((by, *events));
+    })
+    .map_err(|e| e.to_string())?;
     let mut finished_ago = None;
     if let Some(result) = game.result() {
         let finished_at = match &stored.finished {
@@ -496,6 +508,7 @@ async fn restore_one(
         stand_in_actions,
         finished_ago,
         listed: stored.listed,
+        history,
         game,
         version: log.len() as u64,
     };

@@ -352,6 +352,7 @@ impl Table {
             stand_in_actions: Vec::new(),
             finished_ago: None,
             listed: false,
+            history: Vec::new(),
             game: Game::new(players, Options::default(), 7).unwrap(),
             version: 0,
         };
@@ -700,6 +701,20 @@ impl Table {
                 e.by.as_ref()
                     .map_or(String::new(), |by| format!(" by {by}")),
                 id(&e.id)
+            ),
+            ServerMessage::History(h) => format!(
+                "history v{} ({} actions{})",
+                h.version,
+                h.actions.len(),
+                if h.actions
+                    .iter()
+                    .enumerate()
+                    .all(|(i, a)| a.version == i as u64 + 1)
+                {
+                    ""
+                } else {
+                    ", versions out of order"
+                }
             ),
             ServerMessage::Result(r) => format!("result winners {:?}", r.winners),
             ServerMessage::Left(l) => format!("left{}", id(&l.id)),

@@ -116,7 +116,9 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
             wait 30s
               @30s timeout
               count ClockTimeout
+              c1 <- history v1 (1 actions)
               c1 <- state v1 to_act 1 legal - clocks [35000 0!]
+              c2 <- history v1 (1 actions)
               c2 <- state v1 to_act 1 legal 27 clocks [35000 0!]
               think seat 1 v1 greedy
               deadline none
@@ -224,7 +226,9 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
             wait 10s
               @31s timeout
               count ClockTimeout
+              c1 <- history v2 (2 actions)
               c1 <- state v2 to_act 0 legal 26 clocks [0! 20000]
+              c2 <- history v2 (2 actions)
               c2 <- state v2 to_act 0 legal - clocks [0! 20000]
               think seat 0 v2 greedy
               deadline none
@@ -293,6 +297,7 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
             wait 15s
               @15s timeout
               count ClockTimeout
+              c1 <- history v1 (1 actions)
               c1 <- state v1 to_act 1 legal - clocks [315000 0!]
               think seat 1 v1 greedy
               deadline none

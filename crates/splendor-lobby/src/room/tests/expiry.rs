@@ -207,6 +207,7 @@ fn a_finished_game_stays_viewable_until_its_ttl() {
             wait 29m
             bob@c2 sync
               c2 <- room Finished [ann* bob] you player#1 id=r76
+              c2 <- history v73 (73 actions)
               c2 <- state v73 to_act - legal -
               c2 <- result winners [0]
               reply ok

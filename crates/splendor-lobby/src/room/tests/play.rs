@@ -292,6 +292,7 @@ fn a_game_runs_to_the_end_and_everyone_gets_the_result() {
               played 73: RoomProbe { status: Finished, version: Some(73), seated: 2, connected_players: 2, spectators: 0 }
             ann@c1 sync
               c1 <- room Finished [ann* bob] you player#0 id=r76
+              c1 <- history v73 (73 actions)
               c1 <- state v73 to_act - legal -
               c1 <- result winners [0]
               reply ok
@@ -409,6 +410,7 @@ fn after_an_action_states_are_lean_unless_the_connection_asked_for_verbose() {
               reply ok
             dee@c4 sync
               c4 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator id=r6
+              c4 <- history v1 (1 actions)
               c4 <- state v1 to_act 1 legal -
               reply ok
         "#]],

@@ -133,7 +133,9 @@ fn a_store_ahead_of_the_room_is_reloaded_and_the_caller_told_its_version_is_stal
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Diverged
               write load log -> 1 actions
+              c1 <- history v1 (1 actions)
               c1 <- state v1 to_act 1 legal -
+              c2 <- history v1 (1 actions)
               c2 <- state v1 to_act 1 legal 27
               reply StaleVersion { current: 1, expected: 0 }
             probe
