@@ -188,7 +188,9 @@ fn base_snapshot(
         turn: view.turn,
         passes: view.passes,
         end_triggered: view.end_triggered,
-        deadlock: false,
+        // R11.2: a game that ended in a full round of passes says so in its
+        // result, which the seat sees.
+        deadlock: view.result.as_ref().is_some_and(|r| r.deadlock),
         supply: view.supply,
         face_up: view.face_up,
         nobles: view.nobles.clone(),

@@ -181,3 +181,21 @@ fn a_view_whose_counts_do_not_add_up_is_refused() {
     view.face_up[2][0] = Some(CardId(0)); // a level-1 card in the level-3 row
     assert!(Sampler::new(&view, 0).is_err());
 }
+
+/// R11.2: a game that ended in a full round of passes is over by deadlock
+/// in its samples too (the seat sees it in the result). Found by the
+/// property above.
+#[test]
+fn a_game_over_by_deadlock_samples_as_itself() {
+    let seed = 14189470669742932979;
+    let mut game = Game::new(2, Options::default(), seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    play(&mut game, &mut rng, 21);
+    let result = game.result().expect("over");
+    assert!(result.deadlock, "{result:?}");
+    for seat in 0..2 {
+        let view = game.view(Viewer::Seat(seat));
+        let sample = Sampler::new(&view, seat).unwrap().sample(&mut rng);
+        assert_eq!(sample.view(Viewer::Seat(seat)), view);
+    }
+}
