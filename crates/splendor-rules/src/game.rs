@@ -12,8 +12,8 @@ use crate::data::{CARDS, COST_WORDS, NOBLE_WORDS, NOBLES};
 use crate::reject::Reject;
 use crate::swar;
 use crate::{
-    Action, Card, CardId, Color, ColorSet, Event, Events, GameResult, Gems, Level, NobleId,
-    Options, Phase, RuleError, Seat, SetupError, Standing, Tokens,
+    Action, Card, CardId, Color, Event, Events, GameResult, Gems, Level, NobleId, Options, Phase,
+    RuleError, Seat, SetupError, Standing, Tokens,
 };
 
 /// Marks an empty face-up slot (R7A) or an unused array entry.
@@ -136,49 +136,6 @@ enum BuySource {
     FaceUp { level: usize, slot: usize },
     Reserve { index: usize },
 }
-
-/// The candidate sets for R4: every non-empty set of at most three colours,
-/// the three-colour sets first.
-const TAKE_DIFFERENT_SETS: [u8; 25] = {
-    let mut sets = [0u8; 25];
-    let mut n = 0;
-    let mut size = 3;
-    while size >= 1 {
-        let mut mask = 1u8;
-        while mask < 32 {
-            if mask.count_ones() == size {
-                sets[n] = mask;
-                n += 1;
-            }
-            mask += 1;
-        }
-        size -= 1;
-    }
-    sets
-};
-
-/// R4 for every supply: for each mask of colours with tokens, the sets that
-/// `check_take_different` accepts, in `TAKE_DIFFERENT_SETS` order, and
-/// how many there are. Computed at compile time by the check itself, so
-/// enumerating is a table lookup that cannot disagree with validation.
-const TAKE_DIFFERENT_LEGAL: [([u8; 10], u8); 32] = {
-    let mut table = [([0u8; 10], 0u8); 32];
-    let mut available = 0;
-    while available < 32 {
-        let mut i = 0;
-        while i < TAKE_DIFFERENT_SETS.len() {
-            let set = TAKE_DIFFERENT_SETS[i];
-            if check_take_different(set, available as u8).is_ok() {
-                let (sets, n) = &mut table[available];
-                sets[*n as usize] = set;
-                *n += 1;
-            }
-            i += 1;
-        }
-        available += 1;
-    }
-    table
-};
 
 /// The fewest bonuses any noble requires in all (R9.1): a seat with fewer
 /// purchased cards cannot qualify for any.
@@ -333,123 +290,8 @@ impl Game {
             .map_err(|reject| reject.into_error(self, seat))
     }
 
-    /// Every legal action of the seat to act, in the current phase, written
-    /// to `out` (cleared first; nothing when the game is over). Produced by
-    /// the same checks that `apply` runs. Buying is listed once per buyable
-    /// card with the default payment (`gold: None`, R7.3); explicit
-    /// payments are accepted by `apply` when legal but not enumerated.
-    pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        out.clear();
-        // Room for every action of a usual position, so pushes never grow it.
-        out.reserve(64);
-        match self.phase {
-            Phase::Main { seat } => {
-                self.main_actions(seat as usize, out);
-                if out.is_empty() {
-                    // R11.1: nothing else is legal, so the seat must pass.
-                    out.push(Action::Pass);
-                }
-            }
-            Phase::ReturnTokens { seat, count } => {
-                let held = self.seats[seat as usize].tokens;
-                let mut kinds = [0u8; 6];
-                kinds[..5].copy_from_slice(&held.gems);
-                kinds[5] = held.gold;
-                return_choices(&kinds, count, &mut |t| {
-                    if self.check_return(seat as usize, count, t).is_ok() {
-                        out.push(Action::ReturnTokens(t));
-                    }
-                });
-            }
-            Phase::ChooseNoble { seat } => {
-                let mut candidates = self.qualifying_nobles(seat as usize);
-                while candidates != 0 {
-                    let n = candidates.trailing_zeros() as u8;
-                    candidates &= candidates - 1;
-                    if self.check_noble(seat as usize, n).is_ok() {
-                        out.push(Action::ChooseNoble(NobleId(n)));
-                    }
-                }
-            }
-            Phase::GameOver => {}
-        }
-    }
-
-    /// Whether `seat` has any main action (R11.1 decides whether it must pass).
-    fn has_main_action(&self, seat: usize) -> bool {
-        // Any gem in the supply makes some R4 take legal (R4.2).
-        if self.supply.gems.iter().any(|&n| n > 0) {
-            return true;
-        }
-        let s = &self.seats[seat];
-        if s.reserved_len < MAX_RESERVED
-            && (self.deck_len.iter().any(|&n| n > 0)
-                || self.face_up.iter().flatten().any(|&c| c != NONE))
-        {
-            return true;
-        }
-        let power = buying_power(s);
-        let affordable = |c: u8| c != NONE && shortfall(power, c) <= s.tokens.gold;
-        self.face_up.iter().flatten().any(|&c| affordable(c))
-            || s.reserved().iter().any(|&c| affordable(c))
-    }
-
-    /// The main actions of `seat` (R4 to R7), each passed through its check.
-    fn main_actions(&self, seat: usize, out: &mut Vec<Action>) {
-        // R4: the sets the check accepts for this supply (precomputed).
-        let (sets, n) = &TAKE_DIFFERENT_LEGAL[self.available_colors() as usize];
-        for &set in &sets[..*n as usize] {
-            out.push(Action::TakeDifferent(ColorSet(set)));
-        }
-        // R5.
-        for color in Color::ALL {
-            if self.check_take_two(color).is_ok() {
-                out.push(Action::TakeTwo(color));
-            }
-        }
-        // R6.
-        let s = &self.seats[seat];
-        if s.reserved_len < MAX_RESERVED {
-            for row in &self.face_up {
-                for &card in row {
-                    if card != NONE {
-                        out.push(Action::ReserveFaceUp(CardId(card)));
-                    }
-                }
-            }
-            for level in 1..=3u8 {
-                if self.check_reserve_from_deck(seat, level).is_ok() {
-                    out.push(Action::ReserveFromDeck(Level(level)));
-                }
-            }
-        }
-        // R7, with the default payment: affordable exactly when the
-        // shortfall that `default_payment` would pay in gold is covered.
-        let power = buying_power(s);
-        for row in &self.face_up {
-            for &card in row {
-                if card != NONE && shortfall(power, card) <= s.tokens.gold {
-                    out.push(Action::Buy {
-                        card: CardId(card),
-                        gold: None,
-                    });
-                }
-            }
-        }
-        for &card in s.reserved() {
-            if shortfall(power, card) <= s.tokens.gold {
-                out.push(Action::Buy {
-                    card: CardId(card),
-                    gold: None,
-                });
-            }
-        }
-    }
-
-    // ---- Checks: each returns what the action would do, or why not. ----
-
     /// Colours with at least one token in the supply, as a mask.
-    fn available_colors(&self) -> u8 {
+    pub(crate) fn available_colors(&self) -> u8 {
         let mut mask = 0;
         for i in 0..5 {
             if self.supply.gems[i] > 0 {
@@ -465,7 +307,7 @@ impl Game {
     }
 
     /// R5.1.
-    fn check_take_two(&self, color: Color) -> Result<(), Reject> {
+    pub(crate) fn check_take_two(&self, color: Color) -> Result<(), Reject> {
         let left = self.supply.gems[color.index()];
         if left < 4 {
             return Err(Reject::TakeTwoSupply { color, left });
@@ -486,7 +328,7 @@ impl Game {
     }
 
     /// R6.1, R6.2 for a blind reserve: returns the level index.
-    fn check_reserve_from_deck(&self, seat: usize, level: u8) -> Result<usize, Reject> {
+    pub(crate) fn check_reserve_from_deck(&self, seat: usize, level: u8) -> Result<usize, Reject> {
         if !(1..=3).contains(&level) {
             return Err(Reject::UnknownLevel(level));
         }
@@ -584,7 +426,12 @@ impl Game {
     }
 
     /// R8.1: return exactly `count` tokens, each of them held.
-    fn check_return(&self, seat: usize, count: u8, tokens: Tokens) -> Result<(), Reject> {
+    pub(crate) fn check_return(
+        &self,
+        seat: usize,
+        count: u8,
+        tokens: Tokens,
+    ) -> Result<(), Reject> {
         let held = &self.seats[seat].tokens;
         let (held_word, given_word) = (swar::pack_tokens(held), swar::pack_tokens(&tokens));
         // Checked on words first (the hot path of enumerating returns);
@@ -615,7 +462,7 @@ impl Game {
     }
 
     /// R9.3: `noble` must be one of those that qualify now.
-    fn check_noble(&self, seat: usize, noble: u8) -> Result<(), Reject> {
+    pub(crate) fn check_noble(&self, seat: usize, noble: u8) -> Result<(), Reject> {
         if noble as usize >= NOBLES.len() {
             return Err(Reject::UnknownNoble(noble));
         }
@@ -879,14 +726,14 @@ impl Game {
 }
 
 /// R7.2, R7.3: per colour, the bonuses plus the tokens of `seat` (packed).
-fn buying_power(s: &SeatState) -> u64 {
+pub(crate) fn buying_power(s: &SeatState) -> u64 {
     s.bonus_word + swar::pack(&s.tokens.gems)
 }
 
 /// R7.3: how many gold tokens buying `card` needs with the default
 /// payment: the part of the cost that neither bonuses nor coloured tokens
 /// cover. The card is affordable exactly when the seat holds that much gold.
-fn shortfall(power: u64, card: u8) -> u8 {
+pub(crate) fn shortfall(power: u64, card: u8) -> u8 {
     swar::sum(swar::saturating_sub(COST_WORDS[card as usize], power))
 }
 
@@ -894,7 +741,7 @@ fn shortfall(power: u64, card: u8) -> u8 {
 /// tokens in the supply are `available` (both masks over `Color::index`)?
 /// R4.2 as ruled: with fewer than three colours available, one token each
 /// of any of them (two, or one) may be taken.
-const fn check_take_different(set: u8, available: u8) -> Result<(), Reject> {
+pub(crate) const fn check_take_different(set: u8, available: u8) -> Result<(), Reject> {
     if set == 0 || set & !0x1f != 0 || set.count_ones() > 3 {
         return Err(Reject::TakeDifferentSet(set));
     }
@@ -922,71 +769,6 @@ fn card_level(card: CardId) -> Result<usize, Reject> {
     }
 }
 
-/// Calls `f` with every way to choose `count` tokens from `held` (index 5
-/// is gold), each kind at most what is held: every non-decreasing sequence
-/// of kinds, once. R8 asks for at most 3 tokens after any action; larger
-/// counts (possible only in a hand-built snapshot) take the general path.
-fn return_choices(held: &[u8; 6], count: u8, f: &mut impl FnMut(Tokens)) {
-    let emit = |c: &[u8; 6], f: &mut dyn FnMut(Tokens)| {
-        f(Tokens {
-            gems: [c[0], c[1], c[2], c[3], c[4]],
-            gold: c[5],
-        })
-    };
-    let mut c = [0u8; 6];
-    if count > 3 {
-        return choose(held, 0, count, &mut c, f);
-    }
-    for a in 0..6 {
-        if held[a] == 0 || count == 0 {
-            continue;
-        }
-        c[a] += 1;
-        if count == 1 {
-            emit(&c, f);
-        } else {
-            for b in a..6 {
-                if c[b] >= held[b] {
-                    continue;
-                }
-                c[b] += 1;
-                if count == 2 {
-                    emit(&c, f);
-                } else {
-                    for k in b..6 {
-                        if c[k] < held[k] {
-                            c[k] += 1;
-                            emit(&c, f);
-                            c[k] -= 1;
-                        }
-                    }
-                }
-                c[b] -= 1;
-            }
-        }
-        c[a] -= 1;
-    }
-}
-
-/// The general case: for each kind in turn, how many to take.
-fn choose(held: &[u8; 6], kind: usize, left: u8, chosen: &mut [u8; 6], f: &mut impl FnMut(Tokens)) {
-    if left == 0 {
-        f(Tokens {
-            gems: [chosen[0], chosen[1], chosen[2], chosen[3], chosen[4]],
-            gold: chosen[5],
-        });
-        return;
-    }
-    if kind == 6 {
-        return;
-    }
-    for n in 0..=held[kind].min(left) {
-        chosen[kind] = n;
-        choose(held, kind + 1, left - n, chosen, f);
-    }
-    chosen[kind] = 0;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1005,20 +787,7 @@ mod tests {
     }
 
     #[test]
-    fn the_r4_table_lists_three_colours_whenever_three_are_available() {
-        for available in 0..32u8 {
-            let (sets, n) = TAKE_DIFFERENT_LEGAL[available as usize];
-            let sets = &sets[..n as usize];
-            let count = available.count_ones();
-            let expected = match count {
-                0 => 0,
-                1 => 1,
-                2 => 3,
-                _ => [0, 0, 0, 1, 4, 10][count as usize],
-            };
-            assert_eq!(sets.len(), expected, "available {available:05b}");
-            assert!(sets.iter().all(|&s| s & !available == 0));
-        }
+    fn no_noble_asks_for_fewer_than_eight_bonuses() {
         assert_eq!(MIN_NOBLE_BONUSES, 8);
     }
 }

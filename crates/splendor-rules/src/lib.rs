@@ -41,6 +41,7 @@ use std::fmt;
 
 mod data;
 mod game;
+mod legal;
 mod reject;
 mod sample;
 mod setup;
