@@ -27,11 +27,17 @@ async fn assert_unchanged(client: &mut TestClient, before: &StateInfo) {
 
 /// Sends `frame`, expects exactly the error `code` as the next frame, and
 /// checks the state did not change.
-async fn refused(client: &mut TestClient, frame: String, code: &str, before: &StateInfo) {
+async fn refused(
+    client: &mut TestClient,
+    frame: String,
+    code: &str,
+    before: &StateInfo,
+) -> Value {
     client.send_text(frame.clone()).await;
     let reply = client.recv().await;
     assert_error(&reply, code);
     assert_unchanged(client, before).await;
+    reply
 }
 
 async fn started(names: &[&str], moves: usize) -> (TestServer, Table, Dice, u64, Vec<StateInfo>) {
@@ -208,14 +214,20 @@ async fn bad_input_during_a_game_gets_its_error_and_changes_nothing() {
 
     // Out of turn: the other player tries the actor's legal move.
     let other_before = states[other].clone();
+    let actor_name = states[actor].players[actor].name.clone();
     let b = &mut table.players[other];
-    refused(
+    let reply = refused(
         b,
         act(legal_json.clone(), None),
         "not_your_turn",
         &other_before,
     )
     .await;
+    // Players by name, never by a seat number they never see (issue 11).
+    assert_eq!(
+        reply["message"],
+        format!("it is {actor_name}'s turn, not yours")
+    );
     refused(
         b,
         act(legal_json.clone(), Some(version)),

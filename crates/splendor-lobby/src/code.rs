@@ -52,6 +52,27 @@ impl RoomCode {
         Some(RoomCode(code))
     }
 
+    /// Why `text` is not a code, in words that say the exact rule: for
+    /// the `room_not_found` error a malformed code gets.
+    pub fn why_not(text: &str) -> String {
+        const RULE: &str = "a code is five letters from A to Z except I, L and O (like KHPQZ)";
+        let trimmed = text.trim();
+        let count = trimmed.chars().count();
+        if count != LEN {
+            return format!("{text:?} is not a room code: it has {count} characters, and {RULE}");
+        }
+        let bad: Vec<String> = trimmed
+            .chars()
+            .filter(|c| !c.is_ascii() || !ALPHABET.contains(&(*c as u8).to_ascii_uppercase()))
+            .map(|c| format!("{c:?}"))
+            .collect();
+        format!(
+            "{text:?} is not a room code: {} never {} in codes; {RULE}",
+            bad.join(", "),
+            if bad.len() == 1 { "appears" } else { "appear" }
+        )
+    }
+
     /// The code as its five letters.
     pub fn as_str(&self) -> &str {
         // Only ASCII letters from ALPHABET are ever stored.
@@ -93,5 +114,16 @@ mod tests {
         ] {
             assert_eq!(RoomCode::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_malformed_code_is_told_what_is_wrong() {
+        assert_eq!(
+            RoomCode::why_not("KBPQO"),
+            "\"KBPQO\" is not a room code: 'O' never appears in codes; \
+             a code is five letters from A to Z except I, L and O (like KHPQZ)"
+        );
+        assert!(RoomCode::why_not("ab1l!").contains("'1', 'l', '!' never appear"));
+        assert!(RoomCode::why_not("ABC").contains("it has 3 characters"));
     }
 }

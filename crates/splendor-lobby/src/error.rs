@@ -11,8 +11,8 @@ pub enum LobbyError {
     /// No open room has this code.
     #[error("no room has the code {0:?}")]
     RoomNotFound(String),
-    /// The text is not a room code at all.
-    #[error("{0:?} is not a room code: codes are five letters, like KHPQZ")]
+    /// The text is not a room code at all (the message says why).
+    #[error("{0}")]
     MalformedCode(String),
     /// Every seat is taken.
     #[error("the room has no free seat; join as a spectator with \"as\":\"spectator\"")]

@@ -453,7 +453,8 @@ impl Lobby {
 
     /// The room with this code, as a person typed it.
     pub fn find(&self, code: &str) -> Result<RoomHandle, LobbyError> {
-        let parsed = RoomCode::parse(code).ok_or_else(|| LobbyError::MalformedCode(code.into()))?;
+        let parsed = RoomCode::parse(code)
+            .ok_or_else(|| LobbyError::MalformedCode(RoomCode::why_not(code)))?;
         self.find_code(parsed)
             .ok_or_else(|| LobbyError::RoomNotFound(parsed.to_string()))
     }

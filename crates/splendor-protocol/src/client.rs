@@ -242,17 +242,32 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 9] = [
+pub const MESSAGE_TYPES: [&str; 11] = [
     "hello",
     "create",
     "join",
     "leave",
     "start",
+    "add_bot",
+    "remove_bot",
     "act",
     "sync",
     "list_rooms",
     "ping",
 ];
+
+/// The keys that make an object an action (docs/PROTOCOL.md, actions).
+const ACTION_KEYS: [&str; 7] = [
+    "take",
+    "take_two",
+    "reserve",
+    "reserve_deck",
+    "buy",
+    "return",
+    "noble",
+];
+
+const ACT_EXAMPLE_PASS: &str = r#"{"type":"act","action":"pass"}"#;
 
 /// Parses one text frame.
 pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
@@ -265,9 +280,16 @@ pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
         )
     })?;
     let Value::Object(mut object) = value else {
+        let hint = if value == Value::String("pass".into()) {
+            format!("; an action goes inside an act message: {ACT_EXAMPLE_PASS}")
+        } else {
+            String::new()
+        };
         return Err(error(
             ErrorCode::BadMessage,
-            "a message is a JSON object with a \"type\" field, e.g. {\"type\":\"ping\"}".into(),
+            format!(
+                "a message is a JSON object with a \"type\" field, e.g. {{\"type\":\"ping\"}}{hint}"
+            ),
             None,
         ));
     };
@@ -288,11 +310,19 @@ pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
     let kind = match object.remove("type") {
         Some(Value::String(kind)) => kind,
         None => {
-            return Err(error(
-                ErrorCode::MissingField,
-                "missing field `type`".into(),
-                id,
-            ));
+            // A bare action (`{"take":[...]}`) is the commonest slip: say
+            // where it goes.
+            let message = match object.keys().find(|k| ACTION_KEYS.contains(&k.as_str())) {
+                Some(key) => format!(
+                    "missing field `type`: {{\"{key}\":...}} is an action, and an action goes \
+                     inside an act message: {{\"type\":\"act\",\"action\":{{\"{key}\":...}}}}"
+                ),
+                None => format!(
+                    "missing field `type`: every message names its type, one of {}",
+                    MESSAGE_TYPES.join(", ")
+                ),
+            };
+            return Err(error(ErrorCode::MissingField, message, id));
         }
         Some(_) => {
             return Err(error(
@@ -567,6 +597,31 @@ mod tests {
         let e = err(r#"{"type":"join"}"#);
         assert_eq!(e.code, ErrorCode::MissingField);
         assert!(e.message.contains("missing field `code`"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_bare_action_is_told_to_go_inside_act() {
+        let e = err(r#"{"take":["white","blue","red"]}"#);
+        assert_eq!(e.code, ErrorCode::MissingField);
+        assert!(
+            e.message
+                .contains(r#"{"type":"act","action":{"take":...}}"#),
+            "{}",
+            e.message
+        );
+        let e = err(r#""pass""#);
+        assert_eq!(e.code, ErrorCode::BadMessage);
+        assert!(
+            e.message.contains(r#"{"type":"act","action":"pass"}"#),
+            "{}",
+            e.message
+        );
+        // Anything else without a type lists the types, all of them.
+        let e = err(r#"{"name":"ann"}"#);
+        for kind in MESSAGE_TYPES {
+            assert!(e.message.contains(kind), "{kind}: {}", e.message);
+        }
+        assert!(e.message.contains("remove_bot"), "{}", e.message);
     }
 
     #[test]

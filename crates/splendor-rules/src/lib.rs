@@ -86,10 +86,6 @@ impl Color {
     pub fn name(self) -> &'static str {
         ["white", "blue", "green", "red", "black"][self as usize]
     }
-    /// The gem's name as the rulebook says it ("sapphire" for blue), for messages.
-    pub fn gem_name(self) -> &'static str {
-        ["diamond", "sapphire", "emerald", "ruby", "onyx"][self as usize]
-    }
 }
 
 /// A count of each gem colour (index = `Color::index`). Used for costs and bonuses.
@@ -401,7 +397,7 @@ pub struct RuleError {
     pub code: &'static str,
     /// The rule number, e.g. "R5.1".
     pub rule: &'static str,
-    /// Why, in player words, e.g. "take two: only 3 sapphire tokens left, 4 needed".
+    /// Why, in player words, e.g. "take two: only 3 blue tokens left, 4 needed".
     pub message: String,
 }
 
@@ -569,7 +565,7 @@ pub enum SetupError {
 }
 
 impl fmt::Display for Action {
-    /// A short human form, e.g. "take diamond+sapphire+ruby", "buy card 17".
+    /// A short human form, e.g. "take white+blue+red", "buy card 17".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Action::TakeDifferent(set) => {
@@ -578,14 +574,14 @@ impl fmt::Display for Action {
                     if i > 0 {
                         f.write_str("+")?;
                     }
-                    f.write_str(c.gem_name())?;
+                    f.write_str(c.name())?;
                 }
                 if set.is_empty() {
                     f.write_str("nothing")?;
                 }
                 Ok(())
             }
-            Action::TakeTwo(c) => write!(f, "take two {}", c.gem_name()),
+            Action::TakeTwo(c) => write!(f, "take two {}", c.name()),
             Action::ReserveFaceUp(card) => write!(f, "reserve card {}", card.0),
             Action::ReserveFromDeck(level) => write!(f, "reserve from the level {} deck", level.0),
             Action::Buy { card, gold: None } => write!(f, "buy card {}", card.0),
@@ -597,7 +593,7 @@ impl fmt::Display for Action {
                 let mut any = false;
                 for c in Color::ALL {
                     if gold[c.index()] > 0 {
-                        write!(f, " {} {}", gold[c.index()], c.gem_name())?;
+                        write!(f, " {} {}", gold[c.index()], c.name())?;
                         any = true;
                     }
                 }
@@ -622,7 +618,7 @@ impl fmt::Display for TokensText {
         let mut n = 0;
         for c in Color::ALL {
             if self.0.gems[c.index()] > 0 {
-                parts[n] = (self.0.gems[c.index()], c.gem_name());
+                parts[n] = (self.0.gems[c.index()], c.name());
                 n += 1;
             }
         }

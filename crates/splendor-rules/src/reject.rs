@@ -126,7 +126,7 @@ impl Reject {
             Reject::ColorEmpty(color) => (
                 "supply_empty",
                 "R4.1",
-                format!("take different: no {} tokens left", color.gem_name()),
+                format!("take different: no {} tokens left", color.name()),
             ),
             Reject::TakeDifferentCount { available, taken } => (
                 "take_three_required",
@@ -140,7 +140,7 @@ impl Reject {
                 "R5.1",
                 format!(
                     "take two: only {left} {} {} left, 4 needed",
-                    color.gem_name(),
+                    color.name(),
                     plural(left, "token", "tokens")
                 ),
             ),
@@ -195,7 +195,7 @@ impl Reject {
                 format!(
                     "buy card {}: {gold} gold for {}, but only {due} {} due after your bonuses",
                     card.0,
-                    color.gem_name(),
+                    color.name(),
                     plural(due, "is", "are"),
                 ),
             ),
@@ -218,7 +218,7 @@ impl Reject {
                 format!(
                     "buy card {}: this payment needs {needed} {} {}, you hold {held}",
                     card.0,
-                    color.gem_name(),
+                    color.name(),
                     plural(needed, "token", "tokens"),
                 ),
             ),
@@ -232,7 +232,7 @@ impl Reject {
                 "R8.1",
                 format!(
                     "return tokens: you hold {held} {}, cannot return {given}",
-                    color.map_or("gold", Color::gem_name)
+                    color.map_or("gold", Color::name)
                 ),
             ),
             Reject::UnknownNoble(id) => (
@@ -269,8 +269,8 @@ impl Reject {
     }
 }
 
-/// "buy card 17: it costs 3 ruby and 2 onyx after your bonuses; you hold
-/// 1 ruby, 0 onyx and 1 gold: 3 tokens short".
+/// "buy card 17: it costs 3 red and 2 black after your bonuses; you hold
+/// 1 red, 0 black and 1 gold: 3 tokens short".
 fn cannot_afford_message(game: &Game, seat: Seat, card: CardId, short: u8) -> String {
     let s = &game.seats[seat as usize];
     let cost = &CARDS[card.0 as usize].cost;
@@ -280,7 +280,7 @@ fn cannot_afford_message(game: &Game, seat: Seat, card: CardId, short: u8) -> St
         let i = color.index();
         due.gems[i] = cost[i].saturating_sub(s.bonuses[i]);
         if due.gems[i] > 0 {
-            held.push(format!("{} {}", s.tokens.gems[i], color.gem_name()));
+            held.push(format!("{} {}", s.tokens.gems[i], color.name()));
         }
     }
     held.push(format!("{} gold", s.tokens.gold));

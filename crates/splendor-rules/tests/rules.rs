@@ -75,7 +75,7 @@ fn r4_1_take_different_refuses_a_colour_with_no_tokens() {
     assert_error(
         &e,
         "supply_empty",
-        "take different: no ruby tokens left (R4.1)",
+        "take different: no red tokens left (R4.1)",
     );
     ok(
         &mut game,
@@ -153,7 +153,7 @@ fn r5_1_take_two_refused_with_three_in_supply() {
     assert_error(
         &e,
         "take_two_supply",
-        "take two: only 3 sapphire tokens left, 4 needed (R5.1)",
+        "take two: only 3 blue tokens left, 4 needed (R5.1)",
     );
 }
 
@@ -434,7 +434,7 @@ fn r7_3_explicit_payments_must_match_the_cost_and_the_tokens_held() {
     assert_error(
         &e,
         "gold_over_cost",
-        "buy card 3: 1 gold for diamond, but only 0 are due after your bonuses (R7.3)",
+        "buy card 3: 1 gold for white, but only 0 are due after your bonuses (R7.3)",
     );
     let e = err(&mut game, 0, buy_with_gold(3, [0, 2, 0, 0, 1]));
     assert_error(
@@ -446,7 +446,7 @@ fn r7_3_explicit_payments_must_match_the_cost_and_the_tokens_held() {
     assert_error(
         &e,
         "cannot_afford",
-        "buy card 3: this payment needs 2 onyx tokens, you hold 1 (R7.3)",
+        "buy card 3: this payment needs 2 black tokens, you hold 1 (R7.3)",
     );
 }
 
@@ -461,7 +461,7 @@ fn r7_3_cannot_afford_names_the_numbers() {
     assert_error(
         &e,
         "cannot_afford",
-        "buy card 3: it costs 1 sapphire and 2 onyx after your bonuses; you hold 1 sapphire, 0 onyx and 0 gold: 2 tokens short (R7.3)",
+        "buy card 3: it costs 1 blue and 2 black after your bonuses; you hold 1 blue, 0 black and 0 gold: 2 tokens short (R7.3)",
     );
 }
 
@@ -943,8 +943,8 @@ fn r11_4_only_the_active_seat_may_act() {
 #[test]
 fn actions_display_in_player_words() {
     let cases = [
-        (take3(), "take diamond+sapphire+ruby"),
-        (Action::TakeTwo(Green), "take two emerald"),
+        (take3(), "take white+blue+red"),
+        (Action::TakeTwo(Green), "take two green"),
         (Action::ReserveFaceUp(CardId(17)), "reserve card 17"),
         (
             Action::ReserveFromDeck(Level(2)),
@@ -953,11 +953,11 @@ fn actions_display_in_player_words() {
         (buy(17), "buy card 17"),
         (
             buy_with_gold(17, [0, 1, 0, 2, 0]),
-            "buy card 17 with gold for 1 sapphire 2 ruby",
+            "buy card 17 with gold for 1 blue 2 red",
         ),
         (
             Action::ReturnTokens(tokens(gems(2, 0, 0, 1, 0), 1)),
-            "return 2 diamond, 1 ruby and 1 gold",
+            "return 2 white, 1 red and 1 gold",
         ),
         (Action::ChooseNoble(NobleId(3)), "choose noble 3"),
         (Action::Pass, "pass"),

@@ -167,8 +167,17 @@ impl RoomCore {
         }
         // 3. Apply to a copy; a rule error leaves the game untouched (R11.3).
         let mut next = running.game; // `Game` is `Copy`: this is the copy.
-        let events = next.apply(seat, action).map_err(|e| {
+        let events = next.apply(seat, action).map_err(|mut e| {
             debug!(seat, %action, code = e.code, "action rejected");
+            // The rules know seats; players know names (issue 11).
+            if e.code == "not_your_turn"
+                && let Some(name) = running
+                    .game
+                    .to_act()
+                    .and_then(|s| running.names.get(usize::from(s)))
+            {
+                e.message = format!("it is {name}'s turn, not yours");
+            }
             LobbyError::Rule(e)
         })?;
         // R12.1: the clock stops when the action is accepted (now), not
