@@ -11,7 +11,9 @@
 //!
 //! [`Store::open`] takes a URL:
 //! - `sqlite://path/to/file.db` (the embedded default): the file and its
-//!   directory are created if missing; WAL journal, `synchronous=FULL`;
+//!   directory are created if missing; WAL journal, `synchronous=FULL`
+//!   (anything else is refused at open, but for the power-loss test's
+//!   negative control: [`UNSAFE_SYNCHRONOUS_OFF_VAR`]);
 //! - `sqlite::memory:`, for tests: gone when the store is dropped;
 //! - `postgres://user@host/database`: with `synchronous_commit=on` forced.
 //!
@@ -68,7 +70,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-pub use backend::Backend;
+pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
 pub use error::StoreError;
 pub use model::{
     ActionRecord, Finished, FinishedCursor, GameSummary, MAX_JSON_BYTES, MAX_NAME_CHARS, MAX_PAGE,

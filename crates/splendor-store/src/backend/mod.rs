@@ -110,6 +110,19 @@ impl DbPool {
     }
 }
 
+/// The environment variable of a test-only escape hatch: set to `1`, SQLite
+/// files are opened with `synchronous=OFF` (no fsync at all) instead of
+/// `FULL`, after a loud warning. It exists only so that the power-loss test
+/// (`tests/power_loss.rs`, issue 12) can show, as its negative control, that
+/// its harness detects acknowledged moves lost with the page cache. Never set
+/// it on a server (docs/HOSTING.md); it is deliberately not a setting.
+pub const UNSAFE_SYNCHRONOUS_OFF_VAR: &str = "SPLENDOR_UNSAFE_SQLITE_SYNCHRONOUS_OFF";
+
+/// Whether [`UNSAFE_SYNCHRONOUS_OFF_VAR`] is set to exactly `1`.
+fn unsafe_synchronous_off() -> bool {
+    std::env::var_os(UNSAFE_SYNCHRONOUS_OFF_VAR).is_some_and(|value| value == "1")
+}
+
 async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
     let in_memory = url.starts_with("sqlite::memory:") || url.contains("mode=memory");
     let mut options = SqliteConnectOptions::from_str(url)
@@ -128,9 +141,19 @@ async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<DbPool, StoreErr
             .max_lifetime(None);
     } else {
         // The durability contract: the write-ahead log, synced on every commit.
+        let synchronous = if unsafe_synchronous_off() {
+            tracing::warn!(
+                "{UNSAFE_SYNCHRONOUS_OFF_VAR} is set: SQLite runs with synchronous=OFF and \
+                 never syncs; acknowledged moves WILL BE LOST if the host loses power. \
+                 This exists only for the power-loss test's negative control: never set it"
+            );
+            SqliteSynchronous::Off
+        } else {
+            SqliteSynchronous::Full
+        };
         options = options
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full);
+            .synchronous(synchronous);
         let file = options.get_filename();
         if let Some(dir) = file.parent().filter(|dir| !dir.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|err| StoreError::CreateDir {
@@ -153,11 +176,13 @@ async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<DbPool, StoreErr
             .fetch_one(&pool)
             .await
             .map_err(|err| classify(Backend::Sqlite, err))?;
-        // 2 is FULL: the log is synced to disk on every commit.
-        if !journal.eq_ignore_ascii_case("wal") || synchronous != 2 {
+        // 2 is FULL: the log is synced to disk on every commit (0, OFF, only
+        // through the test-only escape hatch).
+        let wanted = if unsafe_synchronous_off() { 0 } else { 2 };
+        if !journal.eq_ignore_ascii_case("wal") || synchronous != wanted {
             return Err(StoreError::Durability(format!(
                 "SQLite runs with journal_mode={journal} and synchronous={synchronous}, \
-                 not journal_mode=wal and synchronous=2 (FULL)"
+                 not journal_mode=wal and synchronous={wanted}"
             )));
         }
     }
