@@ -371,6 +371,23 @@ impl TestClient {
         }
     }
 
+    /// Reads until the connection ends, however it ends (a close frame, a
+    /// reset, a killed server), recording every text frame; never panics.
+    /// Returns the close frame's code, if one came.
+    pub async fn read_until_gone(&mut self) -> Option<u16> {
+        loop {
+            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: still open after {SAFETY_TIMEOUT:?}", self.name));
+            match frame {
+                Some(Ok(Message::Text(text))) => self.frames.push(text.as_str().to_owned()),
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
     /// Closes the connection from the client side (like a closed tab).
     pub async fn disconnect(mut self) -> Vec<String> {
         let _ = self.ws.close(None).await;

@@ -68,6 +68,18 @@ impl ServerProcess {
     /// by then). Its output is drained in the background; lines go to this
     /// test's captured output with a `[server]` prefix.
     pub async fn start(binary: &str, database_url: &str) -> ServerProcess {
+        ServerProcess::start_with_env(binary, database_url, &[]).await
+    }
+
+    /// [`ServerProcess::start`] with these environment variables set too
+    /// (the power-loss test's negative control sets
+    /// [`splendor_store::UNSAFE_SYNCHRONOUS_OFF_VAR`], which is otherwise
+    /// removed).
+    pub async fn start_with_env(
+        binary: &str,
+        database_url: &str,
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
         let mut child = Command::new(binary)
             .args(["--listen", "127.0.0.1:0", "--database-url", database_url])
             // Test clients play as fast as the server answers (see
@@ -84,6 +96,8 @@ impl ServerProcess {
             .env_remove("SPLENDOR_DATABASE_URL")
             .env_remove("SPLENDOR_DATA_DIR")
             .env_remove("SPLENDOR_LISTEN")
+            .env_remove(splendor_store::UNSAFE_SYNCHRONOUS_OFF_VAR)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
