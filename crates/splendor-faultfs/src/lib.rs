@@ -119,8 +119,9 @@ impl Mount {
 
     /// Plans the power cut: the next `changes` operations that change
     /// something ([`Stats::changes`]) happen, the one after them fails as
-    /// the power goes out ([`Mount::cut_power`]), and `on_cut` is called then,
-    /// on the file system's thread: it must not block nor touch the mount.
+    /// the power goes out ([`Mount::cut_power`]). `on_cut` is called when
+    /// the power goes out (then, or earlier through [`Mount::cut_power`]),
+    /// under the file system's lock: it must not block nor touch the mount.
     /// Replaces an earlier plan.
     pub fn cut_power_after(&self, changes: u64, on_cut: impl FnOnce() + Send + 'static) {
         self.model().plan_cut(changes, Box::new(on_cut));
