@@ -96,6 +96,25 @@ pub enum LobbyError {
     /// did, the gateway logs the cause once.
     #[error("internal error; nothing changed")]
     Internal(InternalCause),
+    /// A chat text that is empty, too long or not plain text.
+    #[error("{0}")]
+    InvalidChat(String),
+    /// The host muted the caller's chat.
+    #[error("the host muted your chat in this room")]
+    ChatMuted,
+    /// Too many chat messages in a short time.
+    #[error(
+        "at most {} chat messages in {} seconds; wait a moment",
+        crate::room::CHAT_BURST,
+        crate::room::CHAT_WINDOW.as_secs()
+    )]
+    ChatTooFast,
+    /// No rematch can be offered now (the message says why).
+    #[error("{0}")]
+    RematchUnavailable(String),
+    /// `mute` names a seat no person holds.
+    #[error("seat {0} has no person in it (it is free or a bot's)")]
+    NoPersonInSeat(u8),
     /// The rules rejected the action (R11.3).
     #[error("{0}")]
     Rule(RuleError),
@@ -159,6 +178,11 @@ impl LobbyError {
             LobbyError::Persistence => ErrorCode::PersistenceFailed,
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
             LobbyError::Internal(_) => ErrorCode::Internal,
+            LobbyError::InvalidChat(_) => ErrorCode::InvalidChat,
+            LobbyError::ChatMuted => ErrorCode::ChatMuted,
+            LobbyError::ChatTooFast => ErrorCode::ChatTooFast,
+            LobbyError::RematchUnavailable(_) => ErrorCode::RematchUnavailable,
+            LobbyError::NoPersonInSeat(_) => ErrorCode::InvalidSeat,
             LobbyError::Rule(e) => return e.code,
         };
         code.as_str()

@@ -22,7 +22,7 @@ use crate::persist::Persistence;
 use crate::presence::{Presence, RoomSeat};
 use crate::random;
 use crate::room::clock::ClockOptions;
-use crate::room::{Closed, Driver, RestoredGame, RoomCore, RoomHandle, RoomSetup};
+use crate::room::{Closed, Driver, RematchPlan, RestoredGame, RoomCore, RoomHandle, RoomSetup};
 use crate::session::{Session, SessionId};
 use crate::thinking::ThinkPool;
 use crate::timings::{TimeHistogram, Timings};
@@ -213,6 +213,20 @@ pub struct CreateRoom {
     pub client: Option<ClientKey>,
 }
 
+/// A room to create: [`CreateRoom`], or a rematch's.
+struct NewRoom {
+    seats: u8,
+    listed: bool,
+    host: Session,
+    role: Role,
+    clock: Option<ClockOptions>,
+    conn: Option<Connection>,
+    request: Option<RequestId>,
+    verbose: bool,
+    client: Option<ClientKey>,
+    others: Vec<crate::room::seats::Member>,
+}
+
 /// A game that cannot be put back into a room.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RestoreError {
@@ -276,6 +290,70 @@ impl Lobby {
     /// Creates a room with the host in its first seat and starts its task.
     /// Must be called within a tokio runtime.
     pub fn create_room(&self, create: CreateRoom) -> Result<RoomHandle, LobbyError> {
+        let CreateRoom {
+            seats,
+            listed,
+            host,
+            role,
+            clock,
+            conn,
+            request,
+            verbose,
+            client,
+        } = create;
+        self.create(NewRoom {
+            seats,
+            listed,
+            host,
+            role,
+            clock,
+            conn: Some(conn),
+            request,
+            verbose,
+            client,
+            others: Vec::new(),
+        })
+    }
+
+    /// Makes the room of an agreed rematch: `host` (who accepted last)
+    /// hosts it from the first seat, the plan's people and bots hold the
+    /// other seats, with the old room's clock and listing. Nobody is
+    /// connected yet: the people's sessions are in this room from now on,
+    /// and a `join` of its code (or a resume) seats each on their
+    /// connection; the host joins, then starts it.
+    pub fn create_rematch(
+        &self,
+        host: Session,
+        client: Option<ClientKey>,
+        plan: RematchPlan,
+    ) -> Result<RoomHandle, LobbyError> {
+        let mut people = plan.people();
+        people.push(host.id);
+        let handle = self.create(NewRoom {
+            seats: plan.seats(),
+            listed: plan.listed,
+            host,
+            role: Role::Player,
+            clock: plan.clock,
+            conn: None,
+            request: None,
+            verbose: false,
+            client,
+            others: plan.others,
+        })?;
+        for session in people {
+            self.inner.presence.set_room(
+                session,
+                Some(RoomSeat {
+                    code: handle.code(),
+                    role: Role::Player,
+                }),
+            );
+        }
+        Ok(handle)
+    }
+
+    fn create(&self, create: NewRoom) -> Result<RoomHandle, LobbyError> {
         if !(2..=4).contains(&create.seats) {
             return Err(LobbyError::InvalidSeats(create.seats));
         }
@@ -329,10 +407,11 @@ impl Lobby {
                     capacity: create.seats,
                     listed: create.listed,
                     host: create.host,
-                    conn: create.conn.id(),
+                    conn: create.conn.as_ref().map(Connection::id),
                     request: create.request,
                     verbose: create.verbose,
                     role: create.role,
+                    others: create.others,
                     clock: create.clock,
                     config: self.inner.config.clone(),
                 },
@@ -343,7 +422,7 @@ impl Lobby {
         let occupancy = Arc::new(Occupancy::default());
         let (driver, summary) = Driver::new(
             core,
-            vec![create.conn],
+            create.conn.into_iter().collect(),
             self.inner.persistence.clone(),
             (self.inner.stats.clone(), occupancy.clone()),
         );

@@ -68,6 +68,12 @@ pub enum ClientMessage {
     ListRooms,
     /// Check the connection; answered with `pong`.
     Ping,
+    /// Say something to everyone in the room.
+    Chat(crate::social::Chat),
+    /// The host mutes or unmutes a seat's chat.
+    Mute(crate::social::Mute),
+    /// After the end: offer, or accept, a rematch with the same players.
+    Rematch,
 }
 
 /// `hello`: identify the connection, as a new session (`name`) or by
@@ -242,7 +248,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 11] = [
+pub const MESSAGE_TYPES: [&str; 14] = [
     "hello",
     "create",
     "join",
@@ -254,6 +260,9 @@ pub const MESSAGE_TYPES: [&str; 11] = [
     "sync",
     "list_rooms",
     "ping",
+    "chat",
+    "mute",
+    "rematch",
 ];
 
 /// The keys that make an object an action (docs/PROTOCOL.md, actions).
@@ -380,6 +389,12 @@ fn parse_body(
         "ping" => {
             no_fields(kind, &body)?;
             ClientMessage::Ping
+        }
+        "chat" => ClientMessage::Chat(fields_of(kind, body)?),
+        "mute" => ClientMessage::Mute(fields_of(kind, body)?),
+        "rematch" => {
+            no_fields(kind, &body)?;
+            ClientMessage::Rematch
         }
         _ => {
             return Err((

@@ -85,6 +85,17 @@ pub enum ErrorCode {
     StorageUnavailable,
     /// Something unexpected failed on the server; nothing was applied.
     Internal,
+    /// A `chat` text that is empty, too long or has control characters.
+    InvalidChat,
+    /// The host muted this seat's chat.
+    ChatMuted,
+    /// More chat messages than a person may send in a short time.
+    ChatTooFast,
+    /// `rematch` when no rematch can be offered (the game is not over, the
+    /// caller watches, or the rematch is already agreed).
+    RematchUnavailable,
+    /// A seat that holds no person (`mute`).
+    InvalidSeat,
 }
 
 impl ErrorCode {
@@ -126,6 +137,11 @@ impl ErrorCode {
             ErrorCode::PersistenceFailed => "persistence_failed",
             ErrorCode::StorageUnavailable => "storage_unavailable",
             ErrorCode::Internal => "internal",
+            ErrorCode::InvalidChat => "invalid_chat",
+            ErrorCode::ChatMuted => "chat_muted",
+            ErrorCode::ChatTooFast => "chat_too_fast",
+            ErrorCode::RematchUnavailable => "rematch_unavailable",
+            ErrorCode::InvalidSeat => "invalid_seat",
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod client;
 pub mod error;
 pub mod lean;
 pub mod server;
+pub mod social;
 pub mod tokens;
 pub mod view;
 
@@ -38,6 +39,7 @@ pub use server::{
     RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList, RoomStatus,
     RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
 };
+pub use social::{Chat, ChatInfo, MAX_CHAT_CHARS, Mute, RematchInfo};
 pub use tokens::{GemCounts, TokenCounts};
 pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};
 

@@ -38,6 +38,8 @@ pub enum ServerMessage {
     Rooms(RoomList),
     /// `pong`: the answer to `ping`.
     Pong(Pong),
+    /// `chat`: what someone in the room said.
+    Chat(crate::social::ChatInfo),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -99,6 +101,9 @@ pub struct SeatInfo {
     /// for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// True when the host muted this seat's chat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub muted: bool,
 }
 
 /// The room as everyone in it sees it. Sent on every change of membership,
@@ -126,6 +131,10 @@ pub struct RoomInfo {
     /// The room's turn clock (R12); absent without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<RoomClock>,
+    /// After the end, once someone offered a rematch: who accepted, and
+    /// the new room once everyone did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<crate::social::RematchInfo>,
 }
 
 /// A room's turn clock, as `room` shows it (R12.1, R12.3).
@@ -433,6 +442,7 @@ impl ServerMessage {
             ServerMessage::RoomClosed(_) => None,
             ServerMessage::Rooms(m) => m.id.as_ref(),
             ServerMessage::Pong(m) => m.id.as_ref(),
+            ServerMessage::Chat(m) => m.id.as_ref(),
         }
     }
 
@@ -450,6 +460,7 @@ impl ServerMessage {
             ServerMessage::RoomClosed(_) => "room_closed",
             ServerMessage::Rooms(_) => "rooms",
             ServerMessage::Pong(_) => "pong",
+            ServerMessage::Chat(_) => "chat",
         }
     }
 }

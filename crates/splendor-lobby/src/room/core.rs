@@ -31,6 +31,7 @@ use super::effect::{Answer, Closed, Effect, Write};
 use super::handle::RoomProbe;
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
 use super::seats::{Member, Seats, Spectator};
+use super::social::Social;
 use super::timers::{ExpiryInputs, RoomTimer, TimerTable, expiry, expiry_reason};
 use crate::code::RoomCode;
 use crate::config::LobbyConfig;
@@ -132,8 +133,9 @@ pub(crate) struct RoomSetup {
     pub(crate) listed: bool,
     /// The creator, who takes the first seat and is the host.
     pub(crate) host: Session,
-    /// The host's connection.
-    pub(crate) conn: ConnId,
+    /// The host's connection; `None` for a rematch room, which its host
+    /// joins once the old room let everyone know.
+    pub(crate) conn: Option<ConnId>,
     /// Echoed by the first `room` message the host receives.
     pub(crate) request: Option<RequestId>,
     /// Whether the host's connection asked for full states after actions.
@@ -143,6 +145,8 @@ pub(crate) struct RoomSetup {
     /// A player host takes the first seat; a spectator host watches (and
     /// fills the seats with bots, or waits for others).
     pub(crate) role: Role,
+    /// The other seats, filled already (a rematch): people detached, bots.
+    pub(crate) others: Vec<Member>,
     pub(crate) config: LobbyConfig,
 }
 
@@ -181,6 +185,8 @@ pub(crate) struct RoomCore {
     pub(crate) clock: Option<ClockOptions>,
     /// The time of the input being handled (messages show clocks as of it).
     pub(crate) now: Instant,
+    /// Chat, mute and rematch (kept nowhere else).
+    pub(crate) social: Social,
 }
 
 impl RoomCore {
@@ -193,17 +199,21 @@ impl RoomCore {
                 seats[0] = Some(Member {
                     session: setup.host.id,
                     name: setup.host.name,
-                    conn: Some(setup.conn),
+                    conn: setup.conn,
                     verbose: setup.verbose,
                     bot: None,
                 });
             }
-            Role::Spectator => spectators.push(Spectator {
+            Role::Spectator => spectators.extend(setup.conn.map(|conn| Spectator {
                 session: setup.host.id,
                 name: setup.host.name,
-                conn: setup.conn,
+                conn,
                 verbose: setup.verbose,
-            }),
+            })),
+        }
+        let free = seats.iter_mut().filter(|s| s.is_none());
+        for (slot, member) in free.zip(setup.others) {
+            *slot = Some(member);
         }
         let people = Seats {
             seats,
@@ -220,7 +230,7 @@ impl RoomCore {
         );
         core.clock = setup.clock;
         info!(listed = core.listed, seats = setup.capacity, "room created");
-        core.broadcast_room(Some((setup.conn, setup.request)));
+        core.broadcast_room(setup.conn.map(|conn| (conn, setup.request)));
         core.after_input(now);
         core
     }
@@ -347,6 +357,7 @@ impl RoomCore {
             bot_pause_until: None,
             clock: None,
             now,
+            social: Social::default(),
         };
         core.summary = core.current_summary();
         core
@@ -433,6 +444,30 @@ impl RoomCore {
             Request::RemoveBot { seat } => {
                 let result = self.remove_bot(&caller, seat);
                 self.reply(ticket, result.map(|()| Answer::Done));
+            }
+            Request::LeaveFinished => {
+                let result = if self.status() == RoomStatus::Finished {
+                    self.leave(&caller)
+                } else {
+                    Err(LobbyError::AlreadyInRoom(self.code.to_string()))
+                };
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
+            Request::Chat { text } => {
+                let result = self.chat(&caller, &text);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
+            Request::Mute { seat, muted } => {
+                let result = self.mute(&caller, seat, muted);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
+            Request::Rematch => {
+                let result = self.rematch(&caller);
+                self.reply(ticket, result);
+            }
+            Request::RematchReady { room } => {
+                self.rematch_ready(room);
+                self.reply(ticket, Ok(Answer::Done));
             }
         }
         self.after_input(now);

@@ -14,10 +14,12 @@ use crate::persist::GameId;
 use crate::session::SessionId;
 
 /// The answer to a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Answer {
     /// A join: how the connection is in the room now.
     Joined(super::handle::Joined),
+    /// The last `rematch` acceptance: the gateway makes the new room.
+    Rematch(super::social::RematchPlan),
     /// Any other request that succeeded.
     Done,
 }

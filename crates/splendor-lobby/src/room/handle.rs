@@ -103,7 +103,9 @@ impl RoomHandle {
         };
         match self.send_call(caller, request, Some(conn)).await? {
             Answer::Joined(joined) => Ok(joined),
-            Answer::Done => Err(LobbyError::internal("a join answered without a seat")),
+            Answer::Done | Answer::Rematch(_) => {
+                Err(LobbyError::internal("a join answered without a seat"))
+            }
         }
     }
 

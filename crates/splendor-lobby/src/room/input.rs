@@ -69,6 +69,29 @@ pub enum Request {
         /// The seat, as the `room` message numbers it.
         seat: u8,
     },
+    /// Leave the room if its game is over (a finished room gives way to
+    /// the room the caller joins or creates next); otherwise
+    /// `already_in_room`.
+    LeaveFinished,
+    /// Say something to everyone in the room.
+    Chat {
+        /// The text, as sent.
+        text: String,
+    },
+    /// The host mutes or unmutes the chat of the person in a seat.
+    Mute {
+        /// The seat, as the `room` message numbers it.
+        seat: u8,
+        /// Mute (true) or let chat again (false).
+        muted: bool,
+    },
+    /// Offer or accept a rematch, after the end.
+    Rematch,
+    /// The gateway made the rematch room (or could not: `None`).
+    RematchReady {
+        /// The new room.
+        room: Option<crate::code::RoomCode>,
+    },
 }
 
 /// Tells a request's answer to its caller: the driver keeps the reply

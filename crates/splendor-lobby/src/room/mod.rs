@@ -9,7 +9,8 @@
 //! - `core`: the state machine (`RoomCore`): `handle_*` in, `poll_*` out;
 //!   reads no clock, draws no OS randomness, holds no channel. Its
 //!   requests live in `membership` (join, leave, detach, sync) and `play`
-//!   (start, act, reload); built-in bots in `bots` (seated by the host,
+//!   (start, act, reload); chat, mute and the rematch in `social`;
+//!   built-in bots in `bots` (seated by the host,
 //!   moved through [`Effect::Think`]); who is in the room in `seats`; what each viewer
 //!   is sent in `outbox`; its timers in `timers`.
 //! - `driver`: the task around the core: connections, replies, storage,
@@ -31,7 +32,8 @@ pub mod input;
 mod membership;
 mod outbox;
 mod play;
-mod seats;
+pub(crate) mod seats;
+pub(crate) mod social;
 mod timers;
 
 #[cfg(test)]
@@ -46,6 +48,8 @@ pub use self::effect::{Answer, Closed, Effect};
 pub(crate) use self::handle::Command;
 pub use self::handle::{Joined, RoomHandle, RoomProbe};
 pub use self::input::{Caller, DriverEvent, Request};
+pub use self::social::RematchPlan;
+pub(crate) use self::social::{CHAT_BURST, CHAT_WINDOW};
 use crate::code::RoomCode;
 use crate::persist::GameId;
 use crate::session::Session;

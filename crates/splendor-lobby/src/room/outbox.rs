@@ -92,6 +92,7 @@ impl RoomCore {
                         connected: m.conn.is_some() || m.bot.is_some(),
                         host: m.session == self.people.host,
                         bot: m.bot.map(|level| level.name().to_owned()),
+                        muted: self.is_muted(m.session),
                     })
                 })
                 .collect(),
@@ -107,6 +108,7 @@ impl RoomCore {
                 increment_s: c.clock.increment().as_secs(),
                 stand_in_when_away: c.stand_in_when_away,
             }),
+            rematch: self.rematch_info(),
         }
     }
 

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::{
-    Caller, ClientKey, CloseReason, Connection, CreateRoom, LobbyError, Request, RoomHandle,
-    RoomSeat, Session, SessionError, TurnClock,
+    Answer, Caller, ClientKey, CloseReason, Connection, CreateRoom, LobbyError, Request,
+    RoomHandle, RoomSeat, Session, SessionError, TurnClock,
 };
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, PROTOCOL_VERSION,
-    Pong, RequestId, RoomList, ServerMessage, Welcome, parse_client_frame,
+    Pong, RequestId, Role, RoomList, SeatOrder, ServerMessage, Welcome, parse_client_frame,
 };
 use splendor_rules::Action;
 use tokio::time::{Instant, sleep_until};
@@ -190,7 +190,7 @@ impl Client {
                 id,
                 rooms: self.state.lobby().listed_rooms(),
             })),
-            ClientMessage::Create(create) => self.create(create, id),
+            ClientMessage::Create(create) => self.create(create, id).await,
             ClientMessage::Join(join) => self.join(join, id).await,
             ClientMessage::Leave => self.leave(id).await,
             ClientMessage::Start(start) => {
@@ -209,6 +209,17 @@ impl Client {
             ClientMessage::Sync => {
                 self.call_room(Request::Sync, id).await;
             }
+            ClientMessage::Chat(chat) => {
+                self.call_room(Request::Chat { text: chat.text }, id).await;
+            }
+            ClientMessage::Mute(mute) => {
+                let request = Request::Mute {
+                    seat: mute.seat,
+                    muted: mute.muted,
+                };
+                self.call_room(request, id).await;
+            }
+            ClientMessage::Rematch => self.rematch(id).await,
         }
     }
 
@@ -321,12 +332,12 @@ impl Client {
 
     // ---- rooms ----------------------------------------------------------
 
-    fn create(&mut self, create: Create, id: Option<RequestId>) {
+    async fn create(&mut self, create: Create, id: Option<RequestId>) {
         let Some(session) = self.require_session(&id) else {
             return;
         };
-        if let Some(code) = self.current_room_code() {
-            return self.reply_lobby_error(LobbyError::AlreadyInRoom(code), id);
+        if !self.leave_finished_room(&session, &id).await {
+            return;
         }
         let clock = match room_clock(&create, self.state.lobby().config().turn_clock) {
             Ok(clock) => clock,
@@ -362,8 +373,8 @@ impl Client {
         let Some(session) = self.require_session(&id) else {
             return;
         };
-        if let Some(code) = self.current_room_code() {
-            return self.reply_lobby_error(LobbyError::AlreadyInRoom(code), id);
+        if !self.leave_finished_room(&session, &id).await {
+            return;
         }
         let handle = match self.state.lobby().find(&join.code) {
             Ok(handle) => handle,
@@ -388,6 +399,92 @@ impl Client {
                 self.set_room(Some(handle));
             }
             Err(e) => self.reply_lobby_error(e, id),
+        }
+    }
+
+    /// Before a `join` or `create`: a finished room gives way (the caller
+    /// leaves it, getting `left`); a room still waiting or playing is
+    /// `already_in_room`. True when the connection is in no room now.
+    async fn leave_finished_room(&mut self, session: &Session, id: &Option<RequestId>) -> bool {
+        let Some(room) = self.current_room_code().and(self.room.clone()) else {
+            return true;
+        };
+        match room
+            .call(self.caller(session, None), Request::LeaveFinished)
+            .await
+        {
+            Ok(_) | Err(LobbyError::RoomClosed) => {
+                self.set_room(None);
+                self.state
+                    .lobby()
+                    .presence()
+                    .forget_room(session.id, room.code());
+                true
+            }
+            Err(e) => {
+                self.reply_lobby_error(e, id.clone());
+                false
+            }
+        }
+    }
+
+    /// `rematch`: offers or accepts one. The last acceptance makes the
+    /// new room here (rooms never touch the lobby): the old room is told
+    /// its code (everyone there sees it in `room` and may follow with
+    /// `join`), this connection leaves the old room, takes its seat in the
+    /// new one and starts it, seat order drawn anew.
+    async fn rematch(&mut self, id: Option<RequestId>) {
+        let Some((session, old)) = self.require_room(&id) else {
+            return;
+        };
+        let plan = match old
+            .call(self.caller(&session, id.clone()), Request::Rematch)
+            .await
+        {
+            Ok(Answer::Rematch(plan)) => plan,
+            // Others have still to accept; `room` answered.
+            Ok(_) => return,
+            Err(e) => return self.reply_lobby_error(e, id),
+        };
+        let quiet = self.caller(&session, None);
+        let lobby = self.state.lobby().clone();
+        let new = match lobby.create_rematch(session.clone(), self.address.clone(), plan) {
+            Ok(handle) => handle,
+            Err(e) => {
+                // The offer starts over; say why to the one who tried.
+                let _ = old.call(quiet, Request::RematchReady { room: None }).await;
+                return self.reply_lobby_error(e, id);
+            }
+        };
+        let ready = Request::RematchReady {
+            room: Some(new.code()),
+        };
+        let _ = old.call(quiet.clone(), ready).await;
+        let _ = old.call(quiet, Request::LeaveFinished).await;
+        self.set_room(None);
+        let joined = new
+            .join(
+                self.caller(&session, None),
+                (session.name.clone(), Role::Player, self.verbose),
+                self.conn.clone(),
+            )
+            .await;
+        if let Err(e) = joined {
+            return self.reply_lobby_error(e, id);
+        }
+        lobby.presence().set_room(
+            session.id,
+            Some(RoomSeat {
+                code: new.code(),
+                role: Role::Player,
+            }),
+        );
+        self.set_room(Some(new.clone()));
+        let start = Request::Start {
+            order: SeatOrder::Random,
+        };
+        if let Err(e) = new.call(self.caller(&session, id.clone()), start).await {
+            self.reply_lobby_error(e, id);
         }
     }
 

@@ -267,6 +267,22 @@ impl Table {
                 seat: seat.parse().expect("remove_bot SEAT"),
             },
             ("leave", "") => Request::Leave,
+            ("leave_finished", "") => Request::LeaveFinished,
+            ("chat", text) => Request::Chat {
+                text: text.to_owned(),
+            },
+            ("mute", seat) => Request::Mute {
+                seat: seat
+                    .trim_end_matches(" off")
+                    .parse()
+                    .expect("mute SEAT [off]"),
+                muted: !seat.ends_with(" off"),
+            },
+            ("rematch", "") => Request::Rematch,
+            ("rematch_ready", "none") => Request::RematchReady { room: None },
+            ("rematch_ready", code) => Request::RematchReady {
+                room: Some(RoomCode::parse(code).expect("rematch_ready CODE")),
+            },
             ("detach", "") => Request::Detach,
             ("sync", "") => Request::Sync,
             ("start", "joined") => Request::Start {
@@ -303,10 +319,11 @@ impl Table {
                 id: caller.session,
                 name,
             },
-            conn: caller.conn,
+            conn: Some(caller.conn),
             request: Some(RequestId::String("create".into())),
             verbose: false,
             clock: clock_option(rest),
+            others: Vec::new(),
             role: if rest.contains(&"watching") {
                 Role::Spectator
             } else {
@@ -561,6 +578,17 @@ impl Table {
             Effect::Reply { result, .. } => match result {
                 Ok(Answer::Done) => "reply ok".into(),
                 Ok(Answer::Joined(j)) => format!("reply joined {}", you(j.role, j.seat)),
+                Ok(Answer::Rematch(plan)) => {
+                    let others: Vec<String> = plan
+                        .others
+                        .iter()
+                        .map(|m| {
+                            let bot = m.bot.map_or(String::new(), |l| format!("({l})"));
+                            format!("{}{bot}", m.name)
+                        })
+                        .collect();
+                    format!("reply rematch with {}", others.join(" "))
+                }
                 Err(LobbyError::Rule(e)) => format!("reply rule error {} ({})", e.code, e.rule),
                 Err(e) => format!("reply {e:?}"),
             },
@@ -648,11 +676,12 @@ impl Table {
                     .map(|s| match s {
                         None => "-".into(),
                         Some(s) => format!(
-                            "{}{}{}{}",
+                            "{}{}{}{}{}",
                             s.name,
                             if s.host { "*" } else { "" },
                             if s.connected { "" } else { "~" },
-                            s.bot.as_ref().map_or(String::new(), |l| format!("({l})"))
+                            s.bot.as_ref().map_or(String::new(), |l| format!("({l})")),
+                            if s.muted { " muted" } else { "" }
                         ),
                     })
                     .collect();
@@ -661,14 +690,30 @@ impl Table {
                 } else {
                     format!(" watching {:?}", r.spectators)
                 };
+                let rematch = r.rematch.as_ref().map_or(String::new(), |m| {
+                    format!(
+                        " rematch {:?}{}",
+                        m.accepted,
+                        m.room
+                            .as_ref()
+                            .map_or(String::new(), |c| format!(" in {c}"))
+                    )
+                });
                 format!(
-                    "room {:?} [{}]{spectators} you {}{}",
+                    "room {:?} [{}]{spectators}{rematch} you {}{}",
                     r.status,
                     seats.join(" "),
                     you(r.you.role, r.you.seat),
                     id(&r.id)
                 )
             }
+            ServerMessage::Chat(c) => format!(
+                "chat {}{}: {}{}",
+                c.from,
+                c.seat.map_or(String::new(), |s| format!("#{s}")),
+                c.text,
+                id(&c.id)
+            ),
             ServerMessage::State(s) => format!(
                 "{}state v{} to_act {} legal {}{}{}",
                 if s.lean { "lean " } else { "" },

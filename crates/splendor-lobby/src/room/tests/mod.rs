@@ -11,4 +11,5 @@ mod expiry;
 mod membership;
 mod play;
 mod purity;
+mod social;
 mod storage;

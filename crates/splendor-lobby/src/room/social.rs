@@ -1,0 +1,288 @@
+//! The table around the game (issue 11): chat between the people in the
+//! room, the host's mute, and the rematch after the end.
+//!
+//! Chat is text from a person, relayed to everyone in the room and kept
+//! nowhere: not in the store, not in the core once sent (only the send
+//! times, for the rate limit). Nothing the server knows about the game is
+//! ever written into it, so chat cannot leak what a seat may not see.
+//!
+//! A rematch is agreed in the finished room (every person seated accepts;
+//! bots always do), then made by the gateway, which alone can create rooms
+//! ([`RematchPlan`] out, [`Request::RematchReady`] back in): the core never
+//! touches the lobby.
+//!
+//! [`Request::RematchReady`]: super::input::Request::RematchReady
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use splendor_protocol::{ChatInfo, MAX_CHAT_CHARS, RematchInfo, RoomStatus, ServerMessage};
+use splendor_rules::Seat;
+use tracing::info;
+
+use super::clock::ClockOptions;
+use super::core::RoomCore;
+use super::effect::Answer;
+use super::input::Caller;
+use super::seats::Member;
+use crate::code::RoomCode;
+use crate::conn::{Outgoing, SharedFrame};
+use crate::error::LobbyError;
+use crate::session::SessionId;
+
+/// At most this many chat messages per person in [`CHAT_WINDOW`].
+pub(crate) const CHAT_BURST: usize = 5;
+/// The window of the chat rate limit.
+pub(crate) const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+/// Chat and rematch state of a room; none of it is stored.
+#[derive(Debug, Default)]
+pub(crate) struct Social {
+    /// Sessions the host muted (by session: seats are renumbered at the
+    /// start).
+    muted: Vec<SessionId>,
+    /// When each person's recent chat messages were sent.
+    sent: HashMap<SessionId, VecDeque<Instant>>,
+    /// The rematch once someone offered it.
+    rematch: Option<Rematch>,
+}
+
+#[derive(Debug)]
+struct Rematch {
+    /// By seat: wants the rematch (bots always do).
+    accepted: Vec<bool>,
+    /// Everyone accepted: the gateway is making the room, or made it.
+    agreed: bool,
+    /// The new room, once made.
+    room: Option<RoomCode>,
+}
+
+/// What the gateway needs to make the rematch room: the same seats (people
+/// and bots), the same clock and listing. The caller becomes the new
+/// room's host; the game starts at once, seat order drawn anew.
+#[derive(Clone, Debug)]
+pub struct RematchPlan {
+    /// The seats apart from the caller's, people detached (they follow
+    /// with `join`, or land there when they resume).
+    pub(crate) others: Vec<Member>,
+    /// The room's clock (R12).
+    pub(crate) clock: Option<ClockOptions>,
+    /// Whether the room is listed.
+    pub(crate) listed: bool,
+}
+
+impl RematchPlan {
+    /// The sessions of the people (not bots) seated besides the caller: the
+    /// gateway points their presence to the new room.
+    pub fn people(&self) -> Vec<SessionId> {
+        self.others
+            .iter()
+            .filter(|m| m.bot.is_none())
+            .map(|m| m.session)
+            .collect()
+    }
+
+    /// The number of seats.
+    pub fn seats(&self) -> u8 {
+        self.others.len() as u8 + 1
+    }
+}
+
+/// Why a chat text is refused, or the text to send (trimmed).
+pub(crate) fn check_chat(text: &str) -> Result<&str, LobbyError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(LobbyError::InvalidChat(
+            "a chat message needs some text".into(),
+        ));
+    }
+    let chars = text.chars().count();
+    if chars > MAX_CHAT_CHARS {
+        return Err(LobbyError::InvalidChat(format!(
+            "a chat message has at most {MAX_CHAT_CHARS} characters, this one has {chars}"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(LobbyError::InvalidChat(
+            "chat is plain text on one line: no line breaks or other control characters".into(),
+        ));
+    }
+    Ok(text)
+}
+
+impl RoomCore {
+    /// `chat`: relays `text` to everyone in the room, the sender's copy
+    /// answering the request.
+    pub(crate) fn chat(&mut self, caller: &Caller, text: &str) -> Result<(), LobbyError> {
+        let (session, conn) = (caller.session, caller.conn);
+        let (from, seat) = if let Some(seat) = self.people.seat_of_conn(session, conn) {
+            let name = self.people.seats[seat].as_ref().map(|m| m.name.clone());
+            (name.unwrap_or_default(), Some(seat as Seat))
+        } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
+            (self.people.spectators[i].name.clone(), None)
+        } else {
+            return Err(LobbyError::NotInRoom);
+        };
+        if self.social.muted.contains(&session) {
+            return Err(LobbyError::ChatMuted);
+        }
+        let text = check_chat(text)?.to_owned();
+        let now = self.now;
+        let sent = self.social.sent.entry(session).or_default();
+        while sent
+            .front()
+            .is_some_and(|&t| now.saturating_duration_since(t) >= CHAT_WINDOW)
+        {
+            sent.pop_front();
+        }
+        if sent.len() >= CHAT_BURST {
+            return Err(LobbyError::ChatTooFast);
+        }
+        sent.push_back(now);
+        let mut info = ChatInfo {
+            id: None,
+            room: self.code.to_string(),
+            from,
+            seat,
+            text,
+        };
+        let shared = SharedFrame::new(&ServerMessage::Chat(info.clone()));
+        for audience in self.audience() {
+            if audience.conn == conn {
+                info.id = caller.request.clone();
+                self.send(conn, ServerMessage::Chat(info.clone()));
+            } else {
+                self.push(super::effect::Effect::Send {
+                    to: audience.conn,
+                    message: Outgoing::Shared(shared.clone()),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `mute`: the host mutes or unmutes the chat of the person in `seat`.
+    pub(crate) fn mute(
+        &mut self,
+        caller: &Caller,
+        seat: u8,
+        muted: bool,
+    ) -> Result<(), LobbyError> {
+        if !self.people.is_attached(caller.session, caller.conn) {
+            return Err(LobbyError::NotInRoom);
+        }
+        if self.people.host != caller.session {
+            return Err(LobbyError::NotHost);
+        }
+        let target = self
+            .people
+            .seats
+            .get(usize::from(seat))
+            .and_then(Option::as_ref)
+            .filter(|m| m.bot.is_none())
+            .map(|m| m.session)
+            .ok_or(LobbyError::NoPersonInSeat(seat))?;
+        self.social.muted.retain(|s| *s != target);
+        if muted {
+            self.social.muted.push(target);
+        }
+        info!(seat, muted, "chat mute changed");
+        self.broadcast_room(Some((caller.conn, caller.request.clone())));
+        Ok(())
+    }
+
+    /// Whether the host muted this session's chat.
+    pub(crate) fn is_muted(&self, session: SessionId) -> bool {
+        self.social.muted.contains(&session)
+    }
+
+    /// The rematch as `room` shows it.
+    pub(crate) fn rematch_info(&self) -> Option<RematchInfo> {
+        let r = self.social.rematch.as_ref()?;
+        Some(RematchInfo {
+            accepted: (0..r.accepted.len())
+                .filter(|&i| r.accepted[i])
+                .map(|i| i as Seat)
+                .collect(),
+            room: r.room.map(|c| c.to_string()),
+        })
+    }
+
+    /// `rematch`: the caller offers or accepts one. Once every person
+    /// seated has, the answer carries the plan for the gateway.
+    pub(crate) fn rematch(&mut self, caller: &Caller) -> Result<Answer, LobbyError> {
+        if !self.people.is_attached(caller.session, caller.conn) {
+            return Err(LobbyError::NotInRoom);
+        }
+        if self.status() != RoomStatus::Finished {
+            return Err(LobbyError::RematchUnavailable(
+                "a rematch can be offered once the game is over".into(),
+            ));
+        }
+        let Some(seat) = self.people.seat_of_conn(caller.session, caller.conn) else {
+            return Err(LobbyError::RematchUnavailable(
+                "only the players can offer a rematch; spectators can follow it".into(),
+            ));
+        };
+        let seats = &self.people.seats;
+        let rematch = self.social.rematch.get_or_insert_with(|| Rematch {
+            accepted: seats
+                .iter()
+                .map(|m| m.as_ref().is_some_and(|m| m.bot.is_some()))
+                .collect(),
+            agreed: false,
+            room: None,
+        });
+        if let Some(room) = rematch.room {
+            return Err(LobbyError::RematchUnavailable(format!(
+                "the rematch is agreed: join room {room}"
+            )));
+        }
+        if rematch.agreed {
+            return Err(LobbyError::RematchUnavailable(
+                "the rematch room is being made".into(),
+            ));
+        }
+        rematch.accepted[seat] = true;
+        let everyone = rematch.accepted.iter().all(|&a| a);
+        rematch.agreed = everyone;
+        info!(seat, everyone, "rematch accepted");
+        if !everyone {
+            self.broadcast_room(Some((caller.conn, caller.request.clone())));
+            return Ok(Answer::Done);
+        }
+        let others = self
+            .people
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != seat)
+            .filter_map(|(_, m)| m.clone())
+            .map(|mut m| {
+                m.conn = None;
+                m.verbose = false;
+                m
+            })
+            .collect();
+        Ok(Answer::Rematch(RematchPlan {
+            others,
+            clock: self.clock,
+            listed: self.listed,
+        }))
+    }
+
+    /// The gateway made the rematch room (`Some`), or could not (`None`:
+    /// the offer starts over). Everyone is told through `room`.
+    pub(crate) fn rematch_ready(&mut self, room: Option<RoomCode>) {
+        match room {
+            Some(code) => {
+                if let Some(r) = self.social.rematch.as_mut() {
+                    r.room = Some(code);
+                }
+                info!(rematch = %code, "rematch room made");
+            }
+            None => self.social.rematch = None,
+        }
+        self.broadcast_room(None);
+    }
+}

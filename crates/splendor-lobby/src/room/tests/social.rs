@@ -1,0 +1,271 @@
+//! The table around the game (issue 11): chat, the host's mute, the
+//! rematch, and a finished room giving way to the next.
+
+use expect_test::expect;
+
+use super::check::check;
+
+#[test]
+fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        eve@c3 join spectator
+        bob@c2 chat   hello there  
+        eve@c3 chat hi from the stands
+        ann@c1 chat
+        ann@c1 chat a	tab
+        ann@c1 chat xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+        zed@c9 chat I am not here
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            eve@c3 join spectator
+              c1 <- room Waiting [ann* bob] watching ["eve"] you player#0
+              c2 <- room Waiting [ann* bob] watching ["eve"] you player#1
+              c3 <- room Waiting [ann* bob] watching ["eve"] you spectator id=r2
+              reply joined spectator
+            bob@c2 chat   hello there
+              c1 <- chat bob#1: hello there (frame)
+              c2 <- chat bob#1: hello there id=r3
+              c3 <- chat bob#1: hello there (frame)
+              reply ok
+            eve@c3 chat hi from the stands
+              c1 <- chat eve: hi from the stands (frame)
+              c2 <- chat eve: hi from the stands (frame)
+              c3 <- chat eve: hi from the stands id=r4
+              reply ok
+            ann@c1 chat
+              reply InvalidChat("a chat message needs some text")
+            ann@c1 chat a	tab
+              reply InvalidChat("chat is plain text on one line: no line breaks or other control characters")
+            ann@c1 chat xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+              reply InvalidChat("a chat message has at most 200 characters, this one has 201")
+            zed@c9 chat I am not here
+              reply NotInRoom
+        "#]],
+    );
+}
+
+#[test]
+fn the_host_mutes_a_seat_and_a_person_is_held_to_five_messages_in_ten_seconds() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        bob@c2 mute 0
+        ann@c1 mute 1
+        bob@c2 chat can you hear me
+        ann@c1 mute 3
+        ann@c1 mute 1 off
+        bob@c2 chat 1
+        bob@c2 chat 2
+        bob@c2 chat 3
+        bob@c2 chat 4
+        bob@c2 chat 5
+        bob@c2 chat 6
+        wait 10s
+        bob@c2 chat 7
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            bob@c2 mute 0
+              reply NotHost
+            ann@c1 mute 1
+              c1 <- room Waiting [ann* bob muted] you player#0 id=r3
+              c2 <- room Waiting [ann* bob muted] you player#1
+              reply ok
+            bob@c2 chat can you hear me
+              reply ChatMuted
+            ann@c1 mute 3
+              reply NoPersonInSeat(3)
+            ann@c1 mute 1 off
+              c1 <- room Waiting [ann* bob] you player#0 id=r6
+              c2 <- room Waiting [ann* bob] you player#1
+              reply ok
+            bob@c2 chat 1
+              c1 <- chat bob#1: 1 (frame)
+              c2 <- chat bob#1: 1 id=r7
+              reply ok
+            bob@c2 chat 2
+              c1 <- chat bob#1: 2 (frame)
+              c2 <- chat bob#1: 2 id=r8
+              reply ok
+            bob@c2 chat 3
+              c1 <- chat bob#1: 3 (frame)
+              c2 <- chat bob#1: 3 id=r9
+              reply ok
+            bob@c2 chat 4
+              c1 <- chat bob#1: 4 (frame)
+              c2 <- chat bob#1: 4 id=r10
+              reply ok
+            bob@c2 chat 5
+              c1 <- chat bob#1: 5 (frame)
+              c2 <- chat bob#1: 5 id=r11
+              reply ok
+            bob@c2 chat 6
+              reply ChatTooFast
+            wait 10s
+            bob@c2 chat 7
+              c1 <- chat bob#1: 7 (frame)
+              c2 <- chat bob#1: 7 id=r13
+              reply ok
+              deadline 3610s
+        "#]],
+    );
+}
+
+#[test]
+fn a_rematch_is_offered_accepted_and_made_with_the_same_seats() {
+    check(
+        r#"
+        room 3 ann@c1
+        bob@c2 join player
+        ann@c1 add_bot greedy
+        eve@c3 join spectator
+        ann@c1 rematch
+        ann@c1 start joined
+        ann@c1 rematch
+        bots end
+        eve@c3 rematch
+        ann@c1 rematch
+        ann@c1 rematch
+        bob@c2 rematch
+        bob@c2 rematch_ready none
+        bob@c2 rematch
+        ann@c1 rematch
+        ann@c1 rematch_ready KHPQZ
+        bob@c2 rematch
+        bob@c2 leave_finished
+        "#,
+        expect![[r#"
+            room 3 ann@c1
+              c1 <- room Waiting [ann* - -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob -] you player#0
+              c2 <- room Waiting [ann* bob -] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/3 host ann
+            ann@c1 add_bot greedy
+              c1 <- room Waiting [ann* bob Greedy bot(greedy)] you player#0 id=r2
+              c2 <- room Waiting [ann* bob Greedy bot(greedy)] you player#1
+              reply ok
+              listed Waiting 3/3 host ann
+            eve@c3 join spectator
+              c1 <- room Waiting [ann* bob Greedy bot(greedy)] watching ["eve"] you player#0
+              c2 <- room Waiting [ann* bob Greedy bot(greedy)] watching ["eve"] you player#1
+              c3 <- room Waiting [ann* bob Greedy bot(greedy)] watching ["eve"] you spectator id=r3
+              reply joined spectator
+            ann@c1 rematch
+              reply RematchUnavailable("a rematch can be offered once the game is over")
+            ann@c1 start joined
+              write game started ["ann", "bob", "(bot)"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob Greedy bot(greedy)] watching ["eve"] you player#0 id=r5
+              c2 <- room Playing [ann* bob Greedy bot(greedy)] watching ["eve"] you player#1
+              c3 <- room Playing [ann* bob Greedy bot(greedy)] watching ["eve"] you spectator (frame)
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              c3 <- state v0 to_act 0 legal - (frame)
+              reply ok
+              listed Playing 3/3 host ann
+              deadline none
+            ann@c1 rematch
+              reply RematchUnavailable("a rematch can be offered once the game is over")
+            bots end
+              after 110 steps: RoomProbe { status: Finished, version: Some(82), seated: 3, connected_players: 2, spectators: 1 }
+            eve@c3 rematch
+              reply RematchUnavailable("only the players can offer a rematch; spectators can follow it")
+            ann@c1 rematch
+              c1 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you player#0 id=r62
+              c2 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you player#1
+              c3 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you spectator (frame)
+              reply ok
+            ann@c1 rematch
+              c1 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you player#0 id=r63
+              c2 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you player#1
+              c3 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you spectator (frame)
+              reply ok
+            bob@c2 rematch
+              reply rematch with ann Greedy bot(greedy)
+            bob@c2 rematch_ready none
+              c1 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] you player#0
+              c2 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] you player#1
+              c3 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] you spectator (frame)
+              reply ok
+            bob@c2 rematch
+              c1 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [1, 2] you player#0
+              c2 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [1, 2] you player#1 id=r66
+              c3 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [1, 2] you spectator (frame)
+              reply ok
+            ann@c1 rematch
+              reply rematch with bob Greedy bot(greedy)
+            ann@c1 rematch_ready KHPQZ
+              c1 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 1, 2] in KHPQZ you player#0
+              c2 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 1, 2] in KHPQZ you player#1
+              c3 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 1, 2] in KHPQZ you spectator (frame)
+              reply ok
+            bob@c2 rematch
+              reply RematchUnavailable("the rematch is agreed: join room KHPQZ")
+            bob@c2 leave_finished
+              c2 <- left id=r70
+              release c2
+              c1 <- room Finished [ann* bob~ Greedy bot(greedy)] watching ["eve"] rematch [0, 1, 2] in KHPQZ you player#0
+              c3 <- room Finished [ann* bob~ Greedy bot(greedy)] watching ["eve"] rematch [0, 1, 2] in KHPQZ you spectator (frame)
+              reply ok
+        "#]],
+    );
+}
+
+#[test]
+fn only_a_finished_room_gives_way_to_the_next() {
+    check(
+        r#"
+        room 2 ann@c1
+        ann@c1 leave_finished
+        bob@c2 join player
+        ann@c1 start joined
+        bob@c2 leave_finished
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            ann@c1 leave_finished
+              reply AlreadyInRoom("SPNDR")
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r2
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r3
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            bob@c2 leave_finished
+              reply AlreadyInRoom("SPNDR")
+        "#]],
+    );
+}

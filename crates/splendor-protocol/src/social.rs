@@ -1,0 +1,61 @@
+//! The table around the game: chat between the people in a room, and the
+//! rematch after its end (issue 11).
+//!
+//! Chat is text from a person, relayed as sent (after the checks below) to
+//! everyone in the room; the server never writes game state into it, never
+//! stores it, and forgets it when the room closes.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Seat;
+use crate::client::RequestId;
+
+/// The longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 200;
+
+/// `chat`: a short plain-text message to everyone in the room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chat {
+    /// 1 to [`MAX_CHAT_CHARS`] characters, no control characters (line
+    /// breaks included); surrounding spaces are trimmed.
+    pub text: String,
+}
+
+/// `mute`: the host stops (or lets again) a seat's chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mute {
+    /// The seat, as the `room` message numbers it.
+    pub seat: u8,
+    /// True to mute, false to let the seat chat again.
+    pub muted: bool,
+}
+
+/// `chat` from the server: what someone in the room said.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatInfo {
+    /// The id of the sender's `chat` request, on the copy the sender gets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The room code.
+    pub room: String,
+    /// The sender's display name (text from a person: show it as text).
+    pub from: String,
+    /// The sender's seat; absent for a spectator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The message, as the sender wrote it (trimmed).
+    pub text: String,
+}
+
+/// The rematch after a finished game, as `room` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchInfo {
+    /// The seats that want the rematch (bots always do).
+    pub accepted: Vec<Seat>,
+    /// Once everyone accepted: the code of the new room, already started,
+    /// where every player holds a seat. Join it to follow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<String>,
+}
