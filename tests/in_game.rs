@@ -27,12 +27,7 @@ async fn assert_unchanged(client: &mut TestClient, before: &StateInfo) {
 
 /// Sends `frame`, expects exactly the error `code` as the next frame, and
 /// checks the state did not change.
-async fn refused(
-    client: &mut TestClient,
-    frame: String,
-    code: &str,
-    before: &StateInfo,
-) -> Value {
+async fn refused(client: &mut TestClient, frame: String, code: &str, before: &StateInfo) -> Value {
     client.send_text(frame.clone()).await;
     let reply = client.recv().await;
     assert_error(&reply, code);
