@@ -219,6 +219,7 @@ async fn unknown_malformed_and_running_games_are_not_found_with_a_reason() {
     for path in [
         format!("/api/games/{unknown}"),
         format!("/api/games/{unknown}/replay"),
+        format!("/api/games/{unknown}/positions"),
     ] {
         let (status, body) = server.http_get(&path).await;
         assert_eq!(
@@ -238,6 +239,7 @@ async fn unknown_malformed_and_running_games_are_not_found_with_a_reason() {
     for path in [
         format!("/api/games/{game}"),
         format!("/api/games/{game}/replay"),
+        format!("/api/games/{game}/positions"),
     ] {
         let (status, body) = server.http_get(&path).await;
         assert_eq!(
@@ -311,5 +313,35 @@ async fn finished_games_are_listed_in_pages_and_their_replays_verify() {
         let replay = Replay::from_json(&body).unwrap();
         let report = verify_with_commitment(&replay, &commitment.parse().unwrap()).unwrap();
         assert_eq!(report.actions as u64, *end);
+
+        // The replay page's positions: one per version, nothing hidden.
+        let (status, body) = server
+            .http_get(&format!("/api/games/{game}/positions"))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let doc: Value = serde_json::from_str(&body).unwrap();
+        let positions = doc["positions"].as_array().unwrap();
+        assert_eq!(positions.len() as u64, end + 1);
+        assert_eq!(doc["actions"].as_array().unwrap().len() as u64, *end);
+        assert_eq!(doc["seed"], replay.seed.to_string());
+        assert_eq!(doc["commitment"], commitment.as_str());
+        for (v, position) in positions.iter().enumerate() {
+            assert_eq!(position["version"], v as u64);
+            assert!(position.get("you").is_none(), "{position}");
+            assert!(position.get("legal_actions").is_none(), "{position}");
+            for player in position["players"].as_array().unwrap() {
+                for reserved in player["reserved"].as_array().unwrap() {
+                    assert!(reserved["card"].is_object(), "revealed: {reserved}");
+                }
+            }
+        }
+        let last = positions.last().unwrap();
+        assert_eq!(last["phase"], "game_over");
+        for rank in replay.result.ranking.iter() {
+            assert_eq!(
+                last["players"][usize::from(rank.seat)]["points"],
+                rank.points
+            );
+        }
     }
 }

@@ -82,6 +82,13 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/", "text/html; charset=utf-8"),
         ("/app.js", "text/javascript; charset=utf-8"),
         ("/lobby.js", "text/javascript; charset=utf-8"),
+        ("/common.js", "text/javascript; charset=utf-8"),
+        ("/replay.js", "text/javascript; charset=utf-8"),
+        ("/games", "text/html; charset=utf-8"),
+        (
+            "/games/0123456789abcdef0123456789abcdef",
+            "text/html; charset=utf-8",
+        ),
         ("/app.css", "text/css; charset=utf-8"),
         ("/icon.svg", "image/svg+xml"),
     ] {
@@ -127,25 +134,35 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         page.contains(r#"<link rel="stylesheet" href="/app.css">"#),
         "{page}"
     );
-    // The policy forbids inline code, so the page must have none.
-    assert_eq!(page.matches("<script").count(), 2, "{page}");
-    assert!(!page.contains("style="), "{page}");
-    assert!(!has_inline_handler(&page), "{page}");
+    // The policy forbids inline code, so the pages must have none.
+    assert_eq!(page.matches("<script").count(), 3, "{page}");
+    let replay_page = get(&server, "/games").await.body;
+    assert_eq!(replay_page.matches("<script").count(), 2, "{replay_page}");
+    for page in [&page, &replay_page] {
+        assert!(!page.contains("style="), "{page}");
+        assert!(!has_inline_handler(page), "{page}");
+        assert_eq!(
+            page.matches("<script src=\"/").count(),
+            page.matches("<script").count(),
+            "{page}"
+        );
+    }
     // People without JavaScript are told where the protocol is.
     assert!(page.contains("/ws"), "{page}");
 
     let script = get(&server, "/app.js").await.body;
-    let lobby = get(&server, "/lobby.js").await.body;
-    // Server text (player names) must reach the page as text only.
-    for sink in [
-        "innerHTML",
-        "outerHTML",
-        "insertAdjacentHTML",
-        "document.write",
-        "eval(",
-    ] {
-        assert!(!script.contains(sink), "app.js uses {sink}");
-        assert!(!lobby.contains(sink), "lobby.js uses {sink}");
+    // Server text (player names, chat) must reach the page as text only.
+    for path in ["/app.js", "/lobby.js", "/common.js", "/replay.js"] {
+        let body = get(&server, path).await.body;
+        for sink in [
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+            "eval(",
+        ] {
+            assert!(!body.contains(sink), "{path} uses {sink}");
+        }
     }
     // The WebSocket is the page's own host, and the moves come from the server.
     assert!(script.contains("${location.host}/ws"), "socket URL");

@@ -5,6 +5,8 @@
 //!   the following page, `null` on the last one.
 //! - `GET /api/games/{id}`: one finished game's summary, with its seed,
 //!   salt and commitment.
+//! - `GET /api/games/{id}/positions`: every position of it, fully revealed,
+//!   for the replay page (`/games/{id}`).
 //! - `GET /api/games/{id}/replay`: its complete replay (docs/REPLAYS.md),
 //!   which `splendor-server verify` checks.
 //!
@@ -357,6 +359,110 @@ pub(crate) async fn replay(
         }
         None => Err(ApiError::internal()),
     }
+}
+
+/// Every position of a finished game, for the replay page: the public
+/// state after each action (version 0 is the deal), with everything that
+/// was hidden during play revealed (blind reserves show their card; the
+/// decks' order stays out, as it is in the replay's layout).
+#[derive(Serialize)]
+struct Positions {
+    game: String,
+    room: String,
+    seats: Vec<SeatName>,
+    /// `positions[v]` is the state at version `v`.
+    positions: Vec<splendor_protocol::StateInfo>,
+    /// For each action (version `v` to `v + 1`): who played it, how, and
+    /// what it did, nothing hidden.
+    actions: Vec<splendor_replay::Step>,
+    result: GameResult,
+    commitment: String,
+    seed: String,
+    salt: String,
+}
+
+/// `GET /api/games/{id}/positions`: the replay played back on the rules,
+/// one state per version, for the replay page (`/games/{id}`).
+pub(crate) async fn positions(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let game = finished_game(&state, &id).await?;
+    let replay = match replay_of(&game) {
+        Some(Ok(replay)) => replay,
+        Some(Err(why)) => {
+            error!(game = %id, error = %why, "a stored game does not replay");
+            return Err(ApiError::internal());
+        }
+        None => return Err(ApiError::internal()),
+    };
+    let positions = play_back(&replay).map_err(|why| {
+        error!(game = %id, error = %why, "a stored game does not play back");
+        ApiError::internal()
+    })?;
+    let body = Positions {
+        game: replay.game.clone(),
+        room: replay.room.clone(),
+        seats: replay.seats.clone(),
+        positions,
+        actions: replay.actions.clone(),
+        result: replay.result.clone(),
+        commitment: replay.commitment.to_string(),
+        seed: replay.seed.to_string(),
+        salt: replay.salt.to_string(),
+    };
+    let mut response = Json(body).into_response();
+    // A finished game never changes.
+    response.headers_mut().insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("public, max-age=86400, immutable"),
+    );
+    Ok(response)
+}
+
+/// Plays the replay's actions from its seed: one fully revealed state per
+/// version.
+fn play_back(
+    replay: &splendor_replay::Replay,
+) -> Result<Vec<splendor_protocol::StateInfo>, String> {
+    use splendor_protocol::view::{StateContext, state_info};
+    use splendor_rules::{Action, Game, Viewer};
+    let mut game =
+        Game::new(replay.players, replay.options, replay.seed.0).map_err(|e| e.to_string())?;
+    let names: Vec<String> = replay.seats.iter().map(|s| s.name.clone()).collect();
+    let commitment = replay.commitment.to_string();
+    let reveal = |game: &Game, version: u64| {
+        let context = |you| StateContext {
+            room: &replay.room,
+            game: &replay.game,
+            commitment: &commitment,
+            version,
+            you,
+            names: &names,
+            legal_actions: None,
+            clocks: None,
+        };
+        let mut info = state_info(&game.view(Viewer::Spectator), context(None));
+        // Each seat's own view shows its blind reserves: take them from there.
+        for seat in 0..replay.players {
+            let own = state_info(&game.view(Viewer::Seat(seat)), context(Some(seat)));
+            if let (Some(public), Some(own)) = (
+                info.players.get_mut(usize::from(seat)),
+                own.players.get(usize::from(seat)),
+            ) {
+                public.reserved = own.reserved.clone();
+            }
+        }
+        info
+    };
+    let mut positions = vec![reveal(&game, 0)];
+    for (i, step) in replay.actions.iter().enumerate() {
+        let action = Action::try_from(&step.action).map_err(|e| e.to_string())?;
+        game.apply(step.seat, action)
+            .map_err(|e| format!("action {i}: {e}"))?;
+        positions.push(reveal(&game, i as u64 + 1));
+    }
+    Ok(positions)
 }
 
 /// At most 80 characters of a client's text, for messages.

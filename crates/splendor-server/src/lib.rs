@@ -399,6 +399,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games", get(games::list))
         .route("/api/games/{id}", get(games::detail))
         .route("/api/games/{id}/replay", get(games::replay))
+        .route("/api/games/{id}/positions", get(games::positions))
         .merge(web::routes())
         .with_state(state)
 }

@@ -49,6 +49,18 @@ const LOBBY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/lobby.js"),
     "text/javascript; charset=utf-8",
 );
+const COMMON_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/common.js"),
+    "text/javascript; charset=utf-8",
+);
+const REPLAY_PAGE: Asset = Asset::new(
+    include_bytes!("../web/replay.html"),
+    "text/html; charset=utf-8",
+);
+const REPLAY_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/replay.js"),
+    "text/javascript; charset=utf-8",
+);
 const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
 const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
 
@@ -60,6 +72,21 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/lobby.js",
             get(async |h: HeaderMap| serve(&LOBBY_SCRIPT, &h)),
+        )
+        .route(
+            "/common.js",
+            get(async |h: HeaderMap| serve(&COMMON_SCRIPT, &h)),
+        )
+        .route(
+            "/replay.js",
+            get(async |h: HeaderMap| serve(&REPLAY_SCRIPT, &h)),
+        )
+        // The replay pages: the list of past games and one game's viewer
+        // (the script reads which from the path; an unknown id is its 404).
+        .route("/games", get(async |h: HeaderMap| serve(&REPLAY_PAGE, &h)))
+        .route(
+            "/games/{id}",
+            get(async |h: HeaderMap| serve(&REPLAY_PAGE, &h)),
         )
         .route("/app.css", get(async |h: HeaderMap| serve(&STYLE, &h)))
         .route("/icon.svg", get(async |h: HeaderMap| serve(&ICON, &h)))

@@ -6,8 +6,6 @@
 // into the page through textContent, never as HTML.
 'use strict';
 
-const COLORS = ['white', 'blue', 'green', 'red', 'black'];
-const TOKENS = [...COLORS, 'gold'];
 const TOKEN_KEY = 'splendor.token';
 const CODE_RE = /^[A-Za-z]{5}$/;
 
@@ -36,29 +34,6 @@ const S = {
   stateAt: 0, // performance.now() when the last state arrived (clocks count from it)
 };
 
-// ---- Small helpers --------------------------------------------------------
-
-const $ = (id) => document.getElementById(id);
-
-// Creates an element. `props` sets className (cls), text, title, onclick and
-// any attribute; children are nodes or strings (added as text, never HTML).
-function el(tag, props, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'cls') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k === 'onclick') node.addEventListener('click', v);
-    else node.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children.flat()) {
-    if (c !== null && c !== undefined && c !== false) {
-      node.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
-    }
-  }
-  return node;
-}
-
 function load(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
@@ -68,20 +43,6 @@ function save(key, value) {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, value);
   } catch { /* private browsing: the session lasts as long as the page */ }
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-// "2 white, 1 gold" from a count object (zero counts are left out).
-function countsText(counts) {
-  const parts = TOKENS.filter((c) => counts && counts[c] > 0).map((c) => `${counts[c]} ${c}`);
-  return parts.length ? parts.join(', ') : 'none';
-}
-
-function total(counts) {
-  return TOKENS.reduce((n, c) => n + ((counts && counts[c]) || 0), 0);
 }
 
 // A comparable text for an action: colour lists in one order, object keys
@@ -115,11 +76,6 @@ function seatName(seat) {
   if (p) return p.name;
   const s = S.room && S.room.seats[seat];
   return s ? s.name : `seat ${seat + 1}`;
-}
-
-function cardText(card) {
-  const pts = card.points ? ` (${plural(card.points, 'point')})` : '';
-  return `a level ${card.level} ${card.bonus} card${pts}`;
 }
 
 // ---- Connection -----------------------------------------------------------
@@ -245,7 +201,7 @@ function handle(msg) {
     case 'events': {
       // A stand-in's moves say so (R12.4).
       const by = msg.by === 'stand_in' ? ' (stand-in)' : '';
-      for (const ev of msg.events) logLine(eventText(ev) + by);
+      for (const ev of msg.events) logLine(eventText(ev, seatName) + by);
       break;
     }
     case 'history':
@@ -253,7 +209,7 @@ function handle(msg) {
       S.log = [];
       for (const action of msg.actions) {
         const by = action.by === 'stand_in' ? ' (stand-in)' : '';
-        for (const ev of action.events) logLine(eventText(ev) + by);
+        for (const ev of action.events) logLine(eventText(ev, seatName) + by);
       }
       break;
     case 'result':
@@ -301,28 +257,6 @@ function leaveRoomView() {
 function logLine(text) {
   S.log.unshift(text);
   S.log.length = Math.min(S.log.length, 200);
-}
-
-// One event, in words.
-function eventText(ev) {
-  const who = ev.seat === undefined ? '' : seatName(ev.seat);
-  switch (ev.event) {
-    case 'took_tokens': return `${who} took ${countsText(ev.tokens)}.`;
-    case 'reserved': {
-      const what = ev.card ? cardText(ev.card)
-        : `a hidden level ${ev.level} card`;
-      const from = ev.from_deck ? ' from the deck' : '';
-      return `${who} reserved ${what}${from}${ev.gold ? ' and took a gold token' : ''}.`;
-    }
-    case 'bought': return `${who} bought ${cardText(ev.card)}${total(ev.paid) ? ` for ${countsText(ev.paid)}` : ' for free'}.`;
-    case 'dealt': return `New on level ${ev.level}: ${ev.card.bonus}, ${plural(ev.card.points, 'point')}.`;
-    case 'returned_tokens': return `${who} returned ${countsText(ev.tokens)}.`;
-    case 'noble_visited': return `A noble (${plural(ev.noble.points, 'point')}) visited ${who}.`;
-    case 'passed': return `${who} passed.`;
-    case 'end_triggered': return `${who} reached 15 points: the round is finished, then the game ends.`;
-    case 'game_over': return 'The game is over.';
-    default: return `(${ev.event})`;
-  }
 }
 
 // ---- Notices --------------------------------------------------------------
@@ -643,12 +577,6 @@ function renderResult() {
   verifyReveal(res, check);
 }
 
-function hexBytes(hex) {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i += 1) out[i] = parseInt(hex.substr(i * 2, 2), 16);
-  return out;
-}
-
 // Checks SHA-256(salt || seed) against the commitment this page saw during
 // the game (PROTOCOL.md, `result`). WebCrypto exists on https and localhost only.
 async function verifyReveal(res, node) {
@@ -662,8 +590,7 @@ async function verifyReveal(res, node) {
     return;
   }
   try {
-    const digest = await crypto.subtle.digest('SHA-256', hexBytes(res.reveal.salt + res.reveal.seed));
-    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const hex = await commitmentOf(res.reveal.salt, res.reveal.seed);
     node.textContent = hex === res.reveal.commitment
       ? `Checked: SHA-256(salt ‖ seed) equals the commitment${seen ? ' shown during the game' : ''}.`
       : 'Warning: SHA-256(salt ‖ seed) does not equal the commitment.';

@@ -1,0 +1,243 @@
+// The replay pages of the browser client (docs/BROWSER.md):
+// - /games: recent finished games (GET /api/games), a page at a time;
+// - /games/{id}: one game stepped through move by move, everything that
+//   was hidden during play revealed (GET /api/games/{id}/positions, the
+//   server's rules playing the stored log back), and the shuffle checked
+//   against the commitment here, with WebCrypto.
+// Names are text from people: they only ever go in through textContent.
+'use strict';
+
+const R = {
+  data: null, // the positions document
+  step: 0, // the version shown
+  next: null, // the cursor of the next page of games
+};
+
+function setStatus(text) {
+  $('status').textContent = text;
+}
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: { Accept: 'application/json' } });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const why = body && body.message ? body.message : `HTTP ${response.status}`;
+    throw new Error(why);
+  }
+  return body;
+}
+
+// ---- /games -----------------------------------------------------------------
+
+async function loadGames() {
+  $('list').hidden = false;
+  const query = R.next ? `?limit=20&before=${encodeURIComponent(R.next)}` : '?limit=20';
+  try {
+    const page = await getJson(`/api/games${query}`);
+    const body = $('games').tBodies[0];
+    for (const g of page.games) body.append(gameRow(g));
+    R.next = page.next;
+    $('older').hidden = !page.next;
+    $('list-empty').hidden = body.rows.length > 0;
+    $('games').hidden = body.rows.length === 0;
+    setStatus('');
+  } catch (e) {
+    setStatus(`The games could not be loaded: ${e.message}`);
+  }
+}
+
+function gameRow(g) {
+  const winners = new Set(g.winners || []);
+  const points = new Map((g.ranking || []).map((r) => [r.seat, r.points]));
+  const names = (g.seats || []).map((s) => el('span', { cls: winners.has(s.seat) ? 'winner-name' : '' },
+    `${s.name} (${points.get(s.seat) ?? 0})`, s.bot ? el('span', { cls: 'tag bot', text: `bot: ${s.bot}` }) : null));
+  const players = el('span', {});
+  names.forEach((n, i) => { if (i) players.append(', '); players.append(n); });
+  const ended = g.finished_at ? new Date(g.finished_at).toLocaleString() : '';
+  return el('tr', {},
+    el('td', { text: ended }),
+    el('td', {}, players),
+    el('td', { text: g.room }),
+    el('td', {}, el('a', { href: `/games/${encodeURIComponent(g.id)}`, text: 'Watch the replay' })));
+}
+
+// ---- /games/{id} --------------------------------------------------------------
+
+async function loadGame(id) {
+  $('viewer').hidden = false;
+  setStatus('Loading…');
+  try {
+    R.data = await getJson(`/api/games/${encodeURIComponent(id)}/positions`);
+  } catch (e) {
+    setStatus(`This game could not be loaded: ${e.message}`);
+    return;
+  }
+  setStatus('');
+  const d = R.data;
+  document.title = `Splendor: game in room ${d.room}`;
+  $('viewer-title').textContent = `Room ${d.room}: ${d.seats.map((s) => s.name).join(', ')}`;
+  $('raw').href = `/api/games/${encodeURIComponent(d.game)}/replay`;
+  $('step').max = String(d.positions.length - 1);
+  const fromHash = Number(location.hash.slice(1));
+  R.step = Number.isInteger(fromHash) && fromHash >= 0 && fromHash < d.positions.length ? fromHash : 0;
+  renderResult();
+  show();
+}
+
+function go(step) {
+  const last = R.data.positions.length - 1;
+  R.step = Math.max(0, Math.min(last, step));
+  history.replaceState(null, '', `#${R.step}`);
+  show();
+}
+
+function nameOf(seat) {
+  const s = R.data.seats[seat];
+  return s ? s.name : `seat ${seat + 1}`;
+}
+
+function show() {
+  const d = R.data;
+  const st = d.positions[R.step];
+  const last = d.positions.length - 1;
+  $('step').value = String(R.step);
+  $('step-label').textContent = `Move ${R.step} of ${last}`;
+  for (const id of ['first', 'prev']) $(id).disabled = R.step === 0;
+  for (const id of ['next', 'last']) $(id).disabled = R.step === last;
+  const action = R.step > 0 ? d.actions[R.step - 1] : null;
+  const move = $('move');
+  if (!action) {
+    move.textContent = 'The deal: the seed shuffled the decks and the nobles.';
+  } else {
+    const by = action.by === 'stand_in' ? ' (stand-in)' : '';
+    move.textContent = action.events.map((ev) => eventText(ev, nameOf)).join(' ') + by;
+  }
+  renderNobles(st);
+  renderLevels(st);
+  renderSupply(st);
+  renderPlayers(st);
+}
+
+function costChips(counts) {
+  return el('span', { cls: 'cost' }, COLORS.filter((c) => counts[c] > 0)
+    .map((c) => el('span', { cls: `chip gem-${c}` }, `${counts[c]} ${c}`)));
+}
+
+function cardFace(card, small) {
+  return el('div', {
+    cls: `card band-${card.bonus}${small ? ' small' : ''}`,
+    title: `${cardText(card)}, gives a ${card.bonus} bonus`,
+  },
+  el('span', { cls: 'card-top' },
+    el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
+    el('span', { cls: `chip gem-${card.bonus}`, text: card.bonus })),
+  costChips(card.cost));
+}
+
+function renderNobles(st) {
+  $('nobles').replaceChildren(el('span', { cls: 'label', text: 'Nobles' }),
+    ...st.nobles.map((n) => el('div', { cls: 'noble', title: `noble, ${plural(n.points, 'point')}` },
+      el('span', { cls: 'points', text: String(n.points) }), costChips(n.requires))));
+}
+
+function renderLevels(st) {
+  const box = $('levels');
+  box.replaceChildren();
+  for (const row of [...st.levels].reverse()) {
+    const deck = el('div', { cls: `deck level-${row.level}` },
+      el('span', { cls: 'deck-level', text: `Level ${row.level}` }), el('span', { text: `${row.deck} left` }));
+    box.append(el('div', { cls: 'level-row' }, deck,
+      ...row.cards.map((c) => (c ? cardFace(c) : el('div', { cls: 'card empty', text: 'empty' })))));
+  }
+}
+
+function renderSupply(st) {
+  $('supply').replaceChildren(el('span', { cls: 'label', text: 'Tokens' }),
+    ...TOKENS.map((c) => el('div', { cls: `token gem-${c}`, title: `${st.supply[c] || 0} ${c} in the supply` },
+      el('span', { cls: 'token-n', text: String(st.supply[c] || 0) }), el('span', { text: c }))));
+}
+
+function renderPlayers(st) {
+  const box = $('players');
+  box.replaceChildren();
+  for (const p of st.players) {
+    const seat = R.data.seats[p.seat] || {};
+    const reserved = p.reserved.map((r) => (r.card ? cardFace(r.card, true)
+      : el('div', { cls: `card small hidden level-${r.level}`, text: `level ${r.level}` })));
+    box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` },
+      el('div', { cls: 'player-head' }, el('strong', { text: seat.name || p.name }),
+        seat.bot ? el('span', { cls: 'tag bot', text: `bot: ${seat.bot}` }) : null,
+        st.to_act === p.seat ? el('span', { cls: 'tag turn-tag', text: 'to play' }) : null,
+        el('span', { cls: 'score', text: plural(p.points, 'point') })),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Tokens (${total(p.tokens)})` }), countsLine(p.tokens)),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Bonuses (${plural(p.cards.length, 'card')})` }), countsLine(p.bonuses)),
+      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Nobles' }),
+        el('span', { text: p.nobles.map((n) => plural(n.points, 'point')).join(', ') })) : null,
+      reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Reserved' }),
+        el('div', { cls: 'reserved' }, reserved)) : null));
+  }
+}
+
+function countsLine(counts) {
+  const list = TOKENS.filter((c) => counts && counts[c] > 0);
+  if (!list.length) return el('span', { cls: 'muted', text: 'none' });
+  return el('span', { cls: 'chips' }, list.map((c) => el('span', { cls: `chip gem-${c}` }, `${counts[c]} ${c}`)));
+}
+
+function renderResult() {
+  const d = R.data;
+  const res = d.result;
+  const box = $('result');
+  const check = el('p', { cls: 'muted', text: 'Checking the shuffle…' });
+  box.replaceChildren(el('h2', { text: 'Result' }),
+    el('table', {}, el('tr', {}, ['Rank', 'Player', 'Points', 'Cards'].map((h) => el('th', { scope: 'col', text: h }))),
+      res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
+        [r.rank, nameOf(r.seat), r.points, r.cards].map((v) => el('td', { text: String(v) }))))),
+    res.deadlock ? el('p', { text: 'The game ended because nobody could move for a full round.' }) : null,
+    el('h3', { text: 'Fair shuffle' }),
+    el('dl', { cls: 'reveal' },
+      el('dt', { text: 'commitment' }), el('dd', { text: d.commitment }),
+      el('dt', { text: 'seed' }), el('dd', { text: d.seed }),
+      el('dt', { text: 'salt' }), el('dd', { text: d.salt })),
+    check);
+  checkShuffle(d, check);
+}
+
+async function checkShuffle(d, node) {
+  if (!(window.crypto && crypto.subtle)) {
+    node.textContent = 'This browser cannot check the seed here (it needs https); the replay can be checked with splendor-server verify.';
+    return;
+  }
+  try {
+    const hex = await commitmentOf(d.salt, d.seed);
+    node.textContent = hex === d.commitment
+      ? 'Checked here: SHA-256(salt ‖ seed) equals the commitment every player received before the first move, so the shuffle was fixed before the game began.'
+      : 'Warning: SHA-256(salt ‖ seed) does not equal the commitment: this shuffle cannot be trusted.';
+  } catch {
+    node.textContent = 'The seed could not be checked here.';
+  }
+}
+
+// ---- Start ----------------------------------------------------------------------
+
+function setup() {
+  const match = location.pathname.match(/^\/games\/([^/]+)$/);
+  if (match) {
+    $('first').addEventListener('click', () => go(0));
+    $('prev').addEventListener('click', () => go(R.step - 1));
+    $('next').addEventListener('click', () => go(R.step + 1));
+    $('last').addEventListener('click', () => go(Infinity));
+    $('step').addEventListener('input', () => go(Number($('step').value)));
+    document.addEventListener('keydown', (e) => {
+      if (!R.data || e.target.tagName === 'INPUT') return;
+      if (e.key === 'ArrowLeft') go(R.step - 1);
+      else if (e.key === 'ArrowRight') go(R.step + 1);
+    });
+    loadGame(decodeURIComponent(match[1]));
+  } else {
+    $('older').addEventListener('click', loadGames);
+    loadGames();
+  }
+}
+
+setup();
