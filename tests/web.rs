@@ -84,6 +84,8 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/lobby.js", "text/javascript; charset=utf-8"),
         ("/common.js", "text/javascript; charset=utf-8"),
         ("/replay.js", "text/javascript; charset=utf-8"),
+        ("/social.js", "text/javascript; charset=utf-8"),
+        ("/icon-turn.svg", "image/svg+xml"),
         ("/games", "text/html; charset=utf-8"),
         (
             "/games/0123456789abcdef0123456789abcdef",
@@ -135,7 +137,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 3, "{page}");
+    assert_eq!(page.matches("<script").count(), 4, "{page}");
     let replay_page = get(&server, "/games").await.body;
     assert_eq!(replay_page.matches("<script").count(), 2, "{replay_page}");
     for page in [&page, &replay_page] {
@@ -152,7 +154,13 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
 
     let script = get(&server, "/app.js").await.body;
     // Server text (player names, chat) must reach the page as text only.
-    for path in ["/app.js", "/lobby.js", "/common.js", "/replay.js"] {
+    for path in [
+        "/app.js",
+        "/lobby.js",
+        "/common.js",
+        "/social.js",
+        "/replay.js",
+    ] {
         let body = get(&server, path).await.body;
         for sink in [
             "innerHTML",

@@ -61,6 +61,11 @@ const REPLAY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/replay.js"),
     "text/javascript; charset=utf-8",
 );
+const SOCIAL_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/social.js"),
+    "text/javascript; charset=utf-8",
+);
+const TURN_ICON: Asset = Asset::new(include_bytes!("../web/icon-turn.svg"), "image/svg+xml");
 const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
 const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
 
@@ -76,6 +81,14 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/common.js",
             get(async |h: HeaderMap| serve(&COMMON_SCRIPT, &h)),
+        )
+        .route(
+            "/social.js",
+            get(async |h: HeaderMap| serve(&SOCIAL_SCRIPT, &h)),
+        )
+        .route(
+            "/icon-turn.svg",
+            get(async |h: HeaderMap| serve(&TURN_ICON, &h)),
         )
         .route(
             "/replay.js",

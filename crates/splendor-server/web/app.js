@@ -32,6 +32,9 @@ const S = {
   rejoin: null, // the room to watch again after a reconnect
   quick: null, // { bots, level }: "play against bots" fills the room, then starts
   stateAt: 0, // performance.now() when the last state arrived (clocks count from it)
+  rematchAsked: null, // the id of our `rematch` request until it is answered
+  followed: null, // the rematch room this page already followed
+  payGold: null, // { card, gold: {colour: n} }: a payment being chosen
 };
 
 function load(key) {
@@ -162,6 +165,7 @@ function act(action) {
 // ---- Server messages --------------------------------------------------------
 
 function handle(msg) {
+  if (msg.id !== undefined && msg.id === S.rematchAsked) S.rematchAsked = null;
   switch (msg.type) {
     case 'welcome':
       S.identified = true;
@@ -181,15 +185,17 @@ function handle(msg) {
       if (msg.resumed) return;
       break;
     case 'room':
-      if (S.logRoom !== msg.code) { S.log = []; S.logRoom = msg.code; }
+      if (S.logRoom !== msg.code) { S.log = []; S.logRoom = msg.code; chatReset(); }
       S.room = msg;
       if (msg.status === 'waiting') { S.state = null; S.result = null; }
       history.replaceState(null, '', `#${msg.code}`);
       quickPlay();
+      followRematch();
       break;
-    case 'state':
+    case 'state': {
+      const wasMine = myTurn();
       if (!S.state || S.state.version !== msg.version || S.state.game !== msg.game) {
-        S.picks = []; S.give = {}; S.selected = null;
+        S.picks = []; S.give = {}; S.selected = null; S.payGold = null;
       }
       if (!S.commitment || S.commitment.game !== msg.game) {
         S.commitment = { game: msg.game, value: msg.commitment };
@@ -197,7 +203,9 @@ function handle(msg) {
       S.state = msg;
       S.stateAt = performance.now();
       S.pending = false;
+      turnAlerts(wasMine);
       break;
+    }
     case 'events': {
       // A stand-in's moves say so (R12.4).
       const by = msg.by === 'stand_in' ? ' (stand-in)' : '';
@@ -214,7 +222,11 @@ function handle(msg) {
       break;
     case 'result':
       S.result = msg;
+      turnAlerts(true);
       break;
+    case 'chat':
+      if (S.room && msg.room === S.room.code) chatReceived(msg);
+      return;
     case 'error':
       S.pending = false;
       S.quick = null;
@@ -227,6 +239,8 @@ function handle(msg) {
       }
       break;
     case 'left':
+      // A rematch moves us on: the old room's goodbye may come after the new one.
+      if (S.room && msg.room !== S.room.code) return;
       leaveRoomView();
       send({ type: 'list_rooms' });
       break;
@@ -252,6 +266,9 @@ function leaveRoomView() {
   S.log = [];
   S.logRoom = null;
   S.selected = null;
+  S.followed = null;
+  chatReset();
+  turnAlerts(true);
 }
 
 function logLine(text) {
@@ -283,6 +300,7 @@ function show(id) {
 // screen (with no moves offered) until the server says where we are.
 function render() {
   $('who').textContent = S.name;
+  renderChat();
   if (S.room && S.state && S.room.status !== 'waiting') { renderGame(); show('game'); return; }
   if (S.room) { renderRoom(); show('room'); return; }
   if (S.identified) { show('lobby'); return; }
@@ -334,8 +352,25 @@ function cardNode(card, opts) {
   el('span', { cls: 'card-top' },
     el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
     el('span', { cls: `chip gem-${card.bonus}`, text: card.bonus })),
-  el('span', { cls: 'cost' }, COLORS.filter((c) => card.cost[c] > 0)
-    .map((c) => el('span', { cls: `chip gem-${c}` }, `${card.cost[c]} ${c}`))));
+  costNode(card.cost));
+}
+
+// The bonuses of the seat this page plays, or null for a spectator.
+function myBonuses() {
+  const st = S.state;
+  return st && st.you !== undefined ? st.players[st.you].bonuses : null;
+}
+
+// A card's cost as chips; for a player, what is left to pay after their
+// bonuses follows an arrow ("3 blue →1").
+function costNode(cost) {
+  const bonuses = myBonuses();
+  return el('span', { cls: 'cost' }, COLORS.filter((c) => cost[c] > 0).map((c) => {
+    const net = bonuses ? Math.max(0, cost[c] - (bonuses[c] || 0)) : cost[c];
+    if (net === cost[c]) return el('span', { cls: `chip gem-${c}` }, `${cost[c]} ${c}`);
+    return el('span', { cls: `chip gem-${c}`, title: `${cost[c]} ${c}, ${net} after your bonuses` },
+      `${cost[c]} ${c} `, el('span', { cls: 'net', text: `→${net}` }));
+  }));
 }
 
 function nobleNode(noble, onclick) {
@@ -350,10 +385,20 @@ function nobleNode(noble, onclick) {
     .map((c) => el('span', { cls: `chip gem-${c}` }, `${noble.requires[c]} ${c}`))));
 }
 
+// How many bonuses each player still lacks for `noble` (R9: a noble
+// counts bonuses only): "ann 2 · bob ✓".
+function nobleProgress(noble) {
+  const parts = S.state.players.map((p) => {
+    const need = COLORS.reduce((n, c) => n + Math.max(0, (noble.requires[c] || 0) - (p.bonuses[c] || 0)), 0);
+    return `${p.name} ${need ? need : '✓'}`;
+  });
+  return el('span', { cls: 'progress', title: 'bonuses each player still lacks for this noble' }, parts.join(' · '));
+}
+
 function renderNobles() {
   const box = $('nobles');
   box.replaceChildren(el('span', { cls: 'label', text: 'Nobles' }),
-    ...S.state.nobles.map((n) => nobleNode(n)));
+    ...S.state.nobles.map((n) => el('div', { cls: 'noble-slot' }, nobleNode(n), nobleProgress(n))));
   if (!S.state.nobles.length) box.append(el('span', { cls: 'muted', text: 'none left' }));
 }
 
@@ -458,9 +503,13 @@ function renderMain(box) {
       ? `${cardText(sel.info)[0].toUpperCase()}${cardText(sel.info).slice(1)}, costing ${countsText(sel.info.cost)}.`
       : `The level ${sel.level} deck.` }));
     const row = el('div', { cls: 'buttons' });
+    const buy = entries.find((a) => a.buy !== undefined);
+    const pay = buy && sel.card !== undefined ? payment(sel.info) : null;
+    if (pay && pay.rows.some((r) => r.max > r.min)) box.append(paymentChooser(sel.info, pay));
     for (const a of entries) {
       const label = a.buy !== undefined ? 'Buy it' : a.reserve !== undefined ? 'Reserve it' : 'Reserve the top card';
-      row.append(el('button', { type: 'button', text: label, onclick: () => act(a) }));
+      const choose = a === buy && pay ? () => act(buyAction(sel.info, pay, a)) : () => act(a);
+      row.append(el('button', { type: 'button', text: label, onclick: choose }));
     }
     row.append(el('button', { type: 'button', cls: 'quiet', text: 'Cancel', onclick: () => { S.selected = null; render(); } }));
     box.append(row);
@@ -479,6 +528,60 @@ function renderMain(box) {
     el('button', { type: 'button', text: 'Take', disabled: !entry, onclick: () => entry && act(entry) }),
     el('button', { type: 'button', cls: 'quiet', text: 'Clear', onclick: () => { S.picks = []; render(); } })));
   if (!entry) box.append(el('p', { cls: 'muted', text: 'Not a legal take yet: pick up to three different colours, or one colour twice.' }));
+}
+
+// What buying `card` asks of this seat, per colour due after bonuses: the
+// least gold (where its tokens fall short) and the most (R7.3: gold stands
+// in for any colour). Bookkeeping on what the state shows; the server
+// checks the payment it receives.
+function payment(card) {
+  const me = S.state.players[S.state.you];
+  const gold = me.tokens.gold || 0;
+  const rows = [];
+  for (const c of COLORS) {
+    const due = Math.max(0, (card.cost[c] || 0) - (me.bonuses[c] || 0));
+    if (due) rows.push({ c, due, min: Math.max(0, due - (me.tokens[c] || 0)), max: Math.min(due, gold) });
+  }
+  if (!S.payGold || S.payGold.card !== card.id) {
+    S.payGold = { card: card.id, gold: Object.fromEntries(rows.map((r) => [r.c, r.min])) };
+  }
+  return { gold, rows, chosen: S.payGold.gold };
+}
+
+function goldUsed(pay) {
+  return pay.rows.reduce((n, r) => n + (pay.chosen[r.c] || 0), 0);
+}
+
+// The buy to send: the server's own entry for the usual payment (the
+// least gold), else the card with the gold chosen per colour.
+function buyAction(card, pay, entry) {
+  if (pay.rows.every((r) => (pay.chosen[r.c] || 0) === r.min)) return entry;
+  const gold = {};
+  for (const r of pay.rows) if (pay.chosen[r.c]) gold[r.c] = pay.chosen[r.c];
+  return { buy: { card: card.id, gold } };
+}
+
+function paymentChooser(card, pay) {
+  const used = goldUsed(pay);
+  const box = el('fieldset', { cls: 'payment' }, el('legend', { text: 'How to pay: gold for' }));
+  for (const r of pay.rows) {
+    if (r.max === r.min) continue;
+    const k = pay.chosen[r.c] || 0;
+    const change = (d) => () => { S.payGold.gold[r.c] = k + d; render(); };
+    box.append(el('div', { cls: 'pay-row' },
+      el('span', { cls: `chip gem-${r.c}`, text: `${r.due} ${r.c}` }),
+      el('button', { type: 'button', cls: 'quiet small', text: '−', 'aria-label': `less gold for ${r.c}`, disabled: k <= r.min, onclick: change(-1) }),
+      el('span', { cls: 'pay-gold', 'data-color': r.c, text: `${k} gold` }),
+      el('button', { type: 'button', cls: 'quiet small', text: '+', 'aria-label': `more gold for ${r.c}`, disabled: k >= r.max || used >= pay.gold, onclick: change(1) })));
+  }
+  const paid = {};
+  for (const r of pay.rows) {
+    const g = pay.chosen[r.c] || 0;
+    if (r.due - g) paid[r.c] = r.due - g;
+  }
+  if (used) paid.gold = used;
+  box.append(el('p', { cls: 'muted', 'aria-live': 'polite', text: `You pay ${countsText(paid)}.` }));
+  return box;
 }
 
 function renderReturn(box) {
@@ -537,13 +640,14 @@ function renderPlayers() {
         cls: `clock${clock.running ? ' running' : ''}`, 'data-clock': p.seat, role: 'timer',
         text: clockText(clockNow(clock)),
       }) : null,
-      el('span', { cls: 'score', text: plural(p.points, 'point') }));
+      el('span', { cls: 'score', text: plural(p.points, 'point') }),
+      seat ? muteButton(S.room, seat) : null);
     const reserved = p.reserved.map((r) => (r.card
       ? cardNode(r.card, { small: true })
       : el('div', { cls: `card small hidden level-${r.level}`, text: `level ${r.level}, hidden` })));
     box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` }, head,
       el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Tokens (${total(p.tokens)})` }), chips(p.tokens)),
-      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Bonuses (${p.cards.length} cards)` }), chips(p.bonuses)),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Bonuses (${plural(p.cards.length, 'card')})` }), chips(p.bonuses)),
       p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Nobles' }),
         el('span', { text: p.nobles.map((n) => `${n.points} pts`).join(', ') })) : null,
       reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Reserved' }),
@@ -557,13 +661,14 @@ function renderResult() {
   box.hidden = !res;
   if (!res) return;
   const won = res.winners.map(seatName);
-  const table = el('table', {}, el('tr', {}, ['Rank', 'Player', 'Points', 'Cards'].map((h) => el('th', { text: h }))),
+  const table = el('table', {}, el('tr', {}, ['Rank', 'Player', 'Points', 'Cards'].map((h) => el('th', { scope: 'col', text: h }))),
     res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
       [r.rank, r.name, r.points, r.cards].map((v) => el('td', { text: String(v) })))));
   const reveal = res.reveal;
   const check = el('p', { cls: 'muted', text: 'Checking the seed…' });
   box.replaceChildren(el('div', {},
     el('h2', { text: won.length > 1 ? `Shared victory: ${won.join(', ')}` : `${won[0]} wins` }),
+    rematchNode(),
     res.deadlock ? el('p', { text: 'The game ended because nobody could move for a full round.' }) : null,
     table,
     el('h3', { text: 'Fair shuffle' }),
@@ -573,7 +678,10 @@ function renderResult() {
       el('dt', { text: 'seed' }), el('dd', { text: reveal.seed }),
       el('dt', { text: 'salt' }), el('dd', { text: reveal.salt })),
     check,
-    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: 'The complete replay (JSON)' }))));
+    el('p', { cls: 'links' },
+      el('a', { href: `/games/${encodeURIComponent(res.game)}`, target: '_blank', rel: 'noopener', id: 'replay-link', text: 'Watch the replay' }),
+      ' · ', el('a', { href: '/games', target: '_blank', rel: 'noopener', text: 'Past games' }),
+      ' · ', el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: 'replay (JSON)' }))));
   verifyReveal(res, check);
 }
 
@@ -591,9 +699,13 @@ async function verifyReveal(res, node) {
   }
   try {
     const hex = await commitmentOf(res.reveal.salt, res.reveal.seed);
-    node.textContent = hex === res.reveal.commitment
-      ? `Checked: SHA-256(salt ‖ seed) equals the commitment${seen ? ' shown during the game' : ''}.`
-      : 'Warning: SHA-256(salt ‖ seed) does not equal the commitment.';
+    if (hex !== res.reveal.commitment) {
+      node.textContent = 'Warning: SHA-256(salt ‖ seed) does not equal the commitment: this shuffle cannot be trusted.';
+    } else if (seen) {
+      node.textContent = 'Checked in this browser: the shuffle was fixed before the first move. SHA-256(salt ‖ seed) equals the commitment this page received when the game started.';
+    } else {
+      node.textContent = 'Checked in this browser: SHA-256(salt ‖ seed) equals the commitment (this page joined after the start, so it did not see the commitment then).';
+    }
   } catch {
     node.textContent = 'The seed could not be checked here.';
   }
@@ -651,6 +763,8 @@ function setup() {
   $('copy-code').addEventListener('click', () => copy($('room-code'), 'Code'));
   $('copy-link').addEventListener('click', () => copy($('room-link'), 'Link'));
   $('reconnect').addEventListener('click', () => { S.attempts = 0; connect(); });
+  $('chat-form').addEventListener('submit', sendChat);
+  setupAlerts();
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });
   window.addEventListener('hashchange', prefillCode);
   // Keep the open rooms fresh while the lobby is on screen.

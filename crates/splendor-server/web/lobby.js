@@ -98,7 +98,9 @@ function renderRoom() {
       s.connected ? null : el('span', { cls: 'tag away', text: 'away' }),
       s.bot && isHost(r) && r.status === 'waiting'
         ? el('button', { type: 'button', cls: 'quiet small', text: 'Remove', onclick: () => send({ type: 'remove_bot', seat: s.seat }) })
-        : null));
+        : null,
+      s.muted ? el('span', { cls: 'tag away', text: 'muted' }) : null,
+      muteButton(r, s)));
   }
   $('spectator-list').textContent = r.spectators.length
     ? `Watching: ${r.spectators.join(', ')}` : '';

@@ -1,0 +1,177 @@
+// The table around the game in the browser client (docs/BROWSER.md): chat,
+// the rematch, and the alerts that say it is your turn. Loaded before
+// app.js, which holds the state `S`, the connection and the helpers these
+// functions use when they are called.
+'use strict';
+
+const ALERTS_KEY = 'splendor.alerts';
+
+// ---- Chat -------------------------------------------------------------------------
+
+// Chat lines of the current room, oldest first (never stored anywhere).
+const chatLines = [];
+
+function chatReceived(msg) {
+  chatLines.push(msg);
+  if (chatLines.length > 100) chatLines.shift();
+  renderChat();
+}
+
+function chatReset() {
+  chatLines.length = 0;
+  renderChat();
+}
+
+// The chat panel sits in the waiting room, or beside the table in a game.
+function renderChat() {
+  const box = $('chat');
+  const inRoom = Boolean(S.room);
+  box.hidden = !inRoom;
+  if (!inRoom) return;
+  const home = S.state && S.room.status !== 'waiting' ? document.querySelector('#game .side') : $('room');
+  if (home && box.parentElement !== home) home.append(box);
+  const list = $('chat-log');
+  list.replaceChildren(...chatLines.map((m) => el('li', {},
+    el('strong', { text: m.from }), m.seat === undefined ? el('span', { cls: 'tag', text: 'watching' }) : null,
+    ': ', m.text)));
+  if (!chatLines.length) list.append(el('li', { cls: 'muted', text: 'No messages yet.' }));
+  list.scrollTop = list.scrollHeight;
+  const me = S.room.you.seat !== undefined ? S.room.seats[S.room.you.seat] : null;
+  const muted = Boolean(me && me.muted);
+  $('chat-text').disabled = muted || !S.identified;
+  $('chat-text').placeholder = muted ? 'The host muted your chat.' : 'Say something…';
+}
+
+function sendChat(e) {
+  e.preventDefault();
+  const text = $('chat-text').value.trim();
+  if (!text) return;
+  if (send({ type: 'chat', text })) $('chat-text').value = '';
+}
+
+// The host's mute switch beside a seated person's name.
+function muteButton(r, s) {
+  if (!isHost(r) || s.bot || s.seat === r.you.seat) return null;
+  return el('button', {
+    type: 'button', cls: 'quiet small',
+    text: s.muted ? 'Unmute chat' : 'Mute chat',
+    'aria-pressed': s.muted ? 'true' : 'false',
+    onclick: () => send({ type: 'mute', seat: s.seat, muted: !s.muted }),
+  });
+}
+
+// ---- Rematch ------------------------------------------------------------------------
+
+// The rematch part of the result panel.
+function rematchNode() {
+  const r = S.room;
+  if (!r || r.status !== 'finished') return null;
+  const seated = r.you.seat !== undefined;
+  const offer = r.rematch;
+  const accepted = offer ? offer.accepted : [];
+  const waiting = r.seats.filter((s) => s && !accepted.includes(s.seat)).map((s) => s.name);
+  const box = el('div', { cls: 'rematch' });
+  if (offer && offer.room) {
+    box.append(el('p', { text: `The rematch is in room ${offer.room}.` }));
+    return box;
+  }
+  if (seated) {
+    const mine = accepted.includes(r.you.seat);
+    box.append(el('button', {
+      type: 'button', id: 'rematch', disabled: mine,
+      text: mine ? 'Rematch asked' : (offer ? 'Accept the rematch' : 'Offer a rematch'),
+      onclick: () => { S.rematchAsked = send({ type: 'rematch' }) ? S.nextId - 1 : null; },
+    }));
+  }
+  if (offer) box.append(el('p', { cls: 'muted', text: `Waiting for: ${waiting.join(', ')}.` }));
+  return box;
+}
+
+// Follows everyone into the rematch room once it exists, unless the server
+// moves this connection itself (it accepted last: its request is still
+// unanswered then).
+function followRematch() {
+  const r = S.room;
+  const next = r && r.rematch && r.rematch.room;
+  if (!next || S.rematchAsked !== null || S.followed === next) return;
+  S.followed = next;
+  send({ type: 'join', code: next, as: r.you.seat !== undefined ? 'player' : 'spectator' });
+}
+
+// ---- Turn alerts -----------------------------------------------------------------------
+
+function alertSettings() {
+  try { return JSON.parse(load(ALERTS_KEY)) || {}; } catch { return {}; }
+}
+
+let audio = null;
+
+function setupAlerts() {
+  const settings = alertSettings();
+  $('alert-sound').checked = Boolean(settings.sound);
+  $('alert-notify').checked = Boolean(settings.notify) && window.Notification && Notification.permission === 'granted';
+  $('alerts-toggle').addEventListener('click', () => {
+    const open = $('alerts').hidden;
+    $('alerts').hidden = !open;
+    $('alerts-toggle').setAttribute('aria-expanded', String(open));
+  });
+  $('alert-sound').addEventListener('change', () => {
+    // Browsers let a page make sound only after a click: this is the click.
+    if ($('alert-sound').checked) beep();
+    saveAlerts();
+  });
+  $('alert-notify').addEventListener('change', async () => {
+    if ($('alert-notify').checked) {
+      if (!window.Notification) {
+        $('alert-notify').checked = false;
+        toast('This browser has no desktop notifications.');
+      } else if (Notification.permission !== 'granted') {
+        const answer = await Notification.requestPermission();
+        if (answer !== 'granted') {
+          $('alert-notify').checked = false;
+          toast('Notifications are blocked for this site in the browser settings.');
+        }
+      }
+    }
+    saveAlerts();
+  });
+}
+
+function saveAlerts() {
+  save(ALERTS_KEY, JSON.stringify({ sound: $('alert-sound').checked, notify: $('alert-notify').checked }));
+}
+
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  } catch { /* no sound here */ }
+}
+
+// Whether it is this seat's move in the current state.
+function myTurn() {
+  const st = S.state;
+  return Boolean(st && !S.result && st.you !== undefined && st.to_act === st.you && st.phase !== 'game_over');
+}
+
+// Called after every state: the title, the icon and the announcement follow
+// the turn; sound and notification only when the turn becomes ours.
+function turnAlerts(wasMine) {
+  const mine = myTurn();
+  document.title = mine ? '● Your turn · Splendor' : 'Splendor';
+  const icon = document.querySelector('link[rel="icon"]');
+  if (icon) icon.href = mine ? '/icon-turn.svg' : '/icon.svg';
+  if (!mine || wasMine) return;
+  $('announce').textContent = 'It is your turn.';
+  if ($('alert-sound').checked) beep();
+  if ($('alert-notify').checked && document.hidden && window.Notification && Notification.permission === 'granted') {
+    try { new Notification('Splendor', { body: 'It is your turn.', tag: 'splendor-turn' }); } catch { /* ignore */ }
+  }
+}
