@@ -22,7 +22,8 @@ pub struct Args {
     #[arg(long, env = "SPLENDOR_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
     /// Join the room with this code as a player; without it, create a room.
-    #[arg(long, value_name = "CODE")]
+    /// (The arena passes the room in SPLENDOR_ROOM.)
+    #[arg(long, value_name = "CODE", env = "SPLENDOR_ROOM")]
     pub join: Option<String>,
     /// Seats of the room to create.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]

@@ -44,6 +44,11 @@ pub struct LobbyConfig {
     pub think_threads: usize,
     /// The turn clock (R12.1) of rooms created without one, if any.
     pub turn_clock: Option<TurnClock>,
+    /// Draws every room's RNG (its games' seeds and salts) from this seed
+    /// and the room's creation number instead of the operating system:
+    /// for the arena's reproducible series only. A public server must
+    /// leave it `None`: seeds would be predictable.
+    pub room_seed: Option<u64>,
 }
 
 impl Default for LobbyConfig {
@@ -62,6 +67,7 @@ impl Default for LobbyConfig {
             strong_budget: splendor_ai::Budget::STRONG,
             think_threads: crate::thinking::ThinkPool::default_threads(),
             turn_clock: None,
+            room_seed: None,
         }
     }
 }

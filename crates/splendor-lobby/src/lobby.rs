@@ -246,10 +246,25 @@ pub enum RestoreError {
     Random(String),
 }
 
-/// A seed for a room core's RNG, from the operating system.
-fn room_rng_seed() -> Result<[u8; 32], random::RandomError> {
+/// A seed for a room core's RNG: from the operating system, or (the
+/// arena's reproducible series, [`LobbyConfig::room_seed`]) from the fixed
+/// seed and the room's creation number.
+fn room_rng_seed(fixed: Option<u64>, instance: u64) -> Result<[u8; 32], random::RandomError> {
     let mut seed = [0; 32];
-    random::fill(&mut seed)?;
+    match fixed {
+        Some(base) => {
+            // SplitMix64 of (base, instance): distinct, well-mixed words.
+            let mut state = base ^ instance.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            for chunk in seed.chunks_mut(8) {
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                chunk.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+            }
+        }
+        None => random::fill(&mut seed)?,
+    }
     Ok(seed)
 }
 
@@ -389,9 +404,9 @@ impl Lobby {
                 break code;
             }
         };
-        let rng_seed =
-            room_rng_seed().map_err(|e| LobbyError::internal(format!("no room seed: {e}")))?;
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
+        let rng_seed = room_rng_seed(self.inner.config.room_seed, instance)
+            .map_err(|e| LobbyError::internal(format!("no room seed: {e}")))?;
         let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
         let handle = RoomHandle::new(code, tx);
         let creator = Some(create.host.id);
@@ -461,8 +476,9 @@ impl Lobby {
         if rooms.contains_key(&code) {
             return Err(RestoreError::CodeInUse(code.to_string()));
         }
-        let rng_seed = room_rng_seed().map_err(|e| RestoreError::Random(e.0))?;
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
+        let rng_seed = room_rng_seed(self.inner.config.room_seed, instance)
+            .map_err(|e| RestoreError::Random(e.0))?;
         let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
         let handle = RoomHandle::new(code, tx);
         let span = info_span!("room", code = %code);

@@ -329,6 +329,10 @@ pub struct Config {
     /// default): such rooms have no clock.
     #[arg(long, env = "SPLENDOR_TURN_CLOCK", help_heading = "Players and rooms")]
     pub turn_clock: Option<TurnClock>,
+    /// Not a command-line setting: the arena's fixed seed of every room's
+    /// RNG, for a reproducible series (`LobbyConfig::room_seed`).
+    #[arg(skip)]
+    pub room_seed: Option<u64>,
 }
 
 impl Default for Config {
@@ -376,6 +380,7 @@ impl Default for Config {
             bot_threads: 0,
             strong_iterations: lobby.strong_budget.iterations,
             turn_clock: lobby.turn_clock,
+            room_seed: None,
         }
     }
 }
@@ -413,6 +418,7 @@ impl Config {
                 ..splendor_ai::Budget::STRONG
             },
             turn_clock: self.turn_clock,
+            room_seed: self.room_seed,
             ..LobbyConfig::default()
         }
     }

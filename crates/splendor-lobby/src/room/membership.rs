@@ -85,7 +85,10 @@ impl RoomCore {
         }
         let joined = match free_seat {
             Some(seat) => {
-                if !self.is_seated(self.people.host) {
+                // A host who left before the start hands over to the
+                // joiner; a host who watches (a table of bots, the arena)
+                // stays the host.
+                if !self.is_seated(self.people.host) && !self.people.host_watching() {
                     self.people.host = session.id;
                 }
                 self.people.seats[seat] = Some(Member {

@@ -269,3 +269,40 @@ fn only_a_finished_room_gives_way_to_the_next() {
         "#]],
     );
 }
+
+#[test]
+fn a_host_who_watches_stays_the_host_when_people_join() {
+    check(
+        r#"
+        room 2 watching ann@c1
+        ann@c1 add_bot greedy
+        bob@c2 join player
+        ann@c1 start joined
+        "#,
+        expect![[r#"
+            room 2 watching ann@c1
+              c1 <- room Waiting [- -] watching ["ann"] you spectator id=create
+              deadline 3600s
+            ann@c1 add_bot greedy
+              c1 <- room Waiting [Greedy bot(greedy) -] watching ["ann"] you spectator id=r1
+              reply ok
+              listed Waiting 1/2 host ann
+            bob@c2 join player
+              c2 <- room Waiting [Greedy bot(greedy) bob] watching ["ann"] you player#1 id=r2
+              c1 <- room Waiting [Greedy bot(greedy) bob] watching ["ann"] you spectator (frame)
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["(bot)", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c2 <- room Playing [Greedy bot(greedy) bob] watching ["ann"] you player#1
+              c1 <- room Playing [Greedy bot(greedy) bob] watching ["ann"] you spectator id=r3
+              c2 <- state v0 to_act 0 legal -
+              c1 <- state v0 to_act 0 legal - (frame)
+              reply ok
+              think seat 0 v0 greedy
+              listed Playing 2/2 host ann
+              deadline none
+        "#]],
+    );
+}

@@ -1,0 +1,378 @@
+//! A series with bot programs, on the real server embedded on a loopback
+//! port (an in-memory database: nothing is kept after the series).
+//!
+//! For each game the arena connects as a spectator host and creates a room
+//! with a clock (bank and increment: the move limit, R12.1) whose stand-in
+//! also plays for a program that is away (R12.3). Seats are filled in the
+//! game's rotation order: a built-in entrant with `add_bot`, a program by
+//! starting it with [`ENV_URL`](crate::ENV_URL),
+//! [`ENV_ROOM`](crate::ENV_ROOM) and [`ENV_NAME`](crate::ENV_NAME) in its
+//! environment and waiting for it to sit down. Then the arena starts the
+//! game in join order, watches it to its `result`, fetches the replay from
+//! the history API, and ends the programs still running.
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use splendor_replay::{By, Replay};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::process::{Child, Command};
+use tokio::time::{Instant, timeout};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::local::write_replay;
+use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, Trouble, seating};
+
+/// How long a program has to take its seat.
+const JOIN_TIME: Duration = Duration::from_secs(30);
+/// How long a program has to end by itself after its game.
+const EXIT_TIME: Duration = Duration::from_secs(3);
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// The embedded server and its address.
+struct Server {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Server {
+    async fn start(seed: u64) -> Result<Server, ArenaError> {
+        let config = splendor_server::Config {
+            database_url: Some(
+                "sqlite::memory:"
+                    .parse::<splendor_server::DatabaseUrl>()
+                    .map_err(|e| ArenaError::Server(e.to_string()))?,
+            ),
+            // Built-in entrants move as soon as they have chosen.
+            bot_delay_ms: 0,
+            // The programs are ours: no rate limit gets in their way.
+            max_messages_per_second: 10_000,
+            message_burst: 10_000,
+            room_seed: Some(seed),
+            ..splendor_server::Config::default()
+        };
+        let state = splendor_server::AppState::open(config)
+            .await
+            .map_err(|e| ArenaError::Server(e.to_string()))?;
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| ArenaError::Server(e.to_string()))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| ArenaError::Server(e.to_string()))?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(splendor_server::serve(listener, state, async {
+            let _ = stopped.await;
+        }));
+        Ok(Server {
+            addr,
+            stop: Some(stop),
+        })
+    }
+
+    fn ws_url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// A plain HTTP/1.1 GET: status and body.
+    async fn get(&self, path: &str) -> std::io::Result<(u16, String)> {
+        let mut stream = TcpStream::connect(self.addr).await?;
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        );
+        stream.write_all(request.as_bytes()).await?;
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).await?;
+        let text = String::from_utf8_lossy(&raw);
+        let status = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = text
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_owned())
+            .unwrap_or_default();
+        Ok((status, body))
+    }
+
+    /// The server's count of refused intents so far.
+    async fn refused(&self) -> u64 {
+        let Ok((200, text)) = self.get("/metrics").await else {
+            return 0;
+        };
+        text.lines()
+            .filter(|l| l.starts_with("splendor_intents_rejected_total"))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>() as u64
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Plays every game of `config` on a fresh embedded server.
+pub async fn play_series(
+    config: &SeriesConfig,
+    mut progress: impl FnMut(u32, u32),
+) -> Result<Vec<GameRecord>, ArenaError> {
+    let server = Server::start(config.seed).await?;
+    let mut games = Vec::with_capacity(config.games as usize);
+    for index in 0..config.games {
+        games.push(play_game(&server, config, index).await?);
+        progress(index + 1, config.games);
+    }
+    Ok(games)
+}
+
+/// The arena's own connection: the room's host, watching.
+struct Host {
+    socket: Socket,
+}
+
+impl Host {
+    async fn connect(url: &str) -> Result<Host, String> {
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(|e| format!("cannot connect to the embedded server: {e}"))?;
+        let mut host = Host { socket };
+        host.send(json!({"type": "hello", "name": "arena", "verbose": true}))
+            .await?;
+        host.until(|m| m["type"] == "welcome", Duration::from_secs(10))
+            .await?;
+        Ok(host)
+    }
+
+    async fn send(&mut self, message: Value) -> Result<(), String> {
+        self.socket
+            .send(Message::text(message.to_string()))
+            .await
+            .map_err(|e| format!("the arena's connection failed: {e}"))
+    }
+
+    /// The next message, or `None` when `deadline` passed.
+    async fn next(&mut self, deadline: Instant) -> Result<Option<Value>, String> {
+        loop {
+            let frame = match tokio::time::timeout_at(deadline, self.socket.next()).await {
+                Err(_) => return Ok(None),
+                Ok(None) => return Err("the embedded server closed the connection".into()),
+                Ok(Some(Err(e))) => return Err(format!("the arena's connection failed: {e}")),
+                Ok(Some(Ok(frame))) => frame,
+            };
+            if let Message::Text(text) = frame {
+                let value: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+                if value["type"] == "error" {
+                    return Err(format!("the server refused the arena: {value}"));
+                }
+                return Ok(Some(value));
+            }
+        }
+    }
+
+    /// Reads messages until one matches, within `limit`.
+    async fn until(
+        &mut self,
+        mut pred: impl FnMut(&Value) -> bool,
+        limit: Duration,
+    ) -> Result<Value, String> {
+        let deadline = Instant::now() + limit;
+        while let Some(message) = self.next(deadline).await? {
+            if pred(&message) {
+                return Ok(message);
+            }
+        }
+        Err("the embedded server did not answer in time".into())
+    }
+}
+
+fn seat_taken(room: &Value, seat: usize) -> bool {
+    room["type"] == "room" && room["seats"][seat].is_object()
+}
+
+async fn play_game(
+    server: &Server,
+    config: &SeriesConfig,
+    index: u32,
+) -> Result<GameRecord, ArenaError> {
+    let seats = seating(config.entrants.len(), index);
+    let mut record = GameRecord {
+        index,
+        seats: seats.clone(),
+        winners: Vec::new(),
+        points: vec![0; seats.len()],
+        moves: 0,
+        troubles: Vec::new(),
+        replay: None,
+    };
+    let mut programs: Vec<(usize, Child)> = Vec::new();
+    let refused_before = server.refused().await;
+    let outcome = run_game(server, config, &seats, &mut programs, &mut record).await;
+    // Programs get a moment to end by themselves, then are stopped; a
+    // program that failed before the end is recorded.
+    for (entrant, mut child) in programs {
+        match timeout(EXIT_TIME, child.wait()).await {
+            Ok(Ok(status)) if !status.success() => {
+                record
+                    .troubles
+                    .push((entrant, Trouble::Crashed(status.to_string())));
+            }
+            Ok(_) => {}
+            Err(_) => {
+                let _ = child.kill().await;
+            }
+        }
+    }
+    let game = match outcome {
+        Ok(game) => game,
+        Err(why) => {
+            eprintln!("arena: game {} could not be played: {why}", index + 1);
+            return Ok(record);
+        }
+    };
+    let refused = server.refused().await.saturating_sub(refused_before);
+    let program_entrants: Vec<usize> = seats
+        .iter()
+        .copied()
+        .filter(|&e| matches!(config.entrants[e].kind, EntrantKind::Program(_)))
+        .collect();
+    if refused > 0 {
+        for &e in &program_entrants {
+            record.troubles.push((e, Trouble::Refused(refused as u32)));
+        }
+    }
+    // The replay: the proof of the game, and who the stand-in played for.
+    if let Some(game) = game {
+        match server.get(&format!("/api/games/{game}/replay")).await {
+            Ok((200, body)) => {
+                if let Ok(replay) = Replay::from_json(&body) {
+                    for (seat, &e) in seats.iter().enumerate() {
+                        let n = replay
+                            .actions
+                            .iter()
+                            .filter(|a| usize::from(a.seat) == seat && a.by == Some(By::StandIn))
+                            .count() as u32;
+                        if n > 0 {
+                            record.troubles.push((e, Trouble::StandInMoves(n)));
+                        }
+                    }
+                    record.moves = replay.actions.len() as u32;
+                }
+                if let Some(dir) = &config.replays {
+                    record.replay = Some(write_replay(dir, index, &body)?);
+                }
+            }
+            Ok((status, body)) => eprintln!("arena: replay of {game}: HTTP {status} {body}"),
+            Err(e) => eprintln!("arena: replay of {game}: {e}"),
+        }
+    }
+    Ok(record)
+}
+
+async fn run_game(
+    server: &Server,
+    config: &SeriesConfig,
+    seats: &[usize],
+    programs: &mut Vec<(usize, Child)>,
+    record: &mut GameRecord,
+) -> Result<Option<String>, String> {
+    let mut host = Host::connect(&server.ws_url()).await?;
+    let limit = config.move_limit.as_secs().max(1);
+    host.send(json!({
+        "type": "create", "seats": seats.len(), "as": "spectator",
+        "clock": {"initial_s": limit, "increment_s": limit},
+        "stand_in_when_away": true,
+    }))
+    .await?;
+    let room = host
+        .until(|m| m["type"] == "room", Duration::from_secs(10))
+        .await?;
+    let code = room["code"].as_str().unwrap_or_default().to_owned();
+    for (seat, &e) in seats.iter().enumerate() {
+        let entrant = &config.entrants[e];
+        match &entrant.kind {
+            EntrantKind::BuiltIn(level) => {
+                host.send(json!({"type": "add_bot", "level": level.name()}))
+                    .await?;
+                host.until(|m| seat_taken(m, seat), Duration::from_secs(10))
+                    .await?;
+            }
+            EntrantKind::Program(command) => {
+                // What a program prints goes to a log beside the replays.
+                let (out, err) = match &config.replays {
+                    Some(dir) => {
+                        let path = dir.join(format!("game-{:04}-{}.log", record.index + 1, e));
+                        let file = std::fs::File::create(&path)
+                            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+                        let copy = file.try_clone().map_err(|err| err.to_string())?;
+                        (Stdio::from(file), Stdio::from(copy))
+                    }
+                    None => (Stdio::null(), Stdio::null()),
+                };
+                let mut child = Command::new("sh")
+                    .arg("-c")
+                    .arg(command)
+                    .env(crate::ENV_URL, server.ws_url())
+                    .env(crate::ENV_ROOM, &code)
+                    .env(crate::ENV_NAME, &entrant.name)
+                    .stdin(Stdio::null())
+                    .stdout(out)
+                    .stderr(err)
+                    .kill_on_drop(true)
+                    .spawn()
+                    .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+                // Seated, or ended before that (a crash), or out of time.
+                let seated = tokio::select! {
+                    seated = host.until(|m| seat_taken(m, seat), JOIN_TIME) => seated.is_ok(),
+                    status = child.wait() => {
+                        let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
+                        record.troubles.push((e, Trouble::Crashed(status.clone())));
+                        return Err(format!("{} ended before taking its seat ({status})", entrant.name));
+                    }
+                };
+                programs.push((e, child));
+                if !seated {
+                    record.troubles.push((e, Trouble::DidNotJoin));
+                    return Err(format!(
+                        "{} did not take its seat within {} s",
+                        entrant.name,
+                        JOIN_TIME.as_secs()
+                    ));
+                }
+            }
+        }
+    }
+    host.send(json!({"type": "start", "seat_order": "joined"}))
+        .await?;
+    // A game with every move at the limit takes at most this long.
+    let longest = Duration::from_secs(limit * 2 + 10) * 400;
+    let result = host.until(|m| m["type"] == "result", longest).await?;
+    record.winners = result["winners"]
+        .as_array()
+        .map(|w| {
+            w.iter()
+                .filter_map(|s| s.as_u64())
+                .map(|s| s as u8)
+                .collect()
+        })
+        .unwrap_or_default();
+    for standing in result["ranking"].as_array().into_iter().flatten() {
+        if let (Some(seat), Some(points)) = (standing["seat"].as_u64(), standing["points"].as_u64())
+            && let Some(slot) = record.points.get_mut(seat as usize)
+        {
+            *slot = points as u8;
+        }
+    }
+    let _ = host.send(json!({"type": "leave"})).await;
+    Ok(result["game"].as_str().map(str::to_owned))
+}

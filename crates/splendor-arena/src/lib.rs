@@ -1,0 +1,432 @@
+//! A local arena for Splendor bots (issue 13): a seeded series of games
+//! between entrants, seats rotated so that the first player's advantage
+//! cancels, with each entrant's score, its 95% confidence interval and,
+//! between two entrants, the Elo difference.
+//!
+//! Entrants are the built-in levels (`random`, `greedy`, `strong`, from
+//! `splendor-ai`) or bot programs given as commands. A series of built-in
+//! levels only is played in process on the rules ([`local`]); a series
+//! with a program is played on the real server, embedded on a loopback
+//! port ([`hosted`]): each program is started per game with the server's
+//! URL and the room's code in its environment ([`ENV_URL`], [`ENV_ROOM`],
+//! [`ENV_NAME`]), and plays like any client. A program that crashes, does
+//! not join, runs out of time or sends illegal moves is recorded as such;
+//! the stand-in (R12.2, R12.3) plays its seat and the series goes on.
+//!
+//! Every game's replay is written as a file that `splendor-server verify`
+//! checks; `--seed` makes the series reproducible (the deals, the seats
+//! and the built-in players' choices; a program's own choices are its
+//! own business).
+
+pub mod hosted;
+pub mod local;
+pub mod stats;
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use splendor_ai::{Budget, Level};
+
+/// The server's WebSocket URL, for a bot program.
+pub const ENV_URL: &str = "SPLENDOR_URL";
+/// The code of the room to join as a player, for a bot program.
+pub const ENV_ROOM: &str = "SPLENDOR_ROOM";
+/// The name to play under, for a bot program.
+pub const ENV_NAME: &str = "SPLENDOR_BOT_NAME";
+
+/// Who plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntrantKind {
+    /// A built-in level, played in process.
+    BuiltIn(Level),
+    /// A program, run with `sh -c` for each game.
+    Program(String),
+}
+
+/// One entrant of a series, named in the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    /// The name shown in the table (and the program's player name).
+    pub name: String,
+    /// What plays.
+    pub kind: EntrantKind,
+}
+
+impl Entrant {
+    /// A built-in level by name (`random`, `greedy`, `strong`).
+    pub fn built_in(name: &str) -> Result<Entrant, String> {
+        let level = Level::from_str(name).map_err(|e| e.to_string())?;
+        Ok(Entrant {
+            name: level.name().to_owned(),
+            kind: EntrantKind::BuiltIn(level),
+        })
+    }
+
+    /// A program: `NAME=COMMAND`, or a bare command (named after its first
+    /// word's file name).
+    pub fn program(spec: &str) -> Result<Entrant, String> {
+        let spec = spec.trim();
+        if spec.is_empty() {
+            return Err("--bot needs a command".into());
+        }
+        let (name, command) = match spec.split_once('=') {
+            Some((name, command)) if !name.is_empty() && !name.contains(char::is_whitespace) => {
+                (name.to_owned(), command.trim().to_owned())
+            }
+            _ => {
+                let first = spec
+                    .split_whitespace()
+                    .rfind(|w| !w.starts_with('-'))
+                    .unwrap_or(spec);
+                let base = first.rsplit('/').next().unwrap_or(first);
+                (base.chars().take(24).collect(), spec.to_owned())
+            }
+        };
+        if command.is_empty() {
+            return Err(format!("--bot {spec:?}: the command is empty"));
+        }
+        Ok(Entrant {
+            name,
+            kind: EntrantKind::Program(command),
+        })
+    }
+}
+
+/// A series to play.
+#[derive(Clone, Debug)]
+pub struct SeriesConfig {
+    /// 2 to 4 entrants; every game seats them all (R1: 2 to 4 players).
+    pub entrants: Vec<Entrant>,
+    /// How many games.
+    pub games: u32,
+    /// The series' seed: the same seed plays the same series.
+    pub seed: u64,
+    /// The `strong` level's budget per move.
+    pub budget: Budget,
+    /// A program's time per move: its clock's bank and increment (R12.1);
+    /// out of time, the stand-in makes its move (R12.2).
+    pub move_limit: Duration,
+    /// Where each game's replay is written (`game-0001.json`, ...).
+    pub replays: Option<PathBuf>,
+}
+
+/// Something that went wrong with an entrant in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Trouble {
+    /// The program ended with an error status (or a signal) before the end.
+    Crashed(String),
+    /// The program did not take its seat in time.
+    DidNotJoin,
+    /// Moves the stand-in made for the entrant: out of time, or away
+    /// after a crash (R12.4).
+    StandInMoves(u32),
+    /// Actions the server refused during the game (counted for the game's
+    /// programs together when there are several).
+    Refused(u32),
+}
+
+/// One game of the series.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// From 0.
+    pub index: u32,
+    /// The entrant in each seat (turn order).
+    pub seats: Vec<usize>,
+    /// The seats that won (a shared victory lists several, R10.4); empty
+    /// when the game could not be played.
+    pub winners: Vec<u8>,
+    /// Each seat's prestige points at the end.
+    pub points: Vec<u8>,
+    /// Actions in the game.
+    pub moves: u32,
+    /// What went wrong, by entrant.
+    pub troubles: Vec<(usize, Trouble)>,
+    /// The replay file, when written.
+    pub replay: Option<PathBuf>,
+}
+
+impl GameRecord {
+    /// What entrant `e` scored: 1 for a win, 1/k for a victory shared by k.
+    pub fn score(&self, e: usize) -> f64 {
+        let won = self
+            .winners
+            .iter()
+            .filter(|&&s| self.seats.get(usize::from(s)) == Some(&e))
+            .count();
+        if won == 0 || self.winners.is_empty() {
+            0.0
+        } else {
+            won as f64 / self.winners.len() as f64
+        }
+    }
+
+    /// Whether the game was played to its end.
+    pub fn played(&self) -> bool {
+        !self.winners.is_empty()
+    }
+}
+
+/// An entrant's line in the table.
+#[derive(Clone, Debug)]
+pub struct Standing {
+    /// The entrant's name.
+    pub name: String,
+    /// Games played to the end.
+    pub games: u64,
+    /// Wins, shared victories counting 1/k.
+    pub score: f64,
+    /// The 95% interval of the mean score.
+    pub interval: (f64, f64),
+    /// Mean prestige points.
+    pub mean_points: f64,
+    /// Games it crashed in, or did not join.
+    pub crashes: u32,
+    /// Moves the stand-in made for it.
+    pub stand_in_moves: u32,
+    /// Actions the server refused (see [`Trouble::Refused`]).
+    pub refused: u32,
+}
+
+/// The series' outcome.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Every game, in order.
+    pub games: Vec<GameRecord>,
+    /// One line per entrant, in the order they were given.
+    pub standings: Vec<Standing>,
+}
+
+impl Report {
+    /// The table of a series.
+    pub fn new(entrants: &[Entrant], games: Vec<GameRecord>) -> Report {
+        let standings = entrants
+            .iter()
+            .enumerate()
+            .map(|(e, entrant)| {
+                let played: Vec<&GameRecord> = games.iter().filter(|g| g.played()).collect();
+                let score: f64 = played.iter().map(|g| g.score(e)).sum();
+                let points: f64 = played
+                    .iter()
+                    .filter_map(|g| {
+                        let seat = g.seats.iter().position(|&x| x == e)?;
+                        g.points.get(seat).map(|&p| f64::from(p))
+                    })
+                    .sum();
+                let n = played.len() as u64;
+                let mut standing = Standing {
+                    name: entrant.name.clone(),
+                    games: n,
+                    score,
+                    interval: stats::wilson(score, n),
+                    mean_points: if n == 0 { 0.0 } else { points / n as f64 },
+                    crashes: 0,
+                    stand_in_moves: 0,
+                    refused: 0,
+                };
+                for (who, trouble) in games.iter().flat_map(|g| g.troubles.iter()) {
+                    if *who != e {
+                        continue;
+                    }
+                    match trouble {
+                        Trouble::Crashed(_) | Trouble::DidNotJoin => standing.crashes += 1,
+                        Trouble::StandInMoves(n) => standing.stand_in_moves += n,
+                        Trouble::Refused(n) => standing.refused += n,
+                    }
+                }
+                standing
+            })
+            .collect();
+        Report { games, standings }
+    }
+
+    /// The table as text: score with its interval, mean points, troubles,
+    /// and between two entrants the Elo difference of the first.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let width = self
+            .standings
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(4)
+            .max(7);
+        out.push_str(&format!(
+            "{:<width$}  {:>5}  {:>6}  {:>6}  {:>15}  {:>6}  {:>7}  {:>8}  {:>7}\n",
+            "entrant",
+            "games",
+            "wins",
+            "score",
+            "95% interval",
+            "points",
+            "crashes",
+            "stand-in",
+            "refused"
+        ));
+        for s in &self.standings {
+            let rate = if s.games == 0 {
+                0.0
+            } else {
+                s.score / s.games as f64
+            };
+            out.push_str(&format!(
+                "{:<width$}  {:>5}  {:>6.1}  {:>6.3}  {:>15}  {:>6.2}  {:>7}  {:>8}  {:>7}\n",
+                s.name,
+                s.games,
+                s.score,
+                rate,
+                format!("{:.3}–{:.3}", s.interval.0, s.interval.1),
+                s.mean_points,
+                s.crashes,
+                s.stand_in_moves,
+                s.refused
+            ));
+        }
+        if let [a, b] = &self.standings[..]
+            && a.games > 0
+        {
+            let p = a.score / a.games as f64;
+            out.push_str(&format!(
+                "Elo difference, {} minus {}: {} (95%: {} to {})\n",
+                a.name,
+                b.name,
+                stats::elo_text(stats::elo(p)),
+                stats::elo_text(stats::elo(a.interval.0)),
+                stats::elo_text(stats::elo(a.interval.1)),
+            ));
+        }
+        let unplayed = self.games.iter().filter(|g| !g.played()).count();
+        if unplayed > 0 {
+            out.push_str(&format!(
+                "{unplayed} game(s) could not be played (see the troubles above)\n"
+            ));
+        }
+        out
+    }
+}
+
+/// Why a series cannot run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// Fewer than 2 or more than 4 entrants (R1).
+    #[error("a game seats 2 to 4 players: give 2 to 4 entrants, not {0}")]
+    Entrants(usize),
+    /// Zero games.
+    #[error("--games must be at least 1")]
+    NoGames,
+    /// The replay folder cannot be written.
+    #[error("cannot write replays to {path}: {error}")]
+    Replays {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The embedded server could not start.
+    #[error("cannot start the embedded server: {0}")]
+    Server(String),
+}
+
+/// Plays a series: in process when every entrant is built in, on the
+/// embedded server otherwise. `progress(done, total)` is called after each
+/// game.
+pub async fn run_series(
+    config: &SeriesConfig,
+    progress: impl FnMut(u32, u32),
+) -> Result<Report, ArenaError> {
+    let n = config.entrants.len();
+    if !(2..=4).contains(&n) {
+        return Err(ArenaError::Entrants(n));
+    }
+    if config.games == 0 {
+        return Err(ArenaError::NoGames);
+    }
+    if let Some(path) = &config.replays {
+        std::fs::create_dir_all(path).map_err(|error| ArenaError::Replays {
+            path: path.clone(),
+            error,
+        })?;
+    }
+    let all_built_in = config
+        .entrants
+        .iter()
+        .all(|e| matches!(e.kind, EntrantKind::BuiltIn(_)));
+    let games = if all_built_in {
+        let config = config.clone();
+        let mut progress = progress;
+        local::play_series(&config, &mut progress)?
+    } else {
+        hosted::play_series(config, progress).await?
+    };
+    Ok(Report::new(&config.entrants, games))
+}
+
+/// Who sits where in game `index`: the entrants rotated by the game's
+/// number, so that each takes each seat (and plays first) in turn.
+pub fn seating(entrants: usize, index: u32) -> Vec<usize> {
+    (0..entrants)
+        .map(|seat| (seat + index as usize) % entrants)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entrants_parse_from_the_command_line() {
+        assert_eq!(
+            Entrant::built_in("greedy").unwrap().kind,
+            EntrantKind::BuiltIn(Level::Greedy)
+        );
+        assert!(Entrant::built_in("grandmaster").is_err());
+        let bot = Entrant::program("mine=python3 my_bot.py --fast").unwrap();
+        assert_eq!(bot.name, "mine");
+        assert_eq!(
+            bot.kind,
+            EntrantKind::Program("python3 my_bot.py --fast".into())
+        );
+        let bare = Entrant::program("python3 bots/my_bot.py").unwrap();
+        assert_eq!(bare.name, "my_bot.py");
+        assert!(Entrant::program("  ").is_err());
+        assert!(Entrant::program("x=").is_err());
+    }
+
+    #[test]
+    fn seats_rotate_so_that_everyone_plays_first_in_turn() {
+        assert_eq!(seating(2, 0), vec![0, 1]);
+        assert_eq!(seating(2, 1), vec![1, 0]);
+        assert_eq!(seating(3, 4), vec![1, 2, 0]);
+    }
+
+    #[test]
+    fn shared_victories_score_a_fraction_and_the_table_sums_them() {
+        let game = |seats: Vec<usize>, winners: Vec<u8>| GameRecord {
+            index: 0,
+            seats,
+            winners,
+            points: vec![15, 15],
+            moves: 50,
+            troubles: vec![(1, Trouble::StandInMoves(3))],
+            replay: None,
+        };
+        let games = vec![
+            game(vec![0, 1], vec![0]),
+            game(vec![1, 0], vec![0, 1]),
+            game(vec![0, 1], vec![1]),
+        ];
+        let entrants = vec![
+            Entrant::built_in("greedy").unwrap(),
+            Entrant::built_in("random").unwrap(),
+        ];
+        let report = Report::new(&entrants, games);
+        assert_eq!(report.standings[0].score, 1.5);
+        assert_eq!(report.standings[1].score, 1.5);
+        assert_eq!(report.standings[1].stand_in_moves, 9);
+        assert!(
+            report
+                .table()
+                .contains("Elo difference, greedy minus random: +0")
+        );
+    }
+}

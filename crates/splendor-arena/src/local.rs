@@ -1,0 +1,146 @@
+//! A series of built-in levels, played in process on the rules: no server,
+//! no sockets, reproducible to the move from the series' seed.
+
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use splendor_ai::choose;
+use splendor_replay::{By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed};
+use splendor_rules::{Game, Options, Viewer};
+
+use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, seating};
+
+/// A game that has not ended after this many actions is a bug of ours.
+const MAX_MOVES: u32 = 5_000;
+
+/// Plays every game of `config` in order.
+pub fn play_series(
+    config: &SeriesConfig,
+    progress: &mut impl FnMut(u32, u32),
+) -> Result<Vec<GameRecord>, ArenaError> {
+    let mut rng = ChaCha20Rng::seed_from_u64(config.seed);
+    let mut games = Vec::with_capacity(config.games as usize);
+    for index in 0..config.games {
+        // Every game draws the same amount from the series' stream, so
+        // game k is the same whatever happened in the games before it.
+        let deal = rng.next_u64();
+        let mut salt = [0u8; 32];
+        rng.fill_bytes(&mut salt);
+        let mut id = [0u8; 16];
+        rng.fill_bytes(&mut id);
+        games.push(play_game(config, index, deal, Salt(salt), id)?);
+        progress(index + 1, config.games);
+    }
+    Ok(games)
+}
+
+fn unix_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn play_game(
+    config: &SeriesConfig,
+    index: u32,
+    deal: u64,
+    salt: Salt,
+    id: [u8; 16],
+) -> Result<GameRecord, ArenaError> {
+    let seats = seating(config.entrants.len(), index);
+    let players = seats.len() as u8;
+    // The rotation decides who plays first (R2.4 left to the seed would
+    // undo it).
+    let options = Options {
+        first_seat: Some(0),
+    };
+    let started_at = unix_millis();
+    let mut game = Game::new(players, options, deal).expect("2 to 4 players, checked before");
+    let levels: Vec<_> = seats
+        .iter()
+        .map(|&e| match config.entrants[e].kind {
+            EntrantKind::BuiltIn(level) => level,
+            EntrantKind::Program(_) => unreachable!("a local series has built-in entrants only"),
+        })
+        .collect();
+    let mut log = Vec::new();
+    while let Some(seat) = game.to_act() {
+        let seq = log.len() as u32;
+        assert!(seq < MAX_MOVES, "game {index} does not end");
+        let view = game.view(Viewer::Seat(seat));
+        let move_seed = deal.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(seq);
+        let action = choose(
+            levels[usize::from(seat)],
+            &view,
+            seat,
+            move_seed,
+            &config.budget,
+        )
+        .expect("the seat to act can always move (R11.1)");
+        game.apply(seat, action)
+            .expect("built-in players choose legal actions");
+        log.push(LoggedAction {
+            seq,
+            seat,
+            at: started_at,
+            action,
+            by: Some(By::Bot),
+        });
+    }
+    let result = game.result().expect("the loop ends with the game");
+    let mut points = vec![0; seats.len()];
+    for standing in &result.ranking {
+        points[usize::from(standing.seat)] = standing.points;
+    }
+    let replay = match &config.replays {
+        Some(dir) => {
+            let header = GameHeader {
+                game: uuid::Uuid::from_bytes(id).simple().to_string(),
+                room: "ARENA".into(),
+                started_at,
+                options,
+                seats: seats
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, &e)| SeatName {
+                        seat: seat as u8,
+                        name: config.entrants[e].name.clone(),
+                        bot: Some(levels[seat].name().to_owned()),
+                    })
+                    .collect(),
+                seed: Seed(deal),
+                commitment: Commitment::of(Seed(deal), &salt),
+                salt,
+            };
+            let replay = Replay::build(header, &log, unix_millis())
+                .expect("a finished game of legal moves has a replay");
+            Some(write_replay(dir, index, &replay.to_json_pretty())?)
+        }
+        None => None,
+    };
+    Ok(GameRecord {
+        index,
+        seats,
+        winners: result.winners,
+        points,
+        moves: log.len() as u32,
+        troubles: Vec::new(),
+        replay,
+    })
+}
+
+/// Writes `game-0001.json` (numbered from 1) into `dir`.
+pub(crate) fn write_replay(
+    dir: &std::path::Path,
+    index: u32,
+    json: &str,
+) -> Result<PathBuf, ArenaError> {
+    let path = dir.join(format!("game-{:04}.json", index + 1));
+    std::fs::write(&path, json).map_err(|error| ArenaError::Replays {
+        path: path.clone(),
+        error,
+    })?;
+    Ok(path)
+}

@@ -1,0 +1,128 @@
+//! `splendor-arena`: plays a series between bots and prints the table.
+//!
+//! ```text
+//! splendor-arena greedy random --games 100 --seed 7
+//! splendor-arena greedy --bot "mine=python3 my_bot.py" --games 20
+//! ```
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use splendor_ai::Budget;
+use splendor_arena::{Entrant, SeriesConfig, run_series};
+
+/// Plays a seeded series of Splendor games between bots (built-in levels
+/// and bot programs) and prints each one's score with its 95% confidence
+/// interval and, between two, the Elo difference. Seats rotate every game.
+/// Every game's replay is written to --replays (check one with
+/// `splendor-server verify FILE`).
+#[derive(Debug, Parser)]
+#[command(name = "splendor-arena", version)]
+struct Args {
+    /// Built-in entrants: random, greedy or strong (2 to 4 entrants in
+    /// all, with --bot).
+    levels: Vec<String>,
+    /// A bot program, as `NAME=COMMAND` or a bare command, run with
+    /// `sh -c` for each game with SPLENDOR_URL, SPLENDOR_ROOM and
+    /// SPLENDOR_BOT_NAME in its environment: it joins that room as a
+    /// player and plays to the end. Repeatable.
+    #[arg(long = "bot", value_name = "COMMAND")]
+    bots: Vec<String>,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// The series' seed: the same seed plays the same deals, seats and
+    /// built-in moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search iterations per move of the strong level.
+    #[arg(long, default_value_t = Budget::STRONG.iterations)]
+    strong_iterations: u32,
+    /// A bot program's time per move, in seconds (the bank and increment
+    /// of its clock; out of time, the stand-in moves for it).
+    #[arg(long, default_value_t = 10)]
+    move_limit: u64,
+    /// Where the replays go.
+    #[arg(long, default_value = "arena-replays")]
+    replays: PathBuf,
+    /// Write no replays.
+    #[arg(long)]
+    no_replays: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut entrants = Vec::new();
+    for level in &args.levels {
+        match Entrant::built_in(level) {
+            Ok(e) => entrants.push(e),
+            Err(why) => return fail(&why),
+        }
+    }
+    for bot in &args.bots {
+        match Entrant::program(bot) {
+            Ok(e) => entrants.push(e),
+            Err(why) => return fail(&why),
+        }
+    }
+    let config = SeriesConfig {
+        entrants,
+        games: args.games,
+        seed: args.seed,
+        budget: Budget {
+            iterations: args.strong_iterations,
+            ..Budget::STRONG
+        },
+        move_limit: Duration::from_secs(args.move_limit.max(1)),
+        replays: (!args.no_replays).then(|| args.replays.clone()),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => return fail(&format!("no runtime: {e}")),
+    };
+    let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let progress = |done: u32, total: u32| {
+        if terminal {
+            let width = 30;
+            let filled = (done as usize * width) / total.max(1) as usize;
+            eprint!(
+                "\r[{}{}] {done}/{total} games",
+                "#".repeat(filled),
+                " ".repeat(width - filled)
+            );
+            if done == total {
+                eprintln!();
+            }
+            let _ = std::io::stderr().flush();
+        }
+    };
+    match runtime.block_on(run_series(&config, progress)) {
+        Ok(report) => {
+            print!("{}", report.table());
+            println!(
+                "{} games, seed {}, {:.1} s{}",
+                report.games.len(),
+                config.seed,
+                started.elapsed().as_secs_f64(),
+                config
+                    .replays
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(", replays in {}", p.display()))
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+fn fail(why: &str) -> ExitCode {
+    eprintln!("splendor-arena: {why}");
+    ExitCode::from(2)
+}

@@ -1,0 +1,147 @@
+//! The arena as a bot author runs it: the binary's table for a seeded
+//! series, reproducible, with replays the verifier accepts; and a bot
+//! program that fails is recorded while the series goes on.
+
+use std::process::Command;
+
+use splendor_arena::{Entrant, EntrantKind, SeriesConfig, Trouble, run_series};
+use splendor_replay::{Replay, verify};
+
+fn arena(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_splendor-arena"))
+        .args(args)
+        .output()
+        .expect("run splendor-arena");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_hundred_games_of_greedy_against_random_give_a_table_and_verifiable_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().join("replays");
+    let replays = replays.to_str().unwrap();
+    let args = [
+        "greedy",
+        "random",
+        "--games",
+        "100",
+        "--seed",
+        "7",
+        "--replays",
+        replays,
+    ];
+    let (ok, table, err) = arena(&args);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].starts_with("entrant"), "{table}");
+    // greedy wins nearly every game (docs/BENCHMARKS.md: 0.998), and each
+    // entrant played all 100 games.
+    let greedy: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(greedy[0], "greedy", "{table}");
+    assert_eq!(greedy[1], "100", "{table}");
+    let score: f64 = greedy[3].parse().unwrap();
+    assert!(score > 0.9, "{table}");
+    assert!(lines[2].starts_with("random"), "{table}");
+    assert!(
+        table.contains("Elo difference, greedy minus random: +"),
+        "{table}"
+    );
+    assert!(table.contains("100 games, seed 7"), "{table}");
+
+    // The same seed plays the same series.
+    let (_, again, _) = arena(&args);
+    let without_time = |t: &str| t.lines().take(4).collect::<Vec<_>>().join("\n");
+    assert_eq!(without_time(&table), without_time(&again));
+
+    // Every game's replay is there and verifies; seats rotate.
+    let mut first_seat_names = std::collections::HashSet::new();
+    for n in 1..=100 {
+        let path = format!("{replays}/game-{n:04}.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let replay = Replay::from_json(&text).unwrap();
+        verify(&replay).unwrap_or_else(|e| panic!("{path}: {e}"));
+        first_seat_names.insert(replay.seats[0].name.clone());
+    }
+    assert_eq!(first_seat_names.len(), 2);
+}
+
+#[test]
+fn bad_command_lines_are_refused_with_a_reason() {
+    let (ok, _, err) = arena(&["greedy"]);
+    assert!(!ok);
+    assert!(err.contains("give 2 to 4 entrants, not 1"), "{err}");
+    let (ok, _, err) = arena(&["greedy", "grandmaster"]);
+    assert!(!ok);
+    assert!(err.contains("grandmaster"), "{err}");
+    let (ok, _, err) = arena(&["greedy", "random", "--games", "0"]);
+    assert!(!ok);
+    assert!(err.contains("at least 1"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_that_crashes_is_recorded_and_the_series_goes_on() {
+    let config = SeriesConfig {
+        entrants: vec![
+            Entrant::built_in("greedy").unwrap(),
+            Entrant::program("crasher=echo about to fail; exit 3").unwrap(),
+        ],
+        games: 2,
+        seed: 1,
+        budget: splendor_ai::Budget::STRONG,
+        move_limit: std::time::Duration::from_secs(5),
+        replays: None,
+    };
+    assert!(matches!(config.entrants[1].kind, EntrantKind::Program(_)));
+    let report = run_series(&config, |_, _| {}).await.unwrap();
+    assert_eq!(report.games.len(), 2, "the series went on");
+    for game in &report.games {
+        assert!(!game.played());
+        assert!(
+            game.troubles
+                .iter()
+                .any(|(e, t)| *e == 1 && matches!(t, Trouble::Crashed(s) if s.contains('3'))),
+            "{:?}",
+            game.troubles
+        );
+    }
+    assert_eq!(report.standings[1].crashes, 2);
+    assert!(report.table().contains("2 game(s) could not be played"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_plays_on_the_embedded_server_and_its_games_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = env!("CARGO_BIN_EXE_splendor-arena").replace("splendor-arena", "splendor-bot");
+    if !std::path::Path::new(&bot).exists() {
+        // The bot binary is built by `cargo build --workspace` / `cargo test --workspace`.
+        panic!("{bot} is missing: build the workspace (cargo build --workspace) first");
+    }
+    let config = SeriesConfig {
+        entrants: vec![
+            Entrant::built_in("greedy").unwrap(),
+            Entrant::program(&format!("example={bot} --strategy random")).unwrap(),
+        ],
+        games: 2,
+        seed: 5,
+        budget: splendor_ai::Budget::STRONG,
+        move_limit: std::time::Duration::from_secs(10),
+        replays: Some(dir.path().to_path_buf()),
+    };
+    let report = run_series(&config, |_, _| {}).await.unwrap();
+    for game in &report.games {
+        assert!(game.played(), "{:?}", game.troubles);
+        let text = std::fs::read_to_string(game.replay.as_ref().unwrap()).unwrap();
+        let replay = Replay::from_json(&text).unwrap();
+        verify(&replay).unwrap();
+        // Seats rotate: the program sits in seat 1, then seat 0.
+        let program_seat = game.seats.iter().position(|&e| e == 1).unwrap();
+        assert_eq!(replay.seats[program_seat].name, "example");
+    }
+    assert_eq!(report.games[0].seats, vec![0, 1]);
+    assert_eq!(report.games[1].seats, vec![1, 0]);
+    assert_eq!(report.standings[1].games, 2);
+}
