@@ -1,0 +1,204 @@
+"""Starter kit for Splendor server bots (docs/BOTS.md).
+
+Write one function, ``choose(state) -> action``, returning one entry of
+``state.legal_actions``; the kit does the rest: it connects, says hello (or
+resumes the session whose token it kept), joins or creates the room, sends
+your action with ``expect_version``, reconnects and resumes after a server
+restart (close code 1012) or a dropped connection, and returns the result.
+
+    import splendor_kit
+
+    def choose(state):
+        return state.legal_actions[0]
+
+    splendor_kit.run(choose)
+
+Settings come from arguments or the environment (the arena sets the first
+three): ``SPLENDOR_URL`` (default ws://127.0.0.1:8080/ws), ``SPLENDOR_ROOM``
+(the room to join as a player), ``SPLENDOR_BOT_NAME`` and
+``SPLENDOR_TOKEN_FILE`` (where the session token is kept: it is the bot's
+identity, keep it to keep your seat and, on rated servers, your rating).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import random
+from typing import Any, Callable, Dict, List, Optional
+
+import websockets
+
+from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State
+
+__all__ = ["run", "play", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError"]
+
+log = logging.getLogger("splendor_kit")
+
+DEFAULT_URL = "ws://127.0.0.1:8080/ws"
+# A server restarting closes with 1012: come back after a short random pause.
+SERVICE_RESTART = 1012
+
+
+class KitError(Exception):
+    """The server refused something the kit cannot recover from."""
+
+
+def _key(action: Action) -> str:
+    """Actions compare by their JSON with sorted keys and ordered colour lists."""
+
+    def norm(v):
+        if isinstance(v, list):
+            return sorted((norm(x) for x in v), key=lambda x: TOKENS.index(x) if x in TOKENS else 99)
+        if isinstance(v, dict):
+            return {k: norm(x) for k, x in v.items() if x != 0}
+        return v
+
+    return json.dumps(norm(action), sort_keys=True)
+
+
+def run(choose: Callable[[State], Action], **settings: Any) -> Result:
+    """Plays one game to its end with ``choose``; see :func:`play`."""
+    return asyncio.run(play(choose, **settings))
+
+
+async def play(
+    choose: Callable[[State], Action],
+    *,
+    url: Optional[str] = None,
+    room: Optional[str] = None,
+    name: Optional[str] = None,
+    token_file: Optional[str] = None,
+    create: Optional[Dict[str, Any]] = None,
+    on_frame: Optional[Callable[[Dict[str, Any]], None]] = None,
+    max_reconnects: int = 8,
+) -> Result:
+    """Plays one game and returns its result.
+
+    ``room``: the code to join as a player. Without one, ``create`` makes a
+    room: ``{"seats": 2, "bots": ["greedy"], "clock": {...}}`` (the bots are
+    seated with ``add_bot``; the game starts when the seats are full).
+    ``on_frame`` sees every frame the server sends (tests validate them).
+    """
+    url = url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL
+    room = room or os.environ.get("SPLENDOR_ROOM") or None
+    name = name or os.environ.get("SPLENDOR_BOT_NAME") or "pybot"
+    token_file = token_file or os.environ.get("SPLENDOR_TOKEN_FILE") or None
+    if room is None and create is None:
+        create = {"seats": 2, "bots": ["greedy"]}
+    game = _Game(choose, room, name, token_file, create, on_frame)
+    attempts = 0
+    while True:
+        try:
+            async with websockets.connect(url, max_size=2**22) as ws:
+                result = await game.session(ws)
+                if result is not None:
+                    return result
+        except websockets.ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd else None
+            if code not in (SERVICE_RESTART, 1006, None):
+                raise KitError(f"the server closed the connection ({code}: {closed.rcvd.reason if closed.rcvd else ''})")
+            log.info("connection closed (%s); resuming", code)
+        except OSError as e:
+            log.info("cannot connect (%s); retrying", e)
+        attempts += 1
+        if attempts > max_reconnects:
+            raise KitError("gave up reconnecting")
+        await asyncio.sleep(min(60.0, (1 + 4 * random.random()) * 2 ** min(attempts - 1, 5)))
+
+
+def _hosting(room: Dict[str, Any]) -> bool:
+    seat = room["you"].get("seat")
+    return seat is not None and bool((room["seats"][seat] or {}).get("host"))
+
+
+class _Game:
+    def __init__(self, choose, room, name, token_file, create, on_frame):
+        self.choose = choose
+        self.room = room
+        self.name = name
+        self.token_file = token_file
+        self.create = dict(create) if create else None
+        self.on_frame = on_frame
+        self.token: Optional[str] = None
+        if token_file and os.path.exists(token_file):
+            with open(token_file) as f:
+                self.token = f.read().strip() or None
+        self.bots_to_add: List[str] = list((self.create or {}).get("bots", []))
+        self.started = False
+        self.next_id = 1
+
+    async def send(self, ws, message: Dict[str, Any]) -> None:
+        message = dict(message, id=self.next_id)
+        self.next_id += 1
+        await ws.send(json.dumps(message))
+
+    async def session(self, ws) -> Optional[Result]:
+        hello: Dict[str, Any] = {"type": "hello", "verbose": True}
+        if self.token:
+            hello["token"] = self.token
+        else:
+            hello["name"] = self.name
+        await self.send(ws, hello)
+        async for text in ws:
+            msg = json.loads(text)
+            if self.on_frame:
+                self.on_frame(msg)
+            kind = msg.get("type")
+            if kind == "welcome":
+                self.token = msg["token"]
+                if self.token_file:
+                    with open(self.token_file, "w") as f:
+                        f.write(self.token)
+                if msg.get("resumed") and self.started:
+                    continue  # the server sends our room and state again
+                if self.room:
+                    await self.send(ws, {"type": "join", "code": self.room})
+                elif not self.started:
+                    c = self.create or {}
+                    req = {"type": "create", "seats": c.get("seats", 2)}
+                    if c.get("clock"):
+                        req["clock"] = c["clock"]
+                    await self.send(ws, req)
+            elif kind == "room":
+                self.room = msg["code"]
+                if msg["status"] != "waiting":
+                    self.started = True
+                elif self.create is not None and _hosting(msg):
+                    if self.bots_to_add and None in msg["seats"]:
+                        await self.send(ws, {"type": "add_bot", "level": self.bots_to_add.pop(0)})
+                    elif None not in msg["seats"] and not self.started:
+                        self.started = True
+                        await self.send(ws, {"type": "start"})
+            elif kind == "state":
+                state = State.parse(msg)
+                if state.my_turn:
+                    await self.act(ws, state)
+            elif kind == "result":
+                return Result.parse(msg)
+            elif kind == "error":
+                code = msg.get("code")
+                if code == "invalid_token":
+                    self.token = None
+                    await self.send(ws, {"type": "hello", "verbose": True, "name": self.name})
+                elif code in ("stale_version", "rate_limited", "stand_in_turn"):
+                    log.info("%s: %s", code, msg.get("message"))
+                elif code in ("room_not_found", "room_full", "game_already_started", "invalid_name"):
+                    raise KitError(f"{code}: {msg.get('message')}")
+                else:
+                    log.warning("server error %s: %s", code, msg.get("message"))
+        return None
+
+    async def act(self, ws, state: State) -> None:
+        try:
+            action = self.choose(state)
+        except Exception:  # a bug in choose() must not lose the game
+            log.exception("choose() failed; playing the first legal action")
+            action = state.legal_actions[0]
+        legal = {_key(a): a for a in state.legal_actions}
+        if _key(action) not in legal and not (isinstance(action, dict) and isinstance(action.get("buy"), dict)):
+            log.warning("choose() returned %r, not a legal action; playing the first legal action", action)
+            action = state.legal_actions[0]
+        await self.send(ws, {"type": "act", "action": action, "expect_version": state.version})

@@ -1,0 +1,118 @@
+"""The kit against the real server: a whole game, every frame checked
+against the protocol's JSON Schema when it is there.
+
+Needs the server binary: SPLENDOR_SERVER_BIN, or target/debug/splendor-server
+from the repository root (`cargo build -p splendor-server`).
+"""
+
+import asyncio
+import json
+import os
+import pathlib
+import re
+import subprocess
+import tempfile
+import unittest
+
+import splendor_kit
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+SCHEMA = ROOT / "docs" / "protocol.schema.json"
+
+
+def server_binary() -> str:
+    path = os.environ.get("SPLENDOR_SERVER_BIN") or str(ROOT / "target" / "debug" / "splendor-server")
+    if not os.path.exists(path):
+        raise RuntimeError(f"{path} is missing: run `cargo build -p splendor-server` first")
+    return path
+
+
+class Server:
+    def __enter__(self):
+        self.dir = tempfile.TemporaryDirectory()
+        env = dict(os.environ, SPLENDOR_BOT_DELAY_MS="0")
+        env["SPLENDOR_DATABASE_URL"] = f"sqlite://{self.dir.name}/kit.db"
+        self.proc = subprocess.Popen(
+            [server_binary(), "--listen", "127.0.0.1:0"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        for line in self.proc.stdout:
+            m = re.search(r"listening on (\S+)", line) or re.search(r'"message":"listening","addr":"([^"]+)"', line)
+            if m:
+                self.url = f"ws://{m.group(1)}/ws"
+                return self
+        raise RuntimeError("the server did not start")
+
+    def __exit__(self, *exc):
+        self.proc.kill()
+        self.proc.wait()
+        self.proc.stdout.close()
+        self.dir.cleanup()
+
+
+def frame_checker():
+    """Validates a frame against docs/protocol.schema.json (when it exists)."""
+    if not SCHEMA.exists():
+        return lambda frame: None
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text())
+    validator = jsonschema.Draft202012Validator(schema["definitions"]["ServerMessage"] | {"definitions": schema["definitions"]}) \
+        if "definitions" in schema and "ServerMessage" in schema["definitions"] else jsonschema.Draft202012Validator(schema)
+
+    def check(frame):
+        errors = sorted(validator.iter_errors(frame), key=str)
+        if errors:
+            raise AssertionError(f"frame does not match the schema: {errors[0].message}\n{json.dumps(frame)[:400]}")
+
+    return check
+
+
+class KitTest(unittest.TestCase):
+    def test_a_whole_game_against_the_greedy_bot(self):
+        seen = []
+        check = frame_checker()
+
+        def on_frame(frame):
+            check(frame)
+            seen.append(frame["type"])
+
+        def choose(state):
+            self.assertTrue(state.my_turn)
+            self.assertEqual(state.me.seat, state.you)
+            return state.legal_actions[-1]
+
+        with Server() as server, tempfile.TemporaryDirectory() as tmp:
+            token_file = os.path.join(tmp, "token")
+            result = splendor_kit.run(
+                choose, url=server.url, name="pykit", token_file=token_file,
+                create={"seats": 2, "bots": ["greedy"]}, on_frame=on_frame,
+            )
+            self.assertEqual(len(result.ranking), 2)
+            self.assertIn("pykit", [r["name"] for r in result.ranking])
+            self.assertTrue(result.game)
+            # The token is kept: the bot's identity.
+            with open(token_file) as f:
+                self.assertEqual(len(f.read().strip()), 64)
+        for kind in ("welcome", "room", "state", "events", "result"):
+            self.assertIn(kind, seen)
+
+    def test_a_room_that_does_not_exist_is_an_error(self):
+        with Server() as server:
+            with self.assertRaises(splendor_kit.KitError) as caught:
+                splendor_kit.run(lambda s: s.legal_actions[0], url=server.url, room="QQQQQ")
+            self.assertIn("room_not_found", str(caught.exception))
+
+    def test_the_template_bot_plays_a_game(self):
+        example = ROOT / "clients" / "python" / "examples" / "template_bot.py"
+        with Server() as server:
+            out = subprocess.run(
+                ["python3", str(example)], env=dict(os.environ, SPLENDOR_URL=server.url),
+                capture_output=True, text=True, timeout=120,
+            )
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("winners:", out.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
