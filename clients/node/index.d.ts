@@ -1,0 +1,33 @@
+// Types of the kit's API and of the state a bot reads (docs/PROTOCOL.md).
+export type Color = 'white' | 'blue' | 'green' | 'red' | 'black';
+export type Token = Color | 'gold';
+export type Counts<K extends string> = Partial<Record<K, number>>;
+export type Action =
+  | 'pass'
+  | { take: Color[] } | { take_two: Color }
+  | { reserve: number } | { reserve_deck: 1 | 2 | 3 }
+  | { buy: number } | { buy: { card: number; gold: Counts<Color> } }
+  | { return: Counts<Token> } | { noble: number };
+export interface Card { id: number; level: 1 | 2 | 3; bonus: Color; points: number; cost: Counts<Color> }
+export interface Noble { id: number; points: number; requires: Counts<Color> }
+export interface Reserved { level: 1 | 2 | 3; from_deck?: boolean; card: Card | null }
+export interface Player {
+  seat: number; name: string; points: number; tokens: Counts<Token>; bonuses: Counts<Color>;
+  cards: Card[]; nobles: Noble[]; reserved: Reserved[];
+}
+export interface State {
+  type: 'state'; room: string; version: number; you?: number; to_act?: number;
+  phase: 'main' | 'return_tokens' | 'choose_noble' | 'game_over'; return_count?: number;
+  turn: number; supply: Counts<Token>; levels: { level: 1 | 2 | 3; deck: number; cards: (Card | null)[] }[];
+  nobles: Noble[]; noble_choices?: Noble[]; players: Player[]; end_triggered: boolean;
+  legal_actions: Action[]; readonly me?: Player; readonly myTurn: boolean;
+}
+export interface Result { type: 'result'; game: string; winners: number[]; ranking: { seat: number; name: string; points: number; cards: number; rank: number }[] }
+export interface Options {
+  url?: string; room?: string; name?: string; tokenFile?: string;
+  create?: { seats?: number; bots?: ('random' | 'greedy' | 'strong')[]; clock?: { initial_s: number; increment_s: number } };
+  onFrame?: (frame: any) => void; maxReconnects?: number; log?: (...args: any[]) => void;
+}
+export function play(choose: (state: State) => Action, options?: Options): Promise<Result>;
+export function run(choose: (state: State) => Action, options?: Options): Promise<Result | null>;
+export class KitError extends Error {}

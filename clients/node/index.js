@@ -1,0 +1,179 @@
+// Starter kit for Splendor server bots in Node (docs/BOTS.md).
+//
+// Write one function, choose(state) -> action, returning one entry of
+// state.legal_actions; the kit connects, says hello (or resumes the session
+// whose token it kept), joins or creates the room, sends your action with
+// expect_version, reconnects and resumes after a server restart (close code
+// 1012) or a dropped connection, and resolves with the result.
+//
+//   const kit = require('splendor-kit');
+//   kit.run((state) => state.legal_actions[0]);
+//
+// Settings come from options or the environment (the arena sets the first
+// three): SPLENDOR_URL (default ws://127.0.0.1:8080/ws), SPLENDOR_ROOM (the
+// room to join as a player), SPLENDOR_BOT_NAME, SPLENDOR_TOKEN_FILE (where
+// the session token is kept: the bot's identity).
+'use strict';
+
+const fs = require('node:fs');
+const WebSocket = require('ws');
+
+const DEFAULT_URL = 'ws://127.0.0.1:8080/ws';
+const SERVICE_RESTART = 1012;
+const TOKENS = ['white', 'blue', 'green', 'red', 'black', 'gold'];
+
+class KitError extends Error {}
+
+// Actions compare by their JSON with sorted keys and ordered colour lists.
+function actionKey(value) {
+  if (Array.isArray(value)) {
+    return `[${[...value].sort((a, b) => TOKENS.indexOf(a) - TOKENS.indexOf(b)).map(actionKey).join(',')}]`;
+  }
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).filter((k) => value[k] !== 0).sort().map((k) => `${k}:${actionKey(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// The state with a few conveniences: me, myTurn.
+function withHelpers(state) {
+  return Object.assign(state, {
+    legal_actions: state.legal_actions || [],
+    get me() { return state.you === undefined ? undefined : state.players[state.you]; },
+    get myTurn() { return state.you !== undefined && state.to_act === state.you && state.legal_actions.length > 0; },
+  });
+}
+
+/**
+ * Plays one game and resolves with its `result` message.
+ * options: url, room, name, tokenFile, create ({seats, bots: ['greedy'], clock}),
+ * onFrame (sees every frame), maxReconnects, log (a function, default console.error).
+ */
+async function play(choose, options = {}) {
+  const url = options.url || process.env.SPLENDOR_URL || DEFAULT_URL;
+  const game = {
+    choose,
+    room: options.room || process.env.SPLENDOR_ROOM || null,
+    name: options.name || process.env.SPLENDOR_BOT_NAME || 'nodebot',
+    tokenFile: options.tokenFile || process.env.SPLENDOR_TOKEN_FILE || null,
+    create: options.create || null,
+    onFrame: options.onFrame || null,
+    log: options.log || ((...a) => console.error('splendor-kit:', ...a)),
+    token: null,
+    started: false,
+    bots: [],
+    nextId: 1,
+  };
+  if (!game.room && !game.create) game.create = { seats: 2, bots: ['greedy'] };
+  game.bots = [...((game.create && game.create.bots) || [])];
+  if (game.tokenFile && fs.existsSync(game.tokenFile)) {
+    game.token = fs.readFileSync(game.tokenFile, 'utf8').trim() || null;
+  }
+  const maxReconnects = options.maxReconnects ?? 8;
+  for (let attempt = 0; ; attempt += 1) {
+    const outcome = await session(url, game);
+    if (outcome.result) return outcome.result;
+    if (outcome.fatal) throw outcome.fatal;
+    if (attempt >= maxReconnects) throw new KitError('gave up reconnecting');
+    const delay = Math.min(60000, (1000 + Math.random() * 4000) * 2 ** Math.min(attempt, 5));
+    game.log(`connection closed (${outcome.code}); resuming in ${Math.round(delay / 1000)} s`);
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+function session(url, game) {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { maxPayload: 4 << 20 });
+    let done = false;
+    const finish = (outcome) => {
+      if (done) return;
+      done = true;
+      ws.removeAllListeners('close');
+      ws.close();
+      resolve(outcome);
+    };
+    const send = (message) => ws.send(JSON.stringify({ ...message, id: game.nextId++ }));
+    ws.on('open', () => {
+      send(game.token ? { type: 'hello', token: game.token, verbose: true } : { type: 'hello', name: game.name, verbose: true });
+    });
+    ws.on('error', (e) => game.log(`socket error: ${e.message}`));
+    ws.on('close', (code) => {
+      if (done) return;
+      done = true;
+      if (code === SERVICE_RESTART || code === 1006 || code === 1005) resolve({ code });
+      else resolve({ fatal: new KitError(`the server closed the connection (${code})`) });
+    });
+    ws.on('message', (data) => {
+      let msg;
+      try { msg = JSON.parse(data.toString()); } catch { return; }
+      if (game.onFrame) {
+        try { game.onFrame(msg); } catch (e) { finish({ fatal: e }); return; }
+      }
+      switch (msg.type) {
+        case 'welcome':
+          game.token = msg.token;
+          if (game.tokenFile) fs.writeFileSync(game.tokenFile, game.token);
+          if (msg.resumed && game.started) return; // the server sends the room and state again
+          if (game.room) send({ type: 'join', code: game.room });
+          else if (!game.started) {
+            const create = { type: 'create', seats: game.create.seats || 2 };
+            if (game.create.clock) create.clock = game.create.clock;
+            send(create);
+          }
+          return;
+        case 'room': {
+          game.room = msg.code;
+          if (msg.status !== 'waiting') { game.started = true; return; }
+          const seat = msg.you.seat;
+          const hosting = seat !== undefined && msg.seats[seat] && msg.seats[seat].host;
+          if (game.create && hosting) {
+            if (game.bots.length && msg.seats.includes(null)) send({ type: 'add_bot', level: game.bots.shift() });
+            else if (!msg.seats.includes(null) && !game.started) { game.started = true; send({ type: 'start' }); }
+          }
+          return;
+        }
+        case 'state': {
+          const state = withHelpers(msg);
+          if (!state.myTurn) return;
+          let action;
+          try { action = game.choose(state); } catch (e) {
+            game.log(`choose() failed (${e.message}); playing the first legal action`);
+            action = state.legal_actions[0];
+          }
+          const legal = new Set(state.legal_actions.map(actionKey));
+          const customBuy = action && typeof action === 'object' && action.buy && typeof action.buy === 'object';
+          if (!legal.has(actionKey(action)) && !customBuy) {
+            game.log(`choose() returned ${JSON.stringify(action)}, not a legal action; playing the first legal action`);
+            action = state.legal_actions[0];
+          }
+          send({ type: 'act', action, expect_version: state.version });
+          return;
+        }
+        case 'result':
+          finish({ result: msg });
+          return;
+        case 'error':
+          if (msg.code === 'invalid_token') {
+            game.token = null;
+            send({ type: 'hello', name: game.name, verbose: true });
+          } else if (['room_not_found', 'room_full', 'game_already_started', 'invalid_name'].includes(msg.code)) {
+            finish({ fatal: new KitError(`${msg.code}: ${msg.message}`) });
+          } else {
+            game.log(`${msg.code}: ${msg.message}`);
+          }
+          return;
+        default:
+      }
+    });
+  });
+}
+
+/** play(), logging the result and exiting non-zero on failure: for scripts. */
+function run(choose, options) {
+  return play(choose, options).then(
+    (result) => result,
+    (e) => { console.error(`splendor-kit: ${e.message}`); process.exitCode = 1; return null; },
+  );
+}
+
+module.exports = { play, run, KitError, actionKey, TOKENS };
