@@ -1,0 +1,216 @@
+// The browser test suite (issue 11): the page the server serves, in Debian's
+// Chromium, two players in two browser contexts playing a whole game
+// through it, and axe-core on every screen.
+//
+//   node tests/browser/suite.mjs http://127.0.0.1:8080
+//
+// (or SPLENDOR_BROWSER_BASE_URL). `cargo test --test browser` starts a
+// server and runs this. Chromium: SPLENDOR_CHROMIUM, default
+// /usr/bin/chromium. Screenshots: SPLENDOR_BROWSER_SCREENSHOTS, default
+// target/browser-screenshots at the top of the repository.
+//
+// The suite is the list STEPS below, run in order; each step gets the run
+// (its players, what earlier steps left in `run.shared`) and is followed by
+// a screenshot of every page. A feature of the page is tested by adding a
+// step where it belongs: a step that plays on until something is offered
+// uses `playUntil` with a condition of its own.
+
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkAccessibility } from './axe.mjs';
+import { runSuite, step } from './harness.mjs';
+import {
+  SEL, buyWithMoreGold, firstToAct, logLines, offersGoldChoice, playUntil, signIn, status, waitStatus,
+} from './table.mjs';
+
+/// Moves played before one player reloads the page.
+const MOVES_BEFORE_RELOAD = 12;
+
+const STEPS = [
+  step('Ann opens the page and signs in', async (run) => {
+    const ann = await run.openPlayer('Ann', { width: 1280, height: 900 });
+    await signIn(ann, `${run.baseUrl}/`);
+  }),
+
+  step('axe: the lobby', async (run) => {
+    await checkAccessibility(run, run.player('Ann').page, 'the lobby');
+  }),
+
+  step('Ann creates a room for two', async (run) => {
+    const { page } = run.player('Ann');
+    await page.locator(SEL.seats).selectOption('2');
+    await page.locator(SEL.create).click();
+    await page.locator(SEL.room).waitFor({ state: 'visible' });
+    const code = (await page.locator(SEL.roomCode).textContent()).trim();
+    assert.match(code, /^[A-Z]{5}$/, 'the room code is shown');
+    run.shared.code = code;
+  }),
+
+  step('Bob opens the room link on a phone, signs in and joins', async (run) => {
+    const bob = await run.openPlayer('Bob', { width: 390, height: 844 });
+    await signIn(bob, `${run.baseUrl}/#${run.shared.code}`);
+    assert.equal(await bob.page.locator(SEL.joinCode).inputValue(), run.shared.code, 'the link fills in the code');
+    await bob.page.locator(SEL.joinAsPlayer).click();
+    await bob.page.locator(SEL.room).waitFor({ state: 'visible' });
+    await run.player('Ann').page.locator(`${SEL.start}:enabled`).waitFor();
+  }),
+
+  step('axe: the waiting room', async (run) => {
+    await checkAccessibility(run, run.player('Ann').page, 'the waiting room');
+  }),
+
+  step('Ann starts the game', async (run) => {
+    const { page } = run.player('Ann');
+    await page.locator(SEL.seatOrder).selectOption('joined');
+    await page.locator(SEL.start).click();
+    run.shared.actor = await firstToAct(run.players);
+    run.shared.moves = 0;
+    assert.ok(run.shared.actor, 'the game runs');
+  }),
+
+  step('the tab icon shows whose turn it is', async (run) => {
+    for (const p of run.players) {
+      const icon = await p.page.locator(SEL.icon).getAttribute('href');
+      const mine = p === run.shared.actor;
+      assert.equal(icon, mine ? '/icon-turn.svg' : '/icon.svg', `${p.name}'s tab icon (${mine ? 'to play' : 'waiting'})`);
+    }
+  }),
+
+  step('Ann writes in the chat, Bob reads it', async (run) => {
+    const [ann, bob] = [run.player('Ann'), run.player('Bob')];
+    const text = `good luck from ${ann.name} ${Date.now()}`;
+    await ann.page.locator(SEL.chatText).fill(text);
+    await ann.page.locator(SEL.chatSend).click();
+    for (const p of [ann, bob]) {
+      await p.page.locator(SEL.chatLines).filter({ hasText: text }).waitFor();
+    }
+  }),
+
+  step('axe: the table at the start', async (run) => {
+    await checkAccessibility(run, run.player('Ann').page, 'the table at the start');
+  }),
+
+  step(`both play ${MOVES_BEFORE_RELOAD} moves`, async (run) => {
+    const over = await playUntil(run, ({ moves }) => moves >= MOVES_BEFORE_RELOAD);
+    assert.ok(!over, 'the game is still running');
+  }),
+
+  step('the player to act reloads the page: same seat, same log', async (run) => {
+    const player = run.shared.actor;
+    const before = await logLines(player);
+    assert.ok(before.length >= MOVES_BEFORE_RELOAD, `the log shows the moves (${before.length} lines)`);
+    await player.page.reload();
+    // The server sends the whole history before the state, so once moves
+    // are offered again the log has been rebuilt.
+    await waitStatus(player, ['mine']);
+    const after = await logLines(player);
+    assert.deepEqual(after, before, `${player.name}'s log after the reload equals the log before it`);
+    console.log(`  ${player.name}'s log: ${after.length} lines, the same after the reload`);
+  }),
+
+  step('a player buys paying more gold than the usual payment', async (run) => {
+    // Both keep their gold (playMove's hoardGold) until a card one of
+    // them can buy offers a choice of gold.
+    const limit = run.shared.moves + 60;
+    const over = await playUntil(run, ({ actor }) => offersGoldChoice(actor),
+      { policy: { hoardGold: true }, maxMoves: limit });
+    assert.ok(!over, 'a gold payment choice was offered before the game ended');
+    const player = run.shared.actor;
+    const { usual, chosen } = await buyWithMoreGold(run, player);
+    console.log(`  ${player.name} paid ${chosen} gold where the usual payment was ${usual}`);
+  }),
+
+  step('axe: the table in the middle of the game', async (run) => {
+    await checkAccessibility(run, run.player('Ann').page, 'the table in the middle of the game');
+  }),
+
+  step('both play to the end of the game', async (run) => {
+    const over = await playUntil(run, () => false);
+    assert.ok(over, 'the game is over');
+    console.log(`  the game ended after ${run.shared.moves} moves`);
+  }),
+
+  step('both see the result', async (run) => {
+    for (const p of run.players) {
+      await p.page.locator(SEL.result).waitFor({ state: 'visible' });
+      assert.equal(await status(p), 'over');
+      // The ranking: a header row and one row per player.
+      assert.equal(await p.page.locator(SEL.resultRows).count(), 1 + run.players.length, `${p.name}'s ranking`);
+    }
+  }),
+
+  step('axe: the result', async (run) => {
+    await checkAccessibility(run, run.player('Ann').page, 'the result');
+  }),
+
+  step('Ann opens the replay of the game', async (run) => {
+    const ann = run.player('Ann');
+    const page = await run.followToNewPage(ann, ann.page.locator(SEL.replayLink), 'replay');
+    run.shared.replay = page;
+    await page.locator(SEL.replayViewer).waitFor({ state: 'visible' });
+    const step = page.locator(SEL.replayStep);
+    await step.and(page.locator(`[max="${run.shared.moves}"]`)).waitFor();
+    assert.equal(await step.inputValue(), '0', 'the replay starts at the deal');
+    await page.locator(SEL.replayLast).click();
+    assert.equal(await step.inputValue(), String(run.shared.moves), 'the last position');
+    assert.ok(await page.locator(SEL.replayNext).isDisabled(), 'nothing after the last move');
+    await page.locator(SEL.replayPrev).click();
+    assert.equal(await step.inputValue(), String(run.shared.moves - 1), 'one move back');
+    console.log(`  the replay steps through ${run.shared.moves} moves`);
+  }),
+
+  step('axe: the replay page', async (run) => {
+    await checkAccessibility(run, run.shared.replay, 'the replay page');
+  }),
+
+  step('the list of past games links to the game', async (run) => {
+    const page = run.shared.replay;
+    const game = new URL(page.url()).pathname;
+    await page.locator(SEL.pastGames).click();
+    await page.locator(SEL.gameList).waitFor({ state: 'visible' });
+    await page.locator(`${SEL.gameList} a[href="${game}"]`).waitFor();
+  }),
+
+  step('axe: the list of past games', async (run) => {
+    await checkAccessibility(run, run.shared.replay, 'the list of past games');
+    await run.closePage(run.player('Ann'), run.shared.replay);
+  }),
+
+  step('Ann offers a rematch, Bob accepts, both play on in a new room', async (run) => {
+    const [ann, bob] = [run.player('Ann'), run.player('Bob')];
+    const oldHash = `#${run.shared.code}`;
+    await ann.page.locator(SEL.rematch).click();
+    await ann.page.locator(`${SEL.rematch}:disabled`).waitFor();
+    await bob.page.locator(`${SEL.rematch}:enabled`).click();
+    // Both pages follow into the new room, where the game has started.
+    for (const p of run.players) {
+      await p.page.waitForFunction((old) => location.hash !== old && /^#[A-Z]{5}$/.test(location.hash), oldHash);
+    }
+    const hashes = await Promise.all(run.players.map((p) => p.page.evaluate(() => location.hash)));
+    assert.equal(hashes[0], hashes[1], 'both are in the same new room');
+    run.shared.code = hashes[0].slice(1);
+    run.shared.actor = await firstToAct(run.players);
+    run.shared.moves = 0;
+    assert.ok(run.shared.actor, 'the rematch runs');
+    for (const p of run.players) {
+      assert.equal(await p.page.locator(SEL.result).isVisible(), false, `${p.name}: no result in the new game`);
+      assert.deepEqual(await logLines(p), [], `${p.name}: the new game's log starts empty`);
+    }
+    const over = await playUntil(run, ({ moves }) => moves >= 2);
+    assert.ok(!over);
+  }),
+];
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const baseUrl = process.argv[2] || process.env.SPLENDOR_BROWSER_BASE_URL;
+if (!baseUrl) {
+  console.error('usage: node tests/browser/suite.mjs BASE_URL (or set SPLENDOR_BROWSER_BASE_URL)');
+  process.exit(2);
+}
+const code = await runSuite(STEPS, {
+  baseUrl,
+  chromiumPath: process.env.SPLENDOR_CHROMIUM || '/usr/bin/chromium',
+  shotsDir: process.env.SPLENDOR_BROWSER_SCREENSHOTS || path.resolve(here, '../../target/browser-screenshots'),
+});
+process.exit(code);
