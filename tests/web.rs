@@ -85,6 +85,10 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/common.js", "text/javascript; charset=utf-8"),
         ("/replay.js", "text/javascript; charset=utf-8"),
         ("/social.js", "text/javascript; charset=utf-8"),
+        ("/i18n.js", "text/javascript; charset=utf-8"),
+        ("/i18n-nl.js", "text/javascript; charset=utf-8"),
+        ("/i18n-fr.js", "text/javascript; charset=utf-8"),
+        ("/i18n-de.js", "text/javascript; charset=utf-8"),
         ("/icon-turn.svg", "image/svg+xml"),
         ("/games", "text/html; charset=utf-8"),
         (
@@ -137,9 +141,9 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 4, "{page}");
+    assert_eq!(page.matches("<script").count(), 8, "{page}");
     let replay_page = get(&server, "/games").await.body;
-    assert_eq!(replay_page.matches("<script").count(), 2, "{replay_page}");
+    assert_eq!(replay_page.matches("<script").count(), 6, "{replay_page}");
     for page in [&page, &replay_page] {
         assert!(!page.contains("style="), "{page}");
         assert!(!has_inline_handler(page), "{page}");
@@ -160,6 +164,10 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/common.js",
         "/social.js",
         "/replay.js",
+        "/i18n.js",
+        "/i18n-nl.js",
+        "/i18n-fr.js",
+        "/i18n-de.js",
     ] {
         let body = get(&server, path).await.body;
         for sink in [

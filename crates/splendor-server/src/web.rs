@@ -65,6 +65,24 @@ const SOCIAL_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/social.js"),
     "text/javascript; charset=utf-8",
 );
+// The message tables (docs/BROWSER.md, "Languages"): i18n.js first, with
+// English, then one file per other language.
+const I18N_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/i18n.js"),
+    "text/javascript; charset=utf-8",
+);
+const I18N_NL_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/i18n-nl.js"),
+    "text/javascript; charset=utf-8",
+);
+const I18N_FR_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/i18n-fr.js"),
+    "text/javascript; charset=utf-8",
+);
+const I18N_DE_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/i18n-de.js"),
+    "text/javascript; charset=utf-8",
+);
 const TURN_ICON: Asset = Asset::new(include_bytes!("../web/icon-turn.svg"), "image/svg+xml");
 const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
 const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
@@ -85,6 +103,22 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/social.js",
             get(async |h: HeaderMap| serve(&SOCIAL_SCRIPT, &h)),
+        )
+        .route(
+            "/i18n.js",
+            get(async |h: HeaderMap| serve(&I18N_SCRIPT, &h)),
+        )
+        .route(
+            "/i18n-nl.js",
+            get(async |h: HeaderMap| serve(&I18N_NL_SCRIPT, &h)),
+        )
+        .route(
+            "/i18n-fr.js",
+            get(async |h: HeaderMap| serve(&I18N_FR_SCRIPT, &h)),
+        )
+        .route(
+            "/i18n-de.js",
+            get(async |h: HeaderMap| serve(&I18N_DE_SCRIPT, &h)),
         )
         .route(
             "/icon-turn.svg",

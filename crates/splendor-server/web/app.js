@@ -19,7 +19,7 @@ const S = {
   state: null, // the last `state`
   result: null, // the `result`, once the game is over
   commitment: null, // { game, value } from the first state of the game
-  log: [], // the events seen, in words, newest first
+  log: [], // the events seen, newest first: { ev, by } (put in words when drawn)
   logRoom: null, // the room the log belongs to
   picks: [], // colours clicked in the supply, composing a take
   give: {}, // tokens chosen to return
@@ -35,6 +35,9 @@ const S = {
   rematchAsked: null, // the id of our `rematch` request until it is answered
   followed: null, // the rematch room this page already followed
   payGold: null, // { card, gold: {colour: n} }: a payment being chosen
+  status: null, // [key, params] of the connection status line
+  rooms: null, // the last list of open rooms
+  invited: null, // the room code of the link that opened the page
 };
 
 function load(key) {
@@ -78,7 +81,7 @@ function seatName(seat) {
   const p = S.state && S.state.players[seat];
   if (p) return p.name;
   const s = S.room && S.room.seats[seat];
-  return s ? s.name : `seat ${seat + 1}`;
+  return s ? s.name : t('seat', { n: seat + 1 });
 }
 
 // ---- Connection -----------------------------------------------------------
@@ -91,14 +94,15 @@ function socketUrl() {
 function connect() {
   clearTimeout(S.timer);
   $('reconnect').hidden = true;
-  setStatus('Connecting…');
+  setStatus('status.connecting');
   const ws = new WebSocket(socketUrl());
   S.ws = ws;
   ws.onopen = () => {
-    setStatus('Connected');
+    setStatus('status.connected');
     // verbose: full states after every action (protocol 2 sends lean ones,
     // cards by id, unless asked); the page draws cards from their details.
-    if (S.token) send({ type: 'hello', token: S.token, verbose: true });
+    // lang: the server words its messages (errors) in the page's language.
+    if (S.token) send({ type: 'hello', token: S.token, verbose: true, lang: currentLang });
     else render();
   };
   ws.onmessage = (e) => {
@@ -121,13 +125,13 @@ function connect() {
 // Decides what to do when the socket closed (close codes: PROTOCOL.md).
 function closed(code) {
   if (code === 4001) {
-    setStatus('This session was opened in another tab or window.');
-    offerReconnect('Use it here');
+    setStatus('status.elsewhere');
+    offerReconnect('reconnect.here');
     return;
   }
   if (code === 4004) {
-    setStatus('Disconnected after a long idle time.');
-    offerReconnect('Reconnect');
+    setStatus('status.idle');
+    offerReconnect('reconnect.again');
     return;
   }
   // A restart (1012), a dropped network, a refused handshake: try again
@@ -135,20 +139,21 @@ function closed(code) {
   const base = 1000 + Math.random() * 4000;
   const delay = Math.min(base * 2 ** Math.min(S.attempts, 6), 60000);
   S.attempts += 1;
-  const why = code === 1012 ? 'The server is restarting.' : 'Connection lost.';
-  setStatus(`${why} Reconnecting in ${Math.round(delay / 1000)} s…`);
-  offerReconnect('Reconnect now');
+  setStatus(code === 1012 ? 'status.restarting' : 'status.lost', { s: Math.round(delay / 1000) });
+  offerReconnect('reconnect.now');
   S.timer = setTimeout(connect, delay);
 }
 
-function offerReconnect(label) {
-  $('reconnect').textContent = label;
+// `key`: the button's label in the message table.
+function offerReconnect(key) {
+  $('reconnect').dataset.label = key;
+  $('reconnect').textContent = t(key);
   $('reconnect').hidden = false;
 }
 
 function send(msg) {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
-    toast('Not connected yet; try again in a moment.');
+    toast(t('toast.notConnected'));
     return false;
   }
   msg.id = S.nextId++;
@@ -208,16 +213,14 @@ function handle(msg) {
     }
     case 'events': {
       // A stand-in's moves say so (R12.4).
-      const by = msg.by === 'stand_in' ? ' (stand-in)' : '';
-      for (const ev of msg.events) logLine(eventText(ev, seatName) + by);
+      for (const ev of msg.events) logLine(ev, msg.by);
       break;
     }
     case 'history':
       // Every earlier move, on join, resume and sync: the log starts over.
       S.log = [];
       for (const action of msg.actions) {
-        const by = action.by === 'stand_in' ? ' (stand-in)' : '';
-        for (const ev of action.events) logLine(eventText(ev, seatName) + by);
+        for (const ev of action.events) logLine(ev, action.by);
       }
       break;
     case 'result':
@@ -233,8 +236,9 @@ function handle(msg) {
       if (msg.code === 'invalid_token') {
         S.token = null;
         save(TOKEN_KEY, null);
-        toast('Your earlier session has expired; please enter your name again.');
+        toast(t('toast.expired'));
       } else {
+        // The server words `message` in the language of our hello.
         toast(msg.message || msg.code);
       }
       break;
@@ -245,11 +249,12 @@ function handle(msg) {
       send({ type: 'list_rooms' });
       break;
     case 'room_closed':
-      toast(`Room ${msg.room} closed: ${msg.reason}`);
+      toast(t('toast.roomClosed', { room: msg.room, reason: msg.reason }));
       leaveRoomView();
       send({ type: 'list_rooms' });
       break;
     case 'rooms':
+      S.rooms = msg.rooms;
       renderRooms(msg.rooms);
       break;
     default:
@@ -271,15 +276,20 @@ function leaveRoomView() {
   turnAlerts(true);
 }
 
-function logLine(text) {
-  S.log.unshift(text);
+// Keeps an event for the log; it is put in words when drawn, in the
+// language of the moment.
+function logLine(ev, by) {
+  S.log.unshift({ ev, by });
   S.log.length = Math.min(S.log.length, 200);
 }
 
 // ---- Notices --------------------------------------------------------------
 
-function setStatus(text) {
-  $('status').textContent = text;
+// The connection status line: a key of the message table and its params,
+// kept so that a language switch can write it again.
+function setStatus(key, params) {
+  S.status = [key, params];
+  $('status').textContent = t(key, params);
 }
 
 function toast(text) {
@@ -315,9 +325,11 @@ function render() {
 function renderGame() {
   const st = S.state;
   const r = S.room;
-  const status = r.status === 'finished' || st.phase === 'game_over' ? 'finished' : 'turn ' + (st.turn + 1);
-  $('game-code').textContent = `Room ${st.room} · ${status}${st.end_triggered && !S.result ? ' · last round' : ''}`;
-  $('leave-game').textContent = S.result || st.you === undefined ? 'Leave' : 'Leave the table';
+  const status = r.status === 'finished' || st.phase === 'game_over' ? t('game.finished') : t('game.turn', { n: st.turn + 1 });
+  const head = [t('game.room', { room: st.room }), status];
+  if (st.end_triggered && !S.result) head.push(t('game.lastRound'));
+  $('game-code').textContent = head.join(' · ');
+  $('leave-game').textContent = S.result || st.you === undefined ? t('game.leave') : t('game.leaveTable');
   renderNobles();
   renderLevels();
   renderSupply();
@@ -325,16 +337,16 @@ function renderGame() {
   renderPlayers();
   renderResult();
   const log = $('log');
-  log.replaceChildren(...S.log.map((line) => el('li', { text: line })));
-  if (!S.log.length) log.append(el('li', { cls: 'muted', text: 'Moves appear here.' }));
+  log.replaceChildren(...S.log.map(({ ev, by }) => el('li', { text: actionText([ev], by, seatName) })));
+  if (!S.log.length) log.append(el('li', { cls: 'muted', text: t('game.logEmpty') }));
 }
 
 // A row of counts as labelled chips: "3 white".
 function chips(counts, cls) {
   const list = TOKENS.filter((c) => counts && counts[c] > 0);
-  if (!list.length) return el('span', { cls: 'muted', text: 'none' });
+  if (!list.length) return el('span', { cls: 'muted', text: t('none') });
   return el('span', { cls: `chips ${cls || ''}` },
-    list.map((c) => el('span', { cls: `chip gem-${c}`, title: c }, `${counts[c]} ${c}`)));
+    list.map((c) => el('span', { cls: `chip gem-${c}`, title: colorName(c) }, countText(counts[c], c))));
 }
 
 function cardNode(card, opts) {
@@ -346,12 +358,12 @@ function cardNode(card, opts) {
   return el(playable ? 'button' : 'div', {
     type: playable ? 'button' : undefined,
     cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${opts && opts.small ? ' small' : ''}`,
-    title: `${cardText(card)}, gives a ${card.bonus} bonus`,
+    title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
     onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; render(); } : undefined,
   },
   el('span', { cls: 'card-top' },
     el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
-    el('span', { cls: `chip gem-${card.bonus}`, text: card.bonus })),
+    el('span', { cls: `chip gem-${card.bonus}`, text: colorName(card.bonus) })),
   costNode(card.cost));
 }
 
@@ -367,9 +379,9 @@ function costNode(cost) {
   const bonuses = myBonuses();
   return el('span', { cls: 'cost' }, COLORS.filter((c) => cost[c] > 0).map((c) => {
     const net = bonuses ? Math.max(0, cost[c] - (bonuses[c] || 0)) : cost[c];
-    if (net === cost[c]) return el('span', { cls: `chip gem-${c}` }, `${cost[c]} ${c}`);
-    return el('span', { cls: `chip gem-${c}`, title: `${cost[c]} ${c}, ${net} after your bonuses` },
-      `${cost[c]} ${c} `, el('span', { cls: 'net', text: `→${net}` }));
+    if (net === cost[c]) return el('span', { cls: `chip gem-${c}` }, countText(cost[c], c));
+    return el('span', { cls: `chip gem-${c}`, title: t('card.afterBonuses', { count: countText(cost[c], c), net }) },
+      `${countText(cost[c], c)} `, el('span', { cls: 'net', text: `→${net}` }));
   }));
 }
 
@@ -377,12 +389,12 @@ function nobleNode(noble, onclick) {
   return el(onclick ? 'button' : 'div', {
     type: onclick ? 'button' : undefined,
     cls: `noble${onclick ? ' playable' : ''}`,
-    title: `noble, ${plural(noble.points, 'point')}: needs ${countsText(noble.requires)} in bonuses`,
+    title: t('noble.title', { points: t('points', { n: noble.points }), counts: countsText(noble.requires) }),
     onclick,
   },
   el('span', { cls: 'points', text: String(noble.points) }),
   el('span', { cls: 'cost' }, COLORS.filter((c) => noble.requires[c] > 0)
-    .map((c) => el('span', { cls: `chip gem-${c}` }, `${noble.requires[c]} ${c}`))));
+    .map((c) => el('span', { cls: `chip gem-${c}` }, countText(noble.requires[c], c)))));
 }
 
 // How many bonuses each player still lacks for `noble` (R9: a noble
@@ -392,14 +404,14 @@ function nobleProgress(noble) {
     const need = COLORS.reduce((n, c) => n + Math.max(0, (noble.requires[c] || 0) - (p.bonuses[c] || 0)), 0);
     return `${p.name} ${need ? need : '✓'}`;
   });
-  return el('span', { cls: 'progress', title: 'bonuses each player still lacks for this noble' }, parts.join(' · '));
+  return el('span', { cls: 'progress', title: t('noble.progress') }, parts.join(' · '));
 }
 
 function renderNobles() {
   const box = $('nobles');
-  box.replaceChildren(el('span', { cls: 'label', text: 'Nobles' }),
+  box.replaceChildren(el('span', { cls: 'label', text: t('label.nobles') }),
     ...S.state.nobles.map((n) => el('div', { cls: 'noble-slot' }, nobleNode(n), nobleProgress(n))));
-  if (!S.state.nobles.length) box.append(el('span', { cls: 'muted', text: 'none left' }));
+  if (!S.state.nobles.length) box.append(el('span', { cls: 'muted', text: t('nobles.noneLeft') }));
 }
 
 function renderLevels() {
@@ -412,10 +424,10 @@ function renderLevels() {
     const deck = el(playable ? 'button' : 'div', {
       type: playable ? 'button' : undefined,
       cls: `deck level-${row.level}${playable ? ' playable' : ''}${chosen ? ' chosen' : ''}`,
-      title: `level ${row.level} deck: ${plural(row.deck, 'card')} left`,
+      title: t('deck.title', { level: row.level, cards: t('cards', { n: row.deck }) }),
       onclick: playable ? () => { S.selected = { level: row.level }; S.picks = []; render(); } : undefined,
-    }, el('span', { cls: 'deck-level', text: `Level ${row.level}` }), el('span', { text: `${row.deck} left` }));
-    const cards = row.cards.map((c) => (c ? cardNode(c) : el('div', { cls: 'card empty', text: 'empty' })));
+    }, el('span', { cls: 'deck-level', text: t('deck.level', { level: row.level }) }), el('span', { text: t('deck.left', { n: row.deck }) }));
+    const cards = row.cards.map((c) => (c ? cardNode(c) : el('div', { cls: 'card empty', text: t('card.empty') })));
     box.append(el('div', { cls: 'level-row' }, deck, ...cards));
   }
 }
@@ -444,7 +456,7 @@ function pickedAction() {
 
 function renderSupply() {
   const box = $('supply');
-  box.replaceChildren(el('span', { cls: 'label', text: 'Tokens' }));
+  box.replaceChildren(el('span', { cls: 'label', text: t('label.tokens') }));
   const mainTurn = S.state.phase === 'main' && legal().length > 0;
   for (const c of TOKENS) {
     const n = S.state.supply[c] || 0;
@@ -453,9 +465,9 @@ function renderSupply() {
     box.append(el(can ? 'button' : 'div', {
       type: can ? 'button' : undefined,
       cls: `token gem-${c}${can ? ' playable' : ''}${picked ? ' chosen' : ''}`,
-      title: `${n} ${c} in the supply`,
+      title: t('supply.title', { count: countText(n, c) }),
       onclick: can ? () => pickColor(c) : undefined,
-    }, el('span', { cls: 'token-n', text: String(n) }), el('span', { text: c }),
+    }, el('span', { cls: 'token-n', text: String(n) }), el('span', { text: colorName(c) }),
     picked ? el('span', { cls: 'badge', text: `+${picked}` }) : null));
   }
 }
@@ -469,20 +481,20 @@ function renderTurn() {
   box.hidden = Boolean(S.result) || st.phase === 'game_over';
   if (box.hidden) return;
   const mine = st.you !== undefined && st.to_act === st.you;
-  const who = mine ? 'Your turn' : `${seatName(st.to_act)}'s turn`;
-  const phase = { return_tokens: ': returning tokens', choose_noble: ': choosing a noble' }[st.phase] || '';
-  box.append(el('h2', { cls: mine ? 'mine' : '', text: who + phase }));
+  const phase = { return_tokens: 'Return', choose_noble: 'Noble' }[st.phase] || '';
+  const who = t(`turn.${mine ? 'mine' : 'other'}${phase}`, { name: seatName(st.to_act) });
+  box.append(el('h2', { cls: mine ? 'mine' : '', text: who }));
   // Your own clock where you play (on a phone the player panels are below).
   const clock = mine && st.clocks ? st.clocks[st.you] : null;
   if (clock) {
-    box.append(el('p', { cls: 'turn-clock' }, 'Time left: ',
+    box.append(el('p', { cls: 'turn-clock' }, `${t('turn.timeLeft')} `,
       el('span', { cls: 'clock running', 'data-clock': st.you, role: 'timer', text: clockText(clockNow(clock)) }),
-      clock.stand_in ? ' — act within it to take your seat back from the stand-in.' : ''));
+      clock.stand_in ? ` ${t('turn.standInBack')}` : ''));
   }
-  if (st.you === undefined) box.append(el('p', { cls: 'muted', text: 'You are watching.' }));
-  if (!S.identified) box.append(el('p', { cls: 'muted', text: 'Not connected: moves wait until the connection is back.' }));
+  if (st.you === undefined) box.append(el('p', { cls: 'muted', text: t('turn.watching') }));
+  if (!S.identified) box.append(el('p', { cls: 'muted', text: t('turn.offline') }));
   if (!mine || !legal().length) return;
-  if (S.pending) { box.append(el('p', { cls: 'muted', text: 'Sending…' })); return; }
+  if (S.pending) { box.append(el('p', { cls: 'muted', text: t('turn.sending') })); return; }
   if (st.phase === 'return_tokens') renderReturn(box);
   else if (st.phase === 'choose_noble') renderNobleChoice(box);
   else renderMain(box);
@@ -490,8 +502,8 @@ function renderTurn() {
 
 function renderMain(box) {
   if (findLegal('pass')) {
-    box.append(el('p', { text: 'No move is possible: you must pass.' }),
-      el('button', { type: 'button', text: 'Pass', onclick: () => act('pass') }));
+    box.append(el('p', { text: t('move.mustPass') }),
+      el('button', { type: 'button', text: t('move.pass'), onclick: () => act('pass') }));
     return;
   }
   if (S.selected) {
@@ -500,34 +512,34 @@ function renderMain(box) {
       ? legal().filter((a) => a.buy === sel.card || a.reserve === sel.card || (a.buy && a.buy.card === sel.card))
       : legal().filter((a) => a.reserve_deck === sel.level);
     box.append(el('p', { text: sel.card !== undefined
-      ? `${cardText(sel.info)[0].toUpperCase()}${cardText(sel.info).slice(1)}, costing ${countsText(sel.info.cost)}.`
-      : `The level ${sel.level} deck.` }));
+      ? capitalized(t('move.card', { card: cardText(sel.info), cost: countsText(sel.info.cost) }))
+      : t('move.deck', { level: sel.level }) }));
     const row = el('div', { cls: 'buttons' });
     const buy = entries.find((a) => a.buy !== undefined);
     const pay = buy && sel.card !== undefined ? payment(sel.info) : null;
     if (pay && pay.rows.some((r) => r.max > r.min)) box.append(paymentChooser(sel.info, pay));
     for (const a of entries) {
-      const label = a.buy !== undefined ? 'Buy it' : a.reserve !== undefined ? 'Reserve it' : 'Reserve the top card';
+      const label = t(a.buy !== undefined ? 'move.buy' : a.reserve !== undefined ? 'move.reserve' : 'move.reserveTop');
       const choose = a === buy && pay ? () => act(buyAction(sel.info, pay, a)) : () => act(a);
       row.append(el('button', { type: 'button', text: label, onclick: choose }));
     }
-    row.append(el('button', { type: 'button', cls: 'quiet', text: 'Cancel', onclick: () => { S.selected = null; render(); } }));
+    row.append(el('button', { type: 'button', cls: 'quiet', text: t('move.cancel'), onclick: () => { S.selected = null; render(); } }));
     box.append(row);
     return;
   }
   if (!S.picks.length) {
-    box.append(el('p', { cls: 'muted', text: 'Pick tokens from the supply (the same colour twice for two), or click a framed card or deck: green frames can be bought.' }));
+    box.append(el('p', { cls: 'muted', text: t('move.hint') }));
     return;
   }
   const action = pickedAction();
   const entry = findLegal(action);
   const counts = {};
   for (const c of S.picks) counts[c] = (counts[c] || 0) + 1;
-  box.append(el('p', { text: `Take ${countsText(counts)}?` }));
+  box.append(el('p', { text: t('move.takeWhat', { counts: countsText(counts) }) }));
   box.append(el('div', { cls: 'buttons' },
-    el('button', { type: 'button', text: 'Take', disabled: !entry, onclick: () => entry && act(entry) }),
-    el('button', { type: 'button', cls: 'quiet', text: 'Clear', onclick: () => { S.picks = []; render(); } })));
-  if (!entry) box.append(el('p', { cls: 'muted', text: 'Not a legal take yet: pick up to three different colours, or one colour twice.' }));
+    el('button', { type: 'button', text: t('move.take'), disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', cls: 'quiet', text: t('move.clear'), onclick: () => { S.picks = []; render(); } })));
+  if (!entry) box.append(el('p', { cls: 'muted', text: t('move.notLegal') }));
 }
 
 // What buying `card` asks of this seat, per colour due after bonuses: the
@@ -563,16 +575,16 @@ function buyAction(card, pay, entry) {
 
 function paymentChooser(card, pay) {
   const used = goldUsed(pay);
-  const box = el('fieldset', { cls: 'payment' }, el('legend', { text: 'How to pay: gold for' }));
+  const box = el('fieldset', { cls: 'payment' }, el('legend', { text: t('pay.legend') }));
   for (const r of pay.rows) {
     if (r.max === r.min) continue;
     const k = pay.chosen[r.c] || 0;
     const change = (d) => () => { S.payGold.gold[r.c] = k + d; render(); };
     box.append(el('div', { cls: 'pay-row' },
-      el('span', { cls: `chip gem-${r.c}`, text: `${r.due} ${r.c}` }),
-      el('button', { type: 'button', cls: 'quiet small', text: '−', 'aria-label': `less gold for ${r.c}`, disabled: k <= r.min, onclick: change(-1) }),
-      el('span', { cls: 'pay-gold', 'data-color': r.c, text: `${k} gold` }),
-      el('button', { type: 'button', cls: 'quiet small', text: '+', 'aria-label': `more gold for ${r.c}`, disabled: k >= r.max || used >= pay.gold, onclick: change(1) })));
+      el('span', { cls: `chip gem-${r.c}`, text: countText(r.due, r.c) }),
+      el('button', { type: 'button', cls: 'quiet small', text: '−', 'aria-label': t('pay.less', { color: colorName(r.c) }), disabled: k <= r.min, onclick: change(-1) }),
+      el('span', { cls: 'pay-gold', 'data-color': r.c, text: countText(k, 'gold') }),
+      el('button', { type: 'button', cls: 'quiet small', text: '+', 'aria-label': t('pay.more', { color: colorName(r.c) }), disabled: k >= r.max || used >= pay.gold, onclick: change(1) })));
   }
   const paid = {};
   for (const r of pay.rows) {
@@ -580,7 +592,7 @@ function paymentChooser(card, pay) {
     if (r.due - g) paid[r.c] = r.due - g;
   }
   if (used) paid.gold = used;
-  box.append(el('p', { cls: 'muted', 'aria-live': 'polite', text: `You pay ${countsText(paid)}.` }));
+  box.append(el('p', { cls: 'muted', 'aria-live': 'polite', text: t('pay.total', { counts: countsText(paid) }) }));
   return box;
 }
 
@@ -589,7 +601,7 @@ function renderReturn(box) {
   const need = st.return_count;
   const held = st.players[st.you].tokens;
   const given = total(S.give);
-  box.append(el('p', { text: `You hold more than 10 tokens: return ${plural(need, 'token')} (${given} chosen).` }));
+  box.append(el('p', { text: t('return.prompt', { n: need, chosen: given }) }));
   const row = el('div', { cls: 'chips' });
   for (const c of TOKENS) {
     if (!held[c]) continue;
@@ -597,25 +609,25 @@ function renderReturn(box) {
     const can = legal().some((a) => a.return && TOKENS.every((x) => (next[x] || 0) <= (a.return[x] || 0)));
     row.append(el('button', {
       type: 'button', cls: `token small gem-${c}`, disabled: !can,
-      title: `return one ${c}`,
+      title: t('return.one', { color: colorName(c) }),
       onclick: () => { S.give = next; render(); },
-    }, `${held[c] - (S.give[c] || 0)} ${c}`, S.give[c] ? el('span', { cls: 'badge', text: `−${S.give[c]}` }) : null));
+    }, countText(held[c] - (S.give[c] || 0), c), S.give[c] ? el('span', { cls: 'badge', text: `−${S.give[c]}` }) : null));
   }
   box.append(row);
   const entry = findLegal({ return: S.give });
   box.append(el('div', { cls: 'buttons' },
-    el('button', { type: 'button', text: given ? `Return ${countsText(S.give)}` : 'Return', disabled: !entry, onclick: () => entry && act(entry) }),
-    el('button', { type: 'button', cls: 'quiet', text: 'Clear', onclick: () => { S.give = {}; render(); } })));
+    el('button', { type: 'button', text: given ? t('return.these', { counts: countsText(S.give) }) : t('return.button'), disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', cls: 'quiet', text: t('move.clear'), onclick: () => { S.give = {}; render(); } })));
 }
 
 function renderNobleChoice(box) {
-  box.append(el('p', { text: 'Several nobles would visit you: choose one.' }));
+  box.append(el('p', { text: t('noble.choose') }));
   const row = el('div', { cls: 'nobles' });
   for (const a of legal().filter((x) => x.noble !== undefined)) {
     const noble = S.state.noble_choices.find((n) => n.id === a.noble)
       || S.state.nobles.find((n) => n.id === a.noble);
     if (noble) row.append(nobleNode(noble, () => act(a)));
-    else row.append(el('button', { type: 'button', text: `Noble ${a.noble}`, onclick: () => act(a) }));
+    else row.append(el('button', { type: 'button', text: t('noble.fallback', { id: a.noble }), onclick: () => act(a) }));
   }
   box.append(row);
 }
@@ -630,27 +642,27 @@ function renderPlayers() {
     const clock = st.clocks ? st.clocks[p.seat] : null;
     const head = el('div', { cls: 'player-head' },
       el('strong', { text: p.name }),
-      p.seat === st.you ? el('span', { cls: 'tag', text: 'you' }) : null,
-      st.to_act === p.seat && !S.result ? el('span', { cls: 'tag turn-tag', text: 'to play' }) : null,
-      st.first_seat === p.seat ? el('span', { cls: 'tag', text: 'first' }) : null,
-      connected ? null : el('span', { cls: 'tag away', text: 'away' }),
-      seat && seat.bot ? el('span', { cls: 'tag bot', text: `bot: ${seat.bot}` }) : null,
-      clock && clock.stand_in ? el('span', { cls: 'tag away', text: 'played by stand-in', title: 'Out of time, or away: a stand-in plays this seat until its player acts within the grace' }) : null,
+      p.seat === st.you ? el('span', { cls: 'tag', text: t('tag.you') }) : null,
+      st.to_act === p.seat && !S.result ? el('span', { cls: 'tag turn-tag', text: t('tag.toPlay') }) : null,
+      st.first_seat === p.seat ? el('span', { cls: 'tag', text: t('tag.first') }) : null,
+      connected ? null : el('span', { cls: 'tag away', text: t('tag.away') }),
+      seat && seat.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(seat.bot) }) }) : null,
+      clock && clock.stand_in ? el('span', { cls: 'tag away', text: t('tag.standIn'), title: t('tag.standInTitle') }) : null,
       clock && !clock.bot ? el('span', {
         cls: `clock${clock.running ? ' running' : ''}`, 'data-clock': p.seat, role: 'timer',
         text: clockText(clockNow(clock)),
       }) : null,
-      el('span', { cls: 'score', text: plural(p.points, 'point') }),
+      el('span', { cls: 'score', text: t('points', { n: p.points }) }),
       seat ? muteButton(S.room, seat) : null);
     const reserved = p.reserved.map((r) => (r.card
       ? cardNode(r.card, { small: true })
-      : el('div', { cls: `card small hidden level-${r.level}`, text: `level ${r.level}, hidden` })));
+      : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.hidden', { level: r.level }) })));
     box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` }, head,
-      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Tokens (${total(p.tokens)})` }), chips(p.tokens)),
-      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Bonuses (${plural(p.cards.length, 'card')})` }), chips(p.bonuses)),
-      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Nobles' }),
-        el('span', { text: p.nobles.map((n) => `${n.points} pts`).join(', ') })) : null,
-      reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Reserved' }),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), chips(p.tokens)),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.bonuses', { cards: t('cards', { n: p.cards.length }) }) }), chips(p.bonuses)),
+      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.nobles') }),
+        el('span', { text: p.nobles.map((n) => t('points.short', { n: n.points })).join(', ') })) : null,
+      reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.reserved') }),
         el('div', { cls: 'reserved' }, reserved)) : null));
   }
 }
@@ -661,27 +673,28 @@ function renderResult() {
   box.hidden = !res;
   if (!res) return;
   const won = res.winners.map(seatName);
-  const table = el('table', {}, el('tr', {}, ['Rank', 'Player', 'Points', 'Cards'].map((h) => el('th', { scope: 'col', text: h }))),
+  const heads = ['result.rank', 'result.player', 'result.points', 'result.cards'];
+  const table = el('table', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col', text: t(h) }))),
     res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
       [r.rank, r.name, r.points, r.cards].map((v) => el('td', { text: String(v) })))));
   const reveal = res.reveal;
-  const check = el('p', { cls: 'muted', text: 'Checking the seed…' });
+  const check = el('p', { cls: 'muted', text: t('fair.checking') });
   box.replaceChildren(el('div', {},
-    el('h2', { text: won.length > 1 ? `Shared victory: ${won.join(', ')}` : `${won[0]} wins` }),
+    el('h2', { text: won.length > 1 ? t('result.shared', { names: won.join(', ') }) : t('result.wins', { name: won[0] }) }),
     rematchNode(),
-    res.deadlock ? el('p', { text: 'The game ended because nobody could move for a full round.' }) : null,
+    res.deadlock ? el('p', { text: t('result.deadlock') }) : null,
     table,
-    el('h3', { text: 'Fair shuffle' }),
-    el('p', { cls: 'muted', text: 'Every card was dealt from a secret seed. Its fingerprint (the commitment) came with every state; now the seed is revealed.' }),
+    el('h3', { text: t('fair.title') }),
+    el('p', { cls: 'muted', text: t('fair.text') }),
     el('dl', { cls: 'reveal' },
-      el('dt', { text: 'commitment' }), el('dd', { text: reveal.commitment }),
-      el('dt', { text: 'seed' }), el('dd', { text: reveal.seed }),
-      el('dt', { text: 'salt' }), el('dd', { text: reveal.salt })),
+      el('dt', { text: t('fair.commitment') }), el('dd', { text: reveal.commitment }),
+      el('dt', { text: t('fair.seed') }), el('dd', { text: reveal.seed }),
+      el('dt', { text: t('fair.salt') }), el('dd', { text: reveal.salt })),
     check,
     el('p', { cls: 'links' },
-      el('a', { href: `/games/${encodeURIComponent(res.game)}`, target: '_blank', rel: 'noopener', id: 'replay-link', text: 'Watch the replay' }),
-      ' · ', el('a', { href: '/games', target: '_blank', rel: 'noopener', text: 'Past games' }),
-      ' · ', el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: 'replay (JSON)' }))));
+      el('a', { href: `/games/${encodeURIComponent(res.game)}`, target: '_blank', rel: 'noopener', id: 'replay-link', text: t('links.replay') }),
+      ' · ', el('a', { href: '/games', target: '_blank', rel: 'noopener', text: t('nav.pastGames') }),
+      ' · ', el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: t('links.json') }))));
   verifyReveal(res, check);
 }
 
@@ -690,34 +703,46 @@ function renderResult() {
 async function verifyReveal(res, node) {
   const seen = S.commitment && S.commitment.game === res.game ? S.commitment.value : null;
   if (seen && seen !== res.reveal.commitment) {
-    node.textContent = 'Warning: this is not the commitment shown during the game.';
+    node.textContent = t('fair.otherCommitment');
     return;
   }
   if (!(window.crypto && crypto.subtle)) {
-    node.textContent = 'This browser cannot check the seed here (it needs https); the replay can be checked with splendor-server verify.';
+    node.textContent = t('fair.noCrypto');
     return;
   }
   try {
     const hex = await commitmentOf(res.reveal.salt, res.reveal.seed);
     if (hex !== res.reveal.commitment) {
-      node.textContent = 'Warning: SHA-256(salt ‖ seed) does not equal the commitment: this shuffle cannot be trusted.';
+      node.textContent = t('fair.bad');
     } else if (seen) {
-      node.textContent = 'Checked in this browser: the shuffle was fixed before the first move. SHA-256(salt ‖ seed) equals the commitment this page received when the game started.';
+      node.textContent = t('fair.okSeen');
     } else {
-      node.textContent = 'Checked in this browser: SHA-256(salt ‖ seed) equals the commitment (this page joined after the start, so it did not see the commitment then).';
+      node.textContent = t('fair.okLate');
     }
   } catch {
-    node.textContent = 'The seed could not be checked here.';
+    node.textContent = t('fair.error');
   }
 }
 
 // ---- Forms and buttons --------------------------------------------------------
 
+// A language switch draws everything again in the new words.
+function languageChanged() {
+  if (S.status) setStatus(...S.status);
+  if (!$('reconnect').hidden) offerReconnect($('reconnect').dataset.label);
+  if (S.rooms) renderRooms(S.rooms);
+  if (S.invited) $('invite').textContent = t('login.invite', { code: S.invited });
+  turnAlerts(true);
+  render();
+}
+
 function setup() {
+  initLang();
+  onLangChange(languageChanged);
   $('login-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const name = $('name').value.trim();
-    if (name) send({ type: 'hello', name, verbose: true });
+    if (name) send({ type: 'hello', name, verbose: true, lang: currentLang });
   });
   $('join-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -756,12 +781,12 @@ function setup() {
   $('leave-room').addEventListener('click', () => send({ type: 'leave' }));
   $('leave-game').addEventListener('click', () => {
     const playing = S.state && S.state.you !== undefined && !S.result;
-    if (!playing || window.confirm('Leave the table? Your seat stays yours: join the same code to come back.')) {
+    if (!playing || window.confirm(t('game.leaveConfirm'))) {
       send({ type: 'leave' });
     }
   });
-  $('copy-code').addEventListener('click', () => copy($('room-code'), 'Code'));
-  $('copy-link').addEventListener('click', () => copy($('room-link'), 'Link'));
+  $('copy-code').addEventListener('click', () => copy($('room-code'), 'code'));
+  $('copy-link').addEventListener('click', () => copy($('room-link'), 'link'));
   $('reconnect').addEventListener('click', () => { S.attempts = 0; connect(); });
   $('chat-form').addEventListener('submit', sendChat);
   setupAlerts();

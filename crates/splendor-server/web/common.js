@@ -1,7 +1,8 @@
 // What the pages of the browser client share (docs/BROWSER.md): the
-// colours, creating elements (text only, never HTML), counting tokens.
-// Loaded before lobby.js and app.js on the table page and before replay.js
-// on the replay pages.
+// colours, creating elements (text only, never HTML), counting tokens, the
+// events in words (through `t` of i18n.js). Loaded after the i18n files and
+// before lobby.js and app.js on the table page and before replay.js on the
+// replay pages.
 'use strict';
 
 const COLORS = ['white', 'blue', 'green', 'red', 'black'];
@@ -27,46 +28,60 @@ function el(tag, props, ...children) {
   return node;
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+// "2 white, 1 gold" from a count object (zero counts are left out), in the
+// page's language.
+function countsText(counts) {
+  const parts = TOKENS.filter((c) => counts && counts[c] > 0).map((c) => countText(counts[c], c));
+  return parts.length ? parts.join(', ') : t('none');
 }
 
-// "2 white, 1 gold" from a count object (zero counts are left out).
-function countsText(counts) {
-  const parts = TOKENS.filter((c) => counts && counts[c] > 0).map((c) => `${counts[c]} ${c}`);
-  return parts.length ? parts.join(', ') : 'none';
+// "3 white": one colour's count, with the colour word the page shows.
+function countText(n, color) {
+  return t('count', { n, color: colorName(color) });
 }
 
 function total(counts) {
   return TOKENS.reduce((n, c) => n + ((counts && counts[c]) || 0), 0);
 }
 
-
 function cardText(card) {
-  const pts = card.points ? ` (${plural(card.points, 'point')})` : '';
-  return `a level ${card.level} ${card.bonus} card${pts}`;
+  const params = { level: card.level, color: colorName(card.bonus) };
+  if (!card.points) return t('card.text', params);
+  return t('card.textPoints', { ...params, points: t('points', { n: card.points }) });
+}
+
+// The same, starting with a capital (at the start of a sentence).
+function capitalized(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 // One event, in words; `nameOf(seat)` names the players.
 function eventText(ev, nameOf) {
   const who = ev.seat === undefined ? '' : nameOf(ev.seat);
   switch (ev.event) {
-    case 'took_tokens': return `${who} took ${countsText(ev.tokens)}.`;
+    case 'took_tokens': return t('event.took', { who, counts: countsText(ev.tokens) });
     case 'reserved': {
-      const what = ev.card ? cardText(ev.card)
-        : `a hidden level ${ev.level} card`;
-      const from = ev.from_deck ? ' from the deck' : '';
-      return `${who} reserved ${what}${from}${ev.gold ? ' and took a gold token' : ''}.`;
+      const card = ev.card ? cardText(ev.card) : t('card.hidden', { level: ev.level });
+      const key = `event.reserved${ev.from_deck ? 'Deck' : ''}${ev.gold ? 'Gold' : ''}`;
+      return t(key, { who, card });
     }
-    case 'bought': return `${who} bought ${cardText(ev.card)}${total(ev.paid) ? ` for ${countsText(ev.paid)}` : ' for free'}.`;
-    case 'dealt': return `New on level ${ev.level}: ${ev.card.bonus}, ${plural(ev.card.points, 'point')}.`;
-    case 'returned_tokens': return `${who} returned ${countsText(ev.tokens)}.`;
-    case 'noble_visited': return `A noble (${plural(ev.noble.points, 'point')}) visited ${who}.`;
-    case 'passed': return `${who} passed.`;
-    case 'end_triggered': return `${who} reached 15 points: the round is finished, then the game ends.`;
-    case 'game_over': return 'The game is over.';
+    case 'bought': return total(ev.paid)
+      ? t('event.bought', { who, card: cardText(ev.card), counts: countsText(ev.paid) })
+      : t('event.boughtFree', { who, card: cardText(ev.card) });
+    case 'dealt': return t('event.dealt', { level: ev.level, color: colorName(ev.card.bonus), points: t('points', { n: ev.card.points }) });
+    case 'returned_tokens': return t('event.returned', { who, counts: countsText(ev.tokens) });
+    case 'noble_visited': return t('event.noble', { who, points: t('points', { n: ev.noble.points }) });
+    case 'passed': return t('event.passed', { who });
+    case 'end_triggered': return t('event.endTriggered', { who });
+    case 'game_over': return t('event.gameOver');
     default: return `(${ev.event})`;
   }
+}
+
+// An action's events in words, with "(stand-in)" when a stand-in moved (R12.4).
+function actionText(events, by, nameOf) {
+  const text = events.map((ev) => eventText(ev, nameOf)).join(' ');
+  return by === 'stand_in' ? `${text} ${t('event.standIn')}` : text;
 }
 
 function hexBytes(hex) {

@@ -9,19 +9,19 @@
 function renderRooms(rooms) {
   const list = $('rooms');
   list.replaceChildren();
-  if (!rooms.length) list.append(el('li', { cls: 'muted', text: 'No open rooms right now.' }));
+  if (!rooms.length) list.append(el('li', { cls: 'muted', text: t('lobby.noRooms') }));
   for (const r of rooms) {
     list.append(el('li', {},
       el('span', { cls: 'code small-code', text: r.code }),
-      el('span', { cls: 'grow', text: `${r.host}'s room, ${r.players}/${r.seats} seated` }),
-      el('button', { type: 'button', text: 'Join', onclick: () => join(r.code, 'player') }),
-      el('button', { type: 'button', cls: 'quiet', text: 'Watch', onclick: () => join(r.code, 'spectator') })));
+      el('span', { cls: 'grow', text: t('lobby.roomLine', { host: r.host, players: r.players, seats: r.seats }) }),
+      el('button', { type: 'button', text: t('lobby.joinButton'), onclick: () => join(r.code, 'player') }),
+      el('button', { type: 'button', cls: 'quiet', text: t('lobby.watchButton'), onclick: () => join(r.code, 'spectator') })));
   }
 }
 
 function join(code, as) {
   const clean = code.trim();
-  if (!CODE_RE.test(clean)) { toast('A room code is five letters, like ABCDE.'); return; }
+  if (!CODE_RE.test(clean)) { toast(t('toast.badCode')); return; }
   send({ type: 'join', code: clean, as });
 }
 
@@ -29,7 +29,8 @@ function prefillCode() {
   const code = location.hash.slice(1).toUpperCase();
   if (!CODE_RE.test(code) || S.room) return;
   $('code').value = code;
-  $('invite').textContent = `You were invited to room ${code}: enter your name, then join it.`;
+  S.invited = code;
+  $('invite').textContent = t('login.invite', { code });
 }
 
 // ---- The waiting room ---------------------------------------------------------
@@ -52,7 +53,7 @@ function quickPlay() {
 // Milliseconds as m:ss (h:mm:ss past an hour, "2d 5h" past a day).
 function clockText(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s >= 86400) return t('clock.daysHours', { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, '0');
@@ -61,10 +62,10 @@ function clockText(ms) {
 
 // Whole seconds in words: "5 min", "10 s", "1 day".
 function durationText(secs) {
-  if (secs >= 86400 && secs % 86400 === 0) return plural(secs / 86400, 'day');
-  if (secs >= 3600 && secs % 3600 === 0) return plural(secs / 3600, 'hour');
-  if (secs >= 60 && secs % 60 === 0) return `${secs / 60} min`;
-  return `${secs} s`;
+  if (secs >= 86400 && secs % 86400 === 0) return t('duration.days', { n: secs / 86400 });
+  if (secs >= 3600 && secs % 3600 === 0) return t('duration.hours', { n: secs / 3600 });
+  if (secs >= 60 && secs % 60 === 0) return t('duration.min', { n: secs / 60 });
+  return t('duration.s', { n: secs });
 }
 
 // A seat's clock as of now: a running one counts down from what the state
@@ -86,35 +87,36 @@ function renderRoom() {
   const r = S.room;
   $('room-code').textContent = r.code;
   $('room-link').value = `${location.origin}/#${r.code}`;
-  $('room-listed').textContent = r.listed ? 'Listed among the open rooms.' : 'Not listed: share the code or the link.';
+  $('room-listed').textContent = t(r.listed ? 'room.listed' : 'room.unlisted');
   const seats = $('seat-list');
   seats.replaceChildren();
   for (const s of r.seats) {
-    if (!s) { seats.append(el('li', { cls: 'muted', text: 'free seat' })); continue; }
+    if (!s) { seats.append(el('li', { cls: 'muted', text: t('room.freeSeat') })); continue; }
     seats.append(el('li', {}, s.name,
-      s.host ? el('span', { cls: 'tag', text: 'host' }) : null,
-      s.bot ? el('span', { cls: 'tag bot', text: `bot: ${s.bot}` }) : null,
-      r.you.seat === s.seat ? el('span', { cls: 'tag', text: 'you' }) : null,
-      s.connected ? null : el('span', { cls: 'tag away', text: 'away' }),
+      s.host ? el('span', { cls: 'tag', text: t('tag.host') }) : null,
+      s.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) }) : null,
+      r.you.seat === s.seat ? el('span', { cls: 'tag', text: t('tag.you') }) : null,
+      s.connected ? null : el('span', { cls: 'tag away', text: t('tag.away') }),
       s.bot && isHost(r) && r.status === 'waiting'
-        ? el('button', { type: 'button', cls: 'quiet small', text: 'Remove', onclick: () => send({ type: 'remove_bot', seat: s.seat }) })
+        ? el('button', { type: 'button', cls: 'quiet small', text: t('room.remove'), onclick: () => send({ type: 'remove_bot', seat: s.seat }) })
         : null,
-      s.muted ? el('span', { cls: 'tag away', text: 'muted' }) : null,
+      s.muted ? el('span', { cls: 'tag away', text: t('tag.muted') }) : null,
       muteButton(r, s)));
   }
   $('spectator-list').textContent = r.spectators.length
-    ? `Watching: ${r.spectators.join(', ')}` : '';
+    ? t('room.watching', { names: r.spectators.join(', ') }) : '';
   const host = isHost(r);
   const seated = r.seats.filter(Boolean).length;
   $('start-box').hidden = !host;
   $('bot-box').hidden = !host || seated >= r.seats.length;
   $('room-clock').textContent = r.clock
-    ? `Clock: ${durationText(r.clock.initial_s)} + ${durationText(r.clock.increment_s)} a turn; out of time, a stand-in plays the turn${r.clock.stand_in_when_away ? ', and the turns of players who are away' : ''}.`
-    : 'No clock: the game waits for everyone.';
+    ? t(r.clock.stand_in_when_away ? 'room.clockAway' : 'room.clock',
+      { initial: durationText(r.clock.initial_s), increment: durationText(r.clock.increment_s) })
+    : t('room.noClock');
   $('start').disabled = seated < 2;
-  $('wait-note').textContent = host
-    ? (seated < 2 ? 'Share the code: at least 2 players are needed.' : 'Start when everyone is here.')
-    : (r.status === 'waiting' ? 'Waiting for the host to start the game.' : 'Loading the game…');
+  $('wait-note').textContent = t(host
+    ? (seated < 2 ? 'room.needTwo' : 'room.ready')
+    : (r.status === 'waiting' ? 'room.waitHost' : 'room.loading'));
 }
 
 // Whether this connection hosts the room (seated, or watching as host).
@@ -124,17 +126,19 @@ function isHost(r) {
   return false;
 }
 
-// Copies the text of `node`. The clipboard API exists on https and
-// localhost only; elsewhere (a LAN address) the old selection copy works.
+// Copies the text of `node`; `what` is 'code' or 'link'. The clipboard API
+// exists on https and localhost only; elsewhere (a LAN address) the old
+// selection copy works.
 async function copy(node, what) {
   const text = node.value || node.textContent;
   try {
     await navigator.clipboard.writeText(text);
-    toast(`${what} copied.`);
+    toast(t(what === 'code' ? 'copy.code' : 'copy.link'));
     return;
   } catch { /* fall back to selecting it */ }
   if (node.select) node.select();
   else window.getSelection().selectAllChildren(node);
   const copied = document.execCommand && document.execCommand('copy');
-  toast(copied ? `${what} copied.` : `Press Ctrl+C (or hold and copy) to copy the ${what.toLowerCase()}.`);
+  if (copied) toast(t(what === 'code' ? 'copy.code' : 'copy.link'));
+  else toast(t(what === 'code' ? 'copy.codeByHand' : 'copy.linkByHand'));
 }

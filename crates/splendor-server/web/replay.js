@@ -11,10 +11,15 @@ const R = {
   data: null, // the positions document
   step: 0, // the version shown
   next: null, // the cursor of the next page of games
+  games: [], // the games listed so far
+  status: null, // [key, params] of the status line
 };
 
-function setStatus(text) {
-  $('status').textContent = text;
+// The status line: a key of the message table and its params, kept so that
+// a language switch can write it again.
+function setStatus(key, params) {
+  R.status = key ? [key, params] : null;
+  $('status').textContent = key ? t(key, params) : '';
 }
 
 async function getJson(path) {
@@ -35,14 +40,15 @@ async function loadGames() {
   try {
     const page = await getJson(`/api/games${query}`);
     const body = $('games').tBodies[0];
+    R.games.push(...page.games);
     for (const g of page.games) body.append(gameRow(g));
     R.next = page.next;
     $('older').hidden = !page.next;
     $('list-empty').hidden = body.rows.length > 0;
     $('games').hidden = body.rows.length === 0;
-    setStatus('');
+    setStatus(null);
   } catch (e) {
-    setStatus(`The games could not be loaded: ${e.message}`);
+    setStatus('replay.gamesFailed', { why: e.message });
   }
 }
 
@@ -50,38 +56,44 @@ function gameRow(g) {
   const winners = new Set(g.winners || []);
   const points = new Map((g.ranking || []).map((r) => [r.seat, r.points]));
   const names = (g.seats || []).map((s) => el('span', { cls: winners.has(s.seat) ? 'winner-name' : '' },
-    `${s.name} (${points.get(s.seat) ?? 0})`, s.bot ? el('span', { cls: 'tag bot', text: `bot: ${s.bot}` }) : null));
+    `${s.name} (${points.get(s.seat) ?? 0})`, s.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) }) : null));
   const players = el('span', {});
   names.forEach((n, i) => { if (i) players.append(', '); players.append(n); });
-  const ended = g.finished_at ? new Date(g.finished_at).toLocaleString() : '';
+  const ended = g.finished_at ? new Date(g.finished_at).toLocaleString(currentLang) : '';
   return el('tr', {},
     el('td', { text: ended }),
     el('td', {}, players),
     el('td', { text: g.room }),
-    el('td', {}, el('a', { href: `/games/${encodeURIComponent(g.id)}`, text: 'Watch the replay' })));
+    el('td', {}, el('a', { href: `/games/${encodeURIComponent(g.id)}`, text: t('links.replay') })));
 }
 
 // ---- /games/{id} --------------------------------------------------------------
 
 async function loadGame(id) {
   $('viewer').hidden = false;
-  setStatus('Loading…');
+  setStatus('replay.loading');
   try {
     R.data = await getJson(`/api/games/${encodeURIComponent(id)}/positions`);
   } catch (e) {
-    setStatus(`This game could not be loaded: ${e.message}`);
+    setStatus('replay.gameFailed', { why: e.message });
     return;
   }
-  setStatus('');
+  setStatus(null);
   const d = R.data;
-  document.title = `Splendor: game in room ${d.room}`;
-  $('viewer-title').textContent = `Room ${d.room}: ${d.seats.map((s) => s.name).join(', ')}`;
+  viewerTitle();
   $('raw').href = `/api/games/${encodeURIComponent(d.game)}/replay`;
   $('step').max = String(d.positions.length - 1);
   const fromHash = Number(location.hash.slice(1));
   R.step = Number.isInteger(fromHash) && fromHash >= 0 && fromHash < d.positions.length ? fromHash : 0;
   renderResult();
   show();
+}
+
+// The document title and the heading of one game.
+function viewerTitle() {
+  const d = R.data;
+  document.title = t('replay.docTitleGame', { room: d.room });
+  $('viewer-title').textContent = t('replay.title', { room: d.room, names: d.seats.map((s) => s.name).join(', ') });
 }
 
 function go(step) {
@@ -93,7 +105,7 @@ function go(step) {
 
 function nameOf(seat) {
   const s = R.data.seats[seat];
-  return s ? s.name : `seat ${seat + 1}`;
+  return s ? s.name : t('seat', { n: seat + 1 });
 }
 
 function show() {
@@ -101,16 +113,15 @@ function show() {
   const st = d.positions[R.step];
   const last = d.positions.length - 1;
   $('step').value = String(R.step);
-  $('step-label').textContent = `Move ${R.step} of ${last}`;
+  $('step-label').textContent = t('replay.step', { step: R.step, last });
   for (const id of ['first', 'prev']) $(id).disabled = R.step === 0;
   for (const id of ['next', 'last']) $(id).disabled = R.step === last;
   const action = R.step > 0 ? d.actions[R.step - 1] : null;
   const move = $('move');
   if (!action) {
-    move.textContent = 'The deal: the seed shuffled the decks and the nobles.';
+    move.textContent = t('replay.deal');
   } else {
-    const by = action.by === 'stand_in' ? ' (stand-in)' : '';
-    move.textContent = action.events.map((ev) => eventText(ev, nameOf)).join(' ') + by;
+    move.textContent = actionText(action.events, action.by, nameOf);
   }
   renderNobles(st);
   renderLevels(st);
@@ -120,23 +131,23 @@ function show() {
 
 function costChips(counts) {
   return el('span', { cls: 'cost' }, COLORS.filter((c) => counts[c] > 0)
-    .map((c) => el('span', { cls: `chip gem-${c}` }, `${counts[c]} ${c}`)));
+    .map((c) => el('span', { cls: `chip gem-${c}` }, countText(counts[c], c))));
 }
 
 function cardFace(card, small) {
   return el('div', {
     cls: `card band-${card.bonus}${small ? ' small' : ''}`,
-    title: `${cardText(card)}, gives a ${card.bonus} bonus`,
+    title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
   },
   el('span', { cls: 'card-top' },
     el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
-    el('span', { cls: `chip gem-${card.bonus}`, text: card.bonus })),
+    el('span', { cls: `chip gem-${card.bonus}`, text: colorName(card.bonus) })),
   costChips(card.cost));
 }
 
 function renderNobles(st) {
-  $('nobles').replaceChildren(el('span', { cls: 'label', text: 'Nobles' }),
-    ...st.nobles.map((n) => el('div', { cls: 'noble', title: `noble, ${plural(n.points, 'point')}` },
+  $('nobles').replaceChildren(el('span', { cls: 'label', text: t('label.nobles') }),
+    ...st.nobles.map((n) => el('div', { cls: 'noble', title: t('noble.short', { points: t('points', { n: n.points }) }) },
       el('span', { cls: 'points', text: String(n.points) }), costChips(n.requires))));
 }
 
@@ -145,16 +156,16 @@ function renderLevels(st) {
   box.replaceChildren();
   for (const row of [...st.levels].reverse()) {
     const deck = el('div', { cls: `deck level-${row.level}` },
-      el('span', { cls: 'deck-level', text: `Level ${row.level}` }), el('span', { text: `${row.deck} left` }));
+      el('span', { cls: 'deck-level', text: t('deck.level', { level: row.level }) }), el('span', { text: t('deck.left', { n: row.deck }) }));
     box.append(el('div', { cls: 'level-row' }, deck,
-      ...row.cards.map((c) => (c ? cardFace(c) : el('div', { cls: 'card empty', text: 'empty' })))));
+      ...row.cards.map((c) => (c ? cardFace(c) : el('div', { cls: 'card empty', text: t('card.empty') })))));
   }
 }
 
 function renderSupply(st) {
-  $('supply').replaceChildren(el('span', { cls: 'label', text: 'Tokens' }),
-    ...TOKENS.map((c) => el('div', { cls: `token gem-${c}`, title: `${st.supply[c] || 0} ${c} in the supply` },
-      el('span', { cls: 'token-n', text: String(st.supply[c] || 0) }), el('span', { text: c }))));
+  $('supply').replaceChildren(el('span', { cls: 'label', text: t('label.tokens') }),
+    ...TOKENS.map((c) => el('div', { cls: `token gem-${c}`, title: t('supply.title', { count: countText(st.supply[c] || 0, c) }) },
+      el('span', { cls: 'token-n', text: String(st.supply[c] || 0) }), el('span', { text: colorName(c) }))));
 }
 
 function renderPlayers(st) {
@@ -163,64 +174,78 @@ function renderPlayers(st) {
   for (const p of st.players) {
     const seat = R.data.seats[p.seat] || {};
     const reserved = p.reserved.map((r) => (r.card ? cardFace(r.card, true)
-      : el('div', { cls: `card small hidden level-${r.level}`, text: `level ${r.level}` })));
+      : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.level', { level: r.level }) })));
     box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` },
       el('div', { cls: 'player-head' }, el('strong', { text: seat.name || p.name }),
-        seat.bot ? el('span', { cls: 'tag bot', text: `bot: ${seat.bot}` }) : null,
-        st.to_act === p.seat ? el('span', { cls: 'tag turn-tag', text: 'to play' }) : null,
-        el('span', { cls: 'score', text: plural(p.points, 'point') })),
-      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Tokens (${total(p.tokens)})` }), countsLine(p.tokens)),
-      el('div', { cls: 'row' }, el('span', { cls: 'label', text: `Bonuses (${plural(p.cards.length, 'card')})` }), countsLine(p.bonuses)),
-      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Nobles' }),
-        el('span', { text: p.nobles.map((n) => plural(n.points, 'point')).join(', ') })) : null,
-      reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: 'Reserved' }),
+        seat.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(seat.bot) }) }) : null,
+        st.to_act === p.seat ? el('span', { cls: 'tag turn-tag', text: t('tag.toPlay') }) : null,
+        el('span', { cls: 'score', text: t('points', { n: p.points }) })),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), countsLine(p.tokens)),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.bonuses', { cards: t('cards', { n: p.cards.length }) }) }), countsLine(p.bonuses)),
+      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.nobles') }),
+        el('span', { text: p.nobles.map((n) => t('points', { n: n.points })).join(', ') })) : null,
+      reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.reserved') }),
         el('div', { cls: 'reserved' }, reserved)) : null));
   }
 }
 
 function countsLine(counts) {
   const list = TOKENS.filter((c) => counts && counts[c] > 0);
-  if (!list.length) return el('span', { cls: 'muted', text: 'none' });
-  return el('span', { cls: 'chips' }, list.map((c) => el('span', { cls: `chip gem-${c}` }, `${counts[c]} ${c}`)));
+  if (!list.length) return el('span', { cls: 'muted', text: t('none') });
+  return el('span', { cls: 'chips' }, list.map((c) => el('span', { cls: `chip gem-${c}` }, countText(counts[c], c))));
 }
 
 function renderResult() {
   const d = R.data;
   const res = d.result;
   const box = $('result');
-  const check = el('p', { cls: 'muted', text: 'Checking the shuffle…' });
-  box.replaceChildren(el('h2', { text: 'Result' }),
-    el('table', {}, el('tr', {}, ['Rank', 'Player', 'Points', 'Cards'].map((h) => el('th', { scope: 'col', text: h }))),
+  const check = el('p', { cls: 'muted', text: t('fair.checkingShuffle') });
+  const heads = ['result.rank', 'result.player', 'result.points', 'result.cards'];
+  box.replaceChildren(el('h2', { text: t('result.title') }),
+    el('table', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col', text: t(h) }))),
       res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
         [r.rank, nameOf(r.seat), r.points, r.cards].map((v) => el('td', { text: String(v) }))))),
-    res.deadlock ? el('p', { text: 'The game ended because nobody could move for a full round.' }) : null,
-    el('h3', { text: 'Fair shuffle' }),
+    // replaceChildren (unlike el) would write a null as the text "null".
+    ...(res.deadlock ? [el('p', { text: t('result.deadlock') })] : []),
+    el('h3', { text: t('fair.title') }),
     el('dl', { cls: 'reveal' },
-      el('dt', { text: 'commitment' }), el('dd', { text: d.commitment }),
-      el('dt', { text: 'seed' }), el('dd', { text: d.seed }),
-      el('dt', { text: 'salt' }), el('dd', { text: d.salt })),
+      el('dt', { text: t('fair.commitment') }), el('dd', { text: d.commitment }),
+      el('dt', { text: t('fair.seed') }), el('dd', { text: d.seed }),
+      el('dt', { text: t('fair.salt') }), el('dd', { text: d.salt })),
     check);
   checkShuffle(d, check);
 }
 
 async function checkShuffle(d, node) {
   if (!(window.crypto && crypto.subtle)) {
-    node.textContent = 'This browser cannot check the seed here (it needs https); the replay can be checked with splendor-server verify.';
+    node.textContent = t('fair.noCrypto');
     return;
   }
   try {
     const hex = await commitmentOf(d.salt, d.seed);
-    node.textContent = hex === d.commitment
-      ? 'Checked here: SHA-256(salt ‖ seed) equals the commitment every player received before the first move, so the shuffle was fixed before the game began.'
-      : 'Warning: SHA-256(salt ‖ seed) does not equal the commitment: this shuffle cannot be trusted.';
+    node.textContent = t(hex === d.commitment ? 'fair.okReplay' : 'fair.bad');
   } catch {
-    node.textContent = 'The seed could not be checked here.';
+    node.textContent = t('fair.error');
   }
 }
 
 // ---- Start ----------------------------------------------------------------------
 
+// A language switch draws the page again in the new words.
+function languageChanged() {
+  if (R.status) setStatus(...R.status);
+  if (R.data) {
+    viewerTitle();
+    renderResult();
+    show();
+  } else if (!$('list').hidden) {
+    $('games').tBodies[0].replaceChildren(...R.games.map(gameRow));
+  }
+}
+
 function setup() {
+  initLang();
+  onLangChange(languageChanged);
   const match = location.pathname.match(/^\/games\/([^/]+)$/);
   if (match) {
     $('first').addEventListener('click', () => go(0));

@@ -32,14 +32,14 @@ function renderChat() {
   if (home && box.parentElement !== home) home.append(box);
   const list = $('chat-log');
   list.replaceChildren(...chatLines.map((m) => el('li', {},
-    el('strong', { text: m.from }), m.seat === undefined ? el('span', { cls: 'tag', text: 'watching' }) : null,
+    el('strong', { text: m.from }), m.seat === undefined ? el('span', { cls: 'tag', text: t('tag.watching') }) : null,
     ': ', m.text)));
-  if (!chatLines.length) list.append(el('li', { cls: 'muted', text: 'No messages yet.' }));
+  if (!chatLines.length) list.append(el('li', { cls: 'muted', text: t('chat.empty') }));
   list.scrollTop = list.scrollHeight;
   const me = S.room.you.seat !== undefined ? S.room.seats[S.room.you.seat] : null;
   const muted = Boolean(me && me.muted);
   $('chat-text').disabled = muted || !S.identified;
-  $('chat-text').placeholder = muted ? 'The host muted your chat.' : 'Say something…';
+  $('chat-text').placeholder = t(muted ? 'chat.muted' : 'chat.placeholder');
 }
 
 function sendChat(e) {
@@ -54,7 +54,7 @@ function muteButton(r, s) {
   if (!isHost(r) || s.bot || s.seat === r.you.seat) return null;
   return el('button', {
     type: 'button', cls: 'quiet small',
-    text: s.muted ? 'Unmute chat' : 'Mute chat',
+    text: t(s.muted ? 'chat.unmute' : 'chat.mute'),
     'aria-pressed': s.muted ? 'true' : 'false',
     onclick: () => send({ type: 'mute', seat: s.seat, muted: !s.muted }),
   });
@@ -72,18 +72,18 @@ function rematchNode() {
   const waiting = r.seats.filter((s) => s && !accepted.includes(s.seat)).map((s) => s.name);
   const box = el('div', { cls: 'rematch' });
   if (offer && offer.room) {
-    box.append(el('p', { text: `The rematch is in room ${offer.room}.` }));
+    box.append(el('p', { text: t('rematch.room', { room: offer.room }) }));
     return box;
   }
   if (seated) {
     const mine = accepted.includes(r.you.seat);
     box.append(el('button', {
       type: 'button', id: 'rematch', disabled: mine,
-      text: mine ? 'Rematch asked' : (offer ? 'Accept the rematch' : 'Offer a rematch'),
+      text: t(mine ? 'rematch.asked' : (offer ? 'rematch.accept' : 'rematch.offer')),
       onclick: () => { S.rematchAsked = send({ type: 'rematch' }) ? S.nextId - 1 : null; },
     }));
   }
-  if (offer) box.append(el('p', { cls: 'muted', text: `Waiting for: ${waiting.join(', ')}.` }));
+  if (offer) box.append(el('p', { cls: 'muted', text: t('rematch.waiting', { names: waiting.join(', ') }) }));
   return box;
 }
 
@@ -124,12 +124,12 @@ function setupAlerts() {
     if ($('alert-notify').checked) {
       if (!window.Notification) {
         $('alert-notify').checked = false;
-        toast('This browser has no desktop notifications.');
+        toast(t('alerts.noNotifications'));
       } else if (Notification.permission !== 'granted') {
         const answer = await Notification.requestPermission();
         if (answer !== 'granted') {
           $('alert-notify').checked = false;
-          toast('Notifications are blocked for this site in the browser settings.');
+          toast(t('alerts.blocked'));
         }
       }
     }
@@ -165,13 +165,13 @@ function myTurn() {
 // the turn; sound and notification only when the turn becomes ours.
 function turnAlerts(wasMine) {
   const mine = myTurn();
-  document.title = mine ? '● Your turn · Splendor' : 'Splendor';
+  document.title = mine ? t('alerts.title') : 'Splendor';
   const icon = document.querySelector('link[rel="icon"]');
   if (icon) icon.href = mine ? '/icon-turn.svg' : '/icon.svg';
   if (!mine || wasMine) return;
-  $('announce').textContent = 'It is your turn.';
+  $('announce').textContent = t('alerts.yourTurn');
   if ($('alert-sound').checked) beep();
   if ($('alert-notify').checked && document.hidden && window.Notification && Notification.permission === 'granted') {
-    try { new Notification('Splendor', { body: 'It is your turn.', tag: 'splendor-turn' }); } catch { /* ignore */ }
+    try { new Notification('Splendor', { body: t('alerts.yourTurn'), tag: 'splendor-turn' }); } catch { /* ignore */ }
   }
 }

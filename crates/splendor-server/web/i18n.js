@@ -1,0 +1,404 @@
+// The page's languages (docs/BROWSER.md, "Languages"): one message table per
+// language and `t(key, params)`. Loaded first on both pages; the other
+// tables (i18n-nl.js, i18n-fr.js, i18n-de.js) add themselves next.
+//
+// A value is a string with {placeholders}, or a function of the params (for
+// plurals: French counts 0 and 1 as singular). A missing key falls back to
+// English, then to the key itself. Colours are named by `colorName` (keys
+// color.white ... color.gold): the protocol keeps its English colour names,
+// only what is shown is translated. People's text (names, chat) never goes
+// through here.
+//
+// A classic script (no `export`): in Node, for the tests, it also exports
+// itself through `module.exports`.
+'use strict';
+
+const LANGS = ['en', 'nl', 'fr', 'de'];
+// Each language named in itself, for the switcher.
+const LANG_NAMES = { en: 'English', nl: 'Nederlands', fr: 'Français', de: 'Deutsch' };
+const LANG_KEY = 'splendor.lang';
+
+// English: the words of the page since the start. The colour words are
+// exactly the protocol's (white, blue, green, red, black, gold).
+const MESSAGES = {
+  en: {
+    'lang.label': 'Language',
+
+    // Colours and counts
+    'color.white': 'white',
+    'color.blue': 'blue',
+    'color.green': 'green',
+    'color.red': 'red',
+    'color.black': 'black',
+    'color.gold': 'gold',
+    count: '{n} {color}',
+    none: 'none',
+    points: ({ n }) => (n === 1 ? '1 point' : `${n} points`),
+    'points.short': '{n} pts',
+    cards: ({ n }) => (n === 1 ? '1 card' : `${n} cards`),
+
+    // Header, turn alerts
+    'nav.pastGames': 'Past games',
+    'alerts.toggle': 'Turn alerts',
+    'alerts.sound': 'a short sound when it is my turn',
+    'alerts.notify': 'a desktop notification when it is my turn (while this tab is hidden)',
+    'alerts.title': '● Your turn · Splendor',
+    'alerts.yourTurn': 'It is your turn.',
+    'alerts.noNotifications': 'This browser has no desktop notifications.',
+    'alerts.blocked': 'Notifications are blocked for this site in the browser settings.',
+
+    // Connection
+    'status.connecting': 'Connecting…',
+    'status.connected': 'Connected',
+    'status.elsewhere': 'This session was opened in another tab or window.',
+    'status.idle': 'Disconnected after a long idle time.',
+    'status.restarting': 'The server is restarting. Reconnecting in {s} s…',
+    'status.lost': 'Connection lost. Reconnecting in {s} s…',
+    'reconnect.here': 'Use it here',
+    'reconnect.again': 'Reconnect',
+    'reconnect.now': 'Reconnect now',
+    'toast.notConnected': 'Not connected yet; try again in a moment.',
+    'toast.expired': 'Your earlier session has expired; please enter your name again.',
+    'toast.roomClosed': 'Room {room} closed: {reason}',
+
+    // Name
+    'login.title': 'Welcome',
+    'login.name': 'Your name',
+    'login.play': 'Play',
+    'login.invite': 'You were invited to room {code}: enter your name, then join it.',
+
+    // Lobby
+    'lobby.join': 'Join a room',
+    'lobby.code': 'Room code',
+    'lobby.joinButton': 'Join',
+    'lobby.watchButton': 'Watch',
+    'lobby.new': 'New room',
+    'lobby.seats': 'Seats',
+    'lobby.listed': 'list it below for anyone',
+    'lobby.clock': 'Clock',
+    'clock.none': 'none: the game waits for everyone',
+    'clock.5min': '5 minutes + 10 s a turn',
+    'clock.2min': '2 minutes + 5 s a turn',
+    'clock.15min': '15 minutes + 15 s a turn',
+    'clock.day': 'a day a turn',
+    'lobby.away': 'a stand-in plays for players who are away',
+    'lobby.create': 'Create',
+    'lobby.bots': 'Play against bots',
+    'lobby.opponents': 'Opponents',
+    'lobby.level': 'Level',
+    'botLevel.random': 'random (beginner)',
+    'botLevel.greedy': 'greedy (casual)',
+    'botLevel.strong': 'strong (searching)',
+    'lobby.playNow': 'Play now',
+    'lobby.open': 'Open rooms',
+    'lobby.refresh': 'Refresh',
+    'lobby.noRooms': 'No open rooms right now.',
+    'lobby.roomLine': "{host}'s room, {players}/{seats} seated",
+    'toast.badCode': 'A room code is five letters, like ABCDE.',
+
+    // Waiting room
+    'room.code': 'Room code',
+    'room.copyCode': 'Copy code',
+    'room.link': 'Link to this room',
+    'room.copyLink': 'Copy link',
+    'room.players': 'Players',
+    'room.bot': 'Bot',
+    'bot.random': 'random',
+    'bot.greedy': 'greedy',
+    'bot.strong': 'strong',
+    'room.addBot': 'Add a bot',
+    'room.order': 'Turn order',
+    'order.random': 'random',
+    'order.joined': 'order of joining',
+    'room.start': 'Start the game',
+    'room.leave': 'Leave the room',
+    'room.listed': 'Listed among the open rooms.',
+    'room.unlisted': 'Not listed: share the code or the link.',
+    'room.freeSeat': 'free seat',
+    'room.remove': 'Remove',
+    'room.watching': 'Watching: {names}',
+    'room.clock': 'Clock: {initial} + {increment} a turn; out of time, a stand-in plays the turn.',
+    'room.clockAway': 'Clock: {initial} + {increment} a turn; out of time, a stand-in plays the turn, and the turns of players who are away.',
+    'room.noClock': 'No clock: the game waits for everyone.',
+    'room.needTwo': 'Share the code: at least 2 players are needed.',
+    'room.ready': 'Start when everyone is here.',
+    'room.waitHost': 'Waiting for the host to start the game.',
+    'room.loading': 'Loading the game…',
+    'copy.code': 'Code copied.',
+    'copy.link': 'Link copied.',
+    'copy.codeByHand': 'Press Ctrl+C (or hold and copy) to copy the code.',
+    'copy.linkByHand': 'Press Ctrl+C (or hold and copy) to copy the link.',
+    'duration.days': ({ n }) => (n === 1 ? '1 day' : `${n} days`),
+    'duration.hours': ({ n }) => (n === 1 ? '1 hour' : `${n} hours`),
+    'duration.min': '{n} min',
+    'duration.s': '{n} s',
+    'clock.daysHours': '{d}d {h}h',
+
+    // Tags beside names
+    'tag.host': 'host',
+    'tag.bot': 'bot: {level}',
+    'tag.you': 'you',
+    'tag.away': 'away',
+    'tag.muted': 'muted',
+    'tag.watching': 'watching',
+    'tag.toPlay': 'to play',
+    'tag.first': 'first',
+    'tag.standIn': 'played by stand-in',
+    'tag.standInTitle': 'Out of time, or away: a stand-in plays this seat until its player acts within the grace',
+    seat: 'seat {n}',
+
+    // Chat
+    'chat.title': 'Chat',
+    'chat.message': 'Message',
+    'chat.placeholder': 'Say something…',
+    'chat.muted': 'The host muted your chat.',
+    'chat.send': 'Send',
+    'chat.empty': 'No messages yet.',
+    'chat.mute': 'Mute chat',
+    'chat.unmute': 'Unmute chat',
+
+    // Rematch
+    'rematch.room': 'The rematch is in room {room}.',
+    'rematch.asked': 'Rematch asked',
+    'rematch.accept': 'Accept the rematch',
+    'rematch.offer': 'Offer a rematch',
+    'rematch.waiting': 'Waiting for: {names}.',
+
+    // The table
+    'game.room': 'Room {room}',
+    'game.turn': 'turn {n}',
+    'game.finished': 'finished',
+    'game.lastRound': 'last round',
+    'game.leave': 'Leave',
+    'game.leaveTable': 'Leave the table',
+    'game.leaveConfirm': 'Leave the table? Your seat stays yours: join the same code to come back.',
+    'game.log': 'What happened',
+    'game.logEmpty': 'Moves appear here.',
+    'label.nobles': 'Nobles',
+    'label.tokens': 'Tokens',
+    'label.tokensN': 'Tokens ({n})',
+    'label.bonuses': 'Bonuses ({cards})',
+    'label.reserved': 'Reserved',
+    'nobles.noneLeft': 'none left',
+    'noble.title': 'noble, {points}: needs {counts} in bonuses',
+    'noble.short': 'noble, {points}',
+    'noble.progress': 'bonuses each player still lacks for this noble',
+    'noble.fallback': 'Noble {id}',
+    'card.text': 'a level {level} {color} card',
+    'card.textPoints': 'a level {level} {color} card ({points})',
+    'card.hidden': 'a hidden level {level} card',
+    'card.title': '{card}, gives a {color} bonus',
+    'card.afterBonuses': '{count}, {net} after your bonuses',
+    'card.empty': 'empty',
+    'reserved.hidden': 'level {level}, hidden',
+    'reserved.level': 'level {level}',
+    'deck.level': 'Level {level}',
+    'deck.left': '{n} left',
+    'deck.title': 'level {level} deck: {cards} left',
+    'supply.title': '{count} in the supply',
+
+    // Whose turn, and the moves
+    'turn.mine': 'Your turn',
+    'turn.mineReturn': 'Your turn: returning tokens',
+    'turn.mineNoble': 'Your turn: choosing a noble',
+    'turn.other': "{name}'s turn",
+    'turn.otherReturn': "{name}'s turn: returning tokens",
+    'turn.otherNoble': "{name}'s turn: choosing a noble",
+    'turn.timeLeft': 'Time left:',
+    'turn.standInBack': '— act within it to take your seat back from the stand-in.',
+    'turn.watching': 'You are watching.',
+    'turn.offline': 'Not connected: moves wait until the connection is back.',
+    'turn.sending': 'Sending…',
+    'move.mustPass': 'No move is possible: you must pass.',
+    'move.pass': 'Pass',
+    'move.card': '{card}, costing {cost}.',
+    'move.deck': 'The level {level} deck.',
+    'move.buy': 'Buy it',
+    'move.reserve': 'Reserve it',
+    'move.reserveTop': 'Reserve the top card',
+    'move.cancel': 'Cancel',
+    'move.hint': 'Pick tokens from the supply (the same colour twice for two), or click a framed card or deck: green frames can be bought.',
+    'move.takeWhat': 'Take {counts}?',
+    'move.take': 'Take',
+    'move.clear': 'Clear',
+    'move.notLegal': 'Not a legal take yet: pick up to three different colours, or one colour twice.',
+    'pay.legend': 'How to pay: gold for',
+    'pay.less': 'less gold for {color}',
+    'pay.more': 'more gold for {color}',
+    'pay.total': 'You pay {counts}.',
+    'return.prompt': ({ n, chosen }) => `You hold more than 10 tokens: return ${n === 1 ? '1 token' : `${n} tokens`} (${chosen} chosen).`,
+    'return.one': 'return one {color}',
+    'return.these': 'Return {counts}',
+    'return.button': 'Return',
+    'noble.choose': 'Several nobles would visit you: choose one.',
+
+    // The end
+    'result.rank': 'Rank',
+    'result.player': 'Player',
+    'result.points': 'Points',
+    'result.cards': 'Cards',
+    'result.shared': 'Shared victory: {names}',
+    'result.wins': '{name} wins',
+    'result.deadlock': 'The game ended because nobody could move for a full round.',
+    'result.title': 'Result',
+    'fair.title': 'Fair shuffle',
+    'fair.text': 'Every card was dealt from a secret seed. Its fingerprint (the commitment) came with every state; now the seed is revealed.',
+    'fair.commitment': 'commitment',
+    'fair.seed': 'seed',
+    'fair.salt': 'salt',
+    'fair.checking': 'Checking the seed…',
+    'fair.checkingShuffle': 'Checking the shuffle…',
+    'fair.otherCommitment': 'Warning: this is not the commitment shown during the game.',
+    'fair.noCrypto': 'This browser cannot check the seed here (it needs https); the replay can be checked with splendor-server verify.',
+    'fair.bad': 'Warning: SHA-256(salt ‖ seed) does not equal the commitment: this shuffle cannot be trusted.',
+    'fair.okSeen': 'Checked in this browser: the shuffle was fixed before the first move. SHA-256(salt ‖ seed) equals the commitment this page received when the game started.',
+    'fair.okLate': 'Checked in this browser: SHA-256(salt ‖ seed) equals the commitment (this page joined after the start, so it did not see the commitment then).',
+    'fair.okReplay': 'Checked here: SHA-256(salt ‖ seed) equals the commitment every player received before the first move, so the shuffle was fixed before the game began.',
+    'fair.error': 'The seed could not be checked here.',
+    'links.replay': 'Watch the replay',
+    'links.json': 'replay (JSON)',
+
+    // The log
+    'event.took': '{who} took {counts}.',
+    'event.reserved': '{who} reserved {card}.',
+    'event.reservedGold': '{who} reserved {card} and took a gold token.',
+    'event.reservedDeck': '{who} reserved {card} from the deck.',
+    'event.reservedDeckGold': '{who} reserved {card} from the deck and took a gold token.',
+    'event.bought': '{who} bought {card} for {counts}.',
+    'event.boughtFree': '{who} bought {card} for free.',
+    'event.dealt': 'New on level {level}: {color}, {points}.',
+    'event.returned': '{who} returned {counts}.',
+    'event.noble': 'A noble ({points}) visited {who}.',
+    'event.passed': '{who} passed.',
+    'event.endTriggered': '{who} reached 15 points: the round is finished, then the game ends.',
+    'event.gameOver': 'The game is over.',
+    'event.standIn': '(stand-in)',
+
+    // Past games and the replay
+    'replay.docTitle': 'Splendor: past games',
+    'replay.docTitleGame': 'Splendor: game in room {room}',
+    'replay.list': 'Past games',
+    'replay.ended': 'Ended',
+    'replay.players': 'Players',
+    'replay.room': 'Room',
+    'replay.open': 'Replay',
+    'replay.empty': 'No finished games yet.',
+    'replay.older': 'Older games',
+    'replay.raw': 'Replay (JSON)',
+    'replay.first': 'First position',
+    'replay.prev': 'Previous move',
+    'replay.next': 'Next move',
+    'replay.last': 'Last position',
+    'replay.gamesFailed': 'The games could not be loaded: {why}',
+    'replay.gameFailed': 'This game could not be loaded: {why}',
+    'replay.loading': 'Loading…',
+    'replay.title': 'Room {room}: {names}',
+    'replay.step': 'Move {step} of {last}',
+    'replay.deal': 'The deal: the seed shuffled the decks and the nobles.',
+  },
+};
+
+let currentLang = 'en';
+const langListeners = [];
+
+// Adds (or replaces) the table of `lang`: the other language files call it.
+function addMessages(lang, table) {
+  MESSAGES[lang] = table;
+}
+
+// The message `key` in the current language, English, or the key itself.
+function t(key, params) {
+  const table = MESSAGES[currentLang] || MESSAGES.en;
+  let value = table[key];
+  if (value === undefined) value = MESSAGES.en[key];
+  if (value === undefined) return key;
+  return format(value, params || {});
+}
+
+function format(value, params) {
+  if (typeof value === 'function') return String(value(params));
+  return value.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined ? whole : String(params[name])));
+}
+
+// The shown word for a protocol colour ("blue" in English, "blauw" in Dutch).
+function colorName(color) {
+  const key = `color.${color}`;
+  return (MESSAGES[currentLang] && MESSAGES[currentLang][key]) || MESSAGES.en[key] || String(color);
+}
+
+// A bot level's shown name (the protocol's word when unknown).
+function botName(level) {
+  const key = `bot.${level}`;
+  return MESSAGES.en[key] === undefined ? String(level) : t(key);
+}
+
+// The first of `list` (navigator.languages: "fr-BE", "de", ...) that is one
+// of LANGS by its prefix; English when none is.
+function pickLang(list) {
+  for (const entry of list || []) {
+    const prefix = String(entry).toLowerCase().split(/[-_]/)[0];
+    if (LANGS.includes(prefix)) return prefix;
+  }
+  return 'en';
+}
+
+function storedLang() {
+  try {
+    const value = localStorage.getItem(LANG_KEY);
+    return LANGS.includes(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+// The page's language: the one chosen in the switcher earlier, else the
+// browser's.
+function startingLang() {
+  const nav = typeof navigator === 'undefined' ? [] : (navigator.languages || [navigator.language]);
+  return storedLang() || pickLang(nav);
+}
+
+// Writes the static texts of `root`: data-i18n (text), data-i18n-placeholder,
+// data-i18n-aria-label and data-i18n-title (attributes).
+function applyI18n(root) {
+  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const attr of ['placeholder', 'aria-label', 'title']) {
+    for (const node of root.querySelectorAll(`[data-i18n-${attr}]`)) {
+      node.setAttribute(attr, t(node.getAttribute(`data-i18n-${attr}`)));
+    }
+  }
+}
+
+// Switches to `lang`: `<html lang>`, the static texts, then whatever the
+// pages registered with onLangChange (they draw the rest again).
+function setLang(lang, remember) {
+  currentLang = LANGS.includes(lang) && MESSAGES[lang] ? lang : 'en';
+  if (remember) {
+    try { localStorage.setItem(LANG_KEY, currentLang); } catch { /* private browsing */ }
+  }
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = currentLang;
+  applyI18n(document);
+  const select = document.getElementById('lang');
+  if (select) select.value = currentLang;
+  for (const fn of langListeners) fn(currentLang);
+}
+
+function onLangChange(fn) {
+  langListeners.push(fn);
+}
+
+// Called once by each page's setup: picks the language, writes the static
+// texts and wires the switcher (<select id="lang"> in the header).
+function initLang() {
+  setLang(startingLang(), false);
+  const select = document.getElementById('lang');
+  if (select) select.addEventListener('change', () => setLang(select.value, true));
+}
+
+if (typeof module !== 'undefined' && module.exports) {
+  module.exports = {
+    LANGS, LANG_NAMES, LANG_KEY, MESSAGES, addMessages, t, format, colorName, botName, pickLang, setLang,
+    currentLang: () => currentLang,
+  };
+}
