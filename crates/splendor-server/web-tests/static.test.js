@@ -1,0 +1,160 @@
+// Static checks of the browser client's files: every message key the pages
+// use exists, and no user-visible English is left outside the tables.
+// Run with `node --test crates/splendor-server/web-tests`.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { MESSAGES } = require('../web/i18n.js');
+
+const WEB = path.join(__dirname, '..', 'web');
+const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');
+const EN = MESSAGES.en;
+const PAGES = ['index.html', 'replay.html'];
+// The scripts that draw the pages (the tables themselves are i18n*.js).
+const SCRIPTS = ['common.js', 'lobby.js', 'social.js', 'app.js', 'replay.js'];
+
+// The string literals of a script, comments left out: { text, before },
+// `text` with every ${...} of a template replaced by "∙", `before` the code
+// just in front of the literal.
+function literals(src) {
+  const out = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === '/' && src[i + 1] === '/') { i = src.indexOf('\n', i); if (i < 0) break; continue; }
+    if (c === '/' && src[i + 1] === '*') { i = src.indexOf('*/', i) + 2; continue; }
+    if (c === "'" || c === '"' || c === '`') {
+      const start = i;
+      let text = '';
+      i += 1;
+      while (i < src.length && src[i] !== c) {
+        if (src[i] === '\\') { text += src[i + 1]; i += 2; continue; }
+        if (c === '`' && src[i] === '$' && src[i + 1] === '{') {
+          // Skip the expression, nested braces and literals included.
+          let depth = 1;
+          i += 2;
+          while (i < src.length && depth) {
+            const d = src[i];
+            if (d === '{') depth += 1;
+            else if (d === '}') depth -= 1;
+            else if (d === "'" || d === '"' || d === '`') {
+              const q = d;
+              i += 1;
+              while (i < src.length && src[i] !== q) i += src[i] === '\\' ? 2 : 1;
+            }
+            i += 1;
+          }
+          text += '∙';
+          continue;
+        }
+        text += src[i];
+        i += 1;
+      }
+      out.push({ text, before: src.slice(Math.max(0, start - 40), start), raw: src.slice(start, i + 1) });
+      i += 1;
+      continue;
+    }
+    i += 1;
+  }
+  return out;
+}
+
+// The literal keys handed to t(...) (first argument, or both branches of a
+// ternary there), and any dotted literal that looks like a key.
+function keysUsed(src) {
+  const keys = new Set();
+  for (const m of src.matchAll(/\bt\(\s*'([^']+)'/g)) keys.add(m[1]);
+  for (const lit of literals(src)) {
+    if (/^[a-z][A-Za-z]*(\.[a-z][A-Za-z0-9]*)+$/.test(lit.text) && !lit.text.startsWith('splendor.')) keys.add(lit.text);
+  }
+  return keys;
+}
+
+// Keys built at run time from a prefix: each must exist for every value.
+const BUILT_KEYS = [
+  ...['white', 'blue', 'green', 'red', 'black', 'gold'].map((c) => `color.${c}`),
+  ...['random', 'greedy', 'strong'].map((b) => `bot.${b}`),
+  ...['mine', 'other'].flatMap((w) => ['', 'Return', 'Noble'].map((p) => `turn.${w}${p}`)),
+  ...['', 'Deck'].flatMap((d) => ['', 'Gold'].map((g) => `event.reserved${d}${g}`)),
+];
+
+test('every key the scripts use is in the English table', () => {
+  for (const name of SCRIPTS) {
+    for (const key of keysUsed(read(name))) assert.ok(key in EN, `${name} uses the unknown key ${key}`);
+  }
+  for (const key of BUILT_KEYS) assert.ok(key in EN, key);
+});
+
+// Attributes of the pages: data-i18n and its placeholder / aria-label / title forms.
+function htmlKeys(html) {
+  return [...html.matchAll(/data-i18n(?:-placeholder|-aria-label|-title)?="([^"]+)"/g)].map((m) => m[1]);
+}
+
+test('every data-i18n key of the pages is in the English table, with the English text as default', () => {
+  for (const page of PAGES) {
+    const html = read(page);
+    const keys = htmlKeys(html);
+    assert.ok(keys.length > 10, page);
+    for (const key of keys) assert.ok(key in EN, `${page} uses the unknown key ${key}`);
+    // <tag ... data-i18n="key" ...>text</tag>: the text is the English one.
+    for (const m of html.matchAll(/<(\w+)[^>]*\sdata-i18n="([^"]+)"[^>]*>([^<]*)</g)) {
+      assert.equal(m[3].replace(/\s+/g, ' ').trim(), EN[m[2]], `${page} ${m[2]}`);
+    }
+    for (const m of html.matchAll(/\s(placeholder|aria-label|title)="([^"]*)"\s+data-i18n-\1="([^"]+)"/g)) {
+      assert.equal(m[2], EN[m[3]], `${page} ${m[3]}`);
+    }
+  }
+});
+
+test('every text of the pages is translated (apart from the name, the language names and numbers)', () => {
+  const allowed = new Set(['Splendor', 'English', 'Nederlands', 'Français', 'Deutsch', '⏮', '◀', '▶', '⏭']);
+  for (const page of PAGES) {
+    // People without JavaScript read the <noscript> note, in English.
+    const html = read(page).replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
+    for (const m of html.matchAll(/<([^>]+)>([^<]+)/g)) {
+      const text = m[2].replace(/\s+/g, ' ').trim();
+      if (!text || /^[\d\s]+$/.test(text) || allowed.has(text)) continue;
+      assert.match(m[1], /\sdata-i18n="/, `${page}: "${text}" is not translated (in <${m[1]}>)`);
+    }
+    for (const m of html.matchAll(/\s(placeholder|aria-label|title)="([^"]*[A-Za-z]{2}[^"]*)"(\s+data-i18n-\1)?/g)) {
+      // The code field's placeholder is an example code, not a word.
+      if (m[2] === 'ABCDE') continue;
+      assert.ok(m[3], `${page}: ${m[1]}="${m[2]}" is not translated`);
+    }
+  }
+});
+
+test('every English message is used by a page or a script', () => {
+  const used = new Set(BUILT_KEYS);
+  for (const name of SCRIPTS) for (const key of keysUsed(read(name))) used.add(key);
+  for (const page of PAGES) for (const key of htmlKeys(read(page))) used.add(key);
+  // i18n.js uses the switcher's label itself.
+  used.add('lang.label');
+  assert.deepEqual(Object.keys(EN).filter((k) => !used.has(k)), []);
+});
+
+// Where a script puts words on the page: these must come from t().
+const SINK = /(\btext:|\btitle:|'aria-label':|\.placeholder =|\.textContent =|\btoast\(|\bsetStatus\(|\bconfirm\(|document\.title =|\blabel =)\s*(\S+\s*\?\s*)?$/;
+
+test('no user-visible English literal is left in the scripts', () => {
+  const found = [];
+  for (const name of SCRIPTS) {
+    for (const lit of literals(read(name))) {
+      const words = lit.text.replace(/∙/g, ' ');
+      if (!/[A-Za-z]{2}/.test(words)) continue;
+      if (lit.text === 'Splendor' || lit.text === 'use strict') continue;
+      // Message keys.
+      if (/^[a-z][A-Za-z]*(\.[a-z][A-Za-z0-9∙]*)+$/.test(lit.text)) continue;
+      const context = lit.before.replace(/\s+/g, ' ');
+      // Class names, selectors, element names and protocol values are not text.
+      if (/(cls:|querySelector(All)?\(|className|el\(|\.dataset\.\w+ =)\s*(\S+\s*\?\s*)?$/.test(context)) continue;
+      const sentence = /[A-Za-z]{2,}[,.:;!?]?\s+[A-Za-z]{2,}/.test(words);
+      if (SINK.test(context) || sentence) found.push(`${name}: ${lit.raw}`);
+    }
+  }
+  assert.deepEqual(found, []);
+});
