@@ -279,6 +279,7 @@ impl Bot {
             // Lean states after actions (protocol 2): the protocol crate
             // reads their card ids back into the cards' details.
             verbose: false,
+            lang: None,
         };
         let mut bot = Bot {
             config,
@@ -305,6 +306,7 @@ impl Bot {
             name: None,
             token: Some(self.token.clone()),
             verbose: false,
+            lang: None,
         };
         self.send("hello", ClientMessage::Hello(hello));
     }

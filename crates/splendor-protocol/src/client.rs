@@ -92,6 +92,13 @@ pub struct Hello {
     /// catalogue.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verbose: bool,
+    /// The language of the `message` of every `error` this connection gets
+    /// from now on: `en` (the default), `nl`, `fr` or `de`, any case; a
+    /// region suffix (`nl-BE`) is reduced to the language. The gateway
+    /// checks it (another language is `invalid_field`); `error.code` is the
+    /// same in every language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
 }
 
 fn default_seats() -> u8 {
@@ -470,7 +477,8 @@ mod tests {
             ClientMessage::Hello(Hello {
                 verbose: false,
                 name: Some("ann".into()),
-                token: None
+                token: None,
+                lang: None,
             })
         );
         assert_eq!(
@@ -561,11 +569,13 @@ mod tests {
                 name: None,
                 token: Some("t".into()),
                 verbose: false,
+                lang: None,
             })),
             ClientFrame::new(ClientMessage::Hello(Hello {
                 name: Some("ann".into()),
                 token: None,
                 verbose: true,
+                lang: Some("nl".into()),
             })),
         ];
         for frame in frames {

@@ -63,6 +63,15 @@ pub struct Welcome {
     /// (`"verbose": true` in `hello`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verbose: bool,
+    /// The language of this connection's `error` messages (`en`, `nl`,
+    /// `fr` or `de`): the one `hello` asked for, or `en`. A server from
+    /// before languages sent none: English.
+    #[serde(default = "english")]
+    pub lang: String,
+}
+
+fn english() -> String {
+    "en".to_owned()
 }
 
 /// The protocol version: 2 sends lean states after actions (cards and

@@ -19,6 +19,9 @@
 //!   session (never one the client names) and forwards an intent to the
 //!   room; the gateway never touches game state. It also applies the
 //!   [`limits`] and the heartbeat.
+//! - [`i18n`]: people's messages in the language a connection chose at
+//!   `hello` (English, Dutch, French, German); the gateway translates
+//!   every `error` it sends.
 //! - [`config`]: flags and `SPLENDOR_*` environment variables.
 //! - [`metrics`]: the Prometheus figures.
 //! - [`probe`]: the client side of `splendor-server healthcheck`.
@@ -37,6 +40,7 @@ pub mod cli;
 pub mod config;
 mod games;
 mod http;
+pub mod i18n;
 pub mod limits;
 pub mod metrics;
 pub mod probe;

@@ -4,6 +4,7 @@
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::StreamExt;
 use futures_util::stream::SplitStream;
+use std::borrow::Cow;
 use std::time::Duration;
 
 use splendor_lobby::room::clock::ClockOptions;
@@ -20,6 +21,7 @@ use tokio::time::{Instant, sleep_until};
 use tracing::{Instrument, Span, debug, info_span, warn};
 
 use crate::AppState;
+use crate::i18n::{Lang, localize};
 use crate::limits::{MessageRate, Verdict};
 
 /// The reading side of one connection and what it knows about its client.
@@ -34,6 +36,9 @@ pub(super) struct Client {
     pub(super) session: Option<Session>,
     /// Set by `hello`: full states after every action instead of lean ones.
     pub(super) verbose: bool,
+    /// Set by `hello`: the language of the messages of the errors this
+    /// connection gets (English until then).
+    pub(super) lang: Lang,
     /// The room this connection is in; changed only by `set_room`.
     pub(super) room: Option<RoomHandle>,
     /// The connection's span, parent of `room_span`.
@@ -230,6 +235,17 @@ impl Client {
             let message = format!("this connection is already {:?}", session.name);
             return self.reply_error(ErrorCode::AlreadyIdentified, message, id);
         }
+        // The language first: this hello's own errors are said in it, and
+        // it stays for the connection's later errors even if this hello
+        // fails (a hello without one says English).
+        let lang = match hello.lang.as_deref().map(Lang::parse).transpose() {
+            Ok(lang) => lang.unwrap_or_default(),
+            Err(why) => {
+                self.lang = Lang::En;
+                return self.reply_error(ErrorCode::InvalidField, why, id);
+            }
+        };
+        self.lang = lang;
         let names = *self.state.names();
         let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
             Ok(name) => name,
@@ -291,6 +307,7 @@ impl Client {
             resumed,
             protocol: PROTOCOL_VERSION,
             verbose: self.verbose,
+            lang: self.lang.code().to_owned(),
         }));
         self.session = Some(session.clone());
         // Back into the room the session was in: its seat and the current state at once.
@@ -608,9 +625,10 @@ impl Client {
         let _ = self.conn.send(message);
     }
 
-    /// Bad input is answered, not logged as an error.
+    /// Bad input is answered, not logged as an error. The message in the
+    /// connection's language.
     fn reply_error(&self, code: ErrorCode, message: impl Into<String>, id: Option<RequestId>) {
-        let info = ErrorInfo::new(code, message, id);
+        let info = ErrorInfo::new(code, self.localized(message.into()), id);
         debug!(code = %info.code, "request rejected");
         self.state.metrics().intent_rejected(&info.code);
         self.send(ServerMessage::Error(info));
@@ -644,7 +662,18 @@ impl Client {
                 self.state.lobby().presence().set_room(session.id, None);
             }
         }
-        self.send(ServerMessage::Error(error.to_error_info(id)));
+        let mut info = error.to_error_info(id);
+        info.message = self.localized(info.message);
+        self.send(ServerMessage::Error(info));
+    }
+
+    /// An English message of the server in the connection's language (the
+    /// message itself where no translation matches it).
+    fn localized(&self, message: String) -> String {
+        match localize(&message, self.lang) {
+            Cow::Owned(translated) => translated,
+            Cow::Borrowed(_) => message,
+        }
     }
 }
 

@@ -200,6 +200,7 @@ async fn serve_socket(
             address,
             session: None,
             verbose: false,
+            lang: Default::default(),
             room: None,
             conn_span,
             room_span: Span::none(),
