@@ -91,6 +91,22 @@ const STEPS = [
     await checkAccessibility(run, run.player('Ann').page, 'the table at the start');
   }),
 
+  step('Bob switches the page to German and back, mid-game', async (run) => {
+    const { page } = run.player('Bob');
+    const heading = page.locator('#log-title');
+    assert.equal((await heading.textContent()).trim(), 'What happened');
+    await page.locator('#lang').selectOption('de');
+    // The page redraws at once, without a reload: the rulebook's words.
+    await page.waitForFunction(() => document.documentElement.lang === 'de');
+    assert.equal((await heading.textContent()).trim(), 'Was geschah');
+    const supply = await page.locator('#supply').textContent();
+    assert.match(supply, /Weiß/, 'the colours are German words');
+    await checkAccessibility(run, page, 'the table in German');
+    await page.locator('#lang').selectOption('en');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.equal((await heading.textContent()).trim(), 'What happened');
+  }),
+
   step(`both play ${MOVES_BEFORE_RELOAD} moves`, async (run) => {
     const over = await playUntil(run, ({ moves }) => moves >= MOVES_BEFORE_RELOAD);
     assert.ok(!over, 'the game is still running');
