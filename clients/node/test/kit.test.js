@@ -41,7 +41,7 @@ function startServer() {
 
 function frameChecker() {
   if (!fs.existsSync(SCHEMA)) return () => {};
-  const Ajv = require('ajv');
+  const Ajv = require('ajv/dist/2020');
   const schema = JSON.parse(fs.readFileSync(SCHEMA, 'utf8'));
   const validate = new Ajv({ strict: false, allErrors: false }).compile(schema);
   return (frame) => {

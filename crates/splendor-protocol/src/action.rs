@@ -25,7 +25,7 @@ use splendor_rules::{Action, CardId, Color, ColorSet, Level, NobleId};
 use crate::tokens::{GemCounts, TokenCounts};
 
 /// One action in its wire form. See the module doc for the syntax.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WireAction {
     /// `take`, R4: one token each of up to three different colours, each named
@@ -50,7 +50,7 @@ pub enum WireAction {
 
 /// What `buy` names: a bare card id (default payment), or a card with the
 /// gold to spend per colour (R7.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum BuyTarget {
     /// A bare card id: coloured tokens first, gold only for the shortfall (R7.3).

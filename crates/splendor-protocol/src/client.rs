@@ -15,7 +15,7 @@ use crate::error::ErrorCode;
 
 /// A client-chosen request id, echoed by the reply or the error.
 /// A string of at most [`MAX_REQUEST_ID_LEN`] bytes or a number.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum RequestId {
     /// A number, echoed as sent.
@@ -31,7 +31,7 @@ pub const MAX_REQUEST_ID_LEN: usize = 128;
 pub const MAX_NAME_CHARS: usize = 24;
 
 /// One client message with its optional request id.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ClientFrame {
     /// The request id, echoed by the message that answers this one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -43,7 +43,7 @@ pub struct ClientFrame {
 }
 
 /// Every message a client may send, tagged by `type`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
     /// Identify: a new session with `name`, or resume one with `token`.
@@ -78,7 +78,7 @@ pub enum ClientMessage {
 
 /// `hello`: identify the connection, as a new session (`name`) or by
 /// resuming one (`token`). Answered by `welcome`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hello {
     /// The display name for a new session (or a new name on resume).
@@ -107,7 +107,7 @@ fn default_seats() -> u8 {
 
 /// `create`: create a room and take its first seat, as host. Answered by
 /// `room`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Create {
     /// 2, 3 or 4 seats (default 4). The game starts with the seats filled then.
@@ -134,7 +134,7 @@ pub struct Create {
 
 /// A turn clock as `create` gives it: whole seconds; a bank of 1 second to
 /// 7 days and an increment of 0 to 1 day (R12.1), else `invalid_clock`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClockSpec {
     /// Each player's bank at the start, in seconds.
@@ -160,7 +160,9 @@ impl Default for Create {
 }
 
 /// The role a connection joins a room in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// `player`: take a seat (the default).
@@ -173,7 +175,7 @@ pub enum Role {
 
 /// `join`: join a room by its code. Answered by `room`, then, in a running
 /// or finished game, `state` (and `result` when it is over).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Join {
     /// The room code, case-insensitive.
@@ -185,7 +187,9 @@ pub struct Join {
 }
 
 /// How the seats are ordered when the game starts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatOrder {
     /// Shuffled from the game's seed (R2.4 default).
@@ -196,7 +200,7 @@ pub enum SeatOrder {
 }
 
 /// `start`: start the game (host only, at least 2 seated players).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Start {
     /// `random` (the default) or `joined`: the turn order (R2.4).
@@ -206,7 +210,7 @@ pub struct Start {
 
 /// `add_bot`: seat a built-in bot in the first free seat (host only,
 /// before the start). Answered by `room`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddBot {
     /// `random`, `greedy` or `strong`; another name gets `unknown_bot_level`.
@@ -215,7 +219,7 @@ pub struct AddBot {
 
 /// `remove_bot`: free the seat a built-in bot holds (host only, before the
 /// start). Answered by `room`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RemoveBot {
     /// The bot's seat, as the `room` message numbers it.
@@ -223,7 +227,7 @@ pub struct RemoveBot {
 }
 
 /// `act`: make a move for the connection's seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Act {
     /// The move, in the action syntax ([`WireAction`]): any entry of the
     /// `legal_actions` list of `state` may be sent unchanged.

@@ -24,7 +24,7 @@ use crate::tokens::{GemCounts, TokenCounts};
 use crate::view::{CardInfo, NobleInfo, StateContext, card_info, noble_info, phase_of};
 
 /// A lean `state` message, as the server writes it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LeanStateInfo {
     /// Always `"state"`: a lean state is a `state` message.
     #[serde(rename = "type")]
@@ -73,7 +73,7 @@ pub struct LeanStateInfo {
 }
 
 /// One level of the table, cards by id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LeanLevel {
     /// The level, 1 to 3.
     pub level: Level,
@@ -84,7 +84,7 @@ pub struct LeanLevel {
 }
 
 /// One seat's holdings, cards and nobles by id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LeanPlayer {
     /// The seat.
     pub seat: Seat,
@@ -104,7 +104,7 @@ pub struct LeanPlayer {
 }
 
 /// A reserved card by id, or only its level for whoever may not see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LeanReserved {
     /// The card's level, which everyone may see (R6.4).
     pub level: Level,
@@ -267,7 +267,7 @@ impl<'de> Deserialize<'de> for NobleInfo {
 
 /// Every card and noble with its details: what `GET /api/catalogue` serves,
 /// so that a client of lean states can show and weigh cards by id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Catalogue {
     /// The 90 development cards, by id.
     pub cards: Vec<CardInfo>,

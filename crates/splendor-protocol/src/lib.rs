@@ -22,6 +22,7 @@ pub mod action;
 pub mod client;
 pub mod error;
 pub mod lean;
+pub mod schema;
 pub mod server;
 pub mod social;
 pub mod tokens;
@@ -34,6 +35,7 @@ pub use client::{
 };
 pub use error::ErrorCode;
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
+pub use schema::protocol_schema;
 pub use server::{
     ClockInfo, ErrorInfo, EventsInfo, HistoryInfo, Left, PROTOCOL_VERSION, PhaseName, Pong,
     RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList, RoomStatus,

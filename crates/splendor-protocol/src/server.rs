@@ -13,7 +13,7 @@ use crate::tokens::TokenCounts;
 use crate::view::{LevelRow, NobleInfo, PlayerInfo, WireEvent};
 
 /// Every message the server sends.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// `welcome`: the answer to `hello`.
@@ -43,7 +43,7 @@ pub enum ServerMessage {
 }
 
 /// The answer to `hello`: who this connection is from now on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Welcome {
     /// The id of the `hello` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,7 +84,7 @@ fn protocol_one() -> u32 {
 }
 
 /// Where a room is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomStatus {
     /// Players are gathering; the host has not started.
@@ -96,7 +96,7 @@ pub enum RoomStatus {
 }
 
 /// A seat and who holds it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatInfo {
     /// The seat number: join order before the start, turn order from then on.
     pub seat: Seat,
@@ -118,7 +118,7 @@ pub struct SeatInfo {
 /// The room as everyone in it sees it. Sent on every change of membership,
 /// connection or status. Before the start, seats are numbered in join order;
 /// at the start they are renumbered into turn order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RoomInfo {
     /// The id of the request this answers; absent when the message was pushed
     /// because something happened in the room.
@@ -147,7 +147,7 @@ pub struct RoomInfo {
 }
 
 /// A room's turn clock, as `room` shows it (R12.1, R12.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RoomClock {
     /// Each player's bank at the start, in seconds.
     pub initial_s: u64,
@@ -159,7 +159,7 @@ pub struct RoomClock {
 }
 
 /// The receiving connection's place in the room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct You {
     /// `player` or `spectator`.
     pub role: Role,
@@ -169,7 +169,7 @@ pub struct You {
 }
 
 /// What the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PhaseName {
     /// A main action (R3), or a pass when none is possible (R11.1).
@@ -183,7 +183,7 @@ pub enum PhaseName {
 }
 
 /// The game as the receiving connection may see it (R6.4).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StateInfo {
     /// The id of the request this answers; absent when the message was pushed
     /// because something happened in the room.
@@ -247,7 +247,7 @@ pub struct StateInfo {
 
 /// One seat's clock (R12.1) as of the message: a client counts down from
 /// `remaining_ms` while `running`, without needing the server's time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ClockInfo {
     /// Milliseconds left, as of this message: the bank, or what is left of
     /// the grace for a seat the stand-in plays (R12.2).
@@ -265,7 +265,7 @@ pub struct ClockInfo {
 
 /// What the last action did, as the receiving connection may see it.
 /// Followed by a `state` with the same version.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EventsInfo {
     /// On the actor's copy only: the id of its `act` request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -286,7 +286,7 @@ pub struct EventsInfo {
 /// receiver may see them (redacted exactly as live events: another seat's
 /// blind reserve stays a level). Sent before the `state` on join, resume
 /// and `sync` of a started game, so a move log can be complete.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HistoryInfo {
     /// The room code.
     pub room: String,
@@ -297,7 +297,7 @@ pub struct HistoryInfo {
 }
 
 /// One line of the final ranking (R10.3, R10.4).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RankInfo {
     /// The seat.
     pub seat: Seat,
@@ -312,7 +312,7 @@ pub struct RankInfo {
 }
 
 /// The final result, sent once when the game ends and on `sync` afterwards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResultInfo {
     /// The id of the request this answers; absent when the message was pushed
     /// because something happened in the room.
@@ -340,7 +340,7 @@ pub struct ResultInfo {
 /// What a finished game reveals so that its players can check the deal
 /// (docs/REPLAYS.md): `commitment == SHA-256(salt || seed)`, with the salt's
 /// 32 bytes and the seed's 8 big-endian bytes, all as lowercase hexadecimal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Reveal {
     /// The commitment every player received when the game started.
     pub commitment: String,
@@ -351,7 +351,7 @@ pub struct Reveal {
 }
 
 /// A request failed; nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ErrorInfo {
     /// The id of the failed request, when it could be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -366,7 +366,7 @@ pub struct ErrorInfo {
 }
 
 /// The answer to `leave`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Left {
     /// The id of the `leave` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -376,7 +376,7 @@ pub struct Left {
 }
 
 /// The room closed (it expired); the connection is in no room now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RoomClosed {
     /// The code of the room that closed.
     pub room: String,
@@ -385,7 +385,7 @@ pub struct RoomClosed {
 }
 
 /// A room that can be joined, as `list_rooms` and `GET /api/rooms` show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RoomSummary {
     /// The room code, to `join` with.
     pub code: String,
@@ -400,7 +400,7 @@ pub struct RoomSummary {
 }
 
 /// The answer to `list_rooms`; also the body of `GET /api/rooms`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RoomList {
     /// The id of the `list_rooms` request, if it had one; absent in
     /// `GET /api/rooms`.
@@ -411,7 +411,7 @@ pub struct RoomList {
 }
 
 /// The answer to `ping`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pong {
     /// The id of the `ping` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -14,7 +14,7 @@ use crate::client::RequestId;
 pub const MAX_CHAT_CHARS: usize = 200;
 
 /// `chat`: a short plain-text message to everyone in the room.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Chat {
     /// 1 to [`MAX_CHAT_CHARS`] characters, no control characters (line
@@ -23,7 +23,7 @@ pub struct Chat {
 }
 
 /// `mute`: the host stops (or lets again) a seat's chat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Mute {
     /// The seat, as the `room` message numbers it.
@@ -33,7 +33,7 @@ pub struct Mute {
 }
 
 /// `chat` from the server: what someone in the room said.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ChatInfo {
     /// The id of the sender's `chat` request, on the copy the sender gets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -50,7 +50,7 @@ pub struct ChatInfo {
 }
 
 /// The rematch after a finished game, as `room` shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RematchInfo {
     /// The seats that want the rematch (bots always do).
     pub accepted: Vec<Seat>,

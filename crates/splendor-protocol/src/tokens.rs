@@ -12,7 +12,9 @@ fn is_zero(n: &u8) -> bool {
 }
 
 /// A count per token kind: the five gem colours and gold (R1.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct TokenCounts {
     /// White (diamond) tokens.
@@ -37,7 +39,9 @@ pub struct TokenCounts {
 
 /// A count per gem colour, without gold: costs, bonuses, noble requirements,
 /// and the gold a payment spends per colour (R7.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct GemCounts {
     /// The count for white (diamond).

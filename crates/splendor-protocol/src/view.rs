@@ -44,7 +44,7 @@ pub struct NobleInfo {
 }
 
 /// One level of the table: its deck size and its face-up slots.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LevelRow {
     /// The level, 1 to 3.
     pub level: Level,
@@ -56,7 +56,7 @@ pub struct LevelRow {
 
 /// A reserved card. `card` is `null` when the viewer may not see it: then
 /// only its level is known (R6.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReservedInfo {
     /// The card's level, which everyone may see (R6.4).
     pub level: Level,
@@ -67,7 +67,7 @@ pub struct ReservedInfo {
 }
 
 /// One seat's public holdings, plus its hidden reserves for its owner.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PlayerInfo {
     /// The seat.
     pub seat: Seat,
@@ -90,7 +90,7 @@ pub struct PlayerInfo {
 }
 
 /// Something that happened, tagged by `event`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum WireEvent {
     /// `took_tokens`: a seat took tokens from the supply (R4, R5).

@@ -1,0 +1,116 @@
+//! The JSON Schema of the protocol (docs/protocol.schema.json), derived
+//! from the message types with `schemars` so that it cannot drift from
+//! them: its root validates every frame the server sends, and
+//! `$defs/ClientFrame` every frame a client may send. The committed file
+//! is checked against [`protocol_schema`] by a test
+//! (`UPDATE_SCHEMA=1 cargo test -p splendor-protocol schema` rewrites it).
+//!
+//! Cards and nobles are written by hand: they travel as objects, or as
+//! bare ids in lean states (see [`crate::lean`]).
+
+use std::borrow::Cow;
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use splendor_rules::{CardId, Color, Level, NobleId};
+
+use crate::client::ClientFrame;
+use crate::server::ServerMessage;
+use crate::tokens::GemCounts;
+use crate::view::{CardInfo, NobleInfo};
+
+impl JsonSchema for CardInfo {
+    fn schema_name() -> Cow<'static, str> {
+        "CardInfo".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let id = generator.subschema_for::<CardId>();
+        let level = generator.subschema_for::<Level>();
+        let color = generator.subschema_for::<Color>();
+        let gems = generator.subschema_for::<GemCounts>();
+        json_schema!({
+            "description": "A development card (R1.2): its object, or its bare id (0 to 89) in a lean state.",
+            "anyOf": [
+                id,
+                {
+                    "type": "object",
+                    "required": ["id", "level", "bonus", "points", "cost"],
+                    "properties": {
+                        "id": id,
+                        "level": level,
+                        "bonus": color,
+                        "points": {"type": "integer", "minimum": 0, "maximum": 5},
+                        "cost": gems
+                    }
+                }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for NobleInfo {
+    fn schema_name() -> Cow<'static, str> {
+        "NobleInfo".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let id = generator.subschema_for::<NobleId>();
+        let gems = generator.subschema_for::<GemCounts>();
+        json_schema!({
+            "description": "A noble tile (R1.3): its object, or its bare id (0 to 9) in a lean state.",
+            "anyOf": [
+                id,
+                {
+                    "type": "object",
+                    "required": ["id", "points", "requires"],
+                    "properties": {
+                        "id": id,
+                        "points": {"type": "integer", "minimum": 0},
+                        "requires": gems
+                    }
+                }
+            ]
+        })
+    }
+}
+
+/// The protocol's JSON Schema (draft 2020-12): the root is a server
+/// message; `$defs/ClientFrame` is a client message.
+pub fn protocol_schema() -> serde_json::Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    generator.subschema_for::<ClientFrame>();
+    let mut root = generator.into_root_schema_for::<ServerMessage>();
+    root.insert(
+        "title".into(),
+        "Splendor server protocol (docs/PROTOCOL.md)".into(),
+    );
+    root.insert(
+        "description".into(),
+        "The root validates every frame the server sends; $defs/ClientFrame validates a frame a client sends. Generated from the Rust types of splendor-protocol: do not edit by hand.".into(),
+    );
+    root.to_value()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed schema is the one the types give.
+    #[test]
+    fn the_committed_schema_is_up_to_date() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/protocol.schema.json"
+        );
+        let fresh = serde_json::to_string_pretty(&protocol_schema()).unwrap() + "\n";
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "docs/protocol.schema.json is out of date: run UPDATE_SCHEMA=1 cargo test -p splendor-protocol schema"
+        );
+    }
+}
