@@ -4,7 +4,7 @@
 //! (and `rule`) stay the same.
 
 use serde_json::{Value, json};
-use splendor_e2e::{TestClient, TestServer};
+use splendor_e2e::{Dice, Table, TestClient, TestServer};
 use splendor_server::Config;
 
 /// Connects and says hello as `name`, with `lang` if given; the welcome.
@@ -381,6 +381,53 @@ async fn room_errors_of_chat_and_rematch_are_said_in_the_language() {
             assert_ne!(&other[i].1, message, "{code}");
         }
     }
+}
+
+#[tokio::test]
+async fn rematch_errors_after_the_end_are_said_in_the_language() {
+    let server = TestServer::start().await;
+    let (players, code) =
+        two_player_game(&server, [("ann", Some("de")), ("bob", Some("nl"))]).await;
+    let (mut spectator, _) = hello(&server, "carl", Some("fr")).await;
+    let room = spectator
+        .request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
+    assert_eq!(room["type"], "room", "{room}");
+    let mut table = Table {
+        players,
+        spectator,
+        code,
+        seen: None,
+    };
+    table.play_to_the_end(0, &mut Dice(7)).await;
+    for p in &mut table.players {
+        p.recv_type("result").await;
+    }
+    let (code, message) = refused(&mut table.spectator, json!({"type": "rematch"})).await;
+    assert_eq!(code, "rematch_unavailable");
+    assert_eq!(
+        message,
+        "seuls les joueurs peuvent proposer une revanche ; les spectateurs peuvent la suivre"
+    );
+    // Seat 0 offers, seat 1 accepts and moves to the new room; seat 0,
+    // still in the old one, is told where to go, in its language.
+    let offer = table.players[0].request(json!({"type": "rematch"})).await;
+    assert_eq!(offer["type"], "room", "{offer}");
+    table.players[1]
+        .send_with_id(json!({"type": "rematch"}))
+        .await;
+    let moved = table.players[1]
+        .recv_until(|m| m["type"] == "room" && m["rematch"]["room"].is_string())
+        .await;
+    let new_code = moved["rematch"]["room"].as_str().expect("a code");
+    let (code, message) = refused(&mut table.players[0], json!({"type": "rematch"})).await;
+    assert_eq!(code, "rematch_unavailable");
+    let expected = if table.players[0].name == "ann" {
+        format!("die Revanche ist vereinbart: tritt dem Raum {new_code} bei")
+    } else {
+        format!("de revanche is afgesproken: kom erbij in kamer {new_code}")
+    };
+    assert_eq!(message, expected);
 }
 
 #[tokio::test]

@@ -603,7 +603,8 @@ const MADE_ELSEWHERE: &[&str] = &[
     // (tests/error_languages.rs).
     "it is {text}'s turn, not yours",
     // room/social.rs: chat and rematch (tests/error_languages.rs, but for
-    // the three that need a finished game: no test here makes those).
+    // "being made", the moment between the last acceptance and the new
+    // room, which no test catches).
     "a chat message needs some text",
     "a chat message has at most {n} characters, this one has {n2}",
     "chat is plain text on one line: no line breaks or other control characters",
