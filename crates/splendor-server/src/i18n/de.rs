@@ -63,6 +63,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "verschiedene Farben nehmen: {n} Farben haben noch Chips, also nimm 3 verschiedene, nicht {n2}",
         ),
         (
+            "take two: only 0 {color} tokens left, 4 needed",
+            "zwei nehmen: keine Chips der Farbe {color} mehr vorhanden, mindestens 4 sind nötig",
+        ),
+        (
             "take two: only 1 {color} token left, 4 needed",
             "zwei nehmen: nur noch 1 Chip der Farbe {color} vorhanden, mindestens 4 sind nötig",
         ),
@@ -101,6 +105,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
         (
             "buy card {n}: it costs {tokens} after your bonuses; you hold {tokens2}: {n2} tokens short",
             "Karte {n} kaufen: nach deinen Boni kostet sie {tokens}; du hast {tokens2}: es fehlen {n2} Chips",
+        ),
+        (
+            "buy card {n}: {n2} gold for {color}, but only 0 are due after your bonuses",
+            "Karte {n} kaufen: {n2} Gold-Chip(s) für {color}, aber nach deinen Boni ist für {color} nichts zu zahlen",
         ),
         (
             "buy card {n}: {n2} gold for {color}, but only 1 is due after your bonuses",

@@ -65,6 +65,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "prendre des couleurs différentes : {n} couleurs ont encore des jetons, prenez-en donc 3 de couleurs différentes, pas {n2}",
         ),
         (
+            "take two: only 0 {color} tokens left, 4 needed",
+            "prendre 2 jetons de la même couleur : il ne reste aucun jeton {color}, il en faut au moins 4",
+        ),
+        (
             "take two: only 1 {color} token left, 4 needed",
             "prendre 2 jetons de la même couleur : il ne reste qu'un jeton {color}, il en faut au moins 4",
         ),
@@ -103,6 +107,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
         (
             "buy card {n}: it costs {tokens} after your bonuses; you hold {tokens2}: {n2} tokens short",
             "acheter la carte {n} : après vos bonus, elle coûte {tokens} ; vous avez {tokens2} : il vous manque {n2} jetons",
+        ),
+        (
+            "buy card {n}: {n2} gold for {color}, but only 0 are due after your bonuses",
+            "acheter la carte {n} : {n2} jeton(s) Or à la place du {color}, mais après vos bonus, le {color} ne coûte plus rien",
         ),
         (
             "buy card {n}: {n2} gold for {color}, but only 1 is due after your bonuses",

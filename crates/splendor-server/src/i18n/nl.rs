@@ -63,6 +63,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "verschillende kleuren nemen: {n} kleuren hebben nog fiches, neem er dus 3 van verschillende kleur, niet {n2}",
         ),
         (
+            "take two: only 0 {color} tokens left, 4 needed",
+            "twee nemen: er zijn geen fiches van kleur {color} meer, er zijn er 4 nodig",
+        ),
+        (
             "take two: only 1 {color} token left, 4 needed",
             "twee nemen: nog maar 1 fiche van kleur {color} over, er zijn er 4 nodig",
         ),
@@ -101,6 +105,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
         (
             "buy card {n}: it costs {tokens} after your bonuses; you hold {tokens2}: {n2} tokens short",
             "kaart {n} kopen: na je bonussen kost ze {tokens}; je hebt {tokens2}: je komt {n2} fiches tekort",
+        ),
+        (
+            "buy card {n}: {n2} gold for {color}, but only 0 are due after your bonuses",
+            "kaart {n} kopen: {n2} gouden joker(s) voor {color}, maar na je bonussen hoef je voor {color} niets te betalen",
         ),
         (
             "buy card {n}: {n2} gold for {color}, but only 1 is due after your bonuses",
