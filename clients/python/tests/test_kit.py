@@ -12,6 +12,7 @@ import pathlib
 import re
 import subprocess
 import tempfile
+import threading
 import unittest
 
 import splendor_kit
@@ -40,12 +41,16 @@ class Server:
             m = re.search(r"listening on (\S+)", line) or re.search(r'"message":"listening","addr":"([^"]+)"', line)
             if m:
                 self.url = f"ws://{m.group(1)}/ws"
+                # Keep reading the server's log: a full pipe would block it.
+                self.drain = threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True)
+                self.drain.start()
                 return self
         raise RuntimeError("the server did not start")
 
     def __exit__(self, *exc):
         self.proc.kill()
         self.proc.wait()
+        self.drain.join(timeout=5)
         self.proc.stdout.close()
         self.dir.cleanup()
 
@@ -109,6 +114,36 @@ class KitTest(unittest.TestCase):
         ):
             with self.assertRaises(AssertionError, msg=json.dumps(bad)):
                 check(bad)
+
+    def test_lean_states_of_a_bot_game_match_the_schema(self):
+        """A spectator without `verbose` gets lean states (cards by id)."""
+        if not SCHEMA.exists():
+            self.skipTest("docs/protocol.schema.json is not there")
+        check = frame_checker()
+        import websockets
+
+        async def watch(url):
+            kinds = []
+            async with websockets.connect(url) as ws:
+                async def send(m):
+                    await ws.send(json.dumps(m))
+
+                await send({"type": "hello", "name": "watcher"})
+                await send({"type": "create", "seats": 2, "as": "spectator"})
+                await send({"type": "add_bot", "level": "random"})
+                await send({"type": "add_bot", "level": "greedy"})
+                await send({"type": "start"})
+                async for text in ws:
+                    frame = json.loads(text)
+                    check(frame)
+                    kinds.append((frame["type"], frame.get("lean", False)))
+                    if frame["type"] == "result":
+                        return kinds
+
+        with Server() as server:
+            kinds = asyncio.run(asyncio.wait_for(watch(server.url), 120))
+        self.assertIn(("state", True), kinds, "lean states were checked")
+        self.assertIn(("result", False), kinds)
 
     def test_a_room_that_does_not_exist_is_an_error(self):
         with Server() as server:
