@@ -225,6 +225,8 @@ struct NewRoom {
     verbose: bool,
     client: Option<ClientKey>,
     others: Vec<crate::room::seats::Member>,
+    /// The host keeps the role while away (a rematch room, started at once).
+    fixed_host: bool,
 }
 
 /// A game that cannot be put back into a room.
@@ -327,6 +329,7 @@ impl Lobby {
             verbose,
             client,
             others: Vec::new(),
+            fixed_host: false,
         })
     }
 
@@ -340,10 +343,10 @@ impl Lobby {
         &self,
         host: Session,
         client: Option<ClientKey>,
-        plan: RematchPlan,
+        (old, plan): (RoomCode, RematchPlan),
     ) -> Result<RoomHandle, LobbyError> {
-        let mut people = plan.people();
-        people.push(host.id);
+        let people = plan.people();
+        let host_id = host.id;
         let handle = self.create(NewRoom {
             seats: plan.seats(),
             listed: plan.listed,
@@ -355,15 +358,17 @@ impl Lobby {
             verbose: false,
             client,
             others: plan.others,
+            fixed_host: true,
         })?;
+        let seat = RoomSeat {
+            code: handle.code(),
+            role: Role::Player,
+        };
+        self.inner.presence.set_room(host_id, Some(seat));
+        // Only those still in the old room follow (one who went on to
+        // another room stays there).
         for session in people {
-            self.inner.presence.set_room(
-                session,
-                Some(RoomSeat {
-                    code: handle.code(),
-                    role: Role::Player,
-                }),
-            );
+            self.inner.presence.move_room(session, old, seat);
         }
         Ok(handle)
     }
@@ -377,9 +382,12 @@ impl Lobby {
             return Err(LobbyError::TooManyRooms);
         }
         let limit = self.inner.config.max_rooms_per_session;
+        // A finished room stays for its viewing time but no longer counts:
+        // a player who keeps making rematches against bots is not stopped.
         let own = rooms
             .values()
             .filter(|e| e.creator == Some(create.host.id))
+            .filter(|e| e.summary.borrow().status != RoomStatus::Finished)
             .count();
         if own >= limit {
             return Err(LobbyError::TooManyRoomsForSession(limit));
@@ -427,6 +435,7 @@ impl Lobby {
                     verbose: create.verbose,
                     role: create.role,
                     others: create.others,
+                    fixed_host: create.fixed_host,
                     clock: create.clock,
                     config: self.inner.config.clone(),
                 },

@@ -81,6 +81,17 @@ impl Presence {
         }
     }
 
+    /// Moves the session from room `from` to `to`, only if it is still in
+    /// `from` (or in no room): a session that went elsewhere meanwhile
+    /// stays there.
+    pub fn move_room(&self, session: SessionId, from: RoomCode, to: RoomSeat) {
+        let mut map = self.lock();
+        let entry = map.entry(session).or_default();
+        if entry.room.is_none_or(|r| r.code == from) {
+            entry.room = Some(to);
+        }
+    }
+
     /// Forgets that the session is in room `code` (the room closed).
     pub fn forget_room(&self, session: SessionId, code: RoomCode) {
         // Checked and changed under one lock: a session that joins another

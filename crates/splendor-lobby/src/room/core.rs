@@ -147,6 +147,10 @@ pub(crate) struct RoomSetup {
     pub(crate) role: Role,
     /// The other seats, filled already (a rematch): people detached, bots.
     pub(crate) others: Vec<Member>,
+    /// The host keeps the role while away (a rematch room: its host joins
+    /// and starts it at once, and a follower who joins first must not take
+    /// the role).
+    pub(crate) fixed_host: bool,
     pub(crate) config: LobbyConfig,
 }
 
@@ -219,6 +223,7 @@ impl RoomCore {
             seats,
             spectators,
             host: setup.host.id,
+            fixed_host: setup.fixed_host,
         };
         let mut core = RoomCore::with(
             (setup.code, setup.listed),
@@ -287,6 +292,7 @@ impl RoomCore {
             seats,
             spectators: Vec::new(),
             host,
+            fixed_host: false,
         };
         let clocks = clock.map(|options| {
             let bots = bots.iter().map(Option::is_some).collect();

@@ -2,7 +2,7 @@
 //! sync. Each checks first and changes after: a refused request leaves
 //! everything as it was.
 
-use splendor_protocol::{Left, Role, ServerMessage};
+use splendor_protocol::{Left, Role, RoomStatus, ServerMessage};
 use splendor_rules::Seat;
 use tracing::{debug, info};
 
@@ -153,6 +153,9 @@ impl RoomCore {
         } else {
             return Err(LobbyError::NotInRoom);
         };
+        if self.people.seat_of(session).is_some() && self.status() == RoomStatus::Finished {
+            self.left_table(session);
+        }
         info!(session = %session, "left the room");
         if let Some(conn) = left {
             self.send(

@@ -60,6 +60,8 @@ pub(crate) struct Seats {
     pub(crate) spectators: Vec<Spectator>,
     /// Who may start the game.
     pub(crate) host: SessionId,
+    /// The host role never passes on (a rematch room until its start).
+    pub(crate) fixed_host: bool,
 }
 
 impl Seats {
@@ -154,6 +156,9 @@ impl Seats {
     /// to the first connected player: otherwise nobody could start the
     /// game, and the room would never expire while someone waits in it.
     pub(crate) fn pass_host_if_away(&mut self) {
+        if self.fixed_host {
+            return;
+        }
         let host_connected = self
             .seats
             .iter()

@@ -45,6 +45,8 @@ pub(crate) struct Social {
     sent: HashMap<SessionId, VecDeque<Instant>>,
     /// The rematch once someone offered it.
     rematch: Option<Rematch>,
+    /// People seated who left the finished table: no rematch without them.
+    left: Vec<SessionId>,
 }
 
 #[derive(Debug)]
@@ -191,6 +193,19 @@ impl RoomCore {
         Ok(())
     }
 
+    /// A person seated left the finished table (`leave`, or `join` of
+    /// another room): an offer not yet agreed is withdrawn, and no new one
+    /// can be made (the new game would hold their seat while they play
+    /// elsewhere).
+    pub(crate) fn left_table(&mut self, session: SessionId) {
+        if !self.social.left.contains(&session) {
+            self.social.left.push(session);
+        }
+        if self.social.rematch.as_ref().is_some_and(|r| !r.agreed) {
+            self.social.rematch = None;
+        }
+    }
+
     /// Whether the host muted this session's chat.
     pub(crate) fn is_muted(&self, session: SessionId) -> bool {
         self.social.muted.contains(&session)
@@ -224,6 +239,23 @@ impl RoomCore {
                 "only the players can offer a rematch; spectators can follow it".into(),
             ));
         };
+        if self
+            .social
+            .rematch
+            .as_ref()
+            .is_none_or(|r| r.room.is_none() && !r.agreed)
+            && let Some(gone) = self
+                .people
+                .seats
+                .iter()
+                .flatten()
+                .find(|m| self.social.left.contains(&m.session))
+        {
+            return Err(LobbyError::RematchUnavailable(format!(
+                "{} left the table: a rematch needs every player of the game",
+                gone.name
+            )));
+        }
         let seats = &self.people.seats;
         let rematch = self.social.rematch.get_or_insert_with(|| Rematch {
             accepted: seats

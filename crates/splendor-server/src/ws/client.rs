@@ -465,14 +465,15 @@ impl Client {
         };
         let quiet = self.caller(&session, None);
         let lobby = self.state.lobby().clone();
-        let new = match lobby.create_rematch(session.clone(), self.address.clone(), plan) {
-            Ok(handle) => handle,
-            Err(e) => {
-                // The offer starts over; say why to the one who tried.
-                let _ = old.call(quiet, Request::RematchReady { room: None }).await;
-                return self.reply_lobby_error(e, id);
-            }
-        };
+        let new =
+            match lobby.create_rematch(session.clone(), self.address.clone(), (old.code(), plan)) {
+                Ok(handle) => handle,
+                Err(e) => {
+                    // The offer starts over; say why to the one who tried.
+                    let _ = old.call(quiet, Request::RematchReady { room: None }).await;
+                    return self.reply_lobby_error(e, id);
+                }
+            };
         let ready = Request::RematchReady {
             room: Some(new.code()),
         };

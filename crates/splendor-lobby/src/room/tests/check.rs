@@ -324,6 +324,7 @@ impl Table {
             verbose: false,
             clock: clock_option(rest),
             others: Vec::new(),
+            fixed_host: false,
             role: if rest.contains(&"watching") {
                 Role::Spectator
             } else {

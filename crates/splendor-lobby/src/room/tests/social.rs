@@ -306,3 +306,51 @@ fn a_host_who_watches_stays_the_host_when_people_join() {
         "#]],
     );
 }
+
+#[test]
+fn a_player_who_leaves_the_finished_table_withdraws_the_rematch() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        play end
+        ann@c1 rematch
+        bob@c2 leave_finished
+        ann@c1 rematch
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            play end
+              played 73: RoomProbe { status: Finished, version: Some(73), seated: 2, connected_players: 2, spectators: 0 }
+            ann@c1 rematch
+              c1 <- room Finished [ann* bob] rematch [0] you player#0 id=r76
+              c2 <- room Finished [ann* bob] rematch [0] you player#1
+              reply ok
+            bob@c2 leave_finished
+              c2 <- left id=r77
+              release c2
+              c1 <- room Finished [ann* bob~] you player#0
+              reply ok
+            ann@c1 rematch
+              reply RematchUnavailable("bob left the table: a rematch needs every player of the game")
+        "#]],
+    );
+}
