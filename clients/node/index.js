@@ -30,9 +30,23 @@ function actionKey(value) {
     return `[${[...value].sort((a, b) => TOKENS.indexOf(a) - TOKENS.indexOf(b)).map(actionKey).join(',')}]`;
   }
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).filter((k) => value[k] !== 0).sort().map((k) => `${k}:${actionKey(value[k])}`).join(',')}}`;
+    // A zero colour count is the same as none; a zero id is an id.
+    const keys = Object.keys(value).filter((k) => !(TOKENS.includes(k) && value[k] === 0)).sort();
+    return `{${keys.map((k) => `${k}:${actionKey(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);
+}
+
+const buyCard = (a) => (a && typeof a === 'object' && 'buy' in a
+  ? (typeof a.buy === 'object' && a.buy !== null ? a.buy.card : a.buy) : undefined);
+
+// An entry of the list, or a buy of a card the list lets you buy, with the
+// gold named per colour (the server checks the payment).
+function isLegal(action, legal) {
+  const key = actionKey(action);
+  if (legal.some((a) => actionKey(a) === key)) return true;
+  const card = buyCard(action);
+  return card !== undefined && typeof action.buy === 'object' && legal.some((a) => buyCard(a) === card);
 }
 
 // The state with a few conveniences: me, myTurn.
@@ -61,6 +75,10 @@ async function play(choose, options = {}) {
     log: options.log || ((...a) => console.error('splendor-kit:', ...a)),
     token: null,
     started: false,
+    createId: null,
+    entryId: null,
+    actId: null,
+    refused: false,
     bots: [],
     nextId: 1,
   };
@@ -92,7 +110,23 @@ function session(url, game) {
       ws.close();
       resolve(outcome);
     };
-    const send = (message) => ws.send(JSON.stringify({ ...message, id: game.nextId++ }));
+    const send = (message) => {
+      const id = game.nextId++;
+      ws.send(JSON.stringify({ ...message, id }));
+      return id;
+    };
+    // Join the room, or create one (once).
+    const enter = () => {
+      if (game.room) game.entryId = send({ type: 'join', code: game.room });
+      else if (game.createId === null) {
+        const create = { type: 'create', seats: game.create.seats || 2 };
+        if (game.create.clock) create.clock = game.create.clock;
+        game.createId = send(create);
+        game.entryId = game.createId;
+      }
+    };
+    // Frames of another room (an earlier game the session was still in) are not ours.
+    const ours = (msg) => game.room !== null && (msg.type === 'room' ? msg.code : msg.room) === game.room;
     ws.on('open', () => {
       send(game.token ? { type: 'hello', token: game.token, verbose: true } : { type: 'hello', name: game.name, verbose: true });
     });
@@ -114,15 +148,11 @@ function session(url, game) {
           game.token = msg.token;
           if (game.tokenFile) fs.writeFileSync(game.tokenFile, game.token);
           if (msg.resumed && game.started) return; // the server sends the room and state again
-          if (game.room) send({ type: 'join', code: game.room });
-          else if (!game.started) {
-            const create = { type: 'create', seats: game.create.seats || 2 };
-            if (game.create.clock) create.clock = game.create.clock;
-            send(create);
-          }
+          enter();
           return;
         case 'room': {
-          game.room = msg.code;
+          if (game.room === null && game.createId !== null && msg.id === game.createId) game.room = msg.code;
+          if (!ours(msg)) return;
           if (msg.status !== 'waiting') { game.started = true; return; }
           const seat = msg.you.seat;
           const hosting = seat !== undefined && msg.seats[seat] && msg.seats[seat].host;
@@ -133,29 +163,44 @@ function session(url, game) {
           return;
         }
         case 'state': {
+          if (!ours(msg)) return;
           const state = withHelpers(msg);
           if (!state.myTurn) return;
           let action;
-          try { action = game.choose(state); } catch (e) {
-            game.log(`choose() failed (${e.message}); playing the first legal action`);
+          if (game.refused) {
+            game.refused = false;
             action = state.legal_actions[0];
+          } else {
+            try { action = game.choose(state); } catch (e) {
+              game.log(`choose() failed (${e.message}); playing the first legal action`);
+              action = state.legal_actions[0];
+            }
+            if (!isLegal(action, state.legal_actions)) {
+              game.log(`choose() returned ${JSON.stringify(action)}, not a legal action; playing the first legal action`);
+              action = state.legal_actions[0];
+            }
           }
-          const legal = new Set(state.legal_actions.map(actionKey));
-          const customBuy = action && typeof action === 'object' && action.buy && typeof action.buy === 'object';
-          if (!legal.has(actionKey(action)) && !customBuy) {
-            game.log(`choose() returned ${JSON.stringify(action)}, not a legal action; playing the first legal action`);
-            action = state.legal_actions[0];
-          }
-          send({ type: 'act', action, expect_version: state.version });
+          game.actId = send({ type: 'act', action, expect_version: state.version });
           return;
         }
         case 'result':
-          finish({ result: msg });
+          if (ours(msg)) finish({ result: msg });
           return;
         case 'error':
           if (msg.code === 'invalid_token') {
             game.token = null;
             send({ type: 'hello', name: game.name, verbose: true });
+          } else if (msg.code === 'already_in_room' && msg.id === game.entryId) {
+            // The session still sits in an earlier game: leave it (the seat
+            // there stays its own), then try again.
+            game.log('leaving an earlier room to play this one');
+            if (game.createId === game.entryId) game.createId = null;
+            send({ type: 'leave' });
+            enter();
+          } else if (msg.id !== undefined && msg.id === game.actId && !['stale_version', 'stand_in_turn'].includes(msg.code)) {
+            game.log(`move refused (${msg.code}: ${msg.message}); playing the first legal action`);
+            game.refused = true;
+            send({ type: 'sync' });
           } else if (['room_not_found', 'room_full', 'game_already_started', 'invalid_name'].includes(msg.code)) {
             finish({ fatal: new KitError(`${msg.code}: ${msg.message}`) });
           } else {
@@ -176,4 +221,4 @@ function run(choose, options) {
   );
 }
 
-module.exports = { play, run, KitError, actionKey, TOKENS };
+module.exports = { play, run, KitError, actionKey, isLegal, TOKENS };

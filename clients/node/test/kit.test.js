@@ -76,6 +76,23 @@ test('a whole game against the greedy bot, every frame valid', async () => {
   }
 });
 
+test('the same token file plays a new game each time; ids 0 are ids', async () => {
+  const server = await startServer();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-again-'));
+  try {
+    const options = { url: server.url, name: 'again', tokenFile: path.join(tmp, 'token'), create: { seats: 2, bots: ['greedy'] }, log: () => {} };
+    const first = await kit.play((s) => s.legal_actions[s.legal_actions.length - 1], options);
+    const second = await kit.play((s) => s.legal_actions[s.legal_actions.length - 1], options);
+    assert.notStrictEqual(first.game, second.game);
+  } finally {
+    server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  assert.notStrictEqual(kit.actionKey({ buy: 0 }), kit.actionKey({ reserve: 0 }));
+  assert.ok(kit.isLegal({ buy: { card: 0, gold: { red: 1 } } }, [{ buy: 0 }]));
+  assert.ok(!kit.isLegal({ buy: { card: 5, gold: { red: 1 } } }, [{ buy: 0 }]));
+});
+
 test('a room that does not exist is an error', async () => {
   const server = await startServer();
   try {

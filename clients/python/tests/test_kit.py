@@ -145,6 +145,19 @@ class KitTest(unittest.TestCase):
         self.assertIn(("state", True), kinds, "lean states were checked")
         self.assertIn(("result", False), kinds)
 
+    def test_the_same_token_file_plays_a_new_game_each_time(self):
+        """A session still in its finished game plays the next one, not the old result again."""
+        with Server() as server, tempfile.TemporaryDirectory() as tmp:
+            token_file = os.path.join(tmp, "token")
+            settings = dict(url=server.url, name="again", token_file=token_file,
+                            create={"seats": 2, "bots": ["greedy"]})
+            first = splendor_kit.run(lambda s: s.legal_actions[-1], **settings)
+            second = splendor_kit.run(lambda s: s.legal_actions[-1], **settings)
+            self.assertNotEqual(first.game, second.game)
+        # Ids 0 are ids: {"buy":0} is not {"reserve":0}.
+        self.assertNotEqual(splendor_kit._key({"buy": 0}), splendor_kit._key({"reserve": 0}))
+        self.assertEqual(splendor_kit._key({"return": {"red": 1, "blue": 0}}), splendor_kit._key({"return": {"red": 1}}))
+
     def test_a_room_that_does_not_exist_is_an_error(self):
         with Server() as server:
             with self.assertRaises(splendor_kit.KitError) as caught:

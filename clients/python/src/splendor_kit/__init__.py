@@ -47,16 +47,33 @@ class KitError(Exception):
 
 
 def _key(action: Action) -> str:
-    """Actions compare by their JSON with sorted keys and ordered colour lists."""
+    """Actions compare by their JSON with sorted keys and ordered colour
+    lists; a zero colour count is the same as none (never a zero id)."""
 
     def norm(v):
         if isinstance(v, list):
             return sorted((norm(x) for x in v), key=lambda x: TOKENS.index(x) if x in TOKENS else 99)
         if isinstance(v, dict):
-            return {k: norm(x) for k, x in v.items() if x != 0}
+            return {k: norm(x) for k, x in v.items() if not (k in TOKENS and x == 0)}
         return v
 
     return json.dumps(norm(action), sort_keys=True)
+
+
+def _buy_card(action: Action) -> Optional[int]:
+    if isinstance(action, dict) and "buy" in action:
+        target = action["buy"]
+        return target if isinstance(target, int) else target.get("card") if isinstance(target, dict) else None
+    return None
+
+
+def _legal(action: Action, legal: List[Action]) -> bool:
+    """An entry of the list, or a buy of a card the list lets you buy with
+    gold named per colour (the server checks the payment)."""
+    if _key(action) in {_key(a) for a in legal}:
+        return True
+    card = _buy_card(action)
+    return card is not None and isinstance(action["buy"], dict) and any(_buy_card(a) == card for a in legal)
 
 
 def run(choose: Callable[[State], Action], **settings: Any) -> Result:
@@ -117,6 +134,9 @@ def _hosting(room: Dict[str, Any]) -> bool:
 class _Game:
     def __init__(self, choose, room, name, token_file, create, on_frame):
         self.choose = choose
+        # The room this game is in: given (join), or learnt from the answer
+        # to our `create`. Frames of any other room (an old game the
+        # session was still in) are ignored.
         self.room = room
         self.name = name
         self.token_file = token_file
@@ -129,11 +149,32 @@ class _Game:
         self.bots_to_add: List[str] = list((self.create or {}).get("bots", []))
         self.started = False
         self.next_id = 1
+        self.create_id: Optional[int] = None
+        self.entry_id: Optional[int] = None
+        self.act_id: Optional[int] = None
+        self.refused = False
 
-    async def send(self, ws, message: Dict[str, Any]) -> None:
+    async def send(self, ws, message: Dict[str, Any]) -> int:
         message = dict(message, id=self.next_id)
         self.next_id += 1
         await ws.send(json.dumps(message))
+        return message["id"]
+
+    async def enter(self, ws) -> None:
+        """Joins the room, or creates one (once)."""
+        if self.room:
+            self.entry_id = await self.send(ws, {"type": "join", "code": self.room})
+        elif self.create_id is None:
+            c = self.create or {}
+            req = {"type": "create", "seats": c.get("seats", 2)}
+            if c.get("clock"):
+                req["clock"] = c["clock"]
+            self.create_id = await self.send(ws, req)
+            self.entry_id = self.create_id
+
+    def ours(self, msg: Dict[str, Any]) -> bool:
+        code = msg.get("code") if msg.get("type") == "room" else msg.get("room")
+        return self.room is not None and code == self.room
 
     async def session(self, ws) -> Optional[Result]:
         hello: Dict[str, Any] = {"type": "hello", "verbose": True}
@@ -152,18 +193,13 @@ class _Game:
                 if self.token_file:
                     with open(self.token_file, "w") as f:
                         f.write(self.token)
-                if msg.get("resumed") and self.started:
-                    continue  # the server sends our room and state again
-                if self.room:
-                    await self.send(ws, {"type": "join", "code": self.room})
-                elif not self.started:
-                    c = self.create or {}
-                    req = {"type": "create", "seats": c.get("seats", 2)}
-                    if c.get("clock"):
-                        req["clock"] = c["clock"]
-                    await self.send(ws, req)
+                if not (msg.get("resumed") and self.started):
+                    await self.enter(ws)
             elif kind == "room":
-                self.room = msg["code"]
+                if self.room is None and self.create_id is not None and msg.get("id") == self.create_id:
+                    self.room = msg["code"]
+                if not self.ours(msg):
+                    continue
                 if msg["status"] != "waiting":
                     self.started = True
                 elif self.create is not None and _hosting(msg):
@@ -173,16 +209,33 @@ class _Game:
                         self.started = True
                         await self.send(ws, {"type": "start"})
             elif kind == "state":
+                if not self.ours(msg):
+                    continue
                 state = State.parse(msg)
                 if state.my_turn:
                     await self.act(ws, state)
             elif kind == "result":
-                return Result.parse(msg)
+                if self.ours(msg):
+                    return Result.parse(msg)
             elif kind == "error":
                 code = msg.get("code")
                 if code == "invalid_token":
                     self.token = None
                     await self.send(ws, {"type": "hello", "verbose": True, "name": self.name})
+                elif code == "already_in_room" and msg.get("id") == self.entry_id:
+                    # The session still sits in an earlier game: leave it
+                    # (its seat there stays its own), then try again.
+                    log.warning("leaving an earlier room to play this one")
+                    if self.create_id == self.entry_id:
+                        self.create_id = None
+                    await self.send(ws, {"type": "leave"})
+                    await self.enter(ws)
+                elif msg.get("id") is not None and msg.get("id") == self.act_id and code not in ("stale_version", "stand_in_turn"):
+                    # Our move was refused: play the first legal action on
+                    # the state sent again.
+                    log.warning("move refused (%s: %s); playing the first legal action", code, msg.get("message"))
+                    self.refused = True
+                    await self.send(ws, {"type": "sync"})
                 elif code in ("stale_version", "rate_limited", "stand_in_turn"):
                     log.info("%s: %s", code, msg.get("message"))
                 elif code in ("room_not_found", "room_full", "game_already_started", "invalid_name"):
@@ -192,13 +245,16 @@ class _Game:
         return None
 
     async def act(self, ws, state: State) -> None:
-        try:
-            action = self.choose(state)
-        except Exception:  # a bug in choose() must not lose the game
-            log.exception("choose() failed; playing the first legal action")
+        if self.refused:
+            self.refused = False
             action = state.legal_actions[0]
-        legal = {_key(a): a for a in state.legal_actions}
-        if _key(action) not in legal and not (isinstance(action, dict) and isinstance(action.get("buy"), dict)):
-            log.warning("choose() returned %r, not a legal action; playing the first legal action", action)
-            action = state.legal_actions[0]
-        await self.send(ws, {"type": "act", "action": action, "expect_version": state.version})
+        else:
+            try:
+                action = self.choose(state)
+            except Exception:  # a bug in choose() must not lose the game
+                log.exception("choose() failed; playing the first legal action")
+                action = state.legal_actions[0]
+            if not _legal(action, state.legal_actions):
+                log.warning("choose() returned %r, not a legal action; playing the first legal action", action)
+                action = state.legal_actions[0]
+        self.act_id = await self.send(ws, {"type": "act", "action": action, "expect_version": state.version})
