@@ -31,6 +31,20 @@ use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, Trouble, seating}
 const JOIN_TIME: Duration = Duration::from_secs(30);
 /// How long a program has to end by itself after its game.
 const EXIT_TIME: Duration = Duration::from_secs(3);
+/// A game still running after this many actions is abandoned (programs
+/// that take and give back tokens forever would stall the series).
+const MAX_ACTIONS: u64 = 5_000;
+
+/// Ends a program's whole process group (the shell and what it started).
+fn kill_group(child: &Child) {
+    if let Some(pid) = child.id() {
+        // SAFETY: killpg only sends a signal to the group the arena made
+        // for this program (`process_group(0)` at spawn).
+        unsafe {
+            libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+        }
+    }
+}
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -50,9 +64,15 @@ impl Server {
             ),
             // Built-in entrants move as soon as they have chosen.
             bot_delay_ms: 0,
-            // The programs are ours: no rate limit gets in their way.
+            // The programs are ours, all on 127.0.0.1: no per-address
+            // limit or rate gets in their way.
             max_messages_per_second: 10_000,
             message_burst: 10_000,
+            max_connections_per_ip: 10_000,
+            max_connects_per_ip_per_minute: 1_000_000,
+            max_tcp_per_peer: 10_000,
+            max_rooms_per_session: 1_000_000,
+            max_waiting_rooms_per_ip: 1_000_000,
             room_seed: Some(seed),
             ..splendor_server::Config::default()
         };
@@ -221,17 +241,16 @@ async fn play_game(
     // Programs get a moment to end by themselves, then are stopped; a
     // program that failed before the end is recorded.
     for (entrant, mut child) in programs {
-        match timeout(EXIT_TIME, child.wait()).await {
-            Ok(Ok(status)) if !status.success() => {
-                record
-                    .troubles
-                    .push((entrant, Trouble::Crashed(status.to_string())));
-            }
-            Ok(_) => {}
-            Err(_) => {
-                let _ = child.kill().await;
-            }
+        if let Ok(Ok(status)) = timeout(EXIT_TIME, child.wait()).await
+            && !status.success()
+        {
+            record
+                .troubles
+                .push((entrant, Trouble::Crashed(status.to_string())));
         }
+        // Whatever the program left running goes with it.
+        kill_group(&child);
+        let _ = child.kill().await;
     }
     let game = match outcome {
         Ok(game) => game,
@@ -328,6 +347,7 @@ async fn run_game(
                     .stdin(Stdio::null())
                     .stdout(out)
                     .stderr(err)
+                    .process_group(0)
                     .kill_on_drop(true)
                     .spawn()
                     .map_err(|e| format!("cannot start {command:?}: {e}"))?;
@@ -354,9 +374,20 @@ async fn run_game(
     }
     host.send(json!({"type": "start", "seat_order": "joined"}))
         .await?;
-    // A game with every move at the limit takes at most this long.
-    let longest = Duration::from_secs(limit * 2 + 10) * 400;
-    let result = host.until(|m| m["type"] == "result", longest).await?;
+    // Each move gets the limit (and the grace of the stand-in); a game
+    // past MAX_ACTIONS is abandoned.
+    let per_move = Duration::from_secs(limit * 2 + 10);
+    let result = host
+        .until(
+            |m| m["type"] == "result" || m["version"].as_u64().is_some_and(|v| v >= MAX_ACTIONS),
+            per_move * 600,
+        )
+        .await?;
+    if result["type"] != "result" {
+        return Err(format!(
+            "the game was abandoned after {MAX_ACTIONS} actions"
+        ));
+    }
     record.winners = result["winners"]
         .as_array()
         .map(|w| {
