@@ -85,6 +85,7 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/common.js", "text/javascript; charset=utf-8"),
         ("/replay.js", "text/javascript; charset=utf-8"),
         ("/social.js", "text/javascript; charset=utf-8"),
+        ("/pay.js", "text/javascript; charset=utf-8"),
         ("/i18n.js", "text/javascript; charset=utf-8"),
         ("/i18n-nl.js", "text/javascript; charset=utf-8"),
         ("/i18n-fr.js", "text/javascript; charset=utf-8"),
@@ -141,7 +142,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 8, "{page}");
+    assert_eq!(page.matches("<script").count(), 9, "{page}");
     let replay_page = get(&server, "/games").await.body;
     assert_eq!(replay_page.matches("<script").count(), 6, "{replay_page}");
     for page in [&page, &replay_page] {
@@ -163,6 +164,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/lobby.js",
         "/common.js",
         "/social.js",
+        "/pay.js",
         "/replay.js",
         "/i18n.js",
         "/i18n-nl.js",

@@ -83,6 +83,10 @@ const I18N_DE_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/i18n-de.js"),
     "text/javascript; charset=utf-8",
 );
+const PAY_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/pay.js"),
+    "text/javascript; charset=utf-8",
+);
 const TURN_ICON: Asset = Asset::new(include_bytes!("../web/icon-turn.svg"), "image/svg+xml");
 const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
 const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
@@ -100,6 +104,7 @@ pub(crate) fn routes() -> Router<AppState> {
             "/common.js",
             get(async |h: HeaderMap| serve(&COMMON_SCRIPT, &h)),
         )
+        .route("/pay.js", get(async |h: HeaderMap| serve(&PAY_SCRIPT, &h)))
         .route(
             "/social.js",
             get(async |h: HeaderMap| serve(&SOCIAL_SCRIPT, &h)),
