@@ -280,6 +280,7 @@ impl Bot {
             // reads their card ids back into the cards' details.
             verbose: false,
             lang: None,
+            bot: true,
         };
         let mut bot = Bot {
             config,
@@ -307,6 +308,7 @@ impl Bot {
             token: Some(self.token.clone()),
             verbose: false,
             lang: None,
+            bot: true,
         };
         self.send("hello", ClientMessage::Hello(hello));
     }

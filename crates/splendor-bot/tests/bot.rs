@@ -89,7 +89,7 @@ fn a_new_bot_says_hello_then_creates_its_room_and_starts_when_full() {
     let mut c = check(Config::new("ws://x/ws", "ann"));
     assert_eq!(
         c.sent(),
-        [json!({"type": "hello", "id": "hello", "name": "ann"})]
+        [json!({"type": "hello", "id": "hello", "name": "ann", "bot": true})]
     );
     assert_eq!(
         c.feed(welcome(false)),
@@ -146,7 +146,7 @@ fn a_resumed_session_syncs_and_enters_only_when_in_no_room() {
     let mut c = check(config);
     assert_eq!(
         c.sent(),
-        [json!({"type": "hello", "id": "hello", "token": "t1"})]
+        [json!({"type": "hello", "id": "hello", "token": "t1", "bot": true})]
     );
     assert_eq!(
         c.feed(welcome(true)),

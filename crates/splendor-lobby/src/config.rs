@@ -49,6 +49,9 @@ pub struct LobbyConfig {
     /// for the arena's reproducible series only. A public server must
     /// leave it `None`: seeds would be predictable.
     pub room_seed: Option<u64>,
+    /// R12.2's shortest grace of a marked or away seat: 10 seconds. Only
+    /// tests lower it (a game whose player is away plays out in moments).
+    pub min_grace: Duration,
 }
 
 impl Default for LobbyConfig {
@@ -68,6 +71,7 @@ impl Default for LobbyConfig {
             think_threads: crate::thinking::ThinkPool::default_threads(),
             turn_clock: None,
             room_seed: None,
+            min_grace: crate::room::clock::MIN_GRACE,
         }
     }
 }

@@ -115,6 +115,12 @@ pub enum LobbyError {
     /// `mute` names a seat no person holds.
     #[error("seat {0} has no person in it (it is free or a bot's)")]
     NoPersonInSeat(u8),
+    /// `add_bot` in a rated room.
+    #[error(
+        "this room is rated: its seats are for people and bot programs, not built-in bots \
+         (create an unrated room to play against them)"
+    )]
+    RatedRoom,
     /// The rules rejected the action (R11.3).
     #[error("{0}")]
     Rule(RuleError),
@@ -183,6 +189,7 @@ impl LobbyError {
             LobbyError::ChatTooFast => ErrorCode::ChatTooFast,
             LobbyError::RematchUnavailable(_) => ErrorCode::RematchUnavailable,
             LobbyError::NoPersonInSeat(_) => ErrorCode::InvalidSeat,
+            LobbyError::RatedRoom => ErrorCode::RatedRoom,
             LobbyError::Rule(e) => return e.code,
         };
         code.as_str()

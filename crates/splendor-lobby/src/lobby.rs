@@ -211,6 +211,9 @@ pub struct CreateRoom {
     pub verbose: bool,
     /// The client the request comes from; `None` (unknown) is not limited.
     pub client: Option<ClientKey>,
+    /// The game counts for the ratings (issue 13). The caller gives the
+    /// room a clock with the stand-in for the away.
+    pub rated: bool,
 }
 
 /// A room to create: [`CreateRoom`], or a rematch's.
@@ -227,6 +230,9 @@ struct NewRoom {
     others: Vec<crate::room::seats::Member>,
     /// The host keeps the role while away (a rematch room, started at once).
     fixed_host: bool,
+    rated: bool,
+    /// Filled by the quick-play queue, started by the gateway.
+    matched: bool,
 }
 
 /// A game that cannot be put back into a room.
@@ -317,6 +323,7 @@ impl Lobby {
             request,
             verbose,
             client,
+            rated,
         } = create;
         self.create(NewRoom {
             seats,
@@ -330,6 +337,8 @@ impl Lobby {
             client,
             others: Vec::new(),
             fixed_host: false,
+            rated,
+            matched: false,
         })
     }
 
@@ -359,6 +368,8 @@ impl Lobby {
             client,
             others: plan.others,
             fixed_host: true,
+            rated: plan.rated,
+            matched: false,
         })?;
         let seat = RoomSeat {
             code: handle.code(),
@@ -373,6 +384,56 @@ impl Lobby {
         Ok(handle)
     }
 
+    /// Makes the room of a quick-play game the queue formed: `players` (2
+    /// to 4 sessions, none connected yet) fill its seats, it is rated and
+    /// unlisted, with `clock`. Their sessions are in this room from now on
+    /// (a resume or a `join` seats each on its connection); the caller then
+    /// starts it with [`Request::StartMatch`](crate::Request::StartMatch).
+    /// Quick-play rooms count against no session's or address's limits.
+    pub fn create_match(
+        &self,
+        players: Vec<Session>,
+        clock: ClockOptions,
+    ) -> Result<RoomHandle, LobbyError> {
+        let mut players = players.into_iter();
+        let host = players.next().ok_or(LobbyError::InvalidSeats(0))?;
+        let others: Vec<crate::room::seats::Member> = players
+            .map(|s| crate::room::seats::Member {
+                session: s.id,
+                name: s.name,
+                conn: None,
+                verbose: false,
+                bot: None,
+            })
+            .collect();
+        let ids: Vec<SessionId> = std::iter::once(host.id)
+            .chain(others.iter().map(|m| m.session))
+            .collect();
+        let handle = self.create(NewRoom {
+            seats: others.len() as u8 + 1,
+            listed: false,
+            host,
+            role: Role::Player,
+            clock: Some(clock),
+            conn: None,
+            request: None,
+            verbose: false,
+            client: None,
+            others,
+            fixed_host: true,
+            rated: true,
+            matched: true,
+        })?;
+        let seat = RoomSeat {
+            code: handle.code(),
+            role: Role::Player,
+        };
+        for id in ids {
+            self.inner.presence.set_room(id, Some(seat));
+        }
+        Ok(handle)
+    }
+
     fn create(&self, create: NewRoom) -> Result<RoomHandle, LobbyError> {
         if !(2..=4).contains(&create.seats) {
             return Err(LobbyError::InvalidSeats(create.seats));
@@ -381,7 +442,11 @@ impl Lobby {
         if rooms.len() >= self.inner.config.max_rooms {
             return Err(LobbyError::TooManyRooms);
         }
-        let limit = self.inner.config.max_rooms_per_session;
+        let limit = if create.matched {
+            usize::MAX
+        } else {
+            self.inner.config.max_rooms_per_session
+        };
         // A finished room stays for its viewing time but no longer counts:
         // a player who keeps making rematches against bots is not stopped.
         let own = rooms
@@ -436,6 +501,8 @@ impl Lobby {
                     role: create.role,
                     others: create.others,
                     fixed_host: create.fixed_host,
+                    rated: create.rated,
+                    matched: create.matched,
                     clock: create.clock,
                     config: self.inner.config.clone(),
                 },

@@ -57,6 +57,8 @@ pub struct GameStart<'a> {
     pub clock: Option<ClockOptions>,
     /// Whether the room is listed for strangers to join.
     pub listed: bool,
+    /// Whether the game counts for its players' ratings (issue 13).
+    pub rated: bool,
 }
 
 /// What is stored beside an action's move.

@@ -65,6 +65,7 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
         request: None,
         verbose: false,
         client: None,
+        rated: false,
     });
     let error = refused.err().unwrap();
     assert_eq!(error, LobbyError::TooManyRoomsForSession(2));
@@ -100,6 +101,7 @@ fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomHandle,
         request: None,
         verbose: false,
         client: Some(ClientKey::new(origin)),
+        rated: false,
     })
 }
 
@@ -135,6 +137,7 @@ async fn one_address_may_hold_only_so_many_waiting_rooms() {
             request: None,
             verbose: false,
             client: None,
+            rated: false,
         })
         .unwrap();
     // A started game no longer counts as waiting.

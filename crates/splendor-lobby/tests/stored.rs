@@ -152,6 +152,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             // own tests and end to end).
             verbose: true,
             client: None,
+            rated: false,
         })
         .unwrap();
     room.join(
@@ -474,6 +475,7 @@ async fn store_game(
             created_at: at,
             clock_json: None,
             listed: false,
+            rated: false,
         })
         .await
         .unwrap();

@@ -74,6 +74,10 @@ pub enum ClientMessage {
     Mute(crate::social::Mute),
     /// After the end: offer, or accept, a rematch with the same players.
     Rematch,
+    /// Wait for a rated game with strangers (quick play).
+    Queue(crate::quickplay::Queue),
+    /// Leave the quick-play queue.
+    Unqueue,
 }
 
 /// `hello`: identify the connection, as a new session (`name`) or by
@@ -99,6 +103,10 @@ pub struct Hello {
     /// same in every language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
+    /// A program plays on this session (a bot): ranked apart from people.
+    /// Once said, the session stays a bot.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 fn default_seats() -> u8 {
@@ -130,6 +138,11 @@ pub struct Create {
     /// grace (needs a clock).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stand_in_when_away: bool,
+    /// The game counts for the ratings of everyone seated: the room has a
+    /// clock (the server's quick-play clock unless one is given) and the
+    /// stand-in plays for the away; no built-in bots.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// A turn clock as `create` gives it: whole seconds; a bank of 1 second to
@@ -155,6 +168,7 @@ impl Default for Create {
             role: Role::Player,
             clock: None,
             stand_in_when_away: false,
+            rated: false,
         }
     }
 }
@@ -259,7 +273,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 14] = [
+pub const MESSAGE_TYPES: [&str; 16] = [
     "hello",
     "create",
     "join",
@@ -274,6 +288,8 @@ pub const MESSAGE_TYPES: [&str; 14] = [
     "chat",
     "mute",
     "rematch",
+    "queue",
+    "unqueue",
 ];
 
 /// The keys that make an object an action (docs/PROTOCOL.md, actions).
@@ -407,6 +423,11 @@ fn parse_body(
             no_fields(kind, &body)?;
             ClientMessage::Rematch
         }
+        "queue" => ClientMessage::Queue(fields_of(kind, body)?),
+        "unqueue" => {
+            no_fields(kind, &body)?;
+            ClientMessage::Unqueue
+        }
         _ => {
             return Err((
                 ErrorCode::UnknownType,
@@ -483,6 +504,7 @@ mod tests {
                 name: Some("ann".into()),
                 token: None,
                 lang: None,
+                bot: false,
             })
         );
         assert_eq!(
@@ -574,12 +596,14 @@ mod tests {
                 token: Some("t".into()),
                 verbose: false,
                 lang: None,
+                bot: false,
             })),
             ClientFrame::new(ClientMessage::Hello(Hello {
                 name: Some("ann".into()),
                 token: None,
                 verbose: true,
                 lang: Some("nl".into()),
+                bot: false,
             })),
         ];
         for frame in frames {

@@ -96,6 +96,14 @@ pub enum ErrorCode {
     RematchUnavailable,
     /// A seat that holds no person (`mute`).
     InvalidSeat,
+    /// `queue` with a game size other than 2, 3 or 4.
+    InvalidPlayers,
+    /// `queue` while already queued.
+    AlreadyQueued,
+    /// `unqueue` while not queued.
+    NotQueued,
+    /// `add_bot` in a rated room: rated games seat people and programs only.
+    RatedRoom,
 }
 
 impl ErrorCode {
@@ -140,6 +148,10 @@ impl ErrorCode {
             ErrorCode::InvalidChat => "invalid_chat",
             ErrorCode::ChatMuted => "chat_muted",
             ErrorCode::ChatTooFast => "chat_too_fast",
+            ErrorCode::InvalidPlayers => "invalid_players",
+            ErrorCode::AlreadyQueued => "already_queued",
+            ErrorCode::NotQueued => "not_queued",
+            ErrorCode::RatedRoom => "rated_room",
             ErrorCode::RematchUnavailable => "rematch_unavailable",
             ErrorCode::InvalidSeat => "invalid_seat",
         }

@@ -22,6 +22,7 @@ pub mod action;
 pub mod client;
 pub mod error;
 pub mod lean;
+pub mod quickplay;
 pub mod schema;
 pub mod server;
 pub mod social;
@@ -35,6 +36,7 @@ pub use client::{
 };
 pub use error::ErrorCode;
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
+pub use quickplay::{Matched, Queue, Queued, Unqueued};
 pub use schema::protocol_schema;
 pub use server::{
     ClockInfo, ErrorInfo, EventsInfo, HistoryInfo, Left, PROTOCOL_VERSION, PhaseName, Pong,

@@ -40,6 +40,12 @@ pub enum ServerMessage {
     Pong(Pong),
     /// `chat`: what someone in the room said.
     Chat(crate::social::ChatInfo),
+    /// `queued`: the session waits for a quick-play game.
+    Queued(crate::quickplay::Queued),
+    /// `unqueued`: the answer to `unqueue`.
+    Unqueued(crate::quickplay::Unqueued),
+    /// `matched`: the queue made a game; `room` and `state` follow.
+    Matched(crate::quickplay::Matched),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -68,6 +74,13 @@ pub struct Welcome {
     /// before languages sent none: English.
     #[serde(default = "english")]
     pub lang: String,
+    /// The session's public player id: ten hex digits, stable, shown
+    /// beside the name on the leaderboard (names are not unique).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub player_id: String,
+    /// True for a bot session (`"bot": true` in a `hello`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 fn english() -> String {
@@ -129,6 +142,9 @@ pub struct RoomInfo {
     /// True when the room is shown by `list_rooms` and `GET /api/rooms`; an
     /// unlisted room is joined by its code only.
     pub listed: bool,
+    /// True for a rated room (quick play, or `create` with `rated`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
     /// `waiting`, `playing` or `finished`.
     pub status: RoomStatus,
     /// One entry per seat; `null` is a free seat.
@@ -452,6 +468,9 @@ impl ServerMessage {
             ServerMessage::Rooms(m) => m.id.as_ref(),
             ServerMessage::Pong(m) => m.id.as_ref(),
             ServerMessage::Chat(m) => m.id.as_ref(),
+            ServerMessage::Queued(m) => m.id.as_ref(),
+            ServerMessage::Unqueued(m) => m.id.as_ref(),
+            ServerMessage::Matched(_) => None,
         }
     }
 
@@ -470,6 +489,9 @@ impl ServerMessage {
             ServerMessage::Rooms(_) => "rooms",
             ServerMessage::Pong(_) => "pong",
             ServerMessage::Chat(_) => "chat",
+            ServerMessage::Queued(_) => "queued",
+            ServerMessage::Unqueued(_) => "unqueued",
+            ServerMessage::Matched(_) => "matched",
         }
     }
 }

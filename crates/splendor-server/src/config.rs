@@ -329,6 +329,25 @@ pub struct Config {
     /// default): such rooms have no clock.
     #[arg(long, env = "SPLENDOR_TURN_CLOCK", help_heading = "Players and rooms")]
     pub turn_clock: Option<TurnClock>,
+
+    /// The clock of quick-play games and of rated rooms created without one
+    /// (R12.1), as BANK+INCREMENT; the stand-in always plays for the away
+    /// in them (R12.3).
+    #[arg(
+        long,
+        env = "SPLENDOR_QUICK_PLAY_CLOCK",
+        default_value = "5m+10s",
+        help_heading = "Players and rooms"
+    )]
+    pub quick_play_clock: TurnClock,
+    /// A quick-play session whose connection is gone leaves the queue
+    /// after this long (it is not matched meanwhile).
+    #[arg(long, env = "SPLENDOR_QUEUE_AWAY_TTL", default_value = "60s", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
+    pub queue_away_ttl: Duration,
+    /// Not a command-line setting: R12.2's shortest grace (10 seconds),
+    /// lowered only by tests (`LobbyConfig::min_grace`).
+    #[arg(skip)]
+    pub min_grace: Option<Duration>,
     /// Not a command-line setting: the arena's fixed seed of every room's
     /// RNG, for a reproducible series (`LobbyConfig::room_seed`).
     #[arg(skip)]
@@ -380,6 +399,10 @@ impl Default for Config {
             bot_threads: 0,
             strong_iterations: lobby.strong_budget.iterations,
             turn_clock: lobby.turn_clock,
+            quick_play_clock: TurnClock::new(Duration::from_secs(300), Duration::from_secs(10))
+                .unwrap_or_else(|_| unreachable!("5m+10s is a clock")),
+            queue_away_ttl: Duration::from_secs(60),
+            min_grace: None,
             room_seed: None,
         }
     }
@@ -419,6 +442,7 @@ impl Config {
             },
             turn_clock: self.turn_clock,
             room_seed: self.room_seed,
+            min_grace: self.min_grace.unwrap_or(LobbyConfig::default().min_grace),
             ..LobbyConfig::default()
         }
     }

@@ -60,7 +60,11 @@ impl IntoResponse for ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
         ApiError {
             status,
             code,
@@ -78,7 +82,7 @@ impl ApiError {
 
     /// A database failure: unavailable is said as such, the rest is internal
     /// (and logged; clients never see database messages).
-    fn store(error: StoreError) -> ApiError {
+    pub(crate) fn store(error: StoreError) -> ApiError {
         if error.is_transient() || matches!(error, StoreError::Closed) {
             warn!(error = %error, "history request: database unavailable");
             ApiError::new(

@@ -44,6 +44,8 @@ pub mod i18n;
 pub mod limits;
 pub mod metrics;
 pub mod probe;
+mod quickplay;
+mod ratings;
 pub mod tcp;
 pub mod verify;
 mod web;
@@ -175,6 +177,8 @@ struct AppInner {
     /// The address `/metrics` is served on, once bound, when the
     /// configuration gives it an address of its own.
     metrics_addr: watch::Sender<Option<SocketAddr>>,
+    /// Connections waiting for their quick-play games.
+    waiters: quickplay::Waiters,
 }
 
 impl AppState {
@@ -197,6 +201,12 @@ impl AppState {
         let state = AppState::with_backend(config, Backend::database(store.clone()));
         let restored = restore(state.lobby(), &store).await.map_err(database)?;
         log_restore(&restored);
+        // Nobody is connected yet: whoever waited in a quick-play queue
+        // before the restart queues again (ratings stay).
+        let dropped = store.clear_queues().await.map_err(database)?;
+        if dropped > 0 {
+            info!(sessions = dropped, "quick-play queues emptied at start");
+        }
         state
             .metrics()
             .games_restored(restored.restored + restored.viewable);
@@ -248,6 +258,7 @@ impl AppState {
                 shutdown: watch::channel(false).0,
                 connections: watch::channel(0).0,
                 metrics_addr: watch::channel(None).0,
+                waiters: quickplay::Waiters::default(),
             }),
         }
     }
@@ -298,6 +309,11 @@ impl AppState {
                 now.saturating_sub(millis(config.unused_session_ttl)),
             )
             .await
+    }
+
+    /// Connections waiting for their quick-play games.
+    pub(crate) fn waiters(&self) -> &quickplay::Waiters {
+        &self.inner.waiters
     }
 
     /// The database, when the server has one.
@@ -404,6 +420,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}", get(games::detail))
         .route("/api/games/{id}/replay", get(games::replay))
         .route("/api/games/{id}/positions", get(games::positions))
+        .route("/api/leaderboard", get(ratings::leaderboard))
+        .route("/api/players/{key}", get(ratings::player))
         .merge(web::routes())
         .with_state(state)
 }

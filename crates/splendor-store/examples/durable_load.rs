@@ -180,5 +180,6 @@ fn new_game(id: Uuid) -> NewGame {
         created_at: 1_700_000_000_000,
         clock_json: None,
         listed: false,
+        rated: false,
     }
 }

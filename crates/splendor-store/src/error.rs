@@ -90,6 +90,10 @@ pub enum StoreError {
     #[error("game {0} is finished; its log and result can no longer change")]
     GameFinished(Uuid),
 
+    /// The session is already in the quick-play queue for games of this size.
+    #[error("the session is already queued for {0}-player games")]
+    AlreadyQueued(u8),
+
     /// The log already holds a different action at this seq. After an
     /// ambiguous failure (the caller was told the commit failed but it had in
     /// fact happened) this means the log is ahead of the caller: reload the
@@ -158,6 +162,7 @@ impl StoreError {
                 | StoreError::UnknownGame(_)
                 | StoreError::GameExists(_)
                 | StoreError::GameFinished(_)
+                | StoreError::AlreadyQueued(_)
                 | StoreError::DuplicateAction { .. }
                 | StoreError::OutOfOrder { .. }
                 | StoreError::InvalidSeat { .. }

@@ -28,6 +28,9 @@
 //! | `games`    | `id`             | room code, players, options JSON, seed (u64 bit-cast to i64), salt, commitment, created_at; finished_at and result JSON once finished |
 //! | `seats`    | `(game_id, seat)`| session id, name at the start |
 //! | `actions`  | `(game_id, seq)` | seat, action JSON, at |
+//! | `ratings`  | `session_id`     | public player id, name, bot, Glicko-2 rating, deviation, volatility, games, wins |
+//! | `rated_results` | `(game_id, session_id)` | place, rating before and after |
+//! | `queue_entries` | `session_id` | name, game size, queued_at, away_since |
 //!
 //! Times are Unix milliseconds ([`UnixMillis`]) given by the caller: the
 //! store never reads the clock ([`unix_millis_now`] is there for callers).
@@ -59,6 +62,8 @@
 mod backend;
 mod error;
 mod model;
+mod queue;
+mod rating;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod token;
@@ -76,6 +81,11 @@ pub use model::{
     ActionRecord, Finished, FinishedCursor, GameSummary, MAX_JSON_BYTES, MAX_NAME_CHARS, MAX_PAGE,
     MAX_ROOM_CODE_CHARS, NewGame, SeatRecord, Session, SessionId, SessionToken, StoredAction,
     StoredGame, UnixMillis, unix_millis_now,
+};
+pub use queue::QueueEntry;
+pub use rating::{
+    BoardKind, BoardPage, MAX_BOARD_PAGE, PROVISIONAL_DEVIATION, PlayerRating, RECENT_GAMES,
+    RatedGame, is_player_id, player_id,
 };
 pub use writer::WriterStats;
 
@@ -266,17 +276,25 @@ impl Store {
 
     /// Records a game's end and result; the log is closed from then on.
     /// Finishing again with the same result answers `Ok`; with another, `GameFinished`.
+    ///
+    /// `places` gives each seat's final place, 1-based, in seat order
+    /// (equal places are shared). A rated game (`NewGame::rated`) updates
+    /// its players' ratings in the same transaction, exactly once: a game
+    /// finished again changes nothing. A rated game needs one place per
+    /// seat; an unrated one ignores them.
     pub async fn finish_game(
         &self,
         game_id: Uuid,
         result_json: &str,
         finished_at: UnixMillis,
+        places: &[u8],
     ) -> Result<(), StoreError> {
         model::check_json("result JSON", result_json)?;
         self.write(WriteOp::Finish {
             game_id,
             result_json: result_json.to_owned(),
             finished_at,
+            places: places.to_vec(),
         })
         .await
     }

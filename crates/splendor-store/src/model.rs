@@ -77,6 +77,8 @@ pub struct Session {
     pub name: String,
     /// When the session was created.
     pub created_at: UnixMillis,
+    /// Played by a program (`"bot":true` in hello); ranked apart.
+    pub bot: bool,
 }
 
 /// Who sits at one seat of a game.
@@ -118,6 +120,8 @@ pub struct NewGame {
     pub clock_json: Option<String>,
     /// Whether the room was listed for strangers to join.
     pub listed: bool,
+    /// Whether the game counts for its players' ratings (issue 13).
+    pub rated: bool,
 }
 
 /// One accepted action, to append to its game's log.
@@ -186,6 +190,8 @@ pub struct StoredGame {
     pub clock_json: Option<String>,
     /// Whether the room was listed for strangers to join.
     pub listed: bool,
+    /// Whether the game counts for its players' ratings (issue 13).
+    pub rated: bool,
     /// The seats in seat order.
     pub seats: Vec<SeatRecord>,
     /// The log in seq order: `actions[i].seq == i`.

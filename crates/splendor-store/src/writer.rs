@@ -47,10 +47,16 @@ pub(crate) enum WriteOp {
     },
     CreateGame(Box<NewGame>),
     Append(ActionRecord),
+    /// A game's end; `places` (1-based, by seat) rate a rated game.
     Finish {
         game_id: Uuid,
         result_json: String,
         finished_at: UnixMillis,
+        places: Vec<u8>,
+    },
+    /// The session is played by a program (issue 13).
+    MarkBot {
+        id: SessionId,
     },
 }
 

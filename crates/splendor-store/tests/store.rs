@@ -76,6 +76,7 @@ fn new_game(id: Uuid, players: u8, created_at: i64) -> NewGame {
         created_at,
         clock_json: None,
         listed: false,
+        rated: false,
     }
 }
 
@@ -303,7 +304,10 @@ async fn unfinished_games_are_restored_with_their_logs(db: TestDb) {
         play(&store, b, 3, round * 2, 2).await;
     }
     play(&store, d, 2, 0, 2).await;
-    store.finish_game(d, r#"{"winner":0}"#, 999).await.unwrap();
+    store
+        .finish_game(d, r#"{"winner":0}"#, 999, &[])
+        .await
+        .unwrap();
 
     let games = store.unfinished_games().await.unwrap();
     let ids: Vec<Uuid> = games.iter().map(|g| g.id).collect();
@@ -348,7 +352,7 @@ async fn finished_games_are_listed_recent_first_in_pages(db: TestDb) {
         store.create_game(new_game(id, 2, 10)).await.unwrap();
         play(&store, id, 2, 0, 2).await;
         let result = format!(r#"{{"ranking":[{n}]}}"#);
-        store.finish_game(id, &result, at).await.unwrap();
+        store.finish_game(id, &result, at, &[]).await.unwrap();
     }
     let running = game_id(99);
     store.create_game(new_game(running, 2, 10)).await.unwrap();
@@ -398,17 +402,19 @@ async fn finished_games_are_listed_recent_first_in_pages(db: TestDb) {
     ));
     // Finishing again: the same result is Ok, another is refused.
     store
-        .finish_game(id, r#"{"ranking":[0]}"#, 5_000)
+        .finish_game(id, r#"{"ranking":[0]}"#, 5_000, &[])
         .await
         .unwrap();
     assert!(matches!(
-        store.finish_game(id, r#"{"ranking":[1]}"#, 8_000).await,
+        store
+            .finish_game(id, r#"{"ranking":[1]}"#, 8_000, &[])
+            .await,
         Err(StoreError::GameFinished(_))
     ));
     assert_eq!(store.game(id).await.unwrap().unwrap(), game);
 
     assert!(matches!(
-        store.finish_game(game_id(1234), "{}", 1).await,
+        store.finish_game(game_id(1234), "{}", 1, &[]).await,
         Err(StoreError::UnknownGame(_))
     ));
     assert_eq!(store.game(game_id(1234)).await.unwrap(), None);
@@ -494,7 +500,7 @@ async fn bad_input_is_refused_and_changes_nothing(db: TestDb) {
         Err(StoreError::Invalid { .. })
     ));
     assert!(matches!(
-        store.finish_game(id, "", 5).await,
+        store.finish_game(id, "", 5, &[]).await,
         Err(StoreError::Invalid {
             what: "result JSON",
             ..
@@ -641,7 +647,7 @@ async fn one_statement_appends_for_many_games_and_refuses_row_by_row(db: TestDb)
     play(&store, ids[1], 2, 0, 2).await;
     play(&store, ids[4], 2, 0, 1).await;
     store
-        .finish_game(ids[5], r#"{"ranking":[]}"#, 9)
+        .finish_game(ids[5], r#"{"ranking":[]}"#, 9, &[])
         .await
         .unwrap();
     // Hold the writer up on its next write, so that the rest queue.

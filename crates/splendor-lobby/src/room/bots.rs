@@ -44,6 +44,9 @@ impl RoomCore {
     /// Seats a bot of `level` in the first free seat.
     pub(crate) fn add_bot(&mut self, caller: &Caller, level: &str) -> Result<(), LobbyError> {
         self.check_host_before_start(caller)?;
+        if self.rated {
+            return Err(LobbyError::RatedRoom);
+        }
         let level: Level = level
             .parse()
             .map_err(|e: splendor_ai::UnknownLevel| LobbyError::UnknownBotLevel(e.to_string()))?;

@@ -24,7 +24,7 @@ use splendor_rules::Seat;
 use crate::config::TurnClock;
 
 /// The shortest grace of a marked seat (R12.2).
-const MIN_GRACE: Duration = Duration::from_secs(10);
+pub(crate) const MIN_GRACE: Duration = Duration::from_secs(10);
 
 /// A room's clock options (R12.1, R12.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,8 @@ pub(crate) struct Clocks {
     ticking: Option<Ticking>,
     /// The stand-in makes the rest of this seat's current turn.
     pub(crate) standing_in: Option<Seat>,
+    /// R12.2's shortest grace (10 seconds).
+    min_grace: Duration,
     /// After a restart, the turn in progress began while its player was
     /// connected: R12.3 does not apply to it (a restart costs nobody time).
     restored_turn: bool,
@@ -89,6 +91,13 @@ impl Clocks {
         self
     }
 
+    /// A quick-play game starts before its players' connections are in
+    /// the room (they are seated by the queue, then attach): being away
+    /// then does not count for the first turn either (R12.3).
+    pub(crate) fn players_arriving(self) -> Clocks {
+        self.after_restart()
+    }
+
     /// The clocks as stored with the last action (a restart costs nobody
     /// time: the clock of the seat to act starts again from its bank).
     pub(crate) fn restored(
@@ -103,12 +112,20 @@ impl Clocks {
             ticking: None,
             standing_in: None,
             restored_turn: false,
+            min_grace: MIN_GRACE,
         }
+    }
+
+    /// The shortest grace instead of R12.2's 10 seconds: for tests only
+    /// ([`LobbyConfig::min_grace`](crate::LobbyConfig::min_grace)).
+    pub(crate) fn with_min_grace(mut self, min_grace: Duration) -> Clocks {
+        self.min_grace = min_grace;
+        self
     }
 
     /// R12.2: the increment or 10 seconds, whichever is longer.
     pub(crate) fn grace(&self) -> Duration {
-        self.options.clock.increment().max(MIN_GRACE)
+        self.options.clock.increment().max(self.min_grace)
     }
 
     /// The game waits for `seat` from `now` (its turn, or a decision in

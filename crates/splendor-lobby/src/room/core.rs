@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary};
+use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary, SeatOrder};
 use splendor_replay::{Commitment, Salt, Seed};
 use splendor_rules::{Action, Events, Game, Options};
 use tracing::{info, warn};
@@ -151,6 +151,10 @@ pub(crate) struct RoomSetup {
     /// and starts it at once, and a follower who joins first must not take
     /// the role).
     pub(crate) fixed_host: bool,
+    /// The game counts for the ratings (issue 13).
+    pub(crate) rated: bool,
+    /// Filled by the quick-play queue; started by `Request::StartMatch`.
+    pub(crate) matched: bool,
     pub(crate) config: LobbyConfig,
 }
 
@@ -191,6 +195,12 @@ pub(crate) struct RoomCore {
     pub(crate) now: Instant,
     /// Chat, mute and rematch (kept nowhere else).
     pub(crate) social: Social,
+    /// The game counts for the ratings (issue 13): a clock with the
+    /// stand-in for the away, no built-in bots.
+    pub(crate) rated: bool,
+    /// A quick-play room: its seats were filled by the queue and the
+    /// gateway starts it (`Request::StartMatch`), no host does.
+    pub(crate) matched: bool,
 }
 
 impl RoomCore {
@@ -234,7 +244,14 @@ impl RoomCore {
             now,
         );
         core.clock = setup.clock;
-        info!(listed = core.listed, seats = setup.capacity, "room created");
+        core.rated = setup.rated;
+        core.matched = setup.matched;
+        info!(
+            listed = core.listed,
+            rated = core.rated,
+            seats = setup.capacity,
+            "room created"
+        );
         core.broadcast_room(setup.conn.map(|conn| (conn, setup.request)));
         core.after_input(now);
         core
@@ -262,6 +279,7 @@ impl RoomCore {
             stand_in_actions,
             finished_ago,
             listed,
+            rated,
             history,
             game,
             version,
@@ -300,6 +318,7 @@ impl RoomCore {
                 Some(seats) => Clocks::restored(options, bots, seats),
                 None => Clocks::new(options, bots),
             }
+            .with_min_grace(config.min_grace)
             .after_restart()
         });
         let running = Running {
@@ -324,7 +343,8 @@ impl RoomCore {
         };
         let mut core = RoomCore::with((code, listed), people, Some(running), config, rng_seed, now);
         core.clock = clock;
-        info!(listed = core.listed, status = ?core.status(), "room restored");
+        core.rated = rated;
+        info!(listed = core.listed, rated, status = ?core.status(), "room restored");
         core.after_input(now);
         core
     }
@@ -364,6 +384,8 @@ impl RoomCore {
             clock: None,
             now,
             social: Social::default(),
+            rated: false,
+            matched: false,
         };
         core.summary = core.current_summary();
         core
@@ -474,6 +496,18 @@ impl RoomCore {
             Request::RematchReady { room } => {
                 self.rematch_ready(room);
                 self.reply(ticket, Ok(Answer::Done));
+            }
+            Request::StartMatch => {
+                let started = if !self.matched {
+                    Err(LobbyError::NotHost)
+                } else if self.running.is_some() {
+                    Err(LobbyError::GameAlreadyStarted)
+                } else {
+                    self.start_unchecked(ticket, caller, SeatOrder::Random)
+                };
+                if let Err(e) = started {
+                    self.reply(ticket, Err(e));
+                }
             }
         }
         self.after_input(now);

@@ -299,6 +299,7 @@ async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -
                     bots: &record.bots,
                     clock: record.clock,
                     listed: record.listed,
+                    rated: record.rated,
                 })
                 .await
         }

@@ -153,6 +153,8 @@ pub struct GameRecord {
     pub clock: Option<super::clock::ClockOptions>,
     /// Whether the room is listed for strangers to join.
     pub listed: bool,
+    /// Whether the game counts for its players' ratings (issue 13).
+    pub rated: bool,
 }
 
 /// Counters of the lobby's statistics.

@@ -92,6 +92,9 @@ pub enum Request {
         /// The new room.
         room: Option<crate::code::RoomCode>,
     },
+    /// The gateway starts a quick-play room the queue filled (seat order
+    /// drawn from the seed). Refused in any other room.
+    StartMatch,
 }
 
 /// Tells a request's answer to its caller: the driver keeps the reply

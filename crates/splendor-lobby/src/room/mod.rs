@@ -84,6 +84,8 @@ pub struct RestoredGame {
     pub finished_ago: Option<std::time::Duration>,
     /// Whether the room was listed for strangers to join.
     pub listed: bool,
+    /// Whether the game counts for its players' ratings (issue 13).
+    pub rated: bool,
     /// Every action's events and who made it, from replaying the log.
     pub history: Vec<(effect::Mover, splendor_rules::Events)>,
     /// The game after its whole log.

@@ -78,6 +78,7 @@ impl RoomCore {
             id: None,
             code: self.code.to_string(),
             listed: self.listed,
+            rated: self.rated,
             status: self.status(),
             seats: self
                 .people

@@ -30,6 +30,17 @@ impl RoomCore {
         order: SeatOrder,
     ) -> Result<(), LobbyError> {
         self.check_host_before_start(&caller)?;
+        self.start_unchecked(ticket, caller, order)
+    }
+
+    /// Starts the game without asking who asks: the host's `start`, or
+    /// the gateway's `StartMatch` of a quick-play room.
+    pub(crate) fn start_unchecked(
+        &mut self,
+        ticket: Ticket,
+        caller: Caller,
+        order: SeatOrder,
+    ) -> Result<(), LobbyError> {
         let seated = self.people.seated();
         if seated < 2 {
             return Err(LobbyError::NotEnoughPlayers);
@@ -61,9 +72,15 @@ impl RoomCore {
         let players = members.iter().map(|m| m.session).collect();
         let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
         let bots: Vec<_> = members.iter().map(|m| m.bot).collect();
-        let clocks = self
-            .clock
-            .map(|options| Clocks::new(options, bots.iter().map(Option::is_some).collect()));
+        let clocks = self.clock.map(|options| {
+            let clocks = Clocks::new(options, bots.iter().map(Option::is_some).collect())
+                .with_min_grace(self.config.min_grace);
+            if self.matched {
+                clocks.players_arriving()
+            } else {
+                clocks
+            }
+        });
         let id = self.random_game_id();
         // The salt makes the commitment to a 64-bit seed impossible to invert.
         let mut salt = Salt([0; 32]);
@@ -100,6 +117,7 @@ impl RoomCore {
                 bots,
                 clock: self.clock,
                 listed: self.listed,
+                rated: self.rated,
             }),
             Pending::Start {
                 ticket,

@@ -71,6 +71,8 @@ pub struct RematchPlan {
     pub(crate) clock: Option<ClockOptions>,
     /// Whether the room is listed.
     pub(crate) listed: bool,
+    /// Whether the game counts for the ratings.
+    pub(crate) rated: bool,
 }
 
 impl RematchPlan {
@@ -300,6 +302,7 @@ impl RoomCore {
             others,
             clock: self.clock,
             listed: self.listed,
+            rated: self.rated,
         }))
     }
 

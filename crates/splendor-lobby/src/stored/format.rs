@@ -228,6 +228,18 @@ pub fn parse_options_json(json: &str) -> Result<Options, String> {
         .map_err(|e| format!("options {json:?}: {e}"))
 }
 
+/// Each seat's final place, 1-based, in seat order (R10.3, R10.4; equal
+/// places shared): what a rated game's ratings are computed from.
+pub(crate) fn places(result: &GameResult) -> Vec<u8> {
+    let mut places = vec![0; result.ranking.len()];
+    for standing in &result.ranking {
+        if let Some(place) = places.get_mut(usize::from(standing.seat)) {
+            *place = standing.rank;
+        }
+    }
+    places
+}
+
 /// The text a result is stored as.
 pub fn result_json(result: &GameResult) -> String {
     // Plain data: serialising cannot fail.

@@ -170,6 +170,7 @@ impl Persistence for StorePersistence {
                 created_at: unix_millis_now(),
                 clock_json: start.clock.map(format::clock_json),
                 listed: start.listed,
+                rated: start.rated,
             };
             self.store.create_game(game).await.map_err(persist_error)
         })
@@ -208,8 +209,9 @@ impl Persistence for StorePersistence {
     ) -> BoxFuture<'a, Result<(), PersistError>> {
         Box::pin(async move {
             let json = format::result_json(result);
+            let places = format::places(result);
             self.store
-                .finish_game(game.0, &json, unix_millis_now())
+                .finish_game(game.0, &json, unix_millis_now(), &places)
                 .await
                 .map_err(persist_error)
         })
@@ -445,7 +447,7 @@ async fn restore_one(
                 let json = format::result_json(&result);
                 let finished_at = log.last().map_or(stored.created_at, |a| a.at);
                 store
-                    .finish_game(stored.id, &json, finished_at)
+                    .finish_game(stored.id, &json, finished_at, &format::places(&result))
                     .await
                     .map_err(|e| format!("storing its result: {e}"))?;
                 finished_at
@@ -508,6 +510,7 @@ async fn restore_one(
         stand_in_actions,
         finished_ago,
         listed: stored.listed,
+        rated: stored.rated,
         history,
         game,
         version: log.len() as u64,

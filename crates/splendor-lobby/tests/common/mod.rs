@@ -169,6 +169,7 @@ pub async fn create(
             request: Some(RequestId::String("create-1".into())),
             verbose: false,
             client: None,
+            rated: false,
         })
         .unwrap();
     let room = host.room().await;

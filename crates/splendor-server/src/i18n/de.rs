@@ -301,6 +301,26 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "auf Platz {n} sitzt keine Person (er ist frei oder gehört einem Bot)",
         ),
         (
+            "this room is rated: its seats are for people and bot programs, not built-in bots (create an unrated room to play against them)",
+            "dieser Raum ist gewertet: seine Plätze sind für Menschen und Botprogramme, nicht für eingebaute Bots (erstelle einen ungewerteten Raum, um gegen sie zu spielen)",
+        ),
+        (
+            "quick play has games of 2, 3 or 4 players, not {n}",
+            "Schnellspiel hat Spiele mit 2, 3 oder 4 Spielern, nicht {n}",
+        ),
+        (
+            r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
+            r#"du wartest schon auf Spiele mit {n} Spielern; sende zuerst {"type":"unqueue"}"#,
+        ),
+        (
+            r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
+            r#"du wartest in keiner Schnellspiel-Warteschlange; sende {"type":"queue","players":2}, um einer beizutreten"#,
+        ),
+        (
+            "quick play and ratings need the server's database, and this server runs without one",
+            "Schnellspiel und Wertungen brauchen die Datenbank des Servers, und dieser Server läuft ohne",
+        ),
+        (
             "binary frames are not supported; send JSON text frames",
             "Binär-Frames werden nicht unterstützt; sende JSON-Text-Frames",
         ),

@@ -91,6 +91,12 @@ pub(super) const TEMPLATES: &[&str] = &[
     "the rematch is agreed: join room {text}",
     "the rematch room is being made",
     "seat {n} has no person in it (it is free or a bot's)",
+    // lobby error.rs (RatedRoom) and ws/queue.rs: quick play.
+    "this room is rated: its seats are for people and bot programs, not built-in bots (create an unrated room to play against them)",
+    "quick play has games of 2, 3 or 4 players, not {n}",
+    r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
+    r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
+    "quick play and ratings need the server's database, and this server runs without one",
     // ---- splendor-server: ws/client.rs and limits/name.rs ---------------
     "binary frames are not supported; send JSON text frames",
     "too many messages: at most {n} per second (bursts of {n2}); this one was not handled, and sending on before slowing down closes the connection",

@@ -303,6 +303,26 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "la place {n} n'est tenue par personne (elle est libre ou tenue par un bot)",
         ),
         (
+            "this room is rated: its seats are for people and bot programs, not built-in bots (create an unrated room to play against them)",
+            "cette salle est classée : ses places sont pour des personnes et des programmes de bot, pas pour les bots intégrés (créez une salle non classée pour jouer contre eux)",
+        ),
+        (
+            "quick play has games of 2, 3 or 4 players, not {n}",
+            "la partie rapide se joue à 2, 3 ou 4 joueurs, pas {n}",
+        ),
+        (
+            r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
+            r#"vous êtes déjà dans la file des parties à {n} joueurs ; envoyez d’abord {"type":"unqueue"}"#,
+        ),
+        (
+            r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
+            r#"vous n’êtes dans aucune file de partie rapide ; envoyez {"type":"queue","players":2} pour en rejoindre une"#,
+        ),
+        (
+            "quick play and ratings need the server's database, and this server runs without one",
+            "la partie rapide et le classement ont besoin de la base de données du serveur, et ce serveur n’en a pas",
+        ),
+        (
             "binary frames are not supported; send JSON text frames",
             "les trames binaires ne sont pas acceptées ; envoyez des trames texte JSON",
         ),

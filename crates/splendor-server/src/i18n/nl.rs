@@ -301,6 +301,26 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "op plaats {n} zit geen persoon (ze is vrij of van een bot)",
         ),
         (
+            "this room is rated: its seats are for people and bot programs, not built-in bots (create an unrated room to play against them)",
+            "deze kamer telt voor de rating: de plaatsen zijn voor mensen en botprogramma's, niet voor ingebouwde bots (maak een kamer zonder rating om tegen hen te spelen)",
+        ),
+        (
+            "quick play has games of 2, 3 or 4 players, not {n}",
+            "snel spelen kent spellen van 2, 3 of 4 spelers, niet {n}",
+        ),
+        (
+            r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
+            r#"je staat al in de wachtrij voor spellen met {n} spelers; stuur eerst {"type":"unqueue"}"#,
+        ),
+        (
+            r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
+            r#"je staat in geen wachtrij voor snel spelen; stuur {"type":"queue","players":2} om er een in te gaan"#,
+        ),
+        (
+            "quick play and ratings need the server's database, and this server runs without one",
+            "snel spelen en ratings hebben de database van de server nodig, en deze server draait zonder",
+        ),
+        (
             "binary frames are not supported; send JSON text frames",
             "binaire frames worden niet ondersteund; stuur JSON-tekstframes",
         ),

@@ -494,6 +494,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         LobbyError::ChatMuted,
         LobbyError::ChatTooFast,
         LobbyError::NoPersonInSeat(1),
+        LobbyError::RatedRoom,
     ];
     for error in errors {
         corpus.add(&format!("lobby: {}", error.code()), error.to_string());
@@ -625,6 +626,12 @@ const MADE_ELSEWHERE: &[&str] = &[
     "the server cannot reach its database right now; try again shortly",
     "internal error",
     r#"send {"type":"hello","name":...} first"#,
+    // ws/queue.rs: quick play (tests/quick_play.rs; but for a server
+    // without a database).
+    "quick play has games of 2, 3 or 4 players, not {n}",
+    r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
+    r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
+    "quick play and ratings need the server's database, and this server runs without one",
 ];
 
 /// Parts of messages: matched inside others, never alone.

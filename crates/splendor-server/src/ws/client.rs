@@ -41,6 +41,8 @@ pub(super) struct Client {
     pub(super) lang: Lang,
     /// The room this connection is in; changed only by `set_room`.
     pub(super) room: Option<RoomHandle>,
+    /// While its session is queued for quick play: where its game comes.
+    pub(super) matches: Option<tokio::sync::mpsc::Receiver<crate::quickplay::Match>>,
     /// The connection's span, parent of `room_span`.
     pub(super) conn_span: Span,
     /// A `room` span naming the room this connection is in (a disabled span
@@ -92,7 +94,15 @@ impl Client {
                     self.conn.close(CloseReason::Idle);
                     return;
                 }
-                frame = stream.next() => frame,
+                Some(found) = next_match(&mut self.matches) => Err(found),
+                frame = stream.next() => Ok(frame),
+            };
+            let frame = match frame {
+                Ok(frame) => frame,
+                Err(found) => {
+                    self.matched(found).await;
+                    continue;
+                }
             };
             last_heard = Instant::now();
             // The room may have closed while the frame was on its way.
@@ -225,6 +235,8 @@ impl Client {
                 self.call_room(request, id).await;
             }
             ClientMessage::Rematch => self.rematch(id).await,
+            ClientMessage::Queue(queue) => self.queue(queue.players, id).await,
+            ClientMessage::Unqueue => self.unqueue(id).await,
         }
     }
 
@@ -299,6 +311,7 @@ impl Client {
         // A newer connection for the same session replaces the old one.
         let room = self.state.lobby().presence().claim(session.id, &self.conn);
         self.verbose = hello.verbose;
+        let bot = self.session_is_bot(session.id, hello.bot).await;
         self.send(ServerMessage::Welcome(Welcome {
             id,
             session: session.id.to_string(),
@@ -308,15 +321,21 @@ impl Client {
             protocol: PROTOCOL_VERSION,
             verbose: self.verbose,
             lang: self.lang.code().to_owned(),
+            player_id: splendor_store::player_id(splendor_store::SessionId(session.id.0)),
+            bot,
         }));
         self.session = Some(session.clone());
         // Back into the room the session was in: its seat and the current state at once.
         if let Some(seat) = room {
-            self.rejoin(session, seat).await;
+            self.rejoin(session.clone(), seat).await;
+        }
+        // Back in the quick-play queue it waits in.
+        if resumed {
+            self.resume_queue(&session).await;
         }
     }
 
-    async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
+    pub(super) async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
         let presence = self.state.lobby().presence();
         let Some(handle) = self.state.lobby().find_code(seat.code) else {
             presence.forget_room(session.id, seat.code);
@@ -360,6 +379,17 @@ impl Client {
             Ok(clock) => clock,
             Err(e) => return self.reply_lobby_error(e, id),
         };
+        // A rated room always has a clock and the stand-in for the away.
+        let clock = if create.rated {
+            let quick = crate::quickplay::quick_play_clock(self.state.config().quick_play_clock);
+            Some(clock.map_or(quick, |c| ClockOptions {
+                stand_in_when_away: true,
+                ..c
+            }))
+        } else {
+            clock
+        };
+        self.leave_queue_quietly(&session).await;
         let created = self.state.lobby().create_room(CreateRoom {
             seats: create.seats,
             listed: create.listed,
@@ -370,6 +400,7 @@ impl Client {
             request: id.clone(),
             verbose: self.verbose,
             client: self.address.clone(),
+            rated: create.rated,
         });
         match created {
             Ok(handle) => {
@@ -397,6 +428,7 @@ impl Client {
             Ok(handle) => handle,
             Err(e) => return self.reply_lobby_error(e, id),
         };
+        self.leave_queue_quietly(&session).await;
         match handle
             .join(
                 self.caller(&session, id.clone()),
@@ -422,7 +454,11 @@ impl Client {
     /// Before a `join` or `create`: a finished room gives way (the caller
     /// leaves it, getting `left`); a room still waiting or playing is
     /// `already_in_room`. True when the connection is in no room now.
-    async fn leave_finished_room(&mut self, session: &Session, id: &Option<RequestId>) -> bool {
+    pub(super) async fn leave_finished_room(
+        &mut self,
+        session: &Session,
+        id: &Option<RequestId>,
+    ) -> bool {
         let Some(room) = self.current_room_code().and(self.room.clone()) else {
             return true;
         };
@@ -542,7 +578,7 @@ impl Client {
     }
 
     /// Who this connection is, for the room.
-    fn caller(&self, session: &Session, request: Option<RequestId>) -> Caller {
+    pub(super) fn caller(&self, session: &Session, request: Option<RequestId>) -> Caller {
         Caller {
             session: session.id,
             conn: self.conn.id(),
@@ -555,6 +591,7 @@ impl Client {
         let Some(session) = self.session.as_ref().map(|s| s.id) else {
             return;
         };
+        self.queue_away(session).await;
         if let Some(room) = self.room.clone() {
             self.set_room(None);
             room.detach(Caller {
@@ -576,7 +613,7 @@ impl Client {
     /// none, and gives it the matching `room` span (a child of the
     /// connection's, whatever span is current), so that log lines follow
     /// the connection from room to room.
-    fn set_room(&mut self, room: Option<RoomHandle>) {
+    pub(super) fn set_room(&mut self, room: Option<RoomHandle>) {
         self.room_span = match &room {
             Some(handle) => info_span!(parent: &self.conn_span, "room", room = %handle.code()),
             None => Span::none(),
@@ -592,7 +629,7 @@ impl Client {
         }
     }
 
-    fn require_session(&self, id: &Option<RequestId>) -> Option<Session> {
+    pub(super) fn require_session(&self, id: &Option<RequestId>) -> Option<Session> {
         if self.session.is_none() {
             self.reply_error(
                 ErrorCode::NotIdentified,
@@ -604,7 +641,7 @@ impl Client {
     }
 
     /// The code of the room this connection is in, forgetting a room that closed.
-    fn current_room_code(&mut self) -> Option<String> {
+    pub(super) fn current_room_code(&mut self) -> Option<String> {
         self.forget_closed_room();
         self.room.as_ref().map(|r| r.code().to_string())
     }
@@ -621,14 +658,19 @@ impl Client {
         }
     }
 
-    fn send(&self, message: ServerMessage) {
+    pub(super) fn send(&self, message: ServerMessage) {
         // A failed send has already closed the connection (too slow or gone).
         let _ = self.conn.send(message);
     }
 
     /// Bad input is answered, not logged as an error. The message in the
     /// connection's language.
-    fn reply_error(&self, code: ErrorCode, message: impl Into<String>, id: Option<RequestId>) {
+    pub(super) fn reply_error(
+        &self,
+        code: ErrorCode,
+        message: impl Into<String>,
+        id: Option<RequestId>,
+    ) {
         let info = ErrorInfo::new(code, self.localized(message.into()), id);
         debug!(code = %info.code, "request rejected");
         self.state.metrics().intent_rejected(&info.code);
@@ -637,7 +679,7 @@ impl Client {
 
     /// A session store failure: the database being away is said as such
     /// (the client may retry); anything else is internal.
-    fn reply_session_error(&self, error: &SessionError, id: Option<RequestId>) {
+    pub(super) fn reply_session_error(&self, error: &SessionError, id: Option<RequestId>) {
         match error {
             SessionError::Unavailable(_) => self.reply_error(
                 ErrorCode::StorageUnavailable,
@@ -650,7 +692,7 @@ impl Client {
 
     /// A refused request is answered, and logged only when it is the
     /// server's fault: an internal error, once, with its cause.
-    fn reply_lobby_error(&mut self, error: LobbyError, id: Option<RequestId>) {
+    pub(super) fn reply_lobby_error(&mut self, error: LobbyError, id: Option<RequestId>) {
         match error.internal_cause() {
             Some(cause) => warn!(%cause, "internal error"),
             None => debug!(code = error.code(), "request rejected"),
@@ -675,6 +717,16 @@ impl Client {
             Cow::Owned(translated) => translated,
             Cow::Borrowed(_) => message,
         }
+    }
+}
+
+/// The next formed game of a queued session; never while not queued.
+async fn next_match(
+    matches: &mut Option<tokio::sync::mpsc::Receiver<crate::quickplay::Match>>,
+) -> Option<crate::quickplay::Match> {
+    match matches {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
     }
 }
 

@@ -14,6 +14,7 @@
 //! - `writer`: the writer, which drains the queue into the socket.
 
 mod client;
+mod queue;
 mod writer;
 
 use std::net::{IpAddr, SocketAddr};
@@ -202,6 +203,7 @@ async fn serve_socket(
             verbose: false,
             lang: Default::default(),
             room: None,
+            matches: None,
             conn_span,
             room_span: Span::none(),
         };

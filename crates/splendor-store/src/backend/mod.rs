@@ -42,6 +42,7 @@ pub(crate) mod sqlite {
     type Db = sqlx::Sqlite;
     const BACKEND: super::Backend = super::Backend::Sqlite;
     include!("queries.rs");
+    include!("rating_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -49,6 +50,7 @@ pub(crate) mod postgres {
     type Db = sqlx::Postgres;
     const BACKEND: super::Backend = super::Backend::Postgres;
     include!("queries.rs");
+    include!("rating_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

@@ -193,7 +193,18 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
             game_id,
             result_json,
             finished_at,
-        } => finish(conn, *game_id, result_json, *finished_at).await,
+            places,
+        } => finish(conn, *game_id, result_json, *finished_at, places).await,
+        WriteOp::MarkBot { id } => {
+            let done = sqlx::query("UPDATE sessions SET bot = TRUE WHERE id = $1")
+                .bind(id.0)
+                .execute(&mut *conn)
+                .await?;
+            if done.rows_affected() == 0 {
+                return Ok(Err(StoreError::UnknownSession(*id)));
+            }
+            Ok(Ok(()))
+        }
     }
 }
 
@@ -201,8 +212,8 @@ async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
     let done = sqlx::query(
         "INSERT INTO games \
          (id, room_code, players, options_json, seed, salt, commitment, created_at, clock_json, \
-          listed) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+          listed, rated) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
          ON CONFLICT (id) DO NOTHING",
     )
     .bind(game.id)
@@ -215,6 +226,7 @@ async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
     .bind(game.created_at)
     .bind(game.clock_json.as_deref())
     .bind(game.listed)
+    .bind(game.rated)
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() == 0 {
@@ -229,8 +241,8 @@ async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
         .bind(seat.session_id.0)
         .bind(seat.name.as_str())
         .bind(seat.bot.as_deref())
-            .execute(&mut *conn)
-            .await?;
+        .execute(&mut *conn)
+        .await?;
     }
     Ok(Ok(()))
 }
@@ -317,7 +329,28 @@ async fn finish(
     game_id: Uuid,
     result_json: &str,
     finished_at: UnixMillis,
+    places: &[u8],
 ) -> Applied {
+    let rated =
+        sqlx::query("SELECT players, rated FROM games WHERE id = $1 AND finished_at IS NULL")
+            .bind(game_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let rated = match rated {
+        Some(row) if row.try_get::<bool, _>("rated")? => {
+            let players: i32 = row.try_get("players")?;
+            if places.len() != usize::try_from(players).unwrap_or_default()
+                || places.iter().any(|&p| p == 0 || i32::from(p) > players)
+            {
+                return Ok(Err(StoreError::invalid(
+                    "places",
+                    format!("a rated game of {players} needs a place from 1 to {players} per seat"),
+                )));
+            }
+            true
+        }
+        _ => false,
+    };
     let done = sqlx::query(
         "UPDATE games SET result_json = $2, finished_at = $3 WHERE id = $1 AND finished_at IS NULL",
     )
@@ -327,6 +360,9 @@ async fn finish(
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() == 1 {
+        if rated {
+            rate_game(conn, game_id, places, finished_at).await?;
+        }
         return Ok(Ok(()));
     }
     let stored: Option<Option<String>> =
@@ -362,7 +398,7 @@ pub(crate) async fn session_by_hash(
     pool: &Pool<Db>,
     token_hash: &[u8],
 ) -> Result<Option<Session>, StoreError> {
-    let row = sqlx::query("SELECT id, name, created_at FROM sessions WHERE token_hash = $1")
+    let row = sqlx::query("SELECT id, name, created_at, bot FROM sessions WHERE token_hash = $1")
         .bind(token_hash)
         .fetch_optional(pool)
         .await
@@ -374,6 +410,7 @@ pub(crate) async fn session_by_hash(
         id: SessionId(get(&row, "id")?),
         name: get(&row, "name")?,
         created_at: get(&row, "created_at")?,
+        bot: get(&row, "bot")?,
     }))
 }
 
@@ -390,7 +427,8 @@ pub(crate) async fn prune_sessions(
             AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.session_id = sessions.id)) \
            OR (COALESCE(last_seen, created_at) < $1 \
             AND NOT EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id \
-                            WHERE s.session_id = sessions.id AND g.finished_at IS NULL))",
+                            WHERE s.session_id = sessions.id AND g.finished_at IS NULL) \
+            AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.session_id = sessions.id))",
     )
     .bind(idle_before)
     .bind(unused_before)
@@ -416,7 +454,7 @@ fn narrow<T: TryFrom<i64>>(column: &str, value: i64) -> Result<T, StoreError> {
 }
 
 const GAME_COLUMNS: &str = "id, room_code, players, options_json, seed, salt, commitment, \
-                            created_at, finished_at, result_json, clock_json, listed";
+                            created_at, finished_at, result_json, clock_json, listed, rated";
 
 /// A game's own row, without its seats and actions.
 fn game_from_row(row: &DbRow) -> Result<StoredGame, StoreError> {
@@ -449,6 +487,7 @@ fn game_from_row(row: &DbRow) -> Result<StoredGame, StoreError> {
         created_at: get(row, "created_at")?,
         clock_json: get(row, "clock_json")?,
         listed: get(row, "listed")?,
+        rated: get(row, "rated")?,
         seats: Vec::new(),
         actions: Vec::new(),
         finished,
@@ -513,12 +552,13 @@ pub(crate) async fn game(pool: &Pool<Db>, id: Uuid) -> Result<Option<StoredGame>
         return Ok(None);
     };
     let mut game = game_from_row(&row)?;
-    let seats =
-        sqlx::query("SELECT seat, session_id, name, bot FROM seats WHERE game_id = $1 ORDER BY seat")
-            .bind(id)
-            .fetch_all(&mut *tx)
-            .await
-            .map_err(read_error)?;
+    let seats = sqlx::query(
+        "SELECT seat, session_id, name, bot FROM seats WHERE game_id = $1 ORDER BY seat",
+    )
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(read_error)?;
     game.seats = seats.iter().map(seat_from_row).collect::<Result<_, _>>()?;
     let actions = sqlx::query(
         "SELECT seq, seat, action_json, at, meta_json FROM actions WHERE game_id = $1 ORDER BY seq",

@@ -325,6 +325,8 @@ impl Table {
             clock: clock_option(rest),
             others: Vec::new(),
             fixed_host: false,
+            rated: rest.contains(&"rated"),
+            matched: false,
             role: if rest.contains(&"watching") {
                 Role::Spectator
             } else {
@@ -370,6 +372,7 @@ impl Table {
             stand_in_actions: Vec::new(),
             finished_ago: None,
             listed: false,
+            rated: false,
             history: Vec::new(),
             game: Game::new(players, Options::default(), 7).unwrap(),
             version: 0,

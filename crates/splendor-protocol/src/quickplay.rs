@@ -1,0 +1,48 @@
+//! Quick play (issue 13): a session queues for a rated game of 2, 3 or 4
+//! players; the server forms the game when enough wait and seats everyone.
+
+use serde::{Deserialize, Serialize};
+
+use crate::client::RequestId;
+use crate::server::RoomClock;
+
+/// `queue`: wait for a rated game of `players`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Queue {
+    /// 2, 3 or 4 (else `invalid_players`).
+    pub players: u8,
+}
+
+/// `queued`: the session waits in the queue for games of `players`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Queued {
+    /// The id of the `queue` request; absent when sent after a resume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The game size waited for.
+    pub players: u8,
+    /// Sessions waiting in that queue now, this one included.
+    pub waiting: u64,
+    /// The clock of its games (R12), with the stand-in for the away.
+    pub clock: RoomClock,
+}
+
+/// `unqueued`: the answer to `unqueue`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Unqueued {
+    /// The id of the `unqueue` request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The game size the session no longer waits for.
+    pub players: u8,
+}
+
+/// `matched`: the queue made a game; `room` and `state` follow.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Matched {
+    /// The new room's code; the session is seated there.
+    pub room: String,
+    /// How many play.
+    pub players: u8,
+}

@@ -1,0 +1,222 @@
+//! Quick play on a connection (issue 13): `queue`, `unqueue`, the formed
+//! game arriving, and the queue across reconnects. The queue itself is in
+//! the database; `crate::quickplay` forms the games.
+
+use splendor_lobby::{RoomSeat, Session, SessionId};
+use splendor_protocol::{ErrorCode, Matched, Queued, RequestId, Role, ServerMessage, Unqueued};
+use splendor_store::{Store, StoreError, unix_millis_now};
+use tracing::{debug, warn};
+
+use super::client::Client;
+use crate::quickplay::{Match, form_games, quick_play_clock, room_clock};
+
+fn store_id(session: SessionId) -> splendor_store::SessionId {
+    splendor_store::SessionId(session.0)
+}
+
+impl Client {
+    /// The database, or an answer that quick play needs one.
+    fn quick_play_store(&self, id: &Option<RequestId>) -> Option<Store> {
+        let store = self.state.store().cloned();
+        if store.is_none() {
+            self.reply_error(
+                ErrorCode::StorageUnavailable,
+                "quick play and ratings need the server's database, and this server runs without one",
+                id.clone(),
+            );
+        }
+        store
+    }
+
+    fn store_failed(&self, error: &StoreError, id: Option<RequestId>) {
+        warn!(error = %error, "quick-play queue");
+        if error.is_transient() {
+            self.reply_error(
+                ErrorCode::StorageUnavailable,
+                "the server cannot reach its database right now; try again shortly",
+                id,
+            );
+        } else {
+            self.reply_error(ErrorCode::Internal, "internal error", id);
+        }
+    }
+
+    /// `queue`: waits for a rated game of `players`.
+    pub(super) async fn queue(&mut self, players: u8, id: Option<RequestId>) {
+        let Some(session) = self.require_session(&id) else {
+            return;
+        };
+        if !(2..=4).contains(&players) {
+            let message = format!("quick play has games of 2, 3 or 4 players, not {players}");
+            return self.reply_error(ErrorCode::InvalidPlayers, message, id);
+        }
+        let Some(store) = self.quick_play_store(&id) else {
+            return;
+        };
+        // A finished table gives way; a room still waiting or playing is
+        // `already_in_room` (a session seated in a running game cannot queue).
+        if !self.leave_finished_room(&session, &id).await {
+            return;
+        }
+        match store
+            .enqueue(
+                store_id(session.id),
+                &session.name,
+                players,
+                unix_millis_now(),
+            )
+            .await
+        {
+            Ok(()) => {}
+            Err(StoreError::AlreadyQueued(queued)) => {
+                let message = format!(
+                    "you are already queued for {queued}-player games; send {{\"type\":\"unqueue\"}} first"
+                );
+                return self.reply_error(ErrorCode::AlreadyQueued, message, id);
+            }
+            Err(e) => return self.store_failed(&e, id),
+        }
+        debug!(players, "queued");
+        self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+        self.announce_queued(&store, players, id).await;
+        self.form(&store, players).await;
+    }
+
+    /// `unqueue`: leaves the queue.
+    pub(super) async fn unqueue(&mut self, id: Option<RequestId>) {
+        let Some(session) = self.require_session(&id) else {
+            return;
+        };
+        let Some(store) = self.quick_play_store(&id) else {
+            return;
+        };
+        match store.dequeue(store_id(session.id)).await {
+            Ok(Some(players)) => {
+                self.stop_waiting(session.id);
+                self.send(ServerMessage::Unqueued(Unqueued { id, players }));
+            }
+            Ok(None) => self.reply_error(
+                ErrorCode::NotQueued,
+                "you are not in a quick-play queue; send {\"type\":\"queue\",\"players\":2} to join one",
+                id,
+            ),
+            Err(e) => self.store_failed(&e, id),
+        }
+    }
+
+    /// The queue formed this session's game: into its seat, like a resume.
+    pub(super) async fn matched(&mut self, found: Match) {
+        self.matches = None;
+        let Some(session) = self.session.clone() else {
+            return;
+        };
+        self.send(ServerMessage::Matched(Matched {
+            room: found.room.to_string(),
+            players: found.players,
+        }));
+        let seat = RoomSeat {
+            code: found.room,
+            role: Role::Player,
+        };
+        self.rejoin(session, seat).await;
+    }
+
+    /// After a resume: a session still queued is present again, waits on
+    /// this connection, and is told so.
+    pub(super) async fn resume_queue(&mut self, session: &Session) {
+        let Some(store) = self.state.store().cloned() else {
+            return;
+        };
+        let entry = match store.queue_entry(store_id(session.id)).await {
+            Ok(Some(entry)) => entry,
+            Ok(None) => return,
+            Err(e) => return warn!(error = %e, "could not read the quick-play queue"),
+        };
+        if let Err(e) = store.set_queue_away(store_id(session.id), None).await {
+            warn!(error = %e, "could not mark a queued session present");
+        }
+        self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+        self.announce_queued(&store, entry.players, None).await;
+        self.form(&store, entry.players).await;
+    }
+
+    /// Before a `join` or `create`: the session leaves its queue (it chose
+    /// a table), told by `unqueued`.
+    pub(super) async fn leave_queue_quietly(&mut self, session: &Session) {
+        let Some(store) = self.state.store().cloned() else {
+            return;
+        };
+        match store.dequeue(store_id(session.id)).await {
+            Ok(Some(players)) => {
+                self.stop_waiting(session.id);
+                self.send(ServerMessage::Unqueued(Unqueued { id: None, players }));
+            }
+            Ok(None) => {}
+            Err(e) => warn!(error = %e, "could not take a session out of the queue"),
+        }
+    }
+
+    /// The connection ended: a queued session is away (not matched) until
+    /// it resumes, and leaves the queue after the away time.
+    pub(super) async fn queue_away(&mut self, session: SessionId) {
+        if self.matches.take().is_none() {
+            return;
+        }
+        self.state.waiters().forget(session, self.conn.id());
+        if let Some(store) = self.state.store()
+            && let Err(e) = store
+                .set_queue_away(store_id(session), Some(unix_millis_now()))
+                .await
+        {
+            warn!(error = %e, "could not mark a queued session away");
+        }
+    }
+
+    /// Whether the session is a bot: marks it one when `hello` says so.
+    pub(super) async fn session_is_bot(&self, session: SessionId, says_bot: bool) -> bool {
+        let Some(store) = self.state.store() else {
+            return says_bot;
+        };
+        if says_bot {
+            if let Err(e) = store.mark_bot(store_id(session)).await {
+                warn!(error = %e, "could not mark a session as a bot");
+            }
+            return true;
+        }
+        match store.session_is_bot(store_id(session)).await {
+            Ok(bot) => bot,
+            Err(e) => {
+                warn!(error = %e, "could not read whether a session is a bot");
+                false
+            }
+        }
+    }
+
+    fn stop_waiting(&mut self, session: SessionId) {
+        self.matches = None;
+        self.state.waiters().forget(session, self.conn.id());
+    }
+
+    async fn announce_queued(&self, store: &Store, players: u8, id: Option<RequestId>) {
+        let waiting = store.queue_length(players).await.unwrap_or(1);
+        let clock = room_clock(quick_play_clock(self.state.config().quick_play_clock));
+        self.send(ServerMessage::Queued(Queued {
+            id,
+            players,
+            waiting,
+            clock,
+        }));
+    }
+
+    async fn form(&self, store: &Store, players: u8) {
+        let config = self.state.config();
+        let clock = quick_play_clock(config.quick_play_clock);
+        form_games(
+            store,
+            self.state.lobby(),
+            self.state.waiters(),
+            (players, clock, config.queue_away_ttl),
+        )
+        .await;
+    }
+}

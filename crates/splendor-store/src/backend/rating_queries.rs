@@ -1,0 +1,385 @@
+// The SQL of ratings and quick-play queues (issue 13), included once per
+// backend beside `queries.rs` (whose imports, `Db`, `Conn` and helpers it
+// shares). The common subset of both dialects only: `$N` placeholders,
+// `ON CONFLICT ... DO UPDATE SET ... = excluded....`, `DELETE ... RETURNING`.
+// `cargo fmt` does not reach an included file: after editing, run
+// `rustfmt --edition 2024 crates/splendor-store/src/backend/rating_queries.rs`.
+
+use crate::queue::QueueEntry;
+use crate::rating::{BoardPage, PlayerRating, RatedGame, RatedSeat};
+
+/// Updates the ratings of a rated game's seats, inside the transaction that
+/// records its result. Seats of built-in bots are not rated; fewer than two
+/// rated seats rate nobody.
+async fn rate_game(
+    conn: &mut Conn,
+    game_id: Uuid,
+    places: &[u8],
+    finished_at: UnixMillis,
+) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT s.seat, s.session_id, s.name, se.name AS session_name, \
+                COALESCE(se.bot, FALSE) AS session_bot \
+         FROM seats s LEFT JOIN sessions se ON se.id = s.session_id \
+         WHERE s.game_id = $1 AND s.bot IS NULL ORDER BY s.seat",
+    )
+    .bind(game_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut seats = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let seat: i32 = row.try_get("seat")?;
+        let session: Uuid = row.try_get("session_id")?;
+        let seat_name: String = row.try_get("name")?;
+        let name: Option<String> = row.try_get("session_name")?;
+        let bot: bool = row.try_get("session_bot")?;
+        let Some(&place) = usize::try_from(seat).ok().and_then(|s| places.get(s)) else {
+            continue;
+        };
+        let current = sqlx::query(
+            "SELECT rating, deviation, volatility, games, wins FROM ratings WHERE session_id = $1",
+        )
+        .bind(session)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let (before, games, wins) = match current {
+            Some(r) => (
+                skillratings::glicko2::Glicko2Rating {
+                    rating: r.try_get("rating")?,
+                    deviation: r.try_get("deviation")?,
+                    volatility: r.try_get("volatility")?,
+                },
+                r.try_get::<i64, _>("games")?,
+                r.try_get::<i64, _>("wins")?,
+            ),
+            None => (crate::rating::initial(), 0, 0),
+        };
+        seats.push(RatedSeat {
+            seat: u8::try_from(seat).unwrap_or_default(),
+            session,
+            name: name.unwrap_or(seat_name),
+            bot,
+            place,
+            before,
+            games,
+            wins,
+        });
+    }
+    if seats.len() < 2 {
+        return Ok(());
+    }
+    let players = i32::try_from(places.len()).unwrap_or_default();
+    for update in crate::rating::rate(seats) {
+        let seat = &update.seat;
+        let won = i64::from(seat.place == 1);
+        let player_id = crate::rating::player_id(crate::SessionId(seat.session));
+        sqlx::query(
+            "INSERT INTO ratings (session_id, player_id, name, bot, rating, deviation, \
+                                  volatility, games, wins, last_played) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+             ON CONFLICT (session_id) DO UPDATE SET name = excluded.name, bot = excluded.bot, \
+               rating = excluded.rating, deviation = excluded.deviation, \
+               volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, \
+               last_played = excluded.last_played",
+        )
+        .bind(seat.session)
+        .bind(player_id.as_str())
+        .bind(seat.name.as_str())
+        .bind(seat.bot)
+        .bind(update.after.rating)
+        .bind(update.after.deviation)
+        .bind(update.after.volatility)
+        .bind(seat.games + 1)
+        .bind(seat.wins + won)
+        .bind(finished_at)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query(
+            "INSERT INTO rated_results (game_id, session_id, seat, players, place, \
+                                        rating_before, rating_after, deviation_after, finished_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(game_id)
+        .bind(seat.session)
+        .bind(i32::from(seat.seat))
+        .bind(players)
+        .bind(i32::from(seat.place))
+        .bind(seat.before.rating)
+        .bind(update.after.rating)
+        .bind(update.after.deviation)
+        .bind(finished_at)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+const RATING_COLUMNS: &str =
+    "player_id, name, bot, rating, deviation, volatility, games, wins, last_played";
+
+fn rating_from_row(row: &DbRow) -> Result<PlayerRating, StoreError> {
+    Ok(PlayerRating {
+        player_id: get(row, "player_id")?,
+        name: get(row, "name")?,
+        bot: get(row, "bot")?,
+        rating: get(row, "rating")?,
+        deviation: get(row, "deviation")?,
+        volatility: get(row, "volatility")?,
+        games: narrow("games", get::<i64>(row, "games")?)?,
+        wins: narrow("wins", get::<i64>(row, "wins")?)?,
+        last_played: get(row, "last_played")?,
+    })
+}
+
+pub(crate) async fn leaderboard(
+    pool: &Pool<Db>,
+    bot: bool,
+    offset: i64,
+    limit: i64,
+) -> Result<BoardPage, StoreError> {
+    let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE bot = $1")
+        .bind(bot)
+        .fetch_one(pool)
+        .await
+        .map_err(read_error)?;
+    let sql = format!(
+        "SELECT {RATING_COLUMNS} FROM ratings WHERE bot = $1 \
+         ORDER BY rating DESC, player_id LIMIT $2 OFFSET $3"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(bot)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(pool)
+        .await
+        .map_err(read_error)?;
+    Ok(BoardPage {
+        total: narrow("count", total)?,
+        players: rows.iter().map(rating_from_row).collect::<Result<_, _>>()?,
+    })
+}
+
+pub(crate) async fn session_is_bot(
+    pool: &Pool<Db>,
+    session: SessionId,
+) -> Result<bool, StoreError> {
+    let bot: Option<bool> = sqlx::query_scalar("SELECT bot FROM sessions WHERE id = $1")
+        .bind(session.0)
+        .fetch_optional(pool)
+        .await
+        .map_err(read_error)?;
+    Ok(bot.unwrap_or(false))
+}
+
+pub(crate) async fn player_by_id(
+    pool: &Pool<Db>,
+    player_id: &str,
+) -> Result<Option<PlayerRating>, StoreError> {
+    let sql = format!("SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = $1");
+    let row = sqlx::query(&sql)
+        .bind(player_id)
+        .fetch_optional(pool)
+        .await
+        .map_err(read_error)?;
+    row.as_ref().map(rating_from_row).transpose()
+}
+
+pub(crate) async fn players_named(
+    pool: &Pool<Db>,
+    name: &str,
+) -> Result<Vec<PlayerRating>, StoreError> {
+    let sql = format!(
+        "SELECT {RATING_COLUMNS} FROM ratings WHERE name = $1 \
+         ORDER BY rating DESC, player_id LIMIT 20"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(name)
+        .fetch_all(pool)
+        .await
+        .map_err(read_error)?;
+    rows.iter().map(rating_from_row).collect()
+}
+
+pub(crate) async fn recent_rated_games(
+    pool: &Pool<Db>,
+    player_id: &str,
+    limit: i64,
+) -> Result<Vec<RatedGame>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT rr.game_id, rr.finished_at, rr.players, rr.place, rr.rating_before, \
+                rr.rating_after \
+         FROM rated_results rr JOIN ratings r ON r.session_id = rr.session_id \
+         WHERE r.player_id = $1 ORDER BY rr.finished_at DESC, rr.game_id LIMIT $2",
+    )
+    .bind(player_id)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(read_error)?;
+    rows.iter()
+        .map(|row| {
+            Ok(RatedGame {
+                game_id: get(row, "game_id")?,
+                finished_at: get(row, "finished_at")?,
+                players: narrow("players", i64::from(get::<i32>(row, "players")?))?,
+                place: narrow("place", i64::from(get::<i32>(row, "place")?))?,
+                rating_before: get(row, "rating_before")?,
+                rating_after: get(row, "rating_after")?,
+            })
+        })
+        .collect()
+}
+
+// ---- quick-play queues ------------------------------------------------------
+
+/// Single statements outside the writer: each is atomic on its own, and
+/// SQLite's busy timeout orders them with the writer's transactions.
+fn write_error(err: sqlx::Error) -> StoreError {
+    classify(BACKEND, err)
+}
+
+fn entry_from_row(row: &DbRow) -> Result<QueueEntry, StoreError> {
+    Ok(QueueEntry {
+        session: SessionId(get(row, "session_id")?),
+        name: get(row, "name")?,
+        players: narrow("players", i64::from(get::<i32>(row, "players")?))?,
+        queued_at: get(row, "queued_at")?,
+        away_since: get(row, "away_since")?,
+    })
+}
+
+pub(crate) async fn enqueue(
+    pool: &Pool<Db>,
+    session: SessionId,
+    name: &str,
+    players: u8,
+    at: UnixMillis,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "INSERT INTO queue_entries (session_id, name, players, queued_at) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (session_id) DO NOTHING",
+    )
+    .bind(session.0)
+    .bind(name)
+    .bind(i32::from(players))
+    .bind(at)
+    .execute(pool)
+    .await
+    .map_err(write_error)?;
+    if done.rows_affected() == 1 {
+        return Ok(());
+    }
+    match queue_entry(pool, session).await? {
+        Some(entry) => Err(StoreError::AlreadyQueued(entry.players)),
+        // Taken out between the two statements: try once more.
+        None => Box::pin(enqueue(pool, session, name, players, at)).await,
+    }
+}
+
+pub(crate) async fn dequeue(pool: &Pool<Db>, session: SessionId) -> Result<Option<u8>, StoreError> {
+    let players: Option<i32> =
+        sqlx::query_scalar("DELETE FROM queue_entries WHERE session_id = $1 RETURNING players")
+            .bind(session.0)
+            .fetch_optional(pool)
+            .await
+            .map_err(write_error)?;
+    players.map(|p| narrow("players", i64::from(p))).transpose()
+}
+
+pub(crate) async fn queue_entry(
+    pool: &Pool<Db>,
+    session: SessionId,
+) -> Result<Option<QueueEntry>, StoreError> {
+    let row = sqlx::query(
+        "SELECT session_id, name, players, queued_at, away_since FROM queue_entries \
+         WHERE session_id = $1",
+    )
+    .bind(session.0)
+    .fetch_optional(pool)
+    .await
+    .map_err(read_error)?;
+    row.as_ref().map(entry_from_row).transpose()
+}
+
+pub(crate) async fn set_queue_away(
+    pool: &Pool<Db>,
+    session: SessionId,
+    since: Option<UnixMillis>,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE queue_entries SET away_since = $2 WHERE session_id = $1")
+        .bind(session.0)
+        .bind(since)
+        .execute(pool)
+        .await
+        .map_err(write_error)?;
+    Ok(())
+}
+
+pub(crate) async fn queue_length(pool: &Pool<Db>, players: u8) -> Result<u64, StoreError> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM queue_entries WHERE players = $1 AND away_since IS NULL",
+    )
+    .bind(i32::from(players))
+    .fetch_one(pool)
+    .await
+    .map_err(read_error)?;
+    narrow("count", n)
+}
+
+pub(crate) async fn take_match(
+    pool: &Pool<Db>,
+    players: u8,
+    away_before: UnixMillis,
+) -> Result<Option<Vec<QueueEntry>>, StoreError> {
+    sqlx::query("DELETE FROM queue_entries WHERE away_since < $1")
+        .bind(away_before)
+        .execute(pool)
+        .await
+        .map_err(write_error)?;
+    let size = i32::from(players);
+    // One statement: the oldest present entries, only if there are enough.
+    let rows = sqlx::query(
+        "DELETE FROM queue_entries WHERE session_id IN \
+           (SELECT session_id FROM queue_entries WHERE players = $1 AND away_since IS NULL \
+            ORDER BY queued_at, session_id LIMIT $2) \
+         AND (SELECT COUNT(*) FROM queue_entries WHERE players = $1 AND away_since IS NULL) >= $2 \
+         RETURNING session_id, name, players, queued_at, away_since",
+    )
+    .bind(size)
+    .bind(i64::from(players))
+    .fetch_all(pool)
+    .await
+    .map_err(write_error)?;
+    let mut entries: Vec<QueueEntry> = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    if entries.len() < usize::from(players) {
+        // Another server took some of them at the same moment: put these
+        // back where they were.
+        for e in &entries {
+            sqlx::query(
+                "INSERT INTO queue_entries (session_id, name, players, queued_at) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (session_id) DO NOTHING",
+            )
+            .bind(e.session.0)
+            .bind(e.name.as_str())
+            .bind(size)
+            .bind(e.queued_at)
+            .execute(pool)
+            .await
+            .map_err(write_error)?;
+        }
+        return Ok(None);
+    }
+    entries.sort_by_key(|e| (e.queued_at, e.session));
+    Ok(Some(entries))
+}
+
+pub(crate) async fn clear_queues(pool: &Pool<Db>) -> Result<u64, StoreError> {
+    let done = sqlx::query("DELETE FROM queue_entries")
+        .execute(pool)
+        .await
+        .map_err(write_error)?;
+    Ok(done.rows_affected())
+}

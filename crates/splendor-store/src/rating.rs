@@ -1,0 +1,278 @@
+//! Ratings of rated games (issue 13): Glicko-2, updated in the transaction
+//! that records a rated game's result, and read for the leaderboard.
+//!
+//! A game of 2 to 4 is scored as pairwise results of its final places:
+//! against each other rated seat a better place is a win, the same place (a
+//! shared victory) a draw, a worse place a loss. Each player's results of
+//! one game form one Glicko-2 rating period, computed from everyone's
+//! ratings before the game (`skillratings::glicko2::glicko2_rating_period`,
+//! τ = 0.5). Only seats of sessions are rated; a built-in bot's seat is not.
+//!
+//! A rated identity is a session; its public id ([`player_id`]) is ten
+//! hexadecimal digits of SHA-256 over a fixed prefix and the session id:
+//! stable, short, and revealing neither the id nor the token.
+
+use sha2::{Digest, Sha256};
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
+use uuid::Uuid;
+
+use crate::backend::dispatch;
+use crate::{SessionId, Store, StoreError, UnixMillis};
+
+/// A player whose deviation is above this is provisional (as on Lichess).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// The most rows one leaderboard page holds.
+pub const MAX_BOARD_PAGE: u32 = 100;
+
+/// How many recent rated games [`Store::player`] returns.
+pub const RECENT_GAMES: u32 = 20;
+
+/// The public id of a session's rated identity: ten lowercase hex digits.
+pub fn player_id(session: SessionId) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"splendor player id\0");
+    hasher.update(session.0.as_bytes());
+    let digest = hasher.finalize();
+    digest[..5].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether a text has the shape of a [`player_id`].
+pub fn is_player_id(text: &str) -> bool {
+    text.len() == 10
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// One rated player, as the leaderboard lists them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRating {
+    /// The public id ([`player_id`]).
+    pub player_id: String,
+    /// The name at their last rated game.
+    pub name: String,
+    /// A program (`"bot":true` in hello), ranked apart from people.
+    pub bot: bool,
+    /// The Glicko-2 rating (1500 at first).
+    pub rating: f64,
+    /// The rating deviation (350 at first).
+    pub deviation: f64,
+    /// The Glicko-2 volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: u64,
+    /// Of those, games finished in first place (shared or not).
+    pub wins: u64,
+    /// When their last rated game ended.
+    pub last_played: UnixMillis,
+}
+
+impl PlayerRating {
+    /// True while the deviation is above [`PROVISIONAL_DEVIATION`].
+    pub fn provisional(&self) -> bool {
+        self.deviation > PROVISIONAL_DEVIATION
+    }
+}
+
+/// One rated game of a player, for their page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedGame {
+    /// The game.
+    pub game_id: Uuid,
+    /// When it ended.
+    pub finished_at: UnixMillis,
+    /// How many played.
+    pub players: u8,
+    /// The player's place, 1-based (equal places are shared).
+    pub place: u8,
+    /// The rating before and after the game.
+    pub rating_before: f64,
+    /// The rating after the game.
+    pub rating_after: f64,
+}
+
+/// Whose players a leaderboard lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardKind {
+    /// People.
+    Humans,
+    /// Programs (`"bot":true` in hello).
+    Bots,
+}
+
+/// One page of a leaderboard, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardPage {
+    /// Rated players of that kind in all.
+    pub total: u64,
+    /// This page's rows.
+    pub players: Vec<PlayerRating>,
+}
+
+/// A rated seat as the finishing transaction reads it.
+#[derive(Clone, Debug)]
+pub(crate) struct RatedSeat {
+    pub(crate) seat: u8,
+    pub(crate) session: Uuid,
+    pub(crate) name: String,
+    pub(crate) bot: bool,
+    pub(crate) place: u8,
+    /// The rating before the game, and games and wins so far.
+    pub(crate) before: Glicko2Rating,
+    pub(crate) games: i64,
+    pub(crate) wins: i64,
+}
+
+/// What the finishing transaction writes for one seat.
+#[derive(Clone, Debug)]
+pub(crate) struct RatedUpdate {
+    pub(crate) seat: RatedSeat,
+    pub(crate) after: Glicko2Rating,
+}
+
+/// The rating of a session that has none yet.
+pub(crate) fn initial() -> Glicko2Rating {
+    Glicko2Rating::new()
+}
+
+/// The Glicko-2 step of one game: every seat's new rating from everyone's
+/// rating before it and the pairwise results of their places.
+pub(crate) fn rate(seats: Vec<RatedSeat>) -> Vec<RatedUpdate> {
+    let config = Glicko2Config::new();
+    let before: Vec<(Glicko2Rating, u8)> = seats.iter().map(|s| (s.before, s.place)).collect();
+    seats
+        .into_iter()
+        .enumerate()
+        .map(|(i, seat)| {
+            let results: Vec<(Glicko2Rating, Outcomes)> = before
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, &(rating, place))| {
+                    let outcome = match seat.place.cmp(&place) {
+                        std::cmp::Ordering::Less => Outcomes::WIN,
+                        std::cmp::Ordering::Equal => Outcomes::DRAW,
+                        std::cmp::Ordering::Greater => Outcomes::LOSS,
+                    };
+                    (rating, outcome)
+                })
+                .collect();
+            let after = glicko2_rating_period(&seat.before, &results, &config);
+            RatedUpdate { seat, after }
+        })
+        .collect()
+}
+
+impl Store {
+    /// One page (1-based) of the leaderboard of `kind`, best rating first,
+    /// `per_page` from 1 to [`MAX_BOARD_PAGE`].
+    pub async fn leaderboard(
+        &self,
+        kind: BoardKind,
+        page: u32,
+        per_page: u32,
+    ) -> Result<BoardPage, StoreError> {
+        if per_page == 0 || per_page > MAX_BOARD_PAGE {
+            return Err(StoreError::invalid(
+                "page size",
+                format!("it must be from 1 to {MAX_BOARD_PAGE}, not {per_page}"),
+            ));
+        }
+        if page == 0 {
+            return Err(StoreError::invalid("page", "pages are numbered from 1"));
+        }
+        let offset = i64::from(page - 1) * i64::from(per_page);
+        let bot = kind == BoardKind::Bots;
+        dispatch!(&self.inner.pool, pool, q => q::leaderboard(pool, bot, offset, i64::from(per_page)).await)
+    }
+
+    /// The rated player with this public id, if any.
+    pub async fn player(&self, player_id: &str) -> Result<Option<PlayerRating>, StoreError> {
+        if !is_player_id(player_id) {
+            return Ok(None);
+        }
+        dispatch!(&self.inner.pool, pool, q => q::player_by_id(pool, player_id).await)
+    }
+
+    /// The rated players whose name is exactly `name` (at most 20).
+    pub async fn players_named(&self, name: &str) -> Result<Vec<PlayerRating>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::players_named(pool, name).await)
+    }
+
+    /// A rated player's last [`RECENT_GAMES`] rated games, newest first.
+    pub async fn recent_rated_games(&self, player_id: &str) -> Result<Vec<RatedGame>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::recent_rated_games(pool, player_id, i64::from(RECENT_GAMES)).await)
+    }
+
+    /// The rating of a session, if it played a rated game.
+    pub async fn rating_of(&self, session: SessionId) -> Result<Option<PlayerRating>, StoreError> {
+        self.player(&player_id(session)).await
+    }
+
+    /// Whether the session is a bot's (`false` for an unknown one).
+    pub async fn session_is_bot(&self, session: SessionId) -> Result<bool, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::session_is_bot(pool, session).await)
+    }
+
+    /// Marks a session as played by a program (`"bot":true` in hello); it
+    /// stays one. Its rating row, if any, follows at its next rated game.
+    pub async fn mark_bot(&self, session: SessionId) -> Result<(), StoreError> {
+        self.write(crate::writer::WriteOp::MarkBot { id: session })
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(place: u8) -> RatedSeat {
+        RatedSeat {
+            seat: 0,
+            session: Uuid::nil(),
+            name: "x".into(),
+            bot: false,
+            place,
+            before: initial(),
+            games: 0,
+            wins: 0,
+        }
+    }
+
+    #[test]
+    fn the_winner_goes_up_and_the_loser_down() {
+        let out = rate(vec![seat(1), seat(2)]);
+        assert!(out[0].after.rating > 1500.0);
+        assert!(out[1].after.rating < 1500.0);
+        assert!(out[0].after.deviation < 350.0);
+    }
+
+    #[test]
+    fn a_shared_victory_between_equals_moves_nobody() {
+        let out = rate(vec![seat(1), seat(1)]);
+        for u in &out {
+            assert!((u.after.rating - 1500.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn in_four_places_are_ordered_and_the_sum_is_kept_roughly() {
+        let out = rate(vec![seat(1), seat(2), seat(3), seat(4)]);
+        let r: Vec<f64> = out.iter().map(|u| u.after.rating).collect();
+        assert!(r[0] > r[1] && r[1] > r[2] && r[2] > r[3], "{r:?}");
+        let sum: f64 = r.iter().sum();
+        assert!((sum - 6000.0).abs() < 1.0, "{sum}");
+    }
+
+    #[test]
+    fn player_ids_are_ten_hex_digits_and_stable() {
+        let id = SessionId(Uuid::from_u128(42));
+        assert_eq!(player_id(id), player_id(id));
+        assert!(is_player_id(&player_id(id)));
+        assert_ne!(player_id(id), player_id(SessionId(Uuid::from_u128(43))));
+        assert!(!is_player_id("ABCDEF0123"));
+        assert!(!is_player_id("abc"));
+    }
+}

@@ -1,0 +1,353 @@
+//! Ratings and quick-play queues in the store (issue 13), on SQLite always
+//! and on PostgreSQL when `SPLENDOR_TEST_DATABASE_URL` is set.
+
+#[allow(dead_code)] // the shared helpers this file does not use
+mod common;
+
+use common::TestDb;
+use splendor_store::{BoardKind, NewGame, SeatRecord, SessionId, Store, StoreError, player_id};
+use uuid::Uuid;
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::$name(super::TestDb::sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    if let Some(db) = super::TestDb::postgres(stringify!($name)).await {
+                        super::$name(db).await;
+                    }
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    a_rated_game_moves_ratings_the_right_way_once,
+    unrated_games_and_built_in_bots_are_not_rated,
+    a_rated_game_needs_a_place_per_seat,
+    leaderboards_keep_people_and_bots_apart_in_pages,
+    players_are_found_by_id_and_name,
+    rated_sessions_are_not_pruned,
+    queues_form_games_from_the_oldest_present_sessions,
+    ratings_survive_reopening_and_queues_are_cleared,
+);
+
+async fn sessions(store: &Store, names: &[&str]) -> Vec<SessionId> {
+    let mut ids = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let (id, _) = store.create_session(name, i as i64).await.unwrap();
+        ids.push(id);
+    }
+    ids
+}
+
+fn rated_game(id: u128, players: &[SessionId], names: &[&str], bots: &[Option<&str>]) -> NewGame {
+    NewGame {
+        id: Uuid::from_u128(id),
+        room_code: "QPLAY".into(),
+        players: players.len() as u8,
+        options_json: "{}".into(),
+        seed: 7,
+        salt: [1; 32],
+        commitment: "ab".repeat(32),
+        seats: players
+            .iter()
+            .enumerate()
+            .map(|(i, &session_id)| SeatRecord {
+                seat: i as u8,
+                session_id,
+                name: names[i].into(),
+                bot: bots.get(i).copied().flatten().map(str::to_owned),
+            })
+            .collect(),
+        created_at: 100,
+        clock_json: None,
+        listed: false,
+        rated: true,
+    }
+}
+
+async fn a_rated_game_moves_ratings_the_right_way_once(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["ann", "bob"]).await;
+    let game = rated_game(1, &ids, &["ann", "bob"], &[]);
+    store.create_game(game).await.unwrap();
+    // Seat 1 (bob) wins.
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 5_000, &[2, 1])
+        .await
+        .unwrap();
+    let ann = store
+        .rating_of(ids[0])
+        .await
+        .unwrap()
+        .expect("ann is rated");
+    let bob = store
+        .rating_of(ids[1])
+        .await
+        .unwrap()
+        .expect("bob is rated");
+    assert!(
+        bob.rating > 1500.0 && ann.rating < 1500.0,
+        "{ann:?} {bob:?}"
+    );
+    assert!(ann.deviation < 350.0 && ann.provisional());
+    assert_eq!((ann.games, ann.wins, bob.games, bob.wins), (1, 0, 1, 1));
+    assert_eq!(bob.last_played, 5_000);
+    assert_eq!(bob.player_id, player_id(ids[1]));
+    // Finishing again (a retry) changes nothing.
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 5_000, &[2, 1])
+        .await
+        .unwrap();
+    assert_eq!(store.rating_of(ids[1]).await.unwrap().unwrap(), bob);
+    let recent = store.recent_rated_games(&bob.player_id).await.unwrap();
+    assert_eq!(recent.len(), 1);
+    assert_eq!((recent[0].place, recent[0].players), (1, 2));
+    assert!((recent[0].rating_before - 1500.0).abs() < 1e-9);
+    assert!((recent[0].rating_after - bob.rating).abs() < 1e-9);
+
+    // A second game the other way round: ann climbs back, from her new rating.
+    store
+        .create_game(rated_game(2, &ids, &["ann", "bob"], &[]))
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(2), "{}", 6_000, &[1, 2])
+        .await
+        .unwrap();
+    let ann2 = store.rating_of(ids[0]).await.unwrap().unwrap();
+    assert!(ann2.rating > ann.rating);
+    assert_eq!(ann2.games, 2);
+    let recent = store.recent_rated_games(&ann2.player_id).await.unwrap();
+    assert_eq!(recent.len(), 2);
+    assert_eq!(recent[0].finished_at, 6_000, "newest first");
+    assert!((recent[0].rating_before - ann.rating).abs() < 1e-9);
+}
+
+async fn unrated_games_and_built_in_bots_are_not_rated(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["ann", "bob"]).await;
+    let mut game = rated_game(1, &ids, &["ann", "bob"], &[]);
+    game.rated = false;
+    store.create_game(game).await.unwrap();
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 1, &[1, 2])
+        .await
+        .unwrap();
+    assert_eq!(store.rating_of(ids[0]).await.unwrap(), None);
+    // A rated game against a built-in bot: one rated seat rates nobody.
+    let bot = SessionId(Uuid::from_u128(99));
+    store
+        .create_game(rated_game(
+            2,
+            &[ids[0], bot],
+            &["ann", "Greedy bot"],
+            &[None, Some("greedy")],
+        ))
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(2), "{}", 2, &[1, 2])
+        .await
+        .unwrap();
+    assert_eq!(store.rating_of(ids[0]).await.unwrap(), None);
+    assert_eq!(store.rating_of(bot).await.unwrap(), None);
+}
+
+async fn a_rated_game_needs_a_place_per_seat(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["ann", "bob"]).await;
+    store
+        .create_game(rated_game(1, &ids, &["ann", "bob"], &[]))
+        .await
+        .unwrap();
+    for places in [&[][..], &[1][..], &[1, 3][..], &[0, 1][..]] {
+        let err = store
+            .finish_game(Uuid::from_u128(1), "{}", 1, places)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::Invalid { what: "places", .. }),
+            "{places:?}: {err}"
+        );
+    }
+    // Nothing was finished or rated by the refusals.
+    assert!(
+        store
+            .game(Uuid::from_u128(1))
+            .await
+            .unwrap()
+            .unwrap()
+            .finished
+            .is_none()
+    );
+    assert_eq!(store.rating_of(ids[0]).await.unwrap(), None);
+}
+
+async fn leaderboards_keep_people_and_bots_apart_in_pages(db: TestDb) {
+    let store = db.open().await;
+    let names = ["p0", "p1", "p2", "b0", "b1"];
+    let ids = sessions(&store, &names).await;
+    store.mark_bot(ids[3]).await.unwrap();
+    store.mark_bot(ids[4]).await.unwrap();
+    // p0 beats p1 beats p2 (a 3-player game); b0 beats b1.
+    store
+        .create_game(rated_game(1, &ids[..3], &names[..3], &[]))
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2, 3])
+        .await
+        .unwrap();
+    store
+        .create_game(rated_game(2, &ids[3..], &names[3..], &[]))
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(2), "{}", 11, &[1, 2])
+        .await
+        .unwrap();
+
+    let humans = store.leaderboard(BoardKind::Humans, 1, 2).await.unwrap();
+    assert_eq!(humans.total, 3);
+    let order: Vec<_> = humans.players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(order, ["p0", "p1"]);
+    let page2 = store.leaderboard(BoardKind::Humans, 2, 2).await.unwrap();
+    assert_eq!(page2.players.len(), 1);
+    assert_eq!(page2.players[0].name, "p2");
+    assert!(!page2.players[0].bot);
+    let bots = store.leaderboard(BoardKind::Bots, 1, 50).await.unwrap();
+    assert_eq!(bots.total, 2);
+    assert!(bots.players.iter().all(|p| p.bot));
+    assert_eq!(bots.players[0].name, "b0");
+    // Past the end: an empty page. Bad pages are refused.
+    assert!(
+        store
+            .leaderboard(BoardKind::Humans, 9, 2)
+            .await
+            .unwrap()
+            .players
+            .is_empty()
+    );
+    assert!(store.leaderboard(BoardKind::Humans, 0, 2).await.is_err());
+    assert!(store.leaderboard(BoardKind::Humans, 1, 0).await.is_err());
+    assert!(store.leaderboard(BoardKind::Humans, 1, 101).await.is_err());
+}
+
+async fn players_are_found_by_id_and_name(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["twin", "twin", "solo"]).await;
+    store
+        .create_game(rated_game(1, &ids, &["twin", "twin", "solo"], &[]))
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 1, 3])
+        .await
+        .unwrap();
+    let twin = store.player(&player_id(ids[0])).await.unwrap().unwrap();
+    assert_eq!(twin.name, "twin");
+    assert_eq!(twin.wins, 1, "a shared first place is a win");
+    assert_eq!(store.players_named("twin").await.unwrap().len(), 2);
+    assert_eq!(store.players_named("solo").await.unwrap().len(), 1);
+    assert!(store.players_named("nobody").await.unwrap().is_empty());
+    assert_eq!(store.player("0000000000").await.unwrap(), None);
+    assert_eq!(store.player("not an id; DROP TABLE").await.unwrap(), None);
+}
+
+async fn rated_sessions_are_not_pruned(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["ann", "bob"]).await;
+    store
+        .create_game(rated_game(1, &ids, &["ann", "bob"], &[]))
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2])
+        .await
+        .unwrap();
+    let (other, _) = store.create_session("idle", 0).await.unwrap();
+    let pruned = store.prune_sessions(i64::MAX, i64::MAX).await.unwrap();
+    assert_eq!(pruned, 1, "only the unrated session goes");
+    assert!(store.rating_of(ids[0]).await.unwrap().is_some());
+    let _ = other;
+}
+
+async fn queues_form_games_from_the_oldest_present_sessions(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["a", "b", "c", "d", "e"]).await;
+    for (i, &id) in ids[..4].iter().enumerate() {
+        store.enqueue(id, "x", 2, 100 + i as i64).await.unwrap();
+    }
+    store.enqueue(ids[4], "x", 3, 100).await.unwrap();
+    assert!(matches!(
+        store.enqueue(ids[0], "x", 3, 200).await,
+        Err(StoreError::AlreadyQueued(2))
+    ));
+    assert!(store.enqueue(ids[4], "x", 5, 1).await.is_err());
+    assert_eq!(store.queue_length(2).await.unwrap(), 4);
+    // The oldest is away: it is skipped, not matched.
+    store.set_queue_away(ids[0], Some(150)).await.unwrap();
+    assert_eq!(store.queue_length(2).await.unwrap(), 3);
+    let first = store
+        .take_match(2, 0)
+        .await
+        .unwrap()
+        .expect("a game of two");
+    let taken: Vec<_> = first.iter().map(|e| e.session).collect();
+    assert_eq!(taken, [ids[1], ids[2]]);
+    assert_eq!(
+        store.take_match(2, 0).await.unwrap(),
+        None,
+        "one present left"
+    );
+    assert_eq!(store.take_match(3, 0).await.unwrap(), None);
+    // Back: matched with the last one.
+    store.set_queue_away(ids[0], None).await.unwrap();
+    let second = store.take_match(2, 0).await.unwrap().unwrap();
+    assert_eq!(
+        second.iter().map(|e| e.session).collect::<Vec<_>>(),
+        [ids[0], ids[3]]
+    );
+    // An entry away since before the cutoff is dropped.
+    store.enqueue(ids[1], "x", 2, 300).await.unwrap();
+    store.set_queue_away(ids[1], Some(310)).await.unwrap();
+    assert_eq!(store.take_match(2, 400).await.unwrap(), None);
+    assert_eq!(store.queue_entry(ids[1]).await.unwrap(), None);
+    assert_eq!(store.dequeue(ids[4]).await.unwrap(), Some(3));
+    assert_eq!(store.dequeue(ids[4]).await.unwrap(), None);
+}
+
+async fn ratings_survive_reopening_and_queues_are_cleared(db: TestDb) {
+    let ids;
+    {
+        let store = db.open().await;
+        ids = sessions(&store, &["ann", "bob"]).await;
+        store
+            .create_game(rated_game(1, &ids, &["ann", "bob"], &[]))
+            .await
+            .unwrap();
+        store
+            .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2])
+            .await
+            .unwrap();
+        store.enqueue(ids[0], "ann", 2, 20).await.unwrap();
+        store.close().await;
+    }
+    let store = db.open().await;
+    assert_eq!(store.rating_of(ids[0]).await.unwrap().unwrap().games, 1);
+    assert!(store.queue_entry(ids[0]).await.unwrap().is_some());
+    assert_eq!(store.clear_queues().await.unwrap(), 1);
+    assert_eq!(store.queue_entry(ids[0]).await.unwrap(), None);
+}
