@@ -120,6 +120,8 @@ async fn a_queue_of_four_forms_two_rated_games_of_two(db: TestDatabase) {
     assert_eq!(rooms[0], rooms[1], "the first two play together");
     assert_eq!(rooms[2], rooms[3], "the last two play together");
     assert_ne!(rooms[0], rooms[2]);
+    assert_eq!(server.metric("splendor_quick_play_games_total").await, 2.0);
+    assert_eq!(server.metric("splendor_quick_play_queued_total").await, 4.0);
     // Nobody waits any more.
     let unqueued = clients[0].request(json!({"type": "unqueue"})).await;
     assert_eq!(unqueued["code"], "not_queued", "{unqueued}");

@@ -135,6 +135,8 @@ struct Inner {
     commit_seconds: HistogramFamily,
     request_deadlines: Counter,
     restored: Gauge,
+    queued: Counter,
+    matches: Counter,
     /// The lobby read at each scrape, once there is one.
     lobby: Arc<OnceLock<Lobby>>,
 }
@@ -211,6 +213,18 @@ impl Metrics {
             "Games this process put back into rooms at start (running, and finished ones still viewable)",
             restored.clone(),
         );
+        let queued = Counter::default();
+        registry.register(
+            "quick_play_queued",
+            "Sessions that entered a quick-play queue",
+            queued.clone(),
+        );
+        let matches = Counter::default();
+        registry.register(
+            "quick_play_games",
+            "Rated games the quick-play queues formed",
+            matches.clone(),
+        );
         let lobby = Arc::new(OnceLock::new());
         registry.register_collector(Box::new(LobbyCollector {
             lobby: lobby.clone(),
@@ -229,6 +243,8 @@ impl Metrics {
                 commit_seconds,
                 request_deadlines,
                 restored,
+                queued,
+                matches,
                 lobby,
             }),
         }
@@ -287,6 +303,16 @@ impl Metrics {
                 reason: close_label(why),
             })
             .inc();
+    }
+
+    /// Counts a session entering a quick-play queue.
+    pub fn session_queued(&self) {
+        self.inner.queued.inc();
+    }
+
+    /// Counts a game the quick-play queues formed.
+    pub fn quick_play_game(&self) {
+        self.inner.matches.inc();
     }
 
     /// Counts a message from a client.

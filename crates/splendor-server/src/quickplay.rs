@@ -92,8 +92,7 @@ pub(crate) fn room_clock(options: ClockOptions) -> RoomClock {
 /// Forms every game of `players` that the queue can fill now. Errors are
 /// logged: the entries of a game that could not be made go back.
 pub(crate) async fn form_games(
-    store: &Store,
-    lobby: &Lobby,
+    (store, lobby, metrics): (&Store, &Lobby, &crate::metrics::Metrics),
     waiters: &Waiters,
     (players, clock, away_ttl): (u8, ClockOptions, Duration),
 ) {
@@ -113,6 +112,7 @@ pub(crate) async fn form_games(
             requeue(store, &entries).await;
             return;
         }
+        metrics.quick_play_game();
     }
 }
 

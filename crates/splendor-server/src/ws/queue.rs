@@ -77,6 +77,7 @@ impl Client {
             Err(e) => return self.store_failed(&e, id),
         }
         debug!(players, "queued");
+        self.state.metrics().session_queued();
         self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
         self.announce_queued(&store, players, id).await;
         self.form(&store, players).await;
@@ -114,6 +115,16 @@ impl Client {
             room: found.room.to_string(),
             players: found.players,
         }));
+        // Joined another table at the very moment the game was formed: the
+        // seat waits there (the stand-in plays it, R12.3), and the game
+        // counts all the same; `join` with the code takes it.
+        if self
+            .room
+            .as_ref()
+            .is_some_and(|r| !r.is_closed() && r.code() != found.room)
+        {
+            return;
+        }
         let seat = RoomSeat {
             code: found.room,
             role: Role::Player,
@@ -212,8 +223,7 @@ impl Client {
         let config = self.state.config();
         let clock = quick_play_clock(config.quick_play_clock);
         form_games(
-            store,
-            self.state.lobby(),
+            (store, self.state.lobby(), self.state.metrics()),
             self.state.waiters(),
             (players, clock, config.queue_away_ttl),
         )

@@ -338,3 +338,21 @@ fn a_watching_host_runs_a_table_of_bots_only() {
         "#]],
     );
 }
+
+#[test]
+fn a_rated_room_seats_no_built_in_bot() {
+    // Issue 13: rated games are between people and bot programs only.
+    check(
+        r#"
+        room 2 rated ann@c1
+        ann@c1 add_bot greedy
+        "#,
+        expect![[r#"
+            room 2 rated ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            ann@c1 add_bot greedy
+              reply RatedRoom
+        "#]],
+    );
+}
