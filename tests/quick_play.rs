@@ -90,6 +90,10 @@ async fn matched(client: &mut TestClient) -> Value {
     assert_eq!(room["rated"], true, "{room}");
     assert_eq!(room["listed"], false, "{room}");
     assert_eq!(room["clock"]["stand_in_when_away"], true, "{room}");
+    // Names are not unique: a rated table shows each player's public id.
+    for seat in room["seats"].as_array().unwrap() {
+        assert_eq!(seat["player_id"].as_str().map(str::len), Some(10), "{room}");
+    }
     room
 }
 

@@ -126,6 +126,10 @@ pub struct SeatInfo {
     /// True when the host muted this seat's chat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub muted: bool,
+    /// In a rated room, the player's public id (as on the leaderboard):
+    /// names are not unique. Absent for a built-in bot and in unrated rooms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
 }
 
 /// The room as everyone in it sees it. Sent on every change of membership,

@@ -94,6 +94,9 @@ impl RoomCore {
                         host: m.session == self.people.host,
                         bot: m.bot.map(|level| level.name().to_owned()),
                         muted: self.is_muted(m.session),
+                        player_id: (self.rated && m.bot.is_none()).then(|| {
+                            splendor_store::player_id(splendor_store::SessionId(m.session.0))
+                        }),
                     })
                 })
                 .collect(),
