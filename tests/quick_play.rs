@@ -92,7 +92,13 @@ async fn matched(client: &mut TestClient) -> Value {
     assert_eq!(room["clock"]["stand_in_when_away"], true, "{room}");
     // Names are not unique: a rated table shows each player's public id.
     for seat in room["seats"].as_array().unwrap() {
-        assert_eq!(seat["player_id"].as_str().map(str::len), Some(10), "{room}");
+        let id = seat["player_id"].as_str().map(str::len);
+        let expected = if seat["bot"].is_string() {
+            None
+        } else {
+            Some(10)
+        };
+        assert_eq!(id, expected, "{room}");
     }
     room
 }
@@ -384,4 +390,66 @@ async fn quick_play_refuses_what_it_cannot_do_and_changes_nothing() {
         .request(json!({"type": "add_bot", "level": "greedy"}))
         .await;
     assert_eq!(bot["code"], "rated_room", "{bot}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_the_wait_bots_fill_the_seats_and_only_people_are_rated() {
+    let db = TestDatabase::sqlite();
+    let server = TestServer::start_with(config(&db)).await;
+    for bad in [0, 601] {
+        let (mut c, _) = player(&server, "x", false).await;
+        let reply = c
+            .request(json!({"type": "queue", "players": 2, "bot_after_s": bad}))
+            .await;
+        assert_eq!(reply["code"], "invalid_field", "{bad}: {reply}");
+        assert!(
+            reply["message"].as_str().unwrap().contains("1 to 600"),
+            "{reply}"
+        );
+    }
+    // Alone: after a second, a greedy bot takes the other seat.
+    let (mut ann, ann_hello) = player(&server, "ann", false).await;
+    let queued = ann
+        .request(json!({"type": "queue", "players": 2, "bot_after_s": 1}))
+        .await;
+    assert_eq!(queued["bot_after_s"], 1, "{queued}");
+    let room = matched(&mut ann).await;
+    let seats = room["seats"].as_array().unwrap();
+    assert_eq!(
+        seats.iter().filter(|s| s["bot"] == "greedy").count(),
+        1,
+        "{room}"
+    );
+    play_out(&mut ann, 3).await;
+    let (status, _) = server
+        .http_get(&format!(
+            "/api/players/{}",
+            ann_hello["player_id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(status, 404, "a person alone with bots is not rated");
+
+    // Two people for a game of three, one of them unwilling to wait: the
+    // game starts with both and a bot, and both are rated.
+    let (mut bob, bob_hello) = player(&server, "bob", true).await;
+    let (mut cy, cy_hello) = player(&server, "cy", false).await;
+    queue(&mut bob, 3).await;
+    cy.request(json!({"type": "queue", "players": 3, "bot_after_s": 1}))
+        .await;
+    let (b, c) = tokio::join!(matched(&mut bob), matched(&mut cy));
+    assert_eq!(b["code"], c["code"]);
+    let seats = b["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 3);
+    assert_eq!(
+        seats.iter().filter(|s| s["bot"] == "greedy").count(),
+        1,
+        "{b}"
+    );
+    let (rb, rc) = tokio::join!(play_out(&mut bob, 5), play_out(&mut cy, 6));
+    assert_eq!(rb["ranking"], rc["ranking"]);
+    for hello in [&bob_hello, &cy_hello] {
+        let r = rating(&server, hello["player_id"].as_str().unwrap()).await;
+        assert_eq!(r["games"], 1, "{r}");
+        assert_eq!(r["recent"][0]["players"], 3, "{r}");
+    }
 }

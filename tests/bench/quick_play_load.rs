@@ -61,7 +61,9 @@ async fn main() {
         ..Config::default()
     };
     let server = TestServer::start_with(config).await;
-    println!("quick play: {players} sessions queue for 2-player games at once, {rounds} rounds, {url}");
+    println!(
+        "quick play: {players} sessions queue for 2-player games at once, {rounds} rounds, {url}"
+    );
     for round in 1..=rounds {
         let mut clients = Vec::with_capacity(players);
         for i in 0..players {

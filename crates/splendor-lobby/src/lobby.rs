@@ -390,14 +390,18 @@ impl Lobby {
     /// (a resume or a `join` seats each on its connection); the caller then
     /// starts it with [`Request::StartMatch`](crate::Request::StartMatch).
     /// Quick-play rooms count against no session's or address's limits.
+    ///
+    /// `bots` more seats go to built-in `greedy` players (the queue's
+    /// wait for people ran out); their seats are not rated.
     pub fn create_match(
         &self,
         players: Vec<Session>,
+        bots: usize,
         clock: ClockOptions,
     ) -> Result<RoomHandle, LobbyError> {
         let mut players = players.into_iter();
         let host = players.next().ok_or(LobbyError::InvalidSeats(0))?;
-        let others: Vec<crate::room::seats::Member> = players
+        let mut others: Vec<crate::room::seats::Member> = players
             .map(|s| crate::room::seats::Member {
                 session: s.id,
                 name: s.name,
@@ -409,6 +413,20 @@ impl Lobby {
         let ids: Vec<SessionId> = std::iter::once(host.id)
             .chain(others.iter().map(|m| m.session))
             .collect();
+        for k in 1..=bots {
+            let id =
+                SessionId::random().map_err(|e| LobbyError::internal(format!("no bot id: {e}")))?;
+            let name = if k == 1 {
+                "Greedy bot".to_owned()
+            } else {
+                format!("Greedy bot {k}")
+            };
+            others.push(crate::room::seats::Member::bot(
+                id,
+                name,
+                splendor_ai::Level::Greedy,
+            ));
+        }
         let handle = self.create(NewRoom {
             seats: others.len() as u8 + 1,
             listed: false,

@@ -12,6 +12,11 @@ use crate::server::RoomClock;
 pub struct Queue {
     /// 2, 3 or 4 (else `invalid_players`).
     pub players: u8,
+    /// After this many seconds (1 to 600) without enough people, built-in
+    /// bots take the seats still free and the game starts; their seats are
+    /// not rated. Absent: wait for people only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_after_s: Option<u32>,
 }
 
 /// `queued`: the session waits in the queue for games of `players`.
@@ -26,6 +31,10 @@ pub struct Queued {
     pub waiting: u64,
     /// The clock of its games (R12), with the stand-in for the away.
     pub clock: RoomClock,
+    /// Seconds left before built-in bots fill the free seats, when the
+    /// `queue` asked for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_after_s: Option<u32>,
 }
 
 /// `unqueued`: the answer to `unqueue`.

@@ -107,7 +107,7 @@ pub(crate) async fn form_games(
                 return;
             }
         };
-        if let Err(e) = form_one(lobby, waiters, &entries, clock).await {
+        if let Err(e) = form_one(lobby, waiters, (&entries, 0), clock).await {
             warn!(error = %e, players, "could not make a quick-play room; the players wait on");
             requeue(store, &entries).await;
             return;
@@ -116,10 +116,10 @@ pub(crate) async fn form_games(
     }
 }
 
-async fn form_one(
+pub(crate) async fn form_one(
     lobby: &Lobby,
     waiters: &Waiters,
-    entries: &[QueueEntry],
+    (entries, bots): (&[QueueEntry], usize),
     clock: ClockOptions,
 ) -> Result<(), String> {
     let sessions: Vec<Session> = entries
@@ -131,7 +131,7 @@ async fn form_one(
         .collect();
     let host = sessions[0].id;
     let handle = lobby
-        .create_match(sessions, clock)
+        .create_match(sessions, bots, clock)
         .map_err(|e| e.to_string())?;
     let caller = Caller {
         session: host,
@@ -143,8 +143,8 @@ async fn form_one(
         // it all the same and can leave it (only this game's start is lost).
         warn!(error = %e, room = %handle.code(), "a quick-play game did not start");
     }
-    let players = entries.len() as u8;
-    info!(room = %handle.code(), players, "quick-play game formed");
+    let players = (entries.len() + bots) as u8;
+    info!(room = %handle.code(), players, bots, "quick-play game formed");
     for e in entries {
         waiters.notify(
             SessionId(e.session.0),
@@ -158,10 +158,10 @@ async fn form_one(
 }
 
 /// Puts the entries of a game that could not be made back into the queue.
-async fn requeue(store: &Store, entries: &[QueueEntry]) {
+pub(crate) async fn requeue(store: &Store, entries: &[QueueEntry]) {
     for e in entries {
         match store
-            .enqueue(e.session, &e.name, e.players, e.queued_at)
+            .enqueue(e.session, &e.name, e.players, (e.queued_at, e.bots_at))
             .await
         {
             Ok(()) | Err(StoreError::AlreadyQueued(_)) => {}

@@ -24,6 +24,9 @@ pub struct QueueEntry {
     pub queued_at: UnixMillis,
     /// Since when its connection is gone, if it is.
     pub away_since: Option<UnixMillis>,
+    /// From when built-in bots may fill the seats nobody took, if the
+    /// session asked for that.
+    pub bots_at: Option<UnixMillis>,
 }
 
 impl Store {
@@ -34,7 +37,7 @@ impl Store {
         session: SessionId,
         name: &str,
         players: u8,
-        at: UnixMillis,
+        (at, bots_at): (UnixMillis, Option<UnixMillis>),
     ) -> Result<(), StoreError> {
         crate::model::check_name("session name", name)?;
         if !(2..=4).contains(&players) {
@@ -43,7 +46,7 @@ impl Store {
                 format!("a game has 2, 3 or 4 players, not {players}"),
             ));
         }
-        dispatch!(&self.inner.pool, pool, q => q::enqueue(pool, session, name, players, at).await)
+        dispatch!(&self.inner.pool, pool, q => q::enqueue(pool, session, name, players, (at, bots_at)).await)
     }
 
     /// Takes a session out of its queue; returns the queue's game size, or
@@ -82,6 +85,18 @@ impl Store {
         away_before: UnixMillis,
     ) -> Result<Option<Vec<QueueEntry>>, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::take_match(pool, players, away_before).await)
+    }
+
+    /// The session's game with bots: takes its entry and up to `players -
+    /// 1` other present entries of its queue (oldest first) out of it, the
+    /// session's first; built-in bots take the seats left. `None` when the
+    /// session is no longer queued and present (it was matched meanwhile).
+    pub async fn take_with_bots(
+        &self,
+        session: SessionId,
+        players: u8,
+    ) -> Result<Option<Vec<QueueEntry>>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::take_with_bots(pool, session, players).await)
     }
 
     /// Empties every queue; returns how many entries there were. A server

@@ -94,6 +94,7 @@ pub(super) const TEMPLATES: &[&str] = &[
     // lobby error.rs (RatedRoom) and ws/queue.rs: quick play.
     "this room is rated: its seats are for people and bot programs, not built-in bots (create an unrated room to play against them)",
     "quick play has games of 2, 3 or 4 players, not {n}",
+    "queue: bot_after_s is 1 to {n} seconds, not {n2}",
     r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
     r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
     "quick play and ratings need the server's database, and this server runs without one",

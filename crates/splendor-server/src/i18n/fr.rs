@@ -311,6 +311,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "la partie rapide se joue à 2, 3 ou 4 joueurs, pas {n}",
         ),
         (
+            "queue: bot_after_s is 1 to {n} seconds, not {n2}",
+            "queue : bot_after_s va de 1 à {n} secondes, pas {n2}",
+        ),
+        (
             r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
             r#"vous êtes déjà dans la file des parties à {n} joueurs ; envoyez d’abord {"type":"unqueue"}"#,
         ),

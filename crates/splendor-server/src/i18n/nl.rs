@@ -309,6 +309,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "snel spelen kent spellen van 2, 3 of 4 spelers, niet {n}",
         ),
         (
+            "queue: bot_after_s is 1 to {n} seconds, not {n2}",
+            "queue: bot_after_s is 1 tot {n} seconden, niet {n2}",
+        ),
+        (
             r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
             r#"je staat al in de wachtrij voor spellen met {n} spelers; stuur eerst {"type":"unqueue"}"#,
         ),

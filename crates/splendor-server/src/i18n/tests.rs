@@ -629,6 +629,7 @@ const MADE_ELSEWHERE: &[&str] = &[
     // ws/queue.rs: quick play (tests/quick_play.rs; but for a server
     // without a database).
     "quick play has games of 2, 3 or 4 players, not {n}",
+    "queue: bot_after_s is 1 to {n} seconds, not {n2}",
     r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
     r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
     "quick play and ratings need the server's database, and this server runs without one",

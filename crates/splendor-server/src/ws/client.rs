@@ -43,6 +43,9 @@ pub(super) struct Client {
     pub(super) room: Option<RoomHandle>,
     /// While its session is queued for quick play: where its game comes.
     pub(super) matches: Option<tokio::sync::mpsc::Receiver<crate::quickplay::Match>>,
+    /// While queued with `bot_after_s`: when bots fill the free seats, and
+    /// the game size.
+    pub(super) bots_at: Option<(Instant, u8)>,
     /// The connection's span, parent of `room_span`.
     pub(super) conn_span: Span,
     /// A `room` span naming the room this connection is in (a disabled span
@@ -94,13 +97,18 @@ impl Client {
                     self.conn.close(CloseReason::Idle);
                     return;
                 }
-                Some(found) = next_match(&mut self.matches) => Err(found),
+                Some(found) = next_match(&mut self.matches) => Err(Some(found)),
+                () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Err(None),
                 frame = stream.next() => Ok(frame),
             };
             let frame = match frame {
                 Ok(frame) => frame,
-                Err(found) => {
+                Err(Some(found)) => {
                     self.matched(found).await;
+                    continue;
+                }
+                Err(None) => {
+                    self.fill_with_bots().await;
                     continue;
                 }
             };
@@ -235,7 +243,7 @@ impl Client {
                 self.call_room(request, id).await;
             }
             ClientMessage::Rematch => self.rematch(id).await,
-            ClientMessage::Queue(queue) => self.queue(queue.players, id).await,
+            ClientMessage::Queue(queue) => self.queue(queue, id).await,
             ClientMessage::Unqueue => self.unqueue(id).await,
         }
     }

@@ -3,12 +3,20 @@
 //! the database; `crate::quickplay` forms the games.
 
 use splendor_lobby::{RoomSeat, Session, SessionId};
-use splendor_protocol::{ErrorCode, Matched, Queued, RequestId, Role, ServerMessage, Unqueued};
+use std::time::Duration;
+
+use splendor_protocol::{
+    ErrorCode, Matched, Queue, Queued, RequestId, Role, ServerMessage, Unqueued,
+};
 use splendor_store::{Store, StoreError, unix_millis_now};
+use tokio::time::Instant;
 use tracing::{debug, warn};
 
 use super::client::Client;
-use crate::quickplay::{Match, form_games, quick_play_clock, room_clock};
+use crate::quickplay::{Match, form_games, form_one, quick_play_clock, requeue, room_clock};
+
+/// The longest wait for people before bots (`bot_after_s`).
+const MAX_BOT_WAIT_S: u32 = 600;
 
 fn store_id(session: SessionId) -> splendor_store::SessionId {
     splendor_store::SessionId(session.0)
@@ -42,13 +50,21 @@ impl Client {
     }
 
     /// `queue`: waits for a rated game of `players`.
-    pub(super) async fn queue(&mut self, players: u8, id: Option<RequestId>) {
+    pub(super) async fn queue(&mut self, queue: Queue, id: Option<RequestId>) {
         let Some(session) = self.require_session(&id) else {
             return;
         };
+        let players = queue.players;
         if !(2..=4).contains(&players) {
             let message = format!("quick play has games of 2, 3 or 4 players, not {players}");
             return self.reply_error(ErrorCode::InvalidPlayers, message, id);
+        }
+        if let Some(wait) = queue.bot_after_s
+            && !(1..=MAX_BOT_WAIT_S).contains(&wait)
+        {
+            let message =
+                format!("queue: bot_after_s is 1 to {MAX_BOT_WAIT_S} seconds, not {wait}");
+            return self.reply_error(ErrorCode::InvalidField, message, id);
         }
         let Some(store) = self.quick_play_store(&id) else {
             return;
@@ -58,13 +74,12 @@ impl Client {
         if !self.leave_finished_room(&session, &id).await {
             return;
         }
+        let now = unix_millis_now();
+        let bots_at = queue
+            .bot_after_s
+            .map(|s| now.saturating_add(i64::from(s) * 1000));
         match store
-            .enqueue(
-                store_id(session.id),
-                &session.name,
-                players,
-                unix_millis_now(),
-            )
+            .enqueue(store_id(session.id), &session.name, players, (now, bots_at))
             .await
         {
             Ok(()) => {}
@@ -79,6 +94,9 @@ impl Client {
         debug!(players, "queued");
         self.state.metrics().session_queued();
         self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+        self.bots_at = queue
+            .bot_after_s
+            .map(|s| (Instant::now() + Duration::from_secs(u64::from(s)), players));
         self.announce_queued(&store, players, id).await;
         self.form(&store, players).await;
     }
@@ -108,6 +126,7 @@ impl Client {
     /// The queue formed this session's game: into its seat, like a resume.
     pub(super) async fn matched(&mut self, found: Match) {
         self.matches = None;
+        self.bots_at = None;
         let Some(session) = self.session.clone() else {
             return;
         };
@@ -147,8 +166,46 @@ impl Client {
             warn!(error = %e, "could not mark a queued session present");
         }
         self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+        self.bots_at = entry.bots_at.map(|at| {
+            let left = u64::try_from(at.saturating_sub(unix_millis_now())).unwrap_or(0);
+            (Instant::now() + Duration::from_millis(left), entry.players)
+        });
         self.announce_queued(&store, entry.players, None).await;
         self.form(&store, entry.players).await;
+    }
+
+    /// The wait for people ran out: this session's game starts with the
+    /// people queued now and built-in bots in the seats left.
+    pub(super) async fn fill_with_bots(&mut self) {
+        let Some((_, players)) = self.bots_at.take() else {
+            return;
+        };
+        let (Some(session), Some(store)) = (self.session.clone(), self.state.store().cloned())
+        else {
+            return;
+        };
+        let entries = match store.take_with_bots(store_id(session.id), players).await {
+            Ok(Some(entries)) => entries,
+            // Matched meanwhile: that game's news is on its way.
+            Ok(None) => return,
+            Err(e) => return warn!(error = %e, "could not read the quick-play queue"),
+        };
+        let bots = usize::from(players).saturating_sub(entries.len());
+        let clock = quick_play_clock(self.state.config().quick_play_clock);
+        match form_one(
+            self.state.lobby(),
+            self.state.waiters(),
+            (&entries, bots),
+            clock,
+        )
+        .await
+        {
+            Ok(()) => self.state.metrics().quick_play_game(),
+            Err(e) => {
+                warn!(error = %e, "could not make a quick-play room with bots");
+                requeue(&store, &entries).await;
+            }
+        }
     }
 
     /// Before a `join` or `create`: the session leaves its queue (it chose
@@ -170,6 +227,7 @@ impl Client {
     /// The connection ended: a queued session is away (not matched) until
     /// it resumes, and leaves the queue after the away time.
     pub(super) async fn queue_away(&mut self, session: SessionId) {
+        self.bots_at = None;
         if self.matches.take().is_none() {
             return;
         }
@@ -205,17 +263,23 @@ impl Client {
 
     fn stop_waiting(&mut self, session: SessionId) {
         self.matches = None;
+        self.bots_at = None;
         self.state.waiters().forget(session, self.conn.id());
     }
 
     async fn announce_queued(&self, store: &Store, players: u8, id: Option<RequestId>) {
         let waiting = store.queue_length(players).await.unwrap_or(1);
         let clock = room_clock(quick_play_clock(self.state.config().quick_play_clock));
+        let bot_after_s = self.bots_at.map(|(at, _)| {
+            let left = at.saturating_duration_since(Instant::now());
+            u32::try_from(left.as_millis().div_ceil(1000)).unwrap_or(u32::MAX)
+        });
         self.send(ServerMessage::Queued(Queued {
             id,
             players,
             waiting,
             clock,
+            bot_after_s,
         }));
     }
 

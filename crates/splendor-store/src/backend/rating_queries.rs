@@ -245,6 +245,7 @@ fn entry_from_row(row: &DbRow) -> Result<QueueEntry, StoreError> {
         players: narrow("players", i64::from(get::<i32>(row, "players")?))?,
         queued_at: get(row, "queued_at")?,
         away_since: get(row, "away_since")?,
+        bots_at: get(row, "bots_at")?,
     })
 }
 
@@ -253,16 +254,17 @@ pub(crate) async fn enqueue(
     session: SessionId,
     name: &str,
     players: u8,
-    at: UnixMillis,
+    (at, bots_at): (UnixMillis, Option<UnixMillis>),
 ) -> Result<(), StoreError> {
     let done = sqlx::query(
-        "INSERT INTO queue_entries (session_id, name, players, queued_at) \
-         VALUES ($1, $2, $3, $4) ON CONFLICT (session_id) DO NOTHING",
+        "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING",
     )
     .bind(session.0)
     .bind(name)
     .bind(i32::from(players))
     .bind(at)
+    .bind(bots_at)
     .execute(pool)
     .await
     .map_err(write_error)?;
@@ -272,7 +274,7 @@ pub(crate) async fn enqueue(
     match queue_entry(pool, session).await? {
         Some(entry) => Err(StoreError::AlreadyQueued(entry.players)),
         // Taken out between the two statements: try once more.
-        None => Box::pin(enqueue(pool, session, name, players, at)).await,
+        None => Box::pin(enqueue(pool, session, name, players, (at, bots_at))).await,
     }
 }
 
@@ -291,7 +293,7 @@ pub(crate) async fn queue_entry(
     session: SessionId,
 ) -> Result<Option<QueueEntry>, StoreError> {
     let row = sqlx::query(
-        "SELECT session_id, name, players, queued_at, away_since FROM queue_entries \
+        "SELECT session_id, name, players, queued_at, away_since, bots_at FROM queue_entries \
          WHERE session_id = $1",
     )
     .bind(session.0)
@@ -343,7 +345,7 @@ pub(crate) async fn take_match(
            (SELECT session_id FROM queue_entries WHERE players = $1 AND away_since IS NULL \
             ORDER BY queued_at, session_id LIMIT $2) \
          AND (SELECT COUNT(*) FROM queue_entries WHERE players = $1 AND away_since IS NULL) >= $2 \
-         RETURNING session_id, name, players, queued_at, away_since",
+         RETURNING session_id, name, players, queued_at, away_since, bots_at",
     )
     .bind(size)
     .bind(i64::from(players))
@@ -359,13 +361,14 @@ pub(crate) async fn take_match(
         // back where they were.
         for e in &entries {
             sqlx::query(
-                "INSERT INTO queue_entries (session_id, name, players, queued_at) \
-                 VALUES ($1, $2, $3, $4) ON CONFLICT (session_id) DO NOTHING",
+                "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING",
             )
             .bind(e.session.0)
             .bind(e.name.as_str())
             .bind(size)
             .bind(e.queued_at)
+            .bind(e.bots_at)
             .execute(pool)
             .await
             .map_err(write_error)?;
@@ -373,6 +376,50 @@ pub(crate) async fn take_match(
         return Ok(None);
     }
     entries.sort_by_key(|e| (e.queued_at, e.session));
+    Ok(Some(entries))
+}
+
+pub(crate) async fn take_with_bots(
+    pool: &Pool<Db>,
+    session: SessionId,
+    players: u8,
+) -> Result<Option<Vec<QueueEntry>>, StoreError> {
+    let size = i32::from(players);
+    let rows = sqlx::query(
+        "DELETE FROM queue_entries WHERE session_id IN \
+           (SELECT session_id FROM queue_entries WHERE players = $1 AND away_since IS NULL \
+            ORDER BY CASE WHEN session_id = $2 THEN 0 ELSE 1 END, queued_at, session_id \
+            LIMIT $3) \
+         AND EXISTS (SELECT 1 FROM queue_entries \
+                     WHERE session_id = $2 AND players = $1 AND away_since IS NULL) \
+         RETURNING session_id, name, players, queued_at, away_since, bots_at",
+    )
+    .bind(size)
+    .bind(session.0)
+    .bind(i64::from(players))
+    .fetch_all(pool)
+    .await
+    .map_err(write_error)?;
+    let mut entries: Vec<QueueEntry> = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
+    if !entries.iter().any(|e| e.session == session) {
+        // Matched by someone else meanwhile; whatever this took goes back.
+        for e in &entries {
+            sqlx::query(
+                "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING",
+            )
+            .bind(e.session.0)
+            .bind(e.name.as_str())
+            .bind(size)
+            .bind(e.queued_at)
+            .bind(e.bots_at)
+            .execute(pool)
+            .await
+            .map_err(write_error)?;
+        }
+        return Ok(None);
+    }
+    entries.sort_by_key(|e| (e.session != session, e.queued_at, e.session));
     Ok(Some(entries))
 }
 
