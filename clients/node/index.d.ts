@@ -27,6 +27,12 @@ export interface Options {
   url?: string; room?: string; name?: string; tokenFile?: string;
   create?: { seats?: number; bots?: ('random' | 'greedy' | 'strong')[]; clock?: { initial_s: number; increment_s: number } };
   onFrame?: (frame: any) => void; maxReconnects?: number; log?: (...args: any[]) => void;
+  /** Quick play: a rated game of 2, 3 or 4 with whoever is waiting (SPLENDOR_QUEUE). */
+  queue?: 2 | 3 | 4;
+  /** run(): games in a row (SPLENDOR_GAMES, default 1). */
+  games?: number;
+  /** Shared between games: the session token kept in memory. */
+  session?: { token?: string };
 }
 export function play(choose: (state: State) => Action, options?: Options): Promise<Result>;
 export function run(choose: (state: State) => Action, options?: Options): Promise<Result | null>;

@@ -12,7 +12,11 @@
 // Settings come from options or the environment (the arena sets the first
 // three): SPLENDOR_URL (default ws://127.0.0.1:8080/ws), SPLENDOR_ROOM (the
 // room to join as a player), SPLENDOR_BOT_NAME, SPLENDOR_TOKEN_FILE (where
-// the session token is kept: the bot's identity).
+// the session token is kept: the bot's identity and rating),
+// SPLENDOR_QUEUE (2, 3 or 4: quick play, a rated game with whoever is
+// waiting), SPLENDOR_GAMES (games in a row, default 1). A room to join wins
+// over the queue, the queue over creating a room with a bot. The kit says
+// "bot":true in hello: it is ranked with the bots.
 'use strict';
 
 const fs = require('node:fs');
@@ -65,11 +69,17 @@ function withHelpers(state) {
  */
 async function play(choose, options = {}) {
   const url = options.url || process.env.SPLENDOR_URL || DEFAULT_URL;
+  const room = options.room || process.env.SPLENDOR_ROOM || null;
+  const queue = room ? null : Number(options.queue || process.env.SPLENDOR_QUEUE || 0) || null;
+  if (queue !== null && ![2, 3, 4].includes(queue)) throw new KitError(`quick play has games of 2, 3 or 4 players, not ${queue}`);
   const game = {
     choose,
-    room: options.room || process.env.SPLENDOR_ROOM || null,
+    room,
+    queue,
+    queueId: null,
     name: options.name || process.env.SPLENDOR_BOT_NAME || 'nodebot',
     tokenFile: options.tokenFile || process.env.SPLENDOR_TOKEN_FILE || null,
+    shared: options.session || {},
     create: options.create || null,
     onFrame: options.onFrame || null,
     log: options.log || ((...a) => console.error('splendor-kit:', ...a)),
@@ -82,9 +92,10 @@ async function play(choose, options = {}) {
     bots: [],
     nextId: 1,
   };
-  if (!game.room && !game.create) game.create = { seats: 2, bots: ['greedy'] };
+  if (!game.room && !game.queue && !game.create) game.create = { seats: 2, bots: ['greedy'] };
   game.bots = [...((game.create && game.create.bots) || [])];
-  if (game.tokenFile && fs.existsSync(game.tokenFile)) {
+  game.token = game.shared.token || null;
+  if (!game.token && game.tokenFile && fs.existsSync(game.tokenFile)) {
     game.token = fs.readFileSync(game.tokenFile, 'utf8').trim() || null;
   }
   const maxReconnects = options.maxReconnects ?? 8;
@@ -118,7 +129,10 @@ function session(url, game) {
     // Join the room, or create one (once).
     const enter = () => {
       if (game.room) game.entryId = send({ type: 'join', code: game.room });
-      else if (game.createId === null) {
+      else if (game.queue) {
+        game.queueId = send({ type: 'queue', players: game.queue });
+        game.entryId = game.queueId;
+      } else if (game.createId === null) {
         const create = { type: 'create', seats: game.create.seats || 2 };
         if (game.create.clock) create.clock = game.create.clock;
         game.createId = send(create);
@@ -128,7 +142,9 @@ function session(url, game) {
     // Frames of another room (an earlier game the session was still in) are not ours.
     const ours = (msg) => game.room !== null && (msg.type === 'room' ? msg.code : msg.room) === game.room;
     ws.on('open', () => {
-      send(game.token ? { type: 'hello', token: game.token, verbose: true } : { type: 'hello', name: game.name, verbose: true });
+      send(game.token
+        ? { type: 'hello', token: game.token, verbose: true, bot: true }
+        : { type: 'hello', name: game.name, verbose: true, bot: true });
     });
     ws.on('error', (e) => game.log(`socket error: ${e.message}`));
     ws.on('close', (code) => {
@@ -146,12 +162,23 @@ function session(url, game) {
       switch (msg.type) {
         case 'welcome':
           game.token = msg.token;
+          game.shared.token = msg.token;
           if (game.tokenFile) fs.writeFileSync(game.tokenFile, game.token);
+          if (!game.shared.announced) {
+            game.shared.announced = true;
+            game.log(`playing as ${msg.name} #${msg.player_id} (rated with the bots)`);
+          }
           if (msg.resumed && game.started) return; // the server sends the room and state again
           enter();
           return;
+        case 'matched':
+          // Quick play: the server seats us; room and state follow.
+          if (game.queue && game.room === null) game.room = msg.room;
+          return;
         case 'room': {
           if (game.room === null && game.createId !== null && msg.id === game.createId) game.room = msg.code;
+          // Matched while the connection was down: the resume seats us there.
+          if (game.room === null && game.queue && msg.rated && msg.status === 'playing' && msg.you.role === 'player') game.room = msg.code;
           if (!ours(msg)) return;
           if (msg.status !== 'waiting') { game.started = true; return; }
           const seat = msg.you.seat;
@@ -190,6 +217,8 @@ function session(url, game) {
           if (msg.code === 'invalid_token') {
             game.token = null;
             send({ type: 'hello', name: game.name, verbose: true });
+          } else if (msg.code === 'already_queued' && msg.id === game.queueId) {
+            // Queued from an earlier connection of this session: wait on.
           } else if (msg.code === 'already_in_room' && msg.id === game.entryId) {
             // The session still sits in an earlier game: leave it (the seat
             // there stays its own), then try again.
@@ -213,12 +242,26 @@ function session(url, game) {
   });
 }
 
-/** play(), logging the result and exiting non-zero on failure: for scripts. */
-function run(choose, options) {
-  return play(choose, options).then(
-    (result) => result,
-    (e) => { console.error(`splendor-kit: ${e.message}`); process.exitCode = 1; return null; },
-  );
+/**
+ * play() `games` times in a row (options.games or SPLENDOR_GAMES, default 1;
+ * in quick play, each a new rated game), logging failures and exiting
+ * non-zero on one: for scripts. Resolves with the last result.
+ */
+async function run(choose, options = {}) {
+  const games = Number(options.games || process.env.SPLENDOR_GAMES || 1) || 1;
+  const session = options.session || {};
+  let result = null;
+  try {
+    for (let i = 0; i < games; i += 1) {
+      result = await play(choose, { ...options, session });
+      const mine = result.ranking.find((r) => r.name === (options.name || process.env.SPLENDOR_BOT_NAME || 'nodebot'));
+      console.error(`splendor-kit: game ${i + 1} of ${games} over${mine ? `, place ${mine.rank}` : ''}`);
+    }
+  } catch (e) {
+    console.error(`splendor-kit: ${e.message}`);
+    process.exitCode = 1;
+  }
+  return result;
 }
 
 module.exports = { play, run, KitError, actionKey, isLegal, TOKENS };

@@ -115,3 +115,60 @@ test('the template bot plays a game', async () => {
     server.stop();
   }
 });
+
+async function getJson(url) {
+  const http = require('node:http');
+  return new Promise((resolve, reject) => {
+    http.get(url, (res) => {
+      let body = '';
+      res.on('data', (c) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(body) }));
+    }).on('error', reject);
+  });
+}
+
+test('quick play: two kit bots queue, play a rated game and are rated with the bots', async () => {
+  const server = await startServer();
+  const check = frameChecker();
+  const ids = {};
+  const bot = (name, pick) => kit.play((state) => pick(state.legal_actions), {
+    url: server.url, name, queue: 2,
+    log: () => {},
+    onFrame: (frame) => {
+      check(frame);
+      if (frame.type === 'welcome') {
+        assert.strictEqual(frame.bot, true);
+        ids[name] = frame.player_id;
+      }
+    },
+  });
+  try {
+    // Buy when possible (games end), else take tokens, else anything.
+    const buyer = (pick) => (legal) => {
+      const buys = legal.filter((a) => a && typeof a === 'object' && 'buy' in a);
+      const takes = legal.filter((a) => a && typeof a === 'object' && ('take' in a || 'take_two' in a));
+      const pool = buys.length ? buys : takes.length ? takes : legal;
+      return pick(pool);
+    };
+    const [a, b] = await Promise.all([
+      bot('first', buyer((pool) => pool[0])),
+      bot('last', buyer((pool) => pool[pool.length - 1])),
+    ]);
+    assert.deepStrictEqual(a.ranking, b.ranking, 'both played the same game');
+    const http = server.url.replace('ws://', 'http://').replace(/\/ws$/, '');
+    for (const name of ['first', 'last']) {
+      const { status, body } = await getJson(`${http}/api/players/${ids[name]}`);
+      assert.strictEqual(status, 200);
+      assert.strictEqual(body.games, 1);
+      assert.strictEqual(body.bot, true);
+      const place = a.ranking.find((r) => r.name === name).rank;
+      const other = a.ranking.find((r) => r.name !== name).rank;
+      if (place < other) assert.ok(body.rating > 1500, JSON.stringify(body));
+      if (place > other) assert.ok(body.rating < 1500, JSON.stringify(body));
+    }
+    const { body: board } = await getJson(`${http}/api/leaderboard?kind=bots`);
+    assert.strictEqual(board.total, 2);
+  } finally {
+    server.stop();
+  }
+});
