@@ -101,6 +101,52 @@ class KitTest(unittest.TestCase):
         for kind in ("welcome", "room", "state", "events", "result"):
             self.assertIn(kind, seen)
 
+    def test_quick_play_two_kit_bots_play_a_rated_game(self):
+        check = frame_checker()
+        ids = {}
+
+        def frames(name):
+            def on_frame(frame):
+                check(frame)
+                if frame["type"] == "welcome":
+                    self.assertTrue(frame.get("bot"))
+                    ids[name] = frame["player_id"]
+            return on_frame
+
+        def buyer(pick):
+            # Buy when possible (games end), else take tokens, else anything.
+            def choose(state):
+                legal = state.legal_actions
+                buys = [a for a in legal if isinstance(a, dict) and "buy" in a]
+                takes = [a for a in legal if isinstance(a, dict) and ("take" in a or "take_two" in a)]
+                return pick(buys or takes or legal)
+            return choose
+
+        async def both(url):
+            return await asyncio.gather(
+                splendor_kit.play(buyer(lambda p: p[0]), url=url, name="first", queue=2, on_frame=frames("first")),
+                splendor_kit.play(buyer(lambda p: p[-1]), url=url, name="last", queue=2, on_frame=frames("last")),
+            )
+
+        with Server() as server:
+            a, b = asyncio.run(both(server.url))
+            self.assertEqual(a.ranking, b.ranking, "both played the same game")
+            http = server.url.replace("ws://", "http://").removesuffix("/ws")
+            import urllib.request
+
+            places = {r["name"]: r["rank"] for r in a.ranking}
+            for name, other in (("first", "last"), ("last", "first")):
+                with urllib.request.urlopen(f"{http}/api/players/{ids[name]}") as response:
+                    player = json.load(response)
+                self.assertEqual(player["games"], 1)
+                self.assertTrue(player["bot"])
+                if places[name] < places[other]:
+                    self.assertGreater(player["rating"], 1500)
+                elif places[name] > places[other]:
+                    self.assertLess(player["rating"], 1500)
+            with urllib.request.urlopen(f"{http}/api/leaderboard?kind=bots") as response:
+                self.assertEqual(json.load(response)["total"], 2)
+
     def test_the_schema_refuses_what_the_server_never_sends(self):
         check = frame_checker()
         if not SCHEMA.exists():

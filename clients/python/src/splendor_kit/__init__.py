@@ -17,7 +17,11 @@ Settings come from arguments or the environment (the arena sets the first
 three): ``SPLENDOR_URL`` (default ws://127.0.0.1:8080/ws), ``SPLENDOR_ROOM``
 (the room to join as a player), ``SPLENDOR_BOT_NAME`` and
 ``SPLENDOR_TOKEN_FILE`` (where the session token is kept: it is the bot's
-identity, keep it to keep your seat and, on rated servers, your rating).
+identity, keep it to keep your seat and your rating), ``SPLENDOR_QUEUE``
+(2, 3 or 4: quick play, a rated game with whoever is waiting) and
+``SPLENDOR_GAMES`` (games in a row, default 1). A room to join wins over the
+queue, the queue over creating a room with a bot. The kit says
+``"bot": true`` in hello: it is ranked with the bots.
 """
 
 from __future__ import annotations
@@ -76,9 +80,21 @@ def _legal(action: Action, legal: List[Action]) -> bool:
     return card is not None and isinstance(action["buy"], dict) and any(_buy_card(a) == card for a in legal)
 
 
-def run(choose: Callable[[State], Action], **settings: Any) -> Result:
-    """Plays one game to its end with ``choose``; see :func:`play`."""
-    return asyncio.run(play(choose, **settings))
+def run(choose: Callable[[State], Action], games: Optional[int] = None, **settings: Any) -> Result:
+    """Plays ``games`` games in a row (``SPLENDOR_GAMES``, default 1; with
+    a queue, each is a new rated game) with ``choose``, and returns the last
+    result; see :func:`play`."""
+    games = games or int(os.environ.get("SPLENDOR_GAMES") or 1)
+    session = settings.pop("session", None) or {}
+
+    async def series() -> Result:
+        result = None
+        for i in range(games):
+            result = await play(choose, session=session, **settings)
+            log.info("game %d of %d over", i + 1, games)
+        return result
+
+    return asyncio.run(series())
 
 
 async def play(
@@ -89,23 +105,37 @@ async def play(
     name: Optional[str] = None,
     token_file: Optional[str] = None,
     create: Optional[Dict[str, Any]] = None,
+    queue: Optional[int] = None,
     on_frame: Optional[Callable[[Dict[str, Any]], None]] = None,
     max_reconnects: int = 8,
+    session: Optional[Dict[str, Any]] = None,
 ) -> Result:
     """Plays one game and returns its result.
 
     ``room``: the code to join as a player. Without one, ``create`` makes a
     room: ``{"seats": 2, "bots": ["greedy"], "clock": {...}}`` (the bots are
     seated with ``add_bot``; the game starts when the seats are full).
+    ``queue`` (2, 3 or 4): quick play instead, a rated game with whoever is
+    waiting; the server seats the bot when enough are there.
     ``on_frame`` sees every frame the server sends (tests validate them).
+    ``session``: a dict shared between games, keeping the token in memory.
     """
     url = url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL
     room = room or os.environ.get("SPLENDOR_ROOM") or None
     name = name or os.environ.get("SPLENDOR_BOT_NAME") or "pybot"
     token_file = token_file or os.environ.get("SPLENDOR_TOKEN_FILE") or None
-    if room is None and create is None:
+    if room is None:
+        queue = queue or int(os.environ.get("SPLENDOR_QUEUE") or 0) or None
+    else:
+        queue = None
+    if queue is not None and queue not in (2, 3, 4):
+        raise KitError(f"quick play has games of 2, 3 or 4 players, not {queue}")
+    if room is None and queue is None and create is None:
         create = {"seats": 2, "bots": ["greedy"]}
     game = _Game(choose, room, name, token_file, create, on_frame)
+    game.queue = queue
+    game.shared = session if session is not None else {}
+    game.token = game.shared.get("token") or game.token
     attempts = 0
     while True:
         try:
@@ -153,6 +183,9 @@ class _Game:
         self.entry_id: Optional[int] = None
         self.act_id: Optional[int] = None
         self.refused = False
+        self.queue: Optional[int] = None
+        self.queue_id: Optional[int] = None
+        self.shared: Dict[str, Any] = {}
 
     async def send(self, ws, message: Dict[str, Any]) -> int:
         message = dict(message, id=self.next_id)
@@ -164,6 +197,9 @@ class _Game:
         """Joins the room, or creates one (once)."""
         if self.room:
             self.entry_id = await self.send(ws, {"type": "join", "code": self.room})
+        elif self.queue:
+            self.queue_id = await self.send(ws, {"type": "queue", "players": self.queue})
+            self.entry_id = self.queue_id
         elif self.create_id is None:
             c = self.create or {}
             req = {"type": "create", "seats": c.get("seats", 2)}
@@ -177,7 +213,7 @@ class _Game:
         return self.room is not None and code == self.room
 
     async def session(self, ws) -> Optional[Result]:
-        hello: Dict[str, Any] = {"type": "hello", "verbose": True}
+        hello: Dict[str, Any] = {"type": "hello", "verbose": True, "bot": True}
         if self.token:
             hello["token"] = self.token
         else:
@@ -190,13 +226,30 @@ class _Game:
             kind = msg.get("type")
             if kind == "welcome":
                 self.token = msg["token"]
+                self.shared["token"] = self.token
                 if self.token_file:
                     with open(self.token_file, "w") as f:
                         f.write(self.token)
+                if not self.shared.get("announced"):
+                    self.shared["announced"] = True
+                    log.info("playing as %s #%s (rated with the bots)", msg.get("name"), msg.get("player_id"))
                 if not (msg.get("resumed") and self.started):
                     await self.enter(ws)
+            elif kind == "matched":
+                # Quick play: the server seats us; room and state follow.
+                if self.queue and self.room is None:
+                    self.room = msg["room"]
             elif kind == "room":
                 if self.room is None and self.create_id is not None and msg.get("id") == self.create_id:
+                    self.room = msg["code"]
+                # Matched while the connection was down: the resume seats us there.
+                if (
+                    self.room is None
+                    and self.queue
+                    and msg.get("rated")
+                    and msg.get("status") == "playing"
+                    and msg["you"].get("role") == "player"
+                ):
                     self.room = msg["code"]
                 if not self.ours(msg):
                     continue
@@ -221,7 +274,9 @@ class _Game:
                 code = msg.get("code")
                 if code == "invalid_token":
                     self.token = None
-                    await self.send(ws, {"type": "hello", "verbose": True, "name": self.name})
+                    await self.send(ws, {"type": "hello", "verbose": True, "bot": True, "name": self.name})
+                elif code == "already_queued" and msg.get("id") == self.queue_id:
+                    pass  # queued from an earlier connection of this session: wait on
                 elif code == "already_in_room" and msg.get("id") == self.entry_id:
                     # The session still sits in an earlier game: leave it
                     # (its seat there stays its own), then try again.
