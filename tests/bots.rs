@@ -178,3 +178,46 @@ async fn a_bot_reports_a_refused_join_instead_of_waiting_forever() {
         .expect_err("no such room");
     assert!(err.to_string().contains("room_not_found"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_bots_in_quick_play_meet_twice_and_are_rated_with_the_bots() {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let queued = |name: &str, token: Option<String>| Config {
+        room: RoomChoice::Queue { players: 2 },
+        start_when: None,
+        token,
+        strategy: Box::new(Random::seeded(5)),
+        ..Config::new(url.clone(), name)
+    };
+    let mut tokens = (None, None);
+    let mut games = Vec::new();
+    // Two games in a row on the same sessions, as `--games 2` plays them:
+    // the second must not be mistaken for the first (a resumed session is
+    // put back into the finished room first).
+    for _ in 0..2 {
+        let a = tokio::spawn(run_bot(queued("alpha", tokens.0.clone())));
+        let b = tokio::spawn(run_bot(Config {
+            strategy: Box::new(Greedy),
+            ..queued("beta", tokens.1.clone())
+        }));
+        let (a, b) = tokio::time::timeout(GAME_TIMEOUT, async { (a.await, b.await) })
+            .await
+            .expect("the game ends in time");
+        let (a, b) = (
+            a.unwrap().expect("alpha's outcome"),
+            b.unwrap().expect("beta's outcome"),
+        );
+        check_consistent(&a, &b, ["alpha", "beta"]);
+        tokens = (Some(a.token.clone()), Some(b.token.clone()));
+        games.push(a.result.game.clone());
+    }
+    assert_ne!(games[0], games[1], "two different games");
+    let (status, body) = server.http_get("/api/leaderboard?kind=bots").await;
+    assert_eq!(status, 200, "{body}");
+    let board: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(board["total"], 2, "{board}");
+    for player in board["players"].as_array().unwrap() {
+        assert_eq!(player["games"], 2, "{board}");
+    }
+}

@@ -9,7 +9,7 @@ use crate::{Config, Greedy, Random, RoomChoice, Strategy};
 
 /// A bot that plays Splendor on a server: it creates a room (printing the
 /// code others join with) or joins one by code, then plays to the end.
-#[derive(Debug, Parser)]
+#[derive(Clone, Debug, Parser)]
 #[command(name = "splendor-bot", version)]
 pub struct Args {
     /// The server's WebSocket URL.
@@ -25,6 +25,15 @@ pub struct Args {
     /// (The arena passes the room in SPLENDOR_ROOM.)
     #[arg(long, value_name = "CODE", env = "SPLENDOR_ROOM")]
     pub join: Option<String>,
+    /// Quick play: queue for a rated game of N players (2 to 4) with
+    /// whoever waits on the server, instead of creating a room (`--join`
+    /// wins over it).
+    #[arg(long, value_name = "N", env = "SPLENDOR_QUEUE", value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub queue: Option<u8>,
+    /// Games to play in a row, on the same session (with `--queue`, each a
+    /// new rated game).
+    #[arg(long, value_name = "N", env = "SPLENDOR_GAMES", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
     /// Seats of the room to create.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
     pub seats: u8,
@@ -65,9 +74,10 @@ impl Args {
             (StrategyName::Random, Some(seed)) => Box::new(Random::seeded(seed)),
             (StrategyName::Random, None) => Box::new(Random::from_entropy()),
         };
-        let (room, start_when) = match self.join {
-            Some(code) => (RoomChoice::Join { code }, self.start_when),
-            None => {
+        let (room, start_when) = match (self.join, self.queue) {
+            (Some(code), _) => (RoomChoice::Join { code }, self.start_when),
+            (None, Some(players)) => (RoomChoice::Queue { players }, None),
+            (None, None) => {
                 let room = RoomChoice::Create {
                     seats: self.seats,
                     listed: self.listed,

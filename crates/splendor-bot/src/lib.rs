@@ -30,8 +30,8 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use splendor_protocol::{
-    Act, ClientFrame, ClientMessage, Create, ErrorInfo, Hello, Join, RequestId, ResultInfo, Role,
-    RoomInfo, RoomStatus, Seat, ServerMessage, Start, StateInfo, Welcome, WireAction,
+    Act, ClientFrame, ClientMessage, Create, ErrorInfo, Hello, Join, Queue, RequestId, ResultInfo,
+    Role, RoomInfo, RoomStatus, Seat, ServerMessage, Start, StateInfo, Welcome, WireAction,
 };
 use tokio_tungstenite::{connect_async, tungstenite::Message};
 
@@ -51,6 +51,12 @@ pub enum RoomChoice {
     Join {
         /// The room's five letters.
         code: String,
+    },
+    /// Quick play: queue for a rated game of this many players (2 to 4);
+    /// the server seats the bot when enough are waiting.
+    Queue {
+        /// 2, 3 or 4 players.
+        players: u8,
     },
 }
 
@@ -107,12 +113,18 @@ pub enum Progress {
     Ignored(String),
     /// The connection was lost for this reason; resuming the session.
     Reconnecting(String),
+    /// Quick play: the queue seated this bot in the room with this code.
+    Matched(String),
 }
 
 impl fmt::Display for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Progress::Welcome(w) => write!(f, "hello {}; resume with --token {}", w.name, w.token),
+            Progress::Welcome(w) => write!(
+                f,
+                "hello {} (player id {}); resume with --token {}",
+                w.name, w.player_id, w.token
+            ),
             Progress::InRoom(code) => write!(f, "in room {code}; others join with --join {code}"),
             Progress::Started(Some(seat)) => write!(f, "the game started; this bot is seat {seat}"),
             Progress::Started(None) => write!(f, "the game started; this bot watches"),
@@ -123,6 +135,7 @@ impl fmt::Display for Progress {
             Progress::Refused(e) => write!(f, "{}", BotError::Refused(e.clone())),
             Progress::Ignored(reason) => write!(f, "ignored a frame: {reason}"),
             Progress::Reconnecting(why) => write!(f, "{why}; reconnecting"),
+            Progress::Matched(code) => write!(f, "quick play: seated in room {code}"),
         }
     }
 }
@@ -267,6 +280,9 @@ pub struct Bot {
     accepted: u64,
     /// Refused actions in a row.
     failures: u32,
+    /// Quick play: queued, not matched yet. Frames of any room (the last
+    /// game's, which a resumed session is put back into) are not ours.
+    awaiting_match: bool,
 }
 
 impl Bot {
@@ -294,9 +310,14 @@ impl Bot {
             version: 0,
             accepted: 0,
             failures: 0,
+            awaiting_match: false,
         };
         bot.send("hello", ClientMessage::Hello(hello));
         bot
+    }
+
+    fn queueing(&self) -> bool {
+        matches!(self.config.room, RoomChoice::Queue { .. })
     }
 
     /// Starts over on a new connection: `hello` with the token resumes the seat.
@@ -336,7 +357,11 @@ impl Bot {
                 self.token = welcome.token.clone();
                 let resumed = welcome.resumed;
                 self.report(Progress::Welcome(welcome));
-                if resumed {
+                if self.queueing() && !self.playing {
+                    // Queue (again); a session already seated in its game
+                    // hears `already_in_room` and syncs (see on_error).
+                    self.enter();
+                } else if resumed {
                     // A resumed session may already sit in a room: `sync`
                     // answers with that room, or `not_in_room` (see on_error).
                     self.send("resume", ClientMessage::Sync);
@@ -344,6 +369,16 @@ impl Bot {
                     self.enter();
                 }
             }
+            ServerMessage::Matched(matched) => {
+                self.awaiting_match = false;
+                self.report(Progress::Matched(matched.room));
+            }
+            // Until the queue seats the bot, no room's frames are its own.
+            ServerMessage::Room(_)
+            | ServerMessage::State(_)
+            | ServerMessage::Events(_)
+            | ServerMessage::Result(_)
+                if self.awaiting_match => {}
             ServerMessage::Room(room) => self.on_room(room),
             ServerMessage::State(state) => self.on_state(state)?,
             // The copy carrying our request id confirms our action.
@@ -384,6 +419,14 @@ impl Bot {
                     role: Role::Player,
                 };
                 ("join", ClientMessage::Join(join))
+            }
+            &RoomChoice::Queue { players } => {
+                self.awaiting_match = true;
+                let queue = Queue {
+                    players,
+                    bot_after_s: None,
+                };
+                ("queue", ClientMessage::Queue(queue))
             }
         };
         self.send(id, message);
@@ -451,6 +494,15 @@ impl Bot {
             // A session in no room enters the configured one, unless it was
             // in a room before a reconnection (that room is gone then).
             "resume" if error.code == "not_in_room" && !self.in_room => self.enter(),
+            // Queued from an earlier connection: wait on.
+            "queue" if error.code == "already_queued" => {}
+            // Seated in its game already (matched while the connection
+            // was down): that game is ours.
+            "queue" if error.code == "already_in_room" => {
+                self.awaiting_match = false;
+                self.send("resume", ClientMessage::Sync);
+            }
+            "queue" => return Err(BotError::Refused(error)),
             "hello" | "resume" | "create" | "join" => return Err(BotError::Refused(error)),
             // Someone left before the start went through: retry on the next `room`.
             "start" => self.start_sent = false,

@@ -8,9 +8,29 @@ use splendor_bot::{cli::Args, run_bot};
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let mut config = Args::parse().into_config();
-    // Progress goes to stderr; the result alone goes to stdout.
-    config.on_progress = Box::new(|progress| eprintln!("{progress}"));
+    let args = Args::parse();
+    let mut token = args.token.clone();
+    for game in 1..=args.games {
+        let mut config = args.clone().into_config();
+        // The same session from game to game: its token is its identity
+        // (and, in quick play, its rating).
+        config.token = token.clone();
+        // Progress goes to stderr; the result alone goes to stdout.
+        config.on_progress = Box::new(|progress| eprintln!("{progress}"));
+        if args.games > 1 {
+            eprintln!("game {game} of {}", args.games);
+        }
+        match play_one(config).await {
+            Some(next) => token = Some(next),
+            None => return ExitCode::FAILURE,
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Plays one game and prints its result; the session token, or `None` on
+/// failure (said on stderr).
+async fn play_one(config: splendor_bot::Config) -> Option<String> {
     match run_bot(config).await {
         Ok(outcome) => {
             for line in &outcome.result.ranking {
@@ -27,11 +47,11 @@ async fn main() -> ExitCode {
             if outcome.result.deadlock {
                 println!("(ended by deadlock: a full round of passes)");
             }
-            ExitCode::SUCCESS
+            Some(outcome.token)
         }
         Err(e) => {
             eprintln!("splendor-bot: {e}");
-            ExitCode::FAILURE
+            None
         }
     }
 }

@@ -284,3 +284,93 @@ fn nothing_the_server_sends_makes_it_panic() {
         "unparsable frames are reported as ignored ({ignored})"
     );
 }
+
+#[test]
+fn in_quick_play_it_queues_ignores_other_rooms_until_matched_then_plays() {
+    let mut config = Config::new("ws://x/ws", "ann");
+    config.room = RoomChoice::Queue { players: 2 };
+    config.start_when = None;
+    config.token = Some("t1".into());
+    let mut c = check(config);
+    c.sent();
+    // Resumed: it queues at once (not a sync of the last game's room).
+    assert_eq!(
+        c.feed(welcome(true)),
+        [json!({"type": "queue", "id": "queue", "players": 2})]
+    );
+    // The last game's room and result, which a resume sends: not ours.
+    assert_eq!(
+        c.feed(room("finished", json!([seat(0, false), seat(1, false)]), 0)),
+        Vec::<Value>::new()
+    );
+    let old = json!({"type": "result", "room": "ABCDE", "game": "old", "ranking": [], "winners": [],
+                     "deadlock": false, "seed": "1", "salt": "00", "commitment": "c"});
+    assert_eq!(
+        c.feed(old),
+        Vec::<Value>::new(),
+        "no outcome from an old game"
+    );
+    assert_eq!(
+        c.feed(state(9, 0)),
+        Vec::<Value>::new(),
+        "no move in an old game"
+    );
+    // Queued from an earlier connection: it waits.
+    assert_eq!(
+        c.feed(error("queue", "already_queued")),
+        Vec::<Value>::new()
+    );
+    c.feed(json!({"type": "matched", "room": "ABCDE", "players": 2}));
+    assert_eq!(
+        c.feed(room("playing", json!([seat(0, false), seat(1, true)]), 0)),
+        Vec::<Value>::new()
+    );
+    assert_eq!(c.feed(state(0, 0))[0]["type"], "act");
+    let progress = c.progress.lock().unwrap();
+    assert!(
+        progress.contains(&Progress::Matched("ABCDE".into())),
+        "{progress:?}"
+    );
+}
+
+#[test]
+fn a_queued_bot_already_seated_in_its_game_syncs() {
+    let mut config = Config::new("ws://x/ws", "ann");
+    config.room = RoomChoice::Queue { players: 3 };
+    let mut c = check(config);
+    c.sent();
+    c.feed(welcome(false));
+    // Matched while its connection was down: the queue says so.
+    assert_eq!(
+        c.feed(error("queue", "already_in_room")),
+        [json!({"type": "sync", "id": "resume"})]
+    );
+    assert_eq!(c.feed(state(2, 0))[0]["expect_version"], 2);
+    // Any other refusal of the queue is the bot's end.
+    let mut config = Config::new("ws://x/ws", "ann");
+    config.room = RoomChoice::Queue { players: 2 };
+    let mut c = check(config);
+    c.sent();
+    c.feed(welcome(false));
+    assert!(matches!(
+        c.feed_err(error("queue", "storage_unavailable")),
+        BotError::Refused(_)
+    ));
+}
+
+#[test]
+fn the_command_line_chooses_quick_play_and_games_in_a_row() {
+    use splendor_bot::cli::Args;
+    let args = Args::parse_words(["--queue", "3", "--games", "5"]).unwrap();
+    assert_eq!(args.games, 5);
+    assert_eq!(args.into_config().room, RoomChoice::Queue { players: 3 });
+    let args = Args::parse_words(["--queue", "3", "--join", "ABCDE"]).unwrap();
+    assert_eq!(
+        args.into_config().room,
+        RoomChoice::Join {
+            code: "ABCDE".into()
+        }
+    );
+    assert!(Args::parse_words(["--queue", "5"]).is_err());
+    assert!(Args::parse_words(["--games", "0"]).is_err());
+}
