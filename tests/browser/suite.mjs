@@ -216,6 +216,49 @@ const STEPS = [
     const over = await playUntil(run, ({ moves }) => moves >= 2);
     assert.ok(!over);
   }),
+
+  step('Cy presses Quick play for two and waits; cancels, then waits again', async (run) => {
+    const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
+    await signIn(cy, `${run.baseUrl}/`);
+    await cy.page.locator(SEL.queuePlayers).selectOption('2');
+    await cy.page.locator(SEL.queueButton).click();
+    await cy.page.locator(SEL.queueBox).waitFor({ state: 'visible' });
+    await cy.page.locator(SEL.unqueue).click();
+    await cy.page.locator(SEL.queueButton).waitFor({ state: 'visible' });
+    await cy.page.locator(SEL.queueButton).click();
+    await cy.page.locator(SEL.queueBox).waitFor({ state: 'visible' });
+  }),
+
+  step('axe: the lobby while waiting for a quick game', async (run) => {
+    await checkAccessibility(run, run.player('Cy').page, 'the lobby, waiting in the queue');
+  }),
+
+  step('Dee presses Quick play for two on a phone: both are at a rated table', async (run) => {
+    const dee = await run.openPlayer('Dee', { width: 390, height: 844 });
+    await signIn(dee, `${run.baseUrl}/`);
+    await dee.page.locator(SEL.queuePlayers).selectOption('2');
+    await dee.page.locator(SEL.queueButton).click();
+    for (const name of ['Cy', 'Dee']) {
+      const { page } = run.player(name);
+      await page.locator(SEL.game).waitFor({ state: 'visible' });
+      await page.locator(SEL.ratedGame).waitFor();
+    }
+    const hashes = await Promise.all(['Cy', 'Dee'].map((n) => run.player(n).page.evaluate(() => location.hash)));
+    assert.equal(hashes[0], hashes[1], 'both are in the same room');
+  }),
+
+  step('the leaderboard page shows people and bots apart', async (run) => {
+    const cy = run.player('Cy');
+    assert.equal(await cy.page.locator(SEL.leaderboardLink).getAttribute('href'), '/leaderboard');
+    const page = await cy.context.newPage();
+    run.watch('Cy leaderboard', page);
+    await page.goto(`${run.baseUrl}/leaderboard`);
+    await page.locator(`${SEL.board}:visible, ${SEL.boardEmpty}:visible`).first().waitFor();
+    await checkAccessibility(run, page, 'the leaderboard');
+    await page.locator(SEL.boardBots).click();
+    await page.waitForFunction(() => location.hash === '#bots');
+    assert.equal(await page.locator(SEL.boardBots).getAttribute('aria-pressed'), 'true');
+  }),
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

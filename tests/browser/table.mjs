@@ -77,6 +77,16 @@ export const SEL = {
   replayLast: '#last',
   pastGames: '#nav-games',
   gameList: '#games',
+  // Quick play (the lobby) and the leaderboard page (/leaderboard).
+  queuePlayers: '#queue-players',
+  queueButton: '#queue-button',
+  queueBox: '#queue-box',
+  unqueue: '#unqueue',
+  ratedGame: '#game-code[data-rated=true]',
+  leaderboardLink: '#leaderboard',
+  board: '#board',
+  boardEmpty: '#board-empty',
+  boardBots: '#kind-bots',
 };
 
 /// Loads `url` and signs in as `player.name`; returns once the lobby shows.

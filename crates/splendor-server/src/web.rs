@@ -61,6 +61,18 @@ const REPLAY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/replay.js"),
     "text/javascript; charset=utf-8",
 );
+const QUICKPLAY_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/quickplay.js"),
+    "text/javascript; charset=utf-8",
+);
+const LEADERBOARD_PAGE: Asset = Asset::new(
+    include_bytes!("../web/leaderboard.html"),
+    "text/html; charset=utf-8",
+);
+const LEADERBOARD_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/leaderboard.js"),
+    "text/javascript; charset=utf-8",
+);
 const SOCIAL_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/social.js"),
     "text/javascript; charset=utf-8",
@@ -105,6 +117,19 @@ pub(crate) fn routes() -> Router<AppState> {
             get(async |h: HeaderMap| serve(&COMMON_SCRIPT, &h)),
         )
         .route("/pay.js", get(async |h: HeaderMap| serve(&PAY_SCRIPT, &h)))
+        .route(
+            "/quickplay.js",
+            get(async |h: HeaderMap| serve(&QUICKPLAY_SCRIPT, &h)),
+        )
+        // The leaderboard page (GET /api/leaderboard and /api/players/{id}).
+        .route(
+            "/leaderboard",
+            get(async |h: HeaderMap| serve(&LEADERBOARD_PAGE, &h)),
+        )
+        .route(
+            "/leaderboard.js",
+            get(async |h: HeaderMap| serve(&LEADERBOARD_SCRIPT, &h)),
+        )
         .route(
             "/social.js",
             get(async |h: HeaderMap| serve(&SOCIAL_SCRIPT, &h)),

@@ -20,6 +20,8 @@ function sampleParams(n) {
     count: '2 COLOR', counts: '1 COLOR, 2 COLOR', net: 1, card: 'CARD', cost: '3 COLOR', who: 'Ann',
     name: 'Ann', names: 'Ann, Bob', room: 'ABCDE', reason: 'REASON', code: 'ABCDE', host: 'Ann',
     players: 1, seats: 3, initial: '5 min', increment: '10 s', id: 7, step: 4, last: 30, why: 'HTTP 500',
+    waiting: 2, secs: 12, page: 1, pages: 3, rating: '1612 ± 80', deviation: 80, games: 5, wins: 2, kind: 'a bot',
+    place: 1, before: 1500, after: 1612,
   };
 }
 

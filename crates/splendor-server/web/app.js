@@ -171,6 +171,7 @@ function act(action) {
 
 function handle(msg) {
   if (msg.id !== undefined && msg.id === S.rematchAsked) S.rematchAsked = null;
+  if (handleQueue(msg)) { render(); return; }
   switch (msg.type) {
     case 'welcome':
       S.identified = true;
@@ -184,6 +185,8 @@ function handle(msg) {
       S.room = null;
       S.state = null;
       S.result = null;
+      // A session still queued hears `queued` again.
+      queueEnded();
       if (S.rejoin) send({ type: 'join', code: S.rejoin, as: 'spectator' });
       S.rejoin = null;
       send({ type: 'list_rooms' });
@@ -311,6 +314,7 @@ function show(id) {
 function render() {
   $('who').textContent = S.name;
   renderChat();
+  renderQueue();
   if (S.room && S.state && S.room.status !== 'waiting') { renderGame(); show('game'); return; }
   if (S.room) { renderRoom(); show('room'); return; }
   if (S.identified) { show('lobby'); return; }
@@ -327,8 +331,10 @@ function renderGame() {
   const r = S.room;
   const status = r.status === 'finished' || st.phase === 'game_over' ? t('game.finished') : t('game.turn', { n: st.turn + 1 });
   const head = [t('game.room', { room: st.room }), status];
+  if (r.rated) head.push(t('room.ratedShort'));
   if (st.end_triggered && !S.result) head.push(t('game.lastRound'));
   $('game-code').textContent = head.join(' · ');
+  $('game-code').dataset.rated = String(Boolean(r.rated));
   $('leave-game').textContent = S.result || st.you === undefined ? t('game.leave') : t('game.leaveTable');
   renderNobles();
   renderLevels();
@@ -736,6 +742,7 @@ function setup() {
   $('reconnect').addEventListener('click', () => { S.attempts = 0; connect(); });
   $('chat-form').addEventListener('submit', sendChat);
   setupAlerts();
+  setupQueue();
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });
   window.addEventListener('hashchange', prefillCode);
   // Keep the open rooms fresh while the lobby is on screen.

@@ -87,7 +87,7 @@ function renderRoom() {
   const r = S.room;
   $('room-code').textContent = r.code;
   $('room-link').value = `${location.origin}/#${r.code}`;
-  $('room-listed').textContent = t(r.listed ? 'room.listed' : 'room.unlisted');
+  $('room-listed').textContent = r.rated ? t('room.rated') : t(r.listed ? 'room.listed' : 'room.unlisted');
   const seats = $('seat-list');
   seats.replaceChildren();
   for (const s of r.seats) {

@@ -1,0 +1,151 @@
+// The leaderboard page of the browser client (docs/BROWSER.md): rated
+// players best first (GET /api/leaderboard), people and bots apart, a page
+// at a time; a player's rating and recent rated games
+// (GET /api/players/{id}). The address says what is shown:
+// /leaderboard#bots, #page=2, #player=3fa9c01d2e. Names are text from
+// people: they only ever go in through textContent, beside the player id
+// (names are not unique).
+'use strict';
+
+const PER_PAGE = 25;
+const B = {
+  kind: 'humans',
+  page: 1,
+  total: 0,
+  rows: [], // the players of the page shown
+  player: null, // the player shown below, with `recent`
+  status: null,
+};
+
+function setStatus(key, params) {
+  B.status = key ? [key, params] : null;
+  $('status').textContent = key ? t(key, params) : '';
+}
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: { Accept: 'application/json' } });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(body && body.message ? body.message : `HTTP ${response.status}`);
+  return body;
+}
+
+// "1612 ± 87", a question mark after a provisional rating.
+function ratingText(p) {
+  return t(p.provisional ? 'board.ratingProvisional' : 'board.ratingValue',
+    { rating: Math.round(p.rating), deviation: Math.round(p.deviation) });
+}
+
+function playerCell(p) {
+  return el('td', {},
+    el('a', { href: `#player=${p.player_id}`, 'data-player': p.player_id, text: p.name }),
+    ' ',
+    el('span', { cls: 'muted small-code', text: `#${p.player_id}` }));
+}
+
+function renderBoard() {
+  for (const kind of ['humans', 'bots']) $(`kind-${kind}`).setAttribute('aria-pressed', String(B.kind === kind));
+  const body = $('board').tBodies[0];
+  body.replaceChildren(...B.rows.map((p) => el('tr', {},
+    el('td', { text: String(p.rank) }),
+    playerCell(p),
+    el('td', { text: ratingText(p) }),
+    el('td', { text: String(p.games) }),
+    el('td', { text: String(p.wins) }))));
+  $('board').hidden = B.rows.length === 0;
+  $('board-empty').hidden = B.rows.length > 0;
+  const pages = Math.max(1, Math.ceil(B.total / PER_PAGE));
+  $('page-info').textContent = t('board.pageOf', { page: B.page, pages });
+  $('prev-page').disabled = B.page <= 1;
+  $('next-page').disabled = B.page >= pages;
+}
+
+function renderPlayer() {
+  const p = B.player;
+  $('player').hidden = !p;
+  if (!p) return;
+  $('player-title').textContent = `${p.name} #${p.player_id}`;
+  $('player-line').textContent = t('board.playerLine', {
+    rating: ratingText(p),
+    games: p.games,
+    wins: p.wins,
+    kind: t(p.bot ? 'board.isBot' : 'board.isHuman'),
+  });
+  $('recent').tBodies[0].replaceChildren(...p.recent.map((g) => el('tr', {},
+    el('td', { text: new Date(g.finished_at).toLocaleString(currentLang) }),
+    el('td', { text: t('board.placeOf', { place: g.place, players: g.players }) }),
+    el('td', { text: t('board.changeText', { before: Math.round(g.rating_before), after: Math.round(g.rating_after) }) }),
+    el('td', {}, el('a', { href: `/games/${encodeURIComponent(g.game)}`, text: t('links.replay') })))));
+}
+
+async function loadBoard() {
+  try {
+    const page = await getJson(`/api/leaderboard?kind=${B.kind}&page=${B.page}&per_page=${PER_PAGE}`);
+    B.rows = page.players;
+    B.total = page.total;
+    setStatus(null);
+  } catch (e) {
+    B.rows = [];
+    setStatus('board.failed', { why: e.message });
+  }
+  renderBoard();
+}
+
+async function loadPlayer(id) {
+  try {
+    B.player = await getJson(`/api/players/${encodeURIComponent(id)}`);
+    setStatus(null);
+  } catch (e) {
+    B.player = null;
+    setStatus('board.playerFailed', { why: e.message });
+  }
+  renderPlayer();
+}
+
+// The address: #bots, #page=N, #player=ID (any order, joined by &).
+function readHash() {
+  const parts = new URLSearchParams(location.hash.slice(1));
+  const kind = parts.has('bots') ? 'bots' : 'humans';
+  const page = Math.max(1, Number(parts.get('page')) || 1);
+  const changed = kind !== B.kind || page !== B.page || !B.loaded;
+  B.kind = kind;
+  B.page = page;
+  B.loaded = true;
+  if (changed) loadBoard();
+  const player = parts.get('player');
+  if (player) loadPlayer(player);
+  else { B.player = null; renderPlayer(); }
+}
+
+function writeHash(kind, page) {
+  const parts = [];
+  if (kind === 'bots') parts.push('bots');
+  if (page > 1) parts.push(`page=${page}`);
+  location.hash = parts.join('&');
+}
+
+function languageChanged() {
+  if (B.status) setStatus(...B.status);
+  renderBoard();
+  renderPlayer();
+}
+
+function setup() {
+  initLang();
+  onLangChange(languageChanged);
+  for (const kind of ['humans', 'bots']) $(`kind-${kind}`).addEventListener('click', () => writeHash(kind, 1));
+  $('prev-page').addEventListener('click', () => writeHash(B.kind, B.page - 1));
+  $('next-page').addEventListener('click', () => writeHash(B.kind, B.page + 1));
+  // A player's link keeps the board where it is.
+  $('board').addEventListener('click', (e) => {
+    const id = e.target.dataset && e.target.dataset.player;
+    if (!id) return;
+    e.preventDefault();
+    const parts = new URLSearchParams(location.hash.slice(1));
+    parts.set('player', id);
+    location.hash = [...parts].map(([k, v]) => (v ? `${k}=${v}` : k)).join('&');
+  });
+  window.addEventListener('hashchange', readHash);
+  readHash();
+}
+
+setup();

@@ -1,0 +1,74 @@
+// Quick play in the browser client (docs/BROWSER.md): wait in the server's
+// queue for a rated game with whoever comes (`queue`, `unqueue`); the server
+// seats us itself (`matched`, then `room` and `state`). The queue survives a
+// reload: after `welcome` the server says `queued` again. Loaded before
+// app.js, which holds the state `S` and `send`.
+'use strict';
+
+// The queue we wait in: the last `queued` ({ players, waiting, clock,
+// bot_after_s }) and when it came; null when not queued.
+let queueWait = null;
+let queueTimer = null;
+
+function startQueue() {
+  if (queueWait || S.room) return;
+  const msg = { type: 'queue', players: Number($('queue-players').value) };
+  if ($('queue-bots').checked) msg.bot_after_s = 30;
+  send(msg);
+}
+
+function queued(msg) {
+  queueWait = { ...msg, at: performance.now() };
+  clearInterval(queueTimer);
+  // The bots' countdown, and "waiting for N s".
+  queueTimer = setInterval(renderQueue, 1000);
+}
+
+function queueEnded() {
+  queueWait = null;
+  clearInterval(queueTimer);
+  queueTimer = null;
+}
+
+function renderQueue() {
+  const waiting = Boolean(queueWait) && !S.room;
+  $('queue-form').hidden = waiting;
+  $('queue-box').hidden = !waiting;
+  if (!waiting) return;
+  const q = queueWait;
+  const secs = Math.floor((performance.now() - q.at) / 1000);
+  const lines = [
+    t('quick.waiting', { players: q.players, waiting: q.waiting, secs }),
+    t('quick.clock', { initial: durationText(q.clock.initial_s), increment: durationText(q.clock.increment_s) }),
+  ];
+  if (q.bot_after_s !== undefined) {
+    lines.push(t('quick.botsIn', { s: Math.max(0, q.bot_after_s - secs) }));
+  }
+  $('queue-text').textContent = lines.join(' ');
+}
+
+// Messages of the queue; true when handled here.
+function handleQueue(msg) {
+  switch (msg.type) {
+    case 'queued':
+      queued(msg);
+      return true;
+    case 'unqueued':
+      queueEnded();
+      return true;
+    case 'matched':
+      queueEnded();
+      toast(t('quick.matched', { players: msg.players }));
+      return true;
+    default:
+      return false;
+  }
+}
+
+function setupQueue() {
+  $('queue-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    startQueue();
+  });
+  $('unqueue').addEventListener('click', () => send({ type: 'unqueue' }));
+}
