@@ -453,3 +453,22 @@ async fn after_the_wait_bots_fill_the_seats_and_only_people_are_rated() {
         assert_eq!(r["recent"][0]["players"], 3, "{r}");
     }
 }
+
+#[tokio::test]
+async fn a_second_connection_of_a_queued_session_takes_over_its_place() {
+    let db = TestDatabase::sqlite();
+    let server = TestServer::start_with(config(&db)).await;
+    let (mut first, hello) = player(&server, "ann", false).await;
+    queue(&mut first, 2).await;
+    // A second tab: the first connection is replaced (closed), the queue
+    // entry stays present on the second one.
+    let mut second = TestClient::connect(&server, "ann").await;
+    second.resume(hello["token"].as_str().unwrap()).await;
+    second.recv_type("queued").await;
+    assert_eq!(first.expect_close().await.0, 4001);
+    let (mut bob, _) = player(&server, "bob", false).await;
+    queue(&mut bob, 2).await;
+    let a = matched(&mut second).await;
+    let b = matched(&mut bob).await;
+    assert_eq!(a["code"], b["code"]);
+}

@@ -232,6 +232,16 @@ impl Client {
             return;
         }
         self.state.waiters().forget(session, self.conn.id());
+        // Replaced by a newer connection of the session (a second tab, a
+        // quick reconnect): that one waits now, present.
+        if !self
+            .state
+            .lobby()
+            .presence()
+            .is_current(session, self.conn.id())
+        {
+            return;
+        }
         if let Some(store) = self.state.store()
             && let Err(e) = store
                 .set_queue_away(store_id(session), Some(unix_millis_now()))
