@@ -86,6 +86,9 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/replay.js", "text/javascript; charset=utf-8"),
         ("/social.js", "text/javascript; charset=utf-8"),
         ("/pay.js", "text/javascript; charset=utf-8"),
+        ("/quickplay.js", "text/javascript; charset=utf-8"),
+        ("/leaderboard.js", "text/javascript; charset=utf-8"),
+        ("/leaderboard", "text/html; charset=utf-8"),
         ("/i18n.js", "text/javascript; charset=utf-8"),
         ("/i18n-nl.js", "text/javascript; charset=utf-8"),
         ("/i18n-fr.js", "text/javascript; charset=utf-8"),
@@ -142,10 +145,12 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 9, "{page}");
+    assert_eq!(page.matches("<script").count(), 10, "{page}");
     let replay_page = get(&server, "/games").await.body;
     assert_eq!(replay_page.matches("<script").count(), 6, "{replay_page}");
-    for page in [&page, &replay_page] {
+    let board_page = get(&server, "/leaderboard").await.body;
+    assert_eq!(board_page.matches("<script").count(), 6, "{board_page}");
+    for page in [&page, &replay_page, &board_page] {
         assert!(!page.contains("style="), "{page}");
         assert!(!has_inline_handler(page), "{page}");
         assert_eq!(
@@ -166,6 +171,8 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/social.js",
         "/pay.js",
         "/replay.js",
+        "/quickplay.js",
+        "/leaderboard.js",
         "/i18n.js",
         "/i18n-nl.js",
         "/i18n-fr.js",
