@@ -38,6 +38,7 @@ const S = {
   status: null, // [key, params] of the connection status line
   rooms: null, // the last list of open rooms
   invited: null, // the room code of the link that opened the page
+  playerId: null, // welcome.player_id: the session's public id (the leaderboard's)
 };
 
 function load(key) {
@@ -178,6 +179,7 @@ function handle(msg) {
       S.attempts = 0;
       S.token = msg.token;
       S.name = msg.name;
+      S.playerId = msg.player_id || null;
       save(TOKEN_KEY, msg.token);
       // A resumed session gets its room and state next, if it still has a
       // room; the answer to list_rooms comes after them and renders the lobby
@@ -193,6 +195,8 @@ function handle(msg) {
       if (msg.resumed) return;
       break;
     case 'room':
+      // A room (joined, created or matched) ends any wait in the queue.
+      queueEnded();
       if (S.logRoom !== msg.code) { S.log = []; S.logRoom = msg.code; chatReset(); }
       S.room = msg;
       if (msg.status === 'waiting') { S.state = null; S.result = null; }
@@ -331,10 +335,9 @@ function renderGame() {
   const r = S.room;
   const status = r.status === 'finished' || st.phase === 'game_over' ? t('game.finished') : t('game.turn', { n: st.turn + 1 });
   const head = [t('game.room', { room: st.room }), status];
-  if (r.rated) head.push(t('room.ratedShort'));
   if (st.end_triggered && !S.result) head.push(t('game.lastRound'));
   $('game-code').textContent = head.join(' · ');
-  $('game-code').dataset.rated = String(Boolean(r.rated));
+  $('game-rated').hidden = !r.rated;
   $('leave-game').textContent = S.result || st.you === undefined ? t('game.leave') : t('game.leaveTable');
   renderNobles();
   renderLevels();
@@ -710,6 +713,7 @@ function setup() {
       msg.clock = { initial_s: initial, increment_s: increment };
       if ($('away').checked) msg.stand_in_when_away = true;
     }
+    leaveQueue();
     send(msg);
   });
   $('clock').addEventListener('change', () => {
@@ -723,6 +727,7 @@ function setup() {
     if (S.quick || S.room) return;
     const bots = Number($('bot-count').value);
     S.quick = { bots, level: $('bot-level').value };
+    leaveQueue();
     send({ type: 'create', seats: bots + 1 });
   });
   $('add-bot').addEventListener('click', () => send({ type: 'add_bot', level: $('add-level').value }));

@@ -22,17 +22,30 @@ function setStatus(key, params) {
   $('status').textContent = key ? t(key, params) : '';
 }
 
+// The JSON body of `path`; a failure throws an Error with the server's
+// message (worded in English: this page sends no language) and the status.
 async function getJson(path) {
   const response = await fetch(path, { headers: { Accept: 'application/json' } });
   const body = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(body && body.message ? body.message : `HTTP ${response.status}`);
+  if (!response.ok) {
+    const err = new Error(body && body.message ? body.message : `HTTP ${response.status}`);
+    err.status = response.status;
+    throw err;
+  }
   return body;
 }
 
-// "1612 ± 87", a question mark after a provisional rating.
+// "1612 ± 87": the rating and its deviation, rounded.
 function ratingText(p) {
-  return t(p.provisional ? 'board.ratingProvisional' : 'board.ratingValue',
-    { rating: Math.round(p.rating), deviation: Math.round(p.deviation) });
+  return t('board.ratingValue', { rating: Math.round(p.rating), deviation: Math.round(p.deviation) });
+}
+
+// The rating's cell: the figures and, while the deviation is high, a
+// "provisional" tag (PROTOCOL.md, ratings).
+function ratingCell(p) {
+  return el('td', { 'data-provisional': String(Boolean(p.provisional)) },
+    ratingText(p),
+    p.provisional ? el('span', { cls: 'tag provisional', text: t('board.provisional') }) : null);
 }
 
 function playerCell(p) {
@@ -45,10 +58,10 @@ function playerCell(p) {
 function renderBoard() {
   for (const kind of ['humans', 'bots']) $(`kind-${kind}`).setAttribute('aria-pressed', String(B.kind === kind));
   const body = $('board').tBodies[0];
-  body.replaceChildren(...B.rows.map((p) => el('tr', {},
+  body.replaceChildren(...B.rows.map((p) => el('tr', { 'data-row': p.player_id },
     el('td', { text: String(p.rank) }),
     playerCell(p),
-    el('td', { text: ratingText(p) }),
+    ratingCell(p),
     el('td', { text: String(p.games) }),
     el('td', { text: String(p.wins) }))));
   $('board').hidden = B.rows.length === 0;
@@ -63,6 +76,7 @@ function renderPlayer() {
   const p = B.player;
   $('player').hidden = !p;
   if (!p) return;
+  $('player').dataset.player = p.player_id;
   $('player-title').textContent = `${p.name} #${p.player_id}`;
   $('player-line').textContent = t('board.playerLine', {
     rating: ratingText(p),
@@ -70,6 +84,7 @@ function renderPlayer() {
     wins: p.wins,
     kind: t(p.bot ? 'board.isBot' : 'board.isHuman'),
   });
+  $('player-provisional').hidden = !p.provisional;
   $('recent').tBodies[0].replaceChildren(...p.recent.map((g) => el('tr', {},
     el('td', { text: new Date(g.finished_at).toLocaleString(currentLang) }),
     el('td', { text: t('board.placeOf', { place: g.place, players: g.players }) }),
@@ -96,7 +111,9 @@ async function loadPlayer(id) {
     setStatus(null);
   } catch (e) {
     B.player = null;
-    setStatus('board.playerFailed', { why: e.message });
+    // An id that has played no rated game yet (a link from the lobby).
+    if (e.status === 404) setStatus('board.noPlayer', { id });
+    else setStatus('board.playerFailed', { why: e.message });
   }
   renderPlayer();
 }

@@ -22,6 +22,7 @@ function renderRooms(rooms) {
 function join(code, as) {
   const clean = code.trim();
   if (!CODE_RE.test(clean)) { toast(t('toast.badCode')); return; }
+  leaveQueue();
   send({ type: 'join', code: clean, as });
 }
 

@@ -17,6 +17,12 @@ function startQueue() {
   send(msg);
 }
 
+// Before a join or a create: the server takes a queued session out of its
+// queue without a word; asking first keeps the page in step with it.
+function leaveQueue() {
+  if (queueWait) send({ type: 'unqueue' });
+}
+
 function queued(msg) {
   queueWait = { ...msg, at: performance.now() };
   clearInterval(queueTimer);
@@ -31,20 +37,37 @@ function queueEnded() {
 }
 
 function renderQueue() {
+  renderPlayerId();
   const waiting = Boolean(queueWait) && !S.room;
   $('queue-form').hidden = waiting;
   $('queue-box').hidden = !waiting;
+  $('quick-play').dataset.queued = String(waiting);
   if (!waiting) return;
   const q = queueWait;
-  const secs = Math.floor((performance.now() - q.at) / 1000);
-  const lines = [
-    t('quick.waiting', { players: q.players, waiting: q.waiting, secs }),
+  // What a screen reader is told (a live region) changes only when the
+  // server says something; the seconds tick beside it, outside the region.
+  const said = [
+    t('quick.waiting', { players: q.players, waiting: q.waiting }),
     t('quick.clock', { initial: durationText(q.clock.initial_s), increment: durationText(q.clock.increment_s) }),
-  ];
+  ].join(' ');
+  if ($('queue-text').textContent !== said) $('queue-text').textContent = said;
+  const secs = Math.floor((performance.now() - q.at) / 1000);
+  const ticking = [t('quick.elapsed', { secs })];
   if (q.bot_after_s !== undefined) {
-    lines.push(t('quick.botsIn', { s: Math.max(0, q.bot_after_s - secs) }));
+    ticking.push(t('quick.botsIn', { s: Math.max(0, q.bot_after_s - secs) }));
   }
-  $('queue-text').textContent = lines.join(' ');
+  $('queue-time').textContent = ticking.join(' ');
+}
+
+// The session's public id (welcome.player_id), with a link to its line on
+// the leaderboard: names are not unique, this id is.
+function renderPlayerId() {
+  const id = S.playerId;
+  $('my-id').hidden = !id;
+  if (!id) return;
+  $('my-id').dataset.player = id;
+  $('my-id-text').textContent = t('quick.yourId', { id });
+  $('my-rating').href = `/leaderboard#player=${encodeURIComponent(id)}`;
 }
 
 // Messages of the queue; true when handled here.
