@@ -1,8 +1,9 @@
 //! The browser test suite (issue 11): the real server binary on port 0 over
 //! a fresh SQLite database, and `node tests/browser/suite.mjs` driving
 //! Debian's Chromium against the page it serves (two players play a whole
-//! game, reload, gold payment, replay pages, rematch; axe-core on every
-//! screen). The suite's output is passed through line by line; its
+//! game, reload, gold payment, replay pages, rematch; two more meet through
+//! quick play, play a rated game and find it on the leaderboard; axe-core
+//! on every screen). The suite's output is passed through line by line; its
 //! screenshots go to `target/browser-screenshots/`.
 //!
 //! Without Chromium, Node or the suite's npm packages this test fails and
@@ -19,7 +20,8 @@ use tokio::process::Command;
 /// The server binary (the root package's copy of `splendor-server`).
 const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
 
-/// The whole suite takes about half a minute; this only stops a hung run.
+/// The whole suite takes about a minute and a half; this only stops a hung
+/// run.
 const SUITE_LIMIT: Duration = Duration::from_secs(300);
 
 /// Chromium, unless `SPLENDOR_CHROMIUM` names another.

@@ -217,16 +217,29 @@ const STEPS = [
     assert.ok(!over);
   }),
 
-  step('Cy presses Quick play for two and waits; cancels, then waits again', async (run) => {
+  step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);
-    await cy.page.locator(SEL.queuePlayers).selectOption('2');
-    await cy.page.locator(SEL.queueButton).click();
-    await cy.page.locator(SEL.queueBox).waitFor({ state: 'visible' });
-    await cy.page.locator(SEL.unqueue).click();
-    await cy.page.locator(SEL.queueButton).waitFor({ state: 'visible' });
-    await cy.page.locator(SEL.queueButton).click();
-    await cy.page.locator(SEL.queueBox).waitFor({ state: 'visible' });
+    const { page } = cy;
+    await page.locator(SEL.queuePlayers).selectOption('2');
+    await page.locator(SEL.queueButton).click();
+    await page.locator(SEL.queued).waitFor();
+    await page.locator(SEL.queueBox).waitFor({ state: 'visible' });
+    await page.locator(SEL.unqueue).click();
+    await page.locator(SEL.queueButton).waitFor({ state: 'visible' });
+    // Again, with bots after 30 s (Dee comes well before).
+    await page.locator(SEL.queueBots).check();
+    await page.locator(SEL.queueButton).click();
+    await page.locator(SEL.queueBox).waitFor({ state: 'visible' });
+    // The queue is the session's: after a reload the server says `queued`
+    // again (the bots' deadline too) and the page waits on.
+    await page.reload();
+    await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    await page.locator(`${SEL.queueBox}[data-bots=true]`).waitFor({ state: 'visible' });
+    assert.ok(await page.locator(SEL.queueButton).isHidden(), 'no second Quick play while queued');
+    assert.match(await page.locator(SEL.queueText).textContent(), /\b2\b/, 'the queue for two is named');
+    run.shared.cyId = await page.locator(SEL.myId).getAttribute('data-player');
+    assert.match(run.shared.cyId || '', /^[0-9a-f]{10}$/, "the lobby shows Cy's player id");
   }),
 
   step('axe: the lobby while waiting for a quick game', async (run) => {
@@ -238,26 +251,57 @@ const STEPS = [
     await signIn(dee, `${run.baseUrl}/`);
     await dee.page.locator(SEL.queuePlayers).selectOption('2');
     await dee.page.locator(SEL.queueButton).click();
-    for (const name of ['Cy', 'Dee']) {
-      const { page } = run.player(name);
+    const pair = [run.player('Cy'), dee];
+    for (const { page } of pair) {
       await page.locator(SEL.game).waitFor({ state: 'visible' });
-      await page.locator(SEL.ratedGame).waitFor();
+      await page.locator(SEL.ratedTag).waitFor({ state: 'visible' });
+      // "Game found" is a notice; the moves below expect none on screen.
+      await page.locator(SEL.toast).click({ timeout: 2000 }).catch(() => {});
     }
-    const hashes = await Promise.all(['Cy', 'Dee'].map((n) => run.player(n).page.evaluate(() => location.hash)));
+    const hashes = await Promise.all(pair.map((p) => p.page.evaluate(() => location.hash)));
     assert.equal(hashes[0], hashes[1], 'both are in the same room');
+    run.shared.quick = { players: pair, actor: await firstToAct(pair), moves: 0 };
+    assert.ok(run.shared.quick.actor, 'the rated game runs');
   }),
 
-  step('the leaderboard page shows people and bots apart', async (run) => {
+  step('Cy and Dee play their rated game to the end', async (run) => {
+    const { players } = run.shared.quick;
+    const over = await playUntil(run, () => false, { players, game: run.shared.quick });
+    assert.ok(over, 'the rated game is over');
+    for (const p of players) await p.page.locator(SEL.result).waitFor({ state: 'visible' });
+    console.log(`  the rated game ended after ${run.shared.quick.moves} moves`);
+  }),
+
+  step('the leaderboard ranks Cy and Dee; a click shows Cy and the game', async (run) => {
     const cy = run.player('Cy');
     assert.equal(await cy.page.locator(SEL.leaderboardLink).getAttribute('href'), '/leaderboard');
     const page = await cy.context.newPage();
     run.watch('Cy leaderboard', page);
+    run.shared.board = page;
     await page.goto(`${run.baseUrl}/leaderboard`);
-    await page.locator(`${SEL.board}:visible, ${SEL.boardEmpty}:visible`).first().waitFor();
-    await checkAccessibility(run, page, 'the leaderboard');
+    const rows = page.locator(SEL.boardRows);
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2, 'two rated people');
+    const cyRow = page.locator(`${SEL.boardRows}[data-row="${run.shared.cyId}"]`);
+    assert.ok(await cyRow.locator(SEL.provisional).isVisible(), 'one game: a provisional rating');
+    await cyRow.locator(`a[data-player="${run.shared.cyId}"]`).click();
+    await page.locator(`${SEL.playerView}[data-player="${run.shared.cyId}"]`).waitFor({ state: 'visible' });
+    assert.equal(await page.locator(SEL.recentRows).count(), 1, "Cy's one rated game");
+    assert.match(new URL(page.url()).hash, new RegExp(`player=${run.shared.cyId}`), 'the address names the player');
+  }),
+
+  step('axe: the leaderboard with a player', async (run) => {
+    await checkAccessibility(run, run.shared.board, 'the leaderboard');
+  }),
+
+  step('the leaderboard keeps bots apart', async (run) => {
+    const page = run.shared.board;
     await page.locator(SEL.boardBots).click();
     await page.waitForFunction(() => location.hash === '#bots');
     assert.equal(await page.locator(SEL.boardBots).getAttribute('aria-pressed'), 'true');
+    await page.locator(SEL.boardEmpty).waitFor({ state: 'visible' });
+    await page.locator(SEL.boardHumans).click();
+    await page.locator(SEL.boardRows).nth(1).waitFor();
   }),
 ];
 

@@ -80,13 +80,22 @@ export const SEL = {
   // Quick play (the lobby) and the leaderboard page (/leaderboard).
   queuePlayers: '#queue-players',
   queueButton: '#queue-button',
+  queueBots: '#queue-bots',
   queueBox: '#queue-box',
   unqueue: '#unqueue',
-  ratedGame: '#game-code[data-rated=true]',
+  queued: '#quick-play[data-queued=true]',
+  queueText: '#queue-text',
+  myId: '#my-id',
+  ratedTag: '#game-rated',
   leaderboardLink: '#leaderboard',
   board: '#board',
+  boardRows: '#board tbody tr[data-row]',
   boardEmpty: '#board-empty',
   boardBots: '#kind-bots',
+  boardHumans: '#kind-humans',
+  provisional: '.tag.provisional',
+  playerView: '#player',
+  recentRows: '#recent tbody tr',
 };
 
 /// Loads `url` and signs in as `player.name`; returns once the lobby shows.
@@ -312,15 +321,18 @@ export async function firstToAct(players) {
   return players[i];
 }
 
-/// Plays moves through the two players' pages, each moving when its page
-/// offers moves, until `done({ actor, moves })` (maybe async) says so
-/// before a move (the actor then has moves offered) or the game is over;
-/// `policy` goes to playMove. Keeps whose turn it is
-/// and the number of moves played in `run.shared`. Returns whether the game
+/// Plays moves through two players' pages (`players`, by default the first
+/// two of the run), each moving when its page offers moves, until
+/// `done({ actor, moves })` (maybe async) says so before a move (the actor
+/// then has moves offered) or the game is over; `policy` goes to playMove.
+/// Keeps whose turn it is and the number of moves played in `game`
+/// (`{ actor, moves }`, by default `run.shared`). Returns whether the game
 /// is over.
-export async function playUntil(run, done, { maxMoves = 500, policy = {} } = {}) {
-  const [a, b] = run.players;
-  let actor = run.shared.actor;
+export async function playUntil(run, done, {
+  maxMoves = 500, policy = {}, players = run.players.slice(0, 2), game = run.shared,
+} = {}) {
+  const [a, b] = players;
+  let actor = game.actor;
   assert.ok(actor, 'someone is to act (the game was started)');
   let s = await waitStatus(actor, ['mine', 'theirs', 'over']);
   for (;;) {
@@ -330,14 +342,14 @@ export async function playUntil(run, done, { maxMoves = 500, policy = {} } = {})
       actor = actor === a ? b : a;
       s = await waitStatus(actor, ['mine', 'over']);
     }
-    run.shared.actor = actor;
+    game.actor = actor;
     if (s === 'over') return true;
     await noToast(actor);
-    if (await done({ actor, moves: run.shared.moves })) return false;
-    if (run.shared.moves >= maxMoves) throw new Error(`neither the end of the game nor what the step waits for came within ${maxMoves} moves`);
+    if (await done({ actor, moves: game.moves })) return false;
+    if (game.moves >= maxMoves) throw new Error(`neither the end of the game nor what the step waits for came within ${maxMoves} moves`);
     const what = await playMove(actor, policy);
-    run.shared.moves += 1;
-    if (run.shared.moves % 10 === 0) console.log(`  move ${run.shared.moves}: ${actor.name} (${what})`);
+    game.moves += 1;
+    if (game.moves % 10 === 0) console.log(`  move ${game.moves}: ${actor.name} (${what})`);
     // The page shows the move as on its way at once; its next state says
     // whose turn it is.
     s = await waitStatus(actor, ['mine', 'theirs', 'over']);

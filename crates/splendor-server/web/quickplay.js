@@ -56,6 +56,7 @@ function renderQueue() {
   if (q.bot_after_s !== undefined) {
     ticking.push(t('quick.botsIn', { s: Math.max(0, q.bot_after_s - secs) }));
   }
+  $('queue-box').dataset.bots = String(q.bot_after_s !== undefined);
   $('queue-time').textContent = ticking.join(' ');
 }
 
