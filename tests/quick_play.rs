@@ -472,3 +472,25 @@ async fn a_second_connection_of_a_queued_session_takes_over_its_place() {
     let b = matched(&mut bob).await;
     assert_eq!(a["code"], b["code"]);
 }
+
+#[tokio::test]
+async fn a_session_waiting_in_the_queue_is_not_closed_as_idle() {
+    let db = TestDatabase::sqlite();
+    let server = TestServer::start_with(Config {
+        idle_timeout: Duration::from_millis(300),
+        ..config(&db)
+    })
+    .await;
+    let (mut ann, _) = player(&server, "ann", false).await;
+    queue(&mut ann, 2).await;
+    // Another session, identified after Ann and queued for nothing, is
+    // closed as idle: the idle time has passed for Ann too.
+    let (mut idle, _) = player(&server, "idle", false).await;
+    let (code, reason) = idle.expect_close().await;
+    assert!(reason.starts_with("idle"), "{code} {reason}");
+    let (mut bob, _) = player(&server, "bob", false).await;
+    queue(&mut bob, 2).await;
+    let a = matched(&mut ann).await;
+    let b = matched(&mut bob).await;
+    assert_eq!(a["code"], b["code"]);
+}

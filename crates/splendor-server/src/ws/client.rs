@@ -75,7 +75,8 @@ impl Client {
             // It starts when the connection is out of its room (it left, or
             // the room closed by itself): a spectator quiet through a long
             // game is not closed the moment the room is gone.
-            let in_room = self.in_room();
+            // A session waiting in a quick-play queue is not idle either.
+            let in_room = self.in_room() || self.matches.is_some();
             if was_in_room && !in_room {
                 last_message = Instant::now();
             }
