@@ -34,7 +34,14 @@ pub(crate) async fn write_batch(
     pool: &Pool<Db>,
     ops: &[&WriteOp],
 ) -> Result<Vec<Result<(), StoreError>>, sqlx::Error> {
-    let mut tx = pool.begin().await?;
+    // SQLite: take the write lock at BEGIN (waiting through the busy
+    // timeout), so that a batch that reads first cannot be overtaken by a
+    // queue statement from the pool and fail with SQLITE_BUSY_SNAPSHOT.
+    let mut tx = if matches!(BACKEND, crate::backend::Backend::Sqlite) {
+        pool.begin_with("BEGIN IMMEDIATE").await?
+    } else {
+        pool.begin().await?
+    };
     let mut answers = Vec::with_capacity(ops.len());
     let mut i = 0;
     while i < ops.len() {
