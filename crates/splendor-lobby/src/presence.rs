@@ -120,6 +120,12 @@ impl Presence {
         }
     }
 
+    /// The room the session is in, if any (its seat may be waiting for
+    /// this connection to take it: a quick-play game just formed).
+    pub fn room_of(&self, session: SessionId) -> Option<RoomSeat> {
+        self.lock().get(&session).and_then(|e| e.room)
+    }
+
     /// Whether `conn` is the session's current connection.
     pub fn is_current(&self, session: SessionId, conn: ConnId) -> bool {
         self.lock()

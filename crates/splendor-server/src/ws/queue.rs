@@ -74,6 +74,20 @@ impl Client {
         if !self.leave_finished_room(&session, &id).await {
             return;
         }
+        // Seated by a game the queue just formed, whose news this
+        // connection has not read yet: that game is this session's.
+        if let Some(seat) = self.state.lobby().presence().room_of(session.id)
+            && self.state.lobby().find_code(seat.code).is_some()
+        {
+            if let Some(found) = self.matches.as_mut().and_then(|rx| rx.try_recv().ok()) {
+                self.matched(found).await;
+            }
+            let message = format!(
+                "this connection is already in room {}; leave it first",
+                seat.code
+            );
+            return self.reply_error(ErrorCode::AlreadyInRoom, message, id);
+        }
         let now = unix_millis_now();
         let bots_at = queue
             .bot_after_s
