@@ -494,3 +494,65 @@ async fn a_session_waiting_in_the_queue_is_not_closed_as_idle() {
     let b = matched(&mut bob).await;
     assert_eq!(a["code"], b["code"]);
 }
+
+/// Issue 22, defect 1: `leave` keeps a player's seat in a running game, so
+/// a session that left may not queue again (nor sit at another rated
+/// table) until that game is over: otherwise one connection could spawn
+/// rated games for the stand-in to play under its name. Unrated rooms and
+/// its own seat stay open to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_leaves_a_running_game_cannot_queue_until_it_is_over() {
+    let db = TestDatabase::sqlite();
+    let server = TestServer::start_with(Config {
+        // Bob's bank outlasts the test: the game waits for him.
+        quick_play_clock: "300s+0s".parse().expect("a clock"),
+        ..config(&db)
+    })
+    .await;
+    let (mut ann, _) = player(&server, "ann", false).await;
+    let (mut bob, _) = player(&server, "bob", false).await;
+    queue(&mut ann, 2).await;
+    queue(&mut bob, 2).await;
+    let code = matched(&mut ann).await["code"].as_str().unwrap().to_owned();
+    matched(&mut bob).await;
+    let left = ann.request(json!({"type": "leave"})).await;
+    assert_eq!(left["type"], "left", "{left}");
+
+    let refused = ann.request(json!({"type": "queue", "players": 2})).await;
+    assert_eq!(refused["code"], "seat_held", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains(&code),
+        "the message names the game: {refused}"
+    );
+    let rated = ann
+        .request(json!({"type": "create", "seats": 2, "rated": true}))
+        .await;
+    assert_eq!(rated["code"], "seat_held", "{rated}");
+    let (mut cy, _) = player(&server, "cy", false).await;
+    let cys = cy
+        .request(json!({"type": "create", "seats": 2, "rated": true}))
+        .await;
+    let cys = cys["code"].as_str().unwrap().to_owned();
+    let join = ann.request(json!({"type": "join", "code": cys})).await;
+    assert_eq!(join["code"], "seat_held", "{join}");
+    // Nothing changed: nobody else queued.
+    assert_eq!(server.metric("splendor_quick_play_queued_total").await, 2.0);
+    // Watching it is fine, and so is an unrated table.
+    let watch = ann
+        .request(json!({"type": "join", "code": cys, "as": "spectator"}))
+        .await;
+    assert_eq!(watch["type"], "room", "{watch}");
+    assert_eq!(ann.request(json!({"type": "leave"})).await["type"], "left");
+    let casual = ann.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(casual["type"], "room", "{casual}");
+    assert_eq!(ann.request(json!({"type": "leave"})).await["type"], "left");
+    // Its own seat is always there to take back.
+    let back = ann.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(back["type"], "room", "{back}");
+    assert_eq!(back["you"]["role"], "player", "{back}");
+    assert_eq!(ann.request(json!({"type": "leave"})).await["type"], "left");
+
+    // Bob plays on against the stand-in to the end; then ann is free.
+    play_out(&mut bob, 22).await;
+    queue(&mut ann, 2).await;
+}

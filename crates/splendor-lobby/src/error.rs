@@ -121,6 +121,13 @@ pub enum LobbyError {
          (create an unrated room to play against them)"
     )]
     RatedRoom,
+    /// The session left a running game but still holds its seat there:
+    /// no quick play or rated room until that game is over.
+    #[error(
+        "you still hold a seat in the game running in room {0}; finish it first \
+         (join {0} to take your seat back)"
+    )]
+    SeatHeld(String),
     /// The rules rejected the action (R11.3).
     #[error("{0}")]
     Rule(RuleError),
@@ -190,6 +197,7 @@ impl LobbyError {
             LobbyError::RematchUnavailable(_) => ErrorCode::RematchUnavailable,
             LobbyError::NoPersonInSeat(_) => ErrorCode::InvalidSeat,
             LobbyError::RatedRoom => ErrorCode::RatedRoom,
+            LobbyError::SeatHeld(_) => ErrorCode::SeatHeld,
             LobbyError::Rule(e) => return e.code,
         };
         code.as_str()
@@ -203,12 +211,14 @@ impl LobbyError {
                 code: e.code.to_owned(),
                 message: e.message.clone(),
                 rule: Some(e.rule.to_owned()),
+                retry_after_ms: None,
             },
             other => ErrorInfo {
                 id,
                 code: other.code().to_owned(),
                 message: other.to_string(),
                 rule: None,
+                retry_after_ms: None,
             },
         }
     }

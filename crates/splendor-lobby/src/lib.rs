@@ -27,6 +27,7 @@ pub mod code;
 pub mod config;
 pub mod conn;
 pub mod error;
+mod held;
 pub mod lobby;
 pub mod persist;
 pub mod presence;

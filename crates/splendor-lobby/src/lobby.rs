@@ -53,6 +53,8 @@ struct RoomEntry {
     /// Which room this is, in case a later room reuses the code.
     instance: u64,
     listed: bool,
+    /// The room's game counts for the ratings.
+    rated: bool,
     /// What the room currently shows in listings.
     summary: watch::Receiver<RoomSummary>,
     /// Who is in it, for the metrics.
@@ -543,6 +545,7 @@ impl Lobby {
                 client,
                 instance,
                 listed: create.listed,
+                rated: create.rated,
                 summary,
                 occupancy,
             },
@@ -566,6 +569,7 @@ impl Lobby {
         }
         let sessions: Vec<_> = restored.players.iter().map(|p| p.id).collect();
         let listed = restored.listed;
+        let rated = restored.rated;
         let mut rooms = self.inner.rooms();
         if rooms.contains_key(&code) {
             return Err(RestoreError::CodeInUse(code.to_string()));
@@ -599,6 +603,7 @@ impl Lobby {
                 client: None,
                 instance,
                 listed,
+                rated,
                 summary,
                 occupancy,
             },
@@ -646,6 +651,16 @@ impl Lobby {
             .ok_or_else(|| LobbyError::MalformedCode(RoomCode::why_not(code)))?;
         self.find_code(parsed)
             .ok_or_else(|| LobbyError::RoomNotFound(parsed.to_string()))
+    }
+
+    /// The status of the open room with this code and whether it is rated,
+    /// as the room last published them.
+    pub(crate) fn room_status(&self, code: RoomCode) -> Option<(RoomStatus, bool)> {
+        self.inner
+            .rooms()
+            .get(&code)
+            .filter(|e| !e.handle.is_closed())
+            .map(|e| (e.summary.borrow().status, e.rated))
     }
 
     /// The open room with this code. A room that has closed but is not

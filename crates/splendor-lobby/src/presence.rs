@@ -26,6 +26,17 @@ pub struct RoomSeat {
 struct Entry {
     conn: Option<Connection>,
     room: Option<RoomSeat>,
+    /// Rooms whose running game the session left while keeping its seat
+    /// (`leave` keeps a player's seat once the game started): it is still
+    /// a player there, though no longer "in" the room.
+    held: Vec<RoomCode>,
+}
+
+impl Entry {
+    /// Whether the entry says nothing and can go.
+    fn is_empty(&self) -> bool {
+        self.conn.is_none() && self.room.is_none() && self.held.is_empty()
+    }
 }
 
 /// The presence map of this server process.
@@ -73,7 +84,7 @@ impl Presence {
             None => {
                 if let Some(entry) = map.get_mut(&session) {
                     entry.room = None;
-                    if entry.conn.is_none() {
+                    if entry.is_empty() {
                         map.remove(&session);
                     }
                 }
@@ -92,16 +103,48 @@ impl Presence {
         }
     }
 
-    /// Forgets that the session is in room `code` (the room closed).
+    /// Forgets that the session is in room `code`, or holds a seat there
+    /// (the room closed).
     pub fn forget_room(&self, session: SessionId, code: RoomCode) {
         // Checked and changed under one lock: a session that joins another
         // room meanwhile keeps that room.
         let mut map = self.lock();
-        if let Some(entry) = map.get_mut(&session)
-            && entry.room.is_some_and(|r| r.code == code)
-        {
-            entry.room = None;
-            if entry.conn.is_none() {
+        if let Some(entry) = map.get_mut(&session) {
+            if entry.room.is_some_and(|r| r.code == code) {
+                entry.room = None;
+            }
+            entry.held.retain(|&held| held != code);
+            if entry.is_empty() {
+                map.remove(&session);
+            }
+        }
+    }
+
+    /// Records that the session left room `code` but keeps its seat in the
+    /// game running there.
+    pub fn hold(&self, session: SessionId, code: RoomCode) {
+        let mut map = self.lock();
+        let entry = map.entry(session).or_default();
+        if !entry.held.contains(&code) {
+            entry.held.push(code);
+        }
+    }
+
+    /// The rooms where the session left a seat in a running game (some may
+    /// have finished or closed since: [`crate::Lobby::held_seat`] checks).
+    pub fn held(&self, session: SessionId) -> Vec<RoomCode> {
+        self.lock()
+            .get(&session)
+            .map(|e| e.held.clone())
+            .unwrap_or_default()
+    }
+
+    /// Forgets a held seat whose game is over.
+    pub fn unhold(&self, session: SessionId, code: RoomCode) {
+        let mut map = self.lock();
+        if let Some(entry) = map.get_mut(&session) {
+            entry.held.retain(|&held| held != code);
+            if entry.is_empty() {
                 map.remove(&session);
             }
         }
@@ -114,7 +157,7 @@ impl Presence {
             && entry.conn.as_ref().is_some_and(|c| c.id() == conn)
         {
             entry.conn = None;
-            if entry.room.is_none() {
+            if entry.is_empty() {
                 map.remove(&session);
             }
         }

@@ -104,6 +104,9 @@ pub enum ErrorCode {
     NotQueued,
     /// `add_bot` in a rated room: rated games seat people and programs only.
     RatedRoom,
+    /// `queue`, or `create`/`join` of a rated room, while the session
+    /// still holds a seat in a running game it left.
+    SeatHeld,
 }
 
 impl ErrorCode {
@@ -152,6 +155,7 @@ impl ErrorCode {
             ErrorCode::AlreadyQueued => "already_queued",
             ErrorCode::NotQueued => "not_queued",
             ErrorCode::RatedRoom => "rated_room",
+            ErrorCode::SeatHeld => "seat_held",
             ErrorCode::RematchUnavailable => "rematch_unavailable",
             ErrorCode::InvalidSeat => "invalid_seat",
         }

@@ -305,6 +305,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "dieser Raum ist gewertet: seine Plätze sind für Menschen und Botprogramme, nicht für eingebaute Bots (erstelle einen ungewerteten Raum, um gegen sie zu spielen)",
         ),
         (
+            "you still hold a seat in the game running in room {text}; finish it first (join {text2} to take your seat back)",
+            "du hast noch einen Platz im laufenden Spiel in Raum {text}; spiele es zuerst zu Ende (join {text2}, um deinen Platz wieder einzunehmen)",
+        ),
+        (
             "quick play has games of 2, 3 or 4 players, not {n}",
             "Schnellspiel hat Spiele mit 2, 3 oder 4 Spielern, nicht {n}",
         ),

@@ -93,6 +93,7 @@ pub(super) const TEMPLATES: &[&str] = &[
     "seat {n} has no person in it (it is free or a bot's)",
     // lobby error.rs (RatedRoom) and ws/queue.rs: quick play.
     "this room is rated: its seats are for people and bot programs, not built-in bots (create an unrated room to play against them)",
+    "you still hold a seat in the game running in room {text}; finish it first (join {text2} to take your seat back)",
     "quick play has games of 2, 3 or 4 players, not {n}",
     "queue: bot_after_s is 1 to {n} seconds, not {n2}",
     r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,

@@ -307,6 +307,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "cette salle est classée : ses places sont pour des personnes et des programmes de bot, pas pour les bots intégrés (créez une salle non classée pour jouer contre eux)",
         ),
         (
+            "you still hold a seat in the game running in room {text}; finish it first (join {text2} to take your seat back)",
+            "vous avez encore une place dans la partie en cours dans la salle {text} ; terminez-la d'abord (join {text2} pour reprendre votre place)",
+        ),
+        (
             "quick play has games of 2, 3 or 4 players, not {n}",
             "la partie rapide se joue à 2, 3 ou 4 joueurs, pas {n}",
         ),

@@ -305,6 +305,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "deze kamer telt voor de rating: de plaatsen zijn voor mensen en botprogramma's, niet voor ingebouwde bots (maak een kamer zonder rating om tegen hen te spelen)",
         ),
         (
+            "you still hold a seat in the game running in room {text}; finish it first (join {text2} to take your seat back)",
+            "je hebt nog een plaats in het spel dat loopt in kamer {text}; speel het eerst uit (join {text2} om je plaats terug te nemen)",
+        ),
+        (
             "quick play has games of 2, 3 or 4 players, not {n}",
             "snel spelen kent spellen van 2, 3 of 4 spelers, niet {n}",
         ),

@@ -495,6 +495,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         LobbyError::ChatTooFast,
         LobbyError::NoPersonInSeat(1),
         LobbyError::RatedRoom,
+        LobbyError::SeatHeld("KHPQZ".into()),
     ];
     for error in errors {
         corpus.add(&format!("lobby: {}", error.code()), error.to_string());

@@ -1,0 +1,76 @@
+//! Seats held in running games a session has left.
+//!
+//! `leave` during a game keeps the player's seat (the stand-in plays it if
+//! the room says so, R12), but the session is no longer "in" the room. A
+//! session that still holds such a seat may not queue for quick play nor
+//! sit at a rated table (issue 22): otherwise one connection could leave
+//! and queue again in a loop, leaving rated games to the stand-in under its
+//! name. Unrated rooms keep their rules: a player may leave a casual game
+//! and sit down elsewhere.
+
+use splendor_protocol::{Role, RoomStatus};
+
+use crate::code::RoomCode;
+use crate::error::LobbyError;
+use crate::lobby::Lobby;
+use crate::presence::RoomSeat;
+use crate::session::SessionId;
+
+impl Lobby {
+    /// The session left the room it was in (`left` was answered). A player
+    /// who leaves a game that is running keeps the seat: remembered until
+    /// that game is over.
+    pub fn left_room(&self, session: SessionId, seat: Option<RoomSeat>) {
+        let presence = self.presence();
+        presence.set_room(session, None);
+        if let Some(seat) = seat
+            && seat.role == Role::Player
+            && matches!(self.room_status(seat.code), Some((RoomStatus::Playing, _)))
+        {
+            presence.hold(session, seat.code);
+        }
+    }
+
+    /// A running game in which the session holds a seat it left, if any.
+    /// Held seats whose game is over (or whose room closed) are forgotten.
+    pub fn held_seat(&self, session: SessionId) -> Option<RoomCode> {
+        let presence = self.presence();
+        let mut running = None;
+        for code in presence.held(session) {
+            match self.room_status(code) {
+                Some((RoomStatus::Playing, _)) => running = running.or(Some(code)),
+                _ => presence.unhold(session, code),
+            }
+        }
+        running
+    }
+
+    /// Refuses quick play while the session holds a seat in a running game
+    /// (`seat_held`).
+    pub fn check_free_for_quick_play(&self, session: SessionId) -> Result<(), LobbyError> {
+        match self.held_seat(session) {
+            Some(code) => Err(LobbyError::SeatHeld(code.to_string())),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a seat at the rated table `code` (a `join` as a player, or
+    /// a `create` of a rated room when `code` is `None`) while the session
+    /// holds a seat in another running game. Taking one's own held seat
+    /// back is always allowed, and so is any unrated room.
+    pub fn check_free_for_rated(
+        &self,
+        session: SessionId,
+        code: Option<RoomCode>,
+    ) -> Result<(), LobbyError> {
+        if let Some(code) = code
+            && !matches!(self.room_status(code), Some((_, true)))
+        {
+            return Ok(());
+        }
+        match self.held_seat(session) {
+            Some(held) if Some(held) != code => Err(LobbyError::SeatHeld(held.to_string())),
+            _ => Ok(()),
+        }
+    }
+}
