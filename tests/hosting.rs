@@ -438,7 +438,7 @@ async fn behind_a_proxy_the_client_address_comes_from_the_configured_header() {
 }
 
 #[tokio::test]
-async fn a_flooding_connection_gets_one_error_then_is_closed() {
+async fn a_flooding_connection_gets_its_refusals_answered_then_is_closed() {
     // One message a second after a burst of 5: the flood arrives far faster
     // than a token comes back, even on a loaded machine.
     let config = Config {
@@ -458,14 +458,25 @@ async fn a_flooding_connection_gets_one_error_then_is_closed() {
         .iter()
         .map(|f| serde_json::from_str(f).unwrap())
         .collect();
-    let pongs = replies.iter().filter(|m| m["type"] == "pong").count();
+    let pongs: Vec<&Value> = replies.iter().filter(|m| m["type"] == "pong").collect();
     let limited: Vec<&Value> = replies.iter().filter(|m| m["type"] == "error").collect();
     assert!(
-        (5..=6).contains(&pongs),
+        (5..=6).contains(&pongs.len()),
         "the burst is answered: {replies:?}"
     );
-    assert_eq!(limited.len(), 1, "one error, then silence: {replies:?}");
-    assert_error(limited[0], "rate_limited");
+    // Every refusal until the close is answered (the burst, 5, is below
+    // the bound on answers a second), each with its id and the wait.
+    assert!(
+        (4..=5).contains(&limited.len()),
+        "each refusal answered: {replies:?}"
+    );
+    let first_refused = pongs.len();
+    for (k, error) in limited.iter().enumerate() {
+        assert_error(error, "rate_limited");
+        assert_eq!(error["id"], json!(first_refused + k), "{error}");
+        let wait = error["retry_after_ms"].as_u64().expect("retry_after_ms");
+        assert!((1..=1000).contains(&wait), "{error}");
+    }
     assert_eq!(
         server
             .metric("splendor_connections_closed_total{reason=\"rate_limited\"}")
@@ -475,6 +486,29 @@ async fn a_flooding_connection_gets_one_error_then_is_closed() {
     // Others are not affected.
     let mut calm = TestClient::join_server(&server, "calm").await;
     assert_eq!(calm.request(json!({"type": "ping"})).await["type"], "pong");
+}
+
+#[tokio::test]
+async fn a_client_that_waits_what_a_refusal_says_is_served_again() {
+    let config = Config {
+        // A token every 500 ms: the four pings arrive well within one.
+        max_messages_per_second: 2,
+        message_burst: 3,
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    let mut bot = TestClient::connect(&server, "bot").await;
+    bot.send_many((0..4).map(|i| json!({"type": "ping", "id": i}).to_string()))
+        .await;
+    let refused = bot.recv_type("error").await;
+    assert_error(&refused, "rate_limited");
+    assert_eq!(refused["id"], json!(3));
+    let wait = refused["retry_after_ms"].as_u64().expect("retry_after_ms");
+    assert!((1..=500).contains(&wait), "{refused}");
+    // Waiting exactly what was said is enough: the same message is handled.
+    tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+    let pong = bot.request(json!({"type": "ping"})).await;
+    assert_eq!(pong["type"], "pong", "{pong}");
 }
 
 #[tokio::test]

@@ -305,6 +305,22 @@ const ACTION_KEYS: [&str; 7] = [
 
 const ACT_EXAMPLE_PASS: &str = r#"{"type":"act","action":"pass"}"#;
 
+/// The request id of a frame, read without parsing the message itself:
+/// what a refusal that does not handle the frame (the message rate) echoes.
+/// `None` when the frame is not a JSON object or its id is not a valid one.
+pub fn peek_request_id(text: &str) -> Option<RequestId> {
+    #[derive(Deserialize)]
+    struct Peek {
+        #[serde(default)]
+        id: Option<Value>,
+    }
+    match serde_json::from_str::<Peek>(text).ok()?.id? {
+        Value::Number(n) => Some(RequestId::Number(n)),
+        Value::String(s) if s.len() <= MAX_REQUEST_ID_LEN => Some(RequestId::String(s)),
+        _ => None,
+    }
+}
+
 /// Parses one text frame.
 pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
     let error = |code, message: String, id: Option<RequestId>| FrameError { code, message, id };

@@ -32,7 +32,7 @@ pub mod view;
 pub use action::{ActionSyntaxError, BuyTarget, WireAction};
 pub use client::{
     Act, ClientFrame, ClientMessage, ClockSpec, Create, FrameError, Hello, Join, RequestId, Role,
-    SeatOrder, Start, parse_client_frame,
+    SeatOrder, Start, parse_client_frame, peek_request_id,
 };
 pub use error::ErrorCode;
 pub use lean::{Catalogue, LeanStateInfo, catalogue};

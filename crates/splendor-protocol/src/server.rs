@@ -383,6 +383,11 @@ pub struct ErrorInfo {
     /// For a rejected game action: the rule it breaks, e.g. "R5.1".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// For `rate_limited`: how many milliseconds to wait before the server
+    /// lets a message through again; the refused message was not handled
+    /// and may be sent again after that.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 /// The answer to `leave`.
@@ -446,6 +451,7 @@ impl ErrorInfo {
             code: code.as_str().to_owned(),
             message: message.into(),
             rule: None,
+            retry_after_ms: None,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The limits of a public server, each a small piece with no IO:
 //!
-//! - [`rate`]: messages per second per connection (a token bucket, one
-//!   error, then a close);
+//! - [`rate`]: messages per second per connection (a token bucket; each
+//!   refusal answered with the wait, up to a bound, then a close);
 //! - [`per_ip`]: connections per client address (guards that free their
 //!   slot when dropped);
 //! - [`connect_rate`]: new connections per client address per minute;

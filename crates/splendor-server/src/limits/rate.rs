@@ -75,23 +75,37 @@ impl TokenBucket {
 pub enum Verdict {
     /// Within the rate: handle it.
     Allow,
-    /// The first message over the rate: refuse it with a `rate_limited`
-    /// error so a well-behaved client learns to slow down.
-    Refuse,
-    /// Still over the rate: drop it without an answer (answering every
-    /// message of a flood would let the client make the server write).
+    /// Over the rate: refuse it with a `rate_limited` error that carries
+    /// the message's `id` and how long to wait before a message is let
+    /// through again, so a client can back off and send it again.
+    Refuse {
+        /// When the next message would be allowed.
+        retry_after: Duration,
+    },
+    /// Over the rate, and more refusals were answered in the last second
+    /// than the answers' own bound allows: drop it without an answer
+    /// (answering every message of a flood would let the client make the
+    /// server write).
     Drop,
     /// The client went on sending a whole burst's worth while refused:
     /// close the connection.
     Close,
 }
 
-/// The rate policy of one connection: a [`TokenBucket`], one error when the
-/// client first goes over it, then silence, then a close if the client sends
-/// another `burst` messages before the bucket lets one through again.
+/// Refusals answered per second at most (and at once): enough for a
+/// client with a few requests in flight to learn of each, too few for a
+/// flood to make the server write.
+pub const ANSWERED_REFUSALS_PER_SECOND: u32 = 10;
+
+/// The rate policy of one connection: a [`TokenBucket`]; a refused message
+/// is answered (up to [`ANSWERED_REFUSALS_PER_SECOND`]), and a client that
+/// sends another `burst` messages before the bucket lets one through again
+/// is closed.
 #[derive(Clone, Debug)]
 pub struct MessageRate {
     bucket: TokenBucket,
+    /// How many refusals get an answer.
+    answers: TokenBucket,
     /// Messages refused since the last one allowed.
     refused_in_a_row: u32,
     /// Refusals in a row that close the connection.
@@ -103,6 +117,11 @@ impl MessageRate {
     pub fn new(per_second: u32, burst: u32, now: Instant) -> MessageRate {
         MessageRate {
             bucket: TokenBucket::new(per_second, burst, now),
+            answers: TokenBucket::new(
+                ANSWERED_REFUSALS_PER_SECOND,
+                ANSWERED_REFUSALS_PER_SECOND,
+                now,
+            ),
             refused_in_a_row: 0,
             close_after: burst.max(1).saturating_add(1),
         }
@@ -115,10 +134,14 @@ impl MessageRate {
             return Verdict::Allow;
         }
         self.refused_in_a_row = self.refused_in_a_row.saturating_add(1);
-        match self.refused_in_a_row {
-            1 => Verdict::Refuse,
-            n if n >= self.close_after => Verdict::Close,
-            _ => Verdict::Drop,
+        if self.refused_in_a_row >= self.close_after {
+            Verdict::Close
+        } else if self.answers.try_take(now) {
+            Verdict::Refuse {
+                retry_after: self.bucket.wait_time(now),
+            }
+        } else {
+            Verdict::Drop
         }
     }
 }
@@ -184,16 +207,60 @@ mod tests {
         assert!(bucket.try_take(t0 + Duration::from_secs(1)));
     }
 
+    fn refuse(ms_left: u64) -> Verdict {
+        Verdict::Refuse {
+            retry_after: ms(ms_left),
+        }
+    }
+
     #[test]
-    fn one_error_then_silence_then_a_close() {
+    fn every_refusal_is_answered_with_the_wait_then_a_close() {
         let t0 = Instant::now();
         let mut rate = MessageRate::new(1, 3, t0);
         let verdicts: Vec<Verdict> = (0..8).map(|_| rate.check(t0)).collect();
         use Verdict::*;
         assert_eq!(
             verdicts,
-            [Allow, Allow, Allow, Refuse, Drop, Drop, Close, Close]
+            [
+                Allow,
+                Allow,
+                Allow,
+                refuse(1000),
+                refuse(1000),
+                refuse(1000),
+                Close,
+                Close
+            ]
         );
+    }
+
+    #[test]
+    fn the_wait_shrinks_as_the_bucket_refills() {
+        let t0 = Instant::now();
+        let mut rate = MessageRate::new(10, 1, t0);
+        assert_eq!(rate.check(t0), Verdict::Allow);
+        assert_eq!(rate.check(t0 + ms(30)), refuse(70));
+        // Waiting what was said lets the next one through.
+        assert_eq!(rate.check(t0 + ms(100)), Verdict::Allow);
+    }
+
+    #[test]
+    fn answers_to_refusals_are_bounded_per_second() {
+        let t0 = Instant::now();
+        // A large burst so that refusals do not close the connection.
+        let mut rate = MessageRate::new(1, 100, t0);
+        for _ in 0..100 {
+            assert_eq!(rate.check(t0), Verdict::Allow);
+        }
+        let answered = (0..50)
+            .map(|_| rate.check(t0))
+            .filter(|v| matches!(v, Verdict::Refuse { .. }))
+            .count();
+        assert_eq!(answered, ANSWERED_REFUSALS_PER_SECOND as usize);
+        // A second later the answers come back (the bucket still refuses).
+        let t1 = t0 + ms(1000);
+        assert_eq!(rate.check(t1), Verdict::Allow);
+        assert!(matches!(rate.check(t1), Verdict::Refuse { .. }));
     }
 
     #[test]
@@ -202,13 +269,13 @@ mod tests {
         let mut rate = MessageRate::new(1, 2, t0);
         assert_eq!(rate.check(t0), Verdict::Allow);
         assert_eq!(rate.check(t0), Verdict::Allow);
-        assert_eq!(rate.check(t0), Verdict::Refuse);
-        assert_eq!(rate.check(t0), Verdict::Drop);
+        assert_eq!(rate.check(t0), refuse(1000));
+        assert_eq!(rate.check(t0), refuse(1000));
         // The client waited for a token: the count of refusals starts over.
         let t1 = t0 + Duration::from_secs(1);
         assert_eq!(rate.check(t1), Verdict::Allow);
-        assert_eq!(rate.check(t1), Verdict::Refuse);
-        assert_eq!(rate.check(t1), Verdict::Drop);
+        assert_eq!(rate.check(t1), refuse(1000));
+        assert_eq!(rate.check(t1), refuse(1000));
         assert_eq!(rate.check(t1), Verdict::Close);
     }
 }

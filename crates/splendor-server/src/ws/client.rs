@@ -15,6 +15,7 @@ use splendor_lobby::{
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, PROTOCOL_VERSION,
     Pong, RequestId, Role, RoomList, SeatOrder, ServerMessage, Welcome, parse_client_frame,
+    peek_request_id,
 };
 use splendor_rules::Action;
 use tokio::time::{Instant, sleep_until};
@@ -131,7 +132,7 @@ impl Client {
                 Some(Ok(Message::Text(text))) => {
                     last_message = last_heard;
                     let span = self.room_span.clone();
-                    if span.in_scope(|| self.admit()) {
+                    if span.in_scope(|| self.admit(Some(text.as_str()))) {
                         self.on_text(text.as_str()).instrument(span).await;
                     }
                 }
@@ -139,7 +140,7 @@ impl Client {
                     last_message = last_heard;
                     let span = self.room_span.clone();
                     span.in_scope(|| {
-                        if self.admit() {
+                        if self.admit(None) {
                             self.reply_error(
                                 ErrorCode::BadMessage,
                                 "binary frames are not supported; send JSON text frames",
@@ -158,19 +159,28 @@ impl Client {
     }
 
     /// Counts a message and applies the message rate: true if it is to be
-    /// handled. Refused messages are not parsed at all.
-    fn admit(&mut self) -> bool {
+    /// handled. A refused message is not handled; its answer echoes its
+    /// `id` (read without parsing the rest) and says how long to wait.
+    fn admit(&mut self, text: Option<&str>) -> bool {
         self.state.metrics().message_received();
         match self.rate.check(Instant::now().into_std()) {
             Verdict::Allow => true,
-            Verdict::Refuse => {
+            Verdict::Refuse { retry_after } => {
                 let config = self.state.config();
                 let message = format!(
                     "too many messages: at most {} per second (bursts of {}); this one was not \
                      handled, and sending on before slowing down closes the connection",
                     config.max_messages_per_second, config.message_burst
                 );
-                self.reply_error(ErrorCode::RateLimited, message, None);
+                let id = text
+                    .filter(|text| text.len() <= config.max_frame_bytes)
+                    .and_then(peek_request_id);
+                let mut info = ErrorInfo::new(ErrorCode::RateLimited, self.localized(message), id);
+                // Rounded up, so that waiting what is said is enough.
+                let wait_ms = retry_after.as_nanos().div_ceil(1_000_000);
+                info.retry_after_ms = Some(u64::try_from(wait_ms).unwrap_or(u64::MAX));
+                self.state.metrics().intent_rejected(&info.code);
+                self.send(ServerMessage::Error(info));
                 false
             }
             Verdict::Drop => false,
@@ -384,6 +394,11 @@ impl Client {
         if !self.leave_finished_room(&session, &id).await {
             return;
         }
+        if create.rated
+            && let Err(e) = self.state.lobby().check_free_for_rated(session.id, None)
+        {
+            return self.reply_lobby_error(e, id);
+        }
         let clock = match room_clock(&create, self.state.lobby().config().turn_clock) {
             Ok(clock) => clock,
             Err(e) => return self.reply_lobby_error(e, id),
@@ -437,6 +452,14 @@ impl Client {
             Ok(handle) => handle,
             Err(e) => return self.reply_lobby_error(e, id),
         };
+        if join.role == Role::Player
+            && let Err(e) = self
+                .state
+                .lobby()
+                .check_free_for_rated(session.id, Some(handle.code()))
+        {
+            return self.reply_lobby_error(e, id);
+        }
         self.leave_queue_quietly(&session).await;
         match handle
             .join(
@@ -556,7 +579,8 @@ impl Client {
             return;
         };
         self.set_room(None);
-        self.state.lobby().presence().set_room(session.id, None);
+        let lobby = self.state.lobby();
+        lobby.left_room(session.id, lobby.presence().room_of(session.id));
     }
 
     async fn act(&mut self, act: Act, id: Option<RequestId>) {

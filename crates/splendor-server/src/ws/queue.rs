@@ -88,6 +88,10 @@ impl Client {
             );
             return self.reply_error(ErrorCode::AlreadyInRoom, message, id);
         }
+        // A seat kept in a running game it left: that game first (issue 22).
+        if let Err(e) = self.state.lobby().check_free_for_quick_play(session.id) {
+            return self.reply_lobby_error(e, id);
+        }
         let now = unix_millis_now();
         let bots_at = queue
             .bot_after_s
