@@ -241,3 +241,80 @@ async fn clocks_survive_a_kill(db: TestDatabase) {
         );
     }
 }
+
+/// Issue 23, defect 1: a rematch of a clocked room with the stand-in for
+/// the away starts with everyone seated and every bank full (R12.1, R12.3).
+/// The players who accepted before the last are moved into the new room by
+/// the server (`left`, then `room` and `state`, no `join` needed), and a
+/// `join` of the room a connection is already in answers `room`. Before,
+/// the seats that had to follow with `join` counted as away at the start,
+/// and a first seat among them began with the grace (about 10 s) instead
+/// of its bank. Rounds go on until the first seat was one of those.
+#[tokio::test]
+async fn r12_3_a_rematch_starts_with_everyone_seated_and_every_bank_full() {
+    const BANK_MS: u64 = 120_000;
+    let server = TestServer::start_with(config()).await;
+    let mut first_was_moved = false;
+    for round in 0..20u64 {
+        let mut ann = TestClient::join_server(&server, "ann").await;
+        let mut bob = TestClient::join_server(&server, "bob").await;
+        let room = ann
+            .request(json!({
+                "type": "create", "seats": 2,
+                "clock": {"initial_s": BANK_MS / 1000, "increment_s": 0},
+                "stand_in_when_away": true
+            }))
+            .await;
+        let code = room["code"].as_str().unwrap().to_owned();
+        bob.request(json!({"type": "join", "code": code})).await;
+        ann.request(json!({"type": "start"})).await;
+        let (mut da, mut db) = (Dice(2 * round), Dice(2 * round + 1));
+        let (a, b) = tokio::join!(
+            ann.play_until_result(&mut da),
+            bob.play_until_result(&mut db)
+        );
+        assert_eq!(a["game"], b["game"]);
+        // Ann offers, bob accepts last and makes the new room.
+        let offer = ann.request(json!({"type": "rematch"})).await;
+        assert_eq!(offer["type"], "room", "{offer}");
+        bob.send_with_id(json!({"type": "rematch"})).await;
+        // Ann sends nothing: the server moves her.
+        let left = ann.recv_type("left").await;
+        assert_eq!(left["room"], code.as_str(), "{left}");
+        // (Moved before bob started the game or just after: either way
+        // the game is on once she is there.)
+        let moved = ann
+            .recv_until(|m| m["type"] == "room" && m["status"] == "playing")
+            .await;
+        assert_eq!(moved["you"]["role"], "player", "{moved}");
+        let new_code = moved["code"].as_str().unwrap().to_owned();
+        assert_ne!(new_code, code);
+        let state = ann.state().await;
+        assert_eq!(state.version, 0);
+        let to_act = usize::from(state.to_act.expect("a seat to act"));
+        let clocks = state.clocks.clone().expect("clocks");
+        // Both seats start with the whole bank; the clock of the first runs.
+        assert!(
+            clocks.iter().all(|c| c.remaining_ms > BANK_MS - 5_000),
+            "round {round}: {clocks:?}"
+        );
+        assert!(clocks[to_act].running, "{clocks:?}");
+        // Bob is in the same game.
+        bob.recv_until(|m| {
+            m["type"] == "room" && m["code"] == new_code.as_str() && m["status"] == "playing"
+        })
+        .await;
+        // A join of the room ann is already in answers `room`, not an error.
+        let again = ann.request(json!({"type": "join", "code": new_code})).await;
+        assert_eq!(again["type"], "room", "{again}");
+        assert_eq!(again["you"]["role"], "player", "{again}");
+        if state.to_act == state.you {
+            first_was_moved = true;
+            break;
+        }
+    }
+    assert!(
+        first_was_moved,
+        "the first seat was never the moved player's"
+    );
+}

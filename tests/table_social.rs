@@ -143,27 +143,34 @@ async fn a_rematch_agreed_by_both_players_starts_a_new_game_they_both_follow() {
     let bob_state = table.players[1].recv_type("state").await;
     assert_eq!(bob_state["version"], 0);
 
-    // The first player and the spectator learn the code from the old room
-    // and follow with a plain join: the finished room gives way.
+    // The first player is moved by the server (issue 23): the old room
+    // tells the code, then `left`, then the new room (waiting for the
+    // start or already playing) and its first state, with no `join`.
     let told = table.players[0]
         .recv_until(|m| m["type"] == "room" && m["rematch"]["room"].is_string())
         .await;
     assert_eq!(told["rematch"]["room"], new_code.as_str());
-    table.players[0]
-        .send_with_id(json!({"type": "join", "code": new_code}))
-        .await;
-    // (The old room may still tell of bob's leaving before that.)
     let left = table.players[0].recv_type("left").await;
     assert_eq!(left["room"], code.as_str(), "{left}");
-    let room = table.players[0].recv().await;
+    let room = table.players[0]
+        .recv_until(|m| m["type"] == "room" && m["status"] == "playing")
+        .await;
     assert_eq!(room["code"], new_code.as_str(), "{room}");
     assert_eq!(room["you"]["role"], "player", "{room}");
     let name = table.players[0].name.clone();
     assert_eq!(room["you"]["seat"], seat_of(&room, &name));
-    let ann_state = table.players[0].recv_after_history().await;
-    assert_eq!(ann_state["type"], "state", "{ann_state}");
+    let ann_state = table.players[0].recv_type("state").await;
     assert_eq!(ann_state["game"], bob_state["game"]);
+    // A client that follows with `join` all the same (as older pages
+    // did) gets `room` again, not an error.
+    let again = table.players[0]
+        .request(json!({"type": "join", "code": new_code}))
+        .await;
+    assert_eq!(again["type"], "room", "{again}");
+    assert_eq!(again["code"], new_code.as_str(), "{again}");
 
+    // The spectator learns the code from the old room and follows with a
+    // plain join: the finished room gives way.
     table
         .spectator
         .recv_until(|m| m["type"] == "room" && m["rematch"]["room"].is_string())

@@ -32,6 +32,10 @@ pub(crate) struct Match {
     pub(crate) room: RoomCode,
     /// How many play.
     pub(crate) players: u8,
+    /// For a rematch: the finished room the connection is moved out of
+    /// (it gets `left`, then the new room's `room` and `state`; no
+    /// `matched`, which is quick play's).
+    pub(crate) rematch_of: Option<RoomCode>,
 }
 
 /// The connections waiting for their queued sessions' games.
@@ -62,7 +66,8 @@ impl Waiters {
         }
     }
 
-    fn notify(&self, session: SessionId, found: Match) {
+    /// Tells `session`'s waiting connection of its game.
+    pub(crate) fn notify(&self, session: SessionId, found: Match) {
         if let Some((_, tx)) = self.lock().remove(&session) {
             // A full or closed channel: the connection is going; the
             // session finds the room when it resumes.
@@ -151,6 +156,7 @@ pub(crate) async fn form_one(
             Match {
                 room: handle.code(),
                 players,
+                rematch_of: None,
             },
         );
     }

@@ -75,7 +75,11 @@ impl RoomCore {
         let clocks = self.clock.map(|options| {
             let clocks = Clocks::new(options, bots.iter().map(Option::is_some).collect())
                 .with_min_grace(self.config.min_grace);
-            if self.matched {
+            // A quick-play or rematch room starts while its players'
+            // connections are being moved in by the server: being away
+            // does not count for the first turn (R12.3), so the first seat
+            // starts with its whole bank (R12.1).
+            if self.matched || self.people.fixed_host {
                 clocks.players_arriving()
             } else {
                 clocks

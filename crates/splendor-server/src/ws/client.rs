@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::{
-    Answer, Caller, ClientKey, CloseReason, Connection, CreateRoom, LobbyError, Request,
+    Answer, Caller, ClientKey, CloseReason, Connection, CreateRoom, LobbyError, Request, RoomCode,
     RoomHandle, RoomSeat, Session, SessionError, TurnClock,
 };
 use splendor_protocol::{
@@ -44,6 +44,9 @@ pub(super) struct Client {
     pub(super) room: Option<RoomHandle>,
     /// While its session is queued for quick play: where its game comes.
     pub(super) matches: Option<tokio::sync::mpsc::Receiver<crate::quickplay::Match>>,
+    /// `matches` waits for a rematch this connection accepted, not for
+    /// quick play: it ends when the connection leaves the finished room.
+    pub(super) awaiting_rematch: bool,
     /// While queued with `bot_after_s`: when bots fill the free seats, and
     /// the game size.
     pub(super) bots_at: Option<(Instant, u8)>,
@@ -445,6 +448,25 @@ impl Client {
         let Some(session) = self.require_session(&id) else {
             return;
         };
+        // The room this connection is already in (the server moved it into
+        // an agreed rematch, say): answered with `room` and the state again.
+        self.forget_closed_room();
+        if let Some(current) = self.room.clone()
+            && RoomCode::parse(&join.code) == Some(current.code())
+        {
+            let caller = self.caller(&session, id.clone());
+            let joined = current
+                .join(
+                    caller,
+                    (session.name.clone(), join.role, self.verbose),
+                    self.conn.clone(),
+                )
+                .await;
+            if let Err(e) = joined {
+                self.reply_lobby_error(e, id);
+            }
+            return;
+        }
         if !self.leave_finished_room(&session, &id).await {
             return;
         }
@@ -527,12 +549,20 @@ impl Client {
             .await
         {
             Ok(Answer::Rematch(plan)) => plan,
-            // Others have still to accept; `room` answered.
-            Ok(_) => return,
+            // Others have still to accept; `room` answered. This
+            // connection waits to be moved into the new room.
+            Ok(_) => {
+                if self.matches.is_none() {
+                    self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+                    self.awaiting_rematch = true;
+                }
+                return;
+            }
             Err(e) => return self.reply_lobby_error(e, id),
         };
         let quiet = self.caller(&session, None);
         let lobby = self.state.lobby().clone();
+        let (people, players) = (plan.people(), plan.seats());
         let new =
             match lobby.create_rematch(session.clone(), self.address.clone(), (old.code(), plan)) {
                 Ok(handle) => handle,
@@ -546,6 +576,19 @@ impl Client {
             room: Some(new.code()),
         };
         let _ = old.call(quiet.clone(), ready).await;
+        // Every other player who accepted and is still at the old table is
+        // moved by the server (`left`, then the new `room` and `state`), so
+        // nobody has to follow with `join` (issue 23, defect 1).
+        for person in people {
+            self.state.waiters().notify(
+                person,
+                crate::quickplay::Match {
+                    room: new.code(),
+                    players,
+                    rematch_of: Some(old.code()),
+                },
+            );
+        }
         let _ = old.call(quiet, Request::LeaveFinished).await;
         self.set_room(None);
         let joined = new
@@ -647,6 +690,13 @@ impl Client {
     /// connection's, whatever span is current), so that log lines follow
     /// the connection from room to room.
     pub(super) fn set_room(&mut self, room: Option<RoomHandle>) {
+        if self.awaiting_rematch && room.is_none() {
+            self.awaiting_rematch = false;
+            self.matches = None;
+            if let Some(session) = &self.session {
+                self.state.waiters().forget(session.id, self.conn.id());
+            }
+        }
         self.room_span = match &room {
             Some(handle) => info_span!(parent: &self.conn_span, "room", room = %handle.code()),
             None => Span::none(),

@@ -204,6 +204,7 @@ async fn serve_socket(
             lang: Default::default(),
             room: None,
             matches: None,
+            awaiting_rematch: false,
             bots_at: None,
             conn_span,
             room_span: Span::none(),

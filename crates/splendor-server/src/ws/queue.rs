@@ -2,7 +2,7 @@
 //! game arriving, and the queue across reconnects. The queue itself is in
 //! the database; `crate::quickplay` forms the games.
 
-use splendor_lobby::{RoomSeat, Session, SessionId};
+use splendor_lobby::{Request, RoomCode, RoomSeat, Session, SessionId};
 use std::time::Duration;
 
 use splendor_protocol::{
@@ -144,10 +144,14 @@ impl Client {
     /// The queue formed this session's game: into its seat, like a resume.
     pub(super) async fn matched(&mut self, found: Match) {
         self.matches = None;
+        self.awaiting_rematch = false;
         self.bots_at = None;
         let Some(session) = self.session.clone() else {
             return;
         };
+        if let Some(old) = found.rematch_of {
+            return self.moved_to_rematch(session, old, found.room).await;
+        }
         self.send(ServerMessage::Matched(Matched {
             room: found.room.to_string(),
             players: found.players,
@@ -164,6 +168,25 @@ impl Client {
         }
         let seat = RoomSeat {
             code: found.room,
+            role: Role::Player,
+        };
+        self.rejoin(session, seat).await;
+    }
+
+    /// The rematch this connection accepted is made: out of the finished
+    /// room (`left`) and into the new one (`room`, then `state`), unless
+    /// the connection went elsewhere meanwhile (its seat then waits, and a
+    /// `join` of the code takes it).
+    async fn moved_to_rematch(&mut self, session: Session, old: RoomCode, new: RoomCode) {
+        let Some(room) = self.room.clone().filter(|r| r.code() == old) else {
+            return;
+        };
+        let _ = room
+            .call(self.caller(&session, None), Request::LeaveFinished)
+            .await;
+        self.set_room(None);
+        let seat = RoomSeat {
+            code: new,
             role: Role::Player,
         };
         self.rejoin(session, seat).await;
