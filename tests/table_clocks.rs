@@ -318,3 +318,76 @@ async fn r12_3_a_rematch_starts_with_everyone_seated_and_every_bank_full() {
         "the first seat was never the moved player's"
     );
 }
+
+/// Issue 23, defect 2: a browser keeps a page it left in its back/forward
+/// cache with the socket open and answers pings for it, so the server saw
+/// no disconnect and the stand-in for the away never started. A client
+/// that promises liveness (`"liveness_s":N` in `hello`) and then is silent
+/// for 2.4 times N counts as away (R12.3) without being closed; its next
+/// message takes the seat back. The test waits for the room to say so,
+/// never for time.
+#[tokio::test]
+async fn r12_3_a_silent_client_that_promised_liveness_counts_as_away() {
+    let server = TestServer::start_with(Config {
+        min_grace: Some(std::time::Duration::from_millis(5)),
+        ..config()
+    })
+    .await;
+    let mut ann = TestClient::connect(&server, "ann").await;
+    for bad in [0, 61] {
+        let refused = ann
+            .request(json!({"type": "hello", "name": "ann", "liveness_s": bad}))
+            .await;
+        assert_eq!(refused["code"], "invalid_field", "{refused}");
+    }
+    let welcome = ann
+        .request(json!({"type": "hello", "name": "ann", "liveness_s": 1}))
+        .await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let room = ann
+        .request(json!({
+            "type": "create", "seats": 2,
+            "clock": {"initial_s": 600, "increment_s": 0},
+            "stand_in_when_away": true
+        }))
+        .await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+    ann.request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    // Ann (seat 0) moves, then says nothing more: her page is "frozen".
+    let mut dice = Dice(23);
+    let state = state_where(&mut ann, |s| s.to_act == Some(0)).await;
+    let reply = act(&mut ann, &state, &mut dice).await;
+    assert_ne!(reply["type"], "error", "{reply}");
+    let state = state_where(&mut bob, |s| s.to_act == Some(1)).await;
+    // 2.4 s later the room tells bob she is away; her socket stays open.
+    let away = bob
+        .recv_until(|m| m["type"] == "room" && m["seats"][0]["connected"] == false)
+        .await;
+    assert_eq!(away["status"], "playing", "{away}");
+    // Bob's move starts her turn while she is away: after the grace the
+    // stand-in plays it (R12.3, R12.2).
+    act(&mut bob, &state, &mut dice).await;
+    let by = bob
+        .recv_until(|m| m["type"] == "events" && m["by"].is_string())
+        .await;
+    assert_eq!(by["by"], "stand_in", "{by}");
+    // Her next message (a ping) puts her back in her seat at once.
+    ann.send(json!({"type": "ping", "id": "back"})).await;
+    let (mut back, mut pong) = (None, false);
+    while back.is_none() || !pong {
+        let m = ann.recv().await;
+        if m["type"] == "room" && m["seats"][0]["connected"] == true {
+            back = Some(m);
+        } else if m["type"] == "pong" && m["id"] == "back" {
+            pong = true;
+        }
+    }
+    assert_eq!(back.unwrap()["you"]["seat"], 0);
+    bob.recv_until(|m| m["type"] == "room" && m["seats"][0]["connected"] == true)
+        .await;
+    // The same socket all along: it answers requests.
+    assert_eq!(ann.request(json!({"type": "ping"})).await["type"], "pong");
+}

@@ -264,6 +264,41 @@ const STEPS = [
     assert.ok(run.shared.quick.actor, 'the rated game runs');
   }),
 
+  step('Dee opens the leaderboard in the same tab: Cy sees Dee away at once; Back seats Dee again', async (run) => {
+    // Issue 23, defect 2: Chromium keeps a page it leaves in its
+    // back/forward cache with the socket open, and the server never saw
+    // the player leave. The page closes its socket on pagehide.
+    const [cy, dee] = run.shared.quick.players;
+    const away = cy.page.locator('#players .tag.away');
+    assert.equal(await away.count(), 0, 'nobody is away yet');
+    await dee.page.goto(`${run.baseUrl}/leaderboard`);
+    await away.first().waitFor({ state: 'visible', timeout: 5000 });
+    await dee.page.goBack();
+    await dee.page.locator(SEL.game).waitFor({ state: 'visible' });
+    await away.first().waitFor({ state: 'detached', timeout: 10000 });
+    run.shared.quick.actor = await firstToAct(run.shared.quick.players);
+  }),
+
+  step('Dee\'s page is frozen with its socket open: Cy sees Dee away after 12 s; thawed, Dee is back', async (run) => {
+    // What a page kept in the back/forward cache (or frozen in the
+    // background) does: no script runs, the browser still answers the
+    // server's pings. The page promised a message every 5 s (liveness_s),
+    // so the server counts the seat as away after 12 s of silence (R12.3).
+    const [cy, dee] = run.shared.quick.players;
+    const away = cy.page.locator('#players .tag.away');
+    // (Page.setWebLifecycleState cannot freeze a page headless Chromium
+    // shows; pausing its script does the same to it.)
+    const cdp = await dee.page.context().newCDPSession(dee.page);
+    await cdp.send('Debugger.enable');
+    await cdp.send('Debugger.pause');
+    await away.first().waitFor({ state: 'visible', timeout: 20000 });
+    await cdp.send('Debugger.resume');
+    await cdp.send('Debugger.disable');
+    await away.first().waitFor({ state: 'detached', timeout: 10000 });
+    await cdp.detach();
+    run.shared.quick.actor = await firstToAct(run.shared.quick.players);
+  }),
+
   step('Cy and Dee play their rated game to the end', async (run) => {
     const { players } = run.shared.quick;
     const over = await playUntil(run, () => false, { players, game: run.shared.quick });

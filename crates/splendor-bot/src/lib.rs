@@ -297,6 +297,7 @@ impl Bot {
             verbose: false,
             lang: None,
             bot: true,
+            liveness_s: None,
         };
         let mut bot = Bot {
             config,
@@ -330,6 +331,7 @@ impl Bot {
             verbose: false,
             lang: None,
             bot: true,
+            liveness_s: None,
         };
         self.send("hello", ClientMessage::Hello(hello));
     }

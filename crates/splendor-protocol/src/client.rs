@@ -107,7 +107,18 @@ pub struct Hello {
     /// Once said, the session stays a bot.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,
+    /// A promise to send a message (an application `ping` will do) at
+    /// least every `liveness_s` seconds (1 to 60) while seated in a room.
+    /// Such a connection silent for 2.4 times that (12 s for 5) counts as
+    /// away (R12.3) without being closed, and is back with its next
+    /// message. For a client whose socket can outlive its player (a browser
+    /// page kept in the back/forward cache answers pings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub liveness_s: Option<u32>,
 }
+
+/// The longest `liveness_s` a client may promise.
+pub const MAX_LIVENESS_S: u32 = 60;
 
 fn default_seats() -> u8 {
     4
@@ -521,6 +532,7 @@ mod tests {
                 token: None,
                 lang: None,
                 bot: false,
+                liveness_s: None,
             })
         );
         assert_eq!(
@@ -613,6 +625,7 @@ mod tests {
                 verbose: false,
                 lang: None,
                 bot: false,
+                liveness_s: None,
             })),
             ClientFrame::new(ClientMessage::Hello(Hello {
                 name: Some("ann".into()),
@@ -620,6 +633,7 @@ mod tests {
                 verbose: true,
                 lang: Some("nl".into()),
                 bot: false,
+                liveness_s: Some(5),
             })),
         ];
         for frame in frames {

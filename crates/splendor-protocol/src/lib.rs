@@ -31,8 +31,8 @@ pub mod view;
 
 pub use action::{ActionSyntaxError, BuyTarget, WireAction};
 pub use client::{
-    Act, ClientFrame, ClientMessage, ClockSpec, Create, FrameError, Hello, Join, RequestId, Role,
-    SeatOrder, Start, parse_client_frame, peek_request_id,
+    Act, ClientFrame, ClientMessage, ClockSpec, Create, FrameError, Hello, Join, MAX_LIVENESS_S,
+    RequestId, Role, SeatOrder, Start, parse_client_frame, peek_request_id,
 };
 pub use error::ErrorCode;
 pub use lean::{Catalogue, LeanStateInfo, catalogue};

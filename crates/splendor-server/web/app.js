@@ -13,6 +13,7 @@ const CODE_RE = /^[A-Za-z]{5}$/;
 const S = {
   ws: null,
   identified: false,
+  sentAt: 0, // performance.now() of the last message sent (liveness)
   token: load(TOKEN_KEY),
   name: '',
   room: null, // the last `room` message, or null in the lobby
@@ -87,6 +88,42 @@ function seatName(seat) {
 
 // ---- Connection -----------------------------------------------------------
 
+// The page promises the server a message at least this often while it
+// sits at a table (`liveness_s` in hello): a page the browser froze (kept
+// in its back/forward cache, say) goes silent, and the server counts its
+// seat as away (R12.3) though the socket may stay open.
+const LIVENESS_S = 5;
+
+// An application ping when the page has sent nothing for LIVENESS_S.
+function keepAlive() {
+  if (!S.identified || !S.room || S.room.you.role !== 'player') return;
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return;
+  if (performance.now() - S.sentAt < LIVENESS_S * 1000 - 500) return;
+  send({ type: 'ping' });
+}
+
+// Leaving the page in the same tab (another address, Past games, the
+// leaderboard): the socket closes at once, so the server sees the player
+// leave, whether or not the browser keeps the page to come back to.
+function pageHidden() {
+  clearTimeout(S.timer);
+  const ws = S.ws;
+  if (!ws) return;
+  S.ws = null;
+  S.identified = false;
+  S.pending = false;
+  S.rejoin = S.room && S.room.you.role === 'spectator' ? S.room.code : null;
+  ws.close(1000);
+}
+
+// Back on the page from the back/forward cache: connect and resume.
+function pageShown(e) {
+  if (e.persisted && !S.ws) {
+    S.attempts = 0;
+    connect();
+  }
+}
+
 function socketUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${location.host}/ws`;
@@ -103,13 +140,16 @@ function connect() {
     // verbose: full states after every action (protocol 2 sends lean ones,
     // cards by id, unless asked); the page draws cards from their details.
     // lang: the server words its messages (errors) in the page's language.
-    if (S.token) send({ type: 'hello', token: S.token, verbose: true, lang: currentLang });
+    if (S.token) send({ type: 'hello', token: S.token, verbose: true, lang: currentLang, liveness_s: LIVENESS_S });
     else render();
   };
   ws.onmessage = (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
     if (msg && typeof msg.type === 'string') handle(msg);
+    // A background tab's timers may be slowed down; what the server sends
+    // still wakes the page, which answers if it has been quiet.
+    keepAlive();
   };
   ws.onclose = (e) => {
     if (S.ws !== ws) return;
@@ -159,6 +199,7 @@ function send(msg) {
   }
   msg.id = S.nextId++;
   S.ws.send(JSON.stringify(msg));
+  S.sentAt = performance.now();
   return true;
 }
 
@@ -697,7 +738,7 @@ function setup() {
   $('login-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const name = $('name').value.trim();
-    if (name) send({ type: 'hello', name, verbose: true, lang: currentLang });
+    if (name) send({ type: 'hello', name, verbose: true, lang: currentLang, liveness_s: LIVENESS_S });
   });
   $('join-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -733,6 +774,9 @@ function setup() {
   $('add-bot').addEventListener('click', () => send({ type: 'add_bot', level: $('add-level').value }));
   // Running clocks count down between states.
   setInterval(renderClocks, 250);
+  setInterval(keepAlive, 1000);
+  window.addEventListener('pagehide', pageHidden);
+  window.addEventListener('pageshow', pageShown);
   $('refresh').addEventListener('click', () => send({ type: 'list_rooms' }));
   $('start').addEventListener('click', () => send({ type: 'start', seat_order: $('seat-order').value }));
   $('leave-room').addEventListener('click', () => send({ type: 'leave' }));

@@ -317,6 +317,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "queue: bot_after_s ist 1 bis {n} Sekunden, nicht {n2}",
         ),
         (
+            "hello: liveness_s is 1 to {n} seconds, not {n2}",
+            "hello: liveness_s ist 1 bis {n} Sekunden, nicht {n2}",
+        ),
+        (
             r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
             r#"du wartest schon auf Spiele mit {n} Spielern; sende zuerst {"type":"unqueue"}"#,
         ),

@@ -319,6 +319,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "queue : bot_after_s va de 1 à {n} secondes, pas {n2}",
         ),
         (
+            "hello: liveness_s is 1 to {n} seconds, not {n2}",
+            "hello : liveness_s va de 1 à {n} secondes, pas {n2}",
+        ),
+        (
             r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
             r#"vous êtes déjà dans la file des parties à {n} joueurs ; envoyez d’abord {"type":"unqueue"}"#,
         ),

@@ -317,6 +317,10 @@ pub(super) static CATALOGUE: Catalogue = Catalogue {
             "queue: bot_after_s is 1 tot {n} seconden, niet {n2}",
         ),
         (
+            "hello: liveness_s is 1 to {n} seconds, not {n2}",
+            "hello: liveness_s is 1 tot {n} seconden, niet {n2}",
+        ),
+        (
             r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
             r#"je staat al in de wachtrij voor spellen met {n} spelers; stuur eerst {"type":"unqueue"}"#,
         ),

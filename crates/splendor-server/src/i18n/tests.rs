@@ -631,6 +631,8 @@ const MADE_ELSEWHERE: &[&str] = &[
     // without a database).
     "quick play has games of 2, 3 or 4 players, not {n}",
     "queue: bot_after_s is 1 to {n} seconds, not {n2}",
+    // ws/client.rs: hello's liveness_s (tests/table_clocks.rs).
+    "hello: liveness_s is 1 to {n} seconds, not {n2}",
     r#"you are already queued for {n}-player games; send {"type":"unqueue"} first"#,
     r#"you are not in a quick-play queue; send {"type":"queue","players":2} to join one"#,
     "quick play and ratings need the server's database, and this server runs without one",

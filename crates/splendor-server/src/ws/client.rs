@@ -13,9 +13,9 @@ use splendor_lobby::{
     RoomHandle, RoomSeat, Session, SessionError, TurnClock,
 };
 use splendor_protocol::{
-    Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, PROTOCOL_VERSION,
-    Pong, RequestId, Role, RoomList, SeatOrder, ServerMessage, Welcome, parse_client_frame,
-    peek_request_id,
+    Act, ClientFrame, ClientMessage, Create, ErrorCode, ErrorInfo, Hello, Join, MAX_LIVENESS_S,
+    PROTOCOL_VERSION, Pong, RequestId, Role, RoomList, SeatOrder, ServerMessage, Welcome,
+    parse_client_frame, peek_request_id,
 };
 use splendor_rules::Action;
 use tokio::time::{Instant, sleep_until};
@@ -58,6 +58,25 @@ pub(super) struct Client {
     pub(super) room_span: Span,
     /// Messages per second.
     pub(super) rate: MessageRate,
+    /// Set by `hello`'s `liveness_s`: how long the client may be silent
+    /// in a room before its seat counts as away (R12.3).
+    pub(super) liveness: Option<Duration>,
+    /// The client went silent past `liveness`: the room has it detached
+    /// (away) while the socket stays open; its next message takes the seat
+    /// back.
+    pub(super) lapsed: bool,
+}
+
+/// What woke the read loop besides a close.
+enum Wake<F> {
+    /// A frame, an error, or the end of the stream.
+    Frame(F),
+    /// The quick-play queue (or an agreed rematch) found this session's game.
+    Matched(crate::quickplay::Match),
+    /// The wait for people ran out: bots fill the free seats.
+    Bots,
+    /// Silent past the liveness the client promised.
+    Lapse,
 }
 
 impl Client {
@@ -86,6 +105,10 @@ impl Client {
             }
             was_in_room = in_room;
             let idle_deadline = (!in_room).then(|| last_message + idle_timeout);
+            let lapse_deadline = self
+                .liveness
+                .filter(|_| !self.lapsed && self.seated())
+                .map(|silence| last_message + silence);
             let frame = tokio::select! {
                 _ = &mut closed => return,
                 _ = shutdown.wait_for(|down| *down) => {
@@ -102,18 +125,23 @@ impl Client {
                     self.conn.close(CloseReason::Idle);
                     return;
                 }
-                Some(found) = next_match(&mut self.matches) => Err(Some(found)),
-                () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Err(None),
-                frame = stream.next() => Ok(frame),
+                () = sleep_until_or_never(lapse_deadline) => Wake::Lapse,
+                Some(found) = next_match(&mut self.matches) => Wake::Matched(found),
+                () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Wake::Bots,
+                frame = stream.next() => Wake::Frame(frame),
             };
             let frame = match frame {
-                Ok(frame) => frame,
-                Err(Some(found)) => {
+                Wake::Frame(frame) => frame,
+                Wake::Matched(found) => {
                     self.matched(found).await;
                     continue;
                 }
-                Err(None) => {
+                Wake::Bots => {
                     self.fill_with_bots().await;
+                    continue;
+                }
+                Wake::Lapse => {
+                    self.lapse().await;
                     continue;
                 }
             };
@@ -134,6 +162,9 @@ impl Client {
                 }
                 Some(Ok(Message::Text(text))) => {
                     last_message = last_heard;
+                    if self.lapsed {
+                        self.back_from_lapse().await;
+                    }
                     let span = self.room_span.clone();
                     if span.in_scope(|| self.admit(Some(text.as_str()))) {
                         self.on_text(text.as_str()).instrument(span).await;
@@ -192,6 +223,46 @@ impl Client {
                 self.conn.close(CloseReason::RateLimited);
                 false
             }
+        }
+    }
+
+    /// Whether the connection holds a seat in the room it is in.
+    fn seated(&self) -> bool {
+        let Some(session) = &self.session else {
+            return false;
+        };
+        self.in_room()
+            && self
+                .state
+                .lobby()
+                .presence()
+                .room_of(session.id)
+                .is_some_and(|seat| seat.role == Role::Player)
+    }
+
+    /// The client kept silent past its promised liveness: its seat counts
+    /// as away (R12.3) as if the socket had ended, but the socket stays.
+    async fn lapse(&mut self) {
+        let (Some(session), Some(room)) = (&self.session, self.room.clone()) else {
+            return;
+        };
+        self.room_span
+            .in_scope(|| debug!("silent past its liveness: away"));
+        self.lapsed = true;
+        room.detach(self.caller(session, None)).await;
+    }
+
+    /// A lapsed client speaks again: back in its seat (`room` and the
+    /// state), before its message is handled.
+    async fn back_from_lapse(&mut self) {
+        self.lapsed = false;
+        let Some(session) = self.session.clone() else {
+            return;
+        };
+        let seat = self.state.lobby().presence().room_of(session.id);
+        self.set_room(None);
+        if let Some(seat) = seat {
+            self.rejoin(session, seat).await;
         }
     }
 
@@ -280,6 +351,13 @@ impl Client {
             }
         };
         self.lang = lang;
+        if let Some(every) = hello.liveness_s
+            && !(1..=MAX_LIVENESS_S).contains(&every)
+        {
+            let message =
+                format!("hello: liveness_s is 1 to {MAX_LIVENESS_S} seconds, not {every}");
+            return self.reply_error(ErrorCode::InvalidField, message, id);
+        }
         let names = *self.state.names();
         let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
             Ok(name) => name,
@@ -334,6 +412,10 @@ impl Client {
         let room = self.state.lobby().presence().claim(session.id, &self.conn);
         self.verbose = hello.verbose;
         let bot = self.session_is_bot(session.id, hello.bot).await;
+        // Silent for 2.4 times the promised interval: away (R12.3).
+        self.liveness = hello
+            .liveness_s
+            .map(|every| Duration::from_millis(u64::from(every) * 2400));
         self.send(ServerMessage::Welcome(Welcome {
             id,
             session: session.id.to_string(),

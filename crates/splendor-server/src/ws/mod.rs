@@ -208,6 +208,8 @@ async fn serve_socket(
             bots_at: None,
             conn_span,
             room_span: Span::none(),
+            liveness: None,
+            lapsed: false,
         };
         client.read_loop(&mut stream).await;
         client.leave_quietly().await;
