@@ -17,6 +17,12 @@
 // waiting), SPLENDOR_GAMES (games in a row, default 1). A room to join wins
 // over the queue, the queue over creating a room with a bot. The kit says
 // "bot":true in hello: it is ranked with the bots.
+//
+// Every message the kit sends has an id. When the server refuses one for
+// going over its message rate (rate_limited), the kit waits the error's
+// retry_after_ms (1 s if absent), then sends that message again (a move only
+// if it still answers the latest state), and from then on spaces its
+// messages out so as not to be refused again.
 'use strict';
 
 const fs = require('node:fs');
@@ -25,6 +31,16 @@ const WebSocket = require('ws');
 const DEFAULT_URL = 'ws://127.0.0.1:8080/ws';
 const SERVICE_RESTART = 1012;
 const TOKENS = ['white', 'blue', 'green', 'red', 'black', 'gold'];
+// rate_limited without retry_after_ms: wait this long (ms) before sending again.
+const RATE_LIMIT_FALLBACK_MS = 1000;
+// After a refusal the kit spaces its messages at least this far apart (ms),
+// more if the server's wait says so, doubling while still refused, up to
+// RATE_LIMIT_MAX_GAP_MS.
+const RATE_LIMIT_MIN_GAP_MS = 50;
+const RATE_LIMIT_MAX_GAP_MS = 1000;
+// How many sent messages are remembered, to send one again when refused.
+const REMEMBERED_MESSAGES = 64;
+const now = () => performance.now();
 
 class KitError extends Error {}
 
@@ -91,6 +107,14 @@ async function play(choose, options = {}) {
     refused: false,
     bots: [],
     nextId: 1,
+    // The latest state of our game: its version, and whether we must act on it.
+    version: null,
+    myTurn: false,
+    // Spacing between messages (ms), from the first rate_limited refusal on.
+    gap: 0,
+    lastRefusalAt: null,
+    // rate_limited refusals met by this game (every connection).
+    refusals: 0,
   };
   if (!game.room && !game.queue && !game.create) game.create = { seats: 2, bots: ['greedy'] };
   game.bots = [...((game.create && game.create.bots) || [])];
@@ -114,17 +138,80 @@ function session(url, game) {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, { maxPayload: 4 << 20 });
     let done = false;
+    // Sending: messages wait in `outbox` (in id order) and go out one at a
+    // time, none before `sendAt`, each `game.gap` ms after the last one;
+    // `sent` remembers them by id, with when they left, so that a
+    // rate_limited refusal can send one again.
+    const outbox = [];
+    const sent = new Map();
+    let sendAt = 0;
+    let timer = null;
     const finish = (outcome) => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
       ws.removeAllListeners('close');
       ws.close();
       resolve(outcome);
     };
+    // A move is sent only while it answers the latest state (the version it
+    // was chosen on, our turn); anything else always.
+    const meaningful = (message) => message.type !== 'act' || (game.myTurn && message.expect_version === game.version);
+    const pump = () => {
+      timer = null;
+      while (!done && outbox.length) {
+        const wait = sendAt - now();
+        if (wait > 0) { timer = setTimeout(pump, Math.ceil(wait)); return; }
+        const message = outbox.shift();
+        if (!meaningful(message)) {
+          game.log(`not sending ${message.type} ${message.id} again: the game moved on`);
+          continue;
+        }
+        if (ws.readyState !== WebSocket.OPEN) return; // the close handler decides
+        sent.set(message.id, { message, at: now() });
+        if (sent.size > REMEMBERED_MESSAGES) sent.delete(sent.keys().next().value);
+        sendAt = now() + game.gap;
+        ws.send(JSON.stringify(message));
+      }
+    };
+    // In id order: a message sent again goes before those queued after it.
+    const queue = (message) => {
+      const at = outbox.findIndex((m) => m.id > message.id);
+      outbox.splice(at < 0 ? outbox.length : at, 0, message);
+      if (timer === null) pump();
+    };
     const send = (message) => {
       const id = game.nextId++;
-      ws.send(JSON.stringify({ ...message, id }));
+      queue({ ...message, id });
       return id;
+    };
+    // The server did not handle a message: it was over the message rate.
+    // Wait what the server says, send that message again (or sync if it
+    // cannot be told which), and space messages out from then on.
+    const rateLimited = (msg) => {
+      game.refusals += 1;
+      const t = now();
+      const wait = typeof msg.retry_after_ms === 'number' && msg.retry_after_ms >= 0
+        ? Math.min(60000, msg.retry_after_ms) : RATE_LIMIT_FALLBACK_MS;
+      const refused = msg.id !== undefined && msg.id !== null ? sent.get(msg.id) : undefined;
+      if (refused) sent.delete(msg.id);
+      // Each refusal of a message sent after the last refusal was known
+      // means the spacing is still too short: double it. Refusals of
+      // messages already on their way then say nothing new.
+      const paced = refused !== undefined && game.lastRefusalAt !== null && refused.at > game.lastRefusalAt;
+      game.gap = Math.min(Math.max(paced ? game.gap * 2 : game.gap, wait, RATE_LIMIT_MIN_GAP_MS), Math.max(RATE_LIMIT_MAX_GAP_MS, wait));
+      game.lastRefusalAt = t;
+      sendAt = Math.max(sendAt, t + wait);
+      clearTimeout(timer);
+      timer = null;
+      if (refused) {
+        game.log(`rate_limited: sending ${refused.message.type} ${msg.id} again in ${wait} ms`);
+        queue(refused.message);
+      } else {
+        game.log(`rate_limited (${msg.message}); asking for the state again in ${wait} ms`);
+        if (game.room !== null && game.started) send({ type: 'sync' });
+        else pump();
+      }
     };
     // Join the room, or create one (once).
     const enter = () => {
@@ -150,6 +237,7 @@ function session(url, game) {
     ws.on('close', (code) => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
       if (code === SERVICE_RESTART || code === 1006 || code === 1005) resolve({ code });
       else resolve({ fatal: new KitError(`the server closed the connection (${code})`) });
     });
@@ -192,6 +280,8 @@ function session(url, game) {
         case 'state': {
           if (!ours(msg)) return;
           const state = withHelpers(msg);
+          game.version = state.version;
+          game.myTurn = state.myTurn;
           if (!state.myTurn) return;
           let action;
           if (game.refused) {
@@ -214,9 +304,11 @@ function session(url, game) {
           if (ours(msg)) finish({ result: msg });
           return;
         case 'error':
-          if (msg.code === 'invalid_token') {
+          if (msg.code === 'rate_limited') {
+            rateLimited(msg);
+          } else if (msg.code === 'invalid_token') {
             game.token = null;
-            send({ type: 'hello', name: game.name, verbose: true });
+            send({ type: 'hello', name: game.name, verbose: true, bot: true });
           } else if (msg.code === 'already_queued' && msg.id === game.queueId) {
             // Queued from an earlier connection of this session: wait on.
           } else if (msg.code === 'already_in_room' && msg.id === game.entryId) {

@@ -20,10 +20,11 @@ function serverBinary() {
   return bin;
 }
 
-function startServer() {
+// The server binary on a free port; `env` adds settings (e.g. its limits).
+function startServer(env = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-'));
   const proc = spawn(serverBinary(), ['--listen', '127.0.0.1:0'], {
-    env: { ...process.env, SPLENDOR_BOT_DELAY_MS: '0', SPLENDOR_DATABASE_URL: `sqlite://${dir}/kit.db` },
+    env: { ...process.env, SPLENDOR_BOT_DELAY_MS: '0', SPLENDOR_DATABASE_URL: `sqlite://${dir}/kit.db`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -170,5 +171,123 @@ test('quick play: two kit bots queue, play a rated game and are rated with the b
     assert.strictEqual(board.total, 2);
   } finally {
     server.stop();
+  }
+});
+
+// Buys when possible (games end), else takes tokens, else anything. With
+// buyEvery = n it buys at one chance in n only and takes tokens otherwise:
+// longer games, more messages.
+function buyer(pick, buyEvery = 1) {
+  let chances = 0;
+  return (state) => {
+    const legal = state.legal_actions;
+    let buys = legal.filter((a) => a && typeof a === 'object' && 'buy' in a);
+    const takes = legal.filter((a) => a && typeof a === 'object' && ('take' in a || 'take_two' in a));
+    if (buys.length) {
+      chances += 1;
+      if (chances % buyEvery) buys = [];
+    }
+    const pool = buys.length ? buys : takes.length ? takes : legal;
+    return pick(pool);
+  };
+}
+
+// Rejects after `ms`: the tests below are bounded even if a kit freezes.
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not over after ${ms} ms`)), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// Two kit bots queue for the same rated game and play it to the end at once
+// (no delay of their own): their results and every frame each got. Without
+// reconnecting, so that a stopped server ends them.
+async function quickPlayPair(url, { buyEvery = 1, timeoutMs }) {
+  const frames = { first: [], last: [] };
+  const bot = (name, pick) => kit.play(buyer(pick, buyEvery), {
+    url, name, queue: 2, maxReconnects: 0, log: () => {}, onFrame: (frame) => frames[name].push(frame),
+  });
+  const results = await within(timeoutMs, Promise.all([
+    bot('first', (pool) => pool[0]),
+    bot('last', (pool) => pool[pool.length - 1]),
+  ]), 'the game');
+  return { results, frames };
+}
+
+const refusals = (frames) => frames.filter((f) => f.type === 'error' && f.code === 'rate_limited');
+
+test('two kit bots without delay finish a game at the default rate limit', { timeout: 90000 }, async () => {
+  // Games long enough (they buy at one chance in three) that each bot sends
+  // more than the default burst of 40 faster than 20 a second: a refused
+  // move is sent again after the wait, never lost (a kit that only logged
+  // the refusal froze here).
+  const server = await startServer();
+  const check = frameChecker();
+  try {
+    const { results: [a, b], frames } = await quickPlayPair(server.url, { buyEvery: 3, timeoutMs: 60000 });
+    assert.deepStrictEqual(a.ranking, b.ranking, 'both played the same game to the end');
+    assert.strictEqual(a.ranking.length, 2);
+    for (const got of Object.values(frames)) {
+      assert.ok(got.some((f) => f.type === 'result'));
+      got.forEach(check);
+    }
+  } finally {
+    server.stop();
+  }
+});
+
+test('a refused kit waits, sends again and finishes the game', { timeout: 150000 }, async () => {
+  // At 5 messages a second in bursts of 5, two kit bots answering at once
+  // are refused (rate_limited) and still play the game to the end: each
+  // refusal names a message the kit sent and the wait, the kit sends it
+  // again after the wait and spaces its messages out, so it is refused a
+  // few times only and never closed (4003).
+  const server = await startServer({ SPLENDOR_MAX_MESSAGES_PER_SECOND: '5', SPLENDOR_MESSAGE_BURST: '5' });
+  const check = frameChecker();
+  try {
+    const { results: [a, b], frames } = await quickPlayPair(server.url, { timeoutMs: 120000 });
+    assert.deepStrictEqual(a.ranking, b.ranking, 'both played the same game to the end');
+    const refused = Object.values(frames).map(refusals);
+    assert.ok(refused.flat().length >= 1, 'the low limit refused the kit at least once');
+    for (const [name, got] of Object.entries(frames)) {
+      assert.ok(got.some((f) => f.type === 'result'), name);
+      got.forEach(check);
+      const errors = refusals(got);
+      for (const error of errors) {
+        assert.strictEqual(typeof error.id, 'number', JSON.stringify(error));
+        assert.ok(error.retry_after_ms > 0, JSON.stringify(error));
+      }
+      // Spacing its messages out after a refusal, the kit is not refused at
+      // every move (a game has over 25 moves a player).
+      assert.ok(errors.length <= 10, `${name} kept going over the rate: ${JSON.stringify(errors)}`);
+    }
+  } finally {
+    server.stop();
+  }
+});
+
+test('an invalid token file says hello anew, still as a bot', { timeout: 90000 }, async () => {
+  // The stored token is refused (invalid_token): the kit says hello with its
+  // name instead, with "bot": true as in its first hello, and keeps the new token.
+  const server = await startServer();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-renew-'));
+  const tokenFile = path.join(tmp, 'token');
+  fs.writeFileSync(tokenFile, 'ab'.repeat(32));
+  const welcomes = [];
+  const logged = [];
+  try {
+    const result = await within(60000, kit.play((s) => s.legal_actions[s.legal_actions.length - 1], {
+      url: server.url, name: 'renewed', tokenFile, create: { seats: 2, bots: ['greedy'] }, maxReconnects: 0,
+      log: (line) => logged.push(line),
+      onFrame: (frame) => { if (frame.type === 'welcome') welcomes.push(frame); },
+    }), 'the game');
+    assert.ok(result.ranking.some((r) => r.name === 'renewed'));
+    assert.strictEqual(welcomes.length, 1);
+    assert.strictEqual(welcomes[0].bot, true, JSON.stringify(welcomes[0]));
+    assert.ok(logged.some((line) => /rated with the bots/.test(line)), logged.join('\n'));
+    assert.strictEqual(fs.readFileSync(tokenFile, 'utf8').trim(), welcomes[0].token);
+  } finally {
+    server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 });

@@ -29,9 +29,14 @@ def server_binary() -> str:
 
 
 class Server:
+    """The server binary on a free port; `env` adds settings (e.g. its limits)."""
+
+    def __init__(self, **env):
+        self.env = env
+
     def __enter__(self):
         self.dir = tempfile.TemporaryDirectory()
-        env = dict(os.environ, SPLENDOR_BOT_DELAY_MS="0")
+        env = dict(os.environ, SPLENDOR_BOT_DELAY_MS="0", **self.env)
         env["SPLENDOR_DATABASE_URL"] = f"sqlite://{self.dir.name}/kit.db"
         self.proc = subprocess.Popen(
             [server_binary(), "--listen", "127.0.0.1:0"],
@@ -70,6 +75,48 @@ def frame_checker():
             raise AssertionError(f"frame does not match the schema: {errors[0].message}\n{json.dumps(frame)[:400]}")
 
     return check
+
+
+def buyer(pick, buy_every=1):
+    """Buys when possible (games end), else takes tokens, else anything.
+    With buy_every=n it buys at one chance in n only and takes tokens
+    otherwise: longer games, more messages."""
+    chances = [0]
+
+    def choose(state):
+        legal = state.legal_actions
+        buys = [a for a in legal if isinstance(a, dict) and "buy" in a]
+        takes = [a for a in legal if isinstance(a, dict) and ("take" in a or "take_two" in a)]
+        if buys:
+            chances[0] += 1
+            if chances[0] % buy_every:
+                buys = []
+        return pick(buys or takes or legal)
+
+    return choose
+
+
+def quick_play_pair(url, buy_every=1, timeout=120):
+    """Two kit bots queue for the same rated game and play it to the end,
+    at once (no delay of their own): their results and every frame each got."""
+    frames = {"first": [], "last": []}
+
+    async def both():
+        return await asyncio.wait_for(
+            asyncio.gather(
+                splendor_kit.play(buyer(lambda p: p[0], buy_every), url=url, name="first", queue=2,
+                                  on_frame=frames["first"].append),
+                splendor_kit.play(buyer(lambda p: p[-1], buy_every), url=url, name="last", queue=2,
+                                  on_frame=frames["last"].append),
+            ),
+            timeout,
+        )
+
+    return asyncio.run(both()), frames
+
+
+def refusals(frames):
+    return [f for f in frames if f["type"] == "error" and f.get("code") == "rate_limited"]
 
 
 class KitTest(unittest.TestCase):
@@ -113,20 +160,11 @@ class KitTest(unittest.TestCase):
                     ids[name] = frame["player_id"]
             return on_frame
 
-        def buyer(pick):
-            # Buy when possible (games end), else take tokens, else anything.
-            def choose(state):
-                legal = state.legal_actions
-                buys = [a for a in legal if isinstance(a, dict) and "buy" in a]
-                takes = [a for a in legal if isinstance(a, dict) and ("take" in a or "take_two" in a)]
-                return pick(buys or takes or legal)
-            return choose
-
         async def both(url):
-            return await asyncio.gather(
+            return await asyncio.wait_for(asyncio.gather(
                 splendor_kit.play(buyer(lambda p: p[0]), url=url, name="first", queue=2, on_frame=frames("first")),
                 splendor_kit.play(buyer(lambda p: p[-1]), url=url, name="last", queue=2, on_frame=frames("last")),
-            )
+            ), 120)
 
         with Server() as server:
             a, b = asyncio.run(both(server.url))
@@ -146,6 +184,68 @@ class KitTest(unittest.TestCase):
                     self.assertLess(player["rating"], 1500)
             with urllib.request.urlopen(f"{http}/api/leaderboard?kind=bots") as response:
                 self.assertEqual(json.load(response)["total"], 2)
+
+    def test_two_kit_bots_without_delay_finish_a_game_at_the_default_rate_limit(self):
+        """Two kit bots answering at once, in games long enough (they buy at
+        one chance in three) that each sends more than the default burst of
+        40 faster than 20 a second: a refused move is sent again after the
+        wait, never lost (a kit that only logged the refusal froze here)."""
+        with Server() as server:
+            (a, b), frames = quick_play_pair(server.url, buy_every=3, timeout=60)
+        self.assertEqual(a.ranking, b.ranking, "both played the same game to the end")
+        self.assertEqual(len(a.ranking), 2)
+        check = frame_checker()
+        for name, got in frames.items():
+            self.assertEqual(got[-1]["type"], "result", name)
+            for frame in got:
+                check(frame)
+
+    def test_a_refused_kit_waits_sends_again_and_finishes_the_game(self):
+        """At 5 messages a second in bursts of 5, two kit bots answering at
+        once are refused (rate_limited) and still play the game to the end:
+        each refusal names a message the kit sent and the wait, the kit
+        sends it again after the wait and spaces its messages out, so it is
+        refused a few times only and never closed (4003)."""
+        with Server(SPLENDOR_MAX_MESSAGES_PER_SECOND="5", SPLENDOR_MESSAGE_BURST="5") as server:
+            (a, b), frames = quick_play_pair(server.url, timeout=120)
+        self.assertEqual(a.ranking, b.ranking, "both played the same game to the end")
+        check = frame_checker()
+        for got in frames.values():
+            for frame in got:
+                check(frame)
+        refused = {name: refusals(got) for name, got in frames.items()}
+        self.assertGreaterEqual(sum(map(len, refused.values())), 1, "the low limit refused the kit at least once")
+        for name, errors in refused.items():
+            self.assertEqual(frames[name][-1]["type"], "result", name)
+            for error in errors:
+                self.assertIsInstance(error.get("id"), int, error)
+                self.assertGreater(error.get("retry_after_ms"), 0, error)
+            # Spacing its messages out after a refusal, the kit is not
+            # refused at every move (a game has over 25 moves a player).
+            self.assertLessEqual(len(errors), 10, f"{name} kept going over the rate: {errors}")
+
+    def test_an_invalid_token_file_says_hello_anew_as_a_bot(self):
+        """A token the server does not know is refused; the kit says hello
+        with its name instead, still as a bot, and keeps the new token."""
+        welcomes = []
+        with Server() as server, tempfile.TemporaryDirectory() as tmp:
+            token_file = os.path.join(tmp, "token")
+            with open(token_file, "w") as f:
+                f.write("ab" * 32)
+
+            def on_frame(frame):
+                if frame["type"] == "welcome":
+                    welcomes.append(frame)
+
+            result = asyncio.run(asyncio.wait_for(splendor_kit.play(
+                lambda s: s.legal_actions[-1], url=server.url, name="renewed", token_file=token_file,
+                create={"seats": 2, "bots": ["greedy"]}, on_frame=on_frame,
+            ), 60))
+            self.assertIn("renewed", [r["name"] for r in result.ranking])
+            with open(token_file) as f:
+                self.assertEqual(f.read().strip(), welcomes[0]["token"])
+        self.assertEqual(len(welcomes), 1)
+        self.assertIs(welcomes[0].get("bot"), True, welcomes[0])
 
     def test_the_schema_refuses_what_the_server_never_sends(self):
         check = frame_checker()

@@ -22,11 +22,18 @@ identity, keep it to keep your seat and your rating), ``SPLENDOR_QUEUE``
 ``SPLENDOR_GAMES`` (games in a row, default 1). A room to join wins over the
 queue, the queue over creating a room with a bot. The kit says
 ``"bot": true`` in hello: it is ranked with the bots.
+
+Every message the kit sends has an ``id``. When the server refuses one for
+going over its message rate (``rate_limited``), the kit waits the error's
+``retry_after_ms`` (1 s if absent), then sends that message again (a move
+only if it still answers the latest state), and from then on spaces its
+messages out so as not to be refused again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import logging
 import os
@@ -44,6 +51,15 @@ log = logging.getLogger("splendor_kit")
 DEFAULT_URL = "ws://127.0.0.1:8080/ws"
 # A server restarting closes with 1012: come back after a short random pause.
 SERVICE_RESTART = 1012
+# rate_limited without retry_after_ms: wait this long (seconds) before sending again.
+RATE_LIMIT_FALLBACK_S = 1.0
+# After a refusal the kit spaces its messages at least this far apart
+# (seconds), more if the server's wait says so, doubling while still refused,
+# up to RATE_LIMIT_MAX_GAP_S.
+RATE_LIMIT_MIN_GAP_S = 0.05
+RATE_LIMIT_MAX_GAP_S = 1.0
+# How many sent messages are remembered, to send one again when refused.
+REMEMBERED_MESSAGES = 64
 
 
 class KitError(Exception):
@@ -186,26 +202,108 @@ class _Game:
         self.queue: Optional[int] = None
         self.queue_id: Optional[int] = None
         self.shared: Dict[str, Any] = {}
+        # The latest state of our game: its version, and whether we must act on it.
+        self.version: Optional[int] = None
+        self.my_turn = False
+        # Sending: messages wait in `outbox` (in id order) and one writer task
+        # sends them, none before `send_at` (loop time), each `gap` seconds
+        # after the last one; `sent` remembers them by id, with when they
+        # left, so that a rate_limited refusal can send one again.
+        self.outbox: List[Dict[str, Any]] = []
+        self.outbox_ready = asyncio.Event()
+        self.sent: Dict[Any, Any] = {}
+        self.send_at = 0.0
+        self.gap = 0.0
+        self.last_refusal_at: Optional[float] = None
+        # rate_limited refusals met by this game (every connection).
+        self.refusals = 0
 
-    async def send(self, ws, message: Dict[str, Any]) -> int:
+    def send(self, message: Dict[str, Any]) -> int:
+        """Queues a message for the writer, with the next id; returns the id."""
         message = dict(message, id=self.next_id)
         self.next_id += 1
-        await ws.send(json.dumps(message))
+        self.queue_message(message)
         return message["id"]
 
-    async def enter(self, ws) -> None:
+    def queue_message(self, message: Dict[str, Any]) -> None:
+        # In id order: a message sent again goes before those queued after it.
+        ids = [m["id"] for m in self.outbox]
+        self.outbox.insert(bisect.bisect_right(ids, message["id"]), message)
+        self.outbox_ready.set()
+
+    def meaningful(self, message: Dict[str, Any]) -> bool:
+        """A move is sent only while it answers the latest state (the
+        version it was chosen on, our turn); anything else always."""
+        if message.get("type") != "act":
+            return True
+        return self.my_turn and message.get("expect_version") == self.version
+
+    async def writer(self, ws) -> None:
+        """Sends the queued messages in order, paced (see `rate_limited`)."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await self.outbox_ready.wait()
+                # A refusal met while waiting may push send_at further.
+                while (delay := self.send_at - loop.time()) > 0:
+                    await asyncio.sleep(delay)
+                if not self.outbox:
+                    self.outbox_ready.clear()
+                    continue
+                message = self.outbox.pop(0)
+                if not self.outbox:
+                    self.outbox_ready.clear()
+                if not self.meaningful(message):
+                    log.info("not sending %s %s again: the game moved on", message["type"], message["id"])
+                    continue
+                now = loop.time()
+                self.sent[message["id"]] = (message, now)
+                while len(self.sent) > REMEMBERED_MESSAGES:
+                    del self.sent[next(iter(self.sent))]
+                self.send_at = now + self.gap
+                await ws.send(json.dumps(message))
+        except websockets.ConnectionClosed:
+            pass  # the reading loop sees the close and decides
+
+    def rate_limited(self, msg: Dict[str, Any]) -> None:
+        """The server did not handle a message: it was over the message rate.
+        Wait what the server says, send that message again (or `sync` if it
+        cannot be told which), and space messages out from now on."""
+        self.refusals += 1
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        wait = msg.get("retry_after_ms")
+        wait = min(60.0, wait / 1000) if isinstance(wait, (int, float)) and wait >= 0 else RATE_LIMIT_FALLBACK_S
+        refused = self.sent.pop(msg.get("id"), None) if msg.get("id") is not None else None
+        # Each refusal of a message sent after the last refusal was known
+        # means the spacing is still too short: double it. Refusals of
+        # messages already on their way then say nothing new.
+        paced = refused is not None and self.last_refusal_at is not None and refused[1] > self.last_refusal_at
+        self.gap = min(max(self.gap * 2 if paced else self.gap, wait, RATE_LIMIT_MIN_GAP_S), max(RATE_LIMIT_MAX_GAP_S, wait))
+        self.last_refusal_at = now
+        self.send_at = max(self.send_at, now + wait)
+        if refused is not None:
+            message = refused[0]
+            log.info("rate_limited: sending %s %s again in %d ms", message["type"], message["id"], wait * 1000)
+            self.queue_message(message)
+        else:
+            log.info("rate_limited (%s); asking for the state again in %d ms", msg.get("message"), wait * 1000)
+            if self.room is not None and self.started:
+                self.send({"type": "sync"})
+
+    def enter(self) -> None:
         """Joins the room, or creates one (once)."""
         if self.room:
-            self.entry_id = await self.send(ws, {"type": "join", "code": self.room})
+            self.entry_id = self.send({"type": "join", "code": self.room})
         elif self.queue:
-            self.queue_id = await self.send(ws, {"type": "queue", "players": self.queue})
+            self.queue_id = self.send({"type": "queue", "players": self.queue})
             self.entry_id = self.queue_id
         elif self.create_id is None:
             c = self.create or {}
             req = {"type": "create", "seats": c.get("seats", 2)}
             if c.get("clock"):
                 req["clock"] = c["clock"]
-            self.create_id = await self.send(ws, req)
+            self.create_id = self.send(req)
             self.entry_id = self.create_id
 
     def ours(self, msg: Dict[str, Any]) -> bool:
@@ -213,12 +311,28 @@ class _Game:
         return self.room is not None and code == self.room
 
     async def session(self, ws) -> Optional[Result]:
+        # A new connection: nothing of the last one is sent on this one.
+        self.outbox.clear()
+        self.outbox_ready.clear()
+        self.sent.clear()
+        self.send_at = 0.0
+        writer = asyncio.create_task(self.writer(ws))
+        try:
+            return await self.read(ws)
+        finally:
+            writer.cancel()
+            try:
+                await writer
+            except asyncio.CancelledError:
+                pass
+
+    async def read(self, ws) -> Optional[Result]:
         hello: Dict[str, Any] = {"type": "hello", "verbose": True, "bot": True}
         if self.token:
             hello["token"] = self.token
         else:
             hello["name"] = self.name
-        await self.send(ws, hello)
+        self.send(hello)
         async for text in ws:
             msg = json.loads(text)
             if self.on_frame:
@@ -234,7 +348,7 @@ class _Game:
                     self.shared["announced"] = True
                     log.info("playing as %s #%s (rated with the bots)", msg.get("name"), msg.get("player_id"))
                 if not (msg.get("resumed") and self.started):
-                    await self.enter(ws)
+                    self.enter()
             elif kind == "matched":
                 # Quick play: the server seats us; room and state follow.
                 if self.queue and self.room is None:
@@ -257,24 +371,28 @@ class _Game:
                     self.started = True
                 elif self.create is not None and _hosting(msg):
                     if self.bots_to_add and None in msg["seats"]:
-                        await self.send(ws, {"type": "add_bot", "level": self.bots_to_add.pop(0)})
+                        self.send({"type": "add_bot", "level": self.bots_to_add.pop(0)})
                     elif None not in msg["seats"] and not self.started:
                         self.started = True
-                        await self.send(ws, {"type": "start"})
+                        self.send({"type": "start"})
             elif kind == "state":
                 if not self.ours(msg):
                     continue
                 state = State.parse(msg)
+                self.version = state.version
+                self.my_turn = state.my_turn
                 if state.my_turn:
-                    await self.act(ws, state)
+                    self.act(state)
             elif kind == "result":
                 if self.ours(msg):
                     return Result.parse(msg)
             elif kind == "error":
                 code = msg.get("code")
-                if code == "invalid_token":
+                if code == "rate_limited":
+                    self.rate_limited(msg)
+                elif code == "invalid_token":
                     self.token = None
-                    await self.send(ws, {"type": "hello", "verbose": True, "bot": True, "name": self.name})
+                    self.send({"type": "hello", "verbose": True, "bot": True, "name": self.name})
                 elif code == "already_queued" and msg.get("id") == self.queue_id:
                     pass  # queued from an earlier connection of this session: wait on
                 elif code == "already_in_room" and msg.get("id") == self.entry_id:
@@ -283,15 +401,15 @@ class _Game:
                     log.warning("leaving an earlier room to play this one")
                     if self.create_id == self.entry_id:
                         self.create_id = None
-                    await self.send(ws, {"type": "leave"})
-                    await self.enter(ws)
+                    self.send({"type": "leave"})
+                    self.enter()
                 elif msg.get("id") is not None and msg.get("id") == self.act_id and code not in ("stale_version", "stand_in_turn"):
                     # Our move was refused: play the first legal action on
                     # the state sent again.
                     log.warning("move refused (%s: %s); playing the first legal action", code, msg.get("message"))
                     self.refused = True
-                    await self.send(ws, {"type": "sync"})
-                elif code in ("stale_version", "rate_limited", "stand_in_turn"):
+                    self.send({"type": "sync"})
+                elif code in ("stale_version", "stand_in_turn"):
                     log.info("%s: %s", code, msg.get("message"))
                 elif code in ("room_not_found", "room_full", "game_already_started", "invalid_name"):
                     raise KitError(f"{code}: {msg.get('message')}")
@@ -299,7 +417,7 @@ class _Game:
                     log.warning("server error %s: %s", code, msg.get("message"))
         return None
 
-    async def act(self, ws, state: State) -> None:
+    def act(self, state: State) -> None:
         if self.refused:
             self.refused = False
             action = state.legal_actions[0]
@@ -312,4 +430,4 @@ class _Game:
             if not _legal(action, state.legal_actions):
                 log.warning("choose() returned %r, not a legal action; playing the first legal action", action)
                 action = state.legal_actions[0]
-        self.act_id = await self.send(ws, {"type": "act", "action": action, "expect_version": state.version})
+        self.act_id = self.send({"type": "act", "action": action, "expect_version": state.version})
