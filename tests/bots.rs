@@ -221,3 +221,67 @@ async fn two_bots_in_quick_play_meet_twice_and_are_rated_with_the_bots() {
         assert_eq!(player["games"], 2, "{board}");
     }
 }
+
+/// Issue 24, defect 1: a bot refused for the message rate waits what the
+/// server says and plays on (it froze before: the refusal had no id). A
+/// server at 5 messages a second, bursts of 5, refuses these bots, which
+/// answer at once, over a game; they finish it all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_refused_for_the_message_rate_wait_and_finish_the_game() {
+    let server = TestServer::start_with(splendor_server::Config {
+        max_messages_per_second: 5,
+        message_burst: 5,
+        ..splendor_server::Config::default()
+    })
+    .await;
+    let url = server.ws_url();
+    let (refusals, mut refused) = mpsc::unbounded_channel();
+    let (codes, mut code_rx) = mpsc::unbounded_channel();
+    // Counts the refusals for the rate; the host also reports its room.
+    let counting = |config: Config, codes: Option<mpsc::UnboundedSender<String>>| {
+        let refusals = refusals.clone();
+        Config {
+            on_progress: Box::new(move |progress| match progress {
+                Progress::Refused(error) if error.code == "rate_limited" => {
+                    assert!(error.retry_after_ms.is_some(), "{error:?}");
+                    let _ = refusals.send(());
+                }
+                Progress::InRoom(code) => {
+                    if let Some(codes) = &codes {
+                        let _ = codes.send(code.clone());
+                    }
+                }
+                _ => {}
+            }),
+            ..config
+        }
+    };
+    let host = tokio::spawn(run_bot(counting(
+        Config::new(url.clone(), "greedy"),
+        Some(codes),
+    )));
+    let code = tokio::time::timeout(GAME_TIMEOUT, code_rx.recv())
+        .await
+        .expect("the host reports its room in time")
+        .expect("the host reports its room");
+    let guest = Config {
+        room: RoomChoice::Join { code },
+        start_when: None,
+        strategy: Box::new(Greedy),
+        ..Config::new(url.clone(), "greedy2")
+    };
+    let guest = tokio::spawn(run_bot(counting(guest, None)));
+    let (a, b) = tokio::time::timeout(GAME_TIMEOUT, async { (host.await, guest.await) })
+        .await
+        .expect("the game ends in time");
+    let (a, b) = (a.unwrap().expect("host"), b.unwrap().expect("guest"));
+    check_consistent(&a, &b, ["greedy", "greedy2"]);
+    let mut count = 0;
+    while refused.try_recv().is_ok() {
+        count += 1;
+    }
+    assert!(
+        count > 0,
+        "the rate limit was never met: the test tests nothing"
+    );
+}

@@ -235,7 +235,11 @@ async fn play_connection(bot: &mut Bot) -> Result<Outcome, BotError> {
         .await
         .map_err(BotError::Socket)?;
     loop {
-        // Send what the bot queued (its hello first), then read one frame.
+        // Send what the bot queued (its hello first), then read one frame;
+        // after a rate_limited refusal, only once the server's wait is over.
+        if let Some(wait) = bot.take_wait() {
+            tokio::time::sleep(wait).await;
+        }
         for frame in bot.take_outbox() {
             let text = frame.to_json();
             ws.send(Message::text(text))
@@ -283,6 +287,11 @@ pub struct Bot {
     /// Quick play: queued, not matched yet. Frames of any room (the last
     /// game's, which a resumed session is put back into) are not ours.
     awaiting_match: bool,
+    /// The server refused a message for the message rate: wait this long
+    /// before sending the outbox ([`Bot::take_wait`]).
+    wait: Option<Duration>,
+    /// The last `act` sent, to send again if the rate refused it.
+    last_act: Option<ClientFrame>,
 }
 
 impl Bot {
@@ -302,6 +311,8 @@ impl Bot {
         let mut bot = Bot {
             config,
             outbox: Vec::new(),
+            wait: None,
+            last_act: None,
             token: String::new(),
             seat: None,
             in_room: false,
@@ -488,10 +499,14 @@ impl Bot {
             expect_version: Some(state.version),
         };
         self.send(&format!("act-{}", state.version), ClientMessage::Act(act));
+        self.last_act = self.outbox.last().cloned();
         Ok(())
     }
 
     fn on_error(&mut self, error: ErrorInfo) -> Result<(), BotError> {
+        if error.code == "rate_limited" {
+            return self.on_rate_limited(error);
+        }
         match request(&error.id).to_owned().as_str() {
             // A session in no room enters the configured one, unless it was
             // in a room before a reconnection (that room is gone then).
@@ -523,6 +538,51 @@ impl Bot {
         }
         self.report(Progress::Refused(error));
         Ok(())
+    }
+
+    /// The server did not handle a message: it came over the message rate.
+    /// Wait what the server says (1 s if it does not), then send the same
+    /// move again if it still answers the latest state, else ask for the
+    /// state again and choose anew (a move is never applied twice); what was
+    /// refused before the game (hello, join, queue) ends the bot, as any
+    /// refusal there does.
+    fn on_rate_limited(&mut self, error: ErrorInfo) -> Result<(), BotError> {
+        let wait = Duration::from_millis(error.retry_after_ms.unwrap_or(1000).min(60_000));
+        let refused = request(&error.id).to_owned();
+        match refused.as_str() {
+            "hello" | "create" | "join" | "queue" => return Err(BotError::Refused(error)),
+            act if act.starts_with("act-") || act == "resync" || act == "resume" => {
+                self.wait = Some(self.wait.map_or(wait, |w| w.max(wait)));
+                // Anything else queued would be refused too.
+                self.outbox.clear();
+                // The move was not handled: the same move again, while it
+                // still answers the latest state; else the state again.
+                match self.last_act.clone() {
+                    Some(frame)
+                        if request(&frame.id) == act && self.acted_at == Some(self.version) =>
+                    {
+                        self.outbox.push(frame);
+                    }
+                    _ => {
+                        self.acted_at = None;
+                        self.send("resync", ClientMessage::Sync);
+                    }
+                }
+            }
+            // A start or a chat: the next `room` or state brings it back.
+            _ => {
+                self.start_sent = false;
+                self.wait = Some(self.wait.map_or(wait, |w| w.max(wait)));
+            }
+        }
+        self.report(Progress::Refused(error));
+        Ok(())
+    }
+
+    /// How long to wait before sending the outbox, once: the server asked
+    /// this bot to slow down (`rate_limited`).
+    pub fn take_wait(&mut self) -> Option<Duration> {
+        self.wait.take()
     }
 
     fn send(&mut self, id: &str, message: ClientMessage) {

@@ -374,3 +374,36 @@ fn the_command_line_chooses_quick_play_and_games_in_a_row() {
     assert!(Args::parse_words(["--queue", "5"]).is_err());
     assert!(Args::parse_words(["--games", "0"]).is_err());
 }
+
+/// Issue 24: a move refused for the message rate is not the bot's fault.
+/// The bot waits what the server says, then sends the same move again
+/// while it still answers the latest state, else asks for the state again;
+/// it never gives up over it, and never freezes.
+#[test]
+fn a_move_refused_for_the_rate_is_sent_again_after_the_wait() {
+    let mut c = check(Config::new("ws://x/ws", "ann"));
+    c.sent();
+    let moves = c.feed(state(2, 0));
+    assert_eq!(moves.len(), 1);
+    for attempt in 1..10 {
+        let limited = json!({"type": "error", "id": "act-2", "code": "rate_limited",
+            "message": "too many messages", "retry_after_ms": 120});
+        assert_eq!(c.feed(limited), moves, "attempt {attempt}: the same move");
+        assert_eq!(
+            c.bot.take_wait(),
+            Some(std::time::Duration::from_millis(120))
+        );
+        assert_eq!(c.bot.take_wait(), None, "the wait is taken once");
+    }
+    // The game moved on meanwhile (another state): the state again instead.
+    c.feed(state(3, 1));
+    let limited = json!({"type": "error", "id": "act-2", "code": "rate_limited", "message": "no"});
+    assert_eq!(c.feed(limited), [json!({"type": "sync", "id": "resync"})]);
+    // Without retry_after_ms: a second.
+    assert_eq!(c.bot.take_wait(), Some(std::time::Duration::from_secs(1)));
+    // The sync refused too: waited and sent again.
+    let limited = json!({"type": "error", "id": "resync", "code": "rate_limited",
+        "message": "no", "retry_after_ms": 5});
+    assert_eq!(c.feed(limited), [json!({"type": "sync", "id": "resync"})]);
+    assert_eq!(c.bot.take_wait(), Some(std::time::Duration::from_millis(5)));
+}
