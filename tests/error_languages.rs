@@ -409,8 +409,8 @@ async fn rematch_errors_after_the_end_are_said_in_the_language() {
         message,
         "seuls les joueurs peuvent proposer une revanche ; les spectateurs peuvent la suivre"
     );
-    // Seat 0 offers, seat 1 accepts and moves to the new room; seat 0,
-    // still in the old one, is told where to go, in its language.
+    // Seat 0 offers, seat 1 accepts: both are moved to the new room, where
+    // the game runs; another offer is refused there, in each language.
     let offer = table.players[0].request(json!({"type": "rematch"})).await;
     assert_eq!(offer["type"], "room", "{offer}");
     table.players[1]
@@ -419,13 +419,16 @@ async fn rematch_errors_after_the_end_are_said_in_the_language() {
     let moved = table.players[1]
         .recv_until(|m| m["type"] == "room" && m["rematch"]["room"].is_string())
         .await;
-    let new_code = moved["rematch"]["room"].as_str().expect("a code");
+    let new_code = moved["rematch"]["room"].as_str().expect("a code").to_owned();
+    table.players[0]
+        .recv_until(|m| m["type"] == "room" && m["code"] == new_code.as_str())
+        .await;
     let (code, message) = refused(&mut table.players[0], json!({"type": "rematch"})).await;
     assert_eq!(code, "rematch_unavailable");
     let expected = if table.players[0].name == "ann" {
-        format!("die Revanche ist vereinbart: tritt dem Raum {new_code} bei")
+        "eine Revanche kann angeboten werden, sobald das Spiel vorbei ist"
     } else {
-        format!("de revanche is afgesproken: kom erbij in kamer {new_code}")
+        "een revanche kan aangeboden worden zodra het spel afgelopen is"
     };
     assert_eq!(message, expected);
 }

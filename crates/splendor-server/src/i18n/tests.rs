@@ -606,7 +606,8 @@ const MADE_ELSEWHERE: &[&str] = &[
     "it is {text}'s turn, not yours",
     // room/social.rs: chat and rematch (tests/error_languages.rs, but for
     // "being made", the moment between the last acceptance and the new
-    // room, which no test catches).
+    // room, and "agreed", which a player meets only by offering again
+    // before the server has moved it: no test catches those moments).
     "a chat message needs some text",
     "a chat message has at most {n} characters, this one has {n2}",
     "chat is plain text on one line: no line breaks or other control characters",
