@@ -419,7 +419,10 @@ async fn rematch_errors_after_the_end_are_said_in_the_language() {
     let moved = table.players[1]
         .recv_until(|m| m["type"] == "room" && m["rematch"]["room"].is_string())
         .await;
-    let new_code = moved["rematch"]["room"].as_str().expect("a code").to_owned();
+    let new_code = moved["rematch"]["room"]
+        .as_str()
+        .expect("a code")
+        .to_owned();
     table.players[0]
         .recv_until(|m| m["type"] == "room" && m["code"] == new_code.as_str())
         .await;

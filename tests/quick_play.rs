@@ -105,27 +105,30 @@ async fn matched(client: &mut TestClient) -> Value {
 
 async fn a_queue_of_four_forms_two_rated_games_of_two(db: TestDatabase) {
     let server = TestServer::start_with(config(&db)).await;
-    let mut clients = Vec::new();
+    let mut clients: Vec<TestClient> = Vec::new();
+    let mut rooms = Vec::new();
     for (i, name) in ["ann", "bob", "cy", "dee"].iter().enumerate() {
         let (mut client, _) = player(&server, name, i % 2 == 1).await;
         let queued = queue(&mut client, 2).await;
-        // The first waits alone; the second completes a game at once.
+        clients.push(client);
+        // The first waits alone; the second completes a game at once
+        // (formed just after its `queued`: both hear `matched` before the
+        // next one queues, so that one waits alone again).
         if i % 2 == 0 {
             assert_eq!(queued["waiting"], 1, "{queued}");
+            continue;
         }
-        clients.push(client);
-    }
-    let mut rooms = Vec::new();
-    for client in &mut clients {
-        let room = matched(client).await;
-        assert_eq!(room["status"], "playing", "{room}");
-        let seats = room["seats"].as_array().unwrap();
-        assert_eq!(seats.len(), 2);
-        assert_eq!(room["you"]["role"], "player");
-        // The game is on: a state follows, with this seat's view.
-        let state = client.recv_type("state").await;
-        assert_eq!(state["version"], 0, "{state}");
-        rooms.push(room["code"].as_str().unwrap().to_owned());
+        for client in &mut clients[i - 1..=i] {
+            let room = matched(client).await;
+            assert_eq!(room["status"], "playing", "{room}");
+            let seats = room["seats"].as_array().unwrap();
+            assert_eq!(seats.len(), 2);
+            assert_eq!(room["you"]["role"], "player");
+            // The game is on: a state follows, with this seat's view.
+            let state = client.recv_type("state").await;
+            assert_eq!(state["version"], 0, "{state}");
+            rooms.push(room["code"].as_str().unwrap().to_owned());
+        }
     }
     assert_eq!(rooms[0], rooms[1], "the first two play together");
     assert_eq!(rooms[2], rooms[3], "the last two play together");
@@ -504,8 +507,10 @@ async fn a_session_waiting_in_the_queue_is_not_closed_as_idle() {
 async fn a_player_who_leaves_a_running_game_cannot_queue_until_it_is_over() {
     let db = TestDatabase::sqlite();
     let server = TestServer::start_with(Config {
-        // Bob's bank outlasts the test: the game waits for him.
-        quick_play_clock: "300s+0s".parse().expect("a clock"),
+        // Long enough for ann's requests below to find the game running
+        // (a game of stand-ins takes seconds per turn), short enough for
+        // her first turn, if she left during it, to run out at once.
+        quick_play_clock: "2s+0s".parse().expect("a clock"),
         ..config(&db)
     })
     .await;

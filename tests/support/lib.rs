@@ -442,7 +442,10 @@ impl TestClient {
     /// Plays this client's seat (legal actions only, on the version it was
     /// shown, chosen by `dice`) until the game's `result` arrives; returns
     /// it. For games against bots, which move by themselves.
+    /// The same state may come more than once (a `sync`, a join of the
+    /// room the client is in): each version is answered once.
     pub async fn play_until_result(&mut self, dice: &mut Dice) -> Value {
+        let mut acted = None;
         loop {
             let message = self.recv().await;
             match message["type"].as_str() {
@@ -450,7 +453,11 @@ impl TestClient {
                 Some("error") => panic!("{}: {message}", self.name),
                 Some("state") => {
                     let state: StateInfo = self.full(serde_json::from_value(message).unwrap());
-                    if state.to_act.is_some() && state.to_act == state.you {
+                    if state.to_act.is_some()
+                        && state.to_act == state.you
+                        && acted != Some(state.version)
+                    {
+                        acted = Some(state.version);
                         let legal = state.legal_actions.clone().expect("legal actions");
                         let action = choose(&legal, dice).clone();
                         self.send_with_id(json!({
