@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+pub use splendor_room::config::{RoomConfig, TurnClock, TurnClockError};
+
 /// How rooms behave; the server builds this from its own configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LobbyConfig {
@@ -71,142 +73,22 @@ impl Default for LobbyConfig {
             think_threads: crate::thinking::ThinkPool::default_threads(),
             turn_clock: None,
             room_seed: None,
-            min_grace: crate::room::clock::MIN_GRACE,
+            min_grace: splendor_room::clock::MIN_GRACE,
         }
     }
 }
 
-/// A Fischer clock (R12.1): a time bank per player, and an increment added
-/// when each of their turns ends. Whole seconds: a bank of 1 second to
-/// 7 days, an increment of 0 to 1 day.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TurnClock {
-    bank: Duration,
-    increment: Duration,
-}
-
-/// A clock outside what R12.1 allows.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TurnClockError {
-    /// The bank is not 1 second to 7 days in whole seconds.
-    #[error("a clock's bank is 1 second to 7 days in whole seconds (R12.1), not {0:?}")]
-    Bank(Duration),
-    /// The increment is not 0 to 1 day in whole seconds.
-    #[error("a clock's increment is 0 to 1 day in whole seconds (R12.1), not {0:?}")]
-    Increment(Duration),
-    /// The text is not `BANK+INCREMENT`.
-    #[error(
-        "{0:?} is not a clock: write BANK+INCREMENT in seconds, minutes, hours or days, like 5m+10s or 1d+0s"
-    )]
-    Syntax(String),
-}
-
-const DAY: u64 = 24 * 60 * 60;
-
-impl TurnClock {
-    /// A clock of `bank` and `increment`, checked against R12.1.
-    pub fn new(bank: Duration, increment: Duration) -> Result<TurnClock, TurnClockError> {
-        let whole = |d: Duration| d.subsec_nanos() == 0;
-        if !whole(bank) || bank < Duration::from_secs(1) || bank > Duration::from_secs(7 * DAY) {
-            return Err(TurnClockError::Bank(bank));
-        }
-        if !whole(increment) || increment > Duration::from_secs(DAY) {
-            return Err(TurnClockError::Increment(increment));
-        }
-        Ok(TurnClock { bank, increment })
-    }
-
-    /// Each player's time at the start.
-    pub fn bank(self) -> Duration {
-        self.bank
-    }
-
-    /// Added when each of a player's turns ends.
-    pub fn increment(self) -> Duration {
-        self.increment
-    }
-}
-
-impl std::str::FromStr for TurnClock {
-    type Err = TurnClockError;
-
-    /// `BANK+INCREMENT`, each a whole number with a unit: `s`, `m`, `h` or
-    /// `d` (`5m+10s`, `1d+0s`).
-    fn from_str(text: &str) -> Result<TurnClock, TurnClockError> {
-        let syntax = || TurnClockError::Syntax(text.to_owned());
-        let (bank, increment) = text.trim().split_once('+').ok_or_else(syntax)?;
-        let part = |p: &str| -> Result<Duration, TurnClockError> {
-            let p = p.trim();
-            let unit = match p.chars().last().ok_or_else(syntax)? {
-                's' => 1,
-                'm' => 60,
-                'h' => 60 * 60,
-                'd' => DAY,
-                _ => return Err(syntax()),
-            };
-            let n: u64 = p[..p.len() - 1].parse().map_err(|_| syntax())?;
-            n.checked_mul(unit)
-                .map(Duration::from_secs)
-                .ok_or_else(syntax)
-        };
-        TurnClock::new(part(bank)?, part(increment)?)
-    }
-}
-
-impl std::fmt::Display for TurnClock {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}s+{}s", self.bank.as_secs(), self.increment.as_secs())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn r12_1_a_clock_is_a_bank_and_an_increment_in_whole_seconds() {
-        let clock: TurnClock = "5m+10s".parse().unwrap();
-        assert_eq!(clock.bank(), Duration::from_secs(300));
-        assert_eq!(clock.increment(), Duration::from_secs(10));
-        assert_eq!(clock.to_string(), "300s+10s");
-        assert_eq!("300s+10s".parse::<TurnClock>(), Ok(clock));
-        let correspondence: TurnClock = "1d+1d".parse().unwrap();
-        assert_eq!(correspondence.increment(), Duration::from_secs(DAY));
-        assert!("7d+0s".parse::<TurnClock>().is_ok());
-        assert!("1s+0s".parse::<TurnClock>().is_ok());
-    }
-
-    #[test]
-    fn r12_1_clocks_outside_the_limits_are_refused_with_the_reason() {
-        assert!(matches!(
-            "0s+0s".parse::<TurnClock>(),
-            Err(TurnClockError::Bank(_))
-        ));
-        assert!(matches!(
-            "8d+0s".parse::<TurnClock>(),
-            Err(TurnClockError::Bank(_))
-        ));
-        assert!(matches!(
-            "5m+2d".parse::<TurnClock>(),
-            Err(TurnClockError::Increment(_))
-        ));
-        assert!(matches!(
-            TurnClock::new(Duration::from_millis(1500), Duration::ZERO),
-            Err(TurnClockError::Bank(_))
-        ));
-        for bad in [
-            "5m",
-            "5m+",
-            "+10s",
-            "5x+1s",
-            "m+1s",
-            "-5m+1s",
-            "99999999999999999d+0s",
-        ] {
-            assert!(
-                matches!(bad.parse::<TurnClock>(), Err(TurnClockError::Syntax(_))),
-                "{bad}"
-            );
+impl LobbyConfig {
+    /// The settings each room gets.
+    pub fn room(&self) -> RoomConfig {
+        RoomConfig {
+            room_idle_ttl: self.room_idle_ttl,
+            empty_room_ttl: self.empty_room_ttl,
+            finished_room_ttl: self.finished_room_ttl,
+            abandoned_game_ttl: self.abandoned_game_ttl,
+            max_spectators: self.max_spectators,
+            bot_delay: self.bot_delay,
+            min_grace: self.min_grace,
         }
     }
 }

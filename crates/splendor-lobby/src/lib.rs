@@ -23,10 +23,8 @@
 //!   with their wire codes.
 #![forbid(unsafe_code)]
 
-pub mod code;
 pub mod config;
 pub mod conn;
-pub mod error;
 mod held;
 pub mod lobby;
 pub mod persist;
@@ -38,7 +36,6 @@ pub mod stored;
 pub mod thinking;
 mod timings;
 
-pub use code::RoomCode;
 pub use config::{LobbyConfig, TurnClock, TurnClockError};
 pub use conn::{
     CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, Outgoing, SendError, SharedFrame,
@@ -49,5 +46,6 @@ pub use persist::{GameId, GameStart, NoPersistence, PersistError, PersistErrorKi
 pub use presence::{Presence, RoomSeat};
 pub use room::{Answer, Caller, Joined, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
+pub use splendor_room::{RoomCode, code, error};
 pub use thinking::ThinkPool;
 pub use timings::TimeHistogram;

@@ -404,20 +404,14 @@ impl Lobby {
         let mut players = players.into_iter();
         let host = players.next().ok_or(LobbyError::InvalidSeats(0))?;
         let mut others: Vec<crate::room::seats::Member> = players
-            .map(|s| crate::room::seats::Member {
-                session: s.id,
-                name: s.name,
-                conn: None,
-                verbose: false,
-                bot: None,
-            })
+            .map(|s| crate::room::seats::Member::person(&s))
             .collect();
         let ids: Vec<SessionId> = std::iter::once(host.id)
-            .chain(others.iter().map(|m| m.session))
+            .chain(others.iter().map(|m| m.session()))
             .collect();
         for k in 1..=bots {
-            let id =
-                SessionId::random().map_err(|e| LobbyError::internal(format!("no bot id: {e}")))?;
+            let id = crate::session::random_session_id()
+                .map_err(|e| LobbyError::internal(format!("no bot id: {e}")))?;
             let name = if k == 1 {
                 "Greedy bot".to_owned()
             } else {
@@ -491,7 +485,7 @@ impl Lobby {
             }
         }
         let code = loop {
-            let code = RoomCode::random()
+            let code = RoomCode::random(random::fill)
                 .map_err(|e| LobbyError::internal(format!("no room code: {e}")))?;
             if !rooms.contains_key(&code) {
                 break code;
@@ -524,7 +518,7 @@ impl Lobby {
                     rated: create.rated,
                     matched: create.matched,
                     clock: create.clock,
-                    config: self.inner.config.clone(),
+                    config: self.inner.config.room(),
                 },
                 rng_seed,
                 tokio::time::Instant::now().into_std(),
@@ -583,7 +577,7 @@ impl Lobby {
         let core = span.in_scope(|| {
             RoomCore::restored(
                 restored,
-                self.inner.config.clone(),
+                self.inner.config.room(),
                 rng_seed,
                 tokio::time::Instant::now().into_std(),
             )

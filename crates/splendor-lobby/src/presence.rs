@@ -195,7 +195,7 @@ mod tests {
     #[tokio::test]
     async fn claiming_replaces_the_old_connection_and_keeps_the_room() {
         let presence = Presence::default();
-        let session = SessionId::random().unwrap();
+        let session = crate::session::random_session_id().unwrap();
         let (first, mut first_rx) = Connection::new(4);
         let (second, _second_rx) = Connection::new(4);
         assert_eq!(presence.claim(session, &first), None);

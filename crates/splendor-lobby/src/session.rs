@@ -14,41 +14,19 @@ use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
 use splendor_protocol::client::MAX_NAME_CHARS;
-use uuid::Uuid;
 
 use crate::random::{self, RandomError};
 
 /// A boxed future, so that the traits here can be used as `dyn` objects.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// A session's public id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SessionId(pub Uuid);
+pub use splendor_room::session::{Session, SessionId};
 
-impl fmt::Display for SessionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.as_simple().fmt(f)
-    }
-}
-
-impl SessionId {
-    /// A fresh random id.
-    pub fn random() -> Result<SessionId, RandomError> {
-        let mut bytes = [0; 16];
-        random::fill(&mut bytes)?;
-        Ok(SessionId(
-            uuid::Builder::from_random_bytes(bytes).into_uuid(),
-        ))
-    }
-}
-
-/// Who a connection is: what the server knows of a client after `hello`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Session {
-    /// The session's id.
-    pub id: SessionId,
-    /// Its display name.
-    pub name: String,
+/// A fresh random session id.
+pub fn random_session_id() -> Result<SessionId, RandomError> {
+    let mut bytes = [0; 16];
+    random::fill(&mut bytes)?;
+    Ok(SessionId::from_random_bytes(bytes))
 }
 
 /// The secret that resumes a session. Its `Debug` form hides it.
@@ -153,7 +131,7 @@ impl SessionStore for MemorySessions {
         Box::pin(async move {
             let token = SessionToken::generate()?;
             let session = Session {
-                id: SessionId::random()?,
+                id: random_session_id()?,
                 name: name.to_owned(),
             };
             self.lock()
@@ -246,5 +224,23 @@ mod tests {
         assert!(validate_name(&"x".repeat(25)).is_err());
         assert!(validate_name(&"é".repeat(24)).is_ok());
         assert!(validate_name("a\nb").is_err());
+    }
+}
+
+#[cfg(test)]
+mod player_id_tests {
+    use super::*;
+
+    /// A rated seat's public id is computed by the room (for the seats it
+    /// shows) and by the store (for the ratings it keeps): the same.
+    #[test]
+    fn the_room_and_the_store_agree_on_player_ids() {
+        for n in [0u128, 1, 42, u128::MAX, 0x0123_4567_89ab_cdef] {
+            let id = SessionId(uuid::Uuid::from_u128(n));
+            assert_eq!(
+                id.player_id(),
+                splendor_store::player_id(splendor_store::SessionId(id.0))
+            );
+        }
     }
 }

@@ -28,7 +28,6 @@ use splendor_protocol::RoomSummary;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
-use super::core::RoomCore;
 use super::effect::{Answer, Closed, Effect, Tally, Write};
 use super::handle::Command;
 use super::input::{DriverEvent, Request, Ticket, WriteId};
@@ -37,6 +36,7 @@ use crate::error::LobbyError;
 use crate::lobby::{Occupancy, Stats};
 use crate::persist::{ActionMeta, GameStart, Persistence};
 use crate::session::BoxFuture;
+use splendor_room::RoomCore;
 
 /// The room task's state besides the core.
 pub(crate) struct Driver {

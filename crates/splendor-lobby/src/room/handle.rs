@@ -1,8 +1,8 @@
 //! The in-process API of a room: a cloneable [`RoomHandle`] over a bounded
 //! command channel, each call with a `oneshot` for its answer.
 
-use splendor_protocol::{Role, RoomStatus};
-use splendor_rules::Seat;
+use splendor_protocol::Role;
+use splendor_room::{Joined, RoomProbe};
 use tokio::sync::{mpsc, oneshot};
 
 use super::effect::Answer;
@@ -10,32 +10,6 @@ use super::input::{Caller, Request};
 use crate::code::RoomCode;
 use crate::conn::Connection;
 use crate::error::LobbyError;
-
-/// How a connection ended up in the room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Joined {
-    /// Player or spectator (a seated session that joins again is a player,
-    /// whatever it asked for).
-    pub role: Role,
-    /// The seat, for a player (join order before the start, turn order after).
-    pub seat: Option<Seat>,
-}
-
-/// A summary of a room's state, for tests and diagnostics (not a position
-/// of the game: that is `splendor_rules::Snapshot`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RoomProbe {
-    /// Waiting, playing or finished.
-    pub status: RoomStatus,
-    /// The state version, once the game started.
-    pub version: Option<u64>,
-    /// Players holding a seat, connected or not.
-    pub seated: usize,
-    /// Seated players with a connection.
-    pub connected_players: usize,
-    /// Connected spectators.
-    pub spectators: usize,
-}
 
 /// What a room task is asked to do.
 pub(crate) enum Command {

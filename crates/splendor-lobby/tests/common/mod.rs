@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use splendor_lobby::{
     Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, LobbyError, NoPersistence,
-    Persistence, Request, RoomHandle, Session, SessionId,
+    Persistence, Request, RoomHandle, Session,
 };
 use splendor_protocol::{
     RequestId, ResultInfo, Role, RoomInfo, SeatOrder, ServerMessage, StateInfo, WireAction,
@@ -34,7 +34,7 @@ impl Client {
         let (conn, rx) = Connection::new(queue);
         Client {
             session: Session {
-                id: SessionId::random().unwrap(),
+                id: splendor_lobby::session::random_session_id().unwrap(),
                 name: name.into(),
             },
             conn,

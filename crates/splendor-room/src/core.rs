@@ -27,19 +27,19 @@ use uuid::Uuid;
 use super::bots::BotTurn;
 use super::clock::{ClockOptions, Clocks};
 use super::effect::Mover;
+use super::effect::RoomProbe;
 use super::effect::{Answer, Closed, Effect, Write};
-use super::handle::RoomProbe;
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
 use super::seats::{Member, Seats, Spectator};
 use super::social::Social;
 use super::timers::{ExpiryInputs, RoomTimer, TimerTable, expiry, expiry_reason};
+use crate::RestoredGame;
 use crate::code::RoomCode;
-use crate::config::LobbyConfig;
+use crate::config::RoomConfig;
 use crate::conn::{ConnId, Outgoing, SharedFrame};
 use crate::error::LobbyError;
-use crate::persist::GameId;
-use crate::room::RestoredGame;
 use crate::session::{Session, SessionId};
+use crate::write::GameId;
 
 /// The game once started.
 #[derive(Clone, Debug)]
@@ -126,41 +126,44 @@ pub(crate) enum AfterResult {
 }
 
 /// Everything a new room starts from.
-pub(crate) struct RoomSetup {
-    pub(crate) code: RoomCode,
+pub struct RoomSetup {
+    /// The room's code.
+    pub code: RoomCode,
     /// 2, 3 or 4 seats.
-    pub(crate) capacity: u8,
-    pub(crate) listed: bool,
+    pub capacity: u8,
+    /// Whether the room is listed for strangers to join.
+    pub listed: bool,
     /// The creator, who takes the first seat and is the host.
-    pub(crate) host: Session,
+    pub host: Session,
     /// The host's connection; `None` for a rematch room, which its host
     /// joins once the old room let everyone know.
-    pub(crate) conn: Option<ConnId>,
+    pub conn: Option<ConnId>,
     /// Echoed by the first `room` message the host receives.
-    pub(crate) request: Option<RequestId>,
+    pub request: Option<RequestId>,
     /// Whether the host's connection asked for full states after actions.
-    pub(crate) verbose: bool,
+    pub verbose: bool,
     /// The room's turn clock, if any (R12).
-    pub(crate) clock: Option<ClockOptions>,
+    pub clock: Option<ClockOptions>,
     /// A player host takes the first seat; a spectator host watches (and
     /// fills the seats with bots, or waits for others).
-    pub(crate) role: Role,
+    pub role: Role,
     /// The other seats, filled already (a rematch): people detached, bots.
-    pub(crate) others: Vec<Member>,
+    pub others: Vec<Member>,
     /// The host keeps the role while away (a rematch room: its host joins
     /// and starts it at once, and a follower who joins first must not take
     /// the role).
-    pub(crate) fixed_host: bool,
+    pub fixed_host: bool,
     /// The game counts for the ratings (issue 13).
-    pub(crate) rated: bool,
+    pub rated: bool,
     /// Filled by the quick-play queue; started by `Request::StartMatch`.
-    pub(crate) matched: bool,
-    pub(crate) config: LobbyConfig,
+    pub matched: bool,
+    /// The room's settings.
+    pub config: RoomConfig,
 }
 
 /// A room: its people, its game, its timers and the effects it has not
 /// handed out yet.
-pub(crate) struct RoomCore {
+pub struct RoomCore {
     pub(crate) code: RoomCode,
     pub(crate) listed: bool,
     pub(crate) people: Seats,
@@ -170,7 +173,7 @@ pub(crate) struct RoomCore {
     /// When a member last asked the room something or someone joined, left,
     /// reconnected or disconnected: the idle clock of a waiting room.
     last_activity: Instant,
-    pub(crate) config: LobbyConfig,
+    pub(crate) config: RoomConfig,
     timers: TimerTable,
     /// Seeds, game ids and salts; seeded by the driver from the OS. ChaCha20:
     /// the salt must be unpredictable for the seed commitment to hide.
@@ -205,7 +208,7 @@ pub(crate) struct RoomCore {
 
 impl RoomCore {
     /// A new room with its host seated; its first effects tell the host.
-    pub(crate) fn new(setup: RoomSetup, rng_seed: [u8; 32], now: Instant) -> RoomCore {
+    pub fn new(setup: RoomSetup, rng_seed: [u8; 32], now: Instant) -> RoomCore {
         let mut seats: Vec<Option<Member>> = (0..setup.capacity).map(|_| None).collect();
         let mut spectators = Vec::new();
         match setup.role {
@@ -260,9 +263,9 @@ impl RoomCore {
     /// A room for a game that was running when the server stopped: every
     /// seat is taken and disconnected, the first seat is the host, and the
     /// room is not listed.
-    pub(crate) fn restored(
+    pub fn restored(
         restored: RestoredGame,
-        config: LobbyConfig,
+        config: RoomConfig,
         rng_seed: [u8; 32],
         now: Instant,
     ) -> RoomCore {
@@ -353,7 +356,7 @@ impl RoomCore {
         (code, listed): (RoomCode, bool),
         people: Seats,
         running: Option<Running>,
-        config: LobbyConfig,
+        config: RoomConfig,
         rng_seed: [u8; 32],
         now: Instant,
     ) -> RoomCore {
@@ -395,7 +398,7 @@ impl RoomCore {
 
     /// A caller's request. Its answer comes out as [`Effect::Reply`] with
     /// `ticket`: at once, or after a write for `start` and `act`.
-    pub(crate) fn handle_request(
+    pub fn handle_request(
         &mut self,
         now: Instant,
         ticket: Ticket,
@@ -514,7 +517,7 @@ impl RoomCore {
     }
 
     /// What the driver did or learned.
-    pub(crate) fn handle_event(&mut self, now: Instant, event: DriverEvent) {
+    pub fn handle_event(&mut self, now: Instant, event: DriverEvent) {
         self.now = now;
         match event {
             DriverEvent::Written { id, outcome } => self.written(now, id, outcome),
@@ -540,7 +543,7 @@ impl RoomCore {
     }
 
     /// Time passed: handles every timer due at `now`.
-    pub(crate) fn handle_timeout(&mut self, now: Instant) {
+    pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
         while let Some(timer) = self.timers.take_expired(now) {
             match timer {
@@ -556,17 +559,17 @@ impl RoomCore {
     }
 
     /// When [`RoomCore::handle_timeout`] should be called next.
-    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         self.timers.next_timeout()
     }
 
     /// The next thing to do, in order.
-    pub(crate) fn poll_effect(&mut self) -> Option<Effect> {
+    pub fn poll_effect(&mut self) -> Option<Effect> {
         self.effects.pop_front()
     }
 
     /// A summary of the room, for tests and diagnostics.
-    pub(crate) fn probe(&self) -> RoomProbe {
+    pub fn probe(&self) -> RoomProbe {
         RoomProbe {
             status: self.status(),
             version: self.running.as_ref().map(|r| r.version),
@@ -577,7 +580,7 @@ impl RoomCore {
     }
 
     /// Connected people seated, people seated, bots, spectators.
-    pub(crate) fn occupancy(&self) -> [usize; 4] {
+    pub fn occupancy(&self) -> [usize; 4] {
         let humans = self.people.humans();
         [
             self.people.connected_players(),
@@ -588,13 +591,14 @@ impl RoomCore {
     }
 
     /// What the lobby lists for this room.
-    pub(crate) fn summary(&self) -> &RoomSummary {
+    pub fn summary(&self) -> &RoomSummary {
         &self.summary
     }
 
     // ---- steps shared by the requests --------------------------------------
 
-    pub(crate) fn status(&self) -> RoomStatus {
+    /// Waiting, playing or finished.
+    pub fn status(&self) -> RoomStatus {
         match &self.running {
             None => RoomStatus::Waiting,
             Some(r) if r.game.is_over() => RoomStatus::Finished,

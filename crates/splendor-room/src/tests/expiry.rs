@@ -5,14 +5,14 @@ use std::time::Duration;
 use expect_test::expect;
 
 use super::check::{check, check_with};
-use crate::config::LobbyConfig;
+use crate::config::RoomConfig;
 
 /// Idle TTL 10 minutes, empty-room grace 1 minute.
-fn expiry_config() -> LobbyConfig {
-    LobbyConfig {
+fn expiry_config() -> RoomConfig {
+    RoomConfig {
         room_idle_ttl: Duration::from_secs(600),
         empty_room_ttl: Duration::from_secs(60),
-        ..LobbyConfig::default()
+        ..RoomConfig::default()
     }
 }
 

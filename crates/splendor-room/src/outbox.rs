@@ -94,9 +94,7 @@ impl RoomCore {
                         host: m.session == self.people.host,
                         bot: m.bot.map(|level| level.name().to_owned()),
                         muted: self.is_muted(m.session),
-                        player_id: (self.rated && m.bot.is_none()).then(|| {
-                            splendor_store::player_id(splendor_store::SessionId(m.session.0))
-                        }),
+                        player_id: (self.rated && m.bot.is_none()).then(|| m.session.player_id()),
                     })
                 })
                 .collect(),

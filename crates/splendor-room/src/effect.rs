@@ -2,7 +2,7 @@
 //! order. The core never sends, stores or closes anything itself.
 
 use splendor_ai::Level;
-use splendor_protocol::RoomSummary;
+use splendor_protocol::{Role, RoomStatus, RoomSummary};
 use splendor_replay::{Commitment, Salt};
 use splendor_rules::{Action, GameResult, Options, Seat, View};
 
@@ -10,14 +10,14 @@ use super::input::{Ticket, WriteId};
 use crate::code::RoomCode;
 use crate::conn::{CloseReason, ConnId, Outgoing};
 use crate::error::LobbyError;
-use crate::persist::GameId;
 use crate::session::SessionId;
+use crate::write::GameId;
 
 /// The answer to a request.
 #[derive(Clone, Debug)]
 pub enum Answer {
     /// A join: how the connection is in the room now.
-    Joined(super::handle::Joined),
+    Joined(Joined),
     /// The last `rematch` acceptance: the gateway makes the new room.
     Rematch(super::social::RematchPlan),
     /// Any other request that succeeded.
@@ -93,7 +93,7 @@ pub struct Think {
     pub seed: u64,
 }
 
-/// A durable write (see [`crate::persist::Persistence`]).
+/// A durable write (splendor-lobby's `Persistence` carries it out).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Write {
     /// A new game: it exists only once this is durable.
@@ -197,4 +197,30 @@ pub struct Closed {
     pub farewell: Vec<ConnId>,
     /// What they are told (`room_closed`).
     pub notice: Outgoing,
+}
+
+/// How a connection ended up in the room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Joined {
+    /// Player or spectator (a seated session that joins again is a player,
+    /// whatever it asked for).
+    pub role: Role,
+    /// The seat, for a player (join order before the start, turn order after).
+    pub seat: Option<Seat>,
+}
+
+/// A summary of a room's state, for tests and diagnostics (not a position
+/// of the game: that is `splendor_rules::Snapshot`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomProbe {
+    /// Waiting, playing or finished.
+    pub status: RoomStatus,
+    /// The state version, once the game started.
+    pub version: Option<u64>,
+    /// Players holding a seat, connected or not.
+    pub seated: usize,
+    /// Seated players with a connection.
+    pub connected_players: usize,
+    /// Connected spectators.
+    pub spectators: usize,
 }

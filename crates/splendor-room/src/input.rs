@@ -9,8 +9,8 @@ use splendor_protocol::{RequestId, Role, SeatOrder};
 use splendor_rules::{Action, Seat};
 
 use crate::conn::ConnId;
-use crate::persist::PersistError;
 use crate::session::SessionId;
+use crate::write::PersistError;
 
 /// Who makes a request: a session, on one of its connections, with the
 /// request id its answer echoes. The gateway fills it from what the

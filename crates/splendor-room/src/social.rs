@@ -66,13 +66,13 @@ struct Rematch {
 pub struct RematchPlan {
     /// The seats apart from the caller's, people detached (they follow
     /// with `join`, or land there when they resume).
-    pub(crate) others: Vec<Member>,
+    pub others: Vec<Member>,
     /// The room's clock (R12).
-    pub(crate) clock: Option<ClockOptions>,
+    pub clock: Option<ClockOptions>,
     /// Whether the room is listed.
-    pub(crate) listed: bool,
+    pub listed: bool,
     /// Whether the game counts for the ratings.
-    pub(crate) rated: bool,
+    pub rated: bool,
 }
 
 impl RematchPlan {

@@ -3,7 +3,7 @@
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId};
 use splendor_rules::RuleError;
 
-use crate::persist::{PersistError, PersistErrorKind};
+use crate::write::{PersistError, PersistErrorKind};
 
 /// A room or lobby request failed; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -105,8 +105,8 @@ pub enum LobbyError {
     /// Too many chat messages in a short time.
     #[error(
         "at most {} chat messages in {} seconds; wait a moment",
-        crate::room::CHAT_BURST,
-        crate::room::CHAT_WINDOW.as_secs()
+        crate::social::CHAT_BURST,
+        crate::social::CHAT_WINDOW.as_secs()
     )]
     ChatTooFast,
     /// No rematch can be offered now (the message says why).

@@ -8,16 +8,10 @@ use std::time::Duration;
 use expect_test::expect;
 
 use super::check::{check, check_with};
-use crate::config::LobbyConfig;
+use crate::config::RoomConfig;
 
-fn quick() -> LobbyConfig {
-    LobbyConfig {
-        strong_budget: splendor_ai::Budget {
-            iterations: 50,
-            time_cap: None,
-        },
-        ..LobbyConfig::default()
-    }
+fn quick() -> RoomConfig {
+    RoomConfig::default()
 }
 
 #[test]
@@ -141,7 +135,7 @@ fn a_bot_moves_after_the_delay_through_the_same_path_as_a_person() {
 #[test]
 fn a_bot_that_cannot_think_plays_a_legal_move_and_the_table_goes_on() {
     check_with(
-        LobbyConfig {
+        RoomConfig {
             bot_delay: Duration::ZERO,
             ..quick()
         },

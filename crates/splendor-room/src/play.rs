@@ -15,7 +15,7 @@ use super::core::{AfterResult, Pending, RoomCore, Running};
 use super::effect::{Answer, Effect, GameRecord, Mover, Tally, Write};
 use super::input::{Caller, Ticket, WriteId};
 use crate::error::LobbyError;
-use crate::persist::{PersistError, PersistErrorKind};
+use crate::write::{PersistError, PersistErrorKind};
 
 /// A game replayed from its stored log: the game, its version, and every
 /// action's events with who made it.

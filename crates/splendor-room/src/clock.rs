@@ -24,7 +24,7 @@ use splendor_rules::Seat;
 use crate::config::TurnClock;
 
 /// The shortest grace of a marked seat (R12.2).
-pub(crate) const MIN_GRACE: Duration = Duration::from_secs(10);
+pub const MIN_GRACE: Duration = Duration::from_secs(10);
 
 /// A room's clock options (R12.1, R12.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +117,7 @@ impl Clocks {
     }
 
     /// The shortest grace instead of R12.2's 10 seconds: for tests only
-    /// ([`LobbyConfig::min_grace`](crate::LobbyConfig::min_grace)).
+    /// ([`RoomConfig::min_grace`](crate::RoomConfig::min_grace)).
     pub(crate) fn with_min_grace(mut self, min_grace: Duration) -> Clocks {
         self.min_grace = min_grace;
         self

@@ -48,25 +48,32 @@ use splendor_replay::Salt;
 use splendor_rules::{Action, Game, Options, Seat};
 use uuid::Uuid;
 
+use crate::RestoredGame;
 use crate::code::RoomCode;
-use crate::config::LobbyConfig;
+use crate::config::RoomConfig;
 use crate::conn::{ConnId, Outgoing};
+use crate::core::{RoomCore, RoomSetup};
+use crate::effect::{Answer, Effect, Think, Write};
 use crate::error::LobbyError;
-use crate::persist::{GameId, PersistError, PersistErrorKind};
-use crate::room::RestoredGame;
-use crate::room::core::{RoomCore, RoomSetup};
-use crate::room::effect::{Answer, Effect, Think, Write};
-use crate::room::input::{Caller, DriverEvent, Request, Ticket};
+use crate::input::{Caller, DriverEvent, Request, Ticket};
 use crate::session::{Session, SessionId};
+use crate::write::{GameId, PersistError, PersistErrorKind};
+
+/// How hard the `strong` level thinks in these tests: the driver's
+/// setting (splendor-lobby's `LobbyConfig::strong_budget`), not the room's.
+const STRONG_BUDGET: splendor_ai::Budget = splendor_ai::Budget {
+    iterations: 50,
+    time_cap: None,
+};
 
 /// Runs `script` against a fresh room core and compares everything it
 /// gave back with `expect`.
 pub(super) fn check(script: &str, expect: Expect) {
-    check_with(LobbyConfig::default(), script, expect);
+    check_with(RoomConfig::default(), script, expect);
 }
 
 /// [`check`] with other limits and timers.
-pub(super) fn check_with(config: LobbyConfig, script: &str, expect: Expect) {
+pub(super) fn check_with(config: RoomConfig, script: &str, expect: Expect) {
     let mut table = Table::new(config);
     for line in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
         table.step(line);
@@ -84,7 +91,7 @@ enum NextWrite {
 }
 
 struct Table {
-    config: LobbyConfig,
+    config: RoomConfig,
     core: Option<RoomCore>,
     start: Instant,
     now: Instant,
@@ -101,7 +108,7 @@ struct Table {
 }
 
 impl Table {
-    fn new(config: LobbyConfig) -> Table {
+    fn new(config: RoomConfig) -> Table {
         let start = Instant::now();
         Table {
             config,
@@ -405,7 +412,7 @@ impl Table {
             &think.view,
             think.seat,
             think.seed,
-            &self.config.strong_budget,
+            &STRONG_BUDGET,
         )
         .map_err(|e| e.to_string());
         let now = self.now;
@@ -528,7 +535,7 @@ impl Table {
         self.deadline = deadline;
     }
 
-    fn store(&mut self, id: crate::room::input::WriteId, write: &Write) -> DriverEvent {
+    fn store(&mut self, id: crate::input::WriteId, write: &Write) -> DriverEvent {
         let mode = std::mem::replace(&mut self.next_write, NextWrite::Commit);
         if let Write::LoadLog { .. } = write {
             return DriverEvent::LogLoaded {
@@ -774,9 +781,9 @@ impl Table {
 }
 
 /// `clock BANK+INCREMENT [away]` among a script line's words.
-fn clock_option(words: &[&str]) -> Option<crate::room::clock::ClockOptions> {
+fn clock_option(words: &[&str]) -> Option<crate::clock::ClockOptions> {
     let at = words.iter().position(|w| *w == "clock")?;
-    Some(crate::room::clock::ClockOptions {
+    Some(crate::clock::ClockOptions {
         clock: words[at + 1].parse().expect("clock BANK+INCREMENT"),
         stand_in_when_away: words.contains(&"away"),
     })

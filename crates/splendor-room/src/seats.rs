@@ -16,7 +16,7 @@ use crate::session::SessionId;
 
 /// A seated player. The seat is kept while the player is disconnected.
 #[derive(Clone, Debug)]
-pub(crate) struct Member {
+pub struct Member {
     /// The person's session, or a bot's own id.
     pub(crate) session: SessionId,
     pub(crate) name: String,
@@ -29,8 +29,25 @@ pub(crate) struct Member {
 }
 
 impl Member {
+    /// A person's seat, kept for them until they attach (a quick-play
+    /// game's seats, filled before anyone is in the room).
+    pub fn person(session: &crate::session::Session) -> Member {
+        Member {
+            session: session.id,
+            name: session.name.clone(),
+            conn: None,
+            verbose: false,
+            bot: None,
+        }
+    }
+
+    /// The session holding the seat (a bot's own id for a bot).
+    pub fn session(&self) -> SessionId {
+        self.session
+    }
+
     /// A built-in bot's seat.
-    pub(crate) fn bot(id: SessionId, name: String, level: Level) -> Member {
+    pub fn bot(id: SessionId, name: String, level: Level) -> Member {
         Member {
             session: id,
             name,

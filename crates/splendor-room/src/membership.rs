@@ -8,7 +8,7 @@ use tracing::{debug, info};
 
 use super::core::RoomCore;
 use super::effect::Effect;
-use super::handle::Joined;
+use super::effect::Joined;
 use super::input::Caller;
 use super::seats::{Member, Spectator};
 use crate::conn::CloseReason;

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use splendor_protocol::RoomStatus;
 
-use crate::config::LobbyConfig;
+use crate::config::RoomConfig;
 
 /// A timer of the room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +80,7 @@ pub(crate) struct ExpiryInputs {
 /// away for the abandoned-game TTL; before the start, a short grace once no
 /// player is connected (a reload, a network change), the idle TTL while
 /// one is.
-pub(crate) fn expiry(config: &LobbyConfig, inputs: &ExpiryInputs) -> Option<Instant> {
+pub(crate) fn expiry(config: &RoomConfig, inputs: &ExpiryInputs) -> Option<Instant> {
     match inputs.status {
         RoomStatus::Finished => inputs.finished_at.map(|at| at + config.finished_room_ttl),
         RoomStatus::Playing => inputs.quiet_since.map(|t| t + config.abandoned_game_ttl),

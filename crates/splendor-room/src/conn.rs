@@ -1,0 +1,134 @@
+//! What a room says to a connection, as data: the connection's number, why
+//! it is closed, and a message (or a frame serialised once and shared).
+//! The queue that carries them is the driver's (splendor-lobby's
+//! `Connection`); the room only names connections by [`ConnId`].
+
+use std::fmt;
+use std::sync::Arc;
+
+use splendor_protocol::ServerMessage;
+use splendor_protocol::error::close;
+
+/// A process-unique connection number, for logs and for telling a stale
+/// connection of a session from its current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConnId(pub u64);
+
+impl fmt::Display for ConnId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Why a connection is being closed; decides the WebSocket close code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CloseReason {
+    /// The client left, or its socket ended.
+    Normal,
+    /// A newer connection resumed the same session.
+    Replaced,
+    /// The outbound queue was full: the client reads too slowly.
+    TooSlow,
+    /// A frame exceeded the hard size limit.
+    MessageTooBig,
+    /// The server is shutting down or restarting.
+    ShuttingDown,
+    /// The client kept sending past the message rate.
+    RateLimited,
+    /// The client sent nothing for too long while in no room.
+    Idle,
+    /// The client stopped answering pings.
+    HeartbeatTimeout,
+}
+
+impl CloseReason {
+    /// The WebSocket close code (docs/PROTOCOL.md lists them).
+    pub fn code(self) -> u16 {
+        match self {
+            CloseReason::Normal => close::NORMAL,
+            CloseReason::Replaced => close::REPLACED,
+            CloseReason::TooSlow => close::TOO_SLOW,
+            CloseReason::MessageTooBig => close::MESSAGE_TOO_BIG,
+            CloseReason::ShuttingDown => close::SERVICE_RESTART,
+            CloseReason::RateLimited => close::RATE_LIMITED,
+            CloseReason::Idle => close::IDLE,
+            CloseReason::HeartbeatTimeout => close::HEARTBEAT_TIMEOUT,
+        }
+    }
+
+    /// The close frame's reason text.
+    pub fn text(self) -> &'static str {
+        match self {
+            CloseReason::Normal => "bye",
+            CloseReason::Replaced => "replaced by a newer connection of the same session",
+            CloseReason::TooSlow => "too slow: the server's queue for this connection was full",
+            CloseReason::MessageTooBig => "frame too large",
+            CloseReason::ShuttingDown => "service restart: reconnect and resume with your token",
+            CloseReason::RateLimited => "rate limit exceeded: too many messages per second",
+            CloseReason::Idle => "idle: nothing sent for too long",
+            CloseReason::HeartbeatTimeout => "no answer to pings",
+        }
+    }
+}
+
+/// What a connection's queue carries: a message, or a message serialised
+/// once and shared by every connection that gets the same bytes (a room's
+/// spectators all see the same state).
+///
+/// Boxed: a connection's queue allocates its slots in blocks of 32, and an
+/// unboxed message (about 250 bytes) made each idle connection hold 8 KiB
+/// of slots; the message's own contents are on the heap anyway.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outgoing {
+    /// A message, serialised by whoever drains the queue.
+    Message(Box<ServerMessage>),
+    /// The JSON text of a message, serialised once.
+    Shared(SharedFrame),
+}
+
+/// The JSON text of one server message, cheap to clone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedFrame(Arc<str>);
+
+impl SharedFrame {
+    /// Serialises `message` once.
+    pub fn new(message: &ServerMessage) -> SharedFrame {
+        SharedFrame(message.to_json().into())
+    }
+
+    /// Serialises a lean state once (protocol 2).
+    pub fn from_lean(state: splendor_protocol::LeanStateInfo) -> SharedFrame {
+        // Plain data: serialising cannot fail.
+        SharedFrame(serde_json::to_string(&state).unwrap_or_default().into())
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Outgoing {
+    /// The JSON text sent on the wire.
+    pub fn to_json(&self) -> String {
+        match self {
+            Outgoing::Message(message) => message.to_json(),
+            Outgoing::Shared(frame) => frame.as_str().to_owned(),
+        }
+    }
+
+    /// The message itself (a shared frame is parsed back): for clients in
+    /// the same process, such as tests and bots, that read messages.
+    pub fn into_message(self) -> Option<ServerMessage> {
+        match self {
+            Outgoing::Message(message) => Some(*message),
+            Outgoing::Shared(frame) => serde_json::from_str(frame.as_str()).ok(),
+        }
+    }
+}
+
+impl From<ServerMessage> for Outgoing {
+    fn from(message: ServerMessage) -> Outgoing {
+        Outgoing::Message(Box::new(message))
+    }
+}
