@@ -42,7 +42,9 @@ pub use conn::{
 };
 pub use error::{InternalCause, LobbyError};
 pub use lobby::{ClientKey, CreateRoom, Lobby, LobbyStats, RestoreError, RoomCounts};
-pub use persist::{GameId, GameStart, NoPersistence, PersistError, PersistErrorKind, Persistence};
+pub use persist::{
+    GameId, GameRecord, NoPersistence, PersistError, PersistErrorKind, Persistence, Stored, Write,
+};
 pub use presence::{Presence, RoomSeat};
 pub use room::{Answer, Caller, Joined, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};

@@ -15,11 +15,11 @@ use std::time::Duration;
 use common::{Client, SAFETY, create, lobby, lobby_with, play_to_the_end, started_game};
 use splendor_lobby::session::BoxFuture;
 use splendor_lobby::{
-    CloseReason, GameId, GameStart, LobbyConfig, LobbyError, NoPersistence, PersistError,
-    Persistence, Request, RoomSeat,
+    CloseReason, LobbyConfig, LobbyError, NoPersistence, PersistError, Persistence, Request,
+    RoomSeat, Stored, Write,
 };
 use splendor_protocol::{RequestId, Role, RoomStatus, ServerMessage};
-use splendor_rules::{Action, GameResult, Seat};
+use splendor_rules::Action;
 use tokio::time::{Instant, timeout};
 
 #[tokio::test(start_paused = true)]
@@ -141,39 +141,26 @@ struct FinishFailsOnce {
 }
 
 impl Persistence for FinishFailsOnce {
-    fn game_started<'a>(&'a self, _: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async { Ok(()) })
-    }
-    fn action_applied<'a>(
-        &'a self,
-        _: GameId,
-        _: u64,
-        _: Seat,
-        _: Action,
-        _: splendor_lobby::persist::ActionMeta,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async { Ok(()) })
-    }
-    fn game_finished<'a>(
-        &'a self,
-        _: GameId,
-        _: &'a GameResult,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        let call = self.finish_calls.fetch_add(1, Ordering::SeqCst);
+    fn write(&self, write: Write) -> BoxFuture<'_, Result<Stored, PersistError>> {
+        let finish = matches!(write, Write::GameFinished { .. });
+        let call = if finish {
+            self.finish_calls.fetch_add(1, Ordering::SeqCst)
+        } else {
+            u32::MAX
+        };
         Box::pin(async move {
-            if call == 0 {
-                Err(PersistError::unavailable("database unreachable"))
-            } else {
-                self.finished.fetch_add(1, Ordering::SeqCst);
-                Ok(())
+            match write {
+                Write::LoadLog { .. } => Err(PersistError::failed("no log in this test")),
+                Write::GameFinished { .. } if call == 0 => {
+                    Err(PersistError::unavailable("database unreachable"))
+                }
+                Write::GameFinished { .. } => {
+                    self.finished.fetch_add(1, Ordering::SeqCst);
+                    Ok(Stored::Done)
+                }
+                _ => Ok(Stored::Done),
             }
         })
-    }
-    fn stored_log<'a>(
-        &'a self,
-        _: GameId,
-    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
-        Box::pin(async { Err(PersistError::failed("no log in this test")) })
     }
 }
 
@@ -228,37 +215,18 @@ struct Gate {
 }
 
 impl Persistence for Gate {
-    fn game_started<'a>(&'a self, _: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async { Ok(()) })
-    }
-
-    fn action_applied<'a>(
-        &'a self,
-        _: GameId,
-        _: u64,
-        _: Seat,
-        _: Action,
-        _: splendor_lobby::persist::ActionMeta,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async {
-            self.entered.notify_one();
-            let _permit = self.release.acquire().await.unwrap();
-            Ok(())
+    fn write(&self, write: Write) -> BoxFuture<'_, Result<Stored, PersistError>> {
+        Box::pin(async move {
+            match write {
+                Write::LoadLog { .. } => Err(PersistError::failed("no log in this test")),
+                Write::ActionApplied { .. } => {
+                    self.entered.notify_one();
+                    let _permit = self.release.acquire().await.unwrap();
+                    Ok(Stored::Done)
+                }
+                _ => Ok(Stored::Done),
+            }
         })
-    }
-
-    fn game_finished<'a>(
-        &'a self,
-        _: GameId,
-        _: &'a GameResult,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async { Ok(()) })
-    }
-    fn stored_log<'a>(
-        &'a self,
-        _: GameId,
-    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
-        Box::pin(async { Err(PersistError::failed("no log in this test")) })
     }
 }
 

@@ -128,6 +128,18 @@ pub enum Write {
     },
 }
 
+impl Write {
+    /// The write's kind, for metrics and logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Write::GameStarted(_) => "game_started",
+            Write::ActionApplied { .. } => "action_applied",
+            Write::GameFinished { .. } => "game_finished",
+            Write::LoadLog { .. } => "load_log",
+        }
+    }
+}
+
 /// Everything stored when a game starts (R2.5: enough to replay it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {

@@ -162,6 +162,8 @@ impl LobbyError {
         match error.kind {
             PersistErrorKind::Unavailable => LobbyError::StorageUnavailable,
             PersistErrorKind::Diverged | PersistErrorKind::Failed => LobbyError::Persistence,
+            // Another server holds the room: this one is gone for the caller.
+            PersistErrorKind::Fenced => LobbyError::RoomClosed,
         }
     }
 

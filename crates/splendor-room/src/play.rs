@@ -17,6 +17,9 @@ use super::input::{Caller, Ticket, WriteId};
 use crate::error::LobbyError;
 use crate::write::{PersistError, PersistErrorKind};
 
+/// Why a fenced room closed.
+pub(crate) const FENCED: &str = "the room moved to another server; reconnect to find it";
+
 /// A game replayed from its stored log: the game, its version, and every
 /// action's events with who made it.
 type Replayed = (Game, u64, Vec<(Mover, Events)>);
@@ -243,6 +246,11 @@ impl RoomCore {
         let Some(pending) = self.take_pending(id) else {
             return;
         };
+        if let Err(e) = &outcome
+            && e.kind == PersistErrorKind::Fenced
+        {
+            return self.fenced(pending, e);
+        }
         match pending {
             Pending::Start {
                 ticket,
@@ -396,6 +404,28 @@ impl RoomCore {
         }
     }
 
+    /// Another server owns the room now (its lease is newer): nothing was
+    /// stored, and this room stops at once. Whoever waits for an answer
+    /// gets `room_closed`; everyone is told to reconnect, which finds the
+    /// room where it lives now.
+    fn fenced(&mut self, pending: Pending, error: &PersistError) {
+        warn!(error = %error, "fenced: another server holds the room");
+        let ticket = match pending {
+            Pending::Start { ticket, .. } => Some(ticket),
+            Pending::Act { origin, .. } => origin.map(|(ticket, _)| ticket),
+            Pending::Result { then } => match then {
+                AfterResult::Act { origin, .. } => origin.map(|(ticket, _)| ticket),
+                AfterResult::Reload { ticket, .. } => ticket,
+                AfterResult::Close { .. } => None,
+            },
+            Pending::Reload { ticket, .. } => ticket,
+        };
+        if let Some(ticket) = ticket {
+            self.reply(ticket, Err(LobbyError::RoomClosed));
+        }
+        self.finish_close(FENCED);
+    }
+
     /// The stored log, read after the store said it is ahead of the room:
     /// the store is the source of truth, so the game becomes its replay and
     /// everyone gets the new state.
@@ -408,6 +438,11 @@ impl RoomCore {
         let Some(pending) = self.take_pending(id) else {
             return;
         };
+        if let Err(e) = &log
+            && e.kind == PersistErrorKind::Fenced
+        {
+            return self.fenced(pending, e);
+        }
         let Pending::Reload { ticket, expected } = pending else {
             warn!("a log arrived for a write that was not a load");
             return;

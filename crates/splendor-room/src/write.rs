@@ -23,8 +23,12 @@ pub enum PersistErrorKind {
     Unavailable,
     /// The stored log is not the room's: an earlier write that was reported
     /// as failed did commit. The store is the source of truth, so the room
-    /// reloads the game from it ([`Persistence::stored_log`]).
+    /// reloads the game from it (a [`Write::LoadLog`](crate::effect::Write::LoadLog)).
     Diverged,
+    /// Another server holds the room now (its lease is newer than this
+    /// one's): nothing was stored, and this room must stop at once, telling
+    /// its people to reconnect. No store on one server answers it.
+    Fenced,
     /// Anything else; nothing was stored.
     Failed,
 }
@@ -52,6 +56,14 @@ impl PersistError {
     pub fn diverged(message: impl Into<String>) -> PersistError {
         PersistError {
             kind: PersistErrorKind::Diverged,
+            message: message.into(),
+        }
+    }
+
+    /// Another server holds the room now.
+    pub fn fenced(message: impl Into<String>) -> PersistError {
+        PersistError {
+            kind: PersistErrorKind::Fenced,
             message: message.into(),
         }
     }

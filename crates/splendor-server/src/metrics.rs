@@ -44,10 +44,8 @@ use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use prometheus_client::registry::Unit;
-use splendor_lobby::persist::ActionMeta;
 use splendor_lobby::session::BoxFuture;
-use splendor_lobby::{CloseReason, GameId, GameStart, Lobby, PersistError, Persistence};
-use splendor_rules::{Action, GameResult, Seat};
+use splendor_lobby::{CloseReason, Lobby, PersistError, Persistence, Stored, Write};
 
 /// The content type of [`Metrics::render`]'s output.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -497,52 +495,17 @@ impl TimedPersistence {
 }
 
 impl Persistence for TimedPersistence {
-    fn game_started<'a>(&'a self, start: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
+    fn write(&self, write: Write) -> BoxFuture<'_, Result<Stored, PersistError>> {
         Box::pin(async move {
+            let kind = write.kind();
             let started = Instant::now();
-            let result = self.inner.game_started(start).await;
-            self.metrics.observe_commit("game_started", started);
-            result
+            let outcome = self.inner.write(write).await;
+            // Reading the log back is not a commit.
+            if kind != "load_log" {
+                self.metrics.observe_commit(kind, started);
+            }
+            outcome
         })
-    }
-
-    fn action_applied<'a>(
-        &'a self,
-        game: GameId,
-        index: u64,
-        seat: Seat,
-        action: Action,
-        meta: ActionMeta,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async move {
-            let started = Instant::now();
-            let result = self
-                .inner
-                .action_applied(game, index, seat, action, meta)
-                .await;
-            self.metrics.observe_commit("action_applied", started);
-            result
-        })
-    }
-
-    fn game_finished<'a>(
-        &'a self,
-        game: GameId,
-        result: &'a GameResult,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async move {
-            let started = Instant::now();
-            let stored = self.inner.game_finished(game, result).await;
-            self.metrics.observe_commit("game_finished", started);
-            stored
-        })
-    }
-
-    fn stored_log<'a>(
-        &'a self,
-        game: GameId,
-    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
-        self.inner.stored_log(game)
     }
 }
 

@@ -4,22 +4,20 @@
 //! counters). It feeds the core one input at a time and carries out the
 //! effects in order.
 //!
-//! The order of a step: read one command (or wake for the core's deadline),
-//! hand it to the core, then carry out every effect it gave. A write is
-//! awaited where it stands in that order and its outcome fed back at once,
-//! so nothing the write is for reaches anyone before it is durable.
-//!
-//! A command that arrives during a write waits in the bounded command
-//! channel (behind it, callers wait too: backpressure on connections, never
-//! on the room) and is read once the write's outcome has been handled: the
-//! core then decides it on the state the write left, exactly as if it had
-//! arrived a moment later. Timers are still served during a write: the
-//! sleep runs beside it and the core decides what a timer does while a
-//! write is in flight (the expiry never fires then; a turn clock stops when
-//! an action is accepted, R12.1, so the time to store it is not the
-//! player's).
+//! The order of a step: read one command (or wake for the core's deadline,
+//! or a bot's answer), hand it to the core, then carry out its effects in
+//! order. A write ([`Effect::Write`]) stops that: it is handed to the
+//! persistence as it is and polled in the same `select!` as everything
+//! else, and until its outcome is fed back the driver reads no command and
+//! no bot answer, and carries out no further effect. So nothing the write
+//! is for reaches anyone before it is durable, and a command that arrives
+//! meanwhile waits in the bounded command channel (behind it, callers wait
+//! too: backpressure on connections, never on the room) and is decided on
+//! the state the write left. The core holds no timer while a write is in
+//! flight (a turn clock stops when an action is accepted, R12.1, so the
+//! time to store it is not the player's).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant as StdInstant;
@@ -34,7 +32,8 @@ use super::input::{DriverEvent, Request, Ticket, WriteId};
 use crate::conn::{ConnId, Connection};
 use crate::error::LobbyError;
 use crate::lobby::{Occupancy, Stats};
-use crate::persist::{ActionMeta, GameStart, Persistence};
+use crate::persist::Stored;
+use crate::persist::{PersistError, Persistence};
 use crate::session::BoxFuture;
 use splendor_room::RoomCore;
 
@@ -45,10 +44,8 @@ pub(crate) struct Driver {
     conns: HashMap<ConnId, Connection>,
     /// Who waits for which answer.
     replies: HashMap<Ticket, oneshot::Sender<Result<Answer, LobbyError>>>,
-    /// Effects the core gave while a write was in flight that must wait
-    /// for it (another write, the room's end): carried out, in order,
-    /// right after it.
-    deferred: VecDeque<Effect>,
+    /// The write in flight, if any: its outcome is the core's next input.
+    writing: Option<BoxFuture<'static, DriverEvent>>,
     next_ticket: u64,
     persistence: Arc<dyn Persistence>,
     /// What the lobby lists for this room.
@@ -84,7 +81,7 @@ impl Driver {
             core,
             conns: conns.into_iter().map(|c| (c.id(), c)).collect(),
             replies: HashMap::new(),
-            deferred: VecDeque::new(),
+            writing: None,
             next_ticket: 1,
             persistence,
             summary,
@@ -100,18 +97,27 @@ impl Driver {
     /// sessions it held; the lobby then forgets the room.
     pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) -> Closed {
         loop {
-            if let Some(closed) = self.carry_out().await {
-                return self.finish(closed, &mut commands);
+            if self.writing.is_none() {
+                if let Some(closed) = self.carry_out() {
+                    return self.finish(closed, &mut commands);
+                }
+                if self.writing.is_none() {
+                    self.after_step();
+                }
             }
-            self.after_step();
             let deadline = self.core.poll_timeout();
+            let idle = self.writing.is_none();
             tokio::select! {
-                command = commands.recv() => match command {
+                event = next_event(&mut self.writing) => {
+                    self.writing = None;
+                    self.core.handle_event(now(), event);
+                }
+                command = commands.recv(), if idle => match command {
                     Some(command) => self.accept(command),
                     None => self.core.handle_event(now(), DriverEvent::HandlesGone),
                 },
                 () = sleep_until_or_never(deadline) => self.core.handle_timeout(now()),
-                event = next_thought(&mut self.thinking) => {
+                event = next_event(&mut self.thinking), if idle => {
                     self.thinking = None;
                     self.core.handle_event(now(), event);
                 }
@@ -171,51 +177,20 @@ impl Driver {
         }
     }
 
-    /// Carries out the core's effects in order, awaiting each write where
-    /// it stands. Returns once the core has nothing more to do, or closed.
-    async fn carry_out(&mut self) -> Option<Closed> {
-        while let Some(effect) = self
-            .deferred
-            .pop_front()
-            .or_else(|| self.core.poll_effect())
-        {
+    /// Carries out the core's effects in order, up to a write (which is
+    /// then in flight) or the room's end.
+    fn carry_out(&mut self) -> Option<Closed> {
+        while let Some(effect) = self.core.poll_effect() {
             match effect {
                 Effect::Write { id, write } => {
-                    let event = self.perform(id, write).await;
-                    self.core.handle_event(now(), event);
+                    self.writing = Some(Box::pin(perform(self.persistence.clone(), id, write)));
+                    return None;
                 }
                 Effect::Closed(closed) => return Some(closed),
                 other => self.immediate(other),
             }
         }
         None
-    }
-
-    /// Performs a write, serving the core's timers meanwhile.
-    async fn perform(&mut self, id: WriteId, write: Write) -> DriverEvent {
-        let persistence = self.persistence.clone();
-        let outcome = perform(persistence, id, write);
-        tokio::pin!(outcome);
-        loop {
-            let deadline = self.core.poll_timeout();
-            tokio::select! {
-                event = &mut outcome => return event,
-                () = sleep_until_or_never(deadline) => {
-                    self.core.handle_timeout(now());
-                    // What needs no waiting goes out now; a write or the
-                    // room's end waits for the write in flight, in order.
-                    while let Some(effect) = self.core.poll_effect() {
-                        if matches!(effect, Effect::Write { .. } | Effect::Closed(_))
-                            || !self.deferred.is_empty()
-                        {
-                            self.deferred.push_back(effect);
-                        } else {
-                            self.immediate(effect);
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// Carries out an effect that needs no waiting.
@@ -258,11 +233,8 @@ impl Driver {
                 let pool = self.stats.pool.clone();
                 self.thinking = Some(Box::pin(async move { pool.think(job).await }));
             }
-            Effect::Write { .. } | Effect::Closed(_) => {
-                // `carry_out` and `perform` keep these in their place.
-                debug_assert!(false, "a write or a close outside the step order");
-                self.deferred.push_back(effect);
-            }
+            // `carry_out` keeps these in their place.
+            Effect::Write { .. } | Effect::Closed(_) => {}
         }
     }
 
@@ -282,53 +254,29 @@ impl Driver {
     }
 }
 
-/// Carries out one write against the persistence.
+/// Carries out one write against the persistence: what the core hears.
 async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -> DriverEvent {
-    let outcome = match write {
-        Write::GameStarted(record) => {
-            persistence
-                .game_started(GameStart {
-                    game: record.game,
-                    room: record.room,
-                    seed: record.seed,
-                    salt: record.salt,
-                    commitment: record.commitment,
-                    options: record.options,
-                    players: &record.players,
-                    names: &record.names,
-                    bots: &record.bots,
-                    clock: record.clock,
-                    listed: record.listed,
-                    rated: record.rated,
-                })
-                .await
+    let load = matches!(write, Write::LoadLog { .. });
+    let outcome = persistence.write(write).await;
+    if load {
+        let log = outcome.and_then(|stored| match stored {
+            Stored::Log(log) => Ok(log),
+            Stored::Done => Err(PersistError::failed("the store gave no log")),
+        });
+        DriverEvent::LogLoaded { id, log }
+    } else {
+        DriverEvent::Written {
+            id,
+            outcome: outcome.map(drop),
         }
-        Write::ActionApplied {
-            game,
-            index,
-            seat,
-            action,
-            by,
-            clocks,
-        } => {
-            let meta = ActionMeta { by, clocks };
-            persistence
-                .action_applied(game, index, seat, action, meta)
-                .await
-        }
-        Write::GameFinished { game, result } => persistence.game_finished(game, &result).await,
-        Write::LoadLog { game } => {
-            let log = persistence.stored_log(game).await;
-            return DriverEvent::LogLoaded { id, log };
-        }
-    };
-    DriverEvent::Written { id, outcome }
+    }
 }
 
-/// The answer of the bot move being thought about, or never.
-async fn next_thought(thinking: &mut Option<BoxFuture<'static, DriverEvent>>) -> DriverEvent {
-    match thinking {
-        Some(thought) => thought.await,
+/// What a future in flight (the write, or a bot's thinking) comes to, or
+/// never when there is none.
+async fn next_event(future: &mut Option<BoxFuture<'static, DriverEvent>>) -> DriverEvent {
+    match future {
+        Some(future) => future.await,
         None => std::future::pending().await,
     }
 }

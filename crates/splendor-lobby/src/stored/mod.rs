@@ -18,7 +18,7 @@ use splendor_protocol::WireAction;
 use splendor_replay::{
     By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, play_log,
 };
-use splendor_rules::{Action, GameResult, Options, Seat};
+use splendor_rules::{Action, Options};
 use splendor_store::{
     ActionRecord, NewGame, SeatRecord, Store, StoreError, StoredGame, UnixMillis, unix_millis_now,
 };
@@ -26,7 +26,7 @@ use tracing::{error, info};
 
 use crate::code::RoomCode;
 use crate::lobby::Lobby;
-use crate::persist::{ActionMeta, GameId, GameStart, PersistError, Persistence};
+use crate::persist::{GameId, GameRecord, PersistError, Persistence, Stored, Write};
 use crate::room::RestoredGame;
 use crate::room::effect::Mover;
 use crate::session::{BoxFuture, Session, SessionError, SessionId, SessionStore, SessionToken};
@@ -138,99 +138,98 @@ impl StorePersistence {
 }
 
 impl Persistence for StorePersistence {
-    fn game_started<'a>(&'a self, start: GameStart<'a>) -> BoxFuture<'a, Result<(), PersistError>> {
+    fn write(&self, write: Write) -> BoxFuture<'_, Result<Stored, PersistError>> {
         Box::pin(async move {
-            let options_json = format::options_json(start.options);
-            let seats = start
-                .players
-                .iter()
-                .zip(start.names)
-                .enumerate()
-                .map(|(seat, (session, name))| SeatRecord {
-                    seat: seat as u8,
-                    session_id: splendor_store::SessionId(session.0),
-                    name: name.clone(),
-                    bot: start
-                        .bots
-                        .get(seat)
-                        .copied()
-                        .flatten()
-                        .map(|level| level.name().to_owned()),
-                })
-                .collect();
-            let game = NewGame {
-                id: start.game.0,
-                room_code: start.room.to_string(),
-                players: start.players.len() as u8,
-                options_json,
-                seed: start.seed,
-                salt: start.salt.0,
-                commitment: start.commitment.to_string(),
-                seats,
-                created_at: unix_millis_now(),
-                clock_json: start.clock.map(format::clock_json),
-                listed: start.listed,
-                rated: start.rated,
-            };
-            self.store.create_game(game).await.map_err(persist_error)
+            match write {
+                Write::GameStarted(record) => self.game_started(record).await,
+                Write::ActionApplied {
+                    game,
+                    index,
+                    seat,
+                    action,
+                    by,
+                    clocks,
+                } => {
+                    let seq = u32::try_from(index).map_err(|_| {
+                        PersistError::failed(format!("action {index} is beyond the log"))
+                    })?;
+                    let record = ActionRecord {
+                        game_id: game.0,
+                        seq,
+                        seat,
+                        action_json: action_json(action),
+                        at: unix_millis_now(),
+                        meta_json: format::meta_json(by, clocks.as_deref()),
+                    };
+                    self.store
+                        .append_action(record)
+                        .await
+                        .map_err(persist_error)
+                }
+                Write::GameFinished { game, result } => {
+                    let json = format::result_json(&result);
+                    let places = format::places(&result);
+                    self.store
+                        .finish_game(game.0, &json, unix_millis_now(), &places)
+                        .await
+                        .map_err(persist_error)
+                }
+                Write::LoadLog { game } => {
+                    let stored = self
+                        .store
+                        .game(game.0)
+                        .await
+                        .map_err(persist_error)?
+                        .ok_or_else(|| {
+                            PersistError::failed(format!("game {game} is not stored"))
+                        })?;
+                    let log = logged_actions(&stored).map_err(PersistError::failed)?;
+                    return Ok(Stored::Log(
+                        log.into_iter().map(|a| (a.seat, a.action)).collect(),
+                    ));
+                }
+            }
+            .map(|()| Stored::Done)
         })
     }
+}
 
-    fn action_applied<'a>(
-        &'a self,
-        game: GameId,
-        index: u64,
-        seat: Seat,
-        action: Action,
-        meta: ActionMeta,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async move {
-            let seq = u32::try_from(index)
-                .map_err(|_| PersistError::failed(format!("action {index} is beyond the log")))?;
-            let record = ActionRecord {
-                game_id: game.0,
-                seq,
-                seat,
-                action_json: action_json(action),
-                at: unix_millis_now(),
-                meta_json: format::meta_json(meta.by, meta.clocks.as_deref()),
-            };
-            self.store
-                .append_action(record)
-                .await
-                .map_err(persist_error)
-        })
-    }
-
-    fn game_finished<'a>(
-        &'a self,
-        game: GameId,
-        result: &'a GameResult,
-    ) -> BoxFuture<'a, Result<(), PersistError>> {
-        Box::pin(async move {
-            let json = format::result_json(result);
-            let places = format::places(result);
-            self.store
-                .finish_game(game.0, &json, unix_millis_now(), &places)
-                .await
-                .map_err(persist_error)
-        })
-    }
-
-    fn stored_log<'a>(
-        &'a self,
-        game: GameId,
-    ) -> BoxFuture<'a, Result<Vec<(Seat, Action)>, PersistError>> {
-        Box::pin(async move {
-            let stored = self
-                .store
-                .game(game.0)
-                .await
-                .map_err(persist_error)?
-                .ok_or_else(|| PersistError::failed(format!("game {game} is not stored")))?;
-            let log = logged_actions(&stored).map_err(PersistError::failed)?;
-            Ok(log.into_iter().map(|a| (a.seat, a.action)).collect())
-        })
+impl StorePersistence {
+    /// The game's record, as the store keeps it.
+    async fn game_started(&self, record: GameRecord) -> Result<(), PersistError> {
+        let options_json = format::options_json(record.options);
+        let seats = record
+            .players
+            .iter()
+            .zip(&record.names)
+            .enumerate()
+            .map(|(seat, (session, name))| SeatRecord {
+                seat: seat as u8,
+                session_id: splendor_store::SessionId(session.0),
+                name: name.clone(),
+                bot: record
+                    .bots
+                    .get(seat)
+                    .copied()
+                    .flatten()
+                    .map(|level| level.name().to_owned()),
+            })
+            .collect();
+        let game = NewGame {
+            id: record.game.0,
+            room_code: record.room.to_string(),
+            players: record.players.len() as u8,
+            options_json,
+            seed: record.seed,
+            salt: record.salt.0,
+            commitment: record.commitment.to_string(),
+            seats,
+            created_at: unix_millis_now(),
+            clock_json: record.clock.map(format::clock_json),
+            listed: record.listed,
+            rated: record.rated,
+        };
+        self.store.create_game(game).await.map_err(persist_error)
     }
 }
 

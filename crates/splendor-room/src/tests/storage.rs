@@ -60,6 +60,48 @@ fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
     );
 }
 
+/// Another server took the room over (its lease is newer; the store
+/// fenced this one's write): nothing was stored, the caller's request
+/// fails with `room_closed`, and the room closes at once, telling everyone
+/// to reconnect. Several nodes' seam; one node's store never fences.
+#[test]
+fn a_fenced_write_closes_the_room_at_once() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        store fails fenced
+        ann@c1 act {"take":["white","blue","green"]}
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            store fails fenced
+            ann@c1 act {"take":["white","blue","green"]}
+              write action #0 seat 0 {"take":["white","blue","green"]} -> Fenced
+              reply RoomClosed
+              closed "the room moved to another server; reconnect to find it" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "the room moved to another server; reconnect to find it"
+        "#]],
+    );
+}
+
 #[test]
 fn a_game_whose_record_cannot_be_stored_does_not_start() {
     check(

@@ -14,6 +14,7 @@ impl Table {
                 self.next_write = NextWrite::Fail(match kind {
                     "unavailable" => PersistErrorKind::Unavailable,
                     "failed" => PersistErrorKind::Failed,
+                    "fenced" => PersistErrorKind::Fenced,
                     other => panic!("store fails {other}?"),
                 })
             }
