@@ -10,15 +10,17 @@
 //! ([`format`](mod@format)). A game's state is never stored: it is always the replay of
 //! its seed and log through the rules crate.
 
+pub mod action;
 pub mod format;
+
+pub use action::{action_json, parse_action};
 
 use std::time::Duration;
 
-use splendor_protocol::WireAction;
 use splendor_replay::{
     By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, play_log,
 };
-use splendor_rules::{Action, Options};
+use splendor_rules::Options;
 use splendor_store::{
     ActionRecord, NewGame, SeatRecord, Store, StoreError, StoredGame, UnixMillis, unix_millis_now,
 };
@@ -47,19 +49,6 @@ fn persist_error(error: StoreError) -> PersistError {
         e @ StoreError::DuplicateAction { .. } => PersistError::diverged(e.to_string()),
         e => PersistError::failed(e.to_string()),
     }
-}
-
-/// Reads a stored action: the wire JSON that [`StorePersistence`] wrote.
-pub fn parse_action(json: &str) -> Result<Action, String> {
-    let wire: WireAction =
-        serde_json::from_str(json).map_err(|e| format!("action {json:?} is not JSON: {e}"))?;
-    Action::try_from(&wire).map_err(|e| format!("action {json:?}: {e}"))
-}
-
-/// The text an action is stored as: its wire JSON.
-pub fn action_json(action: Action) -> String {
-    // Plain data: serialising cannot fail.
-    serde_json::to_string(&WireAction::from(action)).unwrap_or_default()
 }
 
 /// The log of a stored game as the rules take it.
@@ -525,6 +514,7 @@ async fn restore_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use splendor_rules::Action;
 
     #[test]
     fn stored_actions_are_their_wire_json_and_read_back() {
@@ -539,7 +529,7 @@ mod tests {
         assert!(
             parse_action(r#"{"take":["red","red"]}"#)
                 .unwrap_err()
-                .contains("take_two")
+                .contains("twice")
         );
     }
 
