@@ -203,6 +203,17 @@ impl Clocks {
         Some(ticking.seat)
     }
 
+    /// The game waited for nobody from `from` to `now` (an action was
+    /// being stored, and the store failed): the running clock moves on by
+    /// that time, so the store's time is nobody's (R12.1).
+    pub(crate) fn shift(&mut self, from: Instant, now: Instant) {
+        if let Some(t) = self.ticking.as_mut() {
+            let paused = now.saturating_duration_since(from);
+            t.since += paused;
+            t.deadline += paused;
+        }
+    }
+
     /// When the running clock runs out.
     pub(crate) fn deadline(&self) -> Option<Instant> {
         self.ticking.map(|t| t.deadline)

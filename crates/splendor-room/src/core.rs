@@ -97,6 +97,8 @@ pub(crate) enum Pending {
         events: Events,
         clocks: Option<Clocks>,
         by: Mover,
+        /// When the action was accepted: the clocks stopped then.
+        accepted_at: Instant,
     },
     /// The result of a game that ended is being stored; then `then`.
     Result { then: AfterResult },

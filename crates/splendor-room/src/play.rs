@@ -236,6 +236,7 @@ impl RoomCore {
                 events,
                 clocks,
                 by,
+                accepted_at: self.now,
             },
         );
         Ok(())
@@ -278,7 +279,14 @@ impl RoomCore {
                 events,
                 clocks,
                 by,
-            } => self.act_written(now, outcome, origin, (next, clocks, by), events),
+                accepted_at,
+            } => self.act_written(
+                (accepted_at, now),
+                outcome,
+                origin,
+                (next, clocks, by),
+                events,
+            ),
             Pending::Result { then } => {
                 if let Err(e) = outcome {
                     if matches!(then, AfterResult::Close { .. }) {
@@ -311,7 +319,7 @@ impl RoomCore {
 
     fn act_written(
         &mut self,
-        now: Instant,
+        (accepted_at, now): (Instant, Instant),
         outcome: Result<(), PersistError>,
         origin: Option<(Ticket, Caller)>,
         (next, clocks, by): (Game, Option<Clocks>, Mover),
@@ -323,6 +331,11 @@ impl RoomCore {
         if let Err(e) = outcome {
             let expected = running.version;
             warn!(error = %e, version = expected, "could not store an action; rejected");
+            // R12.1: the time the store took is nobody's. The clock that
+            // ran when the action was accepted runs on from where it was.
+            if let Some(clocks) = running.clocks.as_mut() {
+                clocks.shift(accepted_at, now);
+            }
             let ticket = origin.map(|(ticket, _)| ticket);
             if e.kind == PersistErrorKind::Diverged {
                 let game = running.id;

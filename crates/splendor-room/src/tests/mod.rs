@@ -12,5 +12,6 @@ mod clocks;
 mod expiry;
 mod membership;
 mod play;
+mod properties;
 mod social;
 mod storage;
