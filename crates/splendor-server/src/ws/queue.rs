@@ -250,8 +250,14 @@ impl Client {
     }
 
     /// Before a `join` or `create`: the session leaves its queue (it chose
-    /// a table), told by `unqueued`.
+    /// a table), told by `unqueued`. Whether it is queued is known here:
+    /// this connection queued it, or read the store once when it resumed
+    /// (issue 20: a `join` or `create` of a session that is not queued, the
+    /// common case, costs no statement).
     pub(super) async fn leave_queue_quietly(&mut self, session: &Session) {
+        if self.matches.is_none() || self.awaiting_rematch {
+            return;
+        }
         let Some(store) = self.state.store().cloned() else {
             return;
         };
