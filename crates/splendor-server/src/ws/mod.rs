@@ -14,7 +14,9 @@
 //! - `writer`: the writer, which drains the queue into the socket.
 
 mod client;
+mod identity;
 mod queue;
+mod rooms;
 mod writer;
 
 use std::net::{IpAddr, SocketAddr};

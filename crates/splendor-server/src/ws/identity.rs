@@ -1,0 +1,151 @@
+//! `hello` on a connection: a new session or a resumed one, and back into
+//! the seat it had.
+
+use std::time::Duration;
+
+use splendor_lobby::{RoomSeat, Session};
+use splendor_protocol::{
+    ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome,
+};
+use tracing::{debug, warn};
+
+use crate::i18n::Lang;
+
+use super::client::Client;
+
+impl Client {
+    pub(super) async fn hello(&mut self, hello: Hello, id: Option<RequestId>) {
+        if let Some(session) = &self.session {
+            let message = format!("this connection is already {:?}", session.name);
+            return self.reply_error(ErrorCode::AlreadyIdentified, message, id);
+        }
+        // The language first: this hello's own errors are said in it, and
+        // it stays for the connection's later errors even if this hello
+        // fails (a hello without one says English).
+        let lang = match hello.lang.as_deref().map(Lang::parse).transpose() {
+            Ok(lang) => lang.unwrap_or_default(),
+            Err(why) => {
+                self.lang = Lang::En;
+                return self.reply_error(ErrorCode::InvalidField, why, id);
+            }
+        };
+        self.lang = lang;
+        if let Some(every) = hello.liveness_s
+            && !(1..=MAX_LIVENESS_S).contains(&every)
+        {
+            let message =
+                format!("hello: liveness_s is 1 to {MAX_LIVENESS_S} seconds, not {every}");
+            return self.reply_error(ErrorCode::InvalidField, message, id);
+        }
+        let names = *self.state.names();
+        let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
+            Ok(name) => name,
+            Err(why) => return self.reply_error(ErrorCode::InvalidName, why, id),
+        };
+        let sessions = self.state.sessions();
+        let (session, token, resumed) = match (hello.token, name) {
+            (Some(token), name) => match sessions.resume(&token).await {
+                Ok(Some(mut session)) => {
+                    if let Some(name) = name
+                        && name != session.name
+                    {
+                        if let Err(e) = sessions.rename(session.id, &name).await {
+                            warn!(error = %e, "session rename failed");
+                            return self.reply_session_error(&e, id);
+                        }
+                        session.name = name;
+                    }
+                    (session, token, true)
+                }
+                Ok(None) => {
+                    return self.reply_error(
+                        ErrorCode::InvalidToken,
+                        "unknown session token; send {\"type\":\"hello\",\"name\":...} for a new session",
+                        id,
+                    );
+                }
+                Err(e) => {
+                    warn!(error = %e, "session lookup failed");
+                    return self.reply_session_error(&e, id);
+                }
+            },
+            (None, Some(name)) => match sessions.create(&name).await {
+                Ok((session, token)) => (session, token.expose().to_owned(), false),
+                Err(e) => {
+                    warn!(error = %e, "session creation failed");
+                    return self.reply_session_error(&e, id);
+                }
+            },
+            (None, None) => {
+                return self.reply_error(
+                    ErrorCode::MissingField,
+                    "hello: needs a \"name\" (new session) or a \"token\" (resume)",
+                    id,
+                );
+            }
+        };
+        self.conn_span
+            .record("session", tracing::field::display(session.id));
+        debug!(resumed, "identified");
+        // A newer connection for the same session replaces the old one.
+        let room = self.state.lobby().presence().claim(session.id, &self.conn);
+        self.verbose = hello.verbose;
+        let bot = self.session_is_bot(session.id, hello.bot).await;
+        // Silent for 2.4 times the promised interval: away (R12.3).
+        self.liveness = hello
+            .liveness_s
+            .map(|every| Duration::from_millis(u64::from(every) * 2400));
+        self.send(ServerMessage::Welcome(Welcome {
+            id,
+            session: session.id.to_string(),
+            token,
+            name: session.name.clone(),
+            resumed,
+            protocol: PROTOCOL_VERSION,
+            verbose: self.verbose,
+            lang: self.lang.code().to_owned(),
+            player_id: splendor_store::player_id(splendor_store::SessionId(session.id.0)),
+            bot,
+        }));
+        self.session = Some(session.clone());
+        // Back into the room the session was in: its seat and the current state at once.
+        if let Some(seat) = room {
+            self.rejoin(session.clone(), seat).await;
+        }
+        // Back in the quick-play queue it waits in.
+        if resumed {
+            self.resume_queue(&session).await;
+        }
+    }
+
+    pub(super) async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
+        let presence = self.state.lobby().presence();
+        let Some(handle) = self.state.lobby().find_code(seat.code) else {
+            presence.forget_room(session.id, seat.code);
+            return;
+        };
+        match handle
+            .join(
+                self.caller(&session, None),
+                (session.name.clone(), seat.role, self.verbose),
+                self.conn.clone(),
+            )
+            .await
+        {
+            Ok(joined) => {
+                presence.set_room(
+                    session.id,
+                    Some(RoomSeat {
+                        code: seat.code,
+                        role: joined.role,
+                    }),
+                );
+                self.set_room(Some(handle));
+            }
+            Err(e) => {
+                debug!(error = %e, "could not rejoin");
+                presence.forget_room(session.id, seat.code);
+            }
+        }
+    }
+}

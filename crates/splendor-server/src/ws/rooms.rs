@@ -1,0 +1,349 @@
+//! Rooms on a connection: create, join, leave, the rematch, moves, and
+//! the calls every room request goes through.
+
+use std::time::Duration;
+
+use splendor_lobby::room::clock::ClockOptions;
+use splendor_lobby::{
+    Answer, Caller, CreateRoom, LobbyError, Request, RoomCode, RoomSeat, Session, TurnClock,
+};
+use splendor_protocol::{Act, Create, ErrorCode, Join, RequestId, Role, SeatOrder};
+use splendor_rules::Action;
+
+use super::client::Client;
+
+impl Client {
+    pub(super) async fn create(&mut self, create: Create, id: Option<RequestId>) {
+        let Some(session) = self.require_session(&id) else {
+            return;
+        };
+        if !self.leave_finished_room(&session, &id).await {
+            return;
+        }
+        if create.rated
+            && let Err(e) = self.state.lobby().check_free_for_rated(session.id, None)
+        {
+            return self.reply_lobby_error(e, id);
+        }
+        let clock = match room_clock(&create, self.state.lobby().config().turn_clock) {
+            Ok(clock) => clock,
+            Err(e) => return self.reply_lobby_error(e, id),
+        };
+        // A rated room always has a clock and the stand-in for the away.
+        let clock = if create.rated {
+            let quick = crate::quickplay::quick_play_clock(self.state.config().quick_play_clock);
+            Some(clock.map_or(quick, |c| ClockOptions {
+                stand_in_when_away: true,
+                ..c
+            }))
+        } else {
+            clock
+        };
+        self.leave_queue_quietly(&session).await;
+        let created = self.state.lobby().create_room(CreateRoom {
+            seats: create.seats,
+            listed: create.listed,
+            host: session.clone(),
+            role: create.role,
+            clock,
+            conn: self.conn.clone(),
+            request: id.clone(),
+            verbose: self.verbose,
+            client: self.address.clone(),
+            rated: create.rated,
+        });
+        match created {
+            Ok(handle) => {
+                self.state.lobby().presence().set_room(
+                    session.id,
+                    Some(RoomSeat {
+                        code: handle.code(),
+                        role: create.role,
+                    }),
+                );
+                self.set_room(Some(handle));
+            }
+            Err(e) => self.reply_lobby_error(e, id),
+        }
+    }
+
+    pub(super) async fn join(&mut self, join: Join, id: Option<RequestId>) {
+        let Some(session) = self.require_session(&id) else {
+            return;
+        };
+        // The room this connection is already in (the server moved it into
+        // an agreed rematch, say): answered with `room` and the state again.
+        self.forget_closed_room();
+        if let Some(current) = self.room.clone()
+            && RoomCode::parse(&join.code) == Some(current.code())
+        {
+            let caller = self.caller(&session, id.clone());
+            let joined = current
+                .join(
+                    caller,
+                    (session.name.clone(), join.role, self.verbose),
+                    self.conn.clone(),
+                )
+                .await;
+            if let Err(e) = joined {
+                self.reply_lobby_error(e, id);
+            }
+            return;
+        }
+        if !self.leave_finished_room(&session, &id).await {
+            return;
+        }
+        let handle = match self.state.lobby().find(&join.code) {
+            Ok(handle) => handle,
+            Err(e) => return self.reply_lobby_error(e, id),
+        };
+        if join.role == Role::Player
+            && let Err(e) = self
+                .state
+                .lobby()
+                .check_free_for_rated(session.id, Some(handle.code()))
+        {
+            return self.reply_lobby_error(e, id);
+        }
+        self.leave_queue_quietly(&session).await;
+        match handle
+            .join(
+                self.caller(&session, id.clone()),
+                (session.name.clone(), join.role, self.verbose),
+                self.conn.clone(),
+            )
+            .await
+        {
+            Ok(joined) => {
+                self.state.lobby().presence().set_room(
+                    session.id,
+                    Some(RoomSeat {
+                        code: handle.code(),
+                        role: joined.role,
+                    }),
+                );
+                self.set_room(Some(handle));
+            }
+            Err(e) => self.reply_lobby_error(e, id),
+        }
+    }
+
+    /// Before a `join` or `create`: a finished room gives way (the caller
+    /// leaves it, getting `left`); a room still waiting or playing is
+    /// `already_in_room`. True when the connection is in no room now.
+    pub(super) async fn leave_finished_room(
+        &mut self,
+        session: &Session,
+        id: &Option<RequestId>,
+    ) -> bool {
+        let Some(room) = self.current_room_code().and(self.room.clone()) else {
+            return true;
+        };
+        match room
+            .call(self.caller(session, None), Request::LeaveFinished)
+            .await
+        {
+            Ok(_) | Err(LobbyError::RoomClosed) => {
+                self.set_room(None);
+                self.state
+                    .lobby()
+                    .presence()
+                    .forget_room(session.id, room.code());
+                true
+            }
+            Err(e) => {
+                self.reply_lobby_error(e, id.clone());
+                false
+            }
+        }
+    }
+
+    /// `rematch`: offers or accepts one. The last acceptance makes the
+    /// new room here (rooms never touch the lobby): the old room is told
+    /// its code (everyone there sees it in `room` and may follow with
+    /// `join`), this connection leaves the old room, takes its seat in the
+    /// new one and starts it, seat order drawn anew.
+    pub(super) async fn rematch(&mut self, id: Option<RequestId>) {
+        let Some((session, old)) = self.require_room(&id) else {
+            return;
+        };
+        let plan = match old
+            .call(self.caller(&session, id.clone()), Request::Rematch)
+            .await
+        {
+            Ok(Answer::Rematch(plan)) => plan,
+            // Others have still to accept; `room` answered. This
+            // connection waits to be moved into the new room.
+            Ok(_) => {
+                if self.matches.is_none() {
+                    self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+                    self.awaiting_rematch = true;
+                }
+                return;
+            }
+            Err(e) => return self.reply_lobby_error(e, id),
+        };
+        let quiet = self.caller(&session, None);
+        let lobby = self.state.lobby().clone();
+        let (people, players) = (plan.people(), plan.seats());
+        let new =
+            match lobby.create_rematch(session.clone(), self.address.clone(), (old.code(), plan)) {
+                Ok(handle) => handle,
+                Err(e) => {
+                    // The offer starts over; say why to the one who tried.
+                    let _ = old.call(quiet, Request::RematchReady { room: None }).await;
+                    return self.reply_lobby_error(e, id);
+                }
+            };
+        let ready = Request::RematchReady {
+            room: Some(new.code()),
+        };
+        let _ = old.call(quiet.clone(), ready).await;
+        // Every other player who accepted and is still at the old table is
+        // moved by the server (`left`, then the new `room` and `state`), so
+        // nobody has to follow with `join` (issue 23, defect 1).
+        for person in people {
+            self.state.waiters().notify(
+                person,
+                crate::quickplay::Match {
+                    room: new.code(),
+                    players,
+                    rematch_of: Some(old.code()),
+                },
+            );
+        }
+        let _ = old.call(quiet, Request::LeaveFinished).await;
+        self.set_room(None);
+        let joined = new
+            .join(
+                self.caller(&session, None),
+                (session.name.clone(), Role::Player, self.verbose),
+                self.conn.clone(),
+            )
+            .await;
+        if let Err(e) = joined {
+            return self.reply_lobby_error(e, id);
+        }
+        lobby.presence().set_room(
+            session.id,
+            Some(RoomSeat {
+                code: new.code(),
+                role: Role::Player,
+            }),
+        );
+        self.set_room(Some(new.clone()));
+        let start = Request::Start {
+            order: SeatOrder::Random,
+        };
+        if let Err(e) = new.call(self.caller(&session, id.clone()), start).await {
+            self.reply_lobby_error(e, id);
+        }
+    }
+
+    pub(super) async fn leave(&mut self, id: Option<RequestId>) {
+        let Some(session) = self.call_room(Request::Leave, id).await else {
+            return;
+        };
+        self.set_room(None);
+        let lobby = self.state.lobby();
+        lobby.left_room(session.id, lobby.presence().room_of(session.id));
+    }
+
+    pub(super) async fn act(&mut self, act: Act, id: Option<RequestId>) {
+        // Shape first: an action that cannot be expressed is refused whoever sends it.
+        let action = match Action::try_from(&act.action) {
+            Ok(action) => action,
+            Err(e) => return self.reply_error(ErrorCode::InvalidAction, e.to_string(), id),
+        };
+        let request = Request::Act {
+            action,
+            expect_version: act.expect_version,
+        };
+        self.call_room(request, id).await;
+    }
+
+    /// Sends `request` to the room this connection is in, as this
+    /// connection's session; an error is answered here. The session, if
+    /// the room did it.
+    pub(super) async fn call_room(
+        &mut self,
+        request: Request,
+        id: Option<RequestId>,
+    ) -> Option<Session> {
+        let (session, room) = self.require_room(&id)?;
+        match room.call(self.caller(&session, id.clone()), request).await {
+            Ok(_) => Some(session),
+            Err(e) => {
+                self.reply_lobby_error(e, id);
+                None
+            }
+        }
+    }
+
+    /// Who this connection is, for the room.
+    pub(super) fn caller(&self, session: &Session, request: Option<RequestId>) -> Caller {
+        Caller {
+            session: session.id,
+            conn: self.conn.id(),
+            request,
+        }
+    }
+
+    /// Leaves the room without a goodbye: the connection ended.
+    pub(super) async fn leave_quietly(&mut self) {
+        let Some(session) = self.session.as_ref().map(|s| s.id) else {
+            return;
+        };
+        self.queue_away(session).await;
+        if let Some(room) = self.room.clone() {
+            self.set_room(None);
+            room.detach(Caller {
+                session,
+                conn: self.conn.id(),
+                request: None,
+            })
+            .await;
+        }
+        self.state
+            .lobby()
+            .presence()
+            .release(session, self.conn.id());
+    }
+}
+
+/// The clock of a room `create` asks for (R12.1, R12.3), or the server's
+/// default clock when it names none.
+fn room_clock(
+    create: &Create,
+    default: Option<TurnClock>,
+) -> Result<Option<ClockOptions>, LobbyError> {
+    let clock = match create.clock {
+        None => default,
+        Some(spec) => {
+            let seconds = |n: i64, what: &str| {
+                u64::try_from(n).map(Duration::from_secs).map_err(|_| {
+                    LobbyError::InvalidClock(format!(
+                        "a clock's {what} is a whole number of seconds, not {n} (R12.1)"
+                    ))
+                })
+            };
+            let bank = seconds(spec.initial_s, "initial_s")?;
+            let increment = seconds(spec.increment_s, "increment_s")?;
+            Some(
+                TurnClock::new(bank, increment)
+                    .map_err(|e| LobbyError::InvalidClock(e.to_string()))?,
+            )
+        }
+    };
+    match clock {
+        Some(clock) => Ok(Some(ClockOptions {
+            clock,
+            stand_in_when_away: create.stand_in_when_away,
+        })),
+        None if create.stand_in_when_away => Err(LobbyError::InvalidClock(
+            "stand_in_when_away needs a clock (R12.3): give one, like \"clock\":{\"initial_s\":300,\"increment_s\":10}"
+                .to_owned(),
+        )),
+        None => Ok(None),
+    }
+}
