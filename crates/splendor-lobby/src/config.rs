@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 pub use splendor_room::config::{RoomConfig, TurnClock, TurnClockError};
+use splendor_room::conn::NodeId;
 
 /// How rooms behave; the server builds this from its own configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +55,9 @@ pub struct LobbyConfig {
     /// R12.2's shortest grace of a marked or away seat: 10 seconds. Only
     /// tests lower it (a game whose player is away plays out in moments).
     pub min_grace: Duration,
+    /// This server's node: its connections' ids name it, and the room
+    /// directory records it as the owner of its rooms (0 on one node).
+    pub node: NodeId,
 }
 
 impl Default for LobbyConfig {
@@ -74,6 +78,7 @@ impl Default for LobbyConfig {
             turn_clock: None,
             room_seed: None,
             min_grace: splendor_room::clock::MIN_GRACE,
+            node: NodeId::default(),
         }
     }
 }

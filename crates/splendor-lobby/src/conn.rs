@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub use splendor_room::conn::{CloseReason, ConnId, Outgoing, SharedFrame};
+pub use splendor_room::conn::{CloseReason, ConnId, NodeId, Outgoing, SharedFrame};
 use tokio::sync::{mpsc, watch};
 
 static NEXT_CONN_ID: AtomicU64 = AtomicU64::new(1);
@@ -68,7 +68,13 @@ impl fmt::Debug for Connection {
 impl Connection {
     /// A new connection whose queue holds `queue` messages (at least 1).
     pub fn new(queue: usize) -> (Connection, ConnectionRx) {
-        let id = ConnId(NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed));
+        Connection::on_node(NodeId::default(), queue)
+    }
+
+    /// A new connection of `node` (see [`ConnId`]), whose queue holds
+    /// `queue` messages (at least 1).
+    pub fn on_node(node: NodeId, queue: usize) -> (Connection, ConnectionRx) {
+        let id = ConnId::new(node, NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::channel(queue.max(1));
         let (close_tx, close_rx) = watch::channel(None);
         (

@@ -25,6 +25,7 @@
 
 pub mod config;
 pub mod conn;
+pub mod directory;
 mod held;
 pub mod lobby;
 pub mod persist;
@@ -38,10 +39,12 @@ mod timings;
 
 pub use config::{LobbyConfig, TurnClock, TurnClockError};
 pub use conn::{
-    CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, Outgoing, SendError, SharedFrame,
+    CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, NodeId, Outgoing, SendError,
+    SharedFrame,
 };
+pub use directory::{DirectoryError, Lease, LocalDirectory, RoomDirectory};
 pub use error::{InternalCause, LobbyError};
-pub use lobby::{ClientKey, CreateRoom, Lobby, LobbyStats, RestoreError, RoomCounts};
+pub use lobby::{ClientKey, CreateRoom, Lobby, LobbyStats, Location, RestoreError, RoomCounts};
 pub use persist::{
     GameId, GameRecord, NoPersistence, PersistError, PersistErrorKind, Persistence, Stored, Write,
 };

@@ -17,6 +17,7 @@ use tracing::{Instrument, Span, info_span};
 use crate::code::RoomCode;
 use crate::config::LobbyConfig;
 use crate::conn::Connection;
+use crate::directory::{DirectoryError, Lease, LocalDirectory, RoomDirectory};
 use crate::error::LobbyError;
 use crate::persist::Persistence;
 use crate::presence::{Presence, RoomSeat};
@@ -52,6 +53,8 @@ struct RoomEntry {
     client: Option<ClientKey>,
     /// Which room this is, in case a later room reuses the code.
     instance: u64,
+    /// Its claim in the room directory (the epoch is its fencing token).
+    lease: Lease,
     listed: bool,
     /// The room's game counts for the ratings.
     rated: bool,
@@ -76,6 +79,8 @@ pub(crate) struct LobbyInner {
     pub(crate) presence: Presence,
     config: LobbyConfig,
     persistence: Arc<dyn Persistence>,
+    /// Which node owns which room code.
+    directory: Arc<dyn RoomDirectory>,
     next_instance: AtomicU64,
     stats: Arc<Stats>,
 }
@@ -178,16 +183,20 @@ impl LobbyInner {
 
     /// A room task ended: the room leaves the map (unless a later room
     /// already reuses its code) and its sessions are in no room any more.
-    fn reap(&self, code: RoomCode, instance: u64, closed: &Closed) {
-        {
+    /// Returns its lease to give back, if it was still the code's room.
+    fn reap(&self, code: RoomCode, instance: u64, closed: &Closed) -> Option<Lease> {
+        let lease = {
             let mut rooms = self.rooms();
             if rooms.get(&code).is_some_and(|e| e.instance == instance) {
-                rooms.remove(&code);
+                rooms.remove(&code).map(|e| e.lease)
+            } else {
+                None
             }
-        }
+        };
         for &session in &closed.sessions {
             self.presence.forget_room(session, code);
         }
+        lease
     }
 }
 
@@ -237,6 +246,17 @@ struct NewRoom {
     matched: bool,
 }
 
+/// Where a room runs ([`Lobby::locate`]).
+#[derive(Clone, Debug)]
+pub enum Location {
+    /// On this node.
+    Here(RoomHandle),
+    /// On another node, which holds this lease on its code.
+    Elsewhere(Lease),
+    /// No room has the code.
+    Nowhere,
+}
+
 /// A game that cannot be put back into a room.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RestoreError {
@@ -254,6 +274,9 @@ pub enum RestoreError {
     /// The operating system's random source failed.
     #[error("no random seed for the room: {0}")]
     Random(String),
+    /// The room directory could not be asked.
+    #[error("the room directory: {0}")]
+    Directory(String),
 }
 
 /// A seed for a room core's RNG: from the operating system, or (the
@@ -285,14 +308,25 @@ pub struct Lobby {
 }
 
 impl Lobby {
-    /// A lobby with no rooms, whose rooms store games through `persistence`.
+    /// A lobby with no rooms, whose rooms store games through `persistence`,
+    /// on one node (its room directory is a map in this process).
     pub fn new(config: LobbyConfig, persistence: Arc<dyn Persistence>) -> Lobby {
+        Lobby::with_directory(config, persistence, Arc::new(LocalDirectory::default()))
+    }
+
+    /// A lobby whose rooms' codes are claimed in `directory`.
+    pub fn with_directory(
+        config: LobbyConfig,
+        persistence: Arc<dyn Persistence>,
+        directory: Arc<dyn RoomDirectory>,
+    ) -> Lobby {
         Lobby {
             inner: Arc::new(LobbyInner {
                 rooms: Mutex::new(HashMap::new()),
                 presence: Presence::default(),
                 config: config.clone(),
                 persistence,
+                directory,
                 next_instance: AtomicU64::new(1),
                 stats: Arc::new(Stats::new(ThinkPool::new(
                     config.think_threads,
@@ -314,7 +348,7 @@ impl Lobby {
 
     /// Creates a room with the host in its first seat and starts its task.
     /// Must be called within a tokio runtime.
-    pub fn create_room(&self, create: CreateRoom) -> Result<RoomHandle, LobbyError> {
+    pub async fn create_room(&self, create: CreateRoom) -> Result<RoomHandle, LobbyError> {
         let CreateRoom {
             seats,
             listed,
@@ -342,6 +376,7 @@ impl Lobby {
             rated,
             matched: false,
         })
+        .await
     }
 
     /// Makes the room of an agreed rematch: `host` (who accepted last)
@@ -350,7 +385,7 @@ impl Lobby {
     /// connected yet: the people's sessions are in this room from now on,
     /// and a `join` of its code (or a resume) seats each on their
     /// connection; the host joins, then starts it.
-    pub fn create_rematch(
+    pub async fn create_rematch(
         &self,
         host: Session,
         client: Option<ClientKey>,
@@ -358,21 +393,23 @@ impl Lobby {
     ) -> Result<RoomHandle, LobbyError> {
         let people = plan.people();
         let host_id = host.id;
-        let handle = self.create(NewRoom {
-            seats: plan.seats(),
-            listed: plan.listed,
-            host,
-            role: Role::Player,
-            clock: plan.clock,
-            conn: None,
-            request: None,
-            verbose: false,
-            client,
-            others: plan.others,
-            fixed_host: true,
-            rated: plan.rated,
-            matched: false,
-        })?;
+        let handle = self
+            .create(NewRoom {
+                seats: plan.seats(),
+                listed: plan.listed,
+                host,
+                role: Role::Player,
+                clock: plan.clock,
+                conn: None,
+                request: None,
+                verbose: false,
+                client,
+                others: plan.others,
+                fixed_host: true,
+                rated: plan.rated,
+                matched: false,
+            })
+            .await?;
         let seat = RoomSeat {
             code: handle.code(),
             role: Role::Player,
@@ -395,7 +432,7 @@ impl Lobby {
     ///
     /// `bots` more seats go to built-in `greedy` players (the queue's
     /// wait for people ran out); their seats are not rated.
-    pub fn create_match(
+    pub async fn create_match(
         &self,
         players: Vec<Session>,
         bots: usize,
@@ -423,21 +460,23 @@ impl Lobby {
                 splendor_ai::Level::Greedy,
             ));
         }
-        let handle = self.create(NewRoom {
-            seats: others.len() as u8 + 1,
-            listed: false,
-            host,
-            role: Role::Player,
-            clock: Some(clock),
-            conn: None,
-            request: None,
-            verbose: false,
-            client: None,
-            others,
-            fixed_host: true,
-            rated: true,
-            matched: true,
-        })?;
+        let handle = self
+            .create(NewRoom {
+                seats: others.len() as u8 + 1,
+                listed: false,
+                host,
+                role: Role::Player,
+                clock: Some(clock),
+                conn: None,
+                request: None,
+                verbose: false,
+                client: None,
+                others,
+                fixed_host: true,
+                rated: true,
+                matched: true,
+            })
+            .await?;
         let seat = RoomSeat {
             code: handle.code(),
             role: Role::Player,
@@ -448,10 +487,45 @@ impl Lobby {
         Ok(handle)
     }
 
-    fn create(&self, create: NewRoom) -> Result<RoomHandle, LobbyError> {
+    /// Claims a fresh code in the room directory, then makes the room
+    /// under it; a room refused by the limits gives the code back.
+    async fn create(&self, create: NewRoom) -> Result<RoomHandle, LobbyError> {
         if !(2..=4).contains(&create.seats) {
             return Err(LobbyError::InvalidSeats(create.seats));
         }
+        let lease = self.claim_fresh_code().await?;
+        let made = self.install(create, lease);
+        if made.is_err() {
+            self.inner.directory.release(lease).await;
+        }
+        made
+    }
+
+    /// A random code no room of this node uses, claimed for this node.
+    async fn claim_fresh_code(&self) -> Result<Lease, LobbyError> {
+        loop {
+            let code = RoomCode::random(random::fill)
+                .map_err(|e| LobbyError::internal(format!("no room code: {e}")))?;
+            if self.inner.rooms().contains_key(&code) {
+                continue;
+            }
+            match self
+                .inner
+                .directory
+                .claim(code, self.inner.config.node)
+                .await
+            {
+                Ok(lease) => return Ok(lease),
+                // Another node's room: draw again.
+                Err(DirectoryError::Taken(_)) => continue,
+                Err(e) => return Err(LobbyError::internal(format!("room directory: {e}"))),
+            }
+        }
+    }
+
+    /// Makes the room of `create` under the code `lease` holds, within
+    /// the limits.
+    fn install(&self, create: NewRoom, lease: Lease) -> Result<RoomHandle, LobbyError> {
         let mut rooms = self.inner.rooms();
         if rooms.len() >= self.inner.config.max_rooms {
             return Err(LobbyError::TooManyRooms);
@@ -484,13 +558,12 @@ impl Lobby {
                 return Err(LobbyError::TooManyWaitingRoomsFromOrigin(limit));
             }
         }
-        let code = loop {
-            let code = RoomCode::random(random::fill)
-                .map_err(|e| LobbyError::internal(format!("no room code: {e}")))?;
-            if !rooms.contains_key(&code) {
-                break code;
-            }
-        };
+        let code = lease.code;
+        if rooms.contains_key(&code) {
+            return Err(LobbyError::internal(format!(
+                "room {code} is claimed twice"
+            )));
+        }
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         let rng_seed = room_rng_seed(self.inner.config.room_seed, instance)
             .map_err(|e| LobbyError::internal(format!("no room seed: {e}")))?;
@@ -538,6 +611,7 @@ impl Lobby {
                 creator,
                 client,
                 instance,
+                lease,
                 listed: create.listed,
                 rated: create.rated,
                 summary,
@@ -545,7 +619,7 @@ impl Lobby {
             },
         );
         drop(rooms);
-        self.spawn(code, instance, driver, rx, span);
+        self.spawn((code, instance, lease), driver, rx, span);
         Ok(handle)
     }
 
@@ -553,7 +627,7 @@ impl Lobby {
     /// room with its code, its players' seats waiting for them: a player who
     /// resumes their session is back in the game at once. Restored games do
     /// not count against `max_rooms`.
-    pub fn restore(&self, restored: RestoredGame) -> Result<RoomHandle, RestoreError> {
+    pub async fn restore(&self, restored: RestoredGame) -> Result<RoomHandle, RestoreError> {
         let code = restored.code;
         if restored.players.len() != usize::from(restored.game.players()) {
             return Err(RestoreError::Seats {
@@ -561,6 +635,30 @@ impl Lobby {
                 seats: restored.players.len(),
             });
         }
+        let lease = match self
+            .inner
+            .directory
+            .claim(code, self.inner.config.node)
+            .await
+        {
+            Ok(lease) => lease,
+            Err(DirectoryError::Taken(_)) => return Err(RestoreError::CodeInUse(code.to_string())),
+            Err(e) => return Err(RestoreError::Directory(e.to_string())),
+        };
+        let made = self.install_restored(restored, lease);
+        if made.is_err() {
+            self.inner.directory.release(lease).await;
+        }
+        made
+    }
+
+    /// Puts `restored` into a room under the code `lease` holds.
+    fn install_restored(
+        &self,
+        restored: RestoredGame,
+        lease: Lease,
+    ) -> Result<RoomHandle, RestoreError> {
+        let code = restored.code;
         let sessions: Vec<_> = restored.players.iter().map(|p| p.id).collect();
         let listed = restored.listed;
         let rated = restored.rated;
@@ -596,6 +694,7 @@ impl Lobby {
                 creator: sessions.first().copied(),
                 client: None,
                 instance,
+                lease,
                 listed,
                 rated,
                 summary,
@@ -612,15 +711,15 @@ impl Lobby {
                 }),
             );
         }
-        self.spawn(code, instance, driver, rx, span);
+        self.spawn((code, instance, lease), driver, rx, span);
         Ok(handle)
     }
 
-    /// Runs a room's task; when it ends, the lobby forgets the room.
+    /// Runs a room's task; when it ends, the lobby forgets the room and
+    /// gives its code back to the directory.
     fn spawn(
         &self,
-        code: RoomCode,
-        instance: u64,
+        (code, instance, lease): (RoomCode, u64, Lease),
         driver: Driver,
         commands: mpsc::Receiver<crate::room::Command>,
         span: Span,
@@ -631,12 +730,26 @@ impl Lobby {
         tokio::spawn(
             async move {
                 let closed = driver.run(commands).await;
-                if let Some(lobby) = lobby.upgrade() {
-                    lobby.reap(code, instance, &closed);
+                if let Some(lobby) = lobby.upgrade()
+                    && lobby.reap(code, instance, &closed).is_some()
+                {
+                    lobby.directory.release(lease).await;
                 }
             }
             .instrument(span),
         );
+    }
+
+    /// Where the room with this code runs: here (its handle), on another
+    /// node (its lease: the seam a second node plugs into), or nowhere.
+    pub async fn locate(&self, code: RoomCode) -> Location {
+        if let Some(handle) = self.find_code(code) {
+            return Location::Here(handle);
+        }
+        match self.inner.directory.lookup(code).await {
+            Some(lease) if lease.node != self.inner.config.node => Location::Elsewhere(lease),
+            _ => Location::Nowhere,
+        }
     }
 
     /// The room with this code, as a person typed it.

@@ -55,18 +55,20 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
     let mut ann_again = ann.reconnect();
     create(&lobby, &mut ann_again, 2, false).await;
     let third = ann.reconnect();
-    let refused = lobby.create_room(CreateRoom {
-        seats: 2,
-        listed: false,
-        host: third.session.clone(),
-        role: splendor_protocol::Role::Player,
-        clock: None,
-        conn: third.conn.clone(),
-        request: None,
-        verbose: false,
-        client: None,
-        rated: false,
-    });
+    let refused = lobby
+        .create_room(CreateRoom {
+            seats: 2,
+            listed: false,
+            host: third.session.clone(),
+            role: splendor_protocol::Role::Player,
+            clock: None,
+            conn: third.conn.clone(),
+            request: None,
+            verbose: false,
+            client: None,
+            rated: false,
+        })
+        .await;
     let error = refused.err().unwrap();
     assert_eq!(error, LobbyError::TooManyRoomsForSession(2));
     assert_eq!(error.code(), "too_many_session_rooms");
@@ -90,19 +92,21 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
 
 /// Creates a room for `host` from `origin` (each call a new session, as a
 /// client that reconnects with no token would).
-fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomHandle, LobbyError> {
-    lobby.create_room(CreateRoom {
-        seats: 2,
-        listed: false,
-        host: host.session.clone(),
-        role: splendor_protocol::Role::Player,
-        clock: None,
-        conn: host.conn.clone(),
-        request: None,
-        verbose: false,
-        client: Some(ClientKey::new(origin)),
-        rated: false,
-    })
+async fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomHandle, LobbyError> {
+    lobby
+        .create_room(CreateRoom {
+            seats: 2,
+            listed: false,
+            host: host.session.clone(),
+            role: splendor_protocol::Role::Player,
+            clock: None,
+            conn: host.conn.clone(),
+            request: None,
+            verbose: false,
+            client: Some(ClientKey::new(origin)),
+            rated: false,
+        })
+        .await
 }
 
 #[tokio::test(start_paused = true)]
@@ -116,16 +120,24 @@ async fn one_address_may_hold_only_so_many_waiting_rooms() {
     );
     // Fresh sessions each time: the per-session limit does not apply.
     let first_host = Client::new("a1");
-    let first = create_from(&lobby, &first_host, "198.51.100.7").unwrap();
+    let first = create_from(&lobby, &first_host, "198.51.100.7")
+        .await
+        .unwrap();
     let second_host = Client::new("a2");
-    create_from(&lobby, &second_host, "198.51.100.7").unwrap();
+    create_from(&lobby, &second_host, "198.51.100.7")
+        .await
+        .unwrap();
     let third_host = Client::new("a3");
-    let error = create_from(&lobby, &third_host, "198.51.100.7").unwrap_err();
+    let error = create_from(&lobby, &third_host, "198.51.100.7")
+        .await
+        .unwrap_err();
     assert_eq!(error, LobbyError::TooManyWaitingRoomsFromOrigin(2));
     assert_eq!(error.code(), "too_many_rooms_from_address");
     assert_eq!(lobby.room_count(), 2, "the refused room was not created");
     // Another origin, and a request of unknown origin, are not limited.
-    create_from(&lobby, &Client::new("b"), "203.0.113.1").unwrap();
+    create_from(&lobby, &Client::new("b"), "203.0.113.1")
+        .await
+        .unwrap();
     lobby
         .create_room(CreateRoom {
             seats: 2,
@@ -139,16 +151,21 @@ async fn one_address_may_hold_only_so_many_waiting_rooms() {
             client: None,
             rated: false,
         })
+        .await
         .unwrap();
     // A started game no longer counts as waiting.
     let guest = Client::new("guest");
     guest.join(&first, Role::Player).await.unwrap();
     first_host.start(&first).await.unwrap();
     let fourth_host = Client::new("a4");
-    create_from(&lobby, &fourth_host, "198.51.100.7").unwrap();
+    create_from(&lobby, &fourth_host, "198.51.100.7")
+        .await
+        .unwrap();
     let fifth_host = Client::new("a5");
     assert_eq!(
-        create_from(&lobby, &fifth_host, "198.51.100.7").unwrap_err(),
+        create_from(&lobby, &fifth_host, "198.51.100.7")
+            .await
+            .unwrap_err(),
         LobbyError::TooManyWaitingRoomsFromOrigin(2)
     );
 }
@@ -165,17 +182,21 @@ async fn abandoned_waiting_rooms_give_their_address_its_slots_back_after_the_gra
     );
     // The abuse: connect, create, disconnect, with a new session each time.
     let first = Client::new("x1");
-    let room = create_from(&lobby, &first, "2001:db8:1:2::").unwrap();
+    let room = create_from(&lobby, &first, "2001:db8:1:2::").await.unwrap();
     room.detach(first.caller(None)).await;
     let second = Client::new("x2");
     assert_eq!(
-        create_from(&lobby, &second, "2001:db8:1:2::").unwrap_err(),
+        create_from(&lobby, &second, "2001:db8:1:2::")
+            .await
+            .unwrap_err(),
         LobbyError::TooManyWaitingRoomsFromOrigin(1)
     );
     let t0 = Instant::now();
     timeout(SAFETY, room.closed()).await.unwrap();
     assert!(t0.elapsed() < Duration::from_secs(61), "{:?}", t0.elapsed());
-    create_from(&lobby, &second, "2001:db8:1:2::").unwrap();
+    create_from(&lobby, &second, "2001:db8:1:2::")
+        .await
+        .unwrap();
 }
 
 #[tokio::test(start_paused = true)]

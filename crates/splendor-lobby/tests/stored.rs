@@ -154,6 +154,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             client: None,
             rated: false,
         })
+        .await
         .unwrap();
     room.join(
         bob.caller(),

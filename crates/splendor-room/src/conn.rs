@@ -9,14 +9,51 @@ use std::sync::Arc;
 use splendor_protocol::ServerMessage;
 use splendor_protocol::error::close;
 
-/// A process-unique connection number, for logs and for telling a stale
-/// connection of a session from its current one.
+/// A server node of a deployment (0 when there is one). A connection's id
+/// names the node that holds its socket, so that a room on one node can
+/// address connections on another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u16);
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A connection's number, unique across the nodes of a deployment: its
+/// node in the top 16 bits, then a number the node counts up. For logs and
+/// for telling a stale connection of a session from its current one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConnId(pub u64);
 
+/// The bits of a [`ConnId`] that count a node's connections.
+const SEQ_BITS: u32 = 48;
+
+impl ConnId {
+    /// The `seq`-th connection of `node` (`seq` below 2^48).
+    pub fn new(node: NodeId, seq: u64) -> ConnId {
+        ConnId((u64::from(node.0) << SEQ_BITS) | (seq & ((1 << SEQ_BITS) - 1)))
+    }
+
+    /// The node that holds the connection's socket.
+    pub fn node(self) -> NodeId {
+        NodeId((self.0 >> SEQ_BITS) as u16)
+    }
+
+    /// The connection's number on its node.
+    pub fn seq(self) -> u64 {
+        self.0 & ((1 << SEQ_BITS) - 1)
+    }
+}
+
 impl fmt::Display for ConnId {
+    /// `seq` on node 0, `node.seq` elsewhere.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        match self.node() {
+            NodeId(0) => self.seq().fmt(f),
+            node => write!(f, "{node}.{}", self.seq()),
+        }
     }
 }
 
@@ -130,5 +167,23 @@ impl Outgoing {
 impl From<ServerMessage> for Outgoing {
     fn from(message: ServerMessage) -> Outgoing {
         Outgoing::Message(Box::new(message))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_id_names_its_node() {
+        let a = ConnId::new(NodeId(0), 7);
+        let b = ConnId::new(NodeId(3), 7);
+        assert_ne!(a, b, "the same number on two nodes is two connections");
+        assert_eq!((a.node(), a.seq()), (NodeId(0), 7));
+        assert_eq!((b.node(), b.seq()), (NodeId(3), 7));
+        assert_eq!(a, ConnId(7), "node 0's ids are its plain numbers");
+        assert_eq!((a.to_string(), b.to_string()), ("7".into(), "3.7".into()));
+        let last = ConnId::new(NodeId(u16::MAX), (1 << 48) - 1);
+        assert_eq!((last.node(), last.seq()), (NodeId(u16::MAX), (1 << 48) - 1));
     }
 }

@@ -137,6 +137,7 @@ pub(crate) async fn form_one(
     let host = sessions[0].id;
     let handle = lobby
         .create_match(sessions, bots, clock)
+        .await
         .map_err(|e| e.to_string())?;
     let caller = Caller {
         session: host,

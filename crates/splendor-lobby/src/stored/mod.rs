@@ -503,7 +503,7 @@ async fn restore_one(
         game,
         version: log.len() as u64,
     };
-    lobby.restore(restored).map_err(|e| e.to_string())?;
+    lobby.restore(restored).await.map_err(|e| e.to_string())?;
     Ok(if finished_ago.is_some() {
         Restored::Viewable
     } else {

@@ -171,6 +171,7 @@ pub async fn create(
             client: None,
             rated: false,
         })
+        .await
         .unwrap();
     let room = host.room().await;
     assert_eq!(room.id, Some(RequestId::String("create-1".into())));

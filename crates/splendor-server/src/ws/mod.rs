@@ -179,7 +179,8 @@ async fn serve_socket(
 ) {
     let _open = state.track_connection();
     let _counted = state.metrics().connection_opened();
-    let (conn, rx) = Connection::new(state.config().outbound_queue);
+    let node = state.lobby().config().node;
+    let (conn, rx) = Connection::on_node(node, state.config().outbound_queue);
     // The room a connection is in is not a field of this span: a span's
     // fields are written once per value, so a recorded room would outlive
     // a `leave` in the logs. Requests handled in a room run in a `room`

@@ -40,18 +40,22 @@ impl Client {
             clock
         };
         self.leave_queue_quietly(&session).await;
-        let created = self.state.lobby().create_room(CreateRoom {
-            seats: create.seats,
-            listed: create.listed,
-            host: session.clone(),
-            role: create.role,
-            clock,
-            conn: self.conn.clone(),
-            request: id.clone(),
-            verbose: self.verbose,
-            client: self.address.clone(),
-            rated: create.rated,
-        });
+        let created = self
+            .state
+            .lobby()
+            .create_room(CreateRoom {
+                seats: create.seats,
+                listed: create.listed,
+                host: session.clone(),
+                role: create.role,
+                clock,
+                conn: self.conn.clone(),
+                request: id.clone(),
+                verbose: self.verbose,
+                client: self.address.clone(),
+                rated: create.rated,
+            })
+            .await;
         match created {
             Ok(handle) => {
                 self.state.lobby().presence().set_room(
@@ -186,15 +190,17 @@ impl Client {
         let quiet = self.caller(&session, None);
         let lobby = self.state.lobby().clone();
         let (people, players) = (plan.people(), plan.seats());
-        let new =
-            match lobby.create_rematch(session.clone(), self.address.clone(), (old.code(), plan)) {
-                Ok(handle) => handle,
-                Err(e) => {
-                    // The offer starts over; say why to the one who tried.
-                    let _ = old.call(quiet, Request::RematchReady { room: None }).await;
-                    return self.reply_lobby_error(e, id);
-                }
-            };
+        let new = match lobby
+            .create_rematch(session.clone(), self.address.clone(), (old.code(), plan))
+            .await
+        {
+            Ok(handle) => handle,
+            Err(e) => {
+                // The offer starts over; say why to the one who tried.
+                let _ = old.call(quiet, Request::RematchReady { room: None }).await;
+                return self.reply_lobby_error(e, id);
+            }
+        };
         let ready = Request::RematchReady {
             room: Some(new.code()),
         };

@@ -1,0 +1,171 @@
+//! The room directory: which node owns which room code, under a lease.
+//!
+//! This is the seam a second node plugs into (jamsocket/plane's keys: one
+//! owner per key, the database's time, fencing tokens). Every room's code
+//! is claimed before the room exists and released when it is gone; the
+//! claim's `epoch` is the room's fencing token (a newer owner has a larger
+//! one, and a store that knows it refuses the older owner's writes as
+//! fenced). With one node the directory is [`LocalDirectory`], a map in
+//! this process; with several it will live in the shared database, and the
+//! lobby does not change.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use splendor_room::code::RoomCode;
+use splendor_room::conn::NodeId;
+
+use crate::session::BoxFuture;
+
+/// A node's claim on a room code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// The room.
+    pub code: RoomCode,
+    /// The node that runs it.
+    pub node: NodeId,
+    /// The fencing token: larger for every new claim of the code.
+    pub epoch: u64,
+}
+
+/// Why the directory said no.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DirectoryError {
+    /// The code is held by a live lease (this one).
+    #[error("room {} is held by node {} (epoch {})", .0.code, .0.node, .0.epoch)]
+    Taken(Lease),
+    /// The lease is no longer the code's: another claim replaced it, or it
+    /// was released. Its holder must stop the room.
+    #[error("the lease on room {} is lost", .0.code)]
+    Lost(Lease),
+    /// The directory cannot be reached now.
+    #[error("the room directory is unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Which node owns which room: claim, renew, release, look up, list.
+pub trait RoomDirectory: Send + Sync + 'static {
+    /// Claims `code` for `node`; refused while another live lease holds it.
+    fn claim(&self, code: RoomCode, node: NodeId) -> BoxFuture<'_, Result<Lease, DirectoryError>>;
+
+    /// Keeps `lease` alive (a shared directory lets leases that are not
+    /// renewed expire); `Lost` when it is no longer the code's lease.
+    fn renew(&self, lease: Lease) -> BoxFuture<'_, Result<(), DirectoryError>>;
+
+    /// Gives `lease` up; a lease that is no longer the code's changes
+    /// nothing.
+    fn release(&self, lease: Lease) -> BoxFuture<'_, ()>;
+
+    /// The live lease on `code`, if any.
+    fn lookup(&self, code: RoomCode) -> BoxFuture<'_, Option<Lease>>;
+
+    /// Every live lease.
+    fn list(&self) -> BoxFuture<'_, Vec<Lease>>;
+}
+
+/// The directory of one node: leases in a map, epochs counted in this
+/// process. Leases never expire here: the process that holds them is the
+/// only one.
+#[derive(Default)]
+pub struct LocalDirectory {
+    state: Mutex<Local>,
+}
+
+#[derive(Default)]
+struct Local {
+    leases: HashMap<RoomCode, Lease>,
+    last_epoch: u64,
+}
+
+impl LocalDirectory {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Local> {
+        // Every change is one insert or remove: a poisoned map is consistent.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The claim, at once (what the async interface wraps).
+    fn claim_now(&self, code: RoomCode, node: NodeId) -> Result<Lease, DirectoryError> {
+        let mut state = self.lock();
+        if let Some(&held) = state.leases.get(&code) {
+            return Err(DirectoryError::Taken(held));
+        }
+        state.last_epoch += 1;
+        let lease = Lease {
+            code,
+            node,
+            epoch: state.last_epoch,
+        };
+        state.leases.insert(code, lease);
+        Ok(lease)
+    }
+}
+
+impl RoomDirectory for LocalDirectory {
+    fn claim(&self, code: RoomCode, node: NodeId) -> BoxFuture<'_, Result<Lease, DirectoryError>> {
+        let claimed = self.claim_now(code, node);
+        Box::pin(async move { claimed })
+    }
+
+    fn renew(&self, lease: Lease) -> BoxFuture<'_, Result<(), DirectoryError>> {
+        let current = self.lock().leases.get(&lease.code) == Some(&lease);
+        Box::pin(async move {
+            if current {
+                Ok(())
+            } else {
+                Err(DirectoryError::Lost(lease))
+            }
+        })
+    }
+
+    fn release(&self, lease: Lease) -> BoxFuture<'_, ()> {
+        let mut state = self.lock();
+        if state.leases.get(&lease.code) == Some(&lease) {
+            state.leases.remove(&lease.code);
+        }
+        Box::pin(async {})
+    }
+
+    fn lookup(&self, code: RoomCode) -> BoxFuture<'_, Option<Lease>> {
+        let lease = self.lock().leases.get(&code).copied();
+        Box::pin(async move { lease })
+    }
+
+    fn list(&self) -> BoxFuture<'_, Vec<Lease>> {
+        let mut leases: Vec<Lease> = self.lock().leases.values().copied().collect();
+        leases.sort_by_key(|l| l.code);
+        Box::pin(async move { leases })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(text: &str) -> RoomCode {
+        RoomCode::parse(text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn one_owner_per_code_and_every_claim_a_larger_epoch() {
+        let dir = LocalDirectory::default();
+        let a = dir.claim(code("KHPQZ"), NodeId(0)).await.unwrap();
+        assert_eq!(
+            dir.claim(code("KHPQZ"), NodeId(1)).await,
+            Err(DirectoryError::Taken(a))
+        );
+        let b = dir.claim(code("ABCDE"), NodeId(1)).await.unwrap();
+        assert!(b.epoch > a.epoch);
+        assert_eq!(dir.lookup(code("KHPQZ")).await, Some(a));
+        assert_eq!(dir.list().await, [b, a]);
+        assert_eq!(dir.renew(a).await, Ok(()));
+        // Released, the code can be claimed again, with a larger epoch;
+        // the old lease is lost for good and releasing it changes nothing.
+        dir.release(a).await;
+        assert_eq!(dir.lookup(code("KHPQZ")).await, None);
+        let c = dir.claim(code("KHPQZ"), NodeId(2)).await.unwrap();
+        assert!(c.epoch > b.epoch);
+        assert_eq!(dir.renew(a).await, Err(DirectoryError::Lost(a)));
+        dir.release(a).await;
+        assert_eq!(dir.lookup(code("KHPQZ")).await, Some(c));
+    }
+}
