@@ -333,7 +333,8 @@ const STEPS = [
     const page = run.shared.board;
     await page.locator(SEL.boardBots).click();
     await page.waitForFunction(() => location.hash === '#bots');
-    assert.equal(await page.locator(SEL.boardBots).getAttribute('aria-pressed'), 'true');
+    // (The page marks the choice when it reads the address: wait for it.)
+    await page.locator(`${SEL.boardBots}[aria-pressed=true]`).waitFor();
     await page.locator(SEL.boardEmpty).waitFor({ state: 'visible' });
     await page.locator(SEL.boardHumans).click();
     await page.locator(SEL.boardRows).nth(1).waitFor();

@@ -127,6 +127,8 @@ function readHash() {
   B.kind = kind;
   B.page = page;
   B.loaded = true;
+  // The choice shows at once, before its rows arrive.
+  for (const k of ['humans', 'bots']) $(`kind-${k}`).setAttribute('aria-pressed', String(kind === k));
   if (changed) loadBoard();
   const player = parts.get('player');
   if (player) loadPlayer(player);
