@@ -209,11 +209,7 @@ impl Table {
     fn bots_end(&mut self) {
         let mut moves = 0;
         loop {
-            let over = self
-                .core()
-                .running
-                .as_ref()
-                .is_none_or(|r| r.game.is_over());
+            let over = self.core().game().is_none_or(|g| g.is_over());
             if over || moves > 2000 {
                 break;
             }
@@ -223,7 +219,7 @@ impl Table {
             } else if let Some(deadline) = self
                 .core()
                 .poll_timeout()
-                .filter(|_| self.core.as_ref().is_some_and(|c| c.bot_turn.is_some()))
+                .filter(|_| self.core.as_ref().is_some_and(RoomCore::bot_waiting))
             {
                 self.now = self.now.max(deadline);
                 let now = self.now;
@@ -245,18 +241,18 @@ impl Table {
         let mut played = 0;
         while played < count {
             let core = self.core();
-            let Some(running) = core.running.as_ref() else {
+            let Some(game) = core.game() else {
                 panic!("play: no game");
             };
-            let Some(seat) = running.game.to_act() else {
+            let Some(seat) = game.to_act() else {
                 break;
             };
             let mut legal = Vec::new();
-            running.game.legal_actions(&mut legal);
-            let member = core.people.seats[seat as usize].clone().expect("seated");
+            game.legal_actions(&mut legal);
+            let (session, conn) = core.seat_holder(usize::from(seat)).expect("seated");
             let caller = Caller {
-                session: member.session,
-                conn: member.conn.unwrap_or(ConnId(0)),
+                session,
+                conn: conn.unwrap_or(ConnId(0)),
                 request: None,
             };
             let now = self.now;
