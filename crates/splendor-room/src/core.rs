@@ -401,29 +401,6 @@ impl RoomCore {
         }
     }
 
-    /// The game as committed (durable), once started.
-    #[cfg(test)]
-    pub(crate) fn game(&self) -> Option<&Game> {
-        self.running.as_ref().map(|r| &r.game)
-    }
-
-    /// Who holds `seat` (in turn order once the game started), and on
-    /// which connection, if anyone.
-    #[cfg(test)]
-    pub(crate) fn seat_holder(
-        &self,
-        seat: usize,
-    ) -> Option<(SessionId, Option<crate::conn::ConnId>)> {
-        let member = self.people.seats.get(seat)?.as_ref()?;
-        Some((member.session, member.conn))
-    }
-
-    /// Whether a bot's move waits for its delay (or its thinking).
-    #[cfg(test)]
-    pub(crate) fn bot_waiting(&self) -> bool {
-        self.bot_turn.is_some()
-    }
-
     /// Connected people seated, people seated, bots, spectators.
     pub fn occupancy(&self) -> [usize; 4] {
         let humans = self.people.humans();

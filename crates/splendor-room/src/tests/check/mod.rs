@@ -313,3 +313,27 @@ impl Table {
 mod render;
 mod script;
 mod store;
+
+/// What the harness reads of the core: its committed game, who holds a
+/// seat, whether a bot's move waits (getters, not the core's fields).
+impl RoomCore {
+    /// The game as committed (durable), once started.
+    pub(crate) fn game(&self) -> Option<&Game> {
+        self.running.as_ref().map(|r| &r.game)
+    }
+
+    /// Who holds `seat` (in turn order once the game started), and on
+    /// which connection, if anyone.
+    pub(crate) fn seat_holder(
+        &self,
+        seat: usize,
+    ) -> Option<(SessionId, Option<crate::conn::ConnId>)> {
+        let member = self.people.seats.get(seat)?.as_ref()?;
+        Some((member.session, member.conn))
+    }
+
+    /// Whether a bot's move waits for its delay (or its thinking).
+    pub(crate) fn bot_waiting(&self) -> bool {
+        self.bot_turn.is_some()
+    }
+}

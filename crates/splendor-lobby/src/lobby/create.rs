@@ -1,204 +1,23 @@
-//! The room manager: creates rooms, finds them by code, lists them.
-//!
-//! A plain map behind a mutex held only for lookups and inserts: rooms are
-//! tasks of their own, the map only holds their handles. A room task ends
-//! by returning why it closed and whose sessions it held; the lobby then
-//! removes it from the map and clears those sessions' presence. The room
-//! itself never touches the lobby.
-
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-
-use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary};
-use tokio::sync::{mpsc, watch};
-use tracing::{Instrument, Span, info_span};
+//! Making rooms: a new room, a rematch's, a quick-play game's, and a
+//! game restored after a restart. Each claims its code in the room
+//! directory first, then is installed in the map under it.
 
 use crate::code::RoomCode;
-use crate::config::LobbyConfig;
 use crate::conn::Connection;
-use crate::directory::{DirectoryError, Lease, LocalDirectory, RoomDirectory};
+use crate::directory::{DirectoryError, Lease};
 use crate::error::LobbyError;
-use crate::persist::Persistence;
-use crate::presence::{Presence, RoomSeat};
+use crate::presence::RoomSeat;
 use crate::random;
 use crate::room::clock::ClockOptions;
-use crate::room::{Closed, Driver, RematchPlan, RestoredGame, RoomCore, RoomHandle, RoomSetup};
+use crate::room::{Driver, RematchPlan, RestoredGame, RoomCore, RoomHandle, RoomSetup};
 use crate::session::{Session, SessionId};
-use crate::thinking::ThinkPool;
-use crate::timings::{TimeHistogram, Timings};
+use splendor_protocol::{RequestId, Role, RoomStatus};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use tokio::sync::mpsc;
+use tracing::{Instrument, Span, info_span};
 
-/// The client a request to create a room comes from, as the gateway groups
-/// its clients (the server uses the client's network address, an IPv6
-/// address by its /64). The lobby only compares keys: at most
-/// [`LobbyConfig::max_waiting_rooms_per_ip`] rooms waiting for players may
-/// come from one key.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ClientKey(String);
-
-impl ClientKey {
-    /// A key from the gateway's text form of a client address.
-    pub fn new(key: impl Into<String>) -> ClientKey {
-        ClientKey(key.into())
-    }
-}
-
-struct RoomEntry {
-    handle: RoomHandle,
-    /// The session that created the room (rooms per session count these);
-    /// for a restored room, its first player.
-    creator: Option<SessionId>,
-    /// The client the room was created from (waiting rooms per address
-    /// count these); `None` for a restored room or an unknown client.
-    client: Option<ClientKey>,
-    /// Which room this is, in case a later room reuses the code.
-    instance: u64,
-    /// Its claim in the room directory (the epoch is its fencing token).
-    lease: Lease,
-    listed: bool,
-    /// The room's game counts for the ratings.
-    rated: bool,
-    /// What the room currently shows in listings.
-    summary: watch::Receiver<RoomSummary>,
-    /// Who is in it, for the metrics.
-    occupancy: Arc<Occupancy>,
-}
-
-/// Who is in one room, for the metrics: its driver updates it after every
-/// step.
-#[derive(Debug, Default)]
-pub(crate) struct Occupancy {
-    pub(crate) connected: AtomicUsize,
-    pub(crate) seated: AtomicUsize,
-    pub(crate) bots: AtomicUsize,
-    pub(crate) spectators: AtomicUsize,
-}
-
-pub(crate) struct LobbyInner {
-    rooms: Mutex<HashMap<RoomCode, RoomEntry>>,
-    pub(crate) presence: Presence,
-    config: LobbyConfig,
-    persistence: Arc<dyn Persistence>,
-    /// Which node owns which room code.
-    directory: Arc<dyn RoomDirectory>,
-    next_instance: AtomicU64,
-    stats: Arc<Stats>,
-}
-
-/// What the rooms of a lobby have done, counted by the rooms themselves.
-#[derive(Debug)]
-pub(crate) struct Stats {
-    pub(crate) games_started: AtomicU64,
-    pub(crate) games_finished: AtomicU64,
-    pub(crate) actions_applied: AtomicU64,
-    pub(crate) bot_actions: AtomicU64,
-    pub(crate) stand_in_actions: AtomicU64,
-    pub(crate) clock_timeouts: AtomicU64,
-    /// Where the rooms' bots think.
-    pub(crate) pool: ThinkPool,
-    /// From an `act` reaching its room to its broadcast being queued.
-    pub(crate) action_latency: Timings,
-}
-
-/// Upper bounds of the action latency histogram, in seconds.
-const ACTION_LATENCY_BUCKETS: [f64; 10] = [
-    0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
-];
-
-impl Default for Stats {
-    fn default() -> Stats {
-        Stats::new(ThinkPool::new(1, splendor_ai::Budget::STRONG))
-    }
-}
-
-impl Stats {
-    pub(crate) fn new(pool: ThinkPool) -> Stats {
-        Stats {
-            games_started: AtomicU64::new(0),
-            games_finished: AtomicU64::new(0),
-            actions_applied: AtomicU64::new(0),
-            bot_actions: AtomicU64::new(0),
-            stand_in_actions: AtomicU64::new(0),
-            clock_timeouts: AtomicU64::new(0),
-            pool,
-            action_latency: Timings::new(&ACTION_LATENCY_BUCKETS),
-        }
-    }
-}
-
-impl Stats {
-    pub(crate) fn add(counter: &AtomicU64) {
-        counter.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// Totals since the lobby was created, for metrics.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LobbyStats {
-    /// Games started in this process (restored games are not counted).
-    pub games_started: u64,
-    /// Games that reached their end in this process.
-    pub games_finished: u64,
-    /// Actions applied (durable and broadcast) in this process.
-    pub actions_applied: u64,
-    /// Of those, actions made by built-in bots.
-    pub bot_actions: u64,
-    /// Of those, actions made by stand-ins (R12.2).
-    pub stand_in_actions: u64,
-    /// Turn clocks that ran out (R12.2).
-    pub clock_timeouts: u64,
-    /// How long built-in bots thought per move.
-    pub think_time: TimeHistogram,
-    /// How long actions took from reaching their room to their broadcast
-    /// being queued (their commit included).
-    pub action_latency: TimeHistogram,
-}
-
-/// Open rooms by what they are doing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RoomCounts {
-    /// Rooms whose game has not started.
-    pub waiting: usize,
-    /// Rooms with a game running.
-    pub playing: usize,
-    /// Rooms whose game is over, still viewable.
-    pub finished: usize,
-    /// People seated in rooms (bots not counted).
-    pub players_seated: usize,
-    /// Of those, the ones connected now.
-    pub players_connected: usize,
-    /// Built-in bots seated in rooms.
-    pub bots: usize,
-    /// Spectators in rooms.
-    pub spectators: usize,
-}
-
-impl LobbyInner {
-    fn rooms(&self) -> MutexGuard<'_, HashMap<RoomCode, RoomEntry>> {
-        // Every change is a single insert or remove: a poisoned map is consistent.
-        self.rooms
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// A room task ended: the room leaves the map (unless a later room
-    /// already reuses its code) and its sessions are in no room any more.
-    /// Returns its lease to give back, if it was still the code's room.
-    fn reap(&self, code: RoomCode, instance: u64, closed: &Closed) -> Option<Lease> {
-        let lease = {
-            let mut rooms = self.rooms();
-            if rooms.get(&code).is_some_and(|e| e.instance == instance) {
-                rooms.remove(&code).map(|e| e.lease)
-            } else {
-                None
-            }
-        };
-        for &session in &closed.sessions {
-            self.presence.forget_room(session, code);
-        }
-        lease
-    }
-}
+use super::{ClientKey, Lobby, Occupancy, RoomEntry};
 
 /// What `create_room` needs.
 pub struct CreateRoom {
@@ -246,17 +65,6 @@ struct NewRoom {
     matched: bool,
 }
 
-/// Where a room runs ([`Lobby::locate`]).
-#[derive(Clone, Debug)]
-pub enum Location {
-    /// On this node.
-    Here(RoomHandle),
-    /// On another node, which holds this lease on its code.
-    Elsewhere(Lease),
-    /// No room has the code.
-    Nowhere,
-}
-
 /// A game that cannot be put back into a room.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RestoreError {
@@ -301,51 +109,7 @@ fn room_rng_seed(fixed: Option<u64>, instance: u64) -> Result<[u8; 32], random::
     Ok(seed)
 }
 
-/// The lobby of one server process. Cheap to clone.
-#[derive(Clone)]
-pub struct Lobby {
-    inner: Arc<LobbyInner>,
-}
-
 impl Lobby {
-    /// A lobby with no rooms, whose rooms store games through `persistence`,
-    /// on one node (its room directory is a map in this process).
-    pub fn new(config: LobbyConfig, persistence: Arc<dyn Persistence>) -> Lobby {
-        Lobby::with_directory(config, persistence, Arc::new(LocalDirectory::default()))
-    }
-
-    /// A lobby whose rooms' codes are claimed in `directory`.
-    pub fn with_directory(
-        config: LobbyConfig,
-        persistence: Arc<dyn Persistence>,
-        directory: Arc<dyn RoomDirectory>,
-    ) -> Lobby {
-        Lobby {
-            inner: Arc::new(LobbyInner {
-                rooms: Mutex::new(HashMap::new()),
-                presence: Presence::default(),
-                config: config.clone(),
-                persistence,
-                directory,
-                next_instance: AtomicU64::new(1),
-                stats: Arc::new(Stats::new(ThinkPool::new(
-                    config.think_threads,
-                    config.strong_budget,
-                ))),
-            }),
-        }
-    }
-
-    /// Which connection and room each session has.
-    pub fn presence(&self) -> &Presence {
-        &self.inner.presence
-    }
-
-    /// The limits and timers of this lobby's rooms.
-    pub fn config(&self) -> &LobbyConfig {
-        &self.inner.config
-    }
-
     /// Creates a room with the host in its first seat and starts its task.
     /// Must be called within a tokio runtime.
     pub async fn create_room(&self, create: CreateRoom) -> Result<RoomHandle, LobbyError> {
@@ -738,117 +502,5 @@ impl Lobby {
             }
             .instrument(span),
         );
-    }
-
-    /// Where the room with this code runs: here (its handle), on another
-    /// node (its lease: the seam a second node plugs into), or nowhere.
-    pub async fn locate(&self, code: RoomCode) -> Location {
-        if let Some(handle) = self.find_code(code) {
-            return Location::Here(handle);
-        }
-        match self.inner.directory.lookup(code).await {
-            Some(lease) if lease.node != self.inner.config.node => Location::Elsewhere(lease),
-            _ => Location::Nowhere,
-        }
-    }
-
-    /// The room with this code, as a person typed it.
-    pub fn find(&self, code: &str) -> Result<RoomHandle, LobbyError> {
-        let parsed = RoomCode::parse(code)
-            .ok_or_else(|| LobbyError::MalformedCode(RoomCode::why_not(code)))?;
-        self.find_code(parsed)
-            .ok_or_else(|| LobbyError::RoomNotFound(parsed.to_string()))
-    }
-
-    /// The status of the open room with this code and whether it is rated,
-    /// as the room last published them.
-    pub(crate) fn room_status(&self, code: RoomCode) -> Option<(RoomStatus, bool)> {
-        self.inner
-            .rooms()
-            .get(&code)
-            .filter(|e| !e.handle.is_closed())
-            .map(|e| (e.summary.borrow().status, e.rated))
-    }
-
-    /// The open room with this code. A room that has closed but is not
-    /// reaped yet is not found.
-    pub fn find_code(&self, code: RoomCode) -> Option<RoomHandle> {
-        self.inner
-            .rooms()
-            .get(&code)
-            .map(|e| e.handle.clone())
-            .filter(|h| !h.is_closed())
-    }
-
-    /// The listed rooms that are waiting for players and have a free seat,
-    /// by code.
-    pub fn listed_rooms(&self) -> Vec<RoomSummary> {
-        let mut list: Vec<RoomSummary> = self
-            .inner
-            .rooms()
-            .values()
-            .filter(|e| e.listed)
-            .map(|e| e.summary.borrow().clone())
-            .filter(|s| s.status == RoomStatus::Waiting && s.players < s.seats)
-            .collect();
-        list.sort_by(|a, b| a.code.cmp(&b.code));
-        list
-    }
-
-    /// The number of open rooms.
-    pub fn room_count(&self) -> usize {
-        self.inner.rooms().len()
-    }
-
-    /// Open rooms by status.
-    pub fn room_counts(&self) -> RoomCounts {
-        let mut counts = RoomCounts::default();
-        for entry in self.inner.rooms().values() {
-            match entry.summary.borrow().status {
-                RoomStatus::Waiting => counts.waiting += 1,
-                RoomStatus::Playing => counts.playing += 1,
-                RoomStatus::Finished => counts.finished += 1,
-            }
-            let o = &entry.occupancy;
-            counts.players_seated += o.seated.load(Ordering::Relaxed);
-            counts.players_connected += o.connected.load(Ordering::Relaxed);
-            counts.bots += o.bots.load(Ordering::Relaxed);
-            counts.spectators += o.spectators.load(Ordering::Relaxed);
-        }
-        counts
-    }
-
-    /// What the rooms have done since the lobby was created.
-    pub fn stats(&self) -> LobbyStats {
-        let stats = &self.inner.stats;
-        LobbyStats {
-            games_started: stats.games_started.load(Ordering::Relaxed),
-            games_finished: stats.games_finished.load(Ordering::Relaxed),
-            actions_applied: stats.actions_applied.load(Ordering::Relaxed),
-            bot_actions: stats.bot_actions.load(Ordering::Relaxed),
-            stand_in_actions: stats.stand_in_actions.load(Ordering::Relaxed),
-            clock_timeouts: stats.clock_timeouts.load(Ordering::Relaxed),
-            think_time: stats.pool.histogram(),
-            action_latency: stats.action_latency.snapshot(),
-        }
-    }
-
-    /// Waits until every room has handled the commands queued so far, so
-    /// that an action in progress is durable (or refused) before the
-    /// process stops. Rooms stay open.
-    pub async fn drain(&self) {
-        let handles: Vec<RoomHandle> = self
-            .inner
-            .rooms()
-            .values()
-            .map(|e| e.handle.clone())
-            .collect();
-        // A room answers a snapshot only after the commands before it; the
-        // rooms are waited for side by side.
-        let mut waits = tokio::task::JoinSet::new();
-        for handle in handles {
-            waits.spawn(async move { handle.probe().await });
-        }
-        while waits.join_next().await.is_some() {}
     }
 }
