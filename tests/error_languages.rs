@@ -177,7 +177,7 @@ async fn errors_outside_a_game_are_said_in_the_language_with_the_same_codes() {
     assert_eq!(by_lang("de", 2), "join: Feld `code` fehlt");
     assert_eq!(
         by_lang("de", 3),
-        "join: unbekanntes Feld `cod`, erwartet: `code` oder `as`"
+        "join: unbekanntes Feld `cod`, erwartet: eines von `code`, `as`"
     );
     // An unknown type: the list of types is protocol, kept as it is.
     assert_eq!(

@@ -145,11 +145,11 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 10, "{page}");
+    assert_eq!(page.matches("<script").count(), 11, "{page}");
     let replay_page = get(&server, "/games").await.body;
-    assert_eq!(replay_page.matches("<script").count(), 6, "{replay_page}");
+    assert_eq!(replay_page.matches("<script").count(), 7, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;
-    assert_eq!(board_page.matches("<script").count(), 6, "{board_page}");
+    assert_eq!(board_page.matches("<script").count(), 7, "{board_page}");
     for page in [&page, &replay_page, &board_page] {
         assert!(!page.contains("style="), "{page}");
         assert!(!has_inline_handler(page), "{page}");

@@ -21,6 +21,7 @@ use std::fmt;
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use splendor_rules::{Action, CardId, Color, ColorSet, Level, NobleId};
+use splendor_words::Words;
 
 use crate::tokens::{GemCounts, TokenCounts};
 
@@ -102,11 +103,11 @@ impl<'de> Deserialize<'de> for BuyTarget {
 
 /// A wire action that cannot be expressed as a rules action at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ActionSyntaxError(pub String);
+pub struct ActionSyntaxError(pub Words);
 
 impl fmt::Display for ActionSyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "{}", self.0)
     }
 }
 
@@ -143,8 +144,7 @@ impl TryFrom<&WireAction> for Action {
                 let set: ColorSet = colors.iter().copied().collect();
                 if set.len() as usize != colors.len() {
                     return Err(ActionSyntaxError(
-                        "take lists a colour twice; to take two of one colour use {\"take_two\": colour}"
-                            .into(),
+                        Words::new("action-take-twice").text("example", r#"{"take_two": colour}"#),
                     ));
                 }
                 Action::TakeDifferent(set)
@@ -242,7 +242,8 @@ mod tests {
     fn a_colour_taken_twice_is_a_syntax_error_not_a_silent_merge() {
         let parsed = wire(r#"{"take":["red","red"]}"#);
         let err = Action::try_from(&parsed).unwrap_err();
-        assert!(err.0.contains("take_two"), "{err}");
+        assert_eq!(err.0.id(), "action-take-twice", "{err}");
+        assert!(err.0.to_string().contains("take_two"), "{err}");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use splendor_words::Words;
 
 use crate::action::WireAction;
 use crate::error::ErrorCode;
@@ -277,8 +278,9 @@ struct RawAct {
 pub struct FrameError {
     /// The code the `error` message carries.
     pub code: ErrorCode,
-    /// What is wrong with the frame, for people.
-    pub message: String,
+    /// What is wrong with the frame, as a message id and its arguments
+    /// (worded in the connection's language by the server).
+    pub words: Words,
     /// The request id, when it could be read before the error.
     pub id: Option<RequestId>,
 }
@@ -334,40 +336,28 @@ pub fn peek_request_id(text: &str) -> Option<RequestId> {
 
 /// Parses one text frame.
 pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
-    let error = |code, message: String, id: Option<RequestId>| FrameError { code, message, id };
+    let error = |code, words, id: Option<RequestId>| FrameError { code, words, id };
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        error(
-            ErrorCode::InvalidJson,
-            format!("the frame is not valid JSON: {e}"),
-            None,
-        )
+        let words = Words::new("frame-not-json").text("detail", e.to_string());
+        error(ErrorCode::InvalidJson, words, None)
     })?;
     let Value::Object(mut object) = value else {
-        let hint = if value == Value::String("pass".into()) {
-            format!("; an action goes inside an act message: {ACT_EXAMPLE_PASS}")
+        let words = if value == Value::String("pass".into()) {
+            Words::new("frame-not-object-action")
+                .text("example", PING_EXAMPLE)
+                .text("act", ACT_EXAMPLE_PASS)
         } else {
-            String::new()
+            Words::new("frame-not-object").text("example", PING_EXAMPLE)
         };
-        return Err(error(
-            ErrorCode::BadMessage,
-            format!(
-                "a message is a JSON object with a \"type\" field, e.g. {{\"type\":\"ping\"}}{hint}"
-            ),
-            None,
-        ));
+        return Err(error(ErrorCode::BadMessage, words, None));
     };
     let id = match object.remove("id") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => Some(RequestId::Number(n)),
         Some(Value::String(s)) if s.len() <= MAX_REQUEST_ID_LEN => Some(RequestId::String(s)),
         Some(_) => {
-            return Err(error(
-                ErrorCode::InvalidField,
-                format!(
-                    "\"id\" must be a number or a string of at most {MAX_REQUEST_ID_LEN} bytes"
-                ),
-                None,
-            ));
+            let words = Words::new("frame-id").count("max", MAX_REQUEST_ID_LEN);
+            return Err(error(ErrorCode::InvalidField, words, None));
         }
     };
     let kind = match object.remove("type") {
@@ -375,36 +365,32 @@ pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
         None => {
             // A bare action (`{"take":[...]}`) is the commonest slip: say
             // where it goes.
-            let message = match object.keys().find(|k| ACTION_KEYS.contains(&k.as_str())) {
-                Some(key) => format!(
-                    "missing field `type`: {{\"{key}\":...}} is an action, and an action goes \
-                     inside an act message: {{\"type\":\"act\",\"action\":{{\"{key}\":...}}}}"
-                ),
-                None => format!(
-                    "missing field `type`: every message names its type, one of {}",
-                    MESSAGE_TYPES.join(", ")
-                ),
+            let words = match object.keys().find(|k| ACTION_KEYS.contains(&k.as_str())) {
+                Some(key) => Words::new("frame-type-missing-action")
+                    .text("action", format!("{{\"{key}\":...}}"))
+                    .text(
+                        "act",
+                        format!("{{\"type\":\"act\",\"action\":{{\"{key}\":...}}}}"),
+                    ),
+                None => Words::new("frame-type-missing").text("types", MESSAGE_TYPES.join(", ")),
             };
-            return Err(error(ErrorCode::MissingField, message, id));
+            return Err(error(ErrorCode::MissingField, words, id));
         }
         Some(_) => {
-            return Err(error(
-                ErrorCode::BadMessage,
-                "\"type\" must be a string".into(),
-                id,
-            ));
+            let words = Words::new("frame-type-not-string");
+            return Err(error(ErrorCode::BadMessage, words, id));
         }
     };
     match parse_body(&kind, object) {
         Ok(message) => Ok(ClientFrame { id, message }),
-        Err((code, message)) => Err(error(code, message, id)),
+        Err((code, words)) => Err(error(code, words, id)),
     }
 }
 
-fn parse_body(
-    kind: &str,
-    fields: Map<String, Value>,
-) -> Result<ClientMessage, (ErrorCode, String)> {
+/// The smallest message, as the errors show it.
+const PING_EXAMPLE: &str = r#"{"type":"ping"}"#;
+
+fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (ErrorCode, Words)> {
     let body = Value::Object(fields);
     Ok(match kind {
         "hello" => ClientMessage::Hello(fields_of(kind, body)?),
@@ -420,12 +406,10 @@ fn parse_body(
         "act" => {
             let raw: RawAct = fields_of(kind, body)?;
             let action = serde_json::from_value(raw.action).map_err(|e| {
-                (
-                    ErrorCode::InvalidAction,
-                    format!(
-                        "invalid action: {e}; examples: {{\"take\":[\"white\",\"blue\",\"red\"]}}, {{\"buy\":17}}, \"pass\""
-                    ),
-                )
+                let words = Words::new("frame-action")
+                    .text("detail", e.to_string())
+                    .text("examples", ACTION_EXAMPLES);
+                (ErrorCode::InvalidAction, words)
             })?;
             ClientMessage::Act(Act {
                 action,
@@ -456,40 +440,82 @@ fn parse_body(
             ClientMessage::Unqueue
         }
         _ => {
-            return Err((
-                ErrorCode::UnknownType,
-                format!(
-                    "unknown message type {kind:?}; known types: {}",
-                    MESSAGE_TYPES.join(", ")
-                ),
-            ));
+            let words = Words::new("frame-type-unknown")
+                .text("type", format!("{kind:?}"))
+                .text("types", MESSAGE_TYPES.join(", "));
+            return Err((ErrorCode::UnknownType, words));
         }
     })
 }
 
+/// Actions as the `invalid_action` error shows them.
+const ACTION_EXAMPLES: &str = r#"{"take":["white","blue","red"]}, {"buy":17}, "pass""#;
+
 /// Deserialises the fields of a `kind` message, classifying serde's error.
+/// Its explanation is the JSON parser's own, in English: technical detail
+/// quoted inside a worded message.
 fn fields_of<T: serde::de::DeserializeOwned>(
     kind: &str,
     body: Value,
-) -> Result<T, (ErrorCode, String)> {
+) -> Result<T, (ErrorCode, Words)> {
     serde_json::from_value(body).map_err(|e| {
         let text = e.to_string();
         // serde reports a missing field through `de::Error::missing_field`,
-        // whose message always starts like this (a unit test pins it).
-        let code = if text.starts_with("missing field") {
-            ErrorCode::MissingField
-        } else {
-            ErrorCode::InvalidField
-        };
-        (code, format!("{kind}: {text}"))
+        // whose message is always "missing field `name`" (a unit test pins
+        // it): said in the client's language, naming the field.
+        let missing = text
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'));
+        if let Some(field) = missing {
+            let words = Words::new("frame-missing-field")
+                .text("type", kind)
+                .text("field", field);
+            return (ErrorCode::MissingField, words);
+        }
+        // And an unknown field through `de::Error::unknown_field`: "unknown
+        // field `name`, expected `a` or `b`" (or "one of `a`, `b`, ...", or
+        // "there are no fields"), also pinned by a unit test.
+        if let Some((field, expected)) = unknown_field(&text) {
+            let words = if expected.is_empty() {
+                Words::new("frame-no-fields")
+                    .text("type", kind)
+                    .text("field", field)
+            } else {
+                Words::new("frame-unknown-field")
+                    .text("type", kind)
+                    .text("field", field)
+                    .text("expected", expected.join(", "))
+            };
+            return (ErrorCode::InvalidField, words);
+        }
+        let words = Words::new("frame-fields")
+            .text("type", kind)
+            .text("detail", text);
+        (ErrorCode::InvalidField, words)
     })
 }
 
-fn no_fields(kind: &str, body: &Value) -> Result<(), (ErrorCode, String)> {
+/// The field and the fields expected instead, quoted, from serde's message
+/// of an unknown field.
+fn unknown_field(text: &str) -> Option<(&str, Vec<String>)> {
+    let rest = text.strip_prefix("unknown field `")?;
+    let (field, rest) = rest.split_once('`')?;
+    let expected = rest
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|name| format!("`{name}`"))
+        .collect();
+    Some((field, expected))
+}
+
+fn no_fields(kind: &str, body: &Value) -> Result<(), (ErrorCode, Words)> {
     match body.as_object().and_then(|o| o.keys().next()) {
         Some(field) => Err((
             ErrorCode::InvalidField,
-            format!("{kind}: unknown field `{field}`, {kind} has no fields"),
+            Words::new("frame-no-fields")
+                .text("type", kind)
+                .text("field", field.as_str()),
         )),
         None => Ok(()),
     }
@@ -674,12 +700,44 @@ mod tests {
         }
     }
 
+    /// Every text argument of an error's words, as sent (verbatim).
+    fn said(e: &FrameError) -> String {
+        e.words
+            .args()
+            .iter()
+            .filter_map(|(_, arg)| match arg {
+                splendor_words::Arg::Text(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
     #[test]
     fn a_missing_field_error_names_the_field() {
         // Pins the serde message format the missing_field classification relies on.
         let e = err(r#"{"type":"join"}"#);
         assert_eq!(e.code, ErrorCode::MissingField);
-        assert!(e.message.contains("missing field `code`"), "{}", e.message);
+        assert_eq!(
+            e.words,
+            Words::new("frame-missing-field")
+                .text("type", "join")
+                .text("field", "code")
+        );
+    }
+
+    #[test]
+    fn an_unknown_field_error_names_the_field_and_the_expected_ones() {
+        // Pins the serde message format the unknown_field reading relies on.
+        let e = err(r#"{"type":"join","cod":"ABCDE"}"#);
+        assert_eq!(e.code, ErrorCode::InvalidField);
+        assert_eq!(
+            e.words,
+            Words::new("frame-unknown-field")
+                .text("type", "join")
+                .text("field", "cod")
+                .text("expected", "`code`, `as`")
+        );
     }
 
     #[test]
@@ -687,24 +745,23 @@ mod tests {
         let e = err(r#"{"take":["white","blue","red"]}"#);
         assert_eq!(e.code, ErrorCode::MissingField);
         assert!(
-            e.message
-                .contains(r#"{"type":"act","action":{"take":...}}"#),
+            said(&e).contains(r#"{"type":"act","action":{"take":...}}"#),
             "{}",
-            e.message
+            said(&e)
         );
         let e = err(r#""pass""#);
         assert_eq!(e.code, ErrorCode::BadMessage);
         assert!(
-            e.message.contains(r#"{"type":"act","action":"pass"}"#),
+            said(&e).contains(r#"{"type":"act","action":"pass"}"#),
             "{}",
-            e.message
+            said(&e)
         );
         // Anything else without a type lists the types, all of them.
         let e = err(r#"{"name":"ann"}"#);
         for kind in MESSAGE_TYPES {
-            assert!(e.message.contains(kind), "{kind}: {}", e.message);
+            assert!(said(&e).contains(kind), "{kind}: {}", said(&e));
         }
-        assert!(e.message.contains("remove_bot"), "{}", e.message);
+        assert!(said(&e).contains("remove_bot"), "{}", said(&e));
     }
 
     #[test]

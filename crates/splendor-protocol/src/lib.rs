@@ -44,6 +44,7 @@ pub use server::{
     RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
 };
 pub use social::{Chat, ChatInfo, MAX_CHAT_CHARS, Mute, RematchInfo};
+pub use splendor_words::{Arg, Words};
 pub use tokens::{GemCounts, TokenCounts};
 pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};
 

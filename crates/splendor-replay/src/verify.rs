@@ -256,7 +256,7 @@ fn check(replay: &Replay, expected: Option<&Commitment>) -> Result<Report, Verif
         let action =
             Action::try_from(&step.action).map_err(|reason| VerifyError::ActionSyntax {
                 seq: step.seq,
-                reason: reason.0,
+                reason: reason.0.to_string(),
             })?;
         let replayed: Vec<WireEvent> = game
             .apply(step.seat, action)

@@ -49,7 +49,7 @@ impl RoomCore {
         }
         let level: Level = level
             .parse()
-            .map_err(|e: splendor_ai::UnknownLevel| LobbyError::UnknownBotLevel(e.to_string()))?;
+            .map_err(|e: splendor_ai::UnknownLevel| LobbyError::UnknownBotLevel(e.0))?;
         let seat = self
             .people
             .seats

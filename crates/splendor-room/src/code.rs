@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use splendor_protocol::Words;
+
 /// The letters a code is made of: A-Z without I, L and O, which are too
 /// easily confused with 1 and 0 (and there are no digits at all).
 pub const ALPHABET: &[u8; 23] = b"ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -53,23 +55,23 @@ impl RoomCode {
 
     /// Why `text` is not a code, in words that say the exact rule: for
     /// the `room_not_found` error a malformed code gets.
-    pub fn why_not(text: &str) -> String {
-        const RULE: &str = "a code is five letters from A to Z except I, L and O (like KHPQZ)";
+    pub fn why_not(text: &str) -> Words {
         let trimmed = text.trim();
         let count = trimmed.chars().count();
         if count != LEN {
-            return format!("{text:?} is not a room code: it has {count} characters, and {RULE}");
+            return Words::new("room-code-length")
+                .text("text", format!("{text:?}"))
+                .count("count", count);
         }
         let bad: Vec<String> = trimmed
             .chars()
             .filter(|c| !c.is_ascii() || !ALPHABET.contains(&(*c as u8).to_ascii_uppercase()))
             .map(|c| format!("{c:?}"))
             .collect();
-        format!(
-            "{text:?} is not a room code: {} never {} in codes; {RULE}",
-            bad.join(", "),
-            if bad.len() == 1 { "appears" } else { "appear" }
-        )
+        Words::new("room-code-letters")
+            .text("text", format!("{text:?}"))
+            .text("letters", bad.join(", "))
+            .count("count", bad.len())
     }
 
     /// The code as its five letters.
@@ -126,10 +128,20 @@ mod tests {
     fn a_malformed_code_is_told_what_is_wrong() {
         assert_eq!(
             RoomCode::why_not("KBPQO"),
-            "\"KBPQO\" is not a room code: 'O' never appears in codes; \
-             a code is five letters from A to Z except I, L and O (like KHPQZ)"
+            Words::new("room-code-letters")
+                .text("text", "\"KBPQO\"")
+                .text("letters", "'O'")
+                .num("count", 1)
         );
-        assert!(RoomCode::why_not("ab1l!").contains("'1', 'l', '!' never appear"));
-        assert!(RoomCode::why_not("ABC").contains("it has 3 characters"));
+        assert_eq!(
+            RoomCode::why_not("ab1l!").arg("letters"),
+            Some(&splendor_protocol::Arg::Text("'1', 'l', '!'".into()))
+        );
+        assert_eq!(
+            RoomCode::why_not("ABC"),
+            Words::new("room-code-length")
+                .text("text", "\"ABC\"")
+                .num("count", 3)
+        );
     }
 }

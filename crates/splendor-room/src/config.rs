@@ -67,6 +67,21 @@ pub enum TurnClockError {
     Syntax(String),
 }
 
+impl TurnClockError {
+    /// What a person who asked for this clock is told.
+    pub fn words(&self) -> splendor_protocol::Words {
+        use splendor_protocol::Words;
+        match self {
+            TurnClockError::Bank(d) => Words::new("clock-bank").text("value", format!("{d:?}")),
+            TurnClockError::Increment(d) => {
+                Words::new("clock-increment").text("value", format!("{d:?}"))
+            }
+            // Only the command line parses clocks from text.
+            TurnClockError::Syntax(_) => Words::new("room-internal"),
+        }
+    }
+}
+
 const DAY: u64 = 24 * 60 * 60;
 
 impl TurnClock {

@@ -6,8 +6,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use splendor_protocol::ServerMessage;
 use splendor_protocol::error::close;
+use splendor_protocol::{RoomClosed, ServerMessage, Words};
 
 /// A server node of a deployment (0 when there is one). A connection's id
 /// names the node that holds its socket, so that a room on one node can
@@ -93,18 +93,20 @@ impl CloseReason {
         }
     }
 
-    /// The close frame's reason text.
-    pub fn text(self) -> &'static str {
-        match self {
-            CloseReason::Normal => "bye",
-            CloseReason::Replaced => "replaced by a newer connection of the same session",
-            CloseReason::TooSlow => "too slow: the server's queue for this connection was full",
-            CloseReason::MessageTooBig => "frame too large",
-            CloseReason::ShuttingDown => "service restart: reconnect and resume with your token",
-            CloseReason::RateLimited => "rate limit exceeded: too many messages per second",
-            CloseReason::Idle => "idle: nothing sent for too long",
-            CloseReason::HeartbeatTimeout => "no answer to pings",
-        }
+    /// The close frame's reason: words, worded in the connection's
+    /// language (a close reason has at most 123 bytes; the code says it
+    /// all anyway).
+    pub fn words(self) -> Words {
+        Words::new(match self {
+            CloseReason::Normal => "close-normal",
+            CloseReason::Replaced => "close-replaced",
+            CloseReason::TooSlow => "close-too-slow",
+            CloseReason::MessageTooBig => "close-too-big",
+            CloseReason::ShuttingDown => "close-restart",
+            CloseReason::RateLimited => "close-rate-limited",
+            CloseReason::Idle => "close-idle",
+            CloseReason::HeartbeatTimeout => "close-heartbeat",
+        })
     }
 }
 
@@ -121,6 +123,33 @@ pub enum Outgoing {
     Message(Box<ServerMessage>),
     /// The JSON text of a message, serialised once.
     Shared(SharedFrame),
+    /// A message that says something to people: worded in each
+    /// connection's language by whoever drains the queue.
+    Worded(Box<Worded>),
+}
+
+/// A message with words in it, before it is worded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Worded {
+    /// `room_closed`: the room and why it closed.
+    RoomClosed {
+        /// The room's code.
+        room: String,
+        /// Why it closed.
+        reason: Words,
+    },
+}
+
+impl Worded {
+    /// The message, its words worded by `word`.
+    pub fn to_message(&self, word: &dyn Fn(&Words) -> String) -> ServerMessage {
+        match self {
+            Worded::RoomClosed { room, reason } => ServerMessage::RoomClosed(RoomClosed {
+                room: room.clone(),
+                reason: word(reason),
+            }),
+        }
+    }
 }
 
 /// The JSON text of one server message, cheap to clone.
@@ -146,20 +175,24 @@ impl SharedFrame {
 }
 
 impl Outgoing {
-    /// The JSON text sent on the wire.
-    pub fn to_json(&self) -> String {
+    /// The JSON text sent on the wire, its words worded by `word` (in the
+    /// connection's language).
+    pub fn to_json(&self, word: &dyn Fn(&Words) -> String) -> String {
         match self {
             Outgoing::Message(message) => message.to_json(),
             Outgoing::Shared(frame) => frame.as_str().to_owned(),
+            Outgoing::Worded(worded) => worded.to_message(word).to_json(),
         }
     }
 
     /// The message itself (a shared frame is parsed back): for clients in
-    /// the same process, such as tests and bots, that read messages.
+    /// the same process, such as tests and bots, that read messages. Words
+    /// are given as their id and arguments.
     pub fn into_message(self) -> Option<ServerMessage> {
         match self {
             Outgoing::Message(message) => Some(*message),
             Outgoing::Shared(frame) => serde_json::from_str(frame.as_str()).ok(),
+            Outgoing::Worded(worded) => Some(worded.to_message(&|w| w.to_string())),
         }
     }
 }

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use splendor_protocol::{RoomStatus, RoomSummary, SeatOrder};
+use splendor_protocol::{RoomStatus, RoomSummary, SeatOrder, Words};
 use splendor_replay::Salt;
 use splendor_rules::{Action, Events, Game, Options};
 use tracing::{info, warn};
@@ -35,7 +35,7 @@ use super::social::Social;
 use super::timers::{ExpiryInputs, RoomTimer, TimerTable, expiry, expiry_reason};
 use crate::code::RoomCode;
 use crate::config::RoomConfig;
-use crate::conn::{Outgoing, SharedFrame};
+use crate::conn::{Outgoing, Worded};
 use crate::error::LobbyError;
 use crate::session::{Session, SessionId};
 use crate::write::GameId;
@@ -266,7 +266,7 @@ impl RoomCore {
                     && self.people.humans() == 0
                     && !self.people.host_watching()
                 {
-                    self.close("every player left");
+                    self.close("closed-everyone-left");
                 }
             }
             Request::Detach => {
@@ -359,7 +359,7 @@ impl RoomCore {
                 version,
                 result,
             } => self.bot_moved(now, seat, version, result),
-            DriverEvent::HandlesGone => self.close("the server is shutting down"),
+            DriverEvent::HandlesGone => self.close("closed-shutting-down"),
         }
         self.after_input(now);
     }
@@ -502,18 +502,16 @@ impl RoomCore {
         info!(reason = why, "room closed");
         self.closed = true;
         self.timers.stop_all();
-        let notice = SharedFrame::new(&splendor_protocol::ServerMessage::RoomClosed(
-            splendor_protocol::RoomClosed {
-                room: self.code.to_string(),
-                reason: why.to_owned(),
-            },
-        ));
+        let notice = Worded::RoomClosed {
+            room: self.code.to_string(),
+            reason: Words::new(why),
+        };
         let farewell = self.audience().into_iter().map(|a| a.conn).collect();
         self.effects.push_back(Effect::Closed(Closed {
             why,
             sessions: self.people.sessions(),
             farewell,
-            notice: Outgoing::Shared(notice),
+            notice: Outgoing::Worded(Box::new(notice)),
         }));
     }
 

@@ -1,68 +1,50 @@
 //! What can go wrong with a lobby or room request, with its wire code.
 
-use splendor_protocol::{ErrorCode, ErrorInfo, RequestId};
+use std::fmt;
+
+use splendor_protocol::{ErrorCode, Words};
 use splendor_rules::RuleError;
 
 use crate::write::{PersistError, PersistErrorKind};
 
 /// A room or lobby request failed; nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LobbyError {
     /// No open room has this code.
-    #[error("no room has the code {0:?}")]
     RoomNotFound(String),
-    /// The text is not a room code at all (the message says why).
-    #[error("{0}")]
-    MalformedCode(String),
+    /// The text is not a room code at all (the words say why).
+    MalformedCode(Words),
     /// Every seat is taken.
-    #[error("the room has no free seat; join as a spectator with \"as\":\"spectator\"")]
     RoomFull,
     /// The room has as many spectators as it allows.
-    #[error("the room has no room for more spectators")]
     TooManySpectators,
     /// A connection is in one room at a time.
-    #[error("this connection is already in room {0}; leave it first")]
     AlreadyInRoom(String),
     /// The request needs a room this connection is in (as itself).
-    #[error("this connection is not in a room; create or join one first")]
     NotInRoom,
     /// The room closed before it could answer.
-    #[error("the room closed")]
     RoomClosed,
     /// Only the host may start the game.
-    #[error("only the host can do this")]
     NotHost,
     /// `add_bot` with a level that does not exist.
-    #[error("{0}")]
     UnknownBotLevel(String),
     /// The player's time ran out: the stand-in makes the rest of the turn.
-    #[error(
-        "your time ran out: the stand-in plays the rest of this turn (R12.2); act within the grace at your next turn to take your seat back"
-    )]
     StandInTurn,
     /// A clock outside R12.1, or `stand_in_when_away` without a clock.
-    #[error("{0}")]
-    InvalidClock(String),
+    InvalidClock(Words),
     /// `remove_bot` names a seat that no bot holds.
-    #[error("seat {0} is not held by a bot")]
     NotABot(u8),
     /// Fewer than two players are seated (R1).
-    #[error("a game needs at least 2 seated players")]
     NotEnoughPlayers,
     /// Seats are fixed once the game started.
-    #[error("the game already started; join as a spectator with \"as\":\"spectator\"")]
     GameAlreadyStarted,
     /// An action before the start.
-    #[error("the game has not started yet")]
     GameNotStarted,
     /// An action after the end.
-    #[error("the game is over")]
     GameOver,
     /// A spectator sent an action.
-    #[error("spectators cannot act")]
     SpectatorCannotAct,
     /// The action named a state version that is not the current one.
-    #[error("the state is at version {current}, not {expected}; nothing was applied")]
     StaleVersion {
         /// The room's version.
         current: u64,
@@ -70,66 +52,36 @@ pub enum LobbyError {
         expected: u64,
     },
     /// A room of other than 2 to 4 seats (R1).
-    #[error("a room has 2, 3 or 4 seats, not {0}")]
     InvalidSeats(u8),
     /// The server holds `max_rooms` rooms.
-    #[error("the server has as many rooms as it allows; try again later")]
     TooManyRooms,
     /// The session created `max_rooms_per_session` rooms that are still open.
-    #[error("this session already has {0} open rooms, the most allowed; finish or leave one first")]
     TooManyRoomsForSession(usize),
     /// The client address has `max_waiting_rooms_per_ip` rooms waiting.
-    #[error(
-        "{0} rooms created from your network address are waiting for players, the most allowed; \
-         start or close one of them, or join a room instead"
-    )]
     TooManyWaitingRoomsFromOrigin(usize),
     /// Storing failed for a reason other than the database being away.
-    #[error("the server could not store this; nothing changed")]
     Persistence,
     /// The database cannot take writes right now; the client may retry.
-    #[error(
-        "the server cannot store moves right now (its database is unavailable); nothing changed, try again shortly"
-    )]
     StorageUnavailable,
     /// Something that should not happen; the client sees only that it
     /// did, the gateway logs the cause once.
-    #[error("internal error; nothing changed")]
     Internal(InternalCause),
     /// A chat text that is empty, too long or not plain text.
-    #[error("{0}")]
-    InvalidChat(String),
+    InvalidChat(Words),
     /// The host muted the caller's chat.
-    #[error("the host muted your chat in this room")]
     ChatMuted,
     /// Too many chat messages in a short time.
-    #[error(
-        "at most {} chat messages in {} seconds; wait a moment",
-        crate::social::CHAT_BURST,
-        crate::social::CHAT_WINDOW.as_secs()
-    )]
     ChatTooFast,
-    /// No rematch can be offered now (the message says why).
-    #[error("{0}")]
-    RematchUnavailable(String),
+    /// No rematch can be offered now (the words say why).
+    RematchUnavailable(Words),
     /// `mute` names a seat no person holds.
-    #[error("seat {0} has no person in it (it is free or a bot's)")]
     NoPersonInSeat(u8),
     /// `add_bot` in a rated room.
-    #[error(
-        "this room is rated: its seats are for people and bot programs, not built-in bots \
-         (create an unrated room to play against them)"
-    )]
     RatedRoom,
     /// The session left a running game but still holds its seat there:
     /// no quick play or rated room until that game is over.
-    #[error(
-        "you still hold a seat in the game running in room {0}; finish it first \
-         (join {0} to take your seat back)"
-    )]
     SeatHeld(String),
     /// The rules rejected the action (R11.3).
-    #[error("{0}")]
     Rule(RuleError),
 }
 
@@ -205,23 +157,74 @@ impl LobbyError {
         code.as_str()
     }
 
-    /// The `error` message for this failure, echoing the request id.
-    pub fn to_error_info(&self, id: Option<RequestId>) -> ErrorInfo {
+    /// The rule a rule error cites (R11.3); none for the others.
+    pub fn rule(&self) -> Option<&'static str> {
         match self {
-            LobbyError::Rule(e) => ErrorInfo {
-                id,
-                code: e.code.to_owned(),
-                message: e.message.clone(),
-                rule: Some(e.rule.to_owned()),
-                retry_after_ms: None,
-            },
-            other => ErrorInfo {
-                id,
-                code: other.code().to_owned(),
-                message: other.to_string(),
-                rule: None,
-                retry_after_ms: None,
-            },
+            LobbyError::Rule(e) => Some(e.rule),
+            _ => None,
+        }
+    }
+
+    /// What the person is told: a message id of the server's message files
+    /// and its arguments, worded at the edge in their language.
+    pub fn words(&self) -> Words {
+        let w = Words::new;
+        match self {
+            LobbyError::RoomNotFound(code) => w("room-not-found").text("code", format!("{code:?}")),
+            LobbyError::MalformedCode(words)
+            | LobbyError::InvalidClock(words)
+            | LobbyError::InvalidChat(words)
+            | LobbyError::RematchUnavailable(words) => words.clone(),
+            LobbyError::RoomFull => w("room-full").text("example", AS_SPECTATOR),
+            LobbyError::TooManySpectators => w("room-no-spectators"),
+            LobbyError::AlreadyInRoom(code) => w("room-already-in").text("code", code.as_str()),
+            LobbyError::NotInRoom => w("room-not-in"),
+            LobbyError::RoomClosed => w("room-closed"),
+            LobbyError::NotHost => w("room-not-host"),
+            LobbyError::UnknownBotLevel(level) => {
+                w("room-unknown-bot-level").text("level", format!("{level:?}"))
+            }
+            LobbyError::StandInTurn => w("room-stand-in-turn"),
+            LobbyError::NotABot(seat) => w("room-not-a-bot").num("seat", *seat),
+            LobbyError::NotEnoughPlayers => w("room-not-enough-players"),
+            LobbyError::GameAlreadyStarted => w("room-game-started").text("example", AS_SPECTATOR),
+            LobbyError::GameNotStarted => w("room-game-not-started"),
+            LobbyError::GameOver => w("rule-game-over"),
+            LobbyError::SpectatorCannotAct => w("room-spectators-cannot-act"),
+            LobbyError::StaleVersion { current, expected } => w("room-stale-version")
+                .count("current", *current)
+                .count("expected", *expected),
+            LobbyError::InvalidSeats(seats) => w("room-invalid-seats").num("seats", *seats),
+            LobbyError::TooManyRooms => w("room-too-many"),
+            LobbyError::TooManyRoomsForSession(max) => {
+                w("room-too-many-for-session").count("max", *max)
+            }
+            LobbyError::TooManyWaitingRoomsFromOrigin(max) => {
+                w("room-too-many-from-address").count("max", *max)
+            }
+            LobbyError::Persistence => w("room-store-failed"),
+            LobbyError::StorageUnavailable => w("room-store-unavailable"),
+            LobbyError::Internal(_) => w("room-internal"),
+            LobbyError::ChatMuted => w("chat-muted"),
+            LobbyError::ChatTooFast => w("chat-too-fast")
+                .count("burst", crate::social::CHAT_BURST)
+                .count("seconds", crate::social::CHAT_WINDOW.as_secs()),
+            LobbyError::NoPersonInSeat(seat) => w("room-no-person-in-seat").num("seat", *seat),
+            LobbyError::RatedRoom => w("room-rated"),
+            LobbyError::SeatHeld(code) => w("room-seat-held").text("code", code.as_str()),
+            LobbyError::Rule(e) => e.words.clone(),
         }
     }
 }
+
+/// How to join as a spectator, as the errors show it.
+const AS_SPECTATOR: &str = r#""as":"spectator""#;
+
+impl fmt::Display for LobbyError {
+    /// The code and the words' id and arguments: for logs, not for people.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code(), self.words())
+    }
+}
+
+impl std::error::Error for LobbyError {}

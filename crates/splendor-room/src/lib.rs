@@ -57,7 +57,7 @@ use splendor_rules::{Game, Options};
 
 pub use self::code::RoomCode;
 pub use self::config::{RoomConfig, TurnClock, TurnClockError};
-pub use self::conn::{CloseReason, ConnId, NodeId, Outgoing, SharedFrame};
+pub use self::conn::{CloseReason, ConnId, NodeId, Outgoing, SharedFrame, Worded};
 pub use self::core::RoomCore;
 pub use self::effect::{Answer, Closed, Effect, Joined, RoomProbe};
 pub use self::error::{InternalCause, LobbyError};

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use splendor_protocol::SeatOrder;
+use splendor_protocol::{SeatOrder, Words};
 use splendor_replay::{Commitment, Salt, Seed};
 use splendor_rules::{Action, Events, Game, Options, Seat, seat_order};
 use tracing::{debug, info, warn};
@@ -18,7 +18,7 @@ use crate::error::LobbyError;
 use crate::write::{PersistError, PersistErrorKind};
 
 /// Why a fenced room closed.
-pub(crate) const FENCED: &str = "the room moved to another server; reconnect to find it";
+pub(crate) const FENCED: &str = "closed-moved";
 
 /// A game replayed from its stored log: the game, its version, and every
 /// action's events with who made it.
@@ -201,7 +201,7 @@ impl RoomCore {
                     .to_act()
                     .and_then(|s| running.names.get(usize::from(s)))
             {
-                e.message = format!("it is {name}'s turn, not yours");
+                e.words = Words::new("rule-not-your-turn-named").text("name", name.clone());
             }
             LobbyError::Rule(e)
         })?;

@@ -16,7 +16,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use splendor_protocol::{ChatInfo, MAX_CHAT_CHARS, RematchInfo, RoomStatus, ServerMessage};
+use splendor_protocol::{ChatInfo, MAX_CHAT_CHARS, RematchInfo, RoomStatus, ServerMessage, Words};
 use splendor_rules::Seat;
 use tracing::info;
 
@@ -96,20 +96,18 @@ impl RematchPlan {
 pub(crate) fn check_chat(text: &str) -> Result<&str, LobbyError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(LobbyError::InvalidChat(
-            "a chat message needs some text".into(),
-        ));
+        return Err(LobbyError::InvalidChat(Words::new("chat-empty")));
     }
     let chars = text.chars().count();
     if chars > MAX_CHAT_CHARS {
-        return Err(LobbyError::InvalidChat(format!(
-            "a chat message has at most {MAX_CHAT_CHARS} characters, this one has {chars}"
-        )));
+        return Err(LobbyError::InvalidChat(
+            Words::new("chat-too-long")
+                .count("max", MAX_CHAT_CHARS)
+                .count("count", chars),
+        ));
     }
     if text.chars().any(char::is_control) {
-        return Err(LobbyError::InvalidChat(
-            "chat is plain text on one line: no line breaks or other control characters".into(),
-        ));
+        return Err(LobbyError::InvalidChat(Words::new("chat-control")));
     }
     Ok(text)
 }
@@ -232,14 +230,14 @@ impl RoomCore {
             return Err(LobbyError::NotInRoom);
         }
         if self.status() != RoomStatus::Finished {
-            return Err(LobbyError::RematchUnavailable(
-                "a rematch can be offered once the game is over".into(),
-            ));
+            return Err(LobbyError::RematchUnavailable(Words::new(
+                "rematch-not-over",
+            )));
         }
         let Some(seat) = self.people.seat_of_conn(caller.session, caller.conn) else {
-            return Err(LobbyError::RematchUnavailable(
-                "only the players can offer a rematch; spectators can follow it".into(),
-            ));
+            return Err(LobbyError::RematchUnavailable(Words::new(
+                "rematch-spectator",
+            )));
         };
         if self
             .social
@@ -253,10 +251,9 @@ impl RoomCore {
                 .flatten()
                 .find(|m| self.social.left.contains(&m.session))
         {
-            return Err(LobbyError::RematchUnavailable(format!(
-                "{} left the table: a rematch needs every player of the game",
-                gone.name
-            )));
+            return Err(LobbyError::RematchUnavailable(
+                Words::new("rematch-player-left").text("name", gone.name.clone()),
+            ));
         }
         let seats = &self.people.seats;
         let rematch = self.social.rematch.get_or_insert_with(|| Rematch {
@@ -268,14 +265,14 @@ impl RoomCore {
             room: None,
         });
         if let Some(room) = rematch.room {
-            return Err(LobbyError::RematchUnavailable(format!(
-                "the rematch is agreed: join room {room}"
-            )));
+            return Err(LobbyError::RematchUnavailable(
+                Words::new("rematch-agreed").text("code", room.to_string()),
+            ));
         }
         if rematch.agreed {
-            return Err(LobbyError::RematchUnavailable(
-                "the rematch room is being made".into(),
-            ));
+            return Err(LobbyError::RematchUnavailable(Words::new(
+                "rematch-being-made",
+            )));
         }
         rematch.accepted[seat] = true;
         let everyone = rematch.accepted.iter().all(|&a| a);

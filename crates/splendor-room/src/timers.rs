@@ -91,12 +91,13 @@ pub(crate) fn expiry(config: &RoomConfig, inputs: &ExpiryInputs) -> Option<Insta
     }
 }
 
-/// Why an expired room closes, as everyone in it is told.
+/// Why an expired room closes, as everyone in it is told: the id of the
+/// words (`closed-*` in the server's message files).
 pub(crate) fn expiry_reason(status: RoomStatus, quiet: bool) -> &'static str {
     match status {
-        RoomStatus::Finished => "the finished game's viewing time is over",
-        RoomStatus::Playing => "every player has been away too long",
-        RoomStatus::Waiting if quiet => "no player has been connected for too long",
-        RoomStatus::Waiting => "nothing happened in the room for too long",
+        RoomStatus::Finished => "closed-viewing-over",
+        RoomStatus::Playing => "closed-players-away",
+        RoomStatus::Waiting if quiet => "closed-nobody-connected",
+        RoomStatus::Waiting => "closed-idle",
     }
 }

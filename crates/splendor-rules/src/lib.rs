@@ -393,16 +393,18 @@ impl Event {
     }
 }
 
-/// A rejected action: names the rule and says why in player words (R11.3).
+/// A rejected action: names the rule and says why (R11.3).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message} ({rule})")]
+#[error("{code} ({rule}): {words}")]
 pub struct RuleError {
     /// A stable machine code, e.g. "not_your_turn", "take_two_supply".
     pub code: &'static str,
     /// The rule number, e.g. "R5.1".
     pub rule: &'static str,
-    /// Why, in player words, e.g. "take two: only 3 blue tokens left, 4 needed".
-    pub message: String,
+    /// Why, as a message id and its arguments, e.g. `rule-take-two-supply`
+    /// with `left` 3 and `color` blue ("take two: only 3 blue tokens left,
+    /// 4 needed" in English).
+    pub words: splendor_words::Words,
 }
 
 /// Final result (R10.3, R10.4).

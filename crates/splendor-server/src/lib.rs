@@ -40,7 +40,7 @@ pub mod cli;
 pub mod config;
 mod games;
 mod http;
-pub mod i18n;
+pub mod l10n;
 pub mod limits;
 pub mod metrics;
 pub mod probe;

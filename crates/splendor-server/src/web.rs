@@ -95,6 +95,12 @@ const I18N_DE_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/i18n-de.js"),
     "text/javascript; charset=utf-8",
 );
+// The game's terms in each language, made once from the server's .ftl
+// files (l10n::page_terms_script): loaded after the tables.
+static TERMS_SCRIPT: std::sync::LazyLock<Asset> = std::sync::LazyLock::new(|| {
+    let body: &'static [u8] = crate::l10n::page_terms_script().into_bytes().leak();
+    Asset::new(body, "text/javascript; charset=utf-8")
+});
 const PAY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/pay.js"),
     "text/javascript; charset=utf-8",
@@ -149,6 +155,10 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/i18n-de.js",
             get(async |h: HeaderMap| serve(&I18N_DE_SCRIPT, &h)),
+        )
+        .route(
+            "/terms.js",
+            get(async |h: HeaderMap| serve(&TERMS_SCRIPT, &h)),
         )
         .route(
             "/icon-turn.svg",

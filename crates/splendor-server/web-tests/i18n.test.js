@@ -10,6 +10,14 @@ require('../web/i18n-nl.js');
 require('../web/i18n-fr.js');
 require('../web/i18n-de.js');
 
+// The game's terms come from the server's .ftl files, as /terms.js brings
+// them to the page.
+const ftlTerms = {};
+for (const lang of ['en', 'nl', 'fr', 'de']) ftlTerms[lang] = require('./ftl_terms.js').ftlTerms(lang);
+const handWritten = {};
+for (const lang of ['en', 'nl', 'fr', 'de']) handWritten[lang] = Object.keys(i18n.MESSAGES[lang]);
+for (const [lang, terms] of Object.entries(ftlTerms)) i18n.addMessages(lang, terms);
+
 const { LANGS, LANG_NAMES, MESSAGES, t, format, colorName, botName, pickLang, setLang } = i18n;
 const PROTOCOL_COLORS = ['white', 'blue', 'green', 'red', 'black', 'gold'];
 
@@ -76,6 +84,13 @@ test('every entry gives a finished string for n = 0, 1, 2 and more', () => {
         assert.ok(!/[{}]/.test(out), `${lang} ${key} keeps a brace: ${out}`);
       }
     }
+  }
+});
+
+test('the tables write no colour word: the .ftl files are their one source', () => {
+  for (const lang of LANGS) {
+    assert.deepEqual(handWritten[lang].filter((k) => k.startsWith('color.')), [], lang);
+    assert.equal(Object.keys(ftlTerms[lang]).length, 6, lang);
   }
 });
 

@@ -8,7 +8,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { MESSAGES } = require('../web/i18n.js');
+const { MESSAGES, addMessages } = require('../web/i18n.js');
+const { ftlTerms } = require('./ftl_terms.js');
+
+// The colour words come from the server's .ftl files (/terms.js).
+addMessages('en', ftlTerms('en'));
 
 const WEB = path.join(__dirname, '..', 'web');
 const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');

@@ -14,12 +14,6 @@
 (typeof module !== 'undefined' ? require('./i18n.js') : globalThis).addMessages('de', {
   'lang.label': 'Sprache',
 
-  'color.white': 'Weiß',
-  'color.blue': 'Blau',
-  'color.green': 'Grün',
-  'color.red': 'Rot',
-  'color.black': 'Schwarz',
-  'color.gold': 'Gold',
   count: '{n} {color}',
   none: 'keine',
   points: ({ n }) => (n === 1 ? '1 Prestigepunkt' : `${n} Prestigepunkte`),

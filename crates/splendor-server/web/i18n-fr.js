@@ -14,12 +14,6 @@
 (typeof module !== 'undefined' ? require('./i18n.js') : globalThis).addMessages('fr', {
   'lang.label': 'Langue',
 
-  'color.white': 'blanc',
-  'color.blue': 'bleu',
-  'color.green': 'vert',
-  'color.red': 'rouge',
-  'color.black': 'noir',
-  'color.gold': 'or',
   count: '{n} {color}',
   none: 'aucun',
   points: ({ n }) => (n <= 1 ? `${n} point de prestige` : `${n} points de prestige`),

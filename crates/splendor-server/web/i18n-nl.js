@@ -14,12 +14,6 @@
 (typeof module !== 'undefined' ? require('./i18n.js') : globalThis).addMessages('nl', {
   'lang.label': 'Taal',
 
-  'color.white': 'wit',
-  'color.blue': 'blauw',
-  'color.green': 'groen',
-  'color.red': 'rood',
-  'color.black': 'zwart',
-  'color.gold': 'goud',
   count: '{n} {color}',
   none: 'geen',
   points: ({ n }) => (n === 1 ? '1 prestigepunt' : `${n} prestigepunten`),

@@ -6,7 +6,10 @@
 // plurals: French counts 0 and 1 as singular). A missing key falls back to
 // English, then to the key itself. Colours are named by `colorName` (keys
 // color.white ... color.gold): the protocol keeps its English colour names,
-// only what is shown is translated. People's text (names, chat) never goes
+// only what is shown is translated. The colour words are not in these
+// tables: /terms.js adds them, made by the server from the same .ftl files
+// its own messages come from (crates/splendor-server/locales), so each
+// language's terms have one source. People's text (names, chat) never goes
 // through here.
 //
 // A classic script (no `export`): in Node, for the tests, it also exports
@@ -25,12 +28,6 @@ const MESSAGES = {
     'lang.label': 'Language',
 
     // Colours and counts
-    'color.white': 'white',
-    'color.blue': 'blue',
-    'color.green': 'green',
-    'color.red': 'red',
-    'color.black': 'black',
-    'color.gold': 'gold',
     count: '{n} {color}',
     none: 'none',
     points: ({ n }) => (n === 1 ? '1 point' : `${n} points`),
@@ -348,9 +345,11 @@ const MESSAGES = {
 let currentLang = 'en';
 const langListeners = [];
 
-// Adds (or replaces) the table of `lang`: the other language files call it.
+// Adds the entries of `table` to the table of `lang`: the other language
+// files call it, then /terms.js (made by the server from its .ftl files)
+// adds the game's terms, such as the colour words.
 function addMessages(lang, table) {
-  MESSAGES[lang] = table;
+  MESSAGES[lang] = Object.assign(MESSAGES[lang] || {}, table);
 }
 
 // The message `key` in the current language, English, or the key itself.

@@ -42,25 +42,25 @@ fn only_the_host_adds_and_removes_bots_before_the_start_and_bad_requests_change_
               reply joined player#1
               listed Waiting 2/3 host ann
             bob@c2 add_bot greedy
-              reply NotHost
+              reply not_host: room-not-host
             ann@c1 add_bot grandmaster
-              reply UnknownBotLevel("unknown bot level \"grandmaster\": expected random, greedy or strong")
+              reply unknown_bot_level: room-unknown-bot-level(level="\"grandmaster\"")
             ann@c1 add_bot strong
               c1 <- room Waiting [ann* bob Strong bot(strong)] you player#0 id=r4
               c2 <- room Waiting [ann* bob Strong bot(strong)] you player#1
               reply ok
               listed Waiting 3/3 host ann
             ann@c1 add_bot random
-              reply RoomFull
+              reply room_full: room-full(example="\"as\":\"spectator\"")
             ann@c1 remove_bot 1
-              reply NotABot(1)
+              reply not_a_bot: room-not-a-bot(seat=1)
             ann@c1 remove_bot 2
               c1 <- room Waiting [ann* bob -] you player#0 id=r7
               c2 <- room Waiting [ann* bob -] you player#1
               reply ok
               listed Waiting 2/3 host ann
             ann@c1 remove_bot 7
-              reply NotABot(7)
+              reply not_a_bot: room-not-a-bot(seat=7)
             ann@c1 add_bot strong
               c1 <- room Waiting [ann* bob Strong bot(strong)] you player#0 id=r9
               c2 <- room Waiting [ann* bob Strong bot(strong)] you player#1
@@ -77,9 +77,9 @@ fn only_the_host_adds_and_removes_bots_before_the_start_and_bad_requests_change_
               listed Playing 3/3 host ann
               deadline none
             ann@c1 add_bot greedy
-              reply GameAlreadyStarted
+              reply game_already_started: room-game-started(example="\"as\":\"spectator\"")
             ann@c1 remove_bot 2
-              reply GameAlreadyStarted
+              reply game_already_started: room-game-started(example="\"as\":\"spectator\"")
         "#]],
     );
 }
@@ -236,7 +236,7 @@ fn a_restored_game_of_bots_only_plays_to_its_end_with_nobody_connected() {
             wait 29m
             wait 2m
               @1879s timeout
-              closed "the finished game's viewing time is over" sessions ["+greedy", "+random"] farewell []: room_closed "the finished game's viewing time is over"
+              closed "closed-viewing-over" sessions ["+greedy", "+random"] farewell []: room_closed "closed-viewing-over"
               deadline none
         "#]],
     );
@@ -262,7 +262,7 @@ fn bots_do_not_keep_a_waiting_room_open_when_its_people_leave() {
               c1 <- left id=r2
               release c1
               reply ok
-              closed "every player left" sessions ["(bot)"] farewell []: room_closed "every player left"
+              closed "closed-everyone-left" sessions ["(bot)"] farewell []: room_closed "closed-everyone-left"
               deadline none
         "#]],
     );
@@ -346,7 +346,7 @@ fn a_rated_room_seats_no_built_in_bot() {
               c1 <- room Waiting [ann* -] you player#0 id=create
               deadline 3600s
             ann@c1 add_bot greedy
-              reply RatedRoom
+              reply rated_room: room-rated
         "#]],
     );
 }

@@ -123,7 +123,7 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               think seat 1 v1 greedy
               deadline none
             bob@c2 act {"take":["white","blue","black"]} v1
-              reply StandInTurn
+              reply stand_in_turn: room-stand-in-turn
             bot answers
               deadline 31s
             wait 1s

@@ -44,7 +44,7 @@ fn a_waiting_room_without_connected_players_closes_after_the_empty_room_grace() 
               deadline 70s
             wait 1h
               @70s timeout
-              closed "no player has been connected for too long" sessions ["ann", "cy"] farewell ["c2"]: room_closed "no player has been connected for too long"
+              closed "closed-nobody-connected" sessions ["ann", "cy"] farewell ["c2"]: room_closed "closed-nobody-connected"
               deadline none
         "#]],
     );
@@ -77,7 +77,7 @@ fn a_player_back_within_the_grace_keeps_the_waiting_room() {
               deadline 659s
             wait 1h
               @659s timeout
-              closed "nothing happened in the room for too long" sessions ["ann"] farewell ["c2"]: room_closed "nothing happened in the room for too long"
+              closed "closed-idle" sessions ["ann"] farewell ["c2"]: room_closed "closed-idle"
               deadline none
         "#]],
     );
@@ -112,7 +112,7 @@ fn a_waiting_room_with_a_connected_player_closes_after_the_idle_ttl_without_acti
               RoomProbe { status: Waiting, version: None, seated: 2, connected_players: 2, spectators: 0 }
             wait 1s
               @1199s timeout
-              closed "nothing happened in the room for too long" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "nothing happened in the room for too long"
+              closed "closed-idle" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-idle"
               deadline none
         "#]],
     );
@@ -165,7 +165,7 @@ fn a_started_game_is_not_closed_by_the_waiting_room_timers() {
               RoomProbe { status: Playing, version: Some(0), seated: 2, connected_players: 0, spectators: 0 }
             wait 23h
               @86400s timeout
-              closed "every player has been away too long" sessions ["ann", "bob"] farewell []: room_closed "every player has been away too long"
+              closed "closed-players-away" sessions ["ann", "bob"] farewell []: room_closed "closed-players-away"
               deadline none
         "#]],
     );
@@ -213,7 +213,7 @@ fn a_finished_game_stays_viewable_until_its_ttl() {
               reply ok
             wait 1m
               @1800s timeout
-              closed "the finished game's viewing time is over" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "the finished game's viewing time is over"
+              closed "closed-viewing-over" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-viewing-over"
               deadline none
         "#]],
     );
@@ -244,7 +244,7 @@ fn a_restored_game_waits_for_its_players_until_the_abandoned_game_ttl() {
               deadline 169200s
             wait 24h
               @169200s timeout
-              closed "every player has been away too long" sessions ["ann", "bob"] farewell []: room_closed "every player has been away too long"
+              closed "closed-players-away" sessions ["ann", "bob"] farewell []: room_closed "closed-players-away"
               deadline none
         "#]],
     );
@@ -263,10 +263,10 @@ fn a_room_whose_handles_are_gone_closes() {
               c1 <- room Waiting [ann* -] you player#0 id=create
               deadline 3600s
             handles gone
-              closed "the server is shutting down" sessions ["ann"] farewell ["c1"]: room_closed "the server is shutting down"
+              closed "closed-shutting-down" sessions ["ann"] farewell ["c1"]: room_closed "closed-shutting-down"
               deadline none
             ann@c1 sync
-              reply RoomClosed
+              reply room_closed: room-closed
         "#]],
     );
 }

@@ -45,7 +45,7 @@ fn a_full_room_refuses_players_but_takes_spectators() {
               reply joined player#1
               listed Waiting 2/2 host ann
             cy@c3 join player
-              reply RoomFull
+              reply room_full: room-full(example="\"as\":\"spectator\"")
               release c3
             cy@c3 join spectator
               c1 <- room Waiting [ann* bob] watching ["cy"] you player#0
@@ -83,15 +83,15 @@ fn the_host_role_passes_on_and_the_last_player_leaving_closes_the_room() {
               reply ok
               listed Waiting 1/2 host bob
             ann@c1 leave
-              reply NotInRoom
+              reply not_in_room: room-not-in
             bob@c2 leave
               c2 <- left id=r4
               release c2
               reply ok
-              closed "every player left" sessions [] farewell []: room_closed "every player left"
+              closed "closed-everyone-left" sessions [] farewell []: room_closed "closed-everyone-left"
               deadline none
             bob@c2 sync
-              reply RoomClosed
+              reply room_closed: room-closed
         "#]],
     );
 }
@@ -128,7 +128,7 @@ fn a_disconnected_host_hands_the_start_to_a_connected_player() {
               c2 <- room Waiting [ann bob* -] you player#1
               reply joined player#0
             ann@c4 start joined
-              reply NotHost
+              reply not_host: room-not-host
             bob@c2 start joined
               write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
               count GameStarted
@@ -215,7 +215,7 @@ fn a_reconnecting_player_gets_the_seat_back_and_replaces_the_old_connection() {
               c4 <- room Waiting [ann* bob] you player#1 id=r4
               reply joined player#1
             bob@c3 leave
-              reply NotInRoom
+              reply not_in_room: room-not-in
         "#]],
     );
 }
@@ -245,7 +245,7 @@ fn a_spectator_joining_again_replaces_its_connection_and_leaves_with_a_goodbye()
               c3 <- room Waiting [ann* -] watching ["cy"] you spectator id=r2
               reply joined spectator
             cy@c2 sync
-              reply NotInRoom
+              reply not_in_room: room-not-in
             cy@c3 leave
               c3 <- left id=r4
               release c3

@@ -26,7 +26,7 @@ fn only_a_seated_host_starts_and_only_seated_players_act() {
               c1 <- room Waiting [ann* - - -] you player#0 id=create
               deadline 3600s
             ann@c1 start random
-              reply NotEnoughPlayers
+              reply not_enough_players: room-not-enough-players
             bob@c2 join player
               c1 <- room Waiting [ann* bob - -] you player#0
               c2 <- room Waiting [ann* bob - -] you player#1 id=r2
@@ -38,17 +38,17 @@ fn only_a_seated_host_starts_and_only_seated_players_act() {
               c3 <- room Waiting [ann* bob - -] watching ["cy"] you spectator id=r3
               reply joined spectator
             bob@c2 start random
-              reply NotHost
+              reply not_host: room-not-host
             dee@c4 start random
-              reply NotInRoom
+              reply not_in_room: room-not-in
             cy@c3 act "pass"
-              reply SpectatorCannotAct
+              reply spectator_cannot_act: room-spectators-cannot-act
             bob@c2 act "pass"
-              reply GameNotStarted
+              reply game_not_started: room-game-not-started
             dee@c4 act "pass"
-              reply NotInRoom
+              reply not_in_room: room-not-in
             bob@c9 act "pass"
-              reply NotInRoom
+              reply not_in_room: room-not-in
             probe
               RoomProbe { status: Waiting, version: None, seated: 2, connected_players: 2, spectators: 1 }
         "#]],
@@ -239,7 +239,7 @@ fn r11_3_stale_versions_and_rule_errors_change_nothing() {
             bob@c2 act {"take":["white","blue","green"]}
               reply rule error not_your_turn (R11.4)
             ann@c1 act {"take_two":"white"} v1
-              reply StaleVersion { current: 0, expected: 1 }
+              reply stale_version: room-stale-version(current=0, expected=1)
             ann@c1 act {"buy":89}
               reply rule error card_not_available (R7.1)
             ann@c1 act {"noble":3}
@@ -297,7 +297,7 @@ fn a_game_runs_to_the_end_and_everyone_gets_the_result() {
               c1 <- result winners [0]
               reply ok
             ann@c1 act "pass"
-              reply GameOver
+              reply game_over: rule-game-over
         "#]],
     );
 }
@@ -333,9 +333,9 @@ fn a_game_cannot_start_twice_nor_be_joined_once_started() {
               listed Playing 2/2 host ann
               deadline none
             ann@c1 start joined
-              reply GameAlreadyStarted
+              reply game_already_started: room-game-started(example="\"as\":\"spectator\"")
             cy@c3 join player
-              reply GameAlreadyStarted
+              reply game_already_started: room-game-started(example="\"as\":\"spectator\"")
               release c3
             cy@c3 join spectator
               c1 <- room Playing [ann* bob] watching ["cy"] you player#0

@@ -206,7 +206,7 @@ impl Sim {
 
     /// A message to a connection: nothing of a version not yet durable.
     fn sent(&mut self, to: ConnId, message: Outgoing) {
-        let text = message.to_json();
+        let text = message.to_json(&|w| w.to_string());
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         if matches!(value["type"].as_str(), Some("state" | "events")) {
             let version = value["version"].as_u64().unwrap();

@@ -44,13 +44,13 @@ fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
               c3 <- chat eve: hi from the stands id=r4
               reply ok
             ann@c1 chat
-              reply InvalidChat("a chat message needs some text")
+              reply invalid_chat: chat-empty
             ann@c1 chat a	tab
-              reply InvalidChat("chat is plain text on one line: no line breaks or other control characters")
+              reply invalid_chat: chat-control
             ann@c1 chat xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
-              reply InvalidChat("a chat message has at most 200 characters, this one has 201")
+              reply invalid_chat: chat-too-long(max=200, count=201)
             zed@c9 chat I am not here
-              reply NotInRoom
+              reply not_in_room: room-not-in
         "#]],
     );
 }
@@ -85,15 +85,15 @@ fn the_host_mutes_a_seat_and_a_person_is_held_to_five_messages_in_ten_seconds() 
               reply joined player#1
               listed Waiting 2/2 host ann
             bob@c2 mute 0
-              reply NotHost
+              reply not_host: room-not-host
             ann@c1 mute 1
               c1 <- room Waiting [ann* bob muted] you player#0 id=r3
               c2 <- room Waiting [ann* bob muted] you player#1
               reply ok
             bob@c2 chat can you hear me
-              reply ChatMuted
+              reply chat_muted: chat-muted
             ann@c1 mute 3
-              reply NoPersonInSeat(3)
+              reply invalid_seat: room-no-person-in-seat(seat=3)
             ann@c1 mute 1 off
               c1 <- room Waiting [ann* bob] you player#0 id=r6
               c2 <- room Waiting [ann* bob] you player#1
@@ -119,7 +119,7 @@ fn the_host_mutes_a_seat_and_a_person_is_held_to_five_messages_in_ten_seconds() 
               c2 <- chat bob#1: 5 id=r11
               reply ok
             bob@c2 chat 6
-              reply ChatTooFast
+              reply chat_too_fast: chat-too-fast(burst=5, seconds=10)
             wait 10s
             bob@c2 chat 7
               c1 <- chat bob#1: 7 (frame)
@@ -173,7 +173,7 @@ fn a_rematch_is_offered_accepted_and_made_with_the_same_seats() {
               c3 <- room Waiting [ann* bob Greedy bot(greedy)] watching ["eve"] you spectator id=r3
               reply joined spectator
             ann@c1 rematch
-              reply RematchUnavailable("a rematch can be offered once the game is over")
+              reply rematch_unavailable: rematch-not-over
             ann@c1 start joined
               write game started ["ann", "bob", "(bot)"] Options { first_seat: Some(0) } -> ok
               count GameStarted
@@ -187,11 +187,11 @@ fn a_rematch_is_offered_accepted_and_made_with_the_same_seats() {
               listed Playing 3/3 host ann
               deadline none
             ann@c1 rematch
-              reply RematchUnavailable("a rematch can be offered once the game is over")
+              reply rematch_unavailable: rematch-not-over
             bots end
               after 110 steps: RoomProbe { status: Finished, version: Some(82), seated: 3, connected_players: 2, spectators: 1 }
             eve@c3 rematch
-              reply RematchUnavailable("only the players can offer a rematch; spectators can follow it")
+              reply rematch_unavailable: rematch-spectator
             ann@c1 rematch
               c1 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you player#0 id=r62
               c2 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 2] you player#1
@@ -222,7 +222,7 @@ fn a_rematch_is_offered_accepted_and_made_with_the_same_seats() {
               c3 <- room Finished [ann* bob Greedy bot(greedy)] watching ["eve"] rematch [0, 1, 2] in KHPQZ you spectator (frame)
               reply ok
             bob@c2 rematch
-              reply RematchUnavailable("the rematch is agreed: join room KHPQZ")
+              reply rematch_unavailable: rematch-agreed(code="KHPQZ")
             bob@c2 leave_finished
               c2 <- left id=r70
               release c2
@@ -248,7 +248,7 @@ fn only_a_finished_room_gives_way_to_the_next() {
               c1 <- room Waiting [ann* -] you player#0 id=create
               deadline 3600s
             ann@c1 leave_finished
-              reply AlreadyInRoom("SPNDR")
+              reply already_in_room: room-already-in(code="SPNDR")
             bob@c2 join player
               c1 <- room Waiting [ann* bob] you player#0
               c2 <- room Waiting [ann* bob] you player#1 id=r2
@@ -265,7 +265,7 @@ fn only_a_finished_room_gives_way_to_the_next() {
               listed Playing 2/2 host ann
               deadline none
             bob@c2 leave_finished
-              reply AlreadyInRoom("SPNDR")
+              reply already_in_room: room-already-in(code="SPNDR")
         "#]],
     );
 }
@@ -350,7 +350,7 @@ fn a_player_who_leaves_the_finished_table_withdraws_the_rematch() {
               c1 <- room Finished [ann* bob~] you player#0
               reply ok
             ann@c1 rematch
-              reply RematchUnavailable("bob left the table: a rematch needs every player of the game")
+              reply rematch_unavailable: rematch-player-left(name="bob")
         "#]],
     );
 }

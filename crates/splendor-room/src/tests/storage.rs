@@ -41,11 +41,11 @@ fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
             store fails unavailable
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Unavailable
-              reply StorageUnavailable
+              reply storage_unavailable: room-store-unavailable
             store fails failed
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Failed
-              reply Persistence
+              reply persistence_failed: room-store-failed
             probe
               RoomProbe { status: Playing, version: Some(0), seated: 2, connected_players: 2, spectators: 0 }
             ann@c1 act {"take":["white","blue","green"]} v0
@@ -96,8 +96,8 @@ fn a_fenced_write_closes_the_room_at_once() {
             store fails fenced
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Fenced
-              reply RoomClosed
-              closed "the room moved to another server; reconnect to find it" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "the room moved to another server; reconnect to find it"
+              reply room_closed: room-closed
+              closed "closed-moved" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-moved"
         "#]],
     );
 }
@@ -124,7 +124,7 @@ fn a_game_whose_record_cannot_be_stored_does_not_start() {
             store fails unavailable
             ann@c1 start joined
               write game started ["ann", "bob"] Options { first_seat: Some(0) } -> Unavailable
-              reply StorageUnavailable
+              reply storage_unavailable: room-store-unavailable
             probe
               RoomProbe { status: Waiting, version: None, seated: 2, connected_players: 2, spectators: 0 }
         "#]],
@@ -169,7 +169,7 @@ fn a_store_ahead_of_the_room_is_reloaded_and_the_caller_told_its_version_is_stal
             store loses
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Unavailable
-              reply StorageUnavailable
+              reply storage_unavailable: room-store-unavailable
             probe
               RoomProbe { status: Playing, version: Some(0), seated: 2, connected_players: 2, spectators: 0 }
             ann@c1 act {"take":["white","blue","green"]}
@@ -179,7 +179,7 @@ fn a_store_ahead_of_the_room_is_reloaded_and_the_caller_told_its_version_is_stal
               c1 <- state v1 to_act 1 legal -
               c2 <- history v1 (1 actions)
               c2 <- state v1 to_act 1 legal 27
-              reply StaleVersion { current: 1, expected: 0 }
+              reply stale_version: room-stale-version(current=1, expected=0)
             probe
               RoomProbe { status: Playing, version: Some(1), seated: 2, connected_players: 2, spectators: 0 }
         "#]],
@@ -243,7 +243,7 @@ fn a_result_that_failed_to_store_is_stored_when_the_room_closes() {
             store takes results
             handles gone
               write result winners [1] -> ok
-              closed "the server is shutting down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "the server is shutting down"
+              closed "closed-shutting-down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-shutting-down"
               deadline none
         "#]],
     );
@@ -301,7 +301,7 @@ fn a_room_closes_even_when_its_result_still_cannot_be_stored() {
               deadline 1800s
             handles gone
               write result winners [1] -> Unavailable
-              closed "the server is shutting down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "the server is shutting down"
+              closed "closed-shutting-down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-shutting-down"
               deadline none
         "#]],
     );
@@ -347,7 +347,7 @@ fn r6_4_a_store_that_lost_actions_is_not_reloaded_backwards() {
             play next
               write action #3 seat 1 {"reserve":53} -> Diverged
               write load log -> 2 actions
-              reply Internal(InternalCause("the stored log has 2 actions, the game 3; keeping the game in memory"))
+              reply internal: room-internal
             probe
               RoomProbe { status: Playing, version: Some(3), seated: 2, connected_players: 2, spectators: 0 }
         "#]],

@@ -222,8 +222,10 @@ pub(crate) fn err(game: &mut Game, seat: Seat, action: Action) -> RuleError {
     error
 }
 
-/// Asserts the error's code and its full text (message and rule).
+/// Asserts the error's code and its full text: what an English-speaking
+/// player is told (the server's English words), then the rule.
 pub(crate) fn assert_error(error: &RuleError, code: &str, text: &str) {
     assert_eq!(error.code, code, "{error}");
-    assert_eq!(error.to_string(), text);
+    let told = splendor_words::fluent::english(&error.words);
+    assert_eq!(format!("{told} ({})", error.rule), text, "{error}");
 }

@@ -8,6 +8,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use splendor_protocol::Words;
+
 /// The longest name any configuration allows: the store's column limit.
 pub const MAX_NAME_CHARS_LIMIT: usize = 64;
 
@@ -34,12 +36,12 @@ impl NameChars {
         }
     }
 
-    fn describe(self) -> &'static str {
-        match self {
-            NameChars::Printable => "visible characters",
-            NameChars::Words => "letters, digits, spaces and - _ . '",
-            NameChars::Ascii => "ASCII letters, digits, spaces and - _ .",
-        }
+    fn describe(self) -> Words {
+        Words::new(match self {
+            NameChars::Printable => "name-allows-visible",
+            NameChars::Words => "name-allows-words",
+            NameChars::Ascii => "name-allows-ascii",
+        })
     }
 }
 
@@ -130,40 +132,38 @@ impl Default for NamePolicy {
 
 impl NamePolicy {
     /// Trims surrounding white space and checks the rest; returns the name
-    /// to keep, or a message for the client that says what is wrong.
-    pub fn check(&self, name: &str) -> Result<String, String> {
+    /// to keep, or the words for the client that say what is wrong.
+    pub fn check(&self, name: &str) -> Result<String, Words> {
         let name = name.trim_matches(|c: char| c.is_whitespace() || is_invisible(c));
         if name.is_empty() {
-            return Err("the name is empty".into());
+            return Err(Words::new("name-empty"));
         }
         let count = name.chars().count();
         if count > self.max_chars {
-            return Err(format!(
-                "the name has {count} characters; at most {} are allowed",
-                self.max_chars
-            ));
+            return Err(Words::new("name-too-long")
+                .count("count", count)
+                .count("max", self.max_chars));
         }
         if let Some(bad) = name.chars().find(|&c| !self.chars.allows(c)) {
-            return Err(format!(
-                "the name contains {}; names may use {}",
-                quote_char(bad),
-                self.chars.describe()
-            ));
+            return Err(bad_char(bad).words("allowed", self.chars.describe()));
         }
         if name.contains("  ") {
-            return Err("the name contains two spaces in a row".into());
+            return Err(Words::new("name-double-space"));
         }
         Ok(name.to_owned())
     }
 }
 
 /// A character as a client can read it back: visible ones quoted, others
-/// by code point.
-fn quote_char(c: char) -> String {
+/// by code point only.
+fn bad_char(c: char) -> Words {
+    let code = format!("{:04X}", u32::from(c));
     if c.is_control() || is_invisible(c) || c.is_whitespace() {
-        format!("the invisible character U+{:04X}", u32::from(c))
+        Words::new("name-invisible").text("code", code)
     } else {
-        format!("{c:?} (U+{:04X})", u32::from(c))
+        Words::new("name-char")
+            .text("char", format!("{c:?}"))
+            .text("code", code)
     }
 }
 
@@ -172,7 +172,7 @@ mod tests {
     use super::*;
 
     fn check(policy: NamePolicy, name: &str) -> Result<String, String> {
-        policy.check(name)
+        policy.check(name).map_err(|w| crate::l10n::english(&w))
     }
 
     fn with(chars: NameChars, max_chars: usize) -> NamePolicy {

@@ -4,7 +4,6 @@
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::StreamExt;
 use futures_util::stream::SplitStream;
-use std::borrow::Cow;
 use std::time::Duration;
 
 use splendor_lobby::{
@@ -12,13 +11,13 @@ use splendor_lobby::{
 };
 use splendor_protocol::{
     ClientFrame, ClientMessage, ErrorCode, ErrorInfo, Pong, RequestId, Role, RoomList,
-    ServerMessage, parse_client_frame, peek_request_id,
+    ServerMessage, Words, parse_client_frame, peek_request_id,
 };
 use tokio::time::{Instant, sleep_until};
 use tracing::{Instrument, Span, debug, info_span, warn};
 
 use crate::AppState;
-use crate::i18n::{Lang, localize};
+use crate::l10n::{self, LangCell};
 use crate::limits::{MessageRate, Verdict};
 
 /// The reading side of one connection and what it knows about its client.
@@ -33,9 +32,9 @@ pub(super) struct Client {
     pub(super) session: Option<Session>,
     /// Set by `hello`: full states after every action instead of lean ones.
     pub(super) verbose: bool,
-    /// Set by `hello`: the language of the messages of the errors this
-    /// connection gets (English until then).
-    pub(super) lang: Lang,
+    /// Set by `hello`: the language of what this connection is told
+    /// (English until then); shared with the writer.
+    pub(super) lang: LangCell,
     /// The room this connection is in; changed only by `set_room`.
     pub(super) room: Option<RoomHandle>,
     /// While its session is queued for quick play: where its game comes.
@@ -173,7 +172,7 @@ impl Client {
                         if self.admit(None) {
                             self.reply_error(
                                 ErrorCode::BadMessage,
-                                "binary frames are not supported; send JSON text frames",
+                                Words::new("conn-binary"),
                                 None,
                             );
                         }
@@ -197,15 +196,13 @@ impl Client {
             Verdict::Allow => true,
             Verdict::Refuse { retry_after } => {
                 let config = self.state.config();
-                let message = format!(
-                    "too many messages: at most {} per second (bursts of {}); this one was not \
-                     handled, and sending on before slowing down closes the connection",
-                    config.max_messages_per_second, config.message_burst
-                );
+                let words = Words::new("conn-rate-limited")
+                    .num("rate", config.max_messages_per_second)
+                    .num("burst", config.message_burst);
                 let id = text
                     .filter(|text| text.len() <= config.max_frame_bytes)
                     .and_then(peek_request_id);
-                let mut info = ErrorInfo::new(ErrorCode::RateLimited, self.localized(message), id);
+                let mut info = ErrorInfo::new(ErrorCode::RateLimited, self.word(&words), id);
                 // Rounded up, so that waiting what is said is enough.
                 let wait_ms = retry_after.as_nanos().div_ceil(1_000_000);
                 info.retry_after_ms = Some(u64::try_from(wait_ms).unwrap_or(u64::MAX));
@@ -270,19 +267,15 @@ impl Client {
     async fn on_text(&mut self, text: &str) {
         let limit = self.state.config().max_frame_bytes;
         if text.len() > limit {
-            self.reply_error(
-                ErrorCode::FrameTooLarge,
-                format!(
-                    "frames are limited to {limit} bytes, this one has {}",
-                    text.len()
-                ),
-                None,
-            );
+            let words = Words::new("conn-frame-too-large")
+                .count("max", limit)
+                .count("size", text.len());
+            self.reply_error(ErrorCode::FrameTooLarge, words, None);
             return;
         }
         match parse_client_frame(text) {
             Ok(ClientFrame { id, message }) => self.dispatch(message, id).await,
-            Err(e) => self.reply_error(e.code, e.message, e.id),
+            Err(e) => self.reply_error(e.code, e.words, e.id),
         }
     }
 
@@ -362,7 +355,7 @@ impl Client {
         if self.session.is_none() {
             self.reply_error(
                 ErrorCode::NotIdentified,
-                "send {\"type\":\"hello\",\"name\":...} first",
+                Words::new("conn-not-identified").text("example", HELLO_EXAMPLE),
                 id.clone(),
             );
         }
@@ -394,13 +387,8 @@ impl Client {
 
     /// Bad input is answered, not logged as an error. The message in the
     /// connection's language.
-    pub(super) fn reply_error(
-        &self,
-        code: ErrorCode,
-        message: impl Into<String>,
-        id: Option<RequestId>,
-    ) {
-        let info = ErrorInfo::new(code, self.localized(message.into()), id);
+    pub(super) fn reply_error(&self, code: ErrorCode, words: Words, id: Option<RequestId>) {
+        let info = ErrorInfo::new(code, self.word(&words), id);
         debug!(code = %info.code, "request rejected");
         self.state.metrics().intent_rejected(&info.code);
         self.send(ServerMessage::Error(info));
@@ -412,10 +400,10 @@ impl Client {
         match error {
             SessionError::Unavailable(_) => self.reply_error(
                 ErrorCode::StorageUnavailable,
-                "the server cannot reach its database right now; try again shortly",
+                Words::new("conn-database-away"),
                 id,
             ),
-            _ => self.reply_error(ErrorCode::Internal, "internal error", id),
+            _ => self.reply_error(ErrorCode::Internal, Words::new("conn-internal"), id),
         }
     }
 
@@ -434,20 +422,23 @@ impl Client {
                 self.state.lobby().presence().set_room(session.id, None);
             }
         }
-        let mut info = error.to_error_info(id);
-        info.message = self.localized(info.message);
-        self.send(ServerMessage::Error(info));
+        self.send(ServerMessage::Error(ErrorInfo {
+            id,
+            code: error.code().to_owned(),
+            message: self.word(&error.words()),
+            rule: error.rule().map(str::to_owned),
+            retry_after_ms: None,
+        }));
     }
 
-    /// An English message of the server in the connection's language (the
-    /// message itself where no translation matches it).
-    pub(super) fn localized(&self, message: String) -> String {
-        match localize(&message, self.lang) {
-            Cow::Owned(translated) => translated,
-            Cow::Borrowed(_) => message,
-        }
+    /// `words` in the connection's language.
+    pub(super) fn word(&self, words: &Words) -> String {
+        l10n::word(self.lang.get(), words)
     }
 }
+
+/// How a session begins, as the errors show it.
+pub(super) const HELLO_EXAMPLE: &str = r#"{"type":"hello","name":...}"#;
 
 /// The next formed game of a queued session; never while not queued.
 async fn next_match(

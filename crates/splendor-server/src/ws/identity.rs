@@ -5,19 +5,20 @@ use std::time::Duration;
 
 use splendor_lobby::{RoomSeat, Session};
 use splendor_protocol::{
-    ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome,
+    ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome, Words,
 };
 use tracing::{debug, warn};
 
-use crate::i18n::Lang;
+use crate::l10n::Lang;
 
-use super::client::Client;
+use super::client::{Client, HELLO_EXAMPLE};
 
 impl Client {
     pub(super) async fn hello(&mut self, hello: Hello, id: Option<RequestId>) {
         if let Some(session) = &self.session {
-            let message = format!("this connection is already {:?}", session.name);
-            return self.reply_error(ErrorCode::AlreadyIdentified, message, id);
+            let words =
+                Words::new("conn-already-identified").text("name", format!("{:?}", session.name));
+            return self.reply_error(ErrorCode::AlreadyIdentified, words, id);
         }
         // The language first: this hello's own errors are said in it, and
         // it stays for the connection's later errors even if this hello
@@ -25,17 +26,18 @@ impl Client {
         let lang = match hello.lang.as_deref().map(Lang::parse).transpose() {
             Ok(lang) => lang.unwrap_or_default(),
             Err(why) => {
-                self.lang = Lang::En;
+                self.lang.set(Lang::En);
                 return self.reply_error(ErrorCode::InvalidField, why, id);
             }
         };
-        self.lang = lang;
+        self.lang.set(lang);
         if let Some(every) = hello.liveness_s
             && !(1..=MAX_LIVENESS_S).contains(&every)
         {
-            let message =
-                format!("hello: liveness_s is 1 to {MAX_LIVENESS_S} seconds, not {every}");
-            return self.reply_error(ErrorCode::InvalidField, message, id);
+            let words = Words::new("conn-hello-liveness")
+                .num("max", MAX_LIVENESS_S)
+                .num("value", every);
+            return self.reply_error(ErrorCode::InvalidField, words, id);
         }
         let names = *self.state.names();
         let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
@@ -58,11 +60,8 @@ impl Client {
                     (session, token, true)
                 }
                 Ok(None) => {
-                    return self.reply_error(
-                        ErrorCode::InvalidToken,
-                        "unknown session token; send {\"type\":\"hello\",\"name\":...} for a new session",
-                        id,
-                    );
+                    let words = Words::new("conn-unknown-token").text("example", HELLO_EXAMPLE);
+                    return self.reply_error(ErrorCode::InvalidToken, words, id);
                 }
                 Err(e) => {
                     warn!(error = %e, "session lookup failed");
@@ -77,11 +76,8 @@ impl Client {
                 }
             },
             (None, None) => {
-                return self.reply_error(
-                    ErrorCode::MissingField,
-                    "hello: needs a \"name\" (new session) or a \"token\" (resume)",
-                    id,
-                );
+                let words = Words::new("conn-hello-needs-name");
+                return self.reply_error(ErrorCode::MissingField, words, id);
             }
         };
         self.conn_span
@@ -103,7 +99,7 @@ impl Client {
             resumed,
             protocol: PROTOCOL_VERSION,
             verbose: self.verbose,
-            lang: self.lang.code().to_owned(),
+            lang: self.lang.get().code().to_owned(),
             player_id: splendor_store::player_id(splendor_store::SessionId(session.id.0)),
             bot,
         }));

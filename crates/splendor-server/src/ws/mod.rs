@@ -190,7 +190,9 @@ async fn serve_socket(
     async move {
         debug!("connected");
         let (sink, mut stream) = socket.split();
-        let writer = tokio::spawn(write_loop(sink, rx, state.clone()).in_current_span());
+        let lang = crate::l10n::LangCell::default();
+        let writer =
+            tokio::spawn(write_loop(sink, rx, state.clone(), lang.clone()).in_current_span());
         let now = Instant::now();
         let config = state.config();
         let mut client = Client {
@@ -204,7 +206,7 @@ async fn serve_socket(
             address,
             session: None,
             verbose: false,
-            lang: Default::default(),
+            lang,
             room: None,
             matches: None,
             awaiting_rematch: false,

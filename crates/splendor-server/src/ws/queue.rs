@@ -6,7 +6,7 @@ use splendor_lobby::{Request, RoomCode, RoomSeat, Session, SessionId};
 use std::time::Duration;
 
 use splendor_protocol::{
-    ErrorCode, Matched, Queue, Queued, RequestId, Role, ServerMessage, Unqueued,
+    ErrorCode, Matched, Queue, Queued, RequestId, Role, ServerMessage, Unqueued, Words,
 };
 use splendor_store::{Store, StoreError, unix_millis_now};
 use tokio::time::Instant;
@@ -29,7 +29,7 @@ impl Client {
         if store.is_none() {
             self.reply_error(
                 ErrorCode::StorageUnavailable,
-                "quick play and ratings need the server's database, and this server runs without one",
+                Words::new("queue-no-database"),
                 id.clone(),
             );
         }
@@ -41,11 +41,11 @@ impl Client {
         if error.is_transient() {
             self.reply_error(
                 ErrorCode::StorageUnavailable,
-                "the server cannot reach its database right now; try again shortly",
+                Words::new("conn-database-away"),
                 id,
             );
         } else {
-            self.reply_error(ErrorCode::Internal, "internal error", id);
+            self.reply_error(ErrorCode::Internal, Words::new("conn-internal"), id);
         }
     }
 
@@ -56,15 +56,16 @@ impl Client {
         };
         let players = queue.players;
         if !(2..=4).contains(&players) {
-            let message = format!("quick play has games of 2, 3 or 4 players, not {players}");
-            return self.reply_error(ErrorCode::InvalidPlayers, message, id);
+            let words = Words::new("queue-invalid-players").num("players", players);
+            return self.reply_error(ErrorCode::InvalidPlayers, words, id);
         }
         if let Some(wait) = queue.bot_after_s
             && !(1..=MAX_BOT_WAIT_S).contains(&wait)
         {
-            let message =
-                format!("queue: bot_after_s is 1 to {MAX_BOT_WAIT_S} seconds, not {wait}");
-            return self.reply_error(ErrorCode::InvalidField, message, id);
+            let words = Words::new("queue-bot-after")
+                .num("max", MAX_BOT_WAIT_S)
+                .num("value", wait);
+            return self.reply_error(ErrorCode::InvalidField, words, id);
         }
         let Some(store) = self.quick_play_store(&id) else {
             return;
@@ -82,11 +83,8 @@ impl Client {
             if let Some(found) = self.matches.as_mut().and_then(|rx| rx.try_recv().ok()) {
                 self.matched(found).await;
             }
-            let message = format!(
-                "this connection is already in room {}; leave it first",
-                seat.code
-            );
-            return self.reply_error(ErrorCode::AlreadyInRoom, message, id);
+            let words = Words::new("room-already-in").text("code", seat.code.to_string());
+            return self.reply_error(ErrorCode::AlreadyInRoom, words, id);
         }
         // A seat kept in a running game it left: that game first (issue 22).
         if let Err(e) = self.state.lobby().check_free_for_quick_play(session.id) {
@@ -102,10 +100,10 @@ impl Client {
         {
             Ok(()) => {}
             Err(StoreError::AlreadyQueued(queued)) => {
-                let message = format!(
-                    "you are already queued for {queued}-player games; send {{\"type\":\"unqueue\"}} first"
-                );
-                return self.reply_error(ErrorCode::AlreadyQueued, message, id);
+                let words = Words::new("queue-already")
+                    .num("players", queued)
+                    .text("example", r#"{"type":"unqueue"}"#);
+                return self.reply_error(ErrorCode::AlreadyQueued, words, id);
             }
             Err(e) => return self.store_failed(&e, id),
         }
@@ -134,7 +132,7 @@ impl Client {
             }
             Ok(None) => self.reply_error(
                 ErrorCode::NotQueued,
-                "you are not in a quick-play queue; send {\"type\":\"queue\",\"players\":2} to join one",
+                Words::new("queue-not-queued").text("example", r#"{"type":"queue","players":2}"#),
                 id,
             ),
             Err(e) => self.store_failed(&e, id),

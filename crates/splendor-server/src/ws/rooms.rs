@@ -7,7 +7,7 @@ use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::{
     Answer, Caller, CreateRoom, LobbyError, Request, RoomCode, RoomSeat, Session, TurnClock,
 };
-use splendor_protocol::{Act, Create, ErrorCode, Join, RequestId, Role, SeatOrder};
+use splendor_protocol::{Act, Create, ErrorCode, Join, RequestId, Role, SeatOrder, Words};
 use splendor_rules::Action;
 
 use super::client::Client;
@@ -259,7 +259,7 @@ impl Client {
         // Shape first: an action that cannot be expressed is refused whoever sends it.
         let action = match Action::try_from(&act.action) {
             Ok(action) => action,
-            Err(e) => return self.reply_error(ErrorCode::InvalidAction, e.to_string(), id),
+            Err(e) => return self.reply_error(ErrorCode::InvalidAction, e.0, id),
         };
         let request = Request::Act {
             action,
@@ -328,17 +328,16 @@ fn room_clock(
         Some(spec) => {
             let seconds = |n: i64, what: &str| {
                 u64::try_from(n).map(Duration::from_secs).map_err(|_| {
-                    LobbyError::InvalidClock(format!(
-                        "a clock's {what} is a whole number of seconds, not {n} (R12.1)"
-                    ))
+                    LobbyError::InvalidClock(
+                        Words::new("clock-whole-seconds")
+                            .text("field", what)
+                            .num("value", n),
+                    )
                 })
             };
             let bank = seconds(spec.initial_s, "initial_s")?;
             let increment = seconds(spec.increment_s, "increment_s")?;
-            Some(
-                TurnClock::new(bank, increment)
-                    .map_err(|e| LobbyError::InvalidClock(e.to_string()))?,
-            )
+            Some(TurnClock::new(bank, increment).map_err(|e| LobbyError::InvalidClock(e.words()))?)
         }
     };
     match clock {
@@ -347,8 +346,8 @@ fn room_clock(
             stand_in_when_away: create.stand_in_when_away,
         })),
         None if create.stand_in_when_away => Err(LobbyError::InvalidClock(
-            "stand_in_when_away needs a clock (R12.3): give one, like \"clock\":{\"initial_s\":300,\"increment_s\":10}"
-                .to_owned(),
+            Words::new("clock-needed-for-stand-in")
+                .text("example", r#""clock":{"initial_s":300,"increment_s":10}"#),
         )),
         None => Ok(None),
     }

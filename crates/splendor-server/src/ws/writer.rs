@@ -5,10 +5,12 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::stream::SplitSink;
 use futures_util::{FutureExt, SinkExt};
 use splendor_lobby::{CloseReason, ConnectionRx};
+use splendor_protocol::Words;
 use tokio::time::{Instant, MissedTickBehavior};
 use tracing::debug;
 
 use crate::AppState;
+use crate::l10n::{self, LangCell};
 
 use super::CLOSE_TIMEOUT;
 
@@ -19,7 +21,9 @@ pub(super) async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     rx: ConnectionRx,
     state: AppState,
+    lang: LangCell,
 ) {
+    let word = |words: &Words| l10n::word(lang.get(), words);
     let ConnectionRx {
         mut messages,
         close_signal: mut closed,
@@ -42,7 +46,7 @@ pub(super) async fn write_loop(
                 reason = closed.wait() => break reason,
                 message = messages.recv() => {
                     let Some(message) = message else { break CloseReason::Normal };
-                    (Message::Text(message.to_json().into()), true)
+                    (Message::Text(message.to_json(&word).into()), true)
                 }
                 _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
             },
@@ -72,7 +76,7 @@ pub(super) async fn write_loop(
             // and state come together), so that one flush, one write to the
             // socket, carries them all.
             while let Ok(queued) = messages.try_recv() {
-                let frame = Message::Text(queued.to_json().into());
+                let frame = Message::Text(queued.to_json(&word).into());
                 match std::future::poll_fn(|cx| sink.poll_ready_unpin(cx)).now_or_never() {
                     Some(Ok(())) => {
                         if sink.start_send_unpin(frame).is_err() {
@@ -118,7 +122,7 @@ pub(super) async fn write_loop(
     );
     let frame = CloseFrame {
         code: reason.code(),
-        reason: reason.text().into(),
+        reason: close_text(word(&reason.words())).into(),
     };
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
         if flush && let Some(frame) = in_hand.take() {
@@ -129,7 +133,7 @@ pub(super) async fn write_loop(
         }
         while flush && let Ok(message) = messages.try_recv() {
             if sink
-                .send(Message::Text(message.to_json().into()))
+                .send(Message::Text(message.to_json(&word).into()))
                 .await
                 .is_err()
             {
@@ -141,4 +145,32 @@ pub(super) async fn write_loop(
         let _ = sink.close().await;
     })
     .await;
+}
+
+/// A close frame's reason: at most 123 bytes (RFC 6455, 5.5), cut at a
+/// character boundary.
+fn close_text(mut text: String) -> String {
+    const MAX: usize = 123;
+    if text.len() > MAX {
+        let mut end = MAX;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_close_text_is_cut_to_123_bytes_at_a_character() {
+        assert_eq!(close_text("bye".into()), "bye");
+        let long = "é".repeat(100);
+        let cut = close_text(long);
+        assert_eq!(cut.len(), 122);
+        assert!(cut.chars().all(|c| c == 'é'));
+    }
 }

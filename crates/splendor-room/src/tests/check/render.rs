@@ -24,7 +24,7 @@ impl Table {
                     format!("reply rematch with {}", others.join(" "))
                 }
                 Err(LobbyError::Rule(e)) => format!("reply rule error {} ({})", e.code, e.rule),
-                Err(e) => format!("reply {e:?}"),
+                Err(e) => format!("reply {e}"),
             },
             Effect::Send { to, message } => {
                 let shared = matches!(message, Outgoing::Shared(_));

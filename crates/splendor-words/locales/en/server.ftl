@@ -1,0 +1,193 @@
+# The server's words for people, in English (issue 19).
+#
+# Every message the server sends people is an id of this file with named
+# arguments (crate splendor-words): numbers ($n, $left, ...) choose plural
+# forms; a colour ($color) arrives already in the language's word (the
+# color-* messages below); a token list ($cost, $held) arrives as
+# "2 red and 1 gold" in the language's words; text ($name, $code, $text,
+# $example, $detail) is kept as it is. nl, fr and de define exactly these
+# ids (a test checks it).
+
+## Colours: the words the page shows too.
+
+color-white = white
+color-blue = blue
+color-green = green
+color-red = red
+color-black = black
+color-gold = gold
+# One item of a token list.
+tokens-item = { $n } { $color }
+# The last two items of a list ("1 red and 2 gold").
+list-and = { $head } and { $last }
+tokens-none = nothing
+
+## The rules (splendor-rules, reject.rs), with the rule number in `rule`.
+
+rule-unknown-seat = there is no seat { $seat } in a { $players }-player game
+rule-game-over = the game is over
+rule-not-your-turn = it is seat { $to_act }'s turn, not seat { $seat }'s
+rule-not-your-turn-named = it is { $name }'s turn, not yours
+rule-main-action = nothing to decide now: make a main action (take, reserve or buy)
+rule-return-first = you hold more than 10 tokens: return { $count ->
+    [one] 1 token
+   *[other] { $count } tokens
+} before anything else
+rule-noble-first = several nobles qualify: choose one before anything else
+rule-take-gems-only = take different: only the five gem colours can be taken
+rule-take-count = take different: name one to three different gem colours, not { $count }
+rule-take-empty = take different: no { $color } tokens left
+rule-take-three = take different: { $available } colours have tokens, so take 3 different, not { $taken }
+rule-take-two-supply = take two: only { $left } { $color } { $left ->
+    [one] token
+   *[other] tokens
+} left, 4 needed
+rule-unknown-card = there is no card { $card }: card ids are 0 to 89
+rule-unknown-level = there is no level { $level }: levels are 1, 2 and 3
+rule-reserve-limit = reserve: you already hold { $max } reserved cards, the most allowed
+rule-reserve-not-face-up = reserve: card { $card } is not face-up on the table
+rule-deck-empty = reserve: the level { $level } deck is empty
+rule-buy-not-available = buy: card { $card } is neither face-up on the table nor in your reserve
+rule-cannot-afford = buy card { $card }: it costs { $cost } after your bonuses; you hold { $held }: { $short ->
+    [one] 1 token
+   *[other] { $short } tokens
+} short
+rule-gold-over-cost = buy card { $card }: { $gold } gold for { $color }, but only { $due } { $due ->
+    [one] is
+   *[other] are
+} due after your bonuses
+rule-not-enough-gold = buy card { $card }: the payment uses { $used } gold, you hold { $held }
+rule-color-short = buy card { $card }: this payment needs { $needed } { $color } { $needed ->
+    [one] token
+   *[other] tokens
+}, you hold { $held }
+rule-return-count = return tokens: return exactly { $count } to keep 10, not { $given }
+rule-return-not-held = return tokens: you hold { $held } { $color }, cannot return { $given }
+rule-unknown-noble = there is no noble { $noble }: noble ids are 0 to 9
+rule-noble-not-available = choose noble: noble { $noble } does not qualify now; choose one of { $choices }
+rule-pass-not-allowed = pass: you may pass only when you can neither take, reserve nor buy
+
+## Rooms (splendor-room, error.rs and the messages it carries).
+
+room-not-found = no room has the code { $code }
+room-code-length = { $text } is not a room code: it has { $count } characters, and a code is five letters from A to Z except I, L and O (like KHPQZ)
+room-code-letters = { $text } is not a room code: { $letters } never { $count ->
+    [one] appears
+   *[other] appear
+} in codes; a code is five letters from A to Z except I, L and O (like KHPQZ)
+room-full = the room has no free seat; join as a spectator with { $example }
+room-no-spectators = the room has no room for more spectators
+room-already-in = this connection is already in room { $code }; leave it first
+room-not-in = this connection is not in a room; create or join one first
+room-closed = the room closed
+room-not-host = only the host can do this
+room-unknown-bot-level = unknown bot level { $level }: expected random, greedy or strong
+room-stand-in-turn = your time ran out: the stand-in plays the rest of this turn (R12.2); act within the grace at your next turn to take your seat back
+room-not-a-bot = seat { $seat } is not held by a bot
+room-not-enough-players = a game needs at least 2 seated players
+room-game-started = the game already started; join as a spectator with { $example }
+room-game-not-started = the game has not started yet
+room-spectators-cannot-act = spectators cannot act
+room-stale-version = the state is at version { $current }, not { $expected }; nothing was applied
+room-invalid-seats = a room has 2, 3 or 4 seats, not { $seats }
+room-too-many = the server has as many rooms as it allows; try again later
+room-too-many-for-session = this session already has { $max } open rooms, the most allowed; finish or leave one first
+room-too-many-from-address = { $max } rooms created from your network address are waiting for players, the most allowed; start or close one of them, or join a room instead
+room-store-failed = the server could not store this; nothing changed
+room-store-unavailable = the server cannot store moves right now (its database is unavailable); nothing changed, try again shortly
+room-internal = internal error; nothing changed
+room-rated = this room is rated: its seats are for people and bot programs, not built-in bots (create an unrated room to play against them)
+room-seat-held = you still hold a seat in the game running in room { $code }; finish it first (join { $code } to take your seat back)
+room-no-person-in-seat = seat { $seat } has no person in it (it is free or a bot's)
+
+## Clocks (R12.1, R12.3).
+
+clock-whole-seconds = a clock's { $field } is a whole number of seconds, not { $value } (R12.1)
+clock-bank = a clock's bank is 1 second to 7 days in whole seconds (R12.1), not { $value }
+clock-increment = a clock's increment is 0 to 1 day in whole seconds (R12.1), not { $value }
+clock-needed-for-stand-in = stand_in_when_away needs a clock (R12.3): give one, like { $example }
+
+## Chat and rematch (splendor-room, social.rs).
+
+chat-empty = a chat message needs some text
+chat-too-long = a chat message has at most { $max } characters, this one has { $count }
+chat-control = chat is plain text on one line: no line breaks or other control characters
+chat-muted = the host muted your chat in this room
+chat-too-fast = at most { $burst } chat messages in { $seconds } seconds; wait a moment
+rematch-not-over = a rematch can be offered once the game is over
+rematch-spectator = only the players can offer a rematch; spectators can follow it
+rematch-player-left = { $name } left the table: a rematch needs every player of the game
+rematch-agreed = the rematch is agreed: join room { $code }
+rematch-being-made = the rematch room is being made
+
+## Why a room closed (room_closed's reason).
+
+closed-viewing-over = the finished game's viewing time is over
+closed-players-away = every player has been away too long
+closed-nobody-connected = no player has been connected for too long
+closed-idle = nothing happened in the room for too long
+closed-everyone-left = every player left
+closed-shutting-down = the server is shutting down
+closed-moved = the room moved to another server; reconnect to find it
+
+## Quick play (splendor-server, ws/queue.rs).
+
+queue-invalid-players = quick play has games of 2, 3 or 4 players, not { $players }
+queue-bot-after = queue: bot_after_s is 1 to { $max } seconds, not { $value }
+queue-already = you are already queued for { $players }-player games; send { $example } first
+queue-not-queued = you are not in a quick-play queue; send { $example } to join one
+queue-no-database = quick play and ratings need the server's database, and this server runs without one
+
+## The connection (splendor-server, ws/).
+
+conn-binary = binary frames are not supported; send JSON text frames
+conn-rate-limited = too many messages: at most { $rate } per second (bursts of { $burst }); this one was not handled, and sending on before slowing down closes the connection
+conn-frame-too-large = frames are limited to { $max } bytes, this one has { $size }
+conn-already-identified = this connection is already { $name }
+conn-unknown-token = unknown session token; send { $example } for a new session
+conn-hello-needs-name = hello: needs a "name" (new session) or a "token" (resume)
+conn-hello-lang = hello: "lang" is one of { $langs } (a region like "nl-BE" is accepted), not { $value }
+conn-hello-liveness = hello: liveness_s is 1 to { $max } seconds, not { $value }
+conn-not-identified = send { $example } first
+conn-database-away = the server cannot reach its database right now; try again shortly
+conn-internal = internal error
+
+## Names (splendor-server, limits/name.rs).
+
+name-empty = the name is empty
+name-too-long = the name has { $count } characters; at most { $max } are allowed
+name-invisible = the name contains the invisible character U+{ $code }; names may use { $allowed }
+name-char = the name contains { $char } (U+{ $code }); names may use { $allowed }
+name-double-space = the name contains two spaces in a row
+name-allows-visible = visible characters
+name-allows-words = letters, digits, spaces and - _ . '
+name-allows-ascii = ASCII letters, digits, spaces and - _ .
+
+## Frames that are not messages (splendor-protocol, client.rs and action.rs).
+## $detail is the JSON parser's own explanation, in English.
+
+frame-not-json = the frame is not valid JSON: { $detail }
+frame-not-object = a message is a JSON object with a "type" field, e.g. { $example }
+frame-not-object-action = a message is a JSON object with a "type" field, e.g. { $example }; an action goes inside an act message: { $act }
+frame-id = "id" must be a number or a string of at most { $max } bytes
+frame-type-missing-action = missing field `type`: { $action } is an action, and an action goes inside an act message: { $act }
+frame-type-missing = missing field `type`: every message names its type, one of { $types }
+frame-type-not-string = "type" must be a string
+frame-type-unknown = unknown message type { $type }; known types: { $types }
+frame-missing-field = { $type }: missing field `{ $field }`
+frame-unknown-field = { $type }: unknown field `{ $field }`, expected one of { $expected }
+frame-fields = { $type }: { $detail }
+frame-no-fields = { $type }: unknown field `{ $field }`, { $type } has no fields
+frame-action = invalid action: { $detail }; examples: { $examples }
+action-take-twice = take lists a colour twice; to take two of one colour use { $example }
+
+## Close frames (at most 123 bytes; the code says the rest).
+
+close-normal = bye
+close-replaced = replaced by a newer connection of the same session
+close-too-slow = too slow: the server's queue for this connection was full
+close-too-big = frame too large
+close-restart = service restart: reconnect and resume with your token
+close-rate-limited = rate limit exceeded: too many messages per second
+close-idle = idle: nothing sent for too long
+close-heartbeat = no answer to pings
