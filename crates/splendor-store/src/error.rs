@@ -82,6 +82,18 @@ pub enum StoreError {
     #[error("no game has id {0}")]
     UnknownGame(Uuid),
 
+    /// The write named a lease on its room that is no longer the room's:
+    /// another node took the room over (issue 21). Nothing was written.
+    #[error(
+        "room {room}: the lease of epoch {epoch} is no longer the room's; the write was fenced"
+    )]
+    Fenced {
+        /// The room's code.
+        room: String,
+        /// The epoch the write named.
+        epoch: u64,
+    },
+
     /// A game with this id is already stored.
     #[error("a game with id {0} is already stored")]
     GameExists(Uuid),
@@ -162,6 +174,7 @@ impl StoreError {
                 | StoreError::UnknownGame(_)
                 | StoreError::GameExists(_)
                 | StoreError::GameFinished(_)
+                | StoreError::Fenced { .. }
                 | StoreError::AlreadyQueued(_)
                 | StoreError::DuplicateAction { .. }
                 | StoreError::OutOfOrder { .. }

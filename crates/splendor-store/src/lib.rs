@@ -61,6 +61,7 @@
 
 mod backend;
 mod error;
+mod lease;
 mod model;
 mod queue;
 mod rating;
@@ -77,6 +78,7 @@ use uuid::Uuid;
 
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
 pub use error::StoreError;
+pub use lease::RoomLease;
 pub use model::{
     ActionRecord, Finished, FinishedCursor, GameSummary, MAX_JSON_BYTES, MAX_NAME_CHARS, MAX_PAGE,
     MAX_ROOM_CODE_CHARS, NewGame, SeatRecord, Session, SessionId, SessionToken, StoredAction,
@@ -264,14 +266,37 @@ impl Store {
     /// Stores a game as it starts: its options, seed, salt, commitment and seats.
     pub async fn create_game(&self, game: NewGame) -> Result<(), StoreError> {
         game.check()?;
-        self.write(WriteOp::CreateGame(Box::new(game))).await
+        self.write(WriteOp::CreateGame(Box::new(game), None)).await
+    }
+
+    /// [`Store::create_game`] by the holder of the lease `epoch` on the
+    /// game's room: refused as [`StoreError::Fenced`] unless that is the
+    /// room's current lease, checked in the write's own transaction.
+    pub async fn create_game_fenced(&self, game: NewGame, epoch: u64) -> Result<(), StoreError> {
+        game.check()?;
+        self.write(WriteOp::CreateGame(Box::new(game), Some(epoch)))
+            .await
     }
 
     /// Appends an accepted action to its game's log, and returns once it is
     /// durably committed. See the crate doc for the rules of the log.
     pub async fn append_action(&self, action: ActionRecord) -> Result<(), StoreError> {
         action.check()?;
-        self.write(WriteOp::Append(action)).await
+        self.write(WriteOp::Append(action, None)).await
+    }
+
+    /// [`Store::append_action`] by the holder of the lease `epoch` on the
+    /// game's room: refused as [`StoreError::Fenced`] unless that is the
+    /// room's current lease, checked in the append's own transaction (on
+    /// PostgreSQL the lease row is share-locked until the commit, so a
+    /// takeover waits for the append and sees it in the log).
+    pub async fn append_action_fenced(
+        &self,
+        action: ActionRecord,
+        epoch: u64,
+    ) -> Result<(), StoreError> {
+        action.check()?;
+        self.write(WriteOp::Append(action, Some(epoch))).await
     }
 
     /// Records a game's end and result; the log is closed from then on.

@@ -45,8 +45,10 @@ pub(crate) enum WriteOp {
         ids: Vec<SessionId>,
         at: UnixMillis,
     },
-    CreateGame(Box<NewGame>),
-    Append(ActionRecord),
+    /// A new game; with the epoch of its room's lease when fenced (issue 21).
+    CreateGame(Box<NewGame>, Option<u64>),
+    /// An action; with the epoch of its room's lease when fenced.
+    Append(ActionRecord, Option<u64>),
     /// A game's end; `places` (1-based, by seat) rate a rated game.
     Finish {
         game_id: Uuid,

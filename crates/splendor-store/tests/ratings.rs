@@ -4,32 +4,9 @@
 #[allow(dead_code)] // the shared helpers this file does not use
 mod common;
 
-use common::TestDb;
+use common::{TestDb, on_both_backends};
 use splendor_store::{BoardKind, NewGame, SeatRecord, SessionId, Store, StoreError, player_id};
 use uuid::Uuid;
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    super::$name(super::TestDb::sqlite()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    if let Some(db) = super::TestDb::postgres(stringify!($name)).await {
-                        super::$name(db).await;
-                    }
-                }
-            )*
-        }
-    };
-}
 
 on_both_backends!(
     a_rated_game_moves_ratings_the_right_way_once,

@@ -6,36 +6,12 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Kind, TestDb, wait_until};
+use common::{Kind, TestDb, on_both_backends, wait_until};
 use sha2::{Digest, Sha256};
 use splendor_store::{
     ActionRecord, FinishedCursor, NewGame, SeatRecord, SessionId, Store, StoreConfig, StoreError,
 };
 use uuid::Uuid;
-
-/// Runs each listed test function against both backends.
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    super::$name(super::TestDb::sqlite()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    if let Some(db) = super::TestDb::postgres(stringify!($name)).await {
-                        super::$name(db).await;
-                    }
-                }
-            )*
-        }
-    };
-}
 
 on_both_backends!(
     tokens_are_hashed_at_rest,

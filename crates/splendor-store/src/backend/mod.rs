@@ -43,6 +43,7 @@ pub(crate) mod sqlite {
     const BACKEND: super::Backend = super::Backend::Sqlite;
     include!("queries.rs");
     include!("rating_queries.rs");
+    include!("lease_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -51,6 +52,7 @@ pub(crate) mod postgres {
     const BACKEND: super::Backend = super::Backend::Postgres;
     include!("queries.rs");
     include!("rating_queries.rs");
+    include!("lease_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

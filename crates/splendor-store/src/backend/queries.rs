@@ -74,12 +74,14 @@ const MAX_ROWS: usize = 200;
 /// The appends at the start of `ops` that can share one statement: each to
 /// a game no earlier one in the run appends to (so that their order within
 /// a game never depends on the statement's).
-fn append_run<'a>(ops: &[&'a WriteOp]) -> Vec<&'a ActionRecord> {
-    let mut run: Vec<&ActionRecord> = Vec::new();
+fn append_run<'a>(ops: &[&'a WriteOp]) -> Vec<(&'a ActionRecord, Option<u64>)> {
+    let mut run: Vec<(&ActionRecord, Option<u64>)> = Vec::new();
     for op in ops.iter().take(MAX_ROWS) {
         match op {
-            WriteOp::Append(action) if run.iter().all(|a| a.game_id != action.game_id) => {
-                run.push(action)
+            WriteOp::Append(action, fence)
+                if run.iter().all(|(a, _)| a.game_id != action.game_id) =>
+            {
+                run.push((action, *fence))
             }
             _ => break,
         }
@@ -87,49 +89,61 @@ fn append_run<'a>(ops: &[&'a WriteOp]) -> Vec<&'a ActionRecord> {
     run
 }
 
+/// An epoch as the database keeps it.
+fn epoch_to_db(epoch: Option<u64>) -> Option<i64> {
+    epoch.map(|e| i64::try_from(e).unwrap_or(i64::MAX))
+}
+
 /// Appends `actions` (each to a different game) with one statement that
 /// checks every row as `append` does; a row it did not insert is looked at
 /// alone by `append`, which says why (or that it was already stored).
 async fn append_many(
     conn: &mut Conn,
-    actions: &[&ActionRecord],
+    actions: &[(&ActionRecord, Option<u64>)],
 ) -> Result<Vec<Result<(), StoreError>>, sqlx::Error> {
     let mut sql =
-        String::from("WITH v (game_id, seq, seat, action_json, at, meta_json) AS (VALUES ");
+        String::from("WITH v (game_id, seq, seat, action_json, at, meta_json, epoch) AS (VALUES ");
     for i in 0..actions.len() {
-        let p = i * 6;
+        let p = i * 7;
         if i > 0 {
             sql.push_str(", ");
         }
         sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, ${}, ${})",
+            "(${}, ${}, ${}, ${}, ${}, ${}, ${})",
             p + 1,
             p + 2,
             p + 3,
             p + 4,
             p + 5,
-            p + 6
+            p + 6,
+            p + 7
         ));
     }
-    sql.push_str(
+    sql.push_str(&format!(
         ") INSERT INTO actions (game_id, seq, seat, action_json, at, meta_json) \
          SELECT v.game_id, v.seq, v.seat, v.action_json, v.at, v.meta_json FROM v \
          WHERE EXISTS (SELECT 1 FROM games g \
                        WHERE g.id = v.game_id AND g.finished_at IS NULL AND g.players > v.seat) \
            AND v.seq = (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM actions a \
                         WHERE a.game_id = v.game_id) \
+           AND {} \
          ON CONFLICT (game_id, seq) DO NOTHING \
          RETURNING game_id",
-    );
+        fence_holds(
+            "(SELECT fg.room_code FROM games fg WHERE fg.id = v.game_id)",
+            "v.epoch"
+        )
+    ));
     let mut query = sqlx::query(&sql);
-    for action in actions {
+    for (action, fence) in actions {
         query = query
             .bind(action.game_id)
             .bind(i64::from(action.seq))
             .bind(i32::from(action.seat))
             .bind(action.action_json.as_str())
             .bind(action.at)
-            .bind(action.meta_json.as_deref());
+            .bind(action.meta_json.as_deref())
+            .bind(epoch_to_db(*fence));
     }
     let inserted: Vec<Uuid> = query
         .fetch_all(&mut *conn)
@@ -138,11 +152,11 @@ async fn append_many(
         .map(|row| row.try_get("game_id"))
         .collect::<Result<_, _>>()?;
     let mut answers = Vec::with_capacity(actions.len());
-    for action in actions {
+    for (action, fence) in actions {
         if inserted.contains(&action.game_id) {
             answers.push(Ok(()));
         } else {
-            answers.push(append(conn, action).await?);
+            answers.push(append(conn, action, *fence).await?);
         }
     }
     Ok(answers)
@@ -194,8 +208,8 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
             }
             Ok(Ok(()))
         }
-        WriteOp::CreateGame(game) => create_game(conn, game).await,
-        WriteOp::Append(action) => append(conn, action).await,
+        WriteOp::CreateGame(game, fence) => create_game(conn, game, *fence).await,
+        WriteOp::Append(action, fence) => append(conn, action, *fence).await,
         WriteOp::Finish {
             game_id,
             result_json,
@@ -215,28 +229,39 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
     }
 }
 
-async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
-    let done = sqlx::query(
+async fn create_game(conn: &mut Conn, game: &NewGame, fence: Option<u64>) -> Applied {
+    let sql = format!(
         "INSERT INTO games \
          (id, room_code, players, options_json, seed, salt, commitment, created_at, clock_json, \
           listed, rated) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE {} \
          ON CONFLICT (id) DO NOTHING",
-    )
-    .bind(game.id)
-    .bind(game.room_code.as_str())
-    .bind(i32::from(game.players))
-    .bind(game.options_json.as_str())
-    .bind(seed_to_db(game.seed))
-    .bind(game.salt.as_slice())
-    .bind(game.commitment.as_str())
-    .bind(game.created_at)
-    .bind(game.clock_json.as_deref())
-    .bind(game.listed)
-    .bind(game.rated)
-    .execute(&mut *conn)
-    .await?;
+        fence_holds("$2", "$12")
+    );
+    let done = sqlx::query(&sql)
+        .bind(game.id)
+        .bind(game.room_code.as_str())
+        .bind(i32::from(game.players))
+        .bind(game.options_json.as_str())
+        .bind(seed_to_db(game.seed))
+        .bind(game.salt.as_slice())
+        .bind(game.commitment.as_str())
+        .bind(game.created_at)
+        .bind(game.clock_json.as_deref())
+        .bind(game.listed)
+        .bind(game.rated)
+        .bind(epoch_to_db(fence))
+        .execute(&mut *conn)
+        .await?;
     if done.rows_affected() == 0 {
+        if let Some(epoch) = fence
+            && !holds_lease(conn, &game.room_code, epoch).await?
+        {
+            return Ok(Err(StoreError::Fenced {
+                room: game.room_code.clone(),
+                epoch,
+            }));
+        }
         return Ok(Err(StoreError::GameExists(game.id)));
     }
     for seat in &game.seats {
@@ -258,30 +283,34 @@ async fn create_game(conn: &mut Conn, game: &NewGame) -> Applied {
 /// that seat, and `seq` is the next free place in its log. The checks are in
 /// the statement itself so that a refusal never aborts the transaction; only
 /// when nothing was inserted do we look at why.
-async fn append(conn: &mut Conn, action: &ActionRecord) -> Applied {
+async fn append(conn: &mut Conn, action: &ActionRecord, fence: Option<u64>) -> Applied {
     let seq = i64::from(action.seq);
     let seat = i32::from(action.seat);
-    let done = sqlx::query(
+    let sql = format!(
         "INSERT INTO actions (game_id, seq, seat, action_json, at, meta_json) \
          SELECT $1, $2, $3, $4, $5, $6 \
          WHERE EXISTS (SELECT 1 FROM games \
                        WHERE id = $1 AND finished_at IS NULL AND players > $3) \
            AND $2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = $1) \
+           AND {} \
          ON CONFLICT (game_id, seq) DO NOTHING",
-    )
-    .bind(action.game_id)
-    .bind(seq)
-    .bind(seat)
-    .bind(action.action_json.as_str())
-    .bind(action.at)
-    .bind(action.meta_json.as_deref())
-    .execute(&mut *conn)
-    .await?;
+        fence_holds("(SELECT fg.room_code FROM games fg WHERE fg.id = $1)", "$7")
+    );
+    let done = sqlx::query(&sql)
+        .bind(action.game_id)
+        .bind(seq)
+        .bind(seat)
+        .bind(action.action_json.as_str())
+        .bind(action.at)
+        .bind(action.meta_json.as_deref())
+        .bind(epoch_to_db(fence))
+        .execute(&mut *conn)
+        .await?;
     if done.rows_affected() == 1 {
         return Ok(Ok(()));
     }
 
-    let game = sqlx::query("SELECT players, finished_at FROM games WHERE id = $1")
+    let game = sqlx::query("SELECT players, finished_at, room_code FROM games WHERE id = $1")
         .bind(action.game_id)
         .fetch_optional(&mut *conn)
         .await?;
@@ -300,6 +329,13 @@ async fn append(conn: &mut Conn, action: &ActionRecord) -> Applied {
             players: u8::try_from(players).unwrap_or(u8::MAX),
         }));
     }
+    let room: String = game.try_get("room_code")?;
+    let fenced = match fence {
+        Some(epoch) if !holds_lease(conn, &room, epoch).await? => {
+            Some(StoreError::Fenced { room, epoch })
+        }
+        _ => None,
+    };
     let existing =
         sqlx::query("SELECT seat, action_json FROM actions WHERE game_id = $1 AND seq = $2")
             .bind(action.game_id)
@@ -314,10 +350,16 @@ async fn append(conn: &mut Conn, action: &ActionRecord) -> Applied {
         if stored_seat == seat && stored_json == action.action_json {
             return Ok(Ok(()));
         }
+        if let Some(fenced) = fenced {
+            return Ok(Err(fenced));
+        }
         return Ok(Err(StoreError::DuplicateAction {
             game_id: action.game_id,
             seq: action.seq,
         }));
+    }
+    if let Some(fenced) = fenced {
+        return Ok(Err(fenced));
     }
     let expected: i64 =
         sqlx::query_scalar("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = $1")
@@ -329,6 +371,16 @@ async fn append(conn: &mut Conn, action: &ActionRecord) -> Applied {
         seq: action.seq,
         expected: u64::try_from(expected).unwrap_or_default(),
     }))
+}
+
+/// Whether `epoch` is the current lease of room `code`.
+async fn holds_lease(conn: &mut Conn, code: &str, epoch: u64) -> Result<bool, sqlx::Error> {
+    let current: Option<i64> =
+        sqlx::query_scalar("SELECT epoch FROM room_leases WHERE room_code = $1")
+            .bind(code)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(current == epoch_to_db(Some(epoch)))
 }
 
 async fn finish(

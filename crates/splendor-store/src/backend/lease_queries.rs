@@ -1,0 +1,144 @@
+// Room leases (issue 21), included once per backend beside queries.rs.
+// The time is always the database's own (`NOW_MS`), never a node's.
+// `cargo fmt` does not reach an included file: after editing, run
+// `rustfmt --edition 2024 crates/splendor-store/src/backend/lease_queries.rs`.
+
+/// The database's clock in Unix milliseconds.
+const NOW_MS: &str = match BACKEND {
+    crate::backend::Backend::Postgres => "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT",
+    crate::backend::Backend::Sqlite => {
+        "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+    }
+};
+
+/// How a fenced write locks the lease it checks: on PostgreSQL the lease
+/// row is share-locked until the write commits, so a takeover (which
+/// updates the row) waits for the write, and a write after a takeover sees
+/// the new epoch. SQLite has one writer at a time and no row locks.
+const LOCK_LEASE: &str = match BACKEND {
+    crate::backend::Backend::Postgres => " FOR SHARE OF l",
+    crate::backend::Backend::Sqlite => "",
+};
+
+/// The condition a fenced write adds: `epoch` (an SQL expression, NULL for
+/// an unfenced write) is the current epoch of the lease on `code` (an SQL
+/// expression for the room code).
+fn fence_holds(code: &str, epoch: &str) -> String {
+    format!(
+        "({epoch} IS NULL OR EXISTS (SELECT 1 FROM room_leases l \
+         WHERE l.room_code = {code} AND l.epoch = {epoch}{LOCK_LEASE}))"
+    )
+}
+
+/// Claims `code` for `node` for `ttl_ms`: a new lease (epoch 1), or the next
+/// epoch of one that expired or was released. `None` while a live lease
+/// holds it.
+pub(crate) async fn claim_room(
+    pool: &Pool<Db>,
+    code: &str,
+    node: i32,
+    ttl_ms: i64,
+) -> Result<Option<crate::RoomLease>, StoreError> {
+    let sql = format!(
+        "INSERT INTO room_leases (room_code, node_id, epoch, expires_at) \
+         VALUES ($1, $2, 1, {NOW_MS} + $3) \
+         ON CONFLICT (room_code) DO UPDATE \
+         SET node_id = excluded.node_id, epoch = room_leases.epoch + 1, \
+             expires_at = excluded.expires_at \
+         WHERE room_leases.expires_at < {NOW_MS} \
+         RETURNING epoch, expires_at"
+    );
+    let row = sqlx::query(&sql)
+        .bind(code)
+        .bind(node)
+        .bind(ttl_ms)
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    row.map(|row| lease_of(code, node, &row)).transpose()
+}
+
+fn lease_of(code: &str, node: i32, row: &DbRow) -> Result<crate::RoomLease, StoreError> {
+    let epoch: i64 = row.try_get("epoch").map_err(|e| classify(BACKEND, e))?;
+    let expires_at: i64 = row
+        .try_get("expires_at")
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(crate::RoomLease {
+        room_code: code.to_owned(),
+        node: u16::try_from(node).unwrap_or_default(),
+        epoch: u64::try_from(epoch).unwrap_or_default(),
+        expires_at,
+    })
+}
+
+/// Extends the lease `code`/`epoch` of `node` by `ttl_ms` from now; false
+/// when it is no longer that node's (taken over or released).
+pub(crate) async fn renew_room(
+    pool: &Pool<Db>,
+    code: &str,
+    node: i32,
+    epoch: i64,
+    ttl_ms: i64,
+) -> Result<bool, StoreError> {
+    let sql = format!(
+        "UPDATE room_leases SET expires_at = {NOW_MS} + $4 \
+         WHERE room_code = $1 AND node_id = $2 AND epoch = $3 AND expires_at > 0"
+    );
+    let done = sqlx::query(&sql)
+        .bind(code)
+        .bind(node)
+        .bind(epoch)
+        .bind(ttl_ms)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Gives the lease `code`/`epoch` up (it stays, with its epoch, as
+/// released); a lease that is no longer the code's changes nothing.
+pub(crate) async fn release_room(
+    pool: &Pool<Db>,
+    code: &str,
+    epoch: i64,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE room_leases SET expires_at = 0 WHERE room_code = $1 AND epoch = $2")
+        .bind(code)
+        .bind(epoch)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+/// The live leases: on `code` only, or all of them; by code.
+pub(crate) async fn live_leases(
+    pool: &Pool<Db>,
+    code: Option<&str>,
+) -> Result<Vec<crate::RoomLease>, StoreError> {
+    let sql = format!(
+        "SELECT room_code, node_id, epoch, expires_at FROM room_leases \
+         WHERE expires_at >= {NOW_MS} AND ($1 IS NULL OR room_code = $1) \
+         ORDER BY room_code"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(code)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    rows.iter()
+        .map(|row| {
+            let code: String = row.try_get("room_code").map_err(|e| classify(BACKEND, e))?;
+            let node: i32 = row.try_get("node_id").map_err(|e| classify(BACKEND, e))?;
+            lease_of(&code, node, row)
+        })
+        .collect()
+}
+
+/// The database's clock now, in Unix milliseconds.
+pub(crate) async fn database_now(pool: &Pool<Db>) -> Result<i64, StoreError> {
+    sqlx::query_scalar(&format!("SELECT {NOW_MS}"))
+        .fetch_one(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))
+}

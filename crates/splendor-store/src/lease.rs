@@ -1,0 +1,90 @@
+//! Room leases (issue 21): which node owns which room, with a fencing
+//! number.
+//!
+//! One row per room code, kept for good, so the epoch only ever grows: a
+//! claim of a code whose lease expired (its owner died, paused or was cut
+//! off from the database) or was released takes the next epoch. Expiry is
+//! the database's clock, never a node's. The fenced writes
+//! ([`Store::append_action_fenced`], [`Store::create_game_fenced`]) name
+//! their lease's epoch and are refused in their own transaction unless it
+//! is the room's current one; on PostgreSQL they share-lock the lease row
+//! until they commit, so a takeover waits for a write in flight and then
+//! reads it in the log.
+
+use crate::backend::dispatch;
+use crate::{Store, StoreError};
+
+/// A node's claim on a room code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomLease {
+    /// The room's code.
+    pub room_code: String,
+    /// The node that owns it.
+    pub node: u16,
+    /// The fencing number: larger for every new claim of the code.
+    pub epoch: u64,
+    /// When it expires unless renewed, in Unix ms by the database's clock.
+    pub expires_at: i64,
+}
+
+/// A lease's length in milliseconds, as the database adds it.
+fn ttl_ms(ttl: std::time::Duration) -> i64 {
+    i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
+fn epoch_db(epoch: u64) -> i64 {
+    i64::try_from(epoch).unwrap_or(i64::MAX)
+}
+
+impl Store {
+    /// Claims `code` for `node` for `ttl`: `None` while another live lease
+    /// holds it (whoever holds it, this node included).
+    pub async fn claim_room(
+        &self,
+        code: &str,
+        node: u16,
+        ttl: std::time::Duration,
+    ) -> Result<Option<RoomLease>, StoreError> {
+        let node = i32::from(node);
+        dispatch!(&self.inner.pool, pool, q => q::claim_room(pool, code, node, ttl_ms(ttl)).await)
+    }
+
+    /// Extends `lease` by `ttl` from now (the database's now); false when it
+    /// is no longer the code's lease (taken over or released).
+    pub async fn renew_room(
+        &self,
+        lease: &RoomLease,
+        ttl: std::time::Duration,
+    ) -> Result<bool, StoreError> {
+        let (code, node, epoch) = (
+            &lease.room_code,
+            i32::from(lease.node),
+            epoch_db(lease.epoch),
+        );
+        dispatch!(&self.inner.pool, pool, q => q::renew_room(pool, code, node, epoch, ttl_ms(ttl)).await)
+    }
+
+    /// Gives `lease` up: the code may be claimed at once, with the next
+    /// epoch. A lease that is no longer the code's changes nothing.
+    pub async fn release_room(&self, lease: &RoomLease) -> Result<(), StoreError> {
+        let (code, epoch) = (&lease.room_code, epoch_db(lease.epoch));
+        dispatch!(&self.inner.pool, pool, q => q::release_room(pool, code, epoch).await)
+    }
+
+    /// The live lease on `code`, if any.
+    pub async fn room_lease(&self, code: &str) -> Result<Option<RoomLease>, StoreError> {
+        let leases =
+            dispatch!(&self.inner.pool, pool, q => q::live_leases(pool, Some(code)).await)?;
+        Ok(leases.into_iter().next())
+    }
+
+    /// Every live lease, by code.
+    pub async fn room_leases(&self) -> Result<Vec<RoomLease>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::live_leases(pool, None).await)
+    }
+
+    /// The database's clock now, in Unix ms (what leases expire by).
+    pub async fn database_now(&self) -> Result<i64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::database_now(pool).await)
+    }
+}

@@ -1,0 +1,261 @@
+//! Room leases and fenced writes (issue 21), on SQLite always and on
+//! PostgreSQL when `SPLENDOR_TEST_DATABASE_URL` is set; the race between a
+//! takeover and an append in flight on PostgreSQL only (its row locks).
+
+#[allow(dead_code)] // the shared helpers this file does not use
+mod common;
+
+use std::time::Duration;
+
+use common::{Kind, TestDb, on_both_backends};
+use splendor_store::{ActionRecord, NewGame, RoomLease, SeatRecord, SessionId, Store, StoreError};
+use uuid::Uuid;
+
+on_both_backends!(
+    one_live_lease_per_code_and_every_claim_a_larger_epoch,
+    an_expired_lease_is_claimed_with_the_next_epoch,
+    a_fenced_owner_cannot_write_after_a_takeover,
+    fenced_appends_batched_together_are_refused_one_by_one,
+);
+
+const TTL: Duration = Duration::from_secs(30);
+
+fn game(id: u128, room: &str) -> NewGame {
+    NewGame {
+        id: Uuid::from_u128(id),
+        room_code: room.to_owned(),
+        players: 2,
+        options_json: "{}".to_owned(),
+        seed: 7,
+        salt: [1; 32],
+        commitment: "ab".repeat(32),
+        seats: (0..2)
+            .map(|seat| SeatRecord {
+                seat,
+                session_id: SessionId(Uuid::from_u128(100 + u128::from(seat))),
+                name: format!("p{seat}"),
+                bot: None,
+            })
+            .collect(),
+        created_at: 1,
+        clock_json: None,
+        listed: false,
+        rated: false,
+    }
+}
+
+fn action(game: u128, seq: u32) -> ActionRecord {
+    ActionRecord {
+        game_id: Uuid::from_u128(game),
+        seq,
+        seat: (seq % 2) as u8,
+        action_json: format!(r#"{{"n":{seq}}}"#),
+        at: 10,
+        meta_json: None,
+    }
+}
+
+async fn claim(store: &Store, code: &str, node: u16) -> Option<RoomLease> {
+    store.claim_room(code, node, TTL).await.expect("a claim")
+}
+
+/// Waits until the database's clock is past `lease`'s expiry, asking the
+/// database (a state, not a guessed duration).
+async fn until_expired(store: &Store, lease: &RoomLease) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while store.database_now().await.expect("the time") <= lease.expires_at {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the lease never expired"
+        );
+        tokio::task::yield_now().await;
+    }
+}
+
+async fn one_live_lease_per_code_and_every_claim_a_larger_epoch(db: TestDb) {
+    let store = db.open().await;
+    let a = claim(&store, "KHPQZ", 1).await.expect("a free code");
+    assert_eq!((a.node, a.epoch), (1, 1));
+    assert!(a.expires_at >= store.database_now().await.unwrap() + 29_000);
+    // Held, by another node or by the same one.
+    assert_eq!(claim(&store, "KHPQZ", 2).await, None);
+    assert_eq!(claim(&store, "KHPQZ", 1).await, None);
+    let b = claim(&store, "ABCDE", 2).await.expect("another code");
+    assert_eq!(
+        store.room_lease("KHPQZ").await.unwrap().map(|l| l.epoch),
+        Some(1)
+    );
+    let listed: Vec<(String, u16)> = store
+        .room_leases()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|l| (l.room_code, l.node))
+        .collect();
+    assert_eq!(listed, [("ABCDE".to_owned(), 2), ("KHPQZ".to_owned(), 1)]);
+    assert!(store.renew_room(&a, TTL).await.unwrap());
+    assert!(store.renew_room(&b, TTL).await.unwrap());
+    // Released, the code is free at once and its next claim has the next
+    // epoch; the old lease is gone for good.
+    store.release_room(&a).await.unwrap();
+    assert_eq!(store.room_lease("KHPQZ").await.unwrap(), None);
+    assert!(!store.renew_room(&a, TTL).await.unwrap());
+    let c = claim(&store, "KHPQZ", 3).await.expect("a released code");
+    assert_eq!((c.node, c.epoch), (3, 2));
+    assert!(!store.renew_room(&a, TTL).await.unwrap());
+    store.release_room(&a).await.unwrap();
+    assert_eq!(store.room_lease("KHPQZ").await.unwrap(), Some(c));
+}
+
+async fn an_expired_lease_is_claimed_with_the_next_epoch(db: TestDb) {
+    let store = db.open().await;
+    let short = store
+        .claim_room("KHPQZ", 1, Duration::from_millis(1))
+        .await
+        .unwrap()
+        .expect("a free code");
+    until_expired(&store, &short).await;
+    // Expired: not listed, and another node takes it.
+    assert_eq!(store.room_lease("KHPQZ").await.unwrap(), None);
+    assert!(store.room_leases().await.unwrap().is_empty());
+    let next = claim(&store, "KHPQZ", 2).await.expect("an expired code");
+    assert_eq!((next.node, next.epoch), (2, 2));
+    // The old holder's renewal fails: it must stop the room.
+    assert!(!store.renew_room(&short, TTL).await.unwrap());
+}
+
+async fn a_fenced_owner_cannot_write_after_a_takeover(db: TestDb) {
+    let store = db.open().await;
+    let mut raw = db.raw().await;
+    let old = claim(&store, "KHPQZ", 1).await.unwrap();
+    store
+        .create_game_fenced(game(1, "KHPQZ"), old.epoch)
+        .await
+        .unwrap();
+    store
+        .append_action_fenced(action(1, 0), old.epoch)
+        .await
+        .unwrap();
+    // The old owner stops renewing; another node takes the room over.
+    store.release_room(&old).await.unwrap();
+    let new = claim(&store, "KHPQZ", 2).await.unwrap();
+    let fenced = store.append_action_fenced(action(1, 1), old.epoch).await;
+    assert!(
+        matches!(&fenced, Err(StoreError::Fenced { room, epoch }) if room == "KHPQZ" && *epoch == 1),
+        "{fenced:?}"
+    );
+    assert_eq!(raw.action_count().await, 1);
+    // A retry of a move stored before the takeover is still answered as stored.
+    store
+        .append_action_fenced(action(1, 0), old.epoch)
+        .await
+        .unwrap();
+    // The new owner writes on; the old one cannot start a game either.
+    store
+        .append_action_fenced(action(1, 1), new.epoch)
+        .await
+        .unwrap();
+    let refused = store.create_game_fenced(game(2, "KHPQZ"), old.epoch).await;
+    assert!(
+        matches!(refused, Err(StoreError::Fenced { .. })),
+        "{refused:?}"
+    );
+    assert!(store.game(Uuid::from_u128(2)).await.unwrap().is_none());
+    // An epoch that never was is fenced too; unfenced writes are not checked.
+    let never = store.append_action_fenced(action(1, 2), 99).await;
+    assert!(matches!(never, Err(StoreError::Fenced { .. })), "{never:?}");
+    store.append_action(action(1, 2)).await.unwrap();
+    assert_eq!(raw.action_count().await, 3);
+}
+
+async fn fenced_appends_batched_together_are_refused_one_by_one(db: TestDb) {
+    let store = db.open().await;
+    let mut raw = db.raw().await;
+    let codes = ["AAAAA", "BBBBB", "CCCCC", "DDDDD"];
+    let mut leases = Vec::new();
+    for (i, code) in codes.iter().enumerate() {
+        let lease = claim(&store, code, 1).await.unwrap();
+        store
+            .create_game_fenced(game(10 + i as u128, code), lease.epoch)
+            .await
+            .unwrap();
+        leases.push(lease);
+    }
+    // Room BBBBB is taken over.
+    store.release_room(&leases[1]).await.unwrap();
+    claim(&store, "BBBBB", 2).await.unwrap();
+    // All four appends at once: the writer puts them in one statement.
+    let appends = leases
+        .iter()
+        .enumerate()
+        .map(|(i, lease)| store.append_action_fenced(action(10 + i as u128, 0), lease.epoch));
+    let answers = futures_util::future::join_all(appends).await;
+    assert!(
+        answers[0].is_ok() && answers[2].is_ok() && answers[3].is_ok(),
+        "{answers:?}"
+    );
+    assert!(
+        matches!(&answers[1], Err(StoreError::Fenced { room, .. }) if room == "BBBBB"),
+        "{answers:?}"
+    );
+    assert_eq!(raw.action_count().await, 3);
+}
+
+/// PostgreSQL: an append in flight against a takeover in flight. The
+/// takeover holds the lease row (updated, not yet committed) when the old
+/// owner's append arrives: the append waits for it, then sees the new
+/// epoch and is refused. Without the share lock it would read the old
+/// epoch from its snapshot and write into a game another node now owns.
+#[tokio::test]
+async fn postgres_an_append_racing_a_takeover_waits_and_is_fenced() {
+    let Some(db) = TestDb::postgres("append racing a takeover").await else {
+        return;
+    };
+    assert_eq!(db.kind, Kind::Postgres);
+    let store = db.open().await;
+    let old = claim(&store, "KHPQZ", 1).await.unwrap();
+    store
+        .create_game_fenced(game(1, "KHPQZ"), old.epoch)
+        .await
+        .unwrap();
+    let (mut admin, name) = db.pg_admin().await;
+    let mut takeover = db.raw().await;
+    takeover
+        .execute(
+            "",
+            "BEGIN; UPDATE room_leases SET node_id = 2, epoch = epoch + 1 WHERE room_code = 'KHPQZ'",
+        )
+        .await;
+    let append = tokio::spawn({
+        let store = store.clone();
+        async move { store.append_action_fenced(action(1, 0), 1).await }
+    });
+    // The append waits on the lease row's lock (asked of the server, not
+    // guessed by time).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+        )
+        .bind(&name)
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        if waiting > 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the append never waited for the lease"
+        );
+        tokio::task::yield_now().await;
+    }
+    takeover.execute("", "COMMIT").await;
+    let answer = append.await.unwrap();
+    assert!(
+        matches!(answer, Err(StoreError::Fenced { .. })),
+        "{answer:?}"
+    );
+    let mut raw = db.raw().await;
+    assert_eq!(raw.action_count().await, 0);
+}
