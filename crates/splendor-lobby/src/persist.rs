@@ -37,6 +37,20 @@ pub enum Stored {
 pub trait Persistence: Send + Sync + 'static {
     /// Carries out `write`; resolves once it is durable, or has failed.
     fn write(&self, write: Write) -> BoxFuture<'_, Result<Stored, PersistError>>;
+
+    /// Carries out `write` for the holder of the room's lease `epoch` (a
+    /// room directory that keeps leases in the database, issue 21): a
+    /// store that keeps leases refuses it as [`PersistErrorKind::Fenced`]
+    /// unless that is the room's current lease. One without leases ignores
+    /// the epoch.
+    fn write_fenced(
+        &self,
+        write: Write,
+        epoch: u64,
+    ) -> BoxFuture<'_, Result<Stored, PersistError>> {
+        let _ = epoch;
+        self.write(write)
+    }
 }
 
 /// Keeps nothing: every write succeeds at once.

@@ -360,6 +360,8 @@ impl RoomCore {
                 result,
             } => self.bot_moved(now, seat, version, result),
             DriverEvent::HandlesGone => self.close("closed-shutting-down"),
+            DriverEvent::LeaseLost if !self.closed => self.finish_close(super::play::FENCED),
+            DriverEvent::LeaseLost => {}
         }
         self.after_input(now);
     }

@@ -141,4 +141,8 @@ pub enum DriverEvent {
     },
     /// Every handle to the room is gone: the server is shutting down.
     HandlesGone,
+    /// The room's lease in the room directory is lost (another node took
+    /// the room over, issue 21): the room closes at once, writing nothing,
+    /// and its people find it where it lives now.
+    LeaseLost,
 }

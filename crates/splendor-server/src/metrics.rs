@@ -496,16 +496,32 @@ impl TimedPersistence {
 
 impl Persistence for TimedPersistence {
     fn write(&self, write: Write) -> BoxFuture<'_, Result<Stored, PersistError>> {
-        Box::pin(async move {
-            let kind = write.kind();
-            let started = Instant::now();
-            let outcome = self.inner.write(write).await;
-            // Reading the log back is not a commit.
-            if kind != "load_log" {
-                self.metrics.observe_commit(kind, started);
-            }
-            outcome
-        })
+        Box::pin(self.timed(write, None))
+    }
+
+    fn write_fenced(
+        &self,
+        write: Write,
+        epoch: u64,
+    ) -> BoxFuture<'_, Result<Stored, PersistError>> {
+        Box::pin(self.timed(write, Some(epoch)))
+    }
+}
+
+impl TimedPersistence {
+    /// The inner write, fenced or not, with its commit timed.
+    async fn timed(&self, write: Write, fence: Option<u64>) -> Result<Stored, PersistError> {
+        let kind = write.kind();
+        let started = Instant::now();
+        let outcome = match fence {
+            Some(epoch) => self.inner.write_fenced(write, epoch).await,
+            None => self.inner.write(write).await,
+        };
+        // Reading the log back is not a commit.
+        if kind != "load_log" {
+            self.metrics.observe_commit(kind, started);
+        }
+        outcome
     }
 }
 

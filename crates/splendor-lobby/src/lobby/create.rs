@@ -365,7 +365,7 @@ impl Lobby {
         let (driver, summary) = Driver::new(
             core,
             create.conn.into_iter().collect(),
-            self.inner.persistence.clone(),
+            (self.inner.persistence.clone(), self.fence(&lease)),
             (self.inner.stats.clone(), occupancy.clone()),
         );
         rooms.insert(
@@ -448,7 +448,7 @@ impl Lobby {
         let (driver, summary) = Driver::new(
             core,
             Vec::new(),
-            self.inner.persistence.clone(),
+            (self.inner.persistence.clone(), self.fence(&lease)),
             (self.inner.stats.clone(), occupancy.clone()),
         );
         rooms.insert(

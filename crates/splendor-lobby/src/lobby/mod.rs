@@ -25,6 +25,7 @@ use crate::thinking::ThinkPool;
 use crate::timings::{TimeHistogram, Timings};
 
 mod create;
+mod leases;
 
 pub use create::{CreateRoom, RestoreError};
 

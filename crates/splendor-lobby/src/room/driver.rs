@@ -48,6 +48,9 @@ pub(crate) struct Driver {
     writing: Option<BoxFuture<'static, DriverEvent>>,
     next_ticket: u64,
     persistence: Arc<dyn Persistence>,
+    /// The epoch of the room's lease when the room directory keeps leases
+    /// the store checks (issue 21): every write names it.
+    fence: Option<u64>,
     /// What the lobby lists for this room.
     summary: watch::Sender<RoomSummary>,
     /// The lobby's counters of games and actions, and the thinking pool.
@@ -73,7 +76,7 @@ impl Driver {
     pub(crate) fn new(
         core: RoomCore,
         conns: Vec<Connection>,
-        persistence: Arc<dyn Persistence>,
+        (persistence, fence): (Arc<dyn Persistence>, Option<u64>),
         (stats, occupancy): (Arc<Stats>, Arc<Occupancy>),
     ) -> (Driver, watch::Receiver<RoomSummary>) {
         let (summary, summary_rx) = watch::channel(core.summary().clone());
@@ -84,6 +87,7 @@ impl Driver {
             writing: None,
             next_ticket: 1,
             persistence,
+            fence,
             summary,
             stats,
             thinking: None,
@@ -174,6 +178,7 @@ impl Driver {
             Command::Probe { reply } => {
                 let _ = reply.send(self.core.probe());
             }
+            Command::LeaseLost => self.core.handle_event(now(), DriverEvent::LeaseLost),
         }
     }
 
@@ -183,7 +188,12 @@ impl Driver {
         while let Some(effect) = self.core.poll_effect() {
             match effect {
                 Effect::Write { id, write } => {
-                    self.writing = Some(Box::pin(perform(self.persistence.clone(), id, write)));
+                    self.writing = Some(Box::pin(perform(
+                        self.persistence.clone(),
+                        self.fence,
+                        id,
+                        write,
+                    )));
                     return None;
                 }
                 Effect::Closed(closed) => return Some(closed),
@@ -255,9 +265,17 @@ impl Driver {
 }
 
 /// Carries out one write against the persistence: what the core hears.
-async fn perform(persistence: Arc<dyn Persistence>, id: WriteId, write: Write) -> DriverEvent {
+async fn perform(
+    persistence: Arc<dyn Persistence>,
+    fence: Option<u64>,
+    id: WriteId,
+    write: Write,
+) -> DriverEvent {
     let load = matches!(write, Write::LoadLog { .. });
-    let outcome = persistence.write(write).await;
+    let outcome = match fence {
+        Some(epoch) => persistence.write_fenced(write, epoch).await,
+        None => persistence.write(write).await,
+    };
     if load {
         let log = outcome.and_then(|stored| match stored {
             Stored::Log(log) => Ok(log),

@@ -25,6 +25,8 @@ pub(crate) enum Command {
     },
     /// A summary, answered after every command queued before it.
     Probe { reply: oneshot::Sender<RoomProbe> },
+    /// The room's lease is lost: it closes (issue 21).
+    LeaseLost,
 }
 
 /// A cloneable handle to a room task.
@@ -95,6 +97,13 @@ impl RoomHandle {
                 reply: None,
             })
             .await;
+    }
+
+    /// Tells the room its lease in the room directory is lost: it closes
+    /// at once and writes nothing more (a room already closed is left as
+    /// it is).
+    pub async fn lease_lost(&self) {
+        let _ = self.commands.send(Command::LeaseLost).await;
     }
 
     /// A summary of the room, after every command queued before this one.

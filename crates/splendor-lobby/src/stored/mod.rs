@@ -47,6 +47,7 @@ fn persist_error(error: StoreError) -> PersistError {
         // The store closes only when the server stops.
         StoreError::Closed => PersistError::unavailable(StoreError::Closed.to_string()),
         e @ StoreError::DuplicateAction { .. } => PersistError::diverged(e.to_string()),
+        e @ StoreError::Fenced { .. } => PersistError::fenced(e.to_string()),
         e => PersistError::failed(e.to_string()),
     }
 }
@@ -128,9 +129,27 @@ impl StorePersistence {
 
 impl Persistence for StorePersistence {
     fn write(&self, write: Write) -> BoxFuture<'_, Result<Stored, PersistError>> {
-        Box::pin(async move {
+        Box::pin(self.perform(write, None))
+    }
+
+    fn write_fenced(
+        &self,
+        write: Write,
+        epoch: u64,
+    ) -> BoxFuture<'_, Result<Stored, PersistError>> {
+        Box::pin(self.perform(write, Some(epoch)))
+    }
+}
+
+impl StorePersistence {
+    /// `write`, fenced by the room's lease `fence` when there is one: a new
+    /// game and an action are refused unless it is the room's current
+    /// lease. A finish is not fenced: it follows from the log alone, and a
+    /// second finish with the same result changes nothing.
+    async fn perform(&self, write: Write, fence: Option<u64>) -> Result<Stored, PersistError> {
+        {
             match write {
-                Write::GameStarted(record) => self.game_started(record).await,
+                Write::GameStarted(record) => self.game_started(record, fence).await,
                 Write::ActionApplied {
                     game,
                     index,
@@ -150,10 +169,11 @@ impl Persistence for StorePersistence {
                         at: unix_millis_now(),
                         meta_json: format::meta_json(by, clocks.as_deref()),
                     };
-                    self.store
-                        .append_action(record)
-                        .await
-                        .map_err(persist_error)
+                    match fence {
+                        Some(epoch) => self.store.append_action_fenced(record, epoch).await,
+                        None => self.store.append_action(record).await,
+                    }
+                    .map_err(persist_error)
                 }
                 Write::GameFinished { game, result } => {
                     let json = format::result_json(&result);
@@ -179,13 +199,15 @@ impl Persistence for StorePersistence {
                 }
             }
             .map(|()| Stored::Done)
-        })
+        }
     }
-}
 
-impl StorePersistence {
     /// The game's record, as the store keeps it.
-    async fn game_started(&self, record: GameRecord) -> Result<(), PersistError> {
+    async fn game_started(
+        &self,
+        record: GameRecord,
+        fence: Option<u64>,
+    ) -> Result<(), PersistError> {
         let options_json = format::options_json(record.options);
         let seats = record
             .players
@@ -218,7 +240,11 @@ impl StorePersistence {
             listed: record.listed,
             rated: record.rated,
         };
-        self.store.create_game(game).await.map_err(persist_error)
+        match fence {
+            Some(epoch) => self.store.create_game_fenced(game, epoch).await,
+            None => self.store.create_game(game).await,
+        }
+        .map_err(persist_error)
     }
 }
 

@@ -6,8 +6,13 @@
 //! claim's `epoch` is the room's fencing token (a newer owner has a larger
 //! one, and a store that knows it refuses the older owner's writes as
 //! fenced). With one node the directory is [`LocalDirectory`], a map in
-//! this process; with several it will live in the shared database, and the
-//! lobby does not change.
+//! this process; with several it is [`StoreDirectory`], leases in the
+//! shared database by the database's clock, whose epochs the store checks
+//! on every write of the room (issue 21).
+
+mod store;
+
+pub use store::StoreDirectory;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -61,6 +66,19 @@ pub trait RoomDirectory: Send + Sync + 'static {
 
     /// Every live lease.
     fn list(&self) -> BoxFuture<'_, Vec<Lease>>;
+
+    /// Whether the store checks this directory's epochs on every write of
+    /// a room (a room's writes then name its lease's epoch). A directory
+    /// in this process only does not.
+    fn fences(&self) -> bool {
+        false
+    }
+
+    /// How long a lease lives unless renewed; `None` when leases never
+    /// expire. The lobby renews its rooms' leases well within it.
+    fn lease_ttl(&self) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 /// The directory of one node: leases in a map, epochs counted in this

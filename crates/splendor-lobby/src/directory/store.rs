@@ -1,0 +1,136 @@
+//! The room directory of several nodes (issue 21): leases in the shared
+//! database, expiring by the database's clock, each claim of a code with a
+//! larger epoch that the store checks on the room's every write.
+
+use std::time::Duration;
+
+use splendor_room::code::RoomCode;
+use splendor_room::conn::NodeId;
+use splendor_store::{RoomLease, Store, StoreError};
+
+use super::{DirectoryError, Lease, RoomDirectory};
+use crate::session::BoxFuture;
+
+/// Leases in the database: claim, renew, release, look up, list.
+#[derive(Clone, Debug)]
+pub struct StoreDirectory {
+    store: Store,
+    ttl: Duration,
+}
+
+impl StoreDirectory {
+    /// The directory in `store`, whose leases live `ttl` unless renewed.
+    pub fn new(store: Store, ttl: Duration) -> StoreDirectory {
+        StoreDirectory { store, ttl }
+    }
+}
+
+fn unavailable(error: StoreError) -> DirectoryError {
+    DirectoryError::Unavailable(error.to_string())
+}
+
+/// A stored lease as the lobby knows it; `None` for a code that is not a
+/// room code (no lobby claims one).
+fn lease_of(stored: &RoomLease) -> Option<Lease> {
+    Some(Lease {
+        code: RoomCode::parse(&stored.room_code)?,
+        node: NodeId(stored.node),
+        epoch: stored.epoch,
+    })
+}
+
+impl RoomDirectory for StoreDirectory {
+    fn claim(&self, code: RoomCode, node: NodeId) -> BoxFuture<'_, Result<Lease, DirectoryError>> {
+        Box::pin(async move {
+            // A lease that expires between the refused claim and the look
+            // up is claimed on the next round.
+            for _ in 0..3 {
+                if let Some(stored) = self
+                    .store
+                    .claim_room(code.as_str(), node.0, self.ttl)
+                    .await
+                    .map_err(unavailable)?
+                {
+                    return Ok(Lease {
+                        code,
+                        node,
+                        epoch: stored.epoch,
+                    });
+                }
+                let held = self
+                    .store
+                    .room_lease(code.as_str())
+                    .await
+                    .map_err(unavailable)?;
+                if let Some(held) = held.as_ref().and_then(lease_of) {
+                    return Err(DirectoryError::Taken(held));
+                }
+            }
+            Err(DirectoryError::Unavailable(format!(
+                "room {code}: the lease neither holds nor can be claimed"
+            )))
+        })
+    }
+
+    fn renew(&self, lease: Lease) -> BoxFuture<'_, Result<(), DirectoryError>> {
+        Box::pin(async move {
+            let stored = stored_of(lease);
+            match self.store.renew_room(&stored, self.ttl).await {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(DirectoryError::Lost(lease)),
+                Err(e) => Err(unavailable(e)),
+            }
+        })
+    }
+
+    fn release(&self, lease: Lease) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            if let Err(e) = self.store.release_room(&stored_of(lease)).await {
+                // It expires by itself; the code is free again then.
+                tracing::warn!(room = %lease.code, error = %e, "releasing a room's lease");
+            }
+        })
+    }
+
+    fn lookup(&self, code: RoomCode) -> BoxFuture<'_, Option<Lease>> {
+        Box::pin(async move {
+            match self.store.room_lease(code.as_str()).await {
+                Ok(lease) => lease.as_ref().and_then(lease_of),
+                Err(e) => {
+                    tracing::warn!(room = %code, error = %e, "looking up a room's lease");
+                    None
+                }
+            }
+        })
+    }
+
+    fn list(&self) -> BoxFuture<'_, Vec<Lease>> {
+        Box::pin(async move {
+            match self.store.room_leases().await {
+                Ok(leases) => leases.iter().filter_map(lease_of).collect(),
+                Err(e) => {
+                    tracing::warn!(error = %e, "listing the room leases");
+                    Vec::new()
+                }
+            }
+        })
+    }
+
+    fn fences(&self) -> bool {
+        true
+    }
+
+    fn lease_ttl(&self) -> Option<Duration> {
+        Some(self.ttl)
+    }
+}
+
+/// The lease as the store names it (its expiry does not matter there).
+fn stored_of(lease: Lease) -> RoomLease {
+    RoomLease {
+        room_code: lease.code.to_string(),
+        node: lease.node.0,
+        epoch: lease.epoch,
+        expires_at: 0,
+    }
+}

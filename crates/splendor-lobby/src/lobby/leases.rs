@@ -1,0 +1,63 @@
+//! The leases of this lobby's rooms (issue 21): each room's writes name
+//! its lease's epoch when the directory fences, and the lobby renews every
+//! room's lease well within its time to live; a room whose lease is lost
+//! (another node took it over) closes at once.
+
+use std::time::Duration;
+
+use tracing::{info, warn};
+
+use super::Lobby;
+use crate::directory::{DirectoryError, Lease};
+
+impl Lobby {
+    /// The epoch a room's writes name: its lease's, when the directory is
+    /// one the store checks.
+    pub(super) fn fence(&self, lease: &Lease) -> Option<u64> {
+        self.inner.directory.fences().then_some(lease.epoch)
+    }
+
+    /// Renews the lease of every room of this lobby once. A room whose
+    /// lease is lost is told so and closes; a directory that cannot be
+    /// reached now is tried again next round (the store refuses the room's
+    /// writes if the lease expires meanwhile and another node claims it).
+    /// Returns how many rooms lost their lease.
+    pub async fn renew_leases(&self) -> usize {
+        let rooms: Vec<_> = self
+            .inner
+            .rooms()
+            .values()
+            .filter(|e| !e.handle.is_closed())
+            .map(|e| (e.lease, e.handle.clone()))
+            .collect();
+        let mut lost = 0;
+        for (lease, handle) in rooms {
+            match self.inner.directory.renew(lease).await {
+                Ok(()) => {}
+                Err(DirectoryError::Lost(_)) => {
+                    info!(room = %lease.code, epoch = lease.epoch, "the room's lease is lost; closing it");
+                    handle.lease_lost().await;
+                    lost += 1;
+                }
+                Err(e) => warn!(room = %lease.code, error = %e, "renewing a room's lease"),
+            }
+        }
+        lost
+    }
+
+    /// When the directory's leases expire: a task that renews them every
+    /// third of their time to live, for as long as the lobby lives.
+    pub fn spawn_lease_renewal(&self) -> Option<tokio::task::JoinHandle<()>> {
+        let every = self.inner.directory.lease_ttl()? / 3;
+        let lobby = std::sync::Arc::downgrade(&self.inner);
+        Some(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every.max(Duration::from_millis(10)));
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(inner) = lobby.upgrade() else { return };
+                Lobby { inner }.renew_leases().await;
+            }
+        }))
+    }
+}
