@@ -75,6 +75,17 @@ impl Connection {
     /// `queue` messages (at least 1).
     pub fn on_node(node: NodeId, queue: usize) -> (Connection, ConnectionRx) {
         let id = ConnId::new(node, NEXT_CONN_ID.fetch_add(1, Ordering::Relaxed));
+        Connection::with_id(id, queue)
+    }
+
+    /// A stand-in, on a room's node, for connection `id` whose socket
+    /// another node holds (issue 21): what the room queues for it is
+    /// forwarded to that node.
+    pub fn proxy(id: ConnId, queue: usize) -> (Connection, ConnectionRx) {
+        Connection::with_id(id, queue)
+    }
+
+    fn with_id(id: ConnId, queue: usize) -> (Connection, ConnectionRx) {
         let (tx, rx) = mpsc::channel(queue.max(1));
         let (close_tx, close_rx) = watch::channel(None);
         (

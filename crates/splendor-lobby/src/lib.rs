@@ -49,7 +49,7 @@ pub use persist::{
     GameId, GameRecord, NoPersistence, PersistError, PersistErrorKind, Persistence, Stored, Write,
 };
 pub use presence::{Presence, RoomSeat};
-pub use room::{Answer, Caller, Joined, Request, RestoredGame, RoomHandle, RoomProbe};
+pub use room::{Answer, Caller, Joined, RemoteRooms, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
 pub use splendor_room::{RoomCode, code, error};
 pub use thinking::ThinkPool;

@@ -42,6 +42,9 @@ pub enum ErrorCode {
     NotInRoom,
     /// The room closed while the connection was in it.
     RoomClosed,
+    /// The room runs on another server node that cannot be reached now;
+    /// nothing changed, and the same request may succeed shortly.
+    RoomUnavailable,
     /// Only the host may do this.
     NotHost,
     /// A game needs at least two seated players.
@@ -129,6 +132,7 @@ impl ErrorCode {
             ErrorCode::AlreadyInRoom => "already_in_room",
             ErrorCode::NotInRoom => "not_in_room",
             ErrorCode::RoomClosed => "room_closed",
+            ErrorCode::RoomUnavailable => "room_unavailable",
             ErrorCode::NotHost => "not_host",
             ErrorCode::NotEnoughPlayers => "not_enough_players",
             ErrorCode::GameAlreadyStarted => "game_already_started",

@@ -22,6 +22,7 @@ pub mod action;
 pub mod client;
 pub mod error;
 pub mod lean;
+pub mod node;
 pub mod quickplay;
 pub mod schema;
 pub mod server;

@@ -134,7 +134,7 @@ mod tests {
                 .num("count", 1)
         );
         assert_eq!(
-            RoomCode::why_not("ab1l!").arg("letters"),
+            RoomCode::why_not("ab1l!").get("letters"),
             Some(&splendor_protocol::Arg::Text("'1', 'l', '!'".into()))
         );
         assert_eq!(

@@ -162,6 +162,12 @@ impl SharedFrame {
         SharedFrame(message.to_json().into())
     }
 
+    /// A message's JSON text, serialised elsewhere (by a room on another
+    /// node).
+    pub fn from_text(text: String) -> SharedFrame {
+        SharedFrame(text.into())
+    }
+
     /// Serialises a lean state once (protocol 2).
     pub fn from_lean(state: splendor_protocol::LeanStateInfo) -> SharedFrame {
         // Plain data: serialising cannot fail.

@@ -24,6 +24,9 @@ pub enum LobbyError {
     NotInRoom,
     /// The room closed before it could answer.
     RoomClosed,
+    /// The room runs on another node that cannot be reached now (issue
+    /// 21); the same request may succeed shortly.
+    RoomUnavailable,
     /// Only the host may start the game.
     NotHost,
     /// `add_bot` with a level that does not exist.
@@ -127,6 +130,7 @@ impl LobbyError {
             LobbyError::AlreadyInRoom(_) => ErrorCode::AlreadyInRoom,
             LobbyError::NotInRoom => ErrorCode::NotInRoom,
             LobbyError::RoomClosed => ErrorCode::RoomClosed,
+            LobbyError::RoomUnavailable => ErrorCode::RoomUnavailable,
             LobbyError::NotHost => ErrorCode::NotHost,
             LobbyError::UnknownBotLevel(_) => ErrorCode::UnknownBotLevel,
             LobbyError::NotABot(_) => ErrorCode::NotABot,
@@ -180,6 +184,7 @@ impl LobbyError {
             LobbyError::AlreadyInRoom(code) => w("room-already-in").text("code", code.as_str()),
             LobbyError::NotInRoom => w("room-not-in"),
             LobbyError::RoomClosed => w("room-closed"),
+            LobbyError::RoomUnavailable => w("room-unavailable"),
             LobbyError::NotHost => w("room-not-host"),
             LobbyError::UnknownBotLevel(level) => {
                 w("room-unknown-bot-level").text("level", format!("{level:?}"))

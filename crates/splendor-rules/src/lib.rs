@@ -49,6 +49,7 @@ mod swar;
 mod view;
 
 pub use game::Game;
+pub use reject::{CODES as REFUSAL_CODES, RULES as REFUSAL_RULES};
 pub use sample::Sampler;
 pub use setup::{ReservedCard, SeatSnapshot, Snapshot, seat_order};
 

@@ -12,6 +12,49 @@ use splendor_words::Words;
 
 use crate::{CardId, Color, NobleId, Phase, RuleError, Seat};
 
+/// Every code a refusal carries (`RuleError::code`).
+pub const CODES: [&str; 21] = [
+    "unknown_seat",
+    "game_over",
+    "not_your_turn",
+    "wrong_phase",
+    "invalid_colors",
+    "supply_empty",
+    "take_three_required",
+    "take_two_supply",
+    "unknown_card",
+    "unknown_level",
+    "reserve_limit",
+    "card_not_available",
+    "deck_empty",
+    "cannot_afford",
+    "gold_over_cost",
+    "not_enough_gold",
+    "wrong_return_count",
+    "tokens_not_held",
+    "unknown_noble",
+    "noble_not_available",
+    "pass_not_allowed",
+];
+
+/// Every rule a refusal cites (`RuleError::rule`).
+pub const RULES: [&str; 17] = [
+    "R1.2", "R1.3", "R2", "R3", "R4.1", "R4.2", "R5.1", "R6.1", "R6.2", "R7.1", "R7.3", "R8.1",
+    "R8.2", "R9.3", "R10.2", "R11.1", "R11.4",
+];
+
+impl RuleError {
+    /// A refusal read back from its parts (from another server node): its
+    /// code and rule must be ones the rules use ([`CODES`], [`RULES`]).
+    pub fn from_parts(code: &str, rule: &str, words: Words) -> Option<RuleError> {
+        Some(RuleError {
+            code: CODES.iter().copied().find(|c| *c == code)?,
+            rule: RULES.iter().copied().find(|r| *r == rule)?,
+            words,
+        })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Reject {
     UnknownSeat(Seat),
@@ -268,4 +311,83 @@ fn cannot_afford_words(game: &Game, seat: Seat, card: CardId, short: u8) -> Word
         .tokens("cost", due)
         .tokens("held", held)
         .num("short", short)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Options;
+
+    #[test]
+    fn every_refusal_has_a_listed_code_and_rule() {
+        let game = Game::new(2, Options::default(), 1).unwrap();
+        let card = CardId(3);
+        let all = [
+            Reject::UnknownSeat(5),
+            Reject::GameOver,
+            Reject::NotYourTurn { to_act: 0 },
+            Reject::WrongPhase(Phase::Main { seat: 0 }),
+            Reject::WrongPhase(Phase::ReturnTokens { seat: 0, count: 1 }),
+            Reject::WrongPhase(Phase::ChooseNoble { seat: 0 }),
+            Reject::WrongPhase(Phase::GameOver),
+            Reject::TakeDifferentSet(0x80),
+            Reject::TakeDifferentSet(0x0f),
+            Reject::ColorEmpty(Color::Red),
+            Reject::TakeDifferentCount {
+                available: 3,
+                taken: 2,
+            },
+            Reject::TakeTwoSupply {
+                color: Color::Red,
+                left: 3,
+            },
+            Reject::UnknownCard(95),
+            Reject::UnknownLevel(4),
+            Reject::ReserveLimit,
+            Reject::ReserveNotFaceUp(card),
+            Reject::DeckEmpty(1),
+            Reject::BuyNotAvailable(card),
+            Reject::CannotAfford { card, short: 2 },
+            Reject::GoldOverCost {
+                card,
+                color: Color::Red,
+                gold: 2,
+                due: 1,
+            },
+            Reject::NotEnoughGold {
+                card,
+                used: 2,
+                held: 1,
+            },
+            Reject::ColorShort {
+                card,
+                color: Color::Red,
+                needed: 2,
+                held: 1,
+            },
+            Reject::ReturnCount { count: 1, given: 2 },
+            Reject::ReturnNotHeld {
+                color: None,
+                given: 2,
+                held: 1,
+            },
+            Reject::UnknownNoble(12),
+            Reject::NobleNotAvailable(NobleId(1)),
+            Reject::PassNotAllowed,
+        ];
+        let mut codes = std::collections::BTreeSet::new();
+        for reject in all {
+            let error = reject.into_error(&game, 0);
+            assert!(CODES.contains(&error.code), "{error}");
+            assert!(RULES.contains(&error.rule), "{error}");
+            codes.insert(error.code);
+            let back = RuleError::from_parts(error.code, error.rule, error.words.clone());
+            assert_eq!(back, Some(error));
+        }
+        assert_eq!(codes.len(), CODES.len(), "a listed code no refusal uses");
+        assert_eq!(
+            RuleError::from_parts("made_up", "R2", Words::new("x")),
+            None
+        );
+    }
 }

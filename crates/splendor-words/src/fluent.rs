@@ -170,9 +170,9 @@ impl Bundles {
                 Arg::Words(inner) if depth < MAX_DEPTH => {
                     self.word_at(lang, inner, problems, depth + 1).into()
                 }
-                Arg::Words(inner) => inner.id().into(),
+                Arg::Words(inner) => FluentValue::from(inner.id().to_owned()),
             };
-            args.set(*name, value);
+            args.set(name.clone(), value);
         }
         self.message(lang, words.id(), Some(&args), problems)
     }

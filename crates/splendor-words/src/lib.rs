@@ -19,6 +19,7 @@
 //! the `.ftl` files in `locales/` (the server does; tests of other crates
 //! may, to read what a person would be told).
 
+use std::borrow::Cow;
 use std::fmt;
 
 #[cfg(feature = "fluent")]
@@ -30,8 +31,8 @@ pub const COLORS: [&str; 6] = ["white", "blue", "green", "red", "black", "gold"]
 /// A message for a person: its id and named arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Words {
-    id: &'static str,
-    args: Vec<(&'static str, Arg)>,
+    id: Cow<'static, str>,
+    args: Vec<(Cow<'static, str>, Arg)>,
 }
 
 /// One argument of a message.
@@ -52,17 +53,23 @@ pub enum Arg {
 
 impl Words {
     /// A message without arguments (add them with the builders).
-    pub fn new(id: &'static str) -> Words {
+    pub fn new(id: impl Into<Cow<'static, str>>) -> Words {
         Words {
-            id,
+            id: id.into(),
             args: Vec::new(),
         }
     }
 
-    /// With a number argument.
-    pub fn num(mut self, name: &'static str, n: impl Into<i64>) -> Words {
-        self.args.push((name, Arg::Number(n.into())));
+    /// With the argument `name` (what the builders below add; for words
+    /// read back from another node).
+    pub fn arg(mut self, name: impl Into<Cow<'static, str>>, arg: Arg) -> Words {
+        self.args.push((name.into(), arg));
         self
+    }
+
+    /// With a number argument.
+    pub fn num(self, name: &'static str, n: impl Into<i64>) -> Words {
+        self.arg(name, Arg::Number(n.into()))
     }
 
     /// With a count argument (a `usize` or `u64` beyond `i64` saturates).
@@ -72,50 +79,46 @@ impl Words {
     }
 
     /// With a colour argument: a protocol colour word (see [`COLORS`]).
-    pub fn color(mut self, name: &'static str, color: &'static str) -> Words {
+    pub fn color(self, name: &'static str, color: &'static str) -> Words {
         debug_assert!(COLORS.contains(&color), "not a colour word: {color}");
-        self.args.push((name, Arg::Color(color)));
-        self
+        self.arg(name, Arg::Color(color))
     }
 
     /// With a list of counts of colours.
-    pub fn tokens(mut self, name: &'static str, tokens: Vec<(u32, &'static str)>) -> Words {
-        self.args.push((name, Arg::Tokens(tokens)));
-        self
+    pub fn tokens(self, name: &'static str, tokens: Vec<(u32, &'static str)>) -> Words {
+        self.arg(name, Arg::Tokens(tokens))
     }
 
     /// With text kept verbatim.
-    pub fn text(mut self, name: &'static str, text: impl Into<String>) -> Words {
-        self.args.push((name, Arg::Text(text.into())));
-        self
+    pub fn text(self, name: &'static str, text: impl Into<String>) -> Words {
+        self.arg(name, Arg::Text(text.into()))
     }
 
     /// With a nested message.
-    pub fn words(mut self, name: &'static str, words: Words) -> Words {
-        self.args.push((name, Arg::Words(Box::new(words))));
-        self
+    pub fn words(self, name: &'static str, words: Words) -> Words {
+        self.arg(name, Arg::Words(Box::new(words)))
     }
 
     /// The message id.
-    pub fn id(&self) -> &'static str {
-        self.id
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     /// The arguments, in the order they were given.
-    pub fn args(&self) -> &[(&'static str, Arg)] {
+    pub fn args(&self) -> &[(Cow<'static, str>, Arg)] {
         &self.args
     }
 
     /// The argument called `name`.
-    pub fn arg(&self, name: &str) -> Option<&Arg> {
-        self.args.iter().find(|(n, _)| *n == name).map(|(_, a)| a)
+    pub fn get(&self, name: &str) -> Option<&Arg> {
+        self.args.iter().find(|(n, _)| n == name).map(|(_, a)| a)
     }
 }
 
 impl fmt::Display for Words {
     /// `id(name=value, ...)`: for logs and tests, not for people.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id)?;
+        f.write_str(&self.id)?;
         if self.args.is_empty() {
             return Ok(());
         }
@@ -151,6 +154,12 @@ impl fmt::Display for Arg {
     }
 }
 
+/// The colour word of [`COLORS`] that reads `word` (for words read back
+/// from another node); `None` for any other text.
+pub fn color_word(word: &str) -> Option<&'static str> {
+    COLORS.iter().copied().find(|c| *c == word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,7 +176,7 @@ mod tests {
             words.to_string(),
             r#"take-two-supply(left=1, color=red, name="ann", cost=[2 red 1 gold], detail=name-visible)"#
         );
-        assert_eq!(words.arg("left"), Some(&Arg::Number(1)));
+        assert_eq!(words.get("left"), Some(&Arg::Number(1)));
         assert_eq!(Words::new("game-over").to_string(), "game-over");
     }
 }

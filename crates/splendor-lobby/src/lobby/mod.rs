@@ -82,6 +82,8 @@ pub(crate) struct LobbyInner {
     persistence: Arc<dyn Persistence>,
     /// Which node owns which room code.
     directory: Arc<dyn RoomDirectory>,
+    /// How rooms on other nodes are reached, once a cluster is set up.
+    remote: std::sync::OnceLock<Arc<dyn crate::room::RemoteRooms>>,
     next_instance: AtomicU64,
     stats: Arc<Stats>,
 }
@@ -238,6 +240,7 @@ impl Lobby {
                 config: config.clone(),
                 persistence,
                 directory,
+                remote: std::sync::OnceLock::new(),
                 next_instance: AtomicU64::new(1),
                 stats: Arc::new(Stats::new(ThinkPool::new(
                     config.think_threads,
@@ -267,6 +270,36 @@ impl Lobby {
             Some(lease) if lease.node != self.inner.config.node => Location::Elsewhere(lease),
             _ => Location::Nowhere,
         }
+    }
+
+    /// Reaches rooms on other nodes through `rooms` from now on (once).
+    pub fn set_remote_rooms(&self, rooms: Arc<dyn crate::room::RemoteRooms>) {
+        let _ = self.inner.remote.set(rooms);
+    }
+
+    /// The room with this code, as a person typed it: on this node, or,
+    /// in a cluster, on the node that owns it.
+    pub async fn find_anywhere(&self, code: &str) -> Result<RoomHandle, LobbyError> {
+        let parsed = RoomCode::parse(code)
+            .ok_or_else(|| LobbyError::MalformedCode(RoomCode::why_not(code)))?;
+        if let Some(handle) = self.find_code(parsed) {
+            return Ok(handle);
+        }
+        if let Some(remote) = self.inner.remote.get()
+            && let Location::Elsewhere(lease) = self.locate(parsed).await
+        {
+            return Ok(RoomHandle::remote(lease, remote.clone()));
+        }
+        Err(LobbyError::RoomNotFound(parsed.to_string()))
+    }
+
+    /// This lobby's lease on `code`, for a room it runs.
+    pub fn lease_of(&self, code: RoomCode) -> Option<Lease> {
+        self.inner
+            .rooms()
+            .get(&code)
+            .filter(|e| !e.handle.is_closed())
+            .map(|e| e.lease)
     }
 
     /// The room with this code, as a person typed it.

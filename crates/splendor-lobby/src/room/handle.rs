@@ -1,5 +1,10 @@
-//! The in-process API of a room: a cloneable [`RoomHandle`] over a bounded
-//! command channel, each call with a `oneshot` for its answer.
+//! The API of a room: a cloneable [`RoomHandle`], over a bounded command
+//! channel to the room's task on this node (each call with a `oneshot`
+//! for its answer), or over [`RemoteRooms`] to the room's owner on another
+//! node (issue 21).
+
+use std::fmt;
+use std::sync::Arc;
 
 use splendor_protocol::Role;
 use splendor_room::{Joined, RoomProbe};
@@ -9,7 +14,29 @@ use super::effect::Answer;
 use super::input::{Caller, Request};
 use crate::code::RoomCode;
 use crate::conn::Connection;
+use crate::directory::Lease;
 use crate::error::LobbyError;
+use crate::session::BoxFuture;
+
+/// Rooms on other nodes, as the cluster reaches them (issue 21).
+pub trait RemoteRooms: Send + Sync + 'static {
+    /// `request` of `caller` to the room `lease` names, on its owner. A
+    /// join brings the caller's connection: the room's messages for it
+    /// arrive there from then on.
+    fn call(
+        &self,
+        lease: Lease,
+        caller: Caller,
+        request: Request,
+        conn: Option<Connection>,
+    ) -> BoxFuture<'_, Result<Answer, LobbyError>>;
+
+    /// Whether the room under `lease` is known to have closed.
+    fn is_closed(&self, lease: Lease) -> bool;
+
+    /// Resolves once the room under `lease` is known to have closed.
+    fn closed(&self, lease: Lease) -> BoxFuture<'_, ()>;
+}
 
 /// What a room task is asked to do.
 pub(crate) enum Command {
@@ -29,16 +56,48 @@ pub(crate) enum Command {
     LeaseLost,
 }
 
-/// A cloneable handle to a room task.
-#[derive(Clone, Debug)]
+/// A cloneable handle to a room: its task on this node, or its owner on
+/// another.
+#[derive(Clone)]
 pub struct RoomHandle {
     code: RoomCode,
-    commands: mpsc::Sender<Command>,
+    target: Target,
+}
+
+#[derive(Clone)]
+enum Target {
+    Local(mpsc::Sender<Command>),
+    Remote {
+        lease: Lease,
+        rooms: Arc<dyn RemoteRooms>,
+    },
+}
+
+impl fmt::Debug for RoomHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.target {
+            Target::Local(_) => write!(f, "RoomHandle({})", self.code),
+            Target::Remote { lease, .. } => {
+                write!(f, "RoomHandle({} on node {})", self.code, lease.node)
+            }
+        }
+    }
 }
 
 impl RoomHandle {
     pub(crate) fn new(code: RoomCode, commands: mpsc::Sender<Command>) -> Self {
-        RoomHandle { code, commands }
+        RoomHandle {
+            code,
+            target: Target::Local(commands),
+        }
+    }
+
+    /// The room `lease` names, on its owner (another node).
+    pub fn remote(lease: Lease, rooms: Arc<dyn RemoteRooms>) -> Self {
+        RoomHandle {
+            code: lease.code,
+            target: Target::Remote { lease, rooms },
+        }
     }
 
     /// The room's code.
@@ -46,15 +105,29 @@ impl RoomHandle {
         self.code
     }
 
+    /// The owner's lease, for a room on another node.
+    pub fn remote_lease(&self) -> Option<Lease> {
+        match &self.target {
+            Target::Local(_) => None,
+            Target::Remote { lease, .. } => Some(*lease),
+        }
+    }
+
     /// True once the room has closed; every request then fails with
     /// [`LobbyError::RoomClosed`].
     pub fn is_closed(&self) -> bool {
-        self.commands.is_closed()
+        match &self.target {
+            Target::Local(commands) => commands.is_closed(),
+            Target::Remote { lease, rooms } => rooms.is_closed(*lease),
+        }
     }
 
     /// Resolves once the room has closed.
     pub async fn closed(&self) {
-        self.commands.closed().await;
+        match &self.target {
+            Target::Local(commands) => commands.closed().await,
+            Target::Remote { lease, rooms } => rooms.closed(*lease).await,
+        }
     }
 
     /// Makes a request and waits for its answer. A join must go through
@@ -88,28 +161,43 @@ impl RoomHandle {
     /// Tells the room that the caller's connection ended. Never fails: a
     /// closed room has nothing to detach. Does not wait for the room.
     pub async fn detach(&self, caller: Caller) {
-        let _ = self
-            .commands
-            .send(Command::Call {
-                caller,
-                request: Request::Detach,
-                conn: None,
-                reply: None,
-            })
-            .await;
+        match &self.target {
+            Target::Local(commands) => {
+                let _ = commands
+                    .send(Command::Call {
+                        caller,
+                        request: Request::Detach,
+                        conn: None,
+                        reply: None,
+                    })
+                    .await;
+            }
+            Target::Remote { lease, rooms } => {
+                let (lease, rooms) = (*lease, rooms.clone());
+                tokio::spawn(async move {
+                    let _ = rooms.call(lease, caller, Request::Detach, None).await;
+                });
+            }
+        }
     }
 
     /// Tells the room its lease in the room directory is lost: it closes
     /// at once and writes nothing more (a room already closed is left as
-    /// it is).
+    /// it is). Only the owner's lobby does this.
     pub async fn lease_lost(&self) {
-        let _ = self.commands.send(Command::LeaseLost).await;
+        if let Target::Local(commands) = &self.target {
+            let _ = commands.send(Command::LeaseLost).await;
+        }
     }
 
-    /// A summary of the room, after every command queued before this one.
+    /// A summary of the room, after every command queued before this one
+    /// (on this node only).
     pub async fn probe(&self) -> Result<RoomProbe, LobbyError> {
+        let Target::Local(commands) = &self.target else {
+            return Err(LobbyError::internal("a probe of a room on another node"));
+        };
         let (reply, rx) = oneshot::channel();
-        self.commands
+        commands
             .send(Command::Probe { reply })
             .await
             .map_err(|_| LobbyError::RoomClosed)?;
@@ -122,8 +210,14 @@ impl RoomHandle {
         request: Request,
         conn: Option<Connection>,
     ) -> Result<Answer, LobbyError> {
+        let commands = match &self.target {
+            Target::Local(commands) => commands,
+            Target::Remote { lease, rooms } => {
+                return rooms.call(*lease, caller, request, conn).await;
+            }
+        };
         let (tx, rx) = oneshot::channel();
-        self.commands
+        commands
             .send(Command::Call {
                 caller,
                 request,

@@ -20,4 +20,4 @@ pub(crate) use splendor_room::{RoomCore, RoomSetup};
 
 pub(crate) use self::driver::Driver;
 pub(crate) use self::handle::Command;
-pub use self::handle::RoomHandle;
+pub use self::handle::{RemoteRooms, RoomHandle};

@@ -93,6 +93,7 @@ room-no-spectators = der Raum hat keinen Platz für weitere Zuschauer
 room-already-in = diese Verbindung ist schon im Raum { $code }; verlasse ihn zuerst
 room-not-in = diese Verbindung ist in keinem Raum; erstelle zuerst einen oder tritt einem bei
 room-closed = der Raum wurde geschlossen
+room-unavailable = der Raum läuft auf einem anderen Server, der gerade nicht erreichbar ist; nichts wurde geändert, versuche es gleich noch einmal
 room-not-host = nur der Gastgeber kann das tun
 room-unknown-bot-level = unbekannte Bot-Stufe { $level }: erwartet random, greedy oder strong
 room-stand-in-turn = deine Zeit ist abgelaufen: eine Vertretung spielt den Rest dieses Zuges (R12.2); handle in deinem nächsten Zug innerhalb der Schonfrist, um deinen Platz zurückzubekommen

@@ -80,6 +80,7 @@ room-no-spectators = the room has no room for more spectators
 room-already-in = this connection is already in room { $code }; leave it first
 room-not-in = this connection is not in a room; create or join one first
 room-closed = the room closed
+room-unavailable = the room runs on another server that cannot be reached right now; nothing changed, try again shortly
 room-not-host = only the host can do this
 room-unknown-bot-level = unknown bot level { $level }: expected random, greedy or strong
 room-stand-in-turn = your time ran out: the stand-in plays the rest of this turn (R12.2); act within the grace at your next turn to take your seat back

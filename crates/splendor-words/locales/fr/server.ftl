@@ -94,6 +94,7 @@ room-no-spectators = la salle ne peut plus accueillir de spectateurs
 room-already-in = cette connexion est déjà dans la salle { $code } ; quittez-la d'abord
 room-not-in = cette connexion n'est dans aucune salle ; créez-en une ou rejoignez-en une d'abord
 room-closed = la salle a fermé
+room-unavailable = la salle tourne sur un autre serveur injoignable pour le moment ; rien n'a changé, réessayez dans un instant
 room-not-host = seul l'hôte peut faire cela
 room-unknown-bot-level = niveau de bot inconnu { $level } : attendu random, greedy ou strong
 room-stand-in-turn = votre temps est écoulé : le remplaçant joue la fin de ce tour (R12.2) ; jouez dans le délai de grâce à votre prochain tour pour reprendre votre place

@@ -96,6 +96,7 @@ room-no-spectators = de kamer heeft geen plaats voor meer kijkers
 room-already-in = deze verbinding zit al in kamer { $code }; verlaat die eerst
 room-not-in = deze verbinding zit niet in een kamer; maak er eerst een of kom erbij in een kamer
 room-closed = de kamer is gesloten
+room-unavailable = de kamer draait op een andere server die nu niet bereikbaar is; er is niets veranderd, probeer het zo opnieuw
 room-not-host = alleen de gastheer kan dit doen
 room-unknown-bot-level = onbekend botniveau { $level }: verwacht random, greedy of strong
 room-stand-in-turn = je tijd is op: de invaller speelt de rest van deze beurt (R12.2); speel in je volgende beurt binnen de extra bedenktijd om je plaats terug te krijgen

@@ -243,6 +243,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         LobbyError::AlreadyInRoom("KHPQZ".into()),
         LobbyError::NotInRoom,
         LobbyError::RoomClosed,
+        LobbyError::RoomUnavailable,
         LobbyError::NotHost,
         LobbyError::UnknownBotLevel(
             "clever"

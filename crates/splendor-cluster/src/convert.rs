@@ -1,0 +1,339 @@
+//! The core's types and their node-message counterparts (crate
+//! splendor-protocol's `node` module), both ways. Free functions: neither
+//! side is this crate's.
+
+use splendor_lobby::{Answer, Caller, Joined, LobbyError, Request, SessionId};
+use splendor_protocol::node::{CallAnswer, WireArg, WireCaller, WireError, WireRequest, WireWords};
+use splendor_protocol::{Arg, WireAction, Words};
+use splendor_room::conn::ConnId;
+use splendor_room::error::InternalCause;
+use splendor_rules::{Action, RuleError};
+
+/// A node message that does not make a value of this node.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Unreadable(pub String);
+
+pub(crate) fn caller_to_wire(caller: &Caller) -> WireCaller {
+    WireCaller {
+        session: caller.session.0.simple().to_string(),
+        conn: caller.conn.0,
+        request: caller.request.clone(),
+    }
+}
+
+pub(crate) fn caller_from_wire(wire: WireCaller) -> Result<Caller, Unreadable> {
+    let session = uuid::Uuid::parse_str(&wire.session)
+        .map_err(|e| Unreadable(format!("session {:?}: {e}", wire.session)))?;
+    Ok(Caller {
+        session: SessionId(session),
+        conn: ConnId(wire.conn),
+        request: wire.request,
+    })
+}
+
+pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
+    match request {
+        Request::Join {
+            name,
+            role,
+            verbose,
+        } => WireRequest::Join {
+            name: name.clone(),
+            role: *role,
+            verbose: *verbose,
+        },
+        Request::Leave => WireRequest::Leave,
+        Request::Detach => WireRequest::Detach,
+        Request::Start { order } => WireRequest::Start { order: *order },
+        Request::Act {
+            action,
+            expect_version,
+        } => WireRequest::Act {
+            action: WireAction::from(*action),
+            expect_version: *expect_version,
+        },
+        Request::Sync => WireRequest::Sync,
+        Request::AddBot { level } => WireRequest::AddBot {
+            level: level.clone(),
+        },
+        Request::RemoveBot { seat } => WireRequest::RemoveBot { seat: *seat },
+        Request::LeaveFinished => WireRequest::LeaveFinished,
+        Request::Chat { text } => WireRequest::Chat { text: text.clone() },
+        Request::Mute { seat, muted } => WireRequest::Mute {
+            seat: *seat,
+            muted: *muted,
+        },
+        Request::Rematch => WireRequest::Rematch,
+        Request::RematchReady { room } => WireRequest::RematchReady {
+            room: room.map(|r| r.to_string()),
+        },
+        Request::StartMatch => WireRequest::StartMatch,
+    }
+}
+
+pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable> {
+    Ok(match wire {
+        WireRequest::Join {
+            name,
+            role,
+            verbose,
+        } => Request::Join {
+            name,
+            role,
+            verbose,
+        },
+        WireRequest::Leave => Request::Leave,
+        WireRequest::Detach => Request::Detach,
+        WireRequest::Start { order } => Request::Start { order },
+        WireRequest::Act {
+            action,
+            expect_version,
+        } => Request::Act {
+            action: Action::try_from(&action).map_err(|e| Unreadable(e.to_string()))?,
+            expect_version,
+        },
+        WireRequest::Sync => Request::Sync,
+        WireRequest::AddBot { level } => Request::AddBot { level },
+        WireRequest::RemoveBot { seat } => Request::RemoveBot { seat },
+        WireRequest::LeaveFinished => Request::LeaveFinished,
+        WireRequest::Chat { text } => Request::Chat { text },
+        WireRequest::Mute { seat, muted } => Request::Mute { seat, muted },
+        WireRequest::Rematch => Request::Rematch,
+        WireRequest::RematchReady { room } => Request::RematchReady {
+            room: match room {
+                Some(code) => Some(
+                    splendor_lobby::RoomCode::parse(&code)
+                        .ok_or_else(|| Unreadable(format!("room code {code:?}")))?,
+                ),
+                None => None,
+            },
+        },
+        WireRequest::StartMatch => Request::StartMatch,
+    })
+}
+
+pub(crate) fn words_to_wire(words: &Words) -> WireWords {
+    WireWords {
+        id: words.id().to_owned(),
+        args: words
+            .args()
+            .iter()
+            .map(|(name, arg)| (name.to_string(), arg_to_wire(arg)))
+            .collect(),
+    }
+}
+
+fn arg_to_wire(arg: &Arg) -> WireArg {
+    match arg {
+        Arg::Number(n) => WireArg::Number(*n),
+        Arg::Color(c) => WireArg::Color((*c).to_owned()),
+        Arg::Tokens(list) => {
+            WireArg::Tokens(list.iter().map(|(n, c)| (*n, (*c).to_owned())).collect())
+        }
+        Arg::Text(t) => WireArg::Text(t.clone()),
+        Arg::Words(w) => WireArg::Words(Box::new(words_to_wire(w))),
+    }
+}
+
+pub(crate) fn words_from_wire(wire: WireWords) -> Result<Words, Unreadable> {
+    let mut words = Words::new(wire.id);
+    for (name, arg) in wire.args {
+        words = words.arg(name, arg_from_wire(arg)?);
+    }
+    Ok(words)
+}
+
+fn color(word: &str) -> Result<&'static str, Unreadable> {
+    splendor_words::color_word(word).ok_or_else(|| Unreadable(format!("colour {word:?}")))
+}
+
+fn arg_from_wire(arg: WireArg) -> Result<Arg, Unreadable> {
+    Ok(match arg {
+        WireArg::Number(n) => Arg::Number(n),
+        WireArg::Color(c) => Arg::Color(color(&c)?),
+        WireArg::Tokens(list) => Arg::Tokens(
+            list.into_iter()
+                .map(|(n, c)| Ok((n, color(&c)?)))
+                .collect::<Result<_, Unreadable>>()?,
+        ),
+        WireArg::Text(t) => Arg::Text(t),
+        WireArg::Words(w) => Arg::Words(Box::new(words_from_wire(*w)?)),
+    })
+}
+
+pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
+    match result {
+        Ok(Answer::Joined(joined)) => CallAnswer::Joined {
+            role: joined.role,
+            seat: joined.seat,
+        },
+        Ok(Answer::Done) => CallAnswer::Done,
+        Ok(Answer::Rematch(_)) => CallAnswer::Unsupported {
+            what: "a rematch plan".into(),
+        },
+        Err(error) => CallAnswer::Refused {
+            error: error_to_wire(&error),
+        },
+    }
+}
+
+pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError> {
+    match answer {
+        CallAnswer::Joined { role, seat } => Ok(Answer::Joined(Joined { role, seat })),
+        CallAnswer::Done => Ok(Answer::Done),
+        CallAnswer::Refused { error } => Err(error_from_wire(error)
+            .unwrap_or_else(|e| LobbyError::internal(format!("a refusal from another node: {e}")))),
+        CallAnswer::Unsupported { what } => Err(LobbyError::internal(format!(
+            "{what} cannot cross nodes yet"
+        ))),
+    }
+}
+
+/// A refusal as it crosses nodes: its variant by name and its payload.
+pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
+    let plain = |kind: &str| WireError {
+        kind: kind.to_owned(),
+        text: None,
+        numbers: Vec::new(),
+        words: None,
+        rule: None,
+    };
+    let text = |kind: &str, text: &str| WireError {
+        text: Some(text.to_owned()),
+        ..plain(kind)
+    };
+    let numbers = |kind: &str, numbers: Vec<u64>| WireError {
+        numbers,
+        ..plain(kind)
+    };
+    let words = |kind: &str, words: &Words| WireError {
+        words: Some(words_to_wire(words)),
+        ..plain(kind)
+    };
+    match error {
+        LobbyError::RoomNotFound(code) => text("room_not_found", code),
+        LobbyError::MalformedCode(w) => words("malformed_code", w),
+        LobbyError::RoomFull => plain("room_full"),
+        LobbyError::TooManySpectators => plain("too_many_spectators"),
+        LobbyError::AlreadyInRoom(code) => text("already_in_room", code),
+        LobbyError::NotInRoom => plain("not_in_room"),
+        LobbyError::RoomClosed => plain("room_closed"),
+        LobbyError::RoomUnavailable => plain("room_unavailable"),
+        LobbyError::NotHost => plain("not_host"),
+        LobbyError::UnknownBotLevel(level) => text("unknown_bot_level", level),
+        LobbyError::StandInTurn => plain("stand_in_turn"),
+        LobbyError::InvalidClock(w) => words("invalid_clock", w),
+        LobbyError::NotABot(seat) => numbers("not_a_bot", vec![u64::from(*seat)]),
+        LobbyError::NotEnoughPlayers => plain("not_enough_players"),
+        LobbyError::GameAlreadyStarted => plain("game_already_started"),
+        LobbyError::GameNotStarted => plain("game_not_started"),
+        LobbyError::GameOver => plain("game_over"),
+        LobbyError::SpectatorCannotAct => plain("spectator_cannot_act"),
+        LobbyError::StaleVersion { current, expected } => {
+            numbers("stale_version", vec![*current, *expected])
+        }
+        LobbyError::InvalidSeats(n) => numbers("invalid_seats", vec![u64::from(*n)]),
+        LobbyError::TooManyRooms => plain("too_many_rooms"),
+        LobbyError::TooManyRoomsForSession(n) => {
+            numbers("too_many_rooms_for_session", vec![*n as u64])
+        }
+        LobbyError::TooManyWaitingRoomsFromOrigin(n) => {
+            numbers("too_many_waiting_rooms_from_origin", vec![*n as u64])
+        }
+        LobbyError::Persistence => plain("persistence"),
+        LobbyError::StorageUnavailable => plain("storage_unavailable"),
+        // The cause stays in the owner's log.
+        LobbyError::Internal(_) => plain("internal"),
+        LobbyError::InvalidChat(w) => words("invalid_chat", w),
+        LobbyError::ChatMuted => plain("chat_muted"),
+        LobbyError::ChatTooFast => plain("chat_too_fast"),
+        LobbyError::RematchUnavailable(w) => words("rematch_unavailable", w),
+        LobbyError::NoPersonInSeat(seat) => numbers("no_person_in_seat", vec![u64::from(*seat)]),
+        LobbyError::RatedRoom => plain("rated_room"),
+        LobbyError::SeatHeld(code) => text("seat_held", code),
+        LobbyError::Rule(e) => WireError {
+            words: Some(words_to_wire(&e.words)),
+            rule: Some((e.code.to_owned(), e.rule.to_owned())),
+            ..plain("rule")
+        },
+    }
+}
+
+pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable> {
+    let kind = wire.kind.clone();
+    let text = || {
+        wire.text
+            .clone()
+            .ok_or_else(|| Unreadable(format!("{kind} without its text")))
+    };
+    let number = |i: usize| {
+        wire.numbers
+            .get(i)
+            .copied()
+            .ok_or_else(|| Unreadable(format!("{kind} without its number")))
+    };
+    let small = |i: usize| {
+        number(i).and_then(|n| u8::try_from(n).map_err(|_| Unreadable(format!("{kind}: {n}"))))
+    };
+    let words = || {
+        wire.words
+            .clone()
+            .ok_or_else(|| Unreadable(format!("{kind} without its words")))
+            .and_then(words_from_wire)
+    };
+    Ok(match kind.as_str() {
+        "room_not_found" => LobbyError::RoomNotFound(text()?),
+        "malformed_code" => LobbyError::MalformedCode(words()?),
+        "room_full" => LobbyError::RoomFull,
+        "too_many_spectators" => LobbyError::TooManySpectators,
+        "already_in_room" => LobbyError::AlreadyInRoom(text()?),
+        "not_in_room" => LobbyError::NotInRoom,
+        "room_closed" => LobbyError::RoomClosed,
+        "room_unavailable" => LobbyError::RoomUnavailable,
+        "not_host" => LobbyError::NotHost,
+        "unknown_bot_level" => LobbyError::UnknownBotLevel(text()?),
+        "stand_in_turn" => LobbyError::StandInTurn,
+        "invalid_clock" => LobbyError::InvalidClock(words()?),
+        "not_a_bot" => LobbyError::NotABot(small(0)?),
+        "not_enough_players" => LobbyError::NotEnoughPlayers,
+        "game_already_started" => LobbyError::GameAlreadyStarted,
+        "game_not_started" => LobbyError::GameNotStarted,
+        "game_over" => LobbyError::GameOver,
+        "spectator_cannot_act" => LobbyError::SpectatorCannotAct,
+        "stale_version" => LobbyError::StaleVersion {
+            current: number(0)?,
+            expected: number(1)?,
+        },
+        "invalid_seats" => LobbyError::InvalidSeats(small(0)?),
+        "too_many_rooms" => LobbyError::TooManyRooms,
+        "too_many_rooms_for_session" => LobbyError::TooManyRoomsForSession(number(0)? as usize),
+        "too_many_waiting_rooms_from_origin" => {
+            LobbyError::TooManyWaitingRoomsFromOrigin(number(0)? as usize)
+        }
+        "persistence" => LobbyError::Persistence,
+        "storage_unavailable" => LobbyError::StorageUnavailable,
+        "internal" => LobbyError::Internal(InternalCause("on the room's node".into())),
+        "invalid_chat" => LobbyError::InvalidChat(words()?),
+        "chat_muted" => LobbyError::ChatMuted,
+        "chat_too_fast" => LobbyError::ChatTooFast,
+        "rematch_unavailable" => LobbyError::RematchUnavailable(words()?),
+        "no_person_in_seat" => LobbyError::NoPersonInSeat(small(0)?),
+        "rated_room" => LobbyError::RatedRoom,
+        "seat_held" => LobbyError::SeatHeld(text()?),
+        "rule" => {
+            let (code, rule) = wire
+                .rule
+                .clone()
+                .ok_or_else(|| Unreadable("a rule error without its rule".into()))?;
+            LobbyError::Rule(
+                RuleError::from_parts(&code, &rule, words()?)
+                    .ok_or_else(|| Unreadable(format!("rule error {code} ({rule})")))?,
+            )
+        }
+        other => return Err(Unreadable(format!("a refusal of kind {other:?}"))),
+    })
+}
+
+#[cfg(test)]
+mod tests;

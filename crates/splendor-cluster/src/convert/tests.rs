@@ -1,0 +1,183 @@
+//! Every request and every refusal crosses nodes and comes back the same.
+
+use splendor_lobby::{Answer, Caller, Joined, LobbyError, Request, RoomCode};
+use splendor_protocol::node::{CallAnswer, Envelope, ToOwner, decode};
+use splendor_protocol::{Role, SeatOrder, Words};
+use splendor_rules::{Action, Color, ColorSet, Game, Options};
+
+use super::*;
+
+fn through_the_wire<T: serde::Serialize + for<'de> serde::Deserialize<'de>>(value: T) -> T {
+    let bytes = serde_json::to_vec(&value).unwrap();
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+#[test]
+fn every_request_round_trips() {
+    let requests = [
+        Request::Join {
+            name: "Zoë".into(),
+            role: Role::Spectator,
+            verbose: true,
+        },
+        Request::Leave,
+        Request::Detach,
+        Request::Start {
+            order: SeatOrder::Joined,
+        },
+        Request::Act {
+            action: Action::TakeDifferent(ColorSet::from_iter([Color::Red, Color::Blue])),
+            expect_version: Some(7),
+        },
+        Request::Act {
+            action: Action::Pass,
+            expect_version: None,
+        },
+        Request::Sync,
+        Request::AddBot {
+            level: "greedy".into(),
+        },
+        Request::RemoveBot { seat: 2 },
+        Request::LeaveFinished,
+        Request::Chat {
+            text: "gg \u{202e}".into(),
+        },
+        Request::Mute {
+            seat: 1,
+            muted: true,
+        },
+        Request::Rematch,
+        Request::RematchReady {
+            room: RoomCode::parse("KHPQZ"),
+        },
+        Request::RematchReady { room: None },
+        Request::StartMatch,
+    ];
+    for request in requests {
+        let wire = through_the_wire(request_to_wire(&request));
+        assert_eq!(request_from_wire(wire).unwrap(), request);
+    }
+}
+
+#[test]
+fn a_caller_round_trips_in_an_envelope() {
+    let caller = Caller {
+        session: splendor_lobby::SessionId(uuid::Uuid::from_u128(0xabc)),
+        conn: splendor_room::conn::ConnId::new(splendor_room::conn::NodeId(3), 9),
+        request: Some(splendor_protocol::RequestId::String("m1".into())),
+    };
+    let call = ToOwner::Call {
+        room: "KHPQZ".into(),
+        epoch: 2,
+        caller: caller_to_wire(&caller),
+        request: request_to_wire(&Request::Sync),
+    };
+    let back: ToOwner = decode(&Envelope::encode(call)).unwrap();
+    let ToOwner::Call { caller: wire, .. } = back;
+    assert_eq!(caller_from_wire(wire).unwrap(), caller);
+}
+
+/// A real refusal of the rules, with its words.
+fn rule_error() -> splendor_rules::RuleError {
+    let mut game = Game::new(2, Options::default(), 1).unwrap();
+    let other = 1 - game.to_act().unwrap();
+    game.apply(other, Action::Pass).unwrap_err()
+}
+
+#[test]
+fn every_refusal_round_trips() {
+    let errors = [
+        LobbyError::RoomNotFound("KHPQZ".into()),
+        LobbyError::MalformedCode(RoomCode::why_not("ab1")),
+        LobbyError::RoomFull,
+        LobbyError::TooManySpectators,
+        LobbyError::AlreadyInRoom("KHPQZ".into()),
+        LobbyError::NotInRoom,
+        LobbyError::RoomClosed,
+        LobbyError::RoomUnavailable,
+        LobbyError::NotHost,
+        LobbyError::UnknownBotLevel("wizard".into()),
+        LobbyError::StandInTurn,
+        LobbyError::InvalidClock(Words::new("clock-bank").text("value", "0ns")),
+        LobbyError::NotABot(3),
+        LobbyError::NotEnoughPlayers,
+        LobbyError::GameAlreadyStarted,
+        LobbyError::GameNotStarted,
+        LobbyError::GameOver,
+        LobbyError::SpectatorCannotAct,
+        LobbyError::StaleVersion {
+            current: 12,
+            expected: 11,
+        },
+        LobbyError::InvalidSeats(5),
+        LobbyError::TooManyRooms,
+        LobbyError::TooManyRoomsForSession(3),
+        LobbyError::TooManyWaitingRoomsFromOrigin(8),
+        LobbyError::Persistence,
+        LobbyError::StorageUnavailable,
+        LobbyError::InvalidChat(
+            Words::new("chat-too-long")
+                .num("max", 200)
+                .num("count", 201),
+        ),
+        LobbyError::ChatMuted,
+        LobbyError::ChatTooFast,
+        LobbyError::RematchUnavailable(Words::new("rematch-player-left").text("name", "bob")),
+        LobbyError::NoPersonInSeat(1),
+        LobbyError::RatedRoom,
+        LobbyError::SeatHeld("KHPQZ".into()),
+        LobbyError::Rule(rule_error()),
+        LobbyError::Rule(splendor_rules::RuleError {
+            words: Words::new("rule-cannot-afford")
+                .num("card", 17)
+                .tokens("cost", vec![(3, "red"), (2, "black")])
+                .tokens("held", vec![(1, "gold")])
+                .num("short", 4),
+            ..rule_error()
+        }),
+    ];
+    for error in errors {
+        let answer = through_the_wire(answer_to_wire(Err(error.clone())));
+        assert_eq!(answer_from_wire(answer).err(), Some(error));
+    }
+    // An internal error's cause stays on the room's node.
+    let answer = answer_to_wire(Err(LobbyError::internal("a secret cause")));
+    assert!(!serde_json::to_string(&answer).unwrap().contains("secret"));
+    assert!(matches!(
+        answer_from_wire(answer),
+        Err(LobbyError::Internal(_))
+    ));
+}
+
+#[test]
+fn answers_round_trip_and_a_rematch_plan_says_it_cannot_cross() {
+    let joined = Answer::Joined(Joined {
+        role: Role::Player,
+        seat: Some(1),
+    });
+    let back = answer_from_wire(through_the_wire(answer_to_wire(Ok(joined))));
+    assert!(matches!(
+        back,
+        Ok(Answer::Joined(Joined {
+            role: Role::Player,
+            seat: Some(1)
+        }))
+    ));
+    assert!(matches!(
+        answer_from_wire(answer_to_wire(Ok(Answer::Done))),
+        Ok(Answer::Done)
+    ));
+    let unknown = CallAnswer::Refused {
+        error: splendor_protocol::node::WireError {
+            kind: "from_the_future".into(),
+            text: None,
+            numbers: vec![],
+            words: None,
+            rule: None,
+        },
+    };
+    assert!(matches!(
+        answer_from_wire(unknown),
+        Err(LobbyError::Internal(_))
+    ));
+}

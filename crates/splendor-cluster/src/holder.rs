@@ -1,0 +1,153 @@
+//! The holder's side: this node's connections in rooms on other nodes.
+//! Their calls go to the owner; what the owner's room sends them comes
+//! back as deliveries, put on the real connection's queue.
+
+use splendor_lobby::{
+    Answer, Caller, CloseReason, Connection, Lease, LobbyError, Outgoing, Request, RoomCode,
+    SharedFrame,
+};
+use splendor_protocol::node::{CallAnswer, Delivery, Envelope, ToHolder, ToOwner, decode};
+use splendor_room::conn::Worded;
+use tracing::{debug, warn};
+
+use crate::convert::{answer_from_wire, caller_to_wire, request_to_wire, words_from_wire};
+use crate::{Cluster, call_subject, each_message, read};
+
+/// A request of one of this node's connections to a room on another node.
+pub(crate) async fn call(
+    cluster: &Cluster,
+    lease: Lease,
+    caller: Caller,
+    request: Request,
+    conn: Option<Connection>,
+) -> Result<Answer, LobbyError> {
+    if cluster.is_closed_lease(lease) {
+        return Err(LobbyError::RoomClosed);
+    }
+    let leaving = matches!(request, Request::Leave | Request::Detach);
+    if let Some(conn) = conn {
+        cluster.held().insert(conn.id(), conn);
+    }
+    let message = ToOwner::Call {
+        room: lease.code.to_string(),
+        epoch: lease.epoch,
+        caller: caller_to_wire(&caller),
+        request: request_to_wire(&request),
+    };
+    let asked = tokio::time::timeout(
+        cluster.inner.config.call_timeout,
+        cluster
+            .inner
+            .nats
+            .request(call_subject(lease.node), Envelope::encode(message).into()),
+    )
+    .await;
+    let reply = match asked {
+        Ok(Ok(reply)) => reply,
+        Ok(Err(e)) => {
+            warn!(room = %lease.code, node = %lease.node, error = %e, "a call to another node");
+            return Err(LobbyError::RoomUnavailable);
+        }
+        Err(_) => {
+            warn!(room = %lease.code, node = %lease.node, "a call to another node timed out");
+            return Err(LobbyError::RoomUnavailable);
+        }
+    };
+    let answer = match decode::<CallAnswer>(&reply.payload) {
+        Ok(answer) => answer_from_wire(answer),
+        Err(e) => {
+            warn!(room = %lease.code, error = %e, "an unreadable answer from another node");
+            Err(LobbyError::RoomUnavailable)
+        }
+    };
+    let closed = matches!(answer, Err(LobbyError::RoomClosed));
+    if closed {
+        cluster.mark_closed(lease.code, lease.epoch);
+    }
+    if leaving && answer.is_ok() || closed {
+        cluster.held().remove(&caller.conn);
+    }
+    answer
+}
+
+/// Puts what rooms on other nodes send this node's connections on their
+/// queues, in order.
+pub(crate) async fn serve(cluster: Cluster, deliveries: async_nats::Subscriber) {
+    each_message(deliveries, |message| {
+        let cluster = cluster.clone();
+        async move {
+            if let Some(ToHolder::Deliver { items }) =
+                read::<ToHolder>(&message.subject, &message.payload)
+            {
+                for item in items {
+                    deliver(&cluster, item);
+                }
+            }
+        }
+    })
+    .await;
+}
+
+fn deliver(cluster: &Cluster, item: Delivery) {
+    let conn = match &item {
+        Delivery::Frame { conn, .. }
+        | Delivery::RoomClosed { conn, .. }
+        | Delivery::Close { conn, .. } => splendor_lobby::ConnId(*conn),
+    };
+    let Some(target) = cluster.held().get(&conn).cloned() else {
+        debug!(%conn, "a delivery for a connection this node no longer holds");
+        return;
+    };
+    let sent = match item {
+        Delivery::Frame { json, .. } => target.send(Outgoing::Shared(SharedFrame::from_text(json))),
+        Delivery::RoomClosed {
+            room,
+            epoch,
+            reason,
+            ..
+        } => {
+            if let Some(code) = RoomCode::parse(&room) {
+                cluster.mark_closed(code, epoch);
+            }
+            match words_from_wire(reason) {
+                Ok(reason) => target.send(Outgoing::Worded(Box::new(Worded::RoomClosed {
+                    room,
+                    reason,
+                }))),
+                Err(e) => {
+                    warn!(error = %e, "an unreadable room_closed reason");
+                    Ok(())
+                }
+            }
+        }
+        Delivery::Close { code, .. } => {
+            target.close(close_reason(code));
+            Ok(())
+        }
+    };
+    if sent.is_err() || target.close_reason().is_some() {
+        cluster.held().remove(&conn);
+    }
+}
+
+/// The reason a close code stands for (what the room asked for).
+fn close_reason(code: u16) -> CloseReason {
+    [
+        CloseReason::Replaced,
+        CloseReason::TooSlow,
+        CloseReason::MessageTooBig,
+        CloseReason::ShuttingDown,
+        CloseReason::RateLimited,
+        CloseReason::Idle,
+        CloseReason::HeartbeatTimeout,
+    ]
+    .into_iter()
+    .find(|r| r.code() == code)
+    .unwrap_or(CloseReason::Normal)
+}
+
+impl Cluster {
+    fn is_closed_lease(&self, lease: Lease) -> bool {
+        *self.closed_flag(lease.code, lease.epoch).borrow()
+    }
+}

@@ -1,0 +1,215 @@
+//! Several server nodes behind one address (issue 21): a room lives on one
+//! node, its owner (under a lease in the database, see splendor-lobby's
+//! `StoreDirectory`); a client may connect to any node. This crate carries
+//! what crosses nodes, over NATS core pub/sub:
+//!
+//! - a request of a client whose socket this node holds, to a room another
+//!   node owns: a NATS request to `splendor.node.<owner>.call`, answered on
+//!   its reply subject ([`RemoteRooms`] for the lobby's `RoomHandle`);
+//! - what a room sends a connection another node holds: the room's driver
+//!   queues it on a stand-in connection (`Connection::proxy`) as for any
+//!   connection, already redacted for that connection's seat; a forwarder
+//!   publishes the queue, in order, to `splendor.node.<holder>.deliver`,
+//!   and the holder puts each item on the real connection's queue.
+//!
+//! Redaction stays in the owner's room task: nothing crosses NATS that the
+//! receiving connection may not see. Messages are versioned JSON
+//! (`splendor_protocol::node`); a node refuses a version it does not know
+//! with a log line. The core's types do not cross: their counterparts do
+//! (`convert`).
+
+mod convert;
+mod holder;
+mod owner;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use splendor_lobby::{ConnId, Connection, Lobby, NodeId, RemoteRooms, RoomCode};
+use tokio::sync::watch;
+use tracing::{Instrument, info_span, warn};
+
+pub use convert::Unreadable;
+
+/// The subject a node serves room calls on.
+pub fn call_subject(node: NodeId) -> String {
+    format!("splendor.node.{node}.call")
+}
+
+/// The subject a node receives deliveries for its connections on.
+pub fn deliver_subject(node: NodeId) -> String {
+    format!("splendor.node.{node}.deliver")
+}
+
+/// Why a cluster could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// NATS could not be reached or refused a subscription.
+    #[error("NATS: {0}")]
+    Nats(String),
+}
+
+/// Settings of a node's part in the cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// How long a call to another node's room may take before the caller
+    /// is told `room_unavailable`.
+    pub call_timeout: Duration,
+    /// The queue of a stand-in connection for a socket another node holds.
+    pub proxy_queue: usize,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> ClusterConfig {
+        ClusterConfig {
+            call_timeout: Duration::from_secs(5),
+            proxy_queue: 1024,
+        }
+    }
+}
+
+/// This node's part in the cluster. Cheap to clone.
+#[derive(Clone)]
+pub struct Cluster {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    nats: async_nats::Client,
+    node: NodeId,
+    lobby: Lobby,
+    config: ClusterConfig,
+    /// Connections whose sockets this node holds, in rooms on other nodes.
+    held: Mutex<HashMap<ConnId, Connection>>,
+    /// Rooms on other nodes known to have closed, by code and epoch.
+    closed: Mutex<HashMap<(RoomCode, u64), watch::Sender<bool>>>,
+}
+
+impl Cluster {
+    /// Connects to NATS at `url`, serves this node's rooms to the others
+    /// and its connections' deliveries, and lets `lobby` reach rooms on
+    /// other nodes.
+    pub async fn start(
+        url: &str,
+        lobby: Lobby,
+        config: ClusterConfig,
+    ) -> Result<Cluster, ClusterError> {
+        let node = lobby.config().node;
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("splendor-node-{node}"))
+            .connect(url)
+            .await
+            .map_err(|e| ClusterError::Nats(e.to_string()))?;
+        let cluster = Cluster {
+            inner: Arc::new(Inner {
+                nats,
+                node,
+                lobby: lobby.clone(),
+                config,
+                held: Mutex::new(HashMap::new()),
+                closed: Mutex::new(HashMap::new()),
+            }),
+        };
+        let calls = cluster.subscribe(call_subject(node)).await?;
+        let deliveries = cluster.subscribe(deliver_subject(node)).await?;
+        // Both subscriptions exist before any other node can be told of a
+        // room here.
+        cluster
+            .inner
+            .nats
+            .flush()
+            .await
+            .map_err(|e| ClusterError::Nats(e.to_string()))?;
+        let span = info_span!("cluster", node = %node);
+        tokio::spawn(owner::serve(cluster.clone(), calls).instrument(span.clone()));
+        tokio::spawn(holder::serve(cluster.clone(), deliveries).instrument(span));
+        lobby.set_remote_rooms(Arc::new(cluster.clone()));
+        Ok(cluster)
+    }
+
+    async fn subscribe(&self, subject: String) -> Result<async_nats::Subscriber, ClusterError> {
+        self.inner
+            .nats
+            .subscribe(subject)
+            .await
+            .map_err(|e| ClusterError::Nats(e.to_string()))
+    }
+
+    /// This node.
+    pub fn node(&self) -> NodeId {
+        self.inner.node
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<ConnId, Connection>> {
+        self.inner.held.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The closed-flag of a room on another node.
+    fn closed_flag(&self, code: RoomCode, epoch: u64) -> watch::Receiver<bool> {
+        let mut closed = self.inner.closed.lock().unwrap_or_else(|p| p.into_inner());
+        closed
+            .entry((code, epoch))
+            .or_insert_with(|| watch::channel(false).0)
+            .subscribe()
+    }
+
+    /// Marks a room on another node closed.
+    fn mark_closed(&self, code: RoomCode, epoch: u64) {
+        let mut closed = self.inner.closed.lock().unwrap_or_else(|p| p.into_inner());
+        closed
+            .entry((code, epoch))
+            .or_insert_with(|| watch::channel(false).0)
+            .send_replace(true);
+    }
+}
+
+/// Reads a node message, logging (not misreading) one that is not of this
+/// node's version.
+fn read<T: for<'de> serde::Deserialize<'de>>(subject: &str, payload: &[u8]) -> Option<T> {
+    match splendor_protocol::node::decode(payload) {
+        Ok(message) => Some(message),
+        Err(error) => {
+            warn!(subject, %error, "refused a node message");
+            None
+        }
+    }
+}
+
+/// Drains a subscription, one message at a time, into `handle`.
+async fn each_message<F, Fut>(mut subscriber: async_nats::Subscriber, mut handle: F)
+where
+    F: FnMut(async_nats::Message) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    while let Some(message) = subscriber.next().await {
+        handle(message).await;
+    }
+}
+
+impl RemoteRooms for Cluster {
+    fn call(
+        &self,
+        lease: splendor_lobby::Lease,
+        caller: splendor_lobby::Caller,
+        request: splendor_lobby::Request,
+        conn: Option<Connection>,
+    ) -> splendor_lobby::session::BoxFuture<
+        '_,
+        Result<splendor_lobby::Answer, splendor_lobby::LobbyError>,
+    > {
+        Box::pin(holder::call(self, lease, caller, request, conn))
+    }
+
+    fn is_closed(&self, lease: splendor_lobby::Lease) -> bool {
+        *self.closed_flag(lease.code, lease.epoch).borrow()
+    }
+
+    fn closed(&self, lease: splendor_lobby::Lease) -> splendor_lobby::session::BoxFuture<'_, ()> {
+        let mut flag = self.closed_flag(lease.code, lease.epoch);
+        Box::pin(async move {
+            let _ = flag.wait_for(|closed| *closed).await;
+        })
+    }
+}

@@ -1,0 +1,326 @@
+//! What server nodes say to each other (issue 21): the serialisable forms
+//! of a room's requests, answers and deliveries, carried over NATS between
+//! the node that holds a client's socket and the node that owns the room.
+//!
+//! Every message is an [`Envelope`] with the version [`NODE_VERSION`]. A
+//! node reads the version first ([`read_version`]) and refuses a message of
+//! another version with a clear log line rather than misreading it; a new
+//! version is introduced by nodes that speak both before any sends it
+//! (ARCHITECTURE.md, "Node messages"). These are not the core's own types:
+//! they are counterparts (rust-analyzer's rule: serialisable types impose
+//! backward compatibility), converted in `splendor-cluster`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::WireAction;
+use crate::client::{RequestId, Role, SeatOrder};
+
+/// The version of the node messages this build speaks.
+pub const NODE_VERSION: u16 = 1;
+
+/// A node message: its version, then its body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope<T> {
+    /// [`NODE_VERSION`] of the sender.
+    pub v: u16,
+    /// The message.
+    #[serde(flatten)]
+    pub body: T,
+}
+
+impl<T: Serialize> Envelope<T> {
+    /// `body` in this build's version, as JSON bytes.
+    pub fn encode(body: T) -> Vec<u8> {
+        // Plain data: serialising cannot fail.
+        serde_json::to_vec(&Envelope {
+            v: NODE_VERSION,
+            body,
+        })
+        .unwrap_or_default()
+    }
+}
+
+/// Why a node message could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NodeMessageError {
+    /// Another version than this build's: not read at all.
+    #[error("a node message of version {0}; this node speaks version {NODE_VERSION} only")]
+    Version(u16),
+    /// Not a node message of this version.
+    #[error("a node message that does not parse: {0}")]
+    Malformed(String),
+}
+
+/// Reads a node message: its version first, then (only when it is this
+/// build's) its body.
+pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, NodeMessageError> {
+    let version = read_version(bytes)?;
+    if version != NODE_VERSION {
+        return Err(NodeMessageError::Version(version));
+    }
+    serde_json::from_slice::<Envelope<T>>(bytes)
+        .map(|e| e.body)
+        .map_err(|e| NodeMessageError::Malformed(e.to_string()))
+}
+
+/// The version of a node message, read without its body.
+pub fn read_version(bytes: &[u8]) -> Result<u16, NodeMessageError> {
+    #[derive(Deserialize)]
+    struct Version {
+        v: u16,
+    }
+    serde_json::from_slice::<Version>(bytes)
+        .map(|v| v.v)
+        .map_err(|e| NodeMessageError::Malformed(e.to_string()))
+}
+
+/// To the node that owns a room.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ToOwner {
+    /// A request of a caller whose socket another node holds; answered on
+    /// the NATS reply subject with a [`CallAnswer`].
+    Call {
+        /// The room's code.
+        room: String,
+        /// The lease the caller found the room under: an owner whose lease
+        /// is another refuses (the room moved).
+        epoch: u64,
+        /// Who asks.
+        caller: WireCaller,
+        /// What.
+        request: WireRequest,
+    },
+}
+
+/// A caller, as [`splendor_room`'s `Caller`](crate) is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireCaller {
+    /// The session's id (hexadecimal UUID).
+    pub session: String,
+    /// The connection's id: its node in the top 16 bits.
+    pub conn: u64,
+    /// The request id its answer echoes.
+    pub request: Option<RequestId>,
+}
+
+/// A room request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "r", rename_all = "snake_case")]
+pub enum WireRequest {
+    /// Join (the caller's connection is on the caller's node).
+    Join {
+        /// The display name.
+        name: String,
+        /// Player or spectator.
+        role: Role,
+        /// Full states after every action.
+        verbose: bool,
+    },
+    /// Leave with a goodbye.
+    Leave,
+    /// The connection ended.
+    Detach,
+    /// Start the game.
+    Start {
+        /// The seat order.
+        order: SeatOrder,
+    },
+    /// An action.
+    Act {
+        /// The action.
+        action: WireAction,
+        /// Apply only at this version.
+        expect_version: Option<u64>,
+    },
+    /// Everything again.
+    Sync,
+    /// Seat a built-in bot.
+    AddBot {
+        /// Its level's name.
+        level: String,
+    },
+    /// Free a bot's seat.
+    RemoveBot {
+        /// The seat.
+        seat: u8,
+    },
+    /// Leave a finished room.
+    LeaveFinished,
+    /// Chat.
+    Chat {
+        /// The text.
+        text: String,
+    },
+    /// Mute or unmute a seat's chat.
+    Mute {
+        /// The seat.
+        seat: u8,
+        /// Mute or not.
+        muted: bool,
+    },
+    /// Offer or accept a rematch.
+    Rematch,
+    /// The rematch room is made (or not).
+    RematchReady {
+        /// Its code.
+        room: Option<String>,
+    },
+    /// Start a quick-play room.
+    StartMatch,
+}
+
+/// The answer to a [`ToOwner::Call`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "a", rename_all = "snake_case")]
+pub enum CallAnswer {
+    /// A join succeeded.
+    Joined {
+        /// Player or spectator.
+        role: Role,
+        /// The seat, for a player.
+        seat: Option<u8>,
+    },
+    /// Any other request succeeded.
+    Done,
+    /// It failed; nothing changed.
+    Refused {
+        /// Why, as the room says it.
+        error: WireError,
+    },
+    /// This answer cannot cross nodes yet (a rematch plan): the caller
+    /// reconnects to the owner.
+    Unsupported {
+        /// What.
+        what: String,
+    },
+}
+
+/// A room's refusal: its variant and what it carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireError {
+    /// The variant's name (`room_full`, `rule`, ...).
+    pub kind: String,
+    /// Its text payload (a code, a level), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Its numbers (a seat, versions, a count), if any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub numbers: Vec<u64>,
+    /// Its words, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<WireWords>,
+    /// A rule error's code and rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<(String, String)>,
+}
+
+/// Words (an id and arguments), as `splendor_words::Words` are.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireWords {
+    /// The message id.
+    pub id: String,
+    /// Its arguments, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<(String, WireArg)>,
+}
+
+/// One argument of [`WireWords`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireArg {
+    /// A number.
+    Number(i64),
+    /// A colour word.
+    Color(String),
+    /// Counts of colours.
+    Tokens(Vec<(u32, String)>),
+    /// Verbatim text.
+    Text(String),
+    /// Nested words.
+    Words(Box<WireWords>),
+}
+
+/// To the node that holds some connections' sockets: what their rooms send
+/// them, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ToHolder {
+    /// Messages for connections of this node, in the order sent.
+    Deliver {
+        /// The items.
+        items: Vec<Delivery>,
+    },
+}
+
+/// One thing for one connection.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "d", rename_all = "snake_case")]
+pub enum Delivery {
+    /// A server message, as the JSON text the client gets.
+    Frame {
+        /// The connection.
+        conn: u64,
+        /// The message.
+        json: String,
+    },
+    /// `room_closed`, worded by the holder in the connection's language.
+    RoomClosed {
+        /// The connection.
+        conn: u64,
+        /// The room.
+        room: String,
+        /// The lease the room ran under.
+        epoch: u64,
+        /// Why.
+        reason: WireWords,
+    },
+    /// Close the connection (the room asks: it was replaced).
+    Close {
+        /// The connection.
+        conn: u64,
+        /// The WebSocket close code the reason maps to.
+        code: u16,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_round_trips_in_its_version() {
+        let call = ToOwner::Call {
+            room: "KHPQZ".into(),
+            epoch: 3,
+            caller: WireCaller {
+                session: "00ff".into(),
+                conn: (2 << 48) | 7,
+                request: Some(RequestId::String("m1".into())),
+            },
+            request: WireRequest::Act {
+                action: WireAction::Pass,
+                expect_version: Some(4),
+            },
+        };
+        let bytes = Envelope::encode(call.clone());
+        assert_eq!(read_version(&bytes), Ok(NODE_VERSION));
+        assert_eq!(decode::<ToOwner>(&bytes), Ok(call));
+    }
+
+    #[test]
+    fn another_version_is_refused_unread() {
+        let future = br#"{"v":2,"t":"call","whatever":"new shape"}"#;
+        assert_eq!(decode::<ToOwner>(future), Err(NodeMessageError::Version(2)));
+        let garbage = br#"{"t":"call"}"#;
+        assert!(matches!(
+            decode::<ToOwner>(garbage),
+            Err(NodeMessageError::Malformed(_))
+        ));
+        let wrong = br#"{"v":1,"t":"dance"}"#;
+        assert!(matches!(
+            decode::<ToOwner>(wrong),
+            Err(NodeMessageError::Malformed(_))
+        ));
+    }
+}
