@@ -21,6 +21,8 @@
 mod convert;
 mod holder;
 mod owner;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -140,6 +142,11 @@ impl Cluster {
     /// This node.
     pub fn node(&self) -> NodeId {
         self.inner.node
+    }
+
+    /// Whether NATS is connected now (the client reconnects by itself).
+    pub fn nats_connected(&self) -> bool {
+        self.inner.nats.connection_state() == async_nats::connection::State::Connected
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, HashMap<ConnId, Connection>> {

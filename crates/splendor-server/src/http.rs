@@ -39,6 +39,13 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> (StatusCode, &'stat
             }
         }
     }
+    // Without NATS, rooms on this node play on and calls to other nodes'
+    // rooms answer room_unavailable: still ready, but say so.
+    if let Some(cluster) = state.cluster()
+        && !cluster.nats_connected()
+    {
+        return (StatusCode::OK, "ready (degraded: nats)\n");
+    }
     (StatusCode::OK, "ready\n")
 }
 

@@ -37,6 +37,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+mod cluster;
 pub mod config;
 mod games;
 mod http;
@@ -146,6 +147,9 @@ pub enum ServerError {
     /// The listening socket failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// Cluster mode could not start (NATS unreachable).
+    #[error("cluster: {0}")]
+    Cluster(String),
 }
 
 /// Everything a request handler needs. Cheap to clone.
@@ -179,6 +183,8 @@ struct AppInner {
     metrics_addr: watch::Sender<Option<SocketAddr>>,
     /// Connections waiting for their quick-play games.
     waiters: quickplay::Waiters,
+    /// This node's part in a cluster (`--nats-url`), if it is one.
+    cluster: Option<splendor_cluster::Cluster>,
 }
 
 impl AppState {
@@ -198,14 +204,22 @@ impl AppState {
         };
         let store = Store::open(url.expose()).await.map_err(database)?;
         info!(database = %url, backend = ?store.backend(), "database open");
-        let state = AppState::with_backend(config, Backend::database(store.clone()));
+        let clustered = config.cluster.enabled();
+        let state = if clustered {
+            cluster::open_node(config, store.clone()).await?
+        } else {
+            AppState::with_backend(config, Backend::database(store.clone()))
+        };
         let restored = restore(state.lobby(), &store).await.map_err(database)?;
         log_restore(&restored);
         // Nobody is connected yet: whoever waited in a quick-play queue
-        // before the restart queues again (ratings stay).
-        let dropped = store.clear_queues().await.map_err(database)?;
-        if dropped > 0 {
-            info!(sessions = dropped, "quick-play queues emptied at start");
+        // before the restart queues again (ratings stay). Not in a
+        // cluster: the other nodes' players wait in the same queues.
+        if !clustered {
+            let dropped = store.clear_queues().await.map_err(database)?;
+            if dropped > 0 {
+                info!(sessions = dropped, "quick-play queues emptied at start");
+            }
         }
         state
             .metrics()
@@ -223,21 +237,27 @@ impl AppState {
             lobby,
             backend.sessions,
             (backend.storage, backend.store),
-            metrics,
+            (metrics, None),
         )
     }
 
     /// A server over the given lobby and session store.
     pub fn with_parts(config: Config, lobby: Lobby, sessions: Arc<dyn SessionStore>) -> AppState {
-        AppState::assemble(config, lobby, sessions, (None, None), Metrics::new())
+        AppState::assemble(
+            config,
+            lobby,
+            sessions,
+            (None, None),
+            (Metrics::new(), None),
+        )
     }
 
-    fn assemble(
+    pub(crate) fn assemble(
         config: Config,
         lobby: Lobby,
         sessions: Arc<dyn SessionStore>,
         (storage, store): (Option<Arc<dyn Storage>>, Option<Store>),
-        metrics: Metrics,
+        (metrics, cluster): (Metrics, Option<splendor_cluster::Cluster>),
     ) -> AppState {
         metrics.watch_lobby(&lobby);
         AppState {
@@ -259,8 +279,14 @@ impl AppState {
                 connections: watch::channel(0).0,
                 metrics_addr: watch::channel(None).0,
                 waiters: quickplay::Waiters::default(),
+                cluster,
             }),
         }
+    }
+
+    /// This node's part in a cluster, if it is one.
+    pub fn cluster(&self) -> Option<&splendor_cluster::Cluster> {
+        self.inner.cluster.as_ref()
     }
 
     /// The server's settings.

@@ -24,7 +24,7 @@ use splendor_rules::Options;
 use splendor_store::{
     ActionRecord, NewGame, SeatRecord, Store, StoreError, StoredGame, UnixMillis, unix_millis_now,
 };
-use tracing::{error, info};
+use tracing::{debug, error, info};
 
 use crate::code::RoomCode;
 use crate::lobby::Lobby;
@@ -347,6 +347,8 @@ pub struct RestoreSummary {
     pub abandoned: usize,
     /// Games that could not be restored (logged as errors).
     pub failed: usize,
+    /// Games another node of the cluster runs (issue 21): left to it.
+    pub elsewhere: usize,
 }
 
 /// Puts every unfinished game of `store` back into a room of `lobby`, by
@@ -382,6 +384,10 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
                 info!(game = %id, room = %game.room_code, "finished game restored for viewing");
                 summary.viewable += 1;
             }
+            Ok(Restored::Elsewhere) => {
+                debug!(game = %id, room = %game.room_code, "another node runs this game");
+                summary.elsewhere += 1;
+            }
             Ok(Restored::Superseded) => {
                 info!(game = %id, room = %game.room_code, "finished game not restored: a newer game has its room code");
             }
@@ -406,6 +412,8 @@ enum Restored {
     Abandoned,
     /// A finished game whose room code a newer game holds.
     Superseded,
+    /// Another node of the cluster runs it.
+    Elsewhere,
 }
 
 /// Restores one game, or only stores its result when its log already ended
@@ -529,7 +537,16 @@ async fn restore_one(
         game,
         version: log.len() as u64,
     };
-    lobby.restore(restored).await.map_err(|e| e.to_string())?;
+    match lobby.restore(restored).await {
+        Ok(_) => {}
+        // Another node runs it under a live lease (a cluster, issue 21).
+        Err(crate::RestoreError::CodeInUse(_))
+            if matches!(lobby.locate(code).await, crate::Location::Elsewhere(_)) =>
+        {
+            return Ok(Restored::Elsewhere);
+        }
+        Err(e) => return Err(e.to_string()),
+    }
     Ok(if finished_ago.is_some() {
         Restored::Viewable
     } else {

@@ -97,7 +97,7 @@ impl Client {
         if !self.leave_finished_room(&session, &id).await {
             return;
         }
-        let handle = match self.state.lobby().find(&join.code) {
+        let handle = match self.state.lobby().find_anywhere(&join.code).await {
             Ok(handle) => handle,
             Err(e) => return self.reply_lobby_error(e, id),
         };

@@ -1,10 +1,11 @@
 //! Server configuration: command-line flags, each with an environment
 //! variable (`SPLENDOR_*`) and a default.
 
-use std::fmt;
+mod cluster;
+mod parse;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
 use clap::{ArgAction, Parser, ValueEnum};
@@ -12,6 +13,9 @@ use splendor_lobby::{LobbyConfig, TurnClock};
 
 use crate::limits::name::MAX_NAME_CHARS_LIMIT;
 use crate::limits::{AllowedOrigin, NameChars, NamePolicy, OriginPolicy};
+
+pub use cluster::ClusterOptions;
+pub use parse::{DatabaseUrl, parse_duration, parse_positive_duration};
 
 /// The hard limit of one WebSocket message. A frame above
 /// [`Config::max_frame_bytes`] but below this is answered with
@@ -344,6 +348,9 @@ pub struct Config {
     /// after this long (it is not matched meanwhile).
     #[arg(long, env = "SPLENDOR_QUEUE_AWAY_TTL", default_value = "60s", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
     pub queue_away_ttl: Duration,
+    /// Several nodes behind one address.
+    #[command(flatten)]
+    pub cluster: ClusterOptions,
     /// Not a command-line setting: R12.2's shortest grace (10 seconds),
     /// lowered only by tests (`LobbyConfig::min_grace`).
     #[arg(skip)]
@@ -402,6 +409,7 @@ impl Default for Config {
             quick_play_clock: TurnClock::new(Duration::from_secs(300), Duration::from_secs(10))
                 .unwrap_or_else(|_| unreachable!("5m+10s is a clock")),
             queue_away_ttl: Duration::from_secs(60),
+            cluster: ClusterOptions::default(),
             min_grace: None,
             room_seed: None,
         }
@@ -509,6 +517,13 @@ impl Config {
                 self.listen
             ));
         }
+        if self.cluster.enabled() && !self.database_url().is_postgres() {
+            return Err(
+                "--nats-url makes this server a node of a cluster, and the nodes share their \
+                 games through PostgreSQL: give a postgres:// --database-url"
+                    .into(),
+            );
+        }
         if let Some(header) = &self.client_ip_header
             && axum::http::HeaderName::from_bytes(header.as_bytes()).is_err()
         {
@@ -520,270 +535,5 @@ impl Config {
     }
 }
 
-/// A database URL: `sqlite://PATH`, `sqlite::memory:` (tests) or
-/// `postgres://...`. Its `Debug` and `Display` forms hide any password, so
-/// that a logged configuration does not leak it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct DatabaseUrl(String);
-
-impl DatabaseUrl {
-    /// The URL itself, password included: only for opening the database.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-
-    /// True for a PostgreSQL URL.
-    pub fn is_postgres(&self) -> bool {
-        self.0.starts_with("postgres://") || self.0.starts_with("postgresql://")
-    }
-}
-
-impl FromStr for DatabaseUrl {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<DatabaseUrl, String> {
-        let text = text.trim();
-        let known = ["sqlite:", "postgres://", "postgresql://"];
-        if known.iter().any(|scheme| text.starts_with(scheme)) {
-            Ok(DatabaseUrl(text.to_owned()))
-        } else {
-            let scheme = text.split(':').next().unwrap_or_default();
-            Err(format!(
-                "unsupported database URL (scheme {scheme:?}): use sqlite://PATH or \
-                 postgres://USER:PASSWORD@HOST/DATABASE"
-            ))
-        }
-    }
-}
-
-impl fmt::Display for DatabaseUrl {
-    /// The URL with the password, if any, replaced by `***`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let url = &self.0;
-        let Some(authority_start) = url.find("://").map(|i| i + 3) else {
-            return f.write_str(url);
-        };
-        let authority_end = url[authority_start..]
-            .find('/')
-            .map_or(url.len(), |i| authority_start + i);
-        let authority = &url[authority_start..authority_end];
-        match authority.rfind('@') {
-            Some(at) if authority[..at].contains(':') => {
-                let user_end = authority_start + authority[..at].find(':').unwrap_or(at);
-                write!(
-                    f,
-                    "{}:***{}",
-                    &url[..user_end],
-                    &url[authority_start + at..]
-                )
-            }
-            _ => f.write_str(url),
-        }
-    }
-}
-
-impl fmt::Debug for DatabaseUrl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "DatabaseUrl({self})")
-    }
-}
-
-/// A duration greater than zero (see [`parse_duration`]).
-pub fn parse_positive_duration(text: &str) -> Result<Duration, String> {
-    let duration = parse_duration(text)?;
-    if duration.is_zero() {
-        return Err("the duration must be greater than zero".into());
-    }
-    Ok(duration)
-}
-
-/// Reads a duration: a number with a unit `ms`, `s`, `m` or `h`, or a bare
-/// number of seconds.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 250ms, 30s, 10m, 2h or 30d"))?;
-    let millis = match unit.trim() {
-        "ms" => Some(n),
-        "" | "s" => n.checked_mul(1_000),
-        "m" => n.checked_mul(60_000),
-        "h" => n.checked_mul(3_600_000),
-        "d" => n.checked_mul(86_400_000),
-        other => return Err(format!("unknown unit {other:?}; use ms, s, m, h or d")),
-    };
-    millis
-        .map(Duration::from_millis)
-        .ok_or_else(|| format!("{text:?} is too long"))
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_database_defaults_to_a_file_in_the_data_directory() {
-        let config =
-            Config::try_parse_from(["splendor-server", "--data-dir", "/srv/splendor"]).unwrap();
-        assert_eq!(
-            config.database_url().expose(),
-            "sqlite:///srv/splendor/splendor.db"
-        );
-        let config = Config::try_parse_from([
-            "splendor-server",
-            "--database-url",
-            "postgres://splendor:hunter2@db.example/splendor",
-        ])
-        .unwrap();
-        let url = config.database_url();
-        assert!(url.is_postgres());
-        assert_eq!(
-            url.expose(),
-            "postgres://splendor:hunter2@db.example/splendor"
-        );
-        assert_eq!(
-            url.to_string(),
-            "postgres://splendor:***@db.example/splendor"
-        );
-        assert!(!format!("{config:?}").contains("hunter2"));
-        let no_password: DatabaseUrl = "postgres://splendor@db/x".parse().unwrap();
-        assert_eq!(no_password.to_string(), "postgres://splendor@db/x");
-        assert!(
-            Config::try_parse_from(["splendor-server", "--database-url", "mysql://x@y/z"]).is_err()
-        );
-    }
-
-    #[test]
-    fn defaults_match_the_flags() {
-        assert_eq!(
-            Config::try_parse_from(["splendor-server"]).unwrap(),
-            Config::default()
-        );
-    }
-
-    #[test]
-    fn flags_override_defaults() {
-        let config = Config::try_parse_from([
-            "splendor-server",
-            "--listen",
-            "0.0.0.0:9000",
-            "--room-idle-ttl",
-            "250ms",
-            "--empty-room-ttl",
-            "5s",
-            "--max-waiting-rooms-per-ip",
-            "3",
-            "--metrics-listen",
-            "127.0.0.1:9090",
-        ])
-        .unwrap();
-        assert_eq!(config.listen.port(), 9000);
-        let lobby = config.lobby();
-        assert_eq!(lobby.room_idle_ttl, Duration::from_millis(250));
-        assert_eq!(lobby.empty_room_ttl, Duration::from_secs(5));
-        assert_eq!(lobby.max_waiting_rooms_per_ip, 3);
-        assert_eq!(config.metrics_listen, Some(([127, 0, 0, 1], 9090).into()));
-        assert_eq!(config.check(), Ok(()));
-    }
-
-    #[test]
-    fn every_setting_has_an_environment_variable_and_help() {
-        use clap::CommandFactory;
-        let command = Config::command();
-        for arg in command.get_arguments() {
-            let id = arg.get_id().as_str();
-            if id == "help" || id == "version" {
-                continue;
-            }
-            let env = arg.get_env().unwrap_or_else(|| panic!("--{id} has no env"));
-            let expected = format!("SPLENDOR_{}", id.to_uppercase());
-            assert_eq!(env.to_str(), Some(expected.as_str()), "--{id}");
-            assert!(arg.get_help().is_some(), "--{id} has no help");
-        }
-    }
-
-    #[test]
-    fn lists_and_limits_parse_from_flags() {
-        let config = Config::try_parse_from([
-            "splendor-server",
-            "--allowed-origins",
-            "https://a.example,https://b.example:8443",
-            "--name-chars",
-            "ascii",
-            "--max-name-chars",
-            "12",
-            "--allow-same-origin",
-            "false",
-        ])
-        .unwrap();
-        assert_eq!(config.allowed_origins.len(), 2);
-        assert_eq!(
-            config.allowed_origins[1].to_string(),
-            "https://b.example:8443"
-        );
-        assert_eq!(config.name_policy().max_chars, 12);
-        assert!(!config.allow_same_origin);
-        for bad in [
-            &["--allowed-origins", "b.example"][..],
-            &["--max-name-chars", "65"],
-            &["--max-name-chars", "0"],
-            &["--max-messages-per-second", "0"],
-            &["--heartbeat-interval", "0s"],
-            &["--name-chars", "emoji"],
-            &["--log-format", "xml"],
-        ] {
-            let args = std::iter::once("splendor-server").chain(bad.iter().copied());
-            assert!(Config::try_parse_from(args).is_err(), "{bad:?} parsed");
-        }
-    }
-
-    #[test]
-    fn settings_that_depend_on_each_other_are_checked() {
-        assert_eq!(Config::default().check(), Ok(()));
-        let config = Config {
-            heartbeat_interval: Duration::from_secs(30),
-            heartbeat_timeout: Duration::from_secs(30),
-            ..Config::default()
-        };
-        assert!(config.check().unwrap_err().contains("--heartbeat-timeout"));
-        let config = Config {
-            client_ip_header: Some("X Forwarded".into()),
-            ..Config::default()
-        };
-        assert!(config.check().is_err());
-        let config = Config {
-            max_waiting_rooms_per_ip: 0,
-            ..Config::default()
-        };
-        assert!(
-            config
-                .check()
-                .unwrap_err()
-                .contains("--max-waiting-rooms-per-ip")
-        );
-        let config = Config {
-            metrics_listen: Some(Config::default().listen),
-            ..Config::default()
-        };
-        assert!(config.check().unwrap_err().contains("--metrics-listen"));
-    }
-
-    #[test]
-    fn durations_read_like_people_write_them() {
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
-        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
-        assert!(parse_duration("").is_err());
-        assert!(parse_duration("m").is_err());
-        assert_eq!(parse_duration("30d"), Ok(Duration::from_secs(30 * 86_400)));
-        assert!(parse_duration("5w").is_err());
-        assert!(parse_duration("-5s").is_err());
-        assert!(parse_duration("99999999999999999999h").is_err());
-    }
-}
+mod tests;

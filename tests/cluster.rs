@@ -1,0 +1,172 @@
+//! Several server nodes (issue 21), as real processes on one PostgreSQL
+//! database and a `nats-server` of the test's own, on loopback: players and
+//! a spectator connected to different nodes play one room; refusals come
+//! back in the caller's language; every node answers the same listings and
+//! history; without NATS a node says it is degraded but ready.
+//!
+//! Needs PostgreSQL (`SPLENDOR_TEST_DATABASE_URL`, which `.ci/run` sets):
+//! without it each test says SKIPPED and passes.
+
+use serde_json::{Value, json};
+use splendor_cluster::testing::Nats;
+use splendor_e2e::process::{ServerProcess, TestDatabase, http_get};
+use splendor_e2e::{Dice, TestClient};
+use splendor_protocol::StateInfo;
+
+const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
+
+/// Nodes `ids` over `db`, in the cluster on `nats`.
+async fn nodes(db: &TestDatabase, nats: &Nats, ids: &[u16]) -> Vec<ServerProcess> {
+    let mut nodes = Vec::new();
+    for id in ids {
+        let id = id.to_string();
+        let env = [
+            ("SPLENDOR_NATS_URL", nats.url.as_str()),
+            ("SPLENDOR_NODE_ID", id.as_str()),
+        ];
+        nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
+    }
+    nodes
+}
+
+async fn identified(node: &ServerProcess, name: &str, lang: &str) -> TestClient {
+    let mut client = TestClient::connect_to(node.addr(), name).await;
+    let welcome = client
+        .request(json!({"type": "hello", "name": name, "lang": lang}))
+        .await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    client
+}
+
+/// Nothing of another seat's blind reserve in any state `client` got.
+fn assert_redacted(client: &TestClient) {
+    for frame in &client.frames {
+        let value: Value = serde_json::from_str(frame).unwrap();
+        if value["type"] != "state" || value["lean"] == true {
+            continue;
+        }
+        let state: StateInfo = serde_json::from_value(value).unwrap();
+        for player in state.players.iter().filter(|p| Some(p.seat) != state.you) {
+            for reserved in player.reserved.iter().filter(|r| r.from_deck) {
+                assert!(
+                    reserved.card.is_none(),
+                    "{}: a blind reserve shown",
+                    client.name
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn players_on_two_nodes_and_a_bot_play_one_room_to_the_end() {
+    let Some(db) = TestDatabase::postgres("two nodes, one room").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let nodes = nodes(&db, &nats, &[1, 2]).await;
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let room = ann.request(json!({"type": "create", "seats": 3})).await;
+    assert_eq!(room["type"], "room", "{room}");
+    let code = room["code"].as_str().unwrap().to_owned();
+    let added = ann
+        .request(json!({"type": "add_bot", "level": "greedy"}))
+        .await;
+    assert_eq!(added["type"], "room", "{added}");
+
+    // Bob and Carl are on node 2: the room is on node 1.
+    let mut bob = identified(&nodes[1], "bob", "fr").await;
+    let joined = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    assert_eq!(joined["code"], code.as_str());
+    let mut carl = identified(&nodes[1], "carl", "de").await;
+    let watching = carl
+        .request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
+    assert_eq!(watching["type"], "room", "{watching}");
+
+    // A refusal from node 1's room, said in Bob's language on node 2.
+    let refused = bob.request(json!({"type": "start"})).await;
+    assert_eq!(refused["code"], "not_host", "{refused}");
+    assert_eq!(
+        refused["message"], "seul l'hôte peut faire cela",
+        "{refused}"
+    );
+
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    let (mut d1, mut d2) = (Dice(11), Dice(22));
+    let (a, b) = tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2)
+    );
+    assert_eq!(a["type"], "result");
+    assert_eq!(a["winners"], b["winners"], "{a}\n{b}");
+    let watched = carl.recv_type("result").await;
+    assert_eq!(watched["winners"], a["winners"]);
+    for client in [&ann, &bob, &carl] {
+        assert_redacted(client);
+    }
+
+    // The game is in the shared history, the same on both nodes.
+    let (status, one) = http_get(nodes[0].addr(), "/api/games").await;
+    assert_eq!(status, 200, "{one}");
+    let (_, two) = http_get(nodes[1].addr(), "/api/games").await;
+    assert_eq!(one, two);
+    assert!(one.contains(&code), "{one}");
+}
+
+#[tokio::test]
+async fn a_node_without_nats_is_ready_but_degraded_and_says_so_to_callers() {
+    let Some(db) = TestDatabase::postgres("a node without nats").await else {
+        return;
+    };
+    let mut nats = Nats::start().await;
+    let nodes = nodes(&db, &nats, &[1, 2]).await;
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let mut bob = identified(&nodes[1], "bob", "nl").await;
+    let joined = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    for node in &nodes {
+        assert_eq!(
+            http_get(node.addr(), "/readyz").await,
+            (200, "ready\n".into())
+        );
+    }
+
+    nats.kill().await;
+    // Both nodes notice (the client watches its connection), and stay
+    // ready: their own rooms play on.
+    for node in &nodes {
+        let deadline = tokio::time::Instant::now() + splendor_e2e::SAFETY_TIMEOUT;
+        loop {
+            let (status, body) = http_get(node.addr(), "/readyz").await;
+            assert_eq!(status, 200, "{body}");
+            if body == "ready (degraded: nats)\n" {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "never degraded: {body}"
+            );
+            tokio::task::yield_now().await;
+        }
+    }
+    // Bob's room is on node 1: node 2 cannot reach it, and says so.
+    let unavailable = bob.request(json!({"type": "sync"})).await;
+    assert_eq!(unavailable["code"], "room_unavailable", "{unavailable}");
+    assert!(
+        unavailable["message"]
+            .as_str()
+            .unwrap()
+            .contains("probeer het zo opnieuw"),
+        "{unavailable}"
+    );
+    // Ann's room on node 1 itself still answers.
+    let chat = ann
+        .request(json!({"type": "chat", "text": "still here"}))
+        .await;
+    assert_ne!(chat["type"], "error", "{chat}");
+}
