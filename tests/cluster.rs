@@ -12,6 +12,7 @@ use splendor_cluster::testing::Nats;
 use splendor_e2e::process::{ServerProcess, TestDatabase, http_get};
 use splendor_e2e::{Dice, TestClient};
 use splendor_protocol::StateInfo;
+use splendor_replay::{Replay, verify_with_commitment};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
 
@@ -35,7 +36,44 @@ async fn identified(node: &ServerProcess, name: &str, lang: &str) -> TestClient 
         .request(json!({"type": "hello", "name": name, "lang": lang}))
         .await;
     assert_eq!(welcome["type"], "welcome", "{welcome}");
+    client.token = welcome["token"].as_str().map(str::to_owned);
     client
+}
+
+async fn identified_at(addr: std::net::SocketAddr, name: &str) -> TestClient {
+    let mut client = TestClient::connect_to(addr, name).await;
+    client.hello().await;
+    client
+}
+
+/// Plays `count` actions from `version`: every client sees each version,
+/// the one to act acts. Returns the version reached.
+async fn play_moves(
+    clients: &mut [&mut TestClient],
+    mut version: u64,
+    count: u64,
+    dice: &mut Dice,
+) -> u64 {
+    for _ in 0..count {
+        let mut actor = None;
+        for (i, client) in clients.iter_mut().enumerate() {
+            let state = client.state_at(version).await;
+            assert!(state.you.is_some(), "{} has a seat", client.name);
+            if state.to_act.is_some() && state.to_act == state.you {
+                actor = Some((i, state.legal_actions.clone().expect("legal actions")));
+            }
+        }
+        let Some((i, legal)) = actor else {
+            return version;
+        };
+        let action = splendor_e2e::choose(&legal, dice).clone();
+        let answer = clients[i]
+            .request(json!({"type": "act", "action": action, "expect_version": version}))
+            .await;
+        assert_ne!(answer["type"], "error", "{answer}");
+        version += 1;
+    }
+    version
 }
 
 /// Nothing of another seat's blind reserve in any state `client` got.
@@ -169,4 +207,81 @@ async fn a_node_without_nats_is_ready_but_degraded_and_says_so_to_callers() {
         .request(json!({"type": "chat", "text": "still here"}))
         .await;
     assert_ne!(chat["type"], "error", "{chat}");
+}
+
+#[tokio::test]
+async fn the_owner_killed_mid_game_its_game_goes_on_from_another_node() {
+    let Some(db) = TestDatabase::postgres("the owner killed").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let mut nodes = Vec::new();
+    for id in 1..=3u16 {
+        let id = id.to_string();
+        let env = [
+            ("SPLENDOR_NATS_URL", nats.url.as_str()),
+            ("SPLENDOR_NODE_ID", id.as_str()),
+            ("SPLENDOR_LEASE_TTL", "2s"),
+        ];
+        nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
+    }
+    let addrs: Vec<_> = nodes.iter().map(ServerProcess::addr).collect();
+    let mut nodes = nodes.into_iter();
+    let owner = nodes.next().expect("node 1");
+    // The room is on node 1; Ann is on node 1 too, Bob on 2, Carl on 3.
+    let mut ann = identified(&owner, "ann", "en").await;
+    let room = ann.request(json!({"type": "create", "seats": 3})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let mut bob = identified_at(addrs[1], "bob").await;
+    let mut carl = identified_at(addrs[2], "carl").await;
+    for client in [&mut bob, &mut carl] {
+        let joined = client.request(json!({"type": "join", "code": code})).await;
+        assert_eq!(joined["type"], "room", "{joined}");
+    }
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    let mut dice = Dice(5);
+    let version = play_moves(&mut [&mut ann, &mut bob, &mut carl], 0, 7, &mut dice).await;
+    assert_eq!(version, 7);
+    // Everyone saw the seventh move acknowledged.
+    let mut commitment = String::new();
+    for client in [&mut ann, &mut bob, &mut carl] {
+        commitment = client.state_at(version).await.commitment;
+    }
+
+    // kill -9 of the owner between two moves.
+    owner.kill().await;
+    // Ann reconnects to node 3 with her token at once, while the room has
+    // no owner yet: her seat waits for it.
+    let token = ann.token.clone().expect("ann's token");
+    let mut ann = TestClient::connect_to(addrs[2], "ann").await;
+    let welcome = ann.request(json!({"type": "hello", "token": token})).await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    // Another node takes the room over within a lease, and tells every
+    // node: Bob and Carl join it there by themselves, Ann too. Each gets
+    // the state at the version last acknowledged: nothing was lost; the
+    // game goes on from it.
+    let version = play_moves(&mut [&mut ann, &mut bob, &mut carl], version, 1, &mut dice).await;
+    assert_eq!(version, 8);
+    let (mut d1, mut d2, mut d3) = (Dice(1), Dice(2), Dice(3));
+    let (a, b, c) = tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2),
+        carl.play_until_result(&mut d3)
+    );
+    assert_eq!(a["winners"], b["winners"]);
+    assert_eq!(b["winners"], c["winners"]);
+    // The whole game is in the log, the moves before the kill and after,
+    // and its replay verifies against the commitment the players got.
+    let game = a["game"].as_str().expect("the game's id").to_owned();
+    let (status, body) = http_get(addrs[1], &format!("/api/games/{game}/replay")).await;
+    assert_eq!(status, 200, "{body}");
+    let replay = Replay::from_json(&body).expect("a replay document");
+    let report = verify_with_commitment(&replay, &commitment.parse().unwrap())
+        .unwrap_or_else(|e| panic!("the replay does not verify: {e}"));
+    assert!(
+        report.actions as u64 > version,
+        "moves after the takeover: {}",
+        report.actions
+    );
 }

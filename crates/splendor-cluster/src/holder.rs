@@ -24,9 +24,9 @@ pub(crate) async fn call(
     if cluster.is_closed_lease(lease) {
         return Err(LobbyError::RoomClosed);
     }
-    let leaving = matches!(request, Request::Leave | Request::Detach);
+    let detaching = matches!(request, Request::Detach);
     if let Some(conn) = conn {
-        cluster.held().insert(conn.id(), conn);
+        cluster.held().insert(conn.id(), (conn, lease));
     }
     let message = ToOwner::Call {
         room: lease.code.to_string(),
@@ -64,7 +64,9 @@ pub(crate) async fn call(
     if closed {
         cluster.mark_closed(lease.code, lease.epoch);
     }
-    if leaving && answer.is_ok() || closed {
+    // A connection that ended, or whose room closed, gets nothing more; one
+    // that left still gets its `left`, then the owner releases it.
+    if detaching || closed {
         cluster.held().remove(&caller.conn);
     }
     answer
@@ -92,9 +94,20 @@ fn deliver(cluster: &Cluster, item: Delivery) {
     let conn = match &item {
         Delivery::Frame { conn, .. }
         | Delivery::RoomClosed { conn, .. }
+        | Delivery::Released { conn, .. }
         | Delivery::Close { conn, .. } => splendor_lobby::ConnId(*conn),
     };
-    let Some(target) = cluster.held().get(&conn).cloned() else {
+    if let Delivery::Released { room, epoch, .. } = &item {
+        let mut held = cluster.held();
+        if held
+            .get(&conn)
+            .is_some_and(|(_, lease)| lease.code.as_str() == room && lease.epoch == *epoch)
+        {
+            held.remove(&conn);
+        }
+        return;
+    }
+    let Some(target) = cluster.held().get(&conn).map(|(c, _)| c.clone()) else {
         debug!(%conn, "a delivery for a connection this node no longer holds");
         return;
     };
@@ -124,6 +137,7 @@ fn deliver(cluster: &Cluster, item: Delivery) {
             target.close(close_reason(code));
             Ok(())
         }
+        Delivery::Released { .. } => Ok(()),
     };
     if sent.is_err() || target.close_reason().is_some() {
         cluster.held().remove(&conn);
@@ -144,6 +158,49 @@ fn close_reason(code: u16) -> CloseReason {
     .into_iter()
     .find(|r| r.code() == code)
     .unwrap_or(CloseReason::Normal)
+}
+
+/// Hears what every node is told: a room taken over. The connections of
+/// this node that were in it under an older lease are handed to the
+/// gateway's hook, to join it again where it lives now.
+pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber) {
+    each_message(announcements, |message| {
+        let cluster = cluster.clone();
+        async move {
+            let Some(splendor_protocol::node::ToAll::Moved { room, epoch, .. }) =
+                read(&message.subject, &message.payload)
+            else {
+                return;
+            };
+            let Some(code) = RoomCode::parse(&room) else {
+                return;
+            };
+            let moved: Vec<splendor_lobby::ConnId> = cluster
+                .held()
+                .iter()
+                .filter(|(_, (_, lease))| lease.code == code && lease.epoch < epoch)
+                .map(|(id, _)| *id)
+                .collect();
+            // Calls under the old lease are answered room_closed from now;
+            // the connections join again (and are held again if the room
+            // is on another node).
+            let old: Vec<splendor_lobby::Lease> = {
+                let mut held = cluster.held();
+                moved
+                    .iter()
+                    .filter_map(|id| held.remove(id))
+                    .map(|(_, l)| l)
+                    .collect()
+            };
+            for lease in old {
+                cluster.mark_closed(lease.code, lease.epoch);
+            }
+            if let Some(hook) = cluster.inner.moved.get() {
+                hook(code, moved);
+            }
+        }
+    })
+    .await;
 }
 
 impl Cluster {

@@ -45,6 +45,15 @@ pub fn deliver_subject(node: NodeId) -> String {
     format!("splendor.node.{node}.deliver")
 }
 
+/// The subject every node hears announcements on (rooms taken over).
+pub const ALL_SUBJECT: &str = "splendor.nodes.all";
+
+/// What a node's gateway is told when a room moved to another node: the
+/// room, and this node's connections that were in it through the old
+/// owner (the gateway joins them again where it lives now, and any other
+/// connection of its own that waits for that room).
+pub type MovedHook = Arc<dyn Fn(RoomCode, Vec<ConnId>) + Send + Sync>;
+
 /// Why a cluster could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
@@ -83,8 +92,11 @@ struct Inner {
     node: NodeId,
     lobby: Lobby,
     config: ClusterConfig,
-    /// Connections whose sockets this node holds, in rooms on other nodes.
-    held: Mutex<HashMap<ConnId, Connection>>,
+    /// Connections whose sockets this node holds, in rooms on other nodes,
+    /// with the lease they joined under.
+    held: Mutex<HashMap<ConnId, (Connection, splendor_lobby::Lease)>>,
+    /// Who is told of rooms that moved.
+    moved: std::sync::OnceLock<MovedHook>,
     /// Rooms on other nodes known to have closed, by code and epoch.
     closed: Mutex<HashMap<(RoomCode, u64), watch::Sender<bool>>>,
 }
@@ -111,11 +123,13 @@ impl Cluster {
                 lobby: lobby.clone(),
                 config,
                 held: Mutex::new(HashMap::new()),
+                moved: std::sync::OnceLock::new(),
                 closed: Mutex::new(HashMap::new()),
             }),
         };
         let calls = cluster.subscribe(call_subject(node)).await?;
         let deliveries = cluster.subscribe(deliver_subject(node)).await?;
+        let announcements = cluster.subscribe(ALL_SUBJECT.to_owned()).await?;
         // Both subscriptions exist before any other node can be told of a
         // room here.
         cluster
@@ -126,7 +140,8 @@ impl Cluster {
             .map_err(|e| ClusterError::Nats(e.to_string()))?;
         let span = info_span!("cluster", node = %node);
         tokio::spawn(owner::serve(cluster.clone(), calls).instrument(span.clone()));
-        tokio::spawn(holder::serve(cluster.clone(), deliveries).instrument(span));
+        tokio::spawn(holder::serve(cluster.clone(), deliveries).instrument(span.clone()));
+        tokio::spawn(holder::hear(cluster.clone(), announcements).instrument(span));
         lobby.set_remote_rooms(Arc::new(cluster.clone()));
         Ok(cluster)
     }
@@ -149,7 +164,32 @@ impl Cluster {
         self.inner.nats.connection_state() == async_nats::connection::State::Connected
     }
 
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<ConnId, Connection>> {
+    /// Tells `hook` of every connection of this node in a room that moved.
+    pub fn on_moved(&self, hook: MovedHook) {
+        let _ = self.inner.moved.set(hook);
+    }
+
+    /// Tells every node that this node took `room` over under `lease`.
+    pub async fn announce_moved(&self, lease: splendor_lobby::Lease) {
+        let message = splendor_protocol::node::ToAll::Moved {
+            room: lease.code.to_string(),
+            node: lease.node.0,
+            epoch: lease.epoch,
+        };
+        let bytes = splendor_protocol::node::Envelope::encode(message);
+        if let Err(e) = self
+            .inner
+            .nats
+            .publish(ALL_SUBJECT.to_owned(), bytes.into())
+            .await
+        {
+            warn!(room = %lease.code, error = %e, "announcing a room taken over");
+        }
+    }
+
+    fn held(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<ConnId, (Connection, splendor_lobby::Lease)>> {
         self.inner.held.lock().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -86,7 +86,7 @@ async fn call(
             let (proxy, rx) =
                 splendor_lobby::Connection::proxy(caller.conn, cluster.inner.config.proxy_queue);
             let holder = caller.conn.node();
-            tokio::spawn(forward(cluster.clone(), holder, epoch, rx).in_current_span());
+            tokio::spawn(forward(cluster.clone(), holder, (code, epoch), rx).in_current_span());
             handle
                 .join(caller, (name, role, verbose), proxy)
                 .await
@@ -101,14 +101,27 @@ async fn call(
 /// order, a batch at a time, until the room lets the stand-in go. A close
 /// the room asks for (a newer connection replaced this one) goes after
 /// what was queued before it.
-async fn forward(cluster: Cluster, holder: NodeId, epoch: u64, mut rx: ConnectionRx) {
+async fn forward(
+    cluster: Cluster,
+    holder: NodeId,
+    (room, epoch): (RoomCode, u64),
+    mut rx: ConnectionRx,
+) {
     let subject = deliver_subject(holder);
     let conn = rx.id;
+    let released = Delivery::Released {
+        conn: conn.0,
+        room: room.to_string(),
+        epoch,
+    };
     loop {
         tokio::select! {
             biased;
             message = rx.messages.recv() => {
-                let Some(first) = message else { return };
+                let Some(first) = message else {
+                    publish(&cluster, &subject, vec![released]).await;
+                    return;
+                };
                 let mut items = vec![delivery(conn.0, epoch, first)];
                 while let Ok(next) = rx.messages.try_recv() {
                     items.push(delivery(conn.0, epoch, next));

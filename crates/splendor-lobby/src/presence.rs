@@ -163,6 +163,16 @@ impl Presence {
         }
     }
 
+    /// The connections of the sessions that are in room `code` (a cluster
+    /// tells them when it moved to another node).
+    pub fn connections_in(&self, code: RoomCode) -> Vec<ConnId> {
+        self.lock()
+            .values()
+            .filter(|e| e.room.is_some_and(|r| r.code == code))
+            .filter_map(|e| e.conn.as_ref().map(Connection::id))
+            .collect()
+    }
+
     /// The room the session is in, if any (its seat may be waiting for
     /// this connection to take it: a quick-play game just formed).
     pub fn room_of(&self, session: SessionId) -> Option<RoomSeat> {

@@ -241,6 +241,22 @@ pub enum WireArg {
     Words(Box<WireWords>),
 }
 
+/// To every node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ToAll {
+    /// A node took a room over (its owner died, paused past its lease or
+    /// was cut off): the connections in it find it where it lives now.
+    Moved {
+        /// The room's code.
+        room: String,
+        /// Its owner now.
+        node: u16,
+        /// The owner's lease.
+        epoch: u64,
+    },
+}
+
 /// To the node that holds some connections' sockets: what their rooms send
 /// them, in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -274,6 +290,16 @@ pub enum Delivery {
         epoch: u64,
         /// Why.
         reason: WireWords,
+    },
+    /// The room will send the connection nothing more (it left, or the
+    /// room let it go): the holder forgets it was in that room.
+    Released {
+        /// The connection.
+        conn: u64,
+        /// The room.
+        room: String,
+        /// The lease the room ran under.
+        epoch: u64,
     },
     /// Close the connection (the room asks: it was replaced).
     Close {

@@ -8,13 +8,16 @@
 //! store refuses a write of a room another node took over), and reaches
 //! rooms on other nodes through `splendor-cluster`.
 
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use splendor_cluster::{Cluster, ClusterConfig};
-use splendor_lobby::stored::{StorePersistence, StoreSessions};
-use splendor_lobby::{Lobby, NodeId, StoreDirectory};
+use splendor_lobby::stored::{StorePersistence, StoreSessions, take_over_orphans};
+use splendor_lobby::{ConnId, Lobby, NodeId, RoomCode, StoreDirectory};
 use splendor_store::Store;
-use tracing::info;
+use tokio::sync::mpsc;
+use tracing::{info, warn};
 
 use crate::config::Config;
 use crate::metrics::{Metrics, TimedPersistence};
@@ -49,12 +52,87 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
         .await
         .map_err(|e| ServerError::Cluster(e.to_string()))?;
     lobby.spawn_lease_renewal();
+    let nudges = Nudges::default();
+    cluster.on_moved(Arc::new({
+        let (nudges, lobby) = (nudges.clone(), lobby.clone());
+        move |room, held| {
+            // The connections that were in the room through the old owner,
+            // and those whose session waits for it (a resume while it had
+            // no owner).
+            let mut conns = held;
+            conns.extend(lobby.presence().connections_in(room));
+            conns.sort();
+            conns.dedup();
+            for conn in conns {
+                nudges.nudge(conn, room);
+            }
+        }
+    }));
+    tokio::spawn(take_over(
+        lobby.clone(),
+        store.clone(),
+        cluster.clone(),
+        config.cluster.lease_ttl,
+    ));
     info!(%node, lease_ttl = ?config.cluster.lease_ttl, "a node of the cluster");
-    Ok(AppState::assemble(
+    let state = AppState::assemble(
         config,
         lobby,
         Arc::new(StoreSessions::new(store.clone())),
         (Some(Arc::new(store.clone())), Some(store)),
         (metrics, Some(cluster)),
-    ))
+    );
+    state.set_nudges(nudges);
+    Ok(state)
+}
+
+/// Looks, every half lease, for games whose owner is gone (their lease
+/// expired) and takes them over: restores each from its log, then tells
+/// every node, so that the connections in the room join it here.
+async fn take_over(lobby: Lobby, store: Store, cluster: splendor_cluster::Cluster, ttl: Duration) {
+    let mut settled = HashSet::new();
+    let mut tick = tokio::time::interval((ttl / 2).max(Duration::from_millis(100)));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        match take_over_orphans(&lobby, &store, &mut settled).await {
+            Ok(taken) => {
+                for code in taken {
+                    if let Some(lease) = lobby.lease_of(code) {
+                        cluster.announce_moved(lease).await;
+                    }
+                }
+            }
+            Err(e) => warn!(error = %e, "looking for games to take over"),
+        }
+    }
+}
+
+/// The connections of this node that are told when their room moved to
+/// another node (their reader joins it again where it lives now).
+#[derive(Clone, Default)]
+pub(crate) struct Nudges(Arc<Mutex<HashMap<ConnId, mpsc::UnboundedSender<RoomCode>>>>);
+
+impl Nudges {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ConnId, mpsc::UnboundedSender<RoomCode>>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Registers a connection; its reader hears on the receiver.
+    pub(crate) fn register(&self, conn: ConnId) -> mpsc::UnboundedReceiver<RoomCode> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.lock().insert(conn, tx);
+        rx
+    }
+
+    /// Forgets a connection that ended.
+    pub(crate) fn forget(&self, conn: ConnId) {
+        self.lock().remove(&conn);
+    }
+
+    fn nudge(&self, conn: ConnId, room: RoomCode) {
+        if let Some(tx) = self.lock().get(&conn) {
+            let _ = tx.send(room);
+        }
+    }
 }

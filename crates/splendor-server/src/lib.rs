@@ -185,6 +185,8 @@ struct AppInner {
     waiters: quickplay::Waiters,
     /// This node's part in a cluster (`--nats-url`), if it is one.
     cluster: Option<splendor_cluster::Cluster>,
+    /// In a cluster: the connections told when their room moved.
+    nudges: std::sync::OnceLock<cluster::Nudges>,
 }
 
 impl AppState {
@@ -280,6 +282,7 @@ impl AppState {
                 metrics_addr: watch::channel(None).0,
                 waiters: quickplay::Waiters::default(),
                 cluster,
+                nudges: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -287,6 +290,15 @@ impl AppState {
     /// This node's part in a cluster, if it is one.
     pub fn cluster(&self) -> Option<&splendor_cluster::Cluster> {
         self.inner.cluster.as_ref()
+    }
+
+    pub(crate) fn set_nudges(&self, nudges: cluster::Nudges) {
+        let _ = self.inner.nudges.set(nudges);
+    }
+
+    /// In a cluster: the connections told when their room moved.
+    pub(crate) fn nudges(&self) -> Option<&cluster::Nudges> {
+        self.inner.nudges.get()
     }
 
     /// The server's settings.

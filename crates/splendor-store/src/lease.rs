@@ -83,6 +83,19 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::live_leases(pool, None).await)
     }
 
+    /// The unfinished games whose room no live lease holds (their owner
+    /// died, paused past its lease or was cut off): what another node
+    /// takes over. Oldest first.
+    pub async fn orphaned_games(&self) -> Result<Vec<uuid::Uuid>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::orphaned_games(pool).await)
+    }
+
+    /// The room of the newest unfinished game in which `session` holds a
+    /// seat: where a session that reconnects to any node belongs.
+    pub async fn seat_room(&self, session: crate::SessionId) -> Result<Option<String>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::seat_room(pool, session.0).await)
+    }
+
     /// The database's clock now, in Unix ms (what leases expire by).
     pub async fn database_now(&self) -> Result<i64, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::database_now(pool).await)

@@ -16,6 +16,7 @@ on_both_backends!(
     an_expired_lease_is_claimed_with_the_next_epoch,
     a_fenced_owner_cannot_write_after_a_takeover,
     fenced_appends_batched_together_are_refused_one_by_one,
+    orphaned_games_are_the_unfinished_ones_no_live_lease_holds,
 );
 
 const TTL: Duration = Duration::from_secs(30);
@@ -37,7 +38,7 @@ fn game(id: u128, room: &str) -> NewGame {
                 bot: None,
             })
             .collect(),
-        created_at: 1,
+        created_at: id as i64,
         clock_json: None,
         listed: false,
         rated: false,
@@ -258,4 +259,45 @@ async fn postgres_an_append_racing_a_takeover_waits_and_is_fenced() {
     );
     let mut raw = db.raw().await;
     assert_eq!(raw.action_count().await, 0);
+}
+
+async fn orphaned_games_are_the_unfinished_ones_no_live_lease_holds(db: TestDb) {
+    let store = db.open().await;
+    let held = claim(&store, "AAAAA", 1).await.unwrap();
+    store
+        .create_game_fenced(game(1, "AAAAA"), held.epoch)
+        .await
+        .unwrap();
+    let lost = claim(&store, "BBBBB", 1).await.unwrap();
+    store
+        .create_game_fenced(game(2, "BBBBB"), lost.epoch)
+        .await
+        .unwrap();
+    // A game stored without any lease (a single node's).
+    store.create_game(game(3, "CCCCC")).await.unwrap();
+    let done = claim(&store, "DDDDD", 1).await.unwrap();
+    store
+        .create_game_fenced(game(4, "DDDDD"), done.epoch)
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(4), "{}", 20, &[1, 2])
+        .await
+        .unwrap();
+    store.release_room(&done).await.unwrap();
+    assert_eq!(store.orphaned_games().await.unwrap(), [Uuid::from_u128(3)]);
+    store.release_room(&lost).await.unwrap();
+    assert_eq!(
+        store.orphaned_games().await.unwrap(),
+        [Uuid::from_u128(2), Uuid::from_u128(3)]
+    );
+
+    // Where a seated session belongs: its newest unfinished game's room.
+    let ann = SessionId(Uuid::from_u128(100));
+    assert_eq!(
+        store.seat_room(ann).await.unwrap().as_deref(),
+        Some("CCCCC")
+    );
+    let stranger = SessionId(Uuid::from_u128(999));
+    assert_eq!(store.seat_room(stranger).await.unwrap(), None);
 }

@@ -400,6 +400,50 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
     Ok(summary)
 }
 
+/// Takes over the unfinished games no live lease holds (issue 21): their
+/// owner died, paused past its lease or was cut off from the database.
+/// Each is restored into a room of `lobby` exactly as at a start (the log
+/// replayed, the clocks from the banks the last stored action left); the
+/// claim of its code decides which node gets it when several try at once.
+/// Games that are not to be reopened (abandoned, or their result stored
+/// now) are remembered in `settled` and not looked at again. Returns the
+/// codes of the rooms this lobby runs now.
+pub async fn take_over_orphans(
+    lobby: &Lobby,
+    store: &Store,
+    settled: &mut std::collections::HashSet<uuid::Uuid>,
+) -> Result<Vec<RoomCode>, StoreError> {
+    let now = unix_millis_now();
+    let abandoned_after = lobby.config().abandoned_game_ttl;
+    let mut taken = Vec::new();
+    for id in store.orphaned_games().await? {
+        if settled.contains(&id) {
+            continue;
+        }
+        let Some(game) = store.game(id).await? else {
+            continue;
+        };
+        let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
+        let abandoned = idle_longer_than(now, last_activity, abandoned_after);
+        match restore_one(lobby, store, &game, abandoned).await {
+            Ok(Restored::Room | Restored::Viewable) => {
+                info!(game = %id, room = %game.room_code, actions = game.actions.len(), "took the game over");
+                taken.extend(RoomCode::parse(&game.room_code));
+            }
+            // Another node was quicker: nothing to do.
+            Ok(Restored::Elsewhere) => {}
+            Ok(Restored::Abandoned | Restored::Finished | Restored::Superseded) => {
+                settled.insert(id);
+            }
+            Err(why) => {
+                error!(game = %id, room = %game.room_code, error = %why, "cannot take a game over");
+                settled.insert(id);
+            }
+        }
+    }
+    Ok(taken)
+}
+
 fn idle_longer_than(now: UnixMillis, since: UnixMillis, limit: Duration) -> bool {
     let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
     now.saturating_sub(since) > limit

@@ -60,6 +60,9 @@ pub(super) struct Client {
     /// (away) while the socket stays open; its next message takes the seat
     /// back.
     pub(super) lapsed: bool,
+    /// In a cluster: rooms this connection is in that moved to another
+    /// node (it joins them again there).
+    pub(super) moved: Option<tokio::sync::mpsc::UnboundedReceiver<splendor_lobby::RoomCode>>,
 }
 
 /// What woke the read loop besides a close.
@@ -72,6 +75,8 @@ enum Wake<F> {
     Bots,
     /// Silent past the liveness the client promised.
     Lapse,
+    /// A room this connection is in moved to another node (a cluster).
+    Moved(splendor_lobby::RoomCode),
 }
 
 impl Client {
@@ -122,6 +127,7 @@ impl Client {
                 }
                 () = sleep_until_or_never(lapse_deadline) => Wake::Lapse,
                 Some(found) = next_match(&mut self.matches) => Wake::Matched(found),
+                Some(room) = next_move(&mut self.moved) => Wake::Moved(room),
                 () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Wake::Bots,
                 frame = stream.next() => Wake::Frame(frame),
             };
@@ -137,6 +143,10 @@ impl Client {
                 }
                 Wake::Lapse => {
                     self.lapse().await;
+                    continue;
+                }
+                Wake::Moved(room) => {
+                    self.room_moved(room).await;
                     continue;
                 }
             };
@@ -439,6 +449,16 @@ impl Client {
 
 /// How a session begins, as the errors show it.
 pub(super) const HELLO_EXAMPLE: &str = r#"{"type":"hello","name":...}"#;
+
+/// The next room of this connection that moved; never outside a cluster.
+async fn next_move(
+    moved: &mut Option<tokio::sync::mpsc::UnboundedReceiver<splendor_lobby::RoomCode>>,
+) -> Option<splendor_lobby::RoomCode> {
+    match moved {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
 
 /// The next formed game of a queued session; never while not queued.
 async fn next_match(

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use splendor_lobby::{RoomSeat, Session};
+use splendor_lobby::{LobbyError, RoomSeat, Session};
 use splendor_protocol::{
     ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome, Words,
 };
@@ -84,7 +84,12 @@ impl Client {
             .record("session", tracing::field::display(session.id));
         debug!(resumed, "identified");
         // A newer connection for the same session replaces the old one.
-        let room = self.state.lobby().presence().claim(session.id, &self.conn);
+        let mut room = self.state.lobby().presence().claim(session.id, &self.conn);
+        // In a cluster the session may have played through another node:
+        // its seat in a running game is in the database.
+        if room.is_none() && resumed {
+            room = self.seat_elsewhere(session.id).await;
+        }
         self.verbose = hello.verbose;
         let bot = self.session_is_bot(session.id, hello.bot).await;
         // Silent for 2.4 times the promised interval: away (R12.3).
@@ -114,9 +119,56 @@ impl Client {
         }
     }
 
+    /// In a cluster, the room of the running game in which the session
+    /// holds a seat, whichever node runs it.
+    async fn seat_elsewhere(&self, session: splendor_lobby::SessionId) -> Option<RoomSeat> {
+        self.state.cluster()?;
+        let store = self.state.store()?;
+        let code = match store.seat_room(splendor_store::SessionId(session.0)).await {
+            Ok(code) => code?,
+            Err(e) => {
+                warn!(error = %e, "looking up the session's seat");
+                return None;
+            }
+        };
+        Some(RoomSeat {
+            code: splendor_lobby::RoomCode::parse(&code)?,
+            role: splendor_protocol::Role::Player,
+        })
+    }
+
+    /// In a cluster: whether the session holds a seat in the running game
+    /// of room `seat` (the database says so), so that it waits for the
+    /// room to get an owner again rather than forgetting it.
+    async fn seat_in_running_game(&self, session: &Session, seat: &RoomSeat) -> bool {
+        self.state.cluster().is_some()
+            && self
+                .seat_elsewhere(session.id)
+                .await
+                .is_some_and(|found| found.code == seat.code)
+    }
+
+    /// The room this connection is in moved to another node (its owner
+    /// died, paused or was cut off, and another node took it over): join
+    /// it again where it lives now, with the same seat.
+    pub(super) async fn room_moved(&mut self, room: splendor_lobby::RoomCode) {
+        let Some(session) = self.session.clone() else {
+            return;
+        };
+        let Some(seat) = self.state.lobby().presence().room_of(session.id) else {
+            return;
+        };
+        if seat.code != room {
+            return;
+        }
+        debug!(%room, "the room moved; joining it where it lives now");
+        self.set_room(None);
+        self.rejoin(session, seat).await;
+    }
+
     pub(super) async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
         let presence = self.state.lobby().presence();
-        let Some(handle) = self.state.lobby().find_code(seat.code) else {
+        let Ok(handle) = self.state.lobby().find_anywhere(seat.code.as_str()).await else {
             presence.forget_room(session.id, seat.code);
             return;
         };
@@ -137,6 +189,16 @@ impl Client {
                     }),
                 );
                 self.set_room(Some(handle));
+            }
+            // The room's node cannot be reached now (its owner may have
+            // died, and another node takes it over shortly): the seat stays
+            // this session's, and the connection joins again when told
+            // where the room lives now.
+            Err(LobbyError::RoomUnavailable)
+                if self.seat_in_running_game(&session, &seat).await =>
+            {
+                debug!(room = %seat.code, "the room's node cannot be reached; waiting");
+                presence.set_room(session.id, Some(seat));
             }
             Err(e) => {
                 debug!(error = %e, "could not rejoin");

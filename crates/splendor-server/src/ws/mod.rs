@@ -194,6 +194,7 @@ async fn serve_socket(
         let writer =
             tokio::spawn(write_loop(sink, rx, state.clone(), lang.clone()).in_current_span());
         let now = Instant::now();
+        let moved = state.nudges().map(|n| n.register(conn.id()));
         let config = state.config();
         let mut client = Client {
             rate: MessageRate::new(
@@ -215,8 +216,12 @@ async fn serve_socket(
             room_span: Span::none(),
             liveness: None,
             lapsed: false,
+            moved,
         };
         client.read_loop(&mut stream).await;
+        if let Some(nudges) = client.state.nudges() {
+            nudges.forget(client.conn.id());
+        }
         client.leave_quietly().await;
         client.conn.close(CloseReason::Normal);
         let _ = writer.await;

@@ -142,3 +142,37 @@ pub(crate) async fn database_now(pool: &Pool<Db>) -> Result<i64, StoreError> {
         .await
         .map_err(|e| classify(BACKEND, e))
 }
+
+/// The unfinished games whose room no live lease holds: their owner died,
+/// paused past its lease or was cut off from the database (or the room
+/// closed without its game ending). Oldest first.
+pub(crate) async fn orphaned_games(pool: &Pool<Db>) -> Result<Vec<Uuid>, StoreError> {
+    let sql = format!(
+        "SELECT g.id FROM games g \
+         WHERE g.finished_at IS NULL \
+           AND NOT EXISTS (SELECT 1 FROM room_leases l \
+                           WHERE l.room_code = g.room_code AND l.expires_at >= {NOW_MS}) \
+         ORDER BY g.created_at, g.id"
+    );
+    sqlx::query_scalar(&sql)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))
+}
+
+/// The room of the newest unfinished game in which `session` holds a
+/// seat, if any.
+pub(crate) async fn seat_room(
+    pool: &Pool<Db>,
+    session: Uuid,
+) -> Result<Option<String>, StoreError> {
+    sqlx::query_scalar(
+        "SELECT g.room_code FROM games g JOIN seats s ON s.game_id = g.id \
+         WHERE s.session_id = $1 AND g.finished_at IS NULL \
+         ORDER BY g.created_at DESC LIMIT 1",
+    )
+    .bind(session)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))
+}
