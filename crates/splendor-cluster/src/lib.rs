@@ -97,6 +97,8 @@ struct Inner {
     held: Mutex<HashMap<ConnId, (Connection, splendor_lobby::Lease)>>,
     /// Who is told of rooms that moved.
     moved: std::sync::OnceLock<MovedHook>,
+    /// This node's rooms with connections other nodes hold: how many.
+    remote_members: Mutex<HashMap<RoomCode, usize>>,
     /// Rooms on other nodes known to have closed, by code and epoch.
     closed: Mutex<HashMap<(RoomCode, u64), watch::Sender<bool>>>,
 }
@@ -124,6 +126,7 @@ impl Cluster {
                 config,
                 held: Mutex::new(HashMap::new()),
                 moved: std::sync::OnceLock::new(),
+                remote_members: Mutex::new(HashMap::new()),
                 closed: Mutex::new(HashMap::new()),
             }),
         };
@@ -162,6 +165,34 @@ impl Cluster {
     /// Whether NATS is connected now (the client reconnects by itself).
     pub fn nats_connected(&self) -> bool {
         self.inner.nats.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// Whether this node's room `code` has connections other nodes hold:
+    /// without NATS its moves could not reach them, so a node cut from
+    /// NATS takes no move there (`room_unavailable`) rather than accept
+    /// one it cannot deliver.
+    pub fn has_remote_members(&self, code: RoomCode) -> bool {
+        let members = self
+            .inner
+            .remote_members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        members.get(&code).is_some_and(|n| *n > 0)
+    }
+
+    /// Counts a stand-in for a connection another node holds, in `code`,
+    /// for as long as the returned guard lives.
+    fn remote_member(&self, code: RoomCode) -> RemoteMember {
+        let mut members = self
+            .inner
+            .remote_members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        *members.entry(code).or_default() += 1;
+        RemoteMember {
+            cluster: self.clone(),
+            code,
+        }
     }
 
     /// Tells `hook` of every connection of this node in a room that moved.
@@ -209,6 +240,29 @@ impl Cluster {
             .entry((code, epoch))
             .or_insert_with(|| watch::channel(false).0)
             .send_replace(true);
+    }
+}
+
+/// One stand-in counted in its room (see [`Cluster::has_remote_members`]).
+struct RemoteMember {
+    cluster: Cluster,
+    code: RoomCode,
+}
+
+impl Drop for RemoteMember {
+    fn drop(&mut self) {
+        let mut members = self
+            .cluster
+            .inner
+            .remote_members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = members.get_mut(&self.code) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                members.remove(&self.code);
+            }
+        }
     }
 }
 

@@ -109,6 +109,7 @@ async fn forward(
 ) {
     let subject = deliver_subject(holder);
     let conn = rx.id;
+    let _counted = cluster.remote_member(room);
     let released = Delivery::Released {
         conn: conn.0,
         room: room.to_string(),

@@ -261,6 +261,15 @@ impl Client {
             Ok(action) => action,
             Err(e) => return self.reply_error(ErrorCode::InvalidAction, e.0, id),
         };
+        // A node cut from NATS takes no move in its rooms that have players
+        // on other nodes: it could not deliver it to them.
+        if let (Some(cluster), Some(room)) = (self.state.cluster(), &self.room)
+            && room.remote_lease().is_none()
+            && !cluster.nats_connected()
+            && cluster.has_remote_members(room.code())
+        {
+            return self.reply_lobby_error(LobbyError::RoomUnavailable, id);
+        }
         let request = Request::Act {
             action,
             expect_version: act.expect_version,
