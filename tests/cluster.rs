@@ -285,3 +285,110 @@ async fn the_owner_killed_mid_game_its_game_goes_on_from_another_node() {
         report.actions
     );
 }
+
+/// The value of a counter in a node's /metrics.
+async fn counter(node: std::net::SocketAddr, series: &str) -> f64 {
+    let (status, text) = http_get(node, "/metrics").await;
+    assert_eq!(status, 200);
+    splendor_e2e::metric_value(&text, series)
+}
+
+#[tokio::test]
+async fn a_paused_owner_never_writes_into_the_game_another_node_took_over() {
+    let Some(db) = TestDatabase::postgres("a paused owner").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let mut nodes = Vec::new();
+    for id in 1..=2u16 {
+        let id = id.to_string();
+        let env = [
+            ("SPLENDOR_NATS_URL", nats.url.as_str()),
+            ("SPLENDOR_NODE_ID", id.as_str()),
+            ("SPLENDOR_LEASE_TTL", "2s"),
+        ];
+        nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
+    }
+    let (a, b) = (nodes[0].addr(), nodes[1].addr());
+    // The room is on node 1 with Ann; Bob is on node 2.
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let mut bob = identified_at(b, "bob").await;
+    let joined = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    // Play on until it is Ann's turn.
+    let mut dice = Dice(9);
+    let mut version = 0;
+    let ann_turn = loop {
+        let state = ann.state_at(version).await;
+        let bobs = bob.state_at(version).await;
+        if state.to_act == state.you {
+            break state;
+        }
+        let action = splendor_e2e::choose(bobs.legal_actions.as_ref().unwrap(), &mut dice).clone();
+        let answer = bob
+            .request(json!({"type": "act", "action": action, "expect_version": version}))
+            .await;
+        assert_ne!(answer["type"], "error", "{answer}");
+        version += 1;
+    };
+
+    // Node 1 pauses past its lease; Ann's move waits in its socket.
+    nodes[0].signal("STOP");
+    let action = splendor_e2e::choose(ann_turn.legal_actions.as_ref().unwrap(), &mut dice).clone();
+    let sent = ann
+        .send_with_id(json!({"type": "act", "action": action, "expect_version": version}))
+        .await;
+    // Node 2 takes the room over and moves Bob there: he gets the state
+    // again, at the same version.
+    let again = bob.state_at(version).await;
+    assert_eq!(again.to_act, ann_turn.to_act);
+    assert_eq!(counter(b, "splendor_rooms_taken_over_total").await, 1.0);
+
+    // Node 1 wakes up: Ann's move is refused (the room is gone from node
+    // 1: fenced, or closed at its renewal) and she is told the room moved.
+    nodes[0].signal("CONT");
+    let answer = ann.recv_until(|m| m.get("id") == Some(&sent)).await;
+    assert_eq!(answer["code"], "room_closed", "{answer}");
+    // The room's farewell comes before or after that answer.
+    let seen = ann
+        .frames
+        .iter()
+        .filter_map(|f| serde_json::from_str::<Value>(f).ok())
+        .find(|m| m["type"] == "room_closed");
+    let closed = match seen {
+        Some(closed) => closed,
+        None => ann.recv_type("room_closed").await,
+    };
+    assert_eq!(
+        closed["reason"],
+        "the room moved to another server; reconnect to find it"
+    );
+    // Nothing of it was written: Bob sees no new version, and the game's
+    // log still ends at the version Ann's move named. She joins the room
+    // where it lives now, takes her seat back, and plays on.
+    let back = ann.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(back["type"], "room", "{back}");
+    let state = ann.state_at(version).await;
+    assert_eq!(state.to_act, state.you);
+    let action = splendor_e2e::choose(state.legal_actions.as_ref().unwrap(), &mut dice).clone();
+    let moved = ann
+        .request(json!({"type": "act", "action": action, "expect_version": version}))
+        .await;
+    assert_ne!(moved["type"], "error", "{moved}");
+    let (mut d1, mut d2) = (Dice(1), Dice(2));
+    let (first, second) = tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2)
+    );
+    assert_eq!(first["winners"], second["winners"]);
+    let game = first["game"].as_str().unwrap().to_owned();
+    let (status, body) = http_get(a, &format!("/api/games/{game}/replay")).await;
+    assert_eq!(status, 200, "{body}");
+    let replay = Replay::from_json(&body).expect("a replay document");
+    verify_with_commitment(&replay, &state.commitment.parse().unwrap())
+        .unwrap_or_else(|e| panic!("the replay does not verify: {e}"));
+}

@@ -158,6 +158,16 @@ impl ServerProcess {
 }
 
 impl ServerProcess {
+    /// Sends the process `signal` (`STOP`, `CONT`, ...) with `kill`.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().expect("the server is running");
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -{signal} {pid}: {sent}");
+    }
+
     /// Stops the process as `docker stop` does, with SIGTERM, and waits until
     /// it is gone; returns its exit status and how long it took to exit.
     pub async fn terminate(mut self) -> (std::process::ExitStatus, std::time::Duration) {

@@ -71,7 +71,7 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     tokio::spawn(take_over(
         lobby.clone(),
         store.clone(),
-        cluster.clone(),
+        (cluster.clone(), metrics.clone()),
         config.cluster.lease_ttl,
     ));
     info!(%node, lease_ttl = ?config.cluster.lease_ttl, "a node of the cluster");
@@ -89,7 +89,12 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
 /// Looks, every half lease, for games whose owner is gone (their lease
 /// expired) and takes them over: restores each from its log, then tells
 /// every node, so that the connections in the room join it here.
-async fn take_over(lobby: Lobby, store: Store, cluster: splendor_cluster::Cluster, ttl: Duration) {
+async fn take_over(
+    lobby: Lobby,
+    store: Store,
+    (cluster, metrics): (splendor_cluster::Cluster, Metrics),
+    ttl: Duration,
+) {
     let mut settled = HashSet::new();
     let mut tick = tokio::time::interval((ttl / 2).max(Duration::from_millis(100)));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -98,6 +103,7 @@ async fn take_over(lobby: Lobby, store: Store, cluster: splendor_cluster::Cluste
         match take_over_orphans(&lobby, &store, &mut settled).await {
             Ok(taken) => {
                 for code in taken {
+                    metrics.room_taken_over();
                     if let Some(lease) = lobby.lease_of(code) {
                         cluster.announce_moved(lease).await;
                     }

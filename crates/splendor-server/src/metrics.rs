@@ -135,6 +135,8 @@ struct Inner {
     restored: Gauge,
     queued: Counter,
     matches: Counter,
+    writes_fenced: Counter,
+    taken_over: Counter,
     /// The lobby read at each scrape, once there is one.
     lobby: Arc<OnceLock<Lobby>>,
 }
@@ -223,6 +225,18 @@ impl Metrics {
             "Rated games the quick-play queues formed",
             matches.clone(),
         );
+        let writes_fenced = Counter::default();
+        registry.register(
+            "writes_fenced",
+            "Writes of a room refused because another node took the room over (a cluster)",
+            writes_fenced.clone(),
+        );
+        let taken_over = Counter::default();
+        registry.register(
+            "rooms_taken_over",
+            "Games this node took over from a node that died, paused or was cut off (a cluster)",
+            taken_over.clone(),
+        );
         let lobby = Arc::new(OnceLock::new());
         registry.register_collector(Box::new(LobbyCollector {
             lobby: lobby.clone(),
@@ -243,6 +257,8 @@ impl Metrics {
                 restored,
                 queued,
                 matches,
+                writes_fenced,
+                taken_over,
                 lobby,
             }),
         }
@@ -321,6 +337,11 @@ impl Metrics {
     /// Counts a message to a client.
     pub fn message_sent(&self) {
         self.inner.sent.inc();
+    }
+
+    /// A game this node took over (a cluster).
+    pub fn room_taken_over(&self) {
+        self.inner.taken_over.inc();
     }
 
     /// A request was answered with the error `code`.
@@ -520,6 +541,11 @@ impl TimedPersistence {
         // Reading the log back is not a commit.
         if kind != "load_log" {
             self.metrics.observe_commit(kind, started);
+        }
+        if let Err(e) = &outcome
+            && e.kind == splendor_lobby::PersistErrorKind::Fenced
+        {
+            self.metrics.inner.writes_fenced.inc();
         }
         outcome
     }
