@@ -12,24 +12,18 @@
 
 pub mod action;
 pub mod format;
+mod restore;
 
 pub use action::{action_json, parse_action};
+pub use restore::{RestoreSummary, restore, take_over_orphans};
 
-use std::time::Duration;
-
-use splendor_replay::{
-    By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed, play_log,
-};
+use splendor_replay::{By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed};
 use splendor_rules::Options;
 use splendor_store::{
     ActionRecord, NewGame, SeatRecord, Store, StoreError, StoredGame, UnixMillis, unix_millis_now,
 };
-use tracing::{debug, error, info};
 
-use crate::code::RoomCode;
-use crate::lobby::Lobby;
 use crate::persist::{GameId, GameRecord, PersistError, Persistence, Stored, Write};
-use crate::room::RestoredGame;
 use crate::room::effect::Mover;
 use crate::session::{BoxFuture, Session, SessionError, SessionId, SessionStore, SessionToken};
 
@@ -330,274 +324,6 @@ impl SessionStore for StoreSessions {
     }
 }
 
-/// What [`restore`] did with the games it found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RestoreSummary {
-    /// Games put back into rooms.
-    pub restored: usize,
-    /// Finished games put back into rooms for the rest of their viewing
-    /// time: their players get the room, the final state and the result.
-    pub viewable: usize,
-    /// Games whose log already ended the game (only the result was
-    /// missing) too long ago to be viewed: their result was stored, no
-    /// room was opened.
-    pub finished: usize,
-    /// Games nobody played for longer than the abandoned-game time: left
-    /// as they are in the database, not reopened.
-    pub abandoned: usize,
-    /// Games that could not be restored (logged as errors).
-    pub failed: usize,
-    /// Games another node of the cluster runs (issue 21): left to it.
-    pub elsewhere: usize,
-}
-
-/// Puts every unfinished game of `store` back into a room of `lobby`, by
-/// replaying its log through the rules, and every game that finished less
-/// than the finished-room viewing time ago into a finished room for the
-/// rest of that time. Newest first, so that if two games share a room code
-/// the newer one gets it. A game that cannot be restored is logged and
-/// skipped; only failing to read the database is an error.
-pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, StoreError> {
-    let now = unix_millis_now();
-    let viewing = i64::try_from(lobby.config().finished_room_ttl.as_millis()).unwrap_or(i64::MAX);
-    let games = store.games_to_restore(now.saturating_sub(viewing)).await?;
-    let abandoned_after = lobby.config().abandoned_game_ttl;
-    let mut summary = RestoreSummary::default();
-    for game in games.iter().rev() {
-        let id = GameId(game.id);
-        let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
-        let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, game, abandoned).await {
-            Ok(Restored::Abandoned) => {
-                info!(game = %id, room = %game.room_code, "not restoring an abandoned game");
-                summary.abandoned += 1;
-            }
-            Ok(Restored::Room) => {
-                info!(game = %id, room = %game.room_code, actions = game.actions.len(), "game restored");
-                summary.restored += 1;
-            }
-            Ok(Restored::Finished) => {
-                info!(game = %id, "game was over; its result is now stored");
-                summary.finished += 1;
-            }
-            Ok(Restored::Viewable) => {
-                info!(game = %id, room = %game.room_code, "finished game restored for viewing");
-                summary.viewable += 1;
-            }
-            Ok(Restored::Elsewhere) => {
-                debug!(game = %id, room = %game.room_code, "another node runs this game");
-                summary.elsewhere += 1;
-            }
-            Ok(Restored::Superseded) => {
-                info!(game = %id, room = %game.room_code, "finished game not restored: a newer game has its room code");
-            }
-            Err(why) => {
-                error!(game = %id, room = %game.room_code, error = %why, "cannot restore a game");
-                summary.failed += 1;
-            }
-        }
-    }
-    Ok(summary)
-}
-
-/// Takes over the unfinished games no live lease holds (issue 21): their
-/// owner died, paused past its lease or was cut off from the database.
-/// Each is restored into a room of `lobby` exactly as at a start (the log
-/// replayed, the clocks from the banks the last stored action left); the
-/// claim of its code decides which node gets it when several try at once.
-/// Games that are not to be reopened (abandoned, or their result stored
-/// now) are remembered in `settled` and not looked at again. Returns the
-/// codes of the rooms this lobby runs now.
-pub async fn take_over_orphans(
-    lobby: &Lobby,
-    store: &Store,
-    settled: &mut std::collections::HashSet<uuid::Uuid>,
-) -> Result<Vec<RoomCode>, StoreError> {
-    let now = unix_millis_now();
-    let abandoned_after = lobby.config().abandoned_game_ttl;
-    let mut taken = Vec::new();
-    for id in store.orphaned_games().await? {
-        if settled.contains(&id) {
-            continue;
-        }
-        let Some(game) = store.game(id).await? else {
-            continue;
-        };
-        let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
-        let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, &game, abandoned).await {
-            Ok(Restored::Room | Restored::Viewable) => {
-                info!(game = %id, room = %game.room_code, actions = game.actions.len(), "took the game over");
-                taken.extend(RoomCode::parse(&game.room_code));
-            }
-            // Another node was quicker: nothing to do.
-            Ok(Restored::Elsewhere) => {}
-            Ok(Restored::Abandoned | Restored::Finished | Restored::Superseded) => {
-                settled.insert(id);
-            }
-            Err(why) => {
-                error!(game = %id, room = %game.room_code, error = %why, "cannot take a game over");
-                settled.insert(id);
-            }
-        }
-    }
-    Ok(taken)
-}
-
-fn idle_longer_than(now: UnixMillis, since: UnixMillis, limit: Duration) -> bool {
-    let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
-    now.saturating_sub(since) > limit
-}
-
-enum Restored {
-    Room,
-    Viewable,
-    Finished,
-    Abandoned,
-    /// A finished game whose room code a newer game holds.
-    Superseded,
-    /// Another node of the cluster runs it.
-    Elsewhere,
-}
-
-/// Restores one game, or only stores its result when its log already ended
-/// it. An `abandoned` game is not reopened, but its result is still stored
-/// if it is over: a game whose result could not be stored when it ended
-/// must not stay unfinished (and without a replay) just because the server
-/// restarted long after.
-async fn restore_one(
-    lobby: &Lobby,
-    store: &Store,
-    stored: &StoredGame,
-    abandoned: bool,
-) -> Result<Restored, String> {
-    let code = RoomCode::parse(&stored.room_code)
-        .ok_or_else(|| format!("{:?} is not a room code", stored.room_code))?;
-    let options = parse_options(stored)?;
-    let log = logged_actions(stored)?;
-    let salt = Salt(stored.salt);
-    let seed = Seed(stored.seed);
-    let commitment = Commitment::of(seed, &salt);
-    if commitment.to_string() != stored.commitment {
-        return Err(format!(
-            "the stored commitment {} is not SHA-256(salt || seed) = {commitment}",
-            stored.commitment
-        ));
-    }
-    if !stored
-        .seats
-        .iter()
-        .enumerate()
-        .all(|(i, s)| usize::from(s.seat) == i)
-    {
-        return Err("the seats are not numbered 0 to players - 1".into());
-    }
-    // The game and every action's events (the `history` joiners get).
-    let mut game =
-        splendor_rules::Game::new(stored.players, options, seed.0).map_err(|e| e.to_string())?;
-    let mut history = Vec::with_capacity(log.len());
-    play_log(&mut game, &log, |entry, events| {
-        let by = match entry.by {
-            None => Mover::Person,
-            Some(By::Bot) => Mover::Bot,
-            Some(By::StandIn) => Mover::StandIn,
-        };
-        history.push((by, *events));
-    })
-    .map_err(|e| e.to_string())?;
-    let mut finished_ago = None;
-    if let Some(result) = game.result() {
-        let finished_at = match &stored.finished {
-            Some(finished) => finished.finished_at,
-            None => {
-                let json = format::result_json(&result);
-                let finished_at = log.last().map_or(stored.created_at, |a| a.at);
-                store
-                    .finish_game(stored.id, &json, finished_at, &format::places(&result))
-                    .await
-                    .map_err(|e| format!("storing its result: {e}"))?;
-                finished_at
-            }
-        };
-        // Viewable for the rest of its viewing time (PROTOCOL.md `result`).
-        let ago = Duration::from_millis(
-            u64::try_from(unix_millis_now().saturating_sub(finished_at)).unwrap_or(0),
-        );
-        if ago >= lobby.config().finished_room_ttl {
-            return Ok(Restored::Finished);
-        }
-        if lobby.find(&stored.room_code).is_ok() {
-            return Ok(Restored::Superseded);
-        }
-        finished_ago = Some(ago);
-    } else if abandoned {
-        return Ok(Restored::Abandoned);
-    }
-    let players = stored
-        .seats
-        .iter()
-        .map(|s| Session {
-            id: SessionId(s.session_id.0),
-            name: s.name.clone(),
-        })
-        .collect();
-    let bots = stored
-        .seats
-        .iter()
-        .map(|s| s.bot.as_deref().map(str::parse).transpose())
-        .collect::<Result<Vec<Option<splendor_ai::Level>>, _>>()
-        .map_err(|e| format!("seat of a bot: {e}"))?;
-    let clock = stored
-        .clock_json
-        .as_deref()
-        .map(format::parse_clock_json)
-        .transpose()?;
-    let mut clocks = None;
-    let mut stand_in_actions = Vec::new();
-    for (index, action) in stored.actions.iter().enumerate() {
-        let (by, after) = format::parse_meta_json(action.meta_json.as_deref())?;
-        if by == Mover::StandIn {
-            stand_in_actions.push(index as u64);
-        }
-        if after.is_some() {
-            clocks = after;
-        }
-    }
-    let restored = RestoredGame {
-        id: GameId(stored.id),
-        code,
-        seed: stored.seed,
-        salt,
-        options,
-        players,
-        bots,
-        clock,
-        clocks,
-        stand_in_actions,
-        finished_ago,
-        listed: stored.listed,
-        rated: stored.rated,
-        history,
-        game,
-        version: log.len() as u64,
-    };
-    match lobby.restore(restored).await {
-        Ok(_) => {}
-        // Another node runs it under a live lease (a cluster, issue 21).
-        Err(crate::RestoreError::CodeInUse(_))
-            if matches!(lobby.locate(code).await, crate::Location::Elsewhere(_)) =>
-        {
-            return Ok(Restored::Elsewhere);
-        }
-        Err(e) => return Err(e.to_string()),
-    }
-    Ok(if finished_ago.is_some() {
-        Restored::Viewable
-    } else {
-        Restored::Room
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -618,14 +344,5 @@ mod tests {
                 .unwrap_err()
                 .contains("twice")
         );
-    }
-
-    #[test]
-    fn idleness_is_measured_in_milliseconds_without_overflow() {
-        let hour = Duration::from_secs(3600);
-        assert!(!idle_longer_than(10_000_000, 10_000_000 - 3_600_000, hour));
-        assert!(idle_longer_than(10_000_000, 10_000_000 - 3_600_001, hour));
-        assert!(!idle_longer_than(i64::MIN, i64::MAX, hour));
-        assert!(!idle_longer_than(i64::MAX, i64::MIN, Duration::MAX));
     }
 }
