@@ -18,12 +18,23 @@ const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
 
 /// Nodes `ids` over `db`, in the cluster on `nats`.
 async fn nodes(db: &TestDatabase, nats: &Nats, ids: &[u16]) -> Vec<ServerProcess> {
+    nodes_with_lease(db, nats, ids, "4s").await
+}
+
+/// Nodes `ids` whose leases live `ttl` (short: takeovers come quickly).
+async fn nodes_with_lease(
+    db: &TestDatabase,
+    nats: &Nats,
+    ids: &[u16],
+    ttl: &str,
+) -> Vec<ServerProcess> {
     let mut nodes = Vec::new();
     for id in ids {
         let id = id.to_string();
         let env = [
             ("SPLENDOR_NATS_URL", nats.url.as_str()),
             ("SPLENDOR_NODE_ID", id.as_str()),
+            ("SPLENDOR_LEASE_TTL", ttl),
         ];
         nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
     }
@@ -215,16 +226,7 @@ async fn the_owner_killed_mid_game_its_game_goes_on_from_another_node() {
         return;
     };
     let nats = Nats::start().await;
-    let mut nodes = Vec::new();
-    for id in 1..=3u16 {
-        let id = id.to_string();
-        let env = [
-            ("SPLENDOR_NATS_URL", nats.url.as_str()),
-            ("SPLENDOR_NODE_ID", id.as_str()),
-            ("SPLENDOR_LEASE_TTL", "2s"),
-        ];
-        nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
-    }
+    let nodes = nodes_with_lease(&db, &nats, &[1, 2, 3], "2s").await;
     let addrs: Vec<_> = nodes.iter().map(ServerProcess::addr).collect();
     let mut nodes = nodes.into_iter();
     let owner = nodes.next().expect("node 1");
@@ -299,16 +301,7 @@ async fn a_paused_owner_never_writes_into_the_game_another_node_took_over() {
         return;
     };
     let nats = Nats::start().await;
-    let mut nodes = Vec::new();
-    for id in 1..=2u16 {
-        let id = id.to_string();
-        let env = [
-            ("SPLENDOR_NATS_URL", nats.url.as_str()),
-            ("SPLENDOR_NODE_ID", id.as_str()),
-            ("SPLENDOR_LEASE_TTL", "2s"),
-        ];
-        nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
-    }
+    let nodes = nodes_with_lease(&db, &nats, &[1, 2], "2s").await;
     let (a, b) = (nodes[0].addr(), nodes[1].addr());
     // The room is on node 1 with Ann; Bob is on node 2.
     let mut ann = identified(&nodes[0], "ann", "en").await;
@@ -352,7 +345,12 @@ async fn a_paused_owner_never_writes_into_the_game_another_node_took_over() {
     // 1: fenced, or closed at its renewal) and she is told the room moved.
     nodes[0].signal("CONT");
     let answer = ann.recv_until(|m| m.get("id") == Some(&sent)).await;
-    assert_eq!(answer["code"], "room_closed", "{answer}");
+    // room_closed when the move reached the room (fenced at its write);
+    // not_in_room when the renewal had closed the room just before.
+    assert!(
+        answer["code"] == "room_closed" || answer["code"] == "not_in_room",
+        "{answer}"
+    );
     // The room's farewell comes before or after that answer.
     let seen = ann
         .frames

@@ -484,29 +484,7 @@ fn the_rules_corpus_meets_every_rule_error() {
         .values()
         .filter_map(|(_, s)| s.strip_prefix("rules: "))
         .collect();
-    for code in [
-        "unknown_seat",
-        "game_over",
-        "not_your_turn",
-        "wrong_phase",
-        "invalid_colors",
-        "supply_empty",
-        "take_three_required",
-        "take_two_supply",
-        "unknown_card",
-        "unknown_level",
-        "card_not_available",
-        "deck_empty",
-        "reserve_limit",
-        "cannot_afford",
-        "gold_over_cost",
-        "not_enough_gold",
-        "wrong_return_count",
-        "tokens_not_held",
-        "unknown_noble",
-        "noble_not_available",
-        "pass_not_allowed",
-    ] {
+    for code in splendor_rules::REFUSAL_CODES {
         assert!(codes.contains(code), "no {code} in {codes:?}");
     }
 }
