@@ -102,6 +102,45 @@ fn a_fenced_write_closes_the_room_at_once() {
     );
 }
 
+/// The lobby found the room's lease lost at its renewal (another node took
+/// the room over, issue 21): the room closes at once and writes nothing, not
+/// even the result of a game in progress; a second notice changes nothing.
+#[test]
+fn a_lost_lease_closes_the_room_at_once_without_a_write() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        lease lost
+        lease lost
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            lease lost
+              closed "closed-moved" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-moved"
+            lease lost
+        "#]],
+    );
+}
+
 #[test]
 fn a_game_whose_record_cannot_be_stored_does_not_start() {
     check(

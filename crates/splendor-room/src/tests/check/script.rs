@@ -34,6 +34,10 @@ impl Table {
                 let now = self.now;
                 self.core().handle_event(now, DriverEvent::HandlesGone);
             }
+            ["lease", "lost"] => {
+                let now = self.now;
+                self.core().handle_event(now, DriverEvent::LeaseLost);
+            }
             ["bot", "answers"] => self.bot_answer(true),
             ["bot", "fails"] => {
                 let think = self.think.take().expect("a think to answer");
