@@ -354,6 +354,9 @@ impl RoomCore {
                 }
                 self.effects.push_back(Effect::Release { conn });
             }
+            // A closed room moves no more (a move thought out while it
+            // closed, say because its lease was lost, is dropped).
+            DriverEvent::BotMoved { .. } if self.closed => {}
             DriverEvent::BotMoved {
                 seat,
                 version,

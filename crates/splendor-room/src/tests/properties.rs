@@ -49,6 +49,9 @@ enum Op {
     AnswerThink,
     Undeliverable(u8),
     Wait(u16),
+    /// The room's lease is lost (issue 21); the driver tells the core only
+    /// between writes.
+    LeaseLost,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -74,6 +77,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => Just(Op::AnswerThink),
         1 => (0..4u8).prop_map(Op::Undeliverable),
         3 => prop_oneof![3 => 0..2_000u16, 1 => 0..30_000u16].prop_map(Op::Wait),
+        1 => Just(Op::LeaseLost),
     ]
 }
 
@@ -105,6 +109,8 @@ struct Sim {
     legal: [Vec<WireAction>; 4],
     generation: [u64; 4],
     thinks: Vec<Think>,
+    /// The lease was lost: the core writes nothing from then on.
+    lost: bool,
 }
 
 fn session(p: u8) -> SessionId {
@@ -148,6 +154,7 @@ impl Sim {
             now,
             next_ticket: 1,
             in_flight: None,
+            lost: false,
             durable: None,
             legal: Default::default(),
             generation: [0; 4],
@@ -190,6 +197,7 @@ impl Sim {
         while let Some(effect) = self.core.poll_effect() {
             match effect {
                 Effect::Write { id, write } => {
+                    assert!(!self.lost, "a write after the lease was lost: {write:?}");
                     assert!(
                         self.in_flight.is_none(),
                         "a second write while {:?} is in flight",
@@ -349,6 +357,12 @@ impl Sim {
             Op::Undeliverable(p) => {
                 let conn = self.conn(p);
                 self.event(DriverEvent::Undeliverable { conn });
+            }
+            Op::LeaseLost => {
+                if self.in_flight.is_none() {
+                    self.lost = true;
+                    self.event(DriverEvent::LeaseLost);
+                }
             }
             Op::Wait(ms) => {
                 self.now += Duration::from_millis(u64::from(ms));
