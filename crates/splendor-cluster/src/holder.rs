@@ -167,10 +167,16 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
     each_message(announcements, |message| {
         let cluster = cluster.clone();
         async move {
-            let Some(splendor_protocol::node::ToAll::Moved { room, epoch, .. }) =
-                read(&message.subject, &message.payload)
-            else {
-                return;
+            let (room, epoch) = match read(&message.subject, &message.payload) {
+                Some(splendor_protocol::node::ToAll::Moved { room, epoch, .. }) => (room, epoch),
+                Some(splendor_protocol::node::ToAll::HandedOff { node, rooms }) => {
+                    if node != cluster.inner.node.0 {
+                        debug!(node, rooms, "a node handed its rooms off");
+                        cluster.inner.handed_off.notify_one();
+                    }
+                    return;
+                }
+                None => return,
             };
             let Some(code) = RoomCode::parse(&room) else {
                 return;

@@ -101,6 +101,8 @@ struct Inner {
     remote_members: Mutex<HashMap<RoomCode, usize>>,
     /// Rooms on other nodes known to have closed, by code and epoch.
     closed: Mutex<HashMap<(RoomCode, u64), watch::Sender<bool>>>,
+    /// Told when another node handed its rooms off.
+    handed_off: Arc<tokio::sync::Notify>,
 }
 
 impl Cluster {
@@ -128,6 +130,7 @@ impl Cluster {
                 moved: std::sync::OnceLock::new(),
                 remote_members: Mutex::new(HashMap::new()),
                 closed: Mutex::new(HashMap::new()),
+                handed_off: Arc::new(tokio::sync::Notify::new()),
             }),
         };
         let calls = cluster.subscribe(call_subject(node)).await?;
@@ -198,6 +201,33 @@ impl Cluster {
     /// Tells `hook` of every connection of this node in a room that moved.
     pub fn on_moved(&self, hook: MovedHook) {
         let _ = self.inner.moved.set(hook);
+    }
+
+    /// Notified whenever another node handed its rooms off (they are free
+    /// to take over now).
+    pub fn handed_off(&self) -> Arc<tokio::sync::Notify> {
+        self.inner.handed_off.clone()
+    }
+
+    /// Tells every node that this node, stopping, gave `rooms` rooms up.
+    pub async fn announce_handed_off(&self, rooms: usize) {
+        let message = splendor_protocol::node::ToAll::HandedOff {
+            node: self.inner.node.0,
+            rooms: u32::try_from(rooms).unwrap_or(u32::MAX),
+        };
+        let bytes = splendor_protocol::node::Envelope::encode(message);
+        let published = self
+            .inner
+            .nats
+            .publish(ALL_SUBJECT.to_owned(), bytes.into())
+            .await;
+        // Published is not sent: wait until the server has it.
+        if let Err(e) = match published {
+            Ok(()) => self.inner.nats.flush().await.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        } {
+            warn!(error = %e, "announcing the rooms handed off");
+        }
     }
 
     /// Tells every node that this node took `room` over under `lease`.

@@ -255,6 +255,15 @@ pub enum ToAll {
         /// The owner's lease.
         epoch: u64,
     },
+    /// A stopping node gave its rooms up (a rolling restart): the other
+    /// nodes look for games to take over now rather than at their next
+    /// round.
+    HandedOff {
+        /// The node that stopped.
+        node: u16,
+        /// How many rooms it gave up.
+        rooms: u32,
+    },
 }
 
 /// To the node that holds some connections' sockets: what their rooms send

@@ -365,6 +365,20 @@ impl RoomCore {
             DriverEvent::HandlesGone => self.close("closed-shutting-down"),
             DriverEvent::LeaseLost if !self.closed => self.finish_close(super::play::FENCED),
             DriverEvent::LeaseLost => {}
+            DriverEvent::HandOff => {
+                // A game in progress goes on from another node; anything
+                // else ends with this node.
+                let why = if self
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| r.game.result().is_none())
+                {
+                    super::play::FENCED
+                } else {
+                    "closed-shutting-down"
+                };
+                self.close(why);
+            }
         }
         self.after_input(now);
     }

@@ -145,4 +145,9 @@ pub enum DriverEvent {
     /// the room over, issue 21): the room closes at once, writing nothing,
     /// and its people find it where it lives now.
     LeaseLost,
+    /// This node is stopping and hands the room to another node (issue 21,
+    /// a rolling restart): the room closes as it is, its lease is given up
+    /// and another node restores a game in progress from its log at once.
+    /// A game over whose result is not stored yet stores it first.
+    HandOff,
 }

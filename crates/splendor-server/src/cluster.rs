@@ -86,8 +86,9 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     Ok(state)
 }
 
-/// Looks, every half lease, for games whose owner is gone (their lease
-/// expired) and takes them over: restores each from its log, then tells
+/// Looks, every half lease and whenever a stopping node handed its rooms
+/// off, for games whose owner is gone (their lease expired or was given
+/// up) and takes them over: restores each from its log, then tells
 /// every node, so that the connections in the room join it here.
 async fn take_over(
     lobby: Lobby,
@@ -98,8 +99,14 @@ async fn take_over(
     let mut settled = HashSet::new();
     let mut tick = tokio::time::interval((ttl / 2).max(Duration::from_millis(100)));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // A node that stops hands its rooms off and says so: no need to wait
+    // for the next round.
+    let handed_off = cluster.handed_off();
     loop {
-        tick.tick().await;
+        tokio::select! {
+            _ = tick.tick() => {}
+            () = handed_off.notified() => {}
+        }
         match take_over_orphans(&lobby, &store, &mut settled).await {
             Ok(taken) => {
                 for code in taken {

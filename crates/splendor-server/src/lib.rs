@@ -31,9 +31,11 @@
 //! When the shutdown future resolves: `/readyz` answers 503 and new
 //! WebSockets are refused; the listener stops accepting; every WebSocket is
 //! closed with 1012 (service restart); the rooms finish what they were
-//! doing ([`Lobby::drain`]), so an action being stored is stored; the
-//! storage is closed, which waits for queued writes. All of it within
-//! [`Config::shutdown_grace`].
+//! doing ([`Lobby::drain`]), so an action being stored is stored; a node of
+//! a cluster then hands its rooms off ([`Lobby::hand_off`]: they close,
+//! their leases are given up, and the other nodes are told to take the
+//! games over now); the storage is closed, which waits for queued writes.
+//! All of it within [`Config::shutdown_grace`].
 #![forbid(unsafe_code)]
 
 pub mod cli;
@@ -634,6 +636,14 @@ pub async fn serve(
         warn!("rooms still busy after the grace period");
     } else {
         info!(rooms = state.lobby().room_count(), "rooms drained");
+    }
+    // A node of a cluster gives its rooms up and says so: another node
+    // takes its games over now, not when their leases would run out.
+    if let Some(cluster) = state.cluster() {
+        match timeout_at(deadline, state.lobby().hand_off()).await {
+            Ok(rooms) => cluster.announce_handed_off(rooms).await,
+            Err(_) => warn!("rooms not handed off within the grace period: their leases run out"),
+        }
     }
     if let Some(metrics_server) = metrics_server
         && timeout_at(deadline, metrics_server).await.is_err()

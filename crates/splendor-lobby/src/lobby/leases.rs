@@ -45,6 +45,33 @@ impl Lobby {
         lost
     }
 
+    /// This node is stopping (issue 21, a rolling restart): every room
+    /// closes after the commands queued before (a game in progress with
+    /// `closed-moved`, anything else with `closed-shutting-down`), and its
+    /// lease is given up, so that another node takes a game in progress
+    /// over now rather than when the lease would have run out. Returns how
+    /// many rooms were handed off.
+    pub async fn hand_off(&self) -> usize {
+        let rooms: Vec<_> = self
+            .inner
+            .rooms()
+            .values()
+            .filter(|e| !e.handle.is_closed())
+            .map(|e| (e.lease, e.handle.clone()))
+            .collect();
+        for (_, handle) in &rooms {
+            handle.hand_off().await;
+        }
+        for (lease, handle) in &rooms {
+            handle.closed().await;
+            // The room's task gives its lease up as it ends, too; here it
+            // is given up before the other nodes are told.
+            self.inner.directory.release(*lease).await;
+        }
+        info!(rooms = rooms.len(), "rooms handed off");
+        rooms.len()
+    }
+
     /// When the directory's leases expire: a task that renews them every
     /// third of their time to live, for as long as the lobby lives.
     pub fn spawn_lease_renewal(&self) -> Option<tokio::task::JoinHandle<()>> {

@@ -179,6 +179,7 @@ impl Driver {
                 let _ = reply.send(self.core.probe());
             }
             Command::LeaseLost => self.core.handle_event(now(), DriverEvent::LeaseLost),
+            Command::HandOff => self.core.handle_event(now(), DriverEvent::HandOff),
         }
     }
 

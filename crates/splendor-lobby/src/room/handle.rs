@@ -54,6 +54,9 @@ pub(crate) enum Command {
     Probe { reply: oneshot::Sender<RoomProbe> },
     /// The room's lease is lost: it closes (issue 21).
     LeaseLost,
+    /// This node is stopping: the room closes and its lease is given up
+    /// for another node to take a game in progress over (issue 21).
+    HandOff,
 }
 
 /// A cloneable handle to a room: its task on this node, or its owner on
@@ -187,6 +190,15 @@ impl RoomHandle {
     pub async fn lease_lost(&self) {
         if let Target::Local(commands) = &self.target {
             let _ = commands.send(Command::LeaseLost).await;
+        }
+    }
+
+    /// This node is stopping: the room closes after the commands queued
+    /// before this one, and its task gives its lease up as it ends (issue
+    /// 21, a rolling restart). Only the owner's lobby does this.
+    pub async fn hand_off(&self) {
+        if let Target::Local(commands) = &self.target {
+            let _ = commands.send(Command::HandOff).await;
         }
     }
 

@@ -141,6 +141,67 @@ fn a_lost_lease_closes_the_room_at_once_without_a_write() {
     );
 }
 
+/// A node that stops hands its rooms off (issue 21, a rolling restart): a
+/// game in progress closes with `closed-moved` (another node restores it
+/// from its log and its people find it there), writing nothing; a room
+/// without a game closes with `closed-shutting-down`; a second notice
+/// changes nothing.
+#[test]
+fn a_handed_off_room_closes_as_moved_only_with_a_game_in_progress() {
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        hand off
+        hand off
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            hand off
+              closed "closed-moved" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-moved"
+            hand off
+        "#]],
+    );
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        hand off
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            hand off
+              closed "closed-shutting-down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-shutting-down"
+              deadline none
+        "#]],
+    );
+}
+
 #[test]
 fn a_game_whose_record_cannot_be_stored_does_not_start() {
     check(

@@ -63,6 +63,10 @@ pub(super) struct Client {
     /// In a cluster: rooms this connection is in that moved to another
     /// node (it joins them again there).
     pub(super) moved: Option<tokio::sync::mpsc::UnboundedReceiver<splendor_lobby::RoomCode>>,
+    /// In a cluster: a seat waits for its room's owner (the node that had
+    /// it could not be reached), and looks again at this time, in case the
+    /// announcement of the room's new owner came before the seat waited.
+    pub(super) look_again: Option<(Instant, splendor_lobby::RoomCode)>,
 }
 
 /// What woke the read loop besides a close.
@@ -128,6 +132,10 @@ impl Client {
                 () = sleep_until_or_never(lapse_deadline) => Wake::Lapse,
                 Some(found) = next_match(&mut self.matches) => Wake::Matched(found),
                 Some(room) = next_move(&mut self.moved) => Wake::Moved(room),
+                () = sleep_until_or_never(self.look_again.map(|(at, _)| at)) => {
+                    let (_, room) = self.look_again.take().expect("armed");
+                    Wake::Moved(room)
+                }
                 () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Wake::Bots,
                 frame = stream.next() => Wake::Frame(frame),
             };

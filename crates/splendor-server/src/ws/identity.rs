@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use splendor_lobby::{LobbyError, RoomSeat, Session};
 use splendor_protocol::{
     ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome, Words,
@@ -12,6 +14,10 @@ use tracing::{debug, warn};
 use crate::l10n::Lang;
 
 use super::client::{Client, HELLO_EXAMPLE};
+
+/// How long a seat waiting for its room's new owner waits before it looks
+/// again by itself (the announcement of the new owner is the quick way).
+const LOOK_AGAIN: Duration = Duration::from_secs(1);
 
 impl Client {
     pub(super) async fn hello(&mut self, hello: Hello, id: Option<RequestId>) {
@@ -168,19 +174,19 @@ impl Client {
 
     pub(super) async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
         let presence = self.state.lobby().presence();
-        let Ok(handle) = self.state.lobby().find_anywhere(seat.code.as_str()).await else {
-            presence.forget_room(session.id, seat.code);
-            return;
+        let joined = match self.state.lobby().find_anywhere(seat.code.as_str()).await {
+            Ok(handle) => handle
+                .join(
+                    self.caller(&session, None),
+                    (session.name.clone(), seat.role, self.verbose),
+                    self.conn.clone(),
+                )
+                .await
+                .map(|joined| (joined, handle)),
+            Err(e) => Err(e),
         };
-        match handle
-            .join(
-                self.caller(&session, None),
-                (session.name.clone(), seat.role, self.verbose),
-                self.conn.clone(),
-            )
-            .await
-        {
-            Ok(joined) => {
+        match joined {
+            Ok((joined, handle)) => {
                 presence.set_room(
                     session.id,
                     Some(RoomSeat {
@@ -189,16 +195,22 @@ impl Client {
                     }),
                 );
                 self.set_room(Some(handle));
+                self.look_again = None;
             }
             // The room's node cannot be reached now (its owner may have
-            // died, and another node takes it over shortly): the seat stays
-            // this session's, and the connection joins again when told
-            // where the room lives now.
-            Err(LobbyError::RoomUnavailable)
-                if self.seat_in_running_game(&session, &seat).await =>
-            {
+            // died, or is handing it off as it stops, and another node takes
+            // it over shortly): the seat stays this session's, and the
+            // connection joins again when told where the room lives now.
+            Err(
+                LobbyError::RoomUnavailable | LobbyError::RoomClosed | LobbyError::RoomNotFound(_),
+            ) if self.seat_in_running_game(&session, &seat).await => {
                 debug!(room = %seat.code, "the room's node cannot be reached; waiting");
+                let code = seat.code;
                 presence.set_room(session.id, Some(seat));
+                // Told when another node takes the room over; but that may
+                // have been said while this connection was still asking the
+                // old owner, so it looks again shortly too.
+                self.look_again = Some((Instant::now() + LOOK_AGAIN, code));
             }
             Err(e) => {
                 debug!(error = %e, "could not rejoin");

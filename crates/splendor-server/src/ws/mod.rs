@@ -212,6 +212,7 @@ async fn serve_socket(
             matches: None,
             awaiting_rematch: false,
             bots_at: None,
+            look_again: None,
             conn_span,
             room_span: Span::none(),
             liveness: None,

@@ -38,6 +38,10 @@ impl Table {
                 let now = self.now;
                 self.core().handle_event(now, DriverEvent::LeaseLost);
             }
+            ["hand", "off"] => {
+                let now = self.now;
+                self.core().handle_event(now, DriverEvent::HandOff);
+            }
             ["bot", "answers"] => self.bot_answer(true),
             ["bot", "fails"] => {
                 let think = self.think.take().expect("a think to answer");
