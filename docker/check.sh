@@ -11,7 +11,9 @@
 #      stops cleanly on SIGTERM, and the healthcheck then fails;
 #   4. the image runs as a non-root user, exposes the port it listens on, keeps
 #      /data in a volume and has a HEALTHCHECK;
-#   5. the compose files keep /metrics off the public port.
+#   5. the compose files keep /metrics off the public port, and the cluster's
+#      (compose.cluster.yml) is consistent with docker/haproxy.cfg;
+#   6. haproxy accepts docker/haproxy.cfg (`haproxy -c`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 df=Dockerfile
@@ -128,4 +130,9 @@ echo "SIGTERM: clean exit; HEALTHCHECK fails once the server is gone"
 # 5. The compose files keep /metrics off the public port (and the check
 #    itself fails on a file that does not).
 python3 docker/check_compose.py --self-test || fail "a compose file serves /metrics on the public port"
+
+# 6. HAProxy's own check of the cluster's proxy file (the cluster test runs a
+#    real haproxy on this same file).
+command -v haproxy >/dev/null 2>&1 || fail "haproxy is not installed (Debian: apt-get install haproxy)"
+haproxy -c -f docker/haproxy.cfg || fail "haproxy -c refuses docker/haproxy.cfg"
 echo "docker/check.sh: OK"

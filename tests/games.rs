@@ -3,153 +3,13 @@
 //! against the rules crate's scoring, and every frame every client received
 //! is checked for hidden information (R6.4).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
+use splendor_e2e::leaks::{card_ids, check_no_leaks, own_blind_reserves};
 use splendor_e2e::{Dice, Table, TestClient, TestServer, choose, open_table};
 use splendor_protocol::{PhaseName, ServerMessage, StateInfo};
 use splendor_rules::{CardId, NobleId};
-
-/// Every card id a frame shows: card objects, the ids in actions, and in a
-/// lean state (protocol 2) the bare ids where its cards are.
-fn card_ids(value: &Value, out: &mut BTreeSet<u64>) {
-    if value["lean"] == true {
-        lean_card_ids(value, out);
-    }
-    any_card_ids(value, out);
-}
-
-/// The bare card ids of a lean state: face-up cards, purchased cards and
-/// reserved cards.
-fn lean_card_ids(state: &Value, out: &mut BTreeSet<u64>) {
-    let ids = |v: &Value| -> Vec<u64> {
-        v.as_array()
-            .map(|a| a.iter().filter_map(Value::as_u64).collect())
-            .unwrap_or_default()
-    };
-    for level in state["levels"].as_array().unwrap() {
-        out.extend(ids(&level["cards"]));
-    }
-    for player in state["players"].as_array().unwrap() {
-        out.extend(ids(&player["cards"]));
-        for reserved in player["reserved"].as_array().unwrap() {
-            out.extend(reserved["card"].as_u64());
-        }
-    }
-}
-
-/// Card objects and the ids in actions, anywhere in a frame.
-fn any_card_ids(value: &Value, out: &mut BTreeSet<u64>) {
-    match value {
-        Value::Object(map) => {
-            if map.contains_key("bonus") && map.contains_key("cost") {
-                out.insert(map["id"].as_u64().unwrap());
-            }
-            for (key, v) in map {
-                match (key.as_str(), v) {
-                    ("buy" | "reserve", Value::Number(n)) => {
-                        out.insert(n.as_u64().unwrap());
-                    }
-                    ("buy", Value::Object(b)) => {
-                        out.insert(b["card"].as_u64().unwrap());
-                    }
-                    _ => any_card_ids(v, out),
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| any_card_ids(v, out)),
-        _ => {}
-    }
-}
-
-/// The cards a seat's own state shows in its hand as blind reserves.
-fn own_blind_reserves(state: &Value, seat: usize) -> BTreeSet<u64> {
-    state["players"][seat]["reserved"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["from_deck"] == true)
-        // A card object, or a lean state's bare id.
-        .filter_map(|r| r["card"]["id"].as_u64().or(r["card"].as_u64()))
-        .collect()
-}
-
-/// Each recorded frame with the state version it was received at.
-fn frames_with_versions(frames: &[String]) -> Vec<(Option<u64>, Value)> {
-    let mut version = None;
-    frames
-        .iter()
-        .map(|f| {
-            let v: Value = serde_json::from_str(f).unwrap();
-            if let Some(n) = v.get("version").and_then(Value::as_u64) {
-                version = Some(n);
-            }
-            (version, v)
-        })
-        .collect()
-}
-
-/// R6.4 on the wire: no frame to anyone shows a card that is in a deck at
-/// that version, and no frame to anyone but its owner shows a blind reserve
-/// still in the owner's hand.
-fn check_no_leaks(players: &[TestClient], spectator: &TestClient) {
-    // Per version: every card outside the decks (the union of what the
-    // seats see), and each seat's hidden hand.
-    let mut outside_decks: BTreeMap<u64, BTreeSet<u64>> = BTreeMap::new();
-    let mut hidden: BTreeMap<(u64, usize), BTreeSet<u64>> = BTreeMap::new();
-    for (seat, p) in players.iter().enumerate() {
-        for (version, frame) in frames_with_versions(&p.frames) {
-            if frame["type"] == "state" {
-                let v = version.unwrap();
-                card_ids(&frame, outside_decks.entry(v).or_default());
-                hidden.insert((v, seat), own_blind_reserves(&frame, seat));
-            }
-        }
-    }
-    let mut blind_reserves_seen = 0;
-    let viewers = players
-        .iter()
-        .enumerate()
-        .map(|(s, p)| (Some(s), p))
-        .chain([(None, spectator)]);
-    for (viewer, client) in viewers {
-        for (version, frame) in frames_with_versions(&client.frames) {
-            let mut shown = BTreeSet::new();
-            card_ids(&frame, &mut shown);
-            let Some(v) = version else {
-                assert!(
-                    shown.is_empty(),
-                    "{}: cards before the game: {frame}",
-                    client.name
-                );
-                continue;
-            };
-            let public = &outside_decks[&v];
-            assert!(
-                shown.is_subset(public),
-                "{} saw deck cards {:?} at version {v}: {frame}",
-                client.name,
-                shown.difference(public).collect::<Vec<_>>()
-            );
-            for owner in 0..players.len() {
-                if Some(owner) == viewer {
-                    continue;
-                }
-                let secret = &hidden[&(v, owner)];
-                blind_reserves_seen += secret.len();
-                assert!(
-                    shown.is_disjoint(secret),
-                    "{} saw seat {owner}'s blind reserve at version {v}: {frame}",
-                    client.name
-                );
-            }
-        }
-    }
-    assert!(
-        blind_reserves_seen > 0,
-        "the game had no blind reserve to keep secret"
-    );
-}
 
 /// The error for one act, with the card id in its message ("card 17 ...")
 /// replaced, so that errors about different ids can be compared. Only the
@@ -346,7 +206,10 @@ async fn full_game(names: &[&str], seed: u64) {
         "everyone gets the same result"
     );
     check_result(&results[0], &public, names.len());
-    check_no_leaks(&table.players, &table.spectator);
+    check_no_leaks(
+        &table.players.iter().collect::<Vec<_>>(),
+        &[&table.spectator],
+    );
     assert!(probes > 0, "no probe was made");
     // Acting after the end is refused, and nothing changes.
     let reply = table.players[0]

@@ -9,6 +9,8 @@
 //! of its own ([`ServerProcess`], [`TestDatabase`]), for the crash test.
 #![forbid(unsafe_code)]
 
+pub mod haproxy;
+pub mod leaks;
 pub mod process;
 
 pub use process::{ServerProcess, TestDatabase, http_get};
@@ -239,6 +241,35 @@ impl TestClient {
                 Some(Ok(_)) => {}
                 Some(Err(e)) => panic!("{}: socket error {e}", self.name),
                 None => panic!("{}: connection ended", self.name),
+            }
+        }
+    }
+
+    /// The next frame as JSON, or how the connection ended (the close
+    /// frame's code, if one came): for clients that carry on through a
+    /// server's restart. Panics only if nothing comes within the safety
+    /// timeout.
+    pub async fn try_recv(&mut self) -> Result<Value, Option<u16>> {
+        loop {
+            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: no frame within {SAFETY_TIMEOUT:?}", self.name));
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    self.frames.push(text.as_str().to_owned());
+                    let value: Value = serde_json::from_str(text.as_str())
+                        .unwrap_or_else(|e| panic!("{}: invalid JSON {e}: {text}", self.name));
+                    if value["type"] == "state" && value["lean"] != true {
+                        self.last_full = serde_json::from_value(value.clone()).ok();
+                    }
+                    return Ok(value);
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    self.close = frame.map(|f| (u16::from(f.code), f.reason.as_str().to_owned()));
+                    return Err(self.close.as_ref().map(|c| c.0));
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return Err(None),
             }
         }
     }

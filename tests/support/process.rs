@@ -80,8 +80,19 @@ impl ServerProcess {
         database_url: &str,
         env: &[(&str, &str)],
     ) -> ServerProcess {
+        ServerProcess::start_on("127.0.0.1:0", binary, database_url, env).await
+    }
+
+    /// [`ServerProcess::start_with_env`] listening on `listen` (a node
+    /// restarted where the proxy in front of it expects it).
+    pub async fn start_on(
+        listen: &str,
+        binary: &str,
+        database_url: &str,
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
         let mut child = Command::new(binary)
-            .args(["--listen", "127.0.0.1:0", "--database-url", database_url])
+            .args(["--listen", listen, "--database-url", database_url])
             // Test clients play as fast as the server answers (see
             // `TestServer::start`).
             .args([

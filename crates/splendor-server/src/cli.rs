@@ -61,7 +61,16 @@ enum Command {
 
 /// The binary's entry point.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    main_with(|_| {})
+}
+
+/// [`main`], with the parsed configuration changed by `adjust` before it is
+/// used: for the end-to-end tests' copy of the binary, which sets what no
+/// flag of the public server may (a fixed room seed for a reproducible
+/// deal).
+pub fn main_with(adjust: impl FnOnce(&mut Config)) -> ExitCode {
+    let mut cli = Cli::parse();
+    adjust(&mut cli.config);
     if let Some(Command::Verify { file, commitment }) = &cli.command {
         return verify(file, commitment.as_deref());
     }

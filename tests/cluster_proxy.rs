@@ -1,0 +1,546 @@
+//! Three server nodes behind a real HAProxy (issue 21), on the proxy file
+//! of the cluster's compose recipe (`docker/haproxy.cfg`), one PostgreSQL
+//! database and a `nats-server` of the test's own, all real processes on
+//! loopback. Players connect to the proxy only, as they would to a public
+//! host, and land on different nodes:
+//! - they play a clocked game with a bot, a spectator and chat; every frame
+//!   is a protocol message and the hidden-information scan finds nothing;
+//! - a seeded game sends each seat through the cluster exactly what one
+//!   node sends (clock readings aside);
+//! - a rolling restart (SIGTERM of each node in turn, started again where
+//!   the proxy expects it) loses no game and no acknowledged move.
+//!
+//! Needs PostgreSQL (`SPLENDOR_TEST_DATABASE_URL`, which `.ci/run` sets):
+//! without it each test says SKIPPED and passes. Needs `haproxy` and
+//! `nats-server` (`.ci/run` installs both).
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use splendor_cluster::testing::Nats;
+use splendor_e2e::haproxy::Haproxy;
+use splendor_e2e::leaks::check_frames;
+use splendor_e2e::process::{ServerProcess, TestDatabase, http_get};
+use splendor_e2e::{Dice, TestClient, choose};
+use splendor_protocol::{ServerMessage, StateInfo};
+use splendor_replay::{Replay, verify_with_commitment};
+use tokio::sync::watch;
+
+const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
+
+/// The e2e binary's test-only room seed (see `tests/support/server_main.rs`).
+const ROOM_SEED_VAR: &str = "SPLENDOR_E2E_ROOM_SEED";
+
+/// Node `id` of the cluster on `db` and `nats`, listening on `listen`.
+async fn node(
+    db: &TestDatabase,
+    nats: &Nats,
+    id: u16,
+    listen: &str,
+    seed: Option<&str>,
+) -> ServerProcess {
+    let id = id.to_string();
+    let mut env = vec![
+        ("SPLENDOR_NATS_URL", nats.url.as_str()),
+        ("SPLENDOR_NODE_ID", id.as_str()),
+        ("SPLENDOR_LEASE_TTL", "4s"),
+        // Behind the proxy, as the compose recipe sets them.
+        ("SPLENDOR_CLIENT_IP_HEADER", "X-Forwarded-For"),
+        ("SPLENDOR_MAX_TCP_PER_PEER", "0"),
+    ];
+    if let Some(seed) = seed {
+        env.push((ROOM_SEED_VAR, seed));
+    }
+    ServerProcess::start_on(listen, SERVER, &db.url, &env).await
+}
+
+/// Three nodes and the proxy in front of them.
+async fn cluster(
+    db: &TestDatabase,
+    nats: &Nats,
+    seed: Option<&str>,
+) -> (Vec<ServerProcess>, Haproxy) {
+    let mut nodes = Vec::new();
+    for id in 1..=3 {
+        nodes.push(node(db, nats, id, "127.0.0.1:0", seed).await);
+    }
+    let addrs: Vec<SocketAddr> = nodes.iter().map(ServerProcess::addr).collect();
+    let proxy = Haproxy::start(&addrs).await;
+    (nodes, proxy)
+}
+
+/// A player through `addr`, identified.
+async fn player(addr: SocketAddr, name: &str) -> TestClient {
+    let mut client = TestClient::connect_to(addr, name).await;
+    client.hello().await;
+    client
+}
+
+/// How many WebSockets `node` holds, from its own /metrics.
+async fn sockets_on(node: SocketAddr) -> f64 {
+    let (status, text) = http_get(node, "/metrics").await;
+    assert_eq!(status, 200, "{text}");
+    splendor_e2e::metric_value(&text, "splendor_connections")
+}
+
+/// Every frame is a protocol message the types (and the schema derived
+/// from them) describe.
+fn assert_protocol_frames(client: &TestClient) {
+    for frame in &client.frames {
+        serde_json::from_str::<ServerMessage>(frame)
+            .unwrap_or_else(|e| panic!("{}: not a protocol message ({e}): {frame}", client.name));
+    }
+}
+
+#[tokio::test]
+async fn players_on_three_nodes_behind_haproxy_play_a_clocked_game_with_a_bot() {
+    let Some(db) = TestDatabase::postgres("three nodes behind haproxy").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let (nodes, proxy) = cluster(&db, &nats, None).await;
+    let addr = proxy.addr();
+    // The proxy keeps /metrics to the operators.
+    assert_eq!(http_get(addr, "/metrics").await.0, 404);
+
+    let mut ann = player(addr, "ann").await;
+    let mut bob = player(addr, "bob").await;
+    let mut carl = player(addr, "carl").await;
+    let mut dora = player(addr, "dora").await;
+    // No sticky sessions, least connections first: the four sockets are
+    // spread over the three nodes.
+    for node in &nodes {
+        assert!(
+            sockets_on(node.addr()).await >= 1.0,
+            "a node without a player"
+        );
+    }
+
+    let room = ann
+        .request(json!({
+            "type": "create", "seats": 4,
+            "clock": {"initial_s": 300, "increment_s": 10}, "stand_in_when_away": true
+        }))
+        .await;
+    assert_eq!(room["type"], "room", "{room}");
+    let code = room["code"].as_str().unwrap().to_owned();
+    let added = ann
+        .request(json!({"type": "add_bot", "level": "greedy"}))
+        .await;
+    assert_eq!(added["type"], "room", "{added}");
+    for client in [&mut bob, &mut carl] {
+        let joined = client.request(json!({"type": "join", "code": code})).await;
+        assert_eq!(joined["type"], "room", "{joined}");
+    }
+    let watching = dora
+        .request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
+    assert_eq!(watching["type"], "room", "{watching}");
+
+    // Chat crosses nodes both ways.
+    let said = bob
+        .request(json!({"type": "chat", "text": "good luck"}))
+        .await;
+    assert_ne!(said["type"], "error", "{said}");
+    for client in [&mut ann, &mut carl, &mut dora] {
+        let chat = client.recv_type("chat").await;
+        assert_eq!(chat["text"], "good luck", "{chat}");
+        assert_eq!(chat["from"], "bob", "{chat}");
+    }
+
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    let (mut d1, mut d2, mut d3) = (Dice(31), Dice(32), Dice(33));
+    let (a, b, c) = tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2),
+        carl.play_until_result(&mut d3)
+    );
+    let watched = dora.recv_type("result").await;
+    for result in [&b, &c, &watched] {
+        assert_eq!(result["winners"], a["winners"], "{a}\n{result}");
+    }
+
+    // The states carried the clock, and every frame is a protocol message.
+    let clocked = ann
+        .frames
+        .iter()
+        .filter_map(|f| serde_json::from_str::<Value>(f).ok())
+        .any(|m| m["type"] == "state" && m["clocks"].is_array());
+    assert!(clocked, "no state with clocks");
+    for client in [&ann, &bob, &carl, &dora] {
+        assert_protocol_frames(client);
+    }
+    // The hidden-information scan, seat by seat (the bot's seat has no
+    // socket: nobody may see its blind reserves either).
+    let mut by_seat: BTreeMap<u64, Vec<String>> = (0..4).map(|s| (s, Vec::new())).collect();
+    for client in [&ann, &bob, &carl] {
+        let seat = client
+            .frames
+            .iter()
+            .filter_map(|f| serde_json::from_str::<Value>(f).ok())
+            .find_map(|m| (m["type"] == "state").then(|| m["you"].as_u64()).flatten())
+            .expect("a seat");
+        by_seat.insert(seat, client.frames.clone());
+    }
+    let seats: Vec<Vec<String>> = by_seat.into_values().collect();
+    let kept = check_frames(&seats, &[dora.frames.clone()])
+        .unwrap_or_else(|(who, leak)| panic!("client {who}: {leak}"));
+    assert!(kept > 0, "the game had no blind reserve to keep secret");
+
+    // The game is in the shared history, whichever node answers.
+    let game = a["game"].as_str().unwrap().to_owned();
+    for node in &nodes {
+        let (status, body) = http_get(node.addr(), &format!("/api/games/{game}")).await;
+        assert_eq!(status, 200, "{body}");
+    }
+}
+
+/// What a seat is sent, without what differs from one run to the next
+/// whatever the server: the room's code (drawn from the operating system,
+/// not the room's seed), the clock readings.
+fn comparable(frames: &[String]) -> Vec<Value> {
+    let code = frames
+        .iter()
+        .filter_map(|f| serde_json::from_str::<Value>(f).ok())
+        .find_map(|m| m["code"].as_str().map(str::to_owned))
+        .expect("the room's code");
+    frames
+        .iter()
+        .map(|f| {
+            let mut m: Value = serde_json::from_str(&f.replace(&code, "ROOM")).unwrap();
+            if let Some(map) = m.as_object_mut() {
+                map.remove("clocks");
+            }
+            m
+        })
+        .collect()
+}
+
+/// Ann creates a clocked room for two, Bob joins, Carl watches; they play
+/// to the end by fixed dice. Returns what each of them was sent.
+async fn scripted_game(ann: &mut TestClient, bob: &mut TestClient, carl: &mut TestClient) {
+    let room = ann
+        .request(json!({
+            "type": "create", "seats": 2,
+            "clock": {"initial_s": 600, "increment_s": 5}
+        }))
+        .await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let joined = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    let watching = carl
+        .request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
+    assert_eq!(watching["type"], "room", "{watching}");
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    let (mut d1, mut d2) = (Dice(71), Dice(72));
+    let (a, b) = tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2)
+    );
+    assert_eq!(a["winners"], b["winners"]);
+    carl.recv_type("result").await;
+    // The room's last word after the result.
+    for client in [ann, bob, carl] {
+        client.recv_until(|m| m["type"] == "room").await;
+    }
+}
+
+#[tokio::test]
+async fn a_seeded_game_sends_each_seat_through_the_cluster_what_one_node_sends() {
+    let Some(one_db) = TestDatabase::postgres("a seeded game on one node").await else {
+        return;
+    };
+    let Some(db) = TestDatabase::postgres("a seeded game on three nodes").await else {
+        return;
+    };
+    let seed = "20261126";
+    let single = ServerProcess::start_with_env(SERVER, &one_db.url, &[(ROOM_SEED_VAR, seed)]).await;
+    let (mut ann, mut bob, mut carl) = (
+        player(single.addr(), "ann").await,
+        player(single.addr(), "bob").await,
+        player(single.addr(), "carl").await,
+    );
+    let skip = [ann.frames.len(), bob.frames.len(), carl.frames.len()];
+    scripted_game(&mut ann, &mut bob, &mut carl).await;
+    let alone: Vec<Vec<Value>> = [&ann, &bob, &carl]
+        .iter()
+        .zip(skip)
+        .map(|(c, s)| comparable(&c.frames[s..]))
+        .collect();
+
+    let nats = Nats::start().await;
+    let (nodes, proxy) = cluster(&db, &nats, Some(seed)).await;
+    let (mut ann, mut bob, mut carl) = (
+        player(proxy.addr(), "ann").await,
+        player(proxy.addr(), "bob").await,
+        player(proxy.addr(), "carl").await,
+    );
+    // One socket on each node: the room is on Ann's, Bob and Carl reach
+    // it through theirs.
+    for node in &nodes {
+        assert_eq!(sockets_on(node.addr()).await, 1.0);
+    }
+    let skip = [ann.frames.len(), bob.frames.len(), carl.frames.len()];
+    scripted_game(&mut ann, &mut bob, &mut carl).await;
+    let spread: Vec<Vec<Value>> = [&ann, &bob, &carl]
+        .iter()
+        .zip(skip)
+        .map(|(c, s)| comparable(&c.frames[s..]))
+        .collect();
+    for (who, (one, three)) in ["ann", "bob", "carl"].iter().zip(alone.iter().zip(&spread)) {
+        assert!(one.len() > 20, "{who}: a whole game ({} frames)", one.len());
+        for (i, (x, y)) in one.iter().zip(three).enumerate() {
+            assert_eq!(x, y, "{who}: frame {i} differs");
+        }
+        assert_eq!(one.len(), three.len(), "{who}: as many frames");
+    }
+}
+
+/// A player who carries on through a rolling restart: on a closed socket it
+/// connects again through the proxy with its token (the page and the kits
+/// do the same); a move refused because its room was moving is made again
+/// when the state comes again. It makes no move at or past the version
+/// `allowed` names, so that the test decides when the game is where.
+struct Steady {
+    client: TestClient,
+    proxy: SocketAddr,
+    dice: Dice,
+    /// What this seat was shown at each version (clock readings and
+    /// request ids aside): the same version must always show the same.
+    seen: BTreeMap<u64, Value>,
+    reconnects: usize,
+    commitment: Option<String>,
+}
+
+impl Steady {
+    async fn play(
+        mut self,
+        mut allowed: watch::Receiver<u64>,
+        reached: watch::Sender<u64>,
+    ) -> (Steady, Value) {
+        let mut turn: Option<StateInfo> = None;
+        let mut acted: Option<(u64, Value)> = None;
+        let mut retry_at: Option<tokio::time::Instant> = None;
+        loop {
+            if let Some(state) = &turn
+                && state.version < *allowed.borrow()
+                && acted.is_none()
+                && retry_at.is_none()
+            {
+                let legal = state.legal_actions.clone().expect("legal actions");
+                let action = choose(&legal, &mut self.dice).clone();
+                let id = self
+                    .client
+                    .send_with_id(
+                        json!({"type": "act", "action": action, "expect_version": state.version}),
+                    )
+                    .await;
+                acted = Some((state.version, id));
+            }
+            let frame = tokio::select! {
+                frame = self.client.try_recv() => frame,
+                _ = allowed.changed() => continue,
+                () = async {
+                    match retry_at {
+                        Some(at) => tokio::time::sleep_until(at).await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    retry_at = None;
+                    continue;
+                }
+            };
+            let message = match frame {
+                Ok(message) => message,
+                Err(_) => {
+                    self.reconnect().await;
+                    (turn, acted) = (None, None);
+                    continue;
+                }
+            };
+            match message["type"].as_str() {
+                Some("result") => return (self, message),
+                Some("state") => {
+                    let state = self.client.full(serde_json::from_value(message).unwrap());
+                    self.record(&state);
+                    reached.send_if_modified(|v| {
+                        let newer = state.version > *v;
+                        *v = (*v).max(state.version);
+                        newer
+                    });
+                    if acted.as_ref().is_some_and(|(v, _)| *v != state.version) {
+                        acted = None;
+                    }
+                    retry_at = None;
+                    turn = (state.to_act.is_some() && state.to_act == state.you).then_some(state);
+                }
+                // A refused move (its room was closing or moving): made
+                // again, on the state that comes again or after a moment,
+                // as the kits do.
+                Some("error")
+                    if acted
+                        .as_ref()
+                        .is_some_and(|(_, id)| message.get("id") == Some(id)) =>
+                {
+                    let code = message["code"].as_str().unwrap_or_default();
+                    assert!(
+                        ["room_closed", "room_unavailable", "not_in_room", "internal"]
+                            .contains(&code),
+                        "{}: {message}",
+                        self.client.name
+                    );
+                    acted = None;
+                    retry_at =
+                        Some(tokio::time::Instant::now() + std::time::Duration::from_millis(200));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn record(&mut self, state: &StateInfo) {
+        let mut shown = serde_json::to_value(state).unwrap();
+        if let Some(map) = shown.as_object_mut() {
+            map.remove("clocks");
+            map.remove("id");
+        }
+        self.commitment = Some(state.commitment.clone());
+        if let Some(before) = self.seen.insert(state.version, shown.clone()) {
+            assert_eq!(
+                before, shown,
+                "{}: version {} showed two different games",
+                self.client.name, state.version
+            );
+        }
+    }
+
+    /// Connects through the proxy again with the session's token, until a
+    /// node takes it.
+    async fn reconnect(&mut self) {
+        let token = self.client.token.clone().expect("a token");
+        let name = self.client.name.clone();
+        let frames = std::mem::take(&mut self.client.frames);
+        self.client = TestClient::connect_to(self.proxy, &name).await;
+        self.client.frames = frames;
+        self.client.resume(&token).await;
+        self.reconnects += 1;
+    }
+}
+
+/// Waits until some player was shown `version`.
+async fn reach_version(reached: &mut watch::Receiver<u64>, version: u64) {
+    let waited = tokio::time::timeout(
+        splendor_e2e::SAFETY_TIMEOUT,
+        reached.wait_for(|v| *v >= version),
+    )
+    .await
+    .map(|r| r.is_ok());
+    assert_eq!(
+        waited,
+        Ok(true),
+        "the game never reached version {version}: {}",
+        *reached.borrow()
+    );
+}
+
+#[tokio::test]
+async fn a_rolling_restart_behind_haproxy_loses_no_game_and_no_move() {
+    let Some(db) = TestDatabase::postgres("a rolling restart").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let (nodes, proxy) = cluster(&db, &nats, None).await;
+    let addr = proxy.addr();
+    let mut ann = player(addr, "ann").await;
+    let mut bob = player(addr, "bob").await;
+    let mut carl = player(addr, "carl").await;
+    let room = ann.request(json!({"type": "create", "seats": 3})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    for client in [&mut bob, &mut carl] {
+        let joined = client.request(json!({"type": "join", "code": code})).await;
+        assert_eq!(joined["type"], "room", "{joined}");
+    }
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+
+    let (allow, allowed) = watch::channel(6u64);
+    let (reach, mut reached) = watch::channel(0u64);
+    let mut players = tokio::task::JoinSet::new();
+    for (i, client) in [ann, bob, carl].into_iter().enumerate() {
+        let steady = Steady {
+            client,
+            proxy: addr,
+            dice: Dice(40 + i as u64),
+            seen: BTreeMap::new(),
+            reconnects: 0,
+            commitment: None,
+        };
+        players.spawn(steady.play(allowed.clone(), reach.clone()));
+    }
+
+    // Each node in turn: stopped with SIGTERM while moves are being made
+    // (docker stop), then started again where the proxy expects it (a new
+    // version deployed), before the next one stops.
+    let mut nodes: Vec<Option<ServerProcess>> = nodes.into_iter().map(Some).collect();
+    for (i, slot) in nodes.iter_mut().enumerate() {
+        let at = 6 * (i as u64 + 1);
+        reach_version(&mut reached, at).await;
+        allow.send_replace(at + 6);
+        let stopping = slot.take().expect("a running node");
+        let listen = stopping.addr().to_string();
+        let since = Instant::now();
+        let (status, took) = stopping.terminate().await;
+        assert!(status.success(), "node {}: {status}", i + 1);
+        println!("node {} stopped in {took:?}", i + 1);
+        *slot = Some(node(&db, &nats, i as u16 + 1, &listen, None).await);
+        reach_version(&mut reached, at + 6).await;
+        println!(
+            "the game went on {:?} after node {}'s SIGTERM",
+            since.elapsed(),
+            i + 1
+        );
+    }
+    allow.send_replace(u64::MAX);
+
+    let mut results = Vec::new();
+    let mut steadies = Vec::new();
+    while let Some(done) = players.join_next().await {
+        let (steady, result) = done.expect("a player's task");
+        results.push(result);
+        steadies.push(steady);
+    }
+    assert!(
+        results
+            .windows(2)
+            .all(|w| w[0]["winners"] == w[1]["winners"])
+    );
+    let reconnects: usize = steadies.iter().map(|s| s.reconnects).sum();
+    assert!(
+        reconnects >= 2,
+        "players on the stopped nodes came back: {reconnects}"
+    );
+    // Every version any player was shown is in the game's log, and its
+    // replay verifies against the commitment they were given.
+    let last_seen = steadies
+        .iter()
+        .filter_map(|s| s.seen.keys().next_back().copied())
+        .max()
+        .unwrap();
+    let game = results[0]["game"].as_str().unwrap().to_owned();
+    let (status, body) = http_get(addr, &format!("/api/games/{game}/replay")).await;
+    assert_eq!(status, 200, "{body}");
+    let replay = Replay::from_json(&body).expect("a replay document");
+    let commitment = steadies[0].commitment.clone().unwrap();
+    let report = verify_with_commitment(&replay, &commitment.parse().unwrap())
+        .unwrap_or_else(|e| panic!("the replay does not verify: {e}"));
+    assert!(
+        report.actions as u64 >= last_seen,
+        "{} actions, {last_seen} seen",
+        report.actions
+    );
+}
