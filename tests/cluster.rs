@@ -157,6 +157,43 @@ async fn players_on_two_nodes_and_a_bot_play_one_room_to_the_end() {
         assert_redacted(client);
     }
 
+    // Each node's figures: node 1 owns the room and answered node 2's
+    // forwarded requests; node 2 forwarded them and delivered what came
+    // back to its sockets.
+    let (owner, holder) = (nodes[0].addr(), nodes[1].addr());
+    assert_eq!(counter(owner, r#"splendor_node_info{node="1"}"#).await, 1.0);
+    assert_eq!(
+        counter(holder, r#"splendor_node_info{node="2"}"#).await,
+        1.0
+    );
+    assert_eq!(counter(owner, "splendor_rooms_owned").await, 1.0);
+    assert_eq!(counter(holder, "splendor_rooms_owned").await, 0.0);
+    let calls = counter(holder, r#"splendor_node_calls_total{direction="out"}"#).await;
+    assert!(
+        calls >= 3.0,
+        "join, join, start refused, the moves: {calls}"
+    );
+    assert_eq!(
+        counter(owner, r#"splendor_node_calls_total{direction="in"}"#).await,
+        calls
+    );
+    assert_eq!(
+        counter(holder, "splendor_node_call_seconds_count").await,
+        calls
+    );
+    assert_eq!(
+        counter(holder, "splendor_node_calls_failed_total").await,
+        0.0
+    );
+    // Frames after the result may still be on their way.
+    let got = counter(holder, r#"splendor_node_deliveries_total{direction="in"}"#).await;
+    let sent = counter(owner, r#"splendor_node_deliveries_total{direction="out"}"#).await;
+    assert!(got > 0.0 && got <= sent, "{got} of {sent}");
+    assert_eq!(
+        counter(owner, "splendor_lease_renewals_failed_total").await,
+        0.0
+    );
+
     // The game is in the shared history, the same on both nodes.
     let (status, one) = http_get(nodes[0].addr(), "/api/games").await;
     assert_eq!(status, 200, "{one}");
@@ -389,4 +426,131 @@ async fn a_paused_owner_never_writes_into_the_game_another_node_took_over() {
     let replay = Replay::from_json(&body).expect("a replay document");
     verify_with_commitment(&replay, &state.commitment.parse().unwrap())
         .unwrap_or_else(|e| panic!("the replay does not verify: {e}"));
+}
+
+/// Reads until `matched`, then the room it names; returns the room's code.
+async fn matched(client: &mut TestClient) -> String {
+    let found = client.recv_type("matched").await;
+    let code = found["room"].as_str().expect("a room code").to_owned();
+    let room = client
+        .recv_until(|m| m["type"] == "room" && m["code"] == code.as_str())
+        .await;
+    assert_eq!(room["rated"], true, "{room}");
+    code
+}
+
+#[tokio::test]
+async fn quick_play_matches_waiters_on_three_nodes_each_exactly_once() {
+    let Some(db) = TestDatabase::postgres("quick play across nodes").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let nodes = nodes(&db, &nats, &[1, 2, 3]).await;
+    // Four waiters for games of two, on nodes 1, 2, 3 and 1: the queue is
+    // the database's; each game is formed on the node whose request
+    // completed it, and the waiter on another node hears of it by NATS.
+    let mut clients = Vec::new();
+    for (name, node) in [("ann", 0), ("bob", 1), ("cy", 2), ("dee", 0)] {
+        let mut client = identified(&nodes[node], name, "en").await;
+        let queued = client.request(json!({"type": "queue", "players": 2})).await;
+        assert_eq!(queued["type"], "queued", "{queued}");
+        clients.push(client);
+    }
+    let mut rooms: Vec<String> = Vec::new();
+    for client in &mut clients {
+        rooms.push(matched(client).await);
+    }
+    // Two games, two players each, everyone in exactly one.
+    assert_eq!(rooms[0], rooms[1], "ann and bob queued first");
+    assert_eq!(rooms[2], rooms[3], "cy and dee next");
+    assert_ne!(rooms[0], rooms[2]);
+    // Nobody is told of a second game: each plays the one it got to the
+    // end, and no other `matched` came before the result.
+    let (first, second) = clients.split_at_mut(2);
+    let (a, b) = first.split_at_mut(1);
+    let (c, d) = second.split_at_mut(1);
+    let (mut d1, mut d2, mut d3, mut d4) = (Dice(1), Dice(2), Dice(3), Dice(4));
+    let (ra, rb, rc, rd) = tokio::join!(
+        a[0].play_until_result(&mut d1),
+        b[0].play_until_result(&mut d2),
+        c[0].play_until_result(&mut d3),
+        d[0].play_until_result(&mut d4)
+    );
+    assert_eq!(ra["winners"], rb["winners"]);
+    assert_eq!(rc["winners"], rd["winners"]);
+    for client in &clients {
+        let matches = client
+            .frames
+            .iter()
+            .filter(|f| f.contains(r#""type":"matched""#))
+            .count();
+        assert_eq!(matches, 1, "{}: matched {matches} times", client.name);
+    }
+    // Rated once each: two finished rated games on the leaderboard, the
+    // same on every node.
+    let (status, one) = http_get(nodes[2].addr(), "/api/leaderboard").await;
+    assert_eq!(status, 200, "{one}");
+    for node in &nodes[..2] {
+        assert_eq!(http_get(node.addr(), "/api/leaderboard").await.1, one);
+    }
+    let board: Value = serde_json::from_str(&one).unwrap();
+    let games: u64 = board["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["games"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(games, 4, "each of the four played one rated game: {one}");
+}
+
+#[tokio::test]
+async fn a_rematch_agreed_by_players_on_two_nodes_moves_both_into_the_new_room() {
+    let Some(db) = TestDatabase::postgres("a rematch across nodes").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let nodes = nodes(&db, &nats, &[1, 2]).await;
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let mut bob = identified(&nodes[1], "bob", "en").await;
+    let joined = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    let (mut d1, mut d2) = (Dice(7), Dice(8));
+    tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2)
+    );
+
+    // Ann (on the room's node) offers; Bob, on the other node, accepts:
+    // his node makes the new room from the plan the old room sent it.
+    let offer = ann.request(json!({"type": "rematch"})).await;
+    assert_eq!(offer["type"], "room", "{offer}");
+    let accepted = bob.request(json!({"type": "rematch"})).await;
+    assert_eq!(accepted["type"], "room", "{accepted}");
+    assert_eq!(accepted["status"], "playing", "{accepted}");
+    let new_code = accepted["code"].as_str().unwrap().to_owned();
+    assert_ne!(new_code, code);
+    // Ann, on node 1, is moved into the room on node 2 by the server.
+    let left = ann.recv_type("left").await;
+    assert_eq!(left["room"], code.as_str(), "{left}");
+    let ann_room = ann
+        .recv_until(|m| m["type"] == "room" && m["status"] == "playing")
+        .await;
+    assert_eq!(ann_room["code"], new_code.as_str(), "{ann_room}");
+    assert_eq!(ann_room["you"]["role"], "player", "{ann_room}");
+    // The new game's first state may have come before the frames read
+    // above: both ask for it again (each version is answered once).
+    for client in [&mut ann, &mut bob] {
+        client.send(json!({"type": "sync"})).await;
+    }
+    let (mut d1, mut d2) = (Dice(9), Dice(10));
+    let (a, b) = tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2)
+    );
+    assert_eq!(a["winners"], b["winners"]);
+    assert_ne!(a["game"], Value::Null);
 }

@@ -56,6 +56,7 @@ export const SEL = {
   // less gold, the gold chosen (data-color) and a button for more.
   payment: '#turn fieldset.payment',
   goldChosen: '#turn .payment .pay-gold',
+  payment: '#turn .payment',
   moreGold: '#turn .payment .pay-row button:last-of-type',
   log: '#log li:not(.muted)',
   result: '#result',
@@ -372,15 +373,23 @@ export async function offersGoldChoice(player) {
   return false;
 }
 
+/// All the gold the payment on screen uses: the rows with a choice and the
+/// gold that must stand in where tokens fall short (rows not shown).
+async function paymentGold(page) {
+  return parseInt(await page.locator(SEL.payment).first().getAttribute('data-gold'), 10);
+}
+
 /// With a payment chooser on screen: one more gold than the usual payment,
 /// then buy. Checks that the supply gets back exactly the gold chosen.
 export async function buyWithMoreGold(run, player) {
   const page = player.page;
   const supplyBefore = await numberIn(page, SEL.supplyGold);
-  const usual = await sumIn(page, SEL.goldChosen);
+  const usual = await paymentGold(page);
+  const shown = await sumIn(page, SEL.goldChosen);
   await page.locator(`${SEL.moreGold}:enabled`).first().click();
-  const chosen = await sumIn(page, SEL.goldChosen);
-  assert.equal(chosen, usual + 1, 'the chooser counts one more gold');
+  assert.equal(await sumIn(page, SEL.goldChosen), shown + 1, 'the chooser shows one more gold');
+  const chosen = await paymentGold(page);
+  assert.equal(chosen, usual + 1, 'the payment uses one more gold');
   await page.locator(SEL.choice).last().click();
   run.shared.moves += 1;
   await waitStatus(player, ['mine', 'theirs', 'over']);

@@ -2,8 +2,13 @@
 //! splendor-protocol's `node` module), both ways. Free functions: neither
 //! side is this crate's.
 
-use splendor_lobby::{Answer, Caller, Joined, LobbyError, Request, SessionId};
-use splendor_protocol::node::{CallAnswer, WireArg, WireCaller, WireError, WireRequest, WireWords};
+use splendor_lobby::room::RematchPlan;
+use splendor_lobby::room::clock::ClockOptions;
+use splendor_lobby::room::seats::Member;
+use splendor_lobby::{Answer, Caller, Joined, LobbyError, Request, Session, SessionId, TurnClock};
+use splendor_protocol::node::{
+    CallAnswer, WireArg, WireCaller, WireClock, WireError, WireMember, WireRequest, WireWords,
+};
 use splendor_protocol::{Arg, WireAction, Words};
 use splendor_room::conn::ConnId;
 use splendor_room::error::InternalCause;
@@ -169,8 +174,15 @@ pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
             seat: joined.seat,
         },
         Ok(Answer::Done) => CallAnswer::Done,
-        Ok(Answer::Rematch(_)) => CallAnswer::Unsupported {
-            what: "a rematch plan".into(),
+        Ok(Answer::Rematch(plan)) => CallAnswer::Rematch {
+            others: plan.others.iter().map(member_to_wire).collect(),
+            clock: plan.clock.map(|c| WireClock {
+                bank_ms: millis(c.clock.bank()),
+                increment_ms: millis(c.clock.increment()),
+                stand_in_when_away: c.stand_in_when_away,
+            }),
+            listed: plan.listed,
+            rated: plan.rated,
         },
         Err(error) => CallAnswer::Refused {
             error: error_to_wire(&error),
@@ -182,12 +194,76 @@ pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError>
     match answer {
         CallAnswer::Joined { role, seat } => Ok(Answer::Joined(Joined { role, seat })),
         CallAnswer::Done => Ok(Answer::Done),
+        CallAnswer::Rematch {
+            others,
+            clock,
+            listed,
+            rated,
+        } => rematch_from_wire(others, clock, listed, rated)
+            .map(Answer::Rematch)
+            .map_err(|e| LobbyError::internal(format!("a rematch plan from another node: {e}"))),
         CallAnswer::Refused { error } => Err(error_from_wire(error)
             .unwrap_or_else(|e| LobbyError::internal(format!("a refusal from another node: {e}")))),
         CallAnswer::Unsupported { what } => Err(LobbyError::internal(format!(
             "{what} cannot cross nodes yet"
         ))),
     }
+}
+
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn member_to_wire(member: &Member) -> WireMember {
+    WireMember {
+        session: member.session().0.simple().to_string(),
+        name: member.name().to_owned(),
+        bot: member.bot_level().map(|level| level.name().to_owned()),
+    }
+}
+
+fn rematch_from_wire(
+    others: Vec<WireMember>,
+    clock: Option<WireClock>,
+    listed: bool,
+    rated: bool,
+) -> Result<RematchPlan, Unreadable> {
+    let others = others
+        .into_iter()
+        .map(|m| {
+            let id = uuid::Uuid::parse_str(&m.session)
+                .map_err(|e| Unreadable(format!("session {:?}: {e}", m.session)))?;
+            Ok(match m.bot {
+                Some(level) => {
+                    let level: splendor_ai::Level = level
+                        .parse()
+                        .map_err(|_| Unreadable(format!("bot level {level:?}")))?;
+                    Member::bot(SessionId(id), m.name, level)
+                }
+                None => Member::person(&Session {
+                    id: SessionId(id),
+                    name: m.name,
+                }),
+            })
+        })
+        .collect::<Result<Vec<_>, Unreadable>>()?;
+    let clock = clock
+        .map(|c| {
+            let ms = std::time::Duration::from_millis;
+            TurnClock::new(ms(c.bank_ms), ms(c.increment_ms))
+                .map(|clock| ClockOptions {
+                    clock,
+                    stand_in_when_away: c.stand_in_when_away,
+                })
+                .map_err(|e| Unreadable(format!("clock: {e:?}")))
+        })
+        .transpose()?;
+    Ok(RematchPlan {
+        others,
+        clock,
+        listed,
+        rated,
+    })
 }
 
 /// A refusal as it crosses nodes: its variant by name and its payload.

@@ -34,6 +34,7 @@ pub(crate) async fn call(
         caller: caller_to_wire(&caller),
         request: request_to_wire(&request),
     };
+    let started = std::time::Instant::now();
     let asked = tokio::time::timeout(
         cluster.inner.config.call_timeout,
         cluster
@@ -42,6 +43,8 @@ pub(crate) async fn call(
             .request(call_subject(lease.node), Envelope::encode(message).into()),
     )
     .await;
+    let answered = matches!(asked, Ok(Ok(_)));
+    cluster.inner.counters.call_out(started.elapsed(), answered);
     let reply = match asked {
         Ok(Ok(reply)) => reply,
         Ok(Err(e)) => {
@@ -81,6 +84,7 @@ pub(crate) async fn serve(cluster: Cluster, deliveries: async_nats::Subscriber) 
             if let Some(ToHolder::Deliver { items }) =
                 read::<ToHolder>(&message.subject, &message.payload)
             {
+                cluster.inner.counters.delivered_in(items.len());
                 for item in items {
                     deliver(&cluster, item);
                 }
@@ -173,6 +177,32 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                     if node != cluster.inner.node.0 {
                         debug!(node, rooms, "a node handed its rooms off");
                         cluster.inner.handed_off.notify_one();
+                    }
+                    return;
+                }
+                Some(splendor_protocol::node::ToAll::Matched {
+                    session,
+                    room,
+                    players,
+                    rematch_of,
+                }) => {
+                    let found = uuid::Uuid::parse_str(&session)
+                        .ok()
+                        .zip(RoomCode::parse(&room));
+                    let old = rematch_of.as_deref().map(RoomCode::parse);
+                    match (found, old, cluster.inner.matched.get()) {
+                        (Some((session, room)), None | Some(Some(_)), Some(hook)) => {
+                            hook(
+                                splendor_lobby::SessionId(session),
+                                room,
+                                players,
+                                old.flatten(),
+                            );
+                        }
+                        (None, ..) | (_, Some(None), _) => {
+                            warn!(%session, %room, "an unreadable announcement of a formed game");
+                        }
+                        (_, _, None) => {}
                     }
                     return;
                 }

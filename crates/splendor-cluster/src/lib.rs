@@ -21,6 +21,7 @@
 mod convert;
 mod holder;
 mod owner;
+mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -29,11 +30,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use splendor_lobby::{ConnId, Connection, Lobby, NodeId, RemoteRooms, RoomCode};
+use splendor_lobby::{ConnId, Connection, Lobby, NodeId, RemoteRooms, RoomCode, SessionId};
 use tokio::sync::watch;
 use tracing::{Instrument, info_span, warn};
 
 pub use convert::Unreadable;
+pub use stats::ClusterStats;
 
 /// The subject a node serves room calls on.
 pub fn call_subject(node: NodeId) -> String {
@@ -53,6 +55,11 @@ pub const ALL_SUBJECT: &str = "splendor.nodes.all";
 /// owner (the gateway joins them again where it lives now, and any other
 /// connection of its own that waits for that room).
 pub type MovedHook = Arc<dyn Fn(RoomCode, Vec<ConnId>) + Send + Sync>;
+
+/// Told that a session's game was formed (or its rematch made) on another
+/// node: the session, the new room, how many play, and for a rematch the
+/// finished room.
+pub type MatchedHook = Arc<dyn Fn(SessionId, RoomCode, u8, Option<RoomCode>) + Send + Sync>;
 
 /// Why a cluster could not start.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +110,10 @@ struct Inner {
     closed: Mutex<HashMap<(RoomCode, u64), watch::Sender<bool>>>,
     /// Told when another node handed its rooms off.
     handed_off: Arc<tokio::sync::Notify>,
+    /// Who is told of games formed for sessions that wait here.
+    matched: std::sync::OnceLock<MatchedHook>,
+    /// What crossed to and from the other nodes.
+    counters: stats::Counters,
 }
 
 impl Cluster {
@@ -131,6 +142,8 @@ impl Cluster {
                 remote_members: Mutex::new(HashMap::new()),
                 closed: Mutex::new(HashMap::new()),
                 handed_off: Arc::new(tokio::sync::Notify::new()),
+                matched: std::sync::OnceLock::new(),
+                counters: stats::Counters::default(),
             }),
         };
         let calls = cluster.subscribe(call_subject(node)).await?;
@@ -201,6 +214,44 @@ impl Cluster {
     /// Tells `hook` of every connection of this node in a room that moved.
     pub fn on_moved(&self, hook: MovedHook) {
         let _ = self.inner.moved.set(hook);
+    }
+
+    /// What crossed to and from the other nodes so far.
+    pub fn stats(&self) -> ClusterStats {
+        self.inner.counters.snapshot()
+    }
+
+    /// Tells `hook` of every game formed on another node (announced with
+    /// [`Cluster::announce_matched`]); the hook finds the session's waiting
+    /// connection on this node, if any.
+    pub fn on_matched(&self, hook: MatchedHook) {
+        let _ = self.inner.matched.set(hook);
+    }
+
+    /// Tells every node that `session`'s game (or rematch) is in `room`:
+    /// the node holding the session's waiting connection seats it there.
+    pub async fn announce_matched(
+        &self,
+        session: SessionId,
+        room: RoomCode,
+        players: u8,
+        rematch_of: Option<RoomCode>,
+    ) {
+        let message = splendor_protocol::node::ToAll::Matched {
+            session: session.0.simple().to_string(),
+            room: room.to_string(),
+            players,
+            rematch_of: rematch_of.map(|r| r.to_string()),
+        };
+        let bytes = splendor_protocol::node::Envelope::encode(message);
+        if let Err(e) = self
+            .inner
+            .nats
+            .publish(ALL_SUBJECT.to_owned(), bytes.into())
+            .await
+        {
+            warn!(%room, error = %e, "announcing a formed game");
+        }
     }
 
     /// Notified whenever another node handed its rooms off (they are free

@@ -24,6 +24,7 @@ pub(crate) async fn serve(cluster: Cluster, calls: async_nats::Subscriber) {
 }
 
 async fn answer(cluster: Cluster, message: async_nats::Message) {
+    cluster.inner.counters.call_in();
     let Some(reply) = message.reply.clone() else {
         warn!("a room call without a reply subject");
         return;
@@ -171,6 +172,7 @@ fn delivery(conn: u64, epoch: u64, outgoing: Outgoing) -> Delivery {
 }
 
 async fn publish(cluster: &Cluster, subject: &str, items: Vec<Delivery>) {
+    cluster.inner.counters.delivered_out(items.len());
     let message = Envelope::encode(ToHolder::Deliver { items });
     if let Err(e) = cluster
         .inner

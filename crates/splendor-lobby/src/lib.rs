@@ -53,4 +53,4 @@ pub use room::{Answer, Caller, Joined, RemoteRooms, Request, RestoredGame, RoomH
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
 pub use splendor_room::{RoomCode, code, error};
 pub use thinking::ThinkPool;
-pub use timings::TimeHistogram;
+pub use timings::{TimeHistogram, Timings};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// A histogram of durations with fixed upper bounds, in seconds.
 #[derive(Debug)]
-pub(crate) struct Timings {
+pub struct Timings {
     bounds: &'static [f64],
     /// Per bucket of `bounds` (not cumulative), then above the last.
     counts: Vec<AtomicU64>,
@@ -26,7 +26,8 @@ pub struct TimeHistogram {
 }
 
 impl Timings {
-    pub(crate) fn new(bounds: &'static [f64]) -> Timings {
+    /// A histogram with these upper bounds (seconds, increasing).
+    pub fn new(bounds: &'static [f64]) -> Timings {
         Timings {
             bounds,
             counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(),
@@ -34,7 +35,8 @@ impl Timings {
         }
     }
 
-    pub(crate) fn record(&self, took: Duration) {
+    /// Counts one duration.
+    pub fn record(&self, took: Duration) {
         let secs = took.as_secs_f64();
         let i = self
             .bounds
@@ -48,7 +50,8 @@ impl Timings {
         );
     }
 
-    pub(crate) fn snapshot(&self) -> TimeHistogram {
+    /// What was counted so far.
+    pub fn snapshot(&self) -> TimeHistogram {
         let mut total = 0;
         let mut buckets = Vec::with_capacity(self.counts.len());
         for (i, bound) in self

@@ -188,12 +188,48 @@ pub enum CallAnswer {
         /// Why, as the room says it.
         error: WireError,
     },
-    /// This answer cannot cross nodes yet (a rematch plan): the caller
-    /// reconnects to the owner.
+    /// A rematch agreed by every player: what the new room is made of
+    /// (the caller's node makes it).
+    Rematch {
+        /// The seats apart from the caller's, in order.
+        others: Vec<WireMember>,
+        /// The room's clock, if it has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<WireClock>,
+        /// Whether the room is listed.
+        listed: bool,
+        /// Whether its game counts for the ratings.
+        rated: bool,
+    },
+    /// This answer cannot cross nodes (an answer a newer node added):
+    /// the caller refuses the request as an internal error.
     Unsupported {
         /// What.
         what: String,
     },
+}
+
+/// A seat of a rematch plan: a person, or a built-in bot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireMember {
+    /// The person's session (or the bot's own id), as 32 hex digits.
+    pub session: String,
+    /// The name shown.
+    pub name: String,
+    /// A bot's level (`random`, `greedy`, `strong`); none for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+/// A room's turn clock (R12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireClock {
+    /// Each player's bank, in milliseconds.
+    pub bank_ms: u64,
+    /// Added at the end of each turn, in milliseconds.
+    pub increment_ms: u64,
+    /// R12.3: the stand-in plays for the away.
+    pub stand_in_when_away: bool,
 }
 
 /// A room's refusal: its variant and what it carries.
@@ -263,6 +299,20 @@ pub enum ToAll {
         node: u16,
         /// How many rooms it gave up.
         rooms: u32,
+    },
+    /// A session's game was formed (quick play), or the rematch it accepted
+    /// was made, on another node than the one holding its waiting
+    /// connection: that node seats the connection in `room`.
+    Matched {
+        /// The session, as 32 hex digits.
+        session: String,
+        /// The new room's code.
+        room: String,
+        /// How many play.
+        players: u8,
+        /// For a rematch: the finished room the connection leaves.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rematch_of: Option<String>,
     },
 }
 

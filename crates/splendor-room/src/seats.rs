@@ -46,6 +46,16 @@ impl Member {
         self.session
     }
 
+    /// The name shown for the seat.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The level of the built-in bot holding the seat, if one does.
+    pub fn bot_level(&self) -> Option<Level> {
+        self.bot
+    }
+
     /// A built-in bot's seat.
     pub fn bot(id: SessionId, name: String, level: Level) -> Member {
         Member {

@@ -80,9 +80,25 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
         lobby,
         Arc::new(StoreSessions::new(store.clone())),
         (Some(Arc::new(store.clone())), Some(store)),
-        (metrics, Some(cluster)),
+        (metrics, Some(cluster.clone())),
     );
     state.set_nudges(nudges);
+    state.metrics().watch_cluster(&cluster, state.lobby());
+    // Quick play's waiters and rematches across nodes: a game formed here
+    // for a session waiting on another node is announced, and one formed
+    // elsewhere for a session waiting here reaches its connection.
+    let waiters = state.waiters().clone();
+    waiters.set_cluster(cluster.clone());
+    cluster.on_matched(Arc::new(move |session, room, players, rematch_of| {
+        waiters.notify_here(
+            session,
+            crate::quickplay::Match {
+                room,
+                players,
+                rematch_of,
+            },
+        );
+    }));
     Ok(state)
 }
 

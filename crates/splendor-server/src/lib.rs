@@ -184,7 +184,7 @@ struct AppInner {
     /// configuration gives it an address of its own.
     metrics_addr: watch::Sender<Option<SocketAddr>>,
     /// Connections waiting for their quick-play games.
-    waiters: quickplay::Waiters,
+    waiters: Arc<quickplay::Waiters>,
     /// This node's part in a cluster (`--nats-url`), if it is one.
     cluster: Option<splendor_cluster::Cluster>,
     /// In a cluster: the connections told when their room moved.
@@ -282,7 +282,7 @@ impl AppState {
                 shutdown: watch::channel(false).0,
                 connections: watch::channel(0).0,
                 metrics_addr: watch::channel(None).0,
-                waiters: quickplay::Waiters::default(),
+                waiters: Arc::default(),
                 cluster,
                 nudges: std::sync::OnceLock::new(),
             }),
@@ -352,7 +352,7 @@ impl AppState {
     }
 
     /// Connections waiting for their quick-play games.
-    pub(crate) fn waiters(&self) -> &quickplay::Waiters {
+    pub(crate) fn waiters(&self) -> &Arc<quickplay::Waiters> {
         &self.inner.waiters
     }
 

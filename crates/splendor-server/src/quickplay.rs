@@ -10,9 +10,11 @@
 //! away), puts every session in it (presence), starts its game and tells
 //! each waiting connection the room's code; that connection then seats
 //! itself like a resume. A session whose connection is gone meanwhile is
-//! in the room when it resumes. With several server nodes, the waiting
-//! connections of other nodes would be told through NATS; the queue itself
-//! is already shared.
+//! in the room when it resumes. With several server nodes (issue 21), the
+//! queue is the database's, so waiters on any node are matched together,
+//! each exactly once (the entries are taken in one statement); a waiting
+//! connection on another node is told through NATS (`Matched`), and so is
+//! one moved into a rematch made on another node.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -38,10 +40,14 @@ pub(crate) struct Match {
     pub(crate) rematch_of: Option<RoomCode>,
 }
 
-/// The connections waiting for their queued sessions' games.
+/// The connections waiting for their queued sessions' games (or for the
+/// rematch they accepted).
 #[derive(Default)]
 pub(crate) struct Waiters {
     map: Mutex<HashMap<SessionId, (ConnId, mpsc::Sender<Match>)>>,
+    /// In a cluster: the other nodes, told of a game whose session waits
+    /// on none of this node's connections.
+    cluster: std::sync::OnceLock<splendor_cluster::Cluster>,
 }
 
 impl Waiters {
@@ -66,12 +72,33 @@ impl Waiters {
         }
     }
 
-    /// Tells `session`'s waiting connection of its game.
-    pub(crate) fn notify(&self, session: SessionId, found: Match) {
-        if let Some((_, tx)) = self.lock().remove(&session) {
-            // A full or closed channel: the connection is going; the
-            // session finds the room when it resumes.
-            let _ = tx.try_send(found);
+    /// Tells the other nodes of games whose sessions wait there.
+    pub(crate) fn set_cluster(&self, cluster: splendor_cluster::Cluster) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    /// Tells `session`'s waiting connection of its game, if it is one of
+    /// this node's; true if it was.
+    pub(crate) fn notify_here(&self, session: SessionId, found: Match) -> bool {
+        let Some((_, tx)) = self.lock().remove(&session) else {
+            return false;
+        };
+        // A full or closed channel: the connection is going; the session
+        // finds the room when it resumes.
+        let _ = tx.try_send(found);
+        true
+    }
+
+    /// Tells `session`'s waiting connection of its game: here, or in a
+    /// cluster through the other nodes.
+    pub(crate) async fn notify(&self, session: SessionId, found: Match) {
+        if self.notify_here(session, found) {
+            return;
+        }
+        if let Some(cluster) = self.cluster.get() {
+            cluster
+                .announce_matched(session, found.room, found.players, found.rematch_of)
+                .await;
         }
     }
 }
@@ -152,14 +179,12 @@ pub(crate) async fn form_one(
     let players = (entries.len() + bots) as u8;
     info!(room = %handle.code(), players, bots, "quick-play game formed");
     for e in entries {
-        waiters.notify(
-            SessionId(e.session.0),
-            Match {
-                room: handle.code(),
-                players,
-                rematch_of: None,
-            },
-        );
+        let found = Match {
+            room: handle.code(),
+            players,
+            rematch_of: None,
+        };
+        waiters.notify(SessionId(e.session.0), found).await;
     }
     Ok(())
 }

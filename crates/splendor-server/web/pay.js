@@ -37,7 +37,9 @@ function buyAction(card, pay, entry) {
 
 function paymentChooser(card, pay) {
   const used = goldUsed(pay);
-  const box = el('fieldset', { cls: 'payment' }, el('legend', { text: t('pay.legend') }));
+  // data-gold: all the gold this payment uses, the rows without a choice
+  // (gold that must stand in where tokens fall short) included.
+  const box = el('fieldset', { cls: 'payment', 'data-gold': String(used) }, el('legend', { text: t('pay.legend') }));
   for (const r of pay.rows) {
     if (r.max === r.min) continue;
     const k = pay.chosen[r.c] || 0;

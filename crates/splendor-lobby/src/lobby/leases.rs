@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tracing::{info, warn};
 
-use super::Lobby;
+use super::{Lobby, Stats};
 use crate::directory::{DirectoryError, Lease};
 
 impl Lobby {
@@ -37,9 +37,13 @@ impl Lobby {
                 Err(DirectoryError::Lost(_)) => {
                     info!(room = %lease.code, epoch = lease.epoch, "the room's lease is lost; closing it");
                     handle.lease_lost().await;
+                    Stats::add(&self.inner.stats.leases_lost);
                     lost += 1;
                 }
-                Err(e) => warn!(room = %lease.code, error = %e, "renewing a room's lease"),
+                Err(e) => {
+                    Stats::add(&self.inner.stats.renewals_failed);
+                    warn!(room = %lease.code, error = %e, "renewing a room's lease");
+                }
             }
         }
         lost

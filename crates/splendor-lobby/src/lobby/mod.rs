@@ -97,6 +97,10 @@ pub(crate) struct Stats {
     pub(crate) bot_actions: AtomicU64,
     pub(crate) stand_in_actions: AtomicU64,
     pub(crate) clock_timeouts: AtomicU64,
+    /// Lease renewals the directory could not carry out (issue 21).
+    pub(crate) renewals_failed: AtomicU64,
+    /// Rooms whose lease was found lost (another node took them over).
+    pub(crate) leases_lost: AtomicU64,
     /// Where the rooms' bots think.
     pub(crate) pool: ThinkPool,
     /// From an `act` reaching its room to its broadcast being queued.
@@ -123,6 +127,8 @@ impl Stats {
             bot_actions: AtomicU64::new(0),
             stand_in_actions: AtomicU64::new(0),
             clock_timeouts: AtomicU64::new(0),
+            renewals_failed: AtomicU64::new(0),
+            leases_lost: AtomicU64::new(0),
             pool,
             action_latency: Timings::new(&ACTION_LATENCY_BUCKETS),
         }
@@ -150,6 +156,12 @@ pub struct LobbyStats {
     pub stand_in_actions: u64,
     /// Turn clocks that ran out (R12.2).
     pub clock_timeouts: u64,
+    /// In a cluster: lease renewals that failed (the database could not be
+    /// reached); the room plays on and is renewed next round, unless its
+    /// lease ran out meanwhile.
+    pub lease_renewals_failed: u64,
+    /// In a cluster: rooms closed because their lease was lost.
+    pub leases_lost: u64,
     /// How long built-in bots thought per move.
     pub think_time: TimeHistogram,
     /// How long actions took from reaching their room to their broadcast
@@ -378,6 +390,8 @@ impl Lobby {
             bot_actions: stats.bot_actions.load(Ordering::Relaxed),
             stand_in_actions: stats.stand_in_actions.load(Ordering::Relaxed),
             clock_timeouts: stats.clock_timeouts.load(Ordering::Relaxed),
+            lease_renewals_failed: stats.renewals_failed.load(Ordering::Relaxed),
+            leases_lost: stats.leases_lost.load(Ordering::Relaxed),
             think_time: stats.pool.histogram(),
             action_latency: stats.action_latency.snapshot(),
         }

@@ -209,14 +209,12 @@ impl Client {
         // moved by the server (`left`, then the new `room` and `state`), so
         // nobody has to follow with `join` (issue 23, defect 1).
         for person in people {
-            self.state.waiters().notify(
-                person,
-                crate::quickplay::Match {
-                    room: new.code(),
-                    players,
-                    rematch_of: Some(old.code()),
-                },
-            );
+            let found = crate::quickplay::Match {
+                room: new.code(),
+                players,
+                rematch_of: Some(old.code()),
+            };
+            self.state.waiters().notify(person, found).await;
         }
         let _ = old.call(quiet, Request::LeaveFinished).await;
         self.set_room(None);

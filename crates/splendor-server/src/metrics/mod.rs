@@ -29,21 +29,32 @@
 //! | `splendor_bots`, `splendor_spectators`, `splendor_games_restored` | gauge | |
 //! | `splendor_request_deadlines_total` | counter | |
 //! | `splendor_build_info` | gauge | `version` |
+//! | `splendor_writes_fenced_total`, `splendor_rooms_taken_over_total` | counter | |
+//! | in a cluster: `splendor_node_info` | gauge | `node` |
+//! | in a cluster: `splendor_rooms_owned` | gauge | |
+//! | in a cluster: `splendor_node_calls_total`, `splendor_node_deliveries_total` | counter | `direction` (`out`, `in`) |
+//! | in a cluster: `splendor_node_calls_failed_total`, `splendor_lease_renewals_failed_total`, `splendor_leases_lost_total` | counter | |
+//! | in a cluster: `splendor_node_call_seconds` | histogram | |
 //! | `splendor_process_*` | gauge, counter | |
+
+mod cluster;
+mod lobby;
+mod process;
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use prometheus_client::collector::Collector;
-use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric, NoLabelSet};
-use prometheus_client::metrics::MetricType;
-use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
-use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
-use prometheus_client::registry::Unit;
+
+use self::cluster::ClusterCollector;
+use self::lobby::LobbyCollector;
+use self::process::ProcessCollector;
 use splendor_lobby::session::BoxFuture;
 use splendor_lobby::{CloseReason, Lobby, PersistError, Persistence, Stored, Write};
 
@@ -139,6 +150,8 @@ struct Inner {
     taken_over: Counter,
     /// The lobby read at each scrape, once there is one.
     lobby: Arc<OnceLock<Lobby>>,
+    /// In a cluster: the node's part in it, read at each scrape.
+    cluster: Arc<OnceLock<(splendor_cluster::Cluster, Lobby)>>,
 }
 
 impl fmt::Debug for Metrics {
@@ -241,6 +254,10 @@ impl Metrics {
         registry.register_collector(Box::new(LobbyCollector {
             lobby: lobby.clone(),
         }));
+        let cluster = Arc::new(OnceLock::new());
+        registry.register_collector(Box::new(ClusterCollector {
+            cluster: cluster.clone(),
+        }));
         registry.register_collector(Box::new(ProcessCollector));
         Metrics {
             inner: Arc::new(Inner {
@@ -260,6 +277,7 @@ impl Metrics {
                 writes_fenced,
                 taken_over,
                 lobby,
+                cluster,
             }),
         }
     }
@@ -268,6 +286,11 @@ impl Metrics {
     /// given is kept.
     pub fn watch_lobby(&self, lobby: &Lobby) {
         let _ = self.inner.lobby.set(lobby.clone());
+    }
+
+    /// Reads this node's figures of the cluster at each scrape from now on.
+    pub fn watch_cluster(&self, cluster: &splendor_cluster::Cluster, lobby: &Lobby) {
+        let _ = self.inner.cluster.set((cluster.clone(), lobby.clone()));
     }
 
     /// The figures in the OpenMetrics text format ([`CONTENT_TYPE`]).
@@ -380,126 +403,6 @@ impl Drop for OpenConnection {
     }
 }
 
-/// Reads the lobby at each scrape: rooms by status, and its counters.
-struct LobbyCollector {
-    lobby: Arc<OnceLock<Lobby>>,
-}
-
-impl fmt::Debug for LobbyCollector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("LobbyCollector")
-    }
-}
-
-impl Collector for LobbyCollector {
-    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), fmt::Error> {
-        let Some(lobby) = self.lobby.get() else {
-            return Ok(());
-        };
-        let counts = lobby.room_counts();
-        let gauge = ConstGauge::new(0i64);
-        let mut rooms = encoder.encode_descriptor(
-            "rooms",
-            "Open rooms, by status",
-            None,
-            gauge.metric_type(),
-        )?;
-        for (status, n) in [
-            ("waiting", counts.waiting),
-            ("playing", counts.playing),
-            ("finished", counts.finished),
-        ] {
-            let n = i64::try_from(n).unwrap_or(i64::MAX);
-            ConstGauge::new(n).encode(rooms.encode_family(&[("status", status)])?)?;
-        }
-        let mut players = encoder.encode_descriptor(
-            "players",
-            "People seated in rooms, connected or away (bots not counted)",
-            None,
-            gauge.metric_type(),
-        )?;
-        for (state, n) in [
-            ("connected", counts.players_connected),
-            (
-                "away",
-                counts
-                    .players_seated
-                    .saturating_sub(counts.players_connected),
-            ),
-        ] {
-            let n = i64::try_from(n).unwrap_or(i64::MAX);
-            ConstGauge::new(n).encode(players.encode_family(&[("state", state)])?)?;
-        }
-        for (name, help, n) in [
-            ("bots", "Built-in bots seated in rooms", counts.bots),
-            ("spectators", "Spectators in rooms", counts.spectators),
-        ] {
-            let g = ConstGauge::new(i64::try_from(n).unwrap_or(i64::MAX));
-            let metric = encoder.encode_descriptor(name, help, None, g.metric_type())?;
-            g.encode(metric)?;
-        }
-        let stats = lobby.stats();
-        for (name, help, value) in [
-            (
-                "games_started",
-                "Games started in this process",
-                stats.games_started,
-            ),
-            (
-                "games_finished",
-                "Games that reached their end in this process",
-                stats.games_finished,
-            ),
-            (
-                "actions_applied",
-                "Game actions applied (durable and broadcast)",
-                stats.actions_applied,
-            ),
-            (
-                "bot_actions",
-                "Game actions made by built-in bots",
-                stats.bot_actions,
-            ),
-            (
-                "stand_in_actions",
-                "Game actions made by stand-ins for players out of time (R12.2)",
-                stats.stand_in_actions,
-            ),
-            (
-                "clock_timeouts",
-                "Turn clocks that ran out (R12.2)",
-                stats.clock_timeouts,
-            ),
-        ] {
-            let counter = ConstCounter::new(value);
-            let metric = encoder.encode_descriptor(name, help, None, counter.metric_type())?;
-            counter.encode(metric)?;
-        }
-        let think = &stats.think_time;
-        let mut metric = encoder.encode_descriptor(
-            "bot_think",
-            "How long built-in bots thought per move",
-            Some(&Unit::Seconds),
-            MetricType::Histogram,
-        )?;
-        metric.encode_histogram::<NoLabelSet>(think.sum, think.count, &think.buckets, None)?;
-        let latency = &stats.action_latency;
-        let mut metric = encoder.encode_descriptor(
-            "action_latency",
-            "From an action reaching its room to its broadcast being queued, commit included",
-            Some(&Unit::Seconds),
-            MetricType::Histogram,
-        )?;
-        metric.encode_histogram::<NoLabelSet>(
-            latency.sum,
-            latency.count,
-            &latency.buckets,
-            None,
-        )?;
-        Ok(())
-    }
-}
-
 /// A [`Persistence`] that times every write of the one it wraps, for
 /// `splendor_store_commit_seconds`. Failed writes are timed too: a slow
 /// failure is a figure a host wants to see.
@@ -552,150 +455,4 @@ impl TimedPersistence {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use splendor_lobby::{LobbyConfig, NoPersistence};
-
-    /// The value of the sample line that starts with `series `.
-    fn sample(text: &str, series: &str) -> Option<f64> {
-        text.lines()
-            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
-    }
-
-    #[test]
-    fn figures_are_rendered_with_their_names_and_labels() {
-        let lobby = Lobby::new(LobbyConfig::default(), Arc::new(NoPersistence));
-        let metrics = Metrics::new();
-        metrics.watch_lobby(&lobby);
-        let open = metrics.connection_opened();
-        let _second = metrics.connection_opened();
-        drop(open);
-        metrics.connection_refused(Refusal::Origin);
-        metrics.connection_closed(CloseReason::RateLimited);
-        metrics.message_received();
-        metrics.message_sent();
-        metrics.message_sent();
-        metrics.intent_rejected("not_your_turn");
-        metrics.intent_rejected("not_your_turn");
-        metrics.observe_commit("action_applied", Instant::now());
-        let text = metrics.render();
-        assert_eq!(sample(&text, "splendor_connections"), Some(1.0), "{text}");
-        assert_eq!(
-            sample(&text, "splendor_connections_accepted_total"),
-            Some(2.0)
-        );
-        assert_eq!(
-            sample(
-                &text,
-                "splendor_connections_refused_total{reason=\"origin\"}"
-            ),
-            Some(1.0)
-        );
-        assert_eq!(
-            sample(
-                &text,
-                "splendor_connections_closed_total{reason=\"rate_limited\"}"
-            ),
-            Some(1.0)
-        );
-        assert_eq!(sample(&text, "splendor_messages_received_total"), Some(1.0));
-        assert_eq!(sample(&text, "splendor_messages_sent_total"), Some(2.0));
-        assert_eq!(
-            sample(
-                &text,
-                "splendor_intents_rejected_total{code=\"not_your_turn\"}"
-            ),
-            Some(2.0)
-        );
-        assert_eq!(
-            sample(
-                &text,
-                "splendor_store_commit_seconds_count{op=\"action_applied\"}"
-            ),
-            Some(1.0)
-        );
-        for status in ["waiting", "playing", "finished"] {
-            let series = format!("splendor_rooms{{status=\"{status}\"}}");
-            assert_eq!(sample(&text, &series), Some(0.0), "{series}");
-        }
-        assert_eq!(sample(&text, "splendor_games_started_total"), Some(0.0));
-        assert_eq!(sample(&text, "splendor_actions_applied_total"), Some(0.0));
-        assert!(text.ends_with("# EOF\n"));
-    }
-}
-
-/// The build and the process: `splendor_build_info{version}`, and (on
-/// Linux, from `/proc/self`) resident memory, CPU time, open descriptors
-/// and their limit.
-#[derive(Debug)]
-struct ProcessCollector;
-
-/// Linux's page size and clock tick on the platforms we build for.
-const PAGE_BYTES: u64 = 4096;
-const CLOCK_TICKS_PER_SECOND: f64 = 100.0;
-
-impl Collector for ProcessCollector {
-    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), fmt::Error> {
-        let info = ConstGauge::new(1i64);
-        let mut build = encoder.encode_descriptor(
-            "build_info",
-            "The server's version (always 1)",
-            None,
-            info.metric_type(),
-        )?;
-        info.encode(build.encode_family(&[("version", env!("CARGO_PKG_VERSION"))])?)?;
-        let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-        // Fields after the command name, which is in parentheses.
-        let fields: Vec<&str> = stat
-            .rsplit_once(')')
-            .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
-        let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
-        if let Some(pages) = statm
-            .split_whitespace()
-            .nth(1)
-            .and_then(|p| p.parse::<u64>().ok())
-        {
-            let g = ConstGauge::new(i64::try_from(pages * PAGE_BYTES).unwrap_or(i64::MAX));
-            let m = encoder.encode_descriptor(
-                "process_resident_memory",
-                "Resident memory",
-                Some(&Unit::Bytes),
-                g.metric_type(),
-            )?;
-            g.encode(m)?;
-        }
-        // utime and stime are fields 14 and 15 of stat: 11 and 12 here.
-        if let (Some(user), Some(system)) = (ticks(11), ticks(12)) {
-            let c = ConstCounter::new((user + system) as f64 / CLOCK_TICKS_PER_SECOND);
-            let m = encoder.encode_descriptor(
-                "process_cpu",
-                "CPU time used, user and system",
-                Some(&Unit::Seconds),
-                c.metric_type(),
-            )?;
-            c.encode(m)?;
-        }
-        if let Ok(fds) = std::fs::read_dir("/proc/self/fd") {
-            let g = ConstGauge::new(i64::try_from(fds.count()).unwrap_or(i64::MAX));
-            let m = encoder.encode_descriptor(
-                "process_open_fds",
-                "Open file descriptors (each connection is one)",
-                None,
-                g.metric_type(),
-            )?;
-            g.encode(m)?;
-        }
-        if let Some(limit) = crate::tcp::open_file_limit() {
-            let g = ConstGauge::new(i64::try_from(limit).unwrap_or(i64::MAX));
-            let m = encoder.encode_descriptor(
-                "process_max_fds",
-                "The open-file limit (RLIMIT_NOFILE)",
-                None,
-                g.metric_type(),
-            )?;
-            g.encode(m)?;
-        }
-        Ok(())
-    }
-}
+mod tests;
