@@ -64,6 +64,39 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::renew_room(pool, code, node, epoch, ttl_ms(ttl)).await)
     }
 
+    /// Extends every lease of `leases` (all `node`'s) by `ttl` from now,
+    /// in one statement per 250 leases; returns those that are no longer
+    /// their code's lease (taken over or released), which were not
+    /// extended.
+    pub async fn renew_rooms(
+        &self,
+        node: u16,
+        leases: &[RoomLease],
+        ttl: std::time::Duration,
+    ) -> Result<Vec<RoomLease>, StoreError> {
+        let mut lost = Vec::new();
+        for chunk in leases.chunks(250) {
+            let asked: Vec<(String, i64)> = chunk
+                .iter()
+                .map(|l| (l.room_code.clone(), epoch_db(l.epoch)))
+                .collect();
+            let node = i32::from(node);
+            let renewed: std::collections::HashSet<(String, i64)> = dispatch!(
+                &self.inner.pool, pool, q => q::renew_rooms(pool, node, &asked, ttl_ms(ttl)).await
+            )?
+            .into_iter()
+            .collect();
+            lost.extend(
+                chunk
+                    .iter()
+                    .zip(&asked)
+                    .filter(|(_, key)| !renewed.contains(*key))
+                    .map(|(lease, _)| lease.clone()),
+            );
+        }
+        Ok(lost)
+    }
+
     /// Gives `lease` up: the code may be claimed at once, with the next
     /// epoch. A lease that is no longer the code's changes nothing.
     pub async fn release_room(&self, lease: &RoomLease) -> Result<(), StoreError> {

@@ -17,6 +17,7 @@ on_both_backends!(
     a_fenced_owner_cannot_write_after_a_takeover,
     fenced_appends_batched_together_are_refused_one_by_one,
     orphaned_games_are_the_unfinished_ones_no_live_lease_holds,
+    a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost,
 );
 
 const TTL: Duration = Duration::from_secs(30);
@@ -300,4 +301,41 @@ async fn orphaned_games_are_the_unfinished_ones_no_live_lease_holds(db: TestDb) 
     );
     let stranger = SessionId(Uuid::from_u128(999));
     assert_eq!(store.seat_room(stranger).await.unwrap(), None);
+}
+
+async fn a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost(db: TestDb) {
+    let store = db.open().await;
+    let short = Duration::from_millis(200);
+    let mut held = Vec::new();
+    for code in ["BCDFG", "HJKLM", "NPQRS"] {
+        held.push(store.claim_room(code, 1, short).await.unwrap().unwrap());
+    }
+    // Another node's lease is not this node's to renew.
+    let other = claim(&store, "TVWXZ", 2).await.unwrap();
+    // One of node 1's leases was given up, another taken over after it
+    // expired (a paused node).
+    store.release_room(&held[0]).await.unwrap();
+    until_expired(&store, &held[1]).await;
+    let taken = claim(&store, "HJKLM", 3).await.expect("an expired lease");
+    assert_eq!(taken.epoch, 2);
+
+    let mut asked = held.clone();
+    asked.push(RoomLease {
+        node: 1,
+        ..other.clone()
+    });
+    let lost = store.renew_rooms(1, &asked, TTL).await.unwrap();
+    let lost: Vec<&str> = lost.iter().map(|l| l.room_code.as_str()).collect();
+    assert_eq!(lost, ["BCDFG", "HJKLM", "TVWXZ"]);
+    // The one still held lives a whole TTL from now; the others are as
+    // they were.
+    let now = store.database_now().await.unwrap();
+    let leases = store.room_leases().await.unwrap();
+    let of = |code: &str| leases.iter().find(|l| l.room_code == code).cloned();
+    assert!(of("NPQRS").unwrap().expires_at >= now + 29_000);
+    assert_eq!(of("HJKLM"), Some(taken));
+    assert_eq!(of("TVWXZ"), Some(other));
+    assert_eq!(of("BCDFG"), None, "given up: not live");
+    // Nothing to renew costs nothing.
+    assert!(store.renew_rooms(1, &[], TTL).await.unwrap().is_empty());
 }

@@ -23,7 +23,7 @@ use splendor_room::conn::NodeId;
 use crate::session::BoxFuture;
 
 /// A node's claim on a room code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Lease {
     /// The room.
     pub code: RoomCode,
@@ -56,6 +56,24 @@ pub trait RoomDirectory: Send + Sync + 'static {
     /// Keeps `lease` alive (a shared directory lets leases that are not
     /// renewed expire); `Lost` when it is no longer the code's lease.
     fn renew(&self, lease: Lease) -> BoxFuture<'_, Result<(), DirectoryError>>;
+
+    /// Keeps every lease of `leases` alive at once (one round of a node's
+    /// renewals); returns the ones that are no longer their code's lease.
+    /// By default one [`RoomDirectory::renew`] after another; a directory
+    /// in a database does it in one statement.
+    fn renew_all(&self, leases: Vec<Lease>) -> BoxFuture<'_, Result<Vec<Lease>, DirectoryError>> {
+        Box::pin(async move {
+            let mut lost = Vec::new();
+            for lease in leases {
+                match self.renew(lease).await {
+                    Ok(()) => {}
+                    Err(DirectoryError::Lost(lease)) => lost.push(lease),
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(lost)
+        })
+    }
 
     /// Gives `lease` up; a lease that is no longer the code's changes
     /// nothing.

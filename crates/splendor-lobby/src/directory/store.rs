@@ -83,6 +83,21 @@ impl RoomDirectory for StoreDirectory {
         })
     }
 
+    fn renew_all(&self, leases: Vec<Lease>) -> BoxFuture<'_, Result<Vec<Lease>, DirectoryError>> {
+        Box::pin(async move {
+            let Some(node) = leases.first().map(|l| l.node) else {
+                return Ok(Vec::new());
+            };
+            let stored: Vec<RoomLease> = leases.iter().copied().map(stored_of).collect();
+            let lost = self
+                .store
+                .renew_rooms(node.0, &stored, self.ttl)
+                .await
+                .map_err(unavailable)?;
+            Ok(lost.iter().filter_map(lease_of).collect())
+        })
+    }
+
     fn release(&self, lease: Lease) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             if let Err(e) = self.store.release_room(&stored_of(lease)).await {

@@ -95,6 +95,43 @@ pub(crate) async fn renew_room(
     Ok(done.rows_affected() == 1)
 }
 
+/// Extends every lease of `leases` (code and epoch) that is still `node`'s
+/// by `ttl_ms` from now, in one statement; returns the ones extended.
+pub(crate) async fn renew_rooms(
+    pool: &Pool<Db>,
+    node: i32,
+    leases: &[(String, i64)],
+    ttl_ms: i64,
+) -> Result<Vec<(String, i64)>, StoreError> {
+    if leases.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pairs: Vec<String> = (0..leases.len())
+        .map(|i| format!("(room_code = ${} AND epoch = ${})", 3 + 2 * i, 4 + 2 * i))
+        .collect();
+    let sql = format!(
+        "UPDATE room_leases SET expires_at = {NOW_MS} + $2 \
+         WHERE node_id = $1 AND expires_at > 0 AND ({}) \
+         RETURNING room_code, epoch",
+        pairs.join(" OR ")
+    );
+    let mut query = sqlx::query(&sql).bind(node).bind(ttl_ms);
+    for (code, epoch) in leases {
+        query = query.bind(code).bind(*epoch);
+    }
+    let rows = query
+        .fetch_all(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    rows.iter()
+        .map(|row| {
+            let code: String = row.try_get("room_code").map_err(|e| classify(BACKEND, e))?;
+            let epoch: i64 = row.try_get("epoch").map_err(|e| classify(BACKEND, e))?;
+            Ok((code, epoch))
+        })
+        .collect()
+}
+
 /// Gives the lease `code`/`epoch` up (it stays, with its epoch, as
 /// released); a lease that is no longer the code's changes nothing.
 pub(crate) async fn release_room(
