@@ -12,6 +12,8 @@
 pub mod haproxy;
 pub mod leaks;
 pub mod process;
+pub mod steady;
+pub mod takeover;
 
 pub use process::{ServerProcess, TestDatabase, http_get};
 
@@ -152,12 +154,20 @@ impl TestClient {
 
     /// Connects to the server at `addr` (e.g. a [`ServerProcess`]) without identifying.
     pub async fn connect_to(addr: SocketAddr, name: &str) -> TestClient {
+        TestClient::try_connect_to(addr, name)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// [`TestClient::connect_to`], or why the handshake failed (a proxy
+    /// whose node just died answers 502; a client tries again).
+    pub async fn try_connect_to(addr: SocketAddr, name: &str) -> Result<TestClient, String> {
         let url = format!("ws://{addr}/ws");
         let (ws, _) = tokio::time::timeout(SAFETY_TIMEOUT, connect_async(url))
             .await
-            .expect("connect in time")
-            .expect("WebSocket handshake");
-        TestClient {
+            .map_err(|_| "no handshake in time".to_owned())?
+            .map_err(|e| format!("WebSocket handshake: {e}"))?;
+        Ok(TestClient {
             name: name.to_owned(),
             ws,
             frames: Vec::new(),
@@ -165,7 +175,7 @@ impl TestClient {
             token: None,
             last_full: None,
             next_id: 1,
-        }
+        })
     }
 
     /// Connects and says hello with a new session.

@@ -35,14 +35,24 @@ pub(crate) async fn call(
         request: request_to_wire(&request),
     };
     let started = std::time::Instant::now();
-    let asked = tokio::time::timeout(
-        cluster.inner.config.call_timeout,
-        cluster
-            .inner
-            .nats
-            .request(call_subject(lease.node), Envelope::encode(message).into()),
-    )
-    .await;
+    // A call to an owner that died after it was sent gets no answer; once
+    // another node announces it took the room over, the call ends there,
+    // not at its timeout (the caller tries again where the room is now).
+    let mut closed = cluster.closed_flag(lease.code, lease.epoch);
+    let asked = tokio::select! {
+        asked = tokio::time::timeout(
+            cluster.inner.config.call_timeout,
+            cluster
+                .inner
+                .nats
+                .request(call_subject(lease.node), Envelope::encode(message).into()),
+        ) => asked,
+        _ = closed.wait_for(|closed| *closed) => {
+            cluster.inner.counters.call_out(started.elapsed(), false);
+            debug!(room = %lease.code, node = %lease.node, "the room moved while a call to its old owner waited");
+            return Err(LobbyError::RoomUnavailable);
+        }
+    };
     let answered = matches!(asked, Ok(Ok(_)));
     cluster.inner.counters.call_out(started.elapsed(), answered);
     let reply = match asked {

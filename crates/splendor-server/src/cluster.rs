@@ -102,7 +102,7 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     Ok(state)
 }
 
-/// Looks, every half lease and whenever a stopping node handed its rooms
+/// Looks, every quarter lease and whenever a stopping node handed its rooms
 /// off, for games whose owner is gone (their lease expired or was given
 /// up) and takes them over: restores each from its log, then tells
 /// every node, so that the connections in the room join it here.
@@ -113,7 +113,7 @@ async fn take_over(
     ttl: Duration,
 ) {
     let mut settled = HashSet::new();
-    let mut tick = tokio::time::interval((ttl / 2).max(Duration::from_millis(100)));
+    let mut tick = tokio::time::interval((ttl / 4).max(Duration::from_millis(100)));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // A node that stops hands its rooms off and says so: no need to wait
     // for the next round.

@@ -21,8 +21,10 @@ pub struct ClusterOptions {
     pub node_id: Option<u16>,
     /// How long a node's claim on its rooms lives unless renewed (every
     /// third of it): a dead or cut-off node's rooms are taken over by
-    /// another node after at most this long.
-    #[arg(long, env = "SPLENDOR_LEASE_TTL", default_value = "4s", value_parser = parse_positive_duration, help_heading = "Cluster")]
+    /// another node after at most this long and a quarter (the other nodes
+    /// look for orphans every quarter of it). 2 s gives a takeover within
+    /// about 2.5 s and survived the 1000-room load (docs/BENCHMARKS.md).
+    #[arg(long, env = "SPLENDOR_LEASE_TTL", default_value = "2s", value_parser = parse_positive_duration, help_heading = "Cluster")]
     pub lease_ttl: Duration,
 }
 
@@ -31,7 +33,7 @@ impl Default for ClusterOptions {
         ClusterOptions {
             nats_url: None,
             node_id: None,
-            lease_ttl: Duration::from_secs(4),
+            lease_ttl: Duration::from_secs(2),
         }
     }
 }

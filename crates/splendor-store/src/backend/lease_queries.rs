@@ -20,6 +20,13 @@ const LOCK_LEASE: &str = match BACKEND {
     crate::backend::Backend::Sqlite => "",
 };
 
+/// How a node's renewal locks its lease rows: on PostgreSQL in room-code
+/// order (see `renew_rooms`); SQLite has no row locks.
+const LOCK_IN_ORDER: &str = match BACKEND {
+    crate::backend::Backend::Postgres => " ORDER BY room_code FOR UPDATE",
+    crate::backend::Backend::Sqlite => "",
+};
+
 /// The condition a fenced write adds: `epoch` (an SQL expression, NULL for
 /// an unfenced write) is the current epoch of the lease on `code` (an SQL
 /// expression for the room code).
@@ -109,9 +116,13 @@ pub(crate) async fn renew_rooms(
     let pairs: Vec<String> = (0..leases.len())
         .map(|i| format!("(room_code = ${} AND epoch = ${})", 3 + 2 * i, 4 + 2 * i))
         .collect();
+    // The rows are locked in room-code order (the subquery's), as a batch
+    // of fenced writes locks them (queries.rs, `lock_leases_in_order`):
+    // an UPDATE over many rows in another order deadlocks against it.
     let sql = format!(
         "UPDATE room_leases SET expires_at = {NOW_MS} + $2 \
-         WHERE node_id = $1 AND expires_at > 0 AND ({}) \
+         WHERE room_code IN (SELECT room_code FROM room_leases \
+                             WHERE node_id = $1 AND expires_at > 0 AND ({}){LOCK_IN_ORDER}) \
          RETURNING room_code, epoch",
         pairs.join(" OR ")
     );

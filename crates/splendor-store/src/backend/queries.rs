@@ -24,6 +24,61 @@ type DbRow = <Db as sqlx::Database>::Row;
 /// transaction usable for the other operations of the batch.
 type Applied = Result<Result<(), StoreError>, sqlx::Error>;
 
+/// On PostgreSQL, a batch's fenced writes share-lock their rooms' lease
+/// rows (`fence_holds`); a node's renewal of its leases locks many rows at
+/// once. Both take the rows in room-code order, so that neither waits for
+/// the other in a cycle (a deadlock): the batch locks them all first, in
+/// that order. SQLite has one writer at a time and no row locks.
+async fn lock_leases_in_order(
+    tx: &mut sqlx::Transaction<'_, Db>,
+    ops: &[&WriteOp],
+) -> Result<(), sqlx::Error> {
+    if !matches!(BACKEND, crate::backend::Backend::Postgres) {
+        return Ok(());
+    }
+    let mut games = Vec::new();
+    let mut rooms = Vec::new();
+    for op in ops {
+        match op {
+            WriteOp::Append(action, Some(_)) => games.push(action.game_id),
+            WriteOp::CreateGame(game, Some(_)) => rooms.push(game.room_code.clone()),
+            _ => {}
+        }
+    }
+    if games.is_empty() && rooms.is_empty() {
+        return Ok(());
+    }
+    let game_slots: Vec<String> = (1..=games.len()).map(|i| format!("${i}")).collect();
+    let room_slots: Vec<String> = (games.len() + 1..=games.len() + rooms.len())
+        .map(|i| format!("${i}"))
+        .collect();
+    let sql = format!(
+        "SELECT 1 FROM room_leases l \
+         WHERE l.room_code IN (SELECT g.room_code FROM games g WHERE g.id IN ({})) \
+            OR l.room_code IN ({}) \
+         ORDER BY l.room_code FOR SHARE OF l",
+        if game_slots.is_empty() {
+            "NULL".to_owned()
+        } else {
+            game_slots.join(", ")
+        },
+        if room_slots.is_empty() {
+            "NULL".to_owned()
+        } else {
+            room_slots.join(", ")
+        },
+    );
+    let mut query = sqlx::query(&sql);
+    for game in games {
+        query = query.bind(game);
+    }
+    for room in rooms {
+        query = query.bind(room);
+    }
+    query.fetch_all(&mut **tx).await?;
+    Ok(())
+}
+
 /// Writes a batch in one transaction; see `DbPool::try_write`.
 ///
 /// Consecutive appends to different games (what a batch of many rooms is
@@ -42,6 +97,7 @@ pub(crate) async fn write_batch(
     } else {
         pool.begin().await?
     };
+    lock_leases_in_order(&mut tx, ops).await?;
     let mut answers = Vec::with_capacity(ops.len());
     let mut i = 0;
     while i < ops.len() {
