@@ -9,6 +9,7 @@
 //! of its own ([`ServerProcess`], [`TestDatabase`]), for the crash test.
 #![forbid(unsafe_code)]
 
+pub mod faultproxy;
 pub mod haproxy;
 pub mod leaks;
 pub mod process;

@@ -117,8 +117,14 @@ impl Steady {
                 {
                     let code = message["code"].as_str().unwrap_or_default();
                     assert!(
-                        ["room_closed", "room_unavailable", "not_in_room", "internal"]
-                            .contains(&code),
+                        [
+                            "room_closed",
+                            "room_unavailable",
+                            "not_in_room",
+                            "internal",
+                            "storage_unavailable"
+                        ]
+                        .contains(&code),
                         "{}: {message}",
                         self.client.name
                     );

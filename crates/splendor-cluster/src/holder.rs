@@ -216,11 +216,44 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                     }
                     return;
                 }
+                Some(splendor_protocol::node::ToAll::Reattach { room, epoch, node }) => {
+                    if node == cluster.inner.node.0 {
+                        return;
+                    }
+                    let Some(code) = RoomCode::parse(&room) else {
+                        return;
+                    };
+                    let conns: Vec<splendor_lobby::ConnId> = cluster
+                        .held()
+                        .iter()
+                        .filter(|(_, (_, lease))| lease.code == code && lease.epoch == epoch)
+                        .map(|(id, _)| *id)
+                        .collect();
+                    if let Some(hook) = cluster.inner.moved.get()
+                        && !conns.is_empty()
+                    {
+                        debug!(%room, connections = conns.len(), "the room's owner is back; joining it again");
+                        hook(code, conns);
+                    }
+                    return;
+                }
                 None => return,
             };
             let Some(code) = RoomCode::parse(&room) else {
                 return;
             };
+            // This node still runs the room under an older lease: it was
+            // cut off from the database past its lease (it could neither
+            // renew nor find out), and another node took the room over.
+            // The database fences it anyway; it closes now rather than at
+            // its next successful renewal, so its players move on.
+            let lobby = &cluster.inner.lobby;
+            if let Some(stale) = lobby.lease_of(code).filter(|l| l.epoch < epoch)
+                && let Some(handle) = lobby.find_code(code)
+            {
+                warn!(room = %code, epoch = stale.epoch, newer = epoch, "another node took over a room this node runs; closing it");
+                handle.lease_lost().await;
+            }
             let moved: Vec<splendor_lobby::ConnId> = cluster
                 .held()
                 .iter()

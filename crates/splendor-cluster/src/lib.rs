@@ -32,7 +32,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use splendor_lobby::{ConnId, Connection, Lobby, NodeId, RemoteRooms, RoomCode, SessionId};
 use tokio::sync::watch;
-use tracing::{Instrument, info_span, warn};
+use tracing::{Instrument, info, info_span, warn};
 
 pub use convert::Unreadable;
 pub use stats::ClusterStats;
@@ -114,7 +114,14 @@ struct Inner {
     matched: std::sync::OnceLock<MatchedHook>,
     /// What crossed to and from the other nodes.
     counters: stats::Counters,
+    /// The newest stand-in of each connection another node holds in one
+    /// of this node's rooms: its number (they count up).
+    stand_ins: Mutex<StandIns>,
 }
+
+/// The last stand-in number given, and the newest of each connection in
+/// each room.
+type StandIns = (u64, HashMap<(RoomCode, ConnId), u64>);
 
 impl Cluster {
     /// Connects to NATS at `url`, serves this node's rooms to the others
@@ -126,8 +133,15 @@ impl Cluster {
         config: ClusterConfig,
     ) -> Result<Cluster, ClusterError> {
         let node = lobby.config().node;
+        let (events, mut heard) = tokio::sync::mpsc::unbounded_channel();
         let nats = async_nats::ConnectOptions::new()
             .name(format!("splendor-node-{node}"))
+            .event_callback(move |event| {
+                let events = events.clone();
+                async move {
+                    let _ = events.send(event);
+                }
+            })
             .connect(url)
             .await
             .map_err(|e| ClusterError::Nats(e.to_string()))?;
@@ -144,6 +158,7 @@ impl Cluster {
                 handed_off: Arc::new(tokio::sync::Notify::new()),
                 matched: std::sync::OnceLock::new(),
                 counters: stats::Counters::default(),
+                stand_ins: Mutex::new((0, HashMap::new())),
             }),
         };
         let calls = cluster.subscribe(call_subject(node)).await?;
@@ -160,7 +175,28 @@ impl Cluster {
         let span = info_span!("cluster", node = %node);
         tokio::spawn(owner::serve(cluster.clone(), calls).instrument(span.clone()));
         tokio::spawn(holder::serve(cluster.clone(), deliveries).instrument(span.clone()));
-        tokio::spawn(holder::hear(cluster.clone(), announcements).instrument(span));
+        tokio::spawn(holder::hear(cluster.clone(), announcements).instrument(span.clone()));
+        // Back from a cut: what rooms on other nodes sent this node's
+        // connections meanwhile was lost (the owners dropped them as
+        // undeliverable), so each joins its room again and gets the state.
+        tokio::spawn({
+            let cluster = cluster.clone();
+            async move {
+                let mut cut = false;
+                while let Some(event) = heard.recv().await {
+                    match event {
+                        async_nats::Event::Disconnected => cut = true,
+                        async_nats::Event::Connected if cut => {
+                            cut = false;
+                            cluster.rejoin_held();
+                            cluster.announce_reattach().await;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            .instrument(span)
+        });
         lobby.set_remote_rooms(Arc::new(cluster.clone()));
         Ok(cluster)
     }
@@ -211,9 +247,79 @@ impl Cluster {
         }
     }
 
+    /// Every connection of this node in a room on another node joins it
+    /// again (through the moved hook), after a cut from NATS.
+    fn rejoin_held(&self) {
+        let mut by_room: HashMap<RoomCode, Vec<ConnId>> = HashMap::new();
+        for (conn, (_, lease)) in self.held().iter() {
+            by_room.entry(lease.code).or_default().push(*conn);
+        }
+        let Some(hook) = self.inner.moved.get() else {
+            return;
+        };
+        info!(
+            rooms = by_room.len(),
+            "back on NATS: connections join their rooms again"
+        );
+        for (room, conns) in by_room {
+            hook(room, conns);
+        }
+    }
+
+    /// Tells every node that this node's rooms are reachable again: their
+    /// connections on other nodes join them again.
+    async fn announce_reattach(&self) {
+        for lease in self.inner.lobby.leases() {
+            let message = splendor_protocol::node::ToAll::Reattach {
+                room: lease.code.to_string(),
+                node: lease.node.0,
+                epoch: lease.epoch,
+            };
+            let bytes = splendor_protocol::node::Envelope::encode(message);
+            if let Err(e) = self
+                .inner
+                .nats
+                .publish(ALL_SUBJECT.to_owned(), bytes.into())
+                .await
+            {
+                warn!(room = %lease.code, error = %e, "announcing a room reachable again");
+            }
+        }
+    }
+
     /// Tells `hook` of every connection of this node in a room that moved.
     pub fn on_moved(&self, hook: MovedHook) {
         let _ = self.inner.moved.set(hook);
+    }
+
+    /// A new stand-in of `conn` in `room`: its number, the newest.
+    fn newest_stand_in(&self, room: RoomCode, conn: ConnId) -> u64 {
+        let mut stand_ins = self
+            .inner
+            .stand_ins
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        stand_ins.0 += 1;
+        let number = stand_ins.0;
+        stand_ins.1.insert((room, conn), number);
+        number
+    }
+
+    /// Stand-in `number` of `conn` in `room` ended: true if it was the
+    /// newest (the connection is released), false if a newer one took its
+    /// place.
+    fn stand_in_ended(&self, room: RoomCode, conn: ConnId, number: u64) -> bool {
+        let mut stand_ins = self
+            .inner
+            .stand_ins
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if stand_ins.1.get(&(room, conn)) == Some(&number) {
+            stand_ins.1.remove(&(room, conn));
+            true
+        } else {
+            false
+        }
     }
 
     /// What crossed to and from the other nodes so far.

@@ -87,7 +87,13 @@ async fn call(
             let (proxy, rx) =
                 splendor_lobby::Connection::proxy(caller.conn, cluster.inner.config.proxy_queue);
             let holder = caller.conn.node();
-            tokio::spawn(forward(cluster.clone(), holder, (code, epoch), rx).in_current_span());
+            // The newest stand-in of this connection in this room: an older
+            // one that ends later (dropped while NATS was cut) must not tell
+            // the holder that the connection is released.
+            let generation = cluster.newest_stand_in(code, caller.conn);
+            tokio::spawn(
+                forward(cluster.clone(), holder, (code, epoch, generation), rx).in_current_span(),
+            );
             handle
                 .join(caller, (name, role, verbose), proxy)
                 .await
@@ -105,7 +111,7 @@ async fn call(
 async fn forward(
     cluster: Cluster,
     holder: NodeId,
-    (room, epoch): (RoomCode, u64),
+    (room, epoch, generation): (RoomCode, u64, u64),
     mut rx: ConnectionRx,
 ) {
     let subject = deliver_subject(holder);
@@ -121,7 +127,9 @@ async fn forward(
             biased;
             message = rx.messages.recv() => {
                 let Some(first) = message else {
-                    publish(&cluster, &subject, vec![released]).await;
+                    if cluster.stand_in_ended(room, conn, generation) {
+                        publish(&cluster, &subject, vec![released]).await;
+                    }
                     return;
                 };
                 let mut items = vec![delivery(conn.0, epoch, first)];

@@ -291,6 +291,17 @@ pub enum ToAll {
         /// The owner's lease.
         epoch: u64,
     },
+    /// The owner of a room is back on NATS after a cut: what it sent the
+    /// room's connections on other nodes meanwhile was lost, so those
+    /// connections join the room again (same owner, same lease).
+    Reattach {
+        /// The room's code.
+        room: String,
+        /// Its owner.
+        node: u16,
+        /// The owner's lease.
+        epoch: u64,
+    },
     /// A stopping node gave its rooms up (a rolling restart): the other
     /// nodes look for games to take over now rather than at their next
     /// round.

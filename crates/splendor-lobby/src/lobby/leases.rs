@@ -57,6 +57,16 @@ impl Lobby {
         }
     }
 
+    /// The leases of this lobby's open rooms.
+    pub fn leases(&self) -> Vec<Lease> {
+        self.inner
+            .rooms()
+            .values()
+            .filter(|e| !e.handle.is_closed())
+            .map(|e| e.lease)
+            .collect()
+    }
+
     /// This node is stopping (issue 21, a rolling restart): every room
     /// closes after the commands queued before (a game in progress with
     /// `closed-moved`, anything else with `closed-shutting-down`), and its

@@ -146,12 +146,26 @@ impl Client {
     /// In a cluster: whether the session holds a seat in the running game
     /// of room `seat` (the database says so), so that it waits for the
     /// room to get an owner again rather than forgetting it.
+    /// A database that cannot be reached cannot tell: the seat waits
+    /// (forgetting it would strand the player when this node is the one
+    /// cut off).
     async fn seat_in_running_game(&self, session: &Session, seat: &RoomSeat) -> bool {
-        self.state.cluster().is_some()
-            && self
-                .seat_elsewhere(session.id)
-                .await
-                .is_some_and(|found| found.code == seat.code)
+        if self.state.cluster().is_none() {
+            return false;
+        }
+        let Some(store) = self.state.store() else {
+            return false;
+        };
+        match store
+            .seat_room(splendor_store::SessionId(session.id.0))
+            .await
+        {
+            Ok(room) => room.as_deref() == Some(seat.code.as_str()),
+            Err(e) => {
+                warn!(error = %e, "looking up the session's seat; it waits");
+                true
+            }
+        }
     }
 
     /// The room this connection is in moved to another node (its owner
