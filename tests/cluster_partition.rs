@@ -155,6 +155,11 @@ async fn the_owner_cut_from_nats_refuses_moves_it_cannot_deliver_and_plays_on_on
     assert_ne!(answer["type"], "error", "{answer}");
     let (a7, b7) = (ann.state_at(7).await, bob.state_at(7).await);
     assert_eq!(a7.version, b7.version);
+    // Version 7 was read above: both ask for it again, so that whoever is
+    // to act gets it in the play below (each version is answered once).
+    for client in [&mut ann, &mut bob] {
+        client.send(json!({"type": "sync"})).await;
+    }
     let (mut d1, mut d2) = (Dice(1), Dice(2));
     let (ra, rb) = tokio::join!(
         ann.play_until_result(&mut d1),
