@@ -275,13 +275,7 @@ impl Cluster {
                 node: lease.node.0,
                 epoch: lease.epoch,
             };
-            let bytes = splendor_protocol::node::Envelope::encode(message);
-            if let Err(e) = self
-                .inner
-                .nats
-                .publish(ALL_SUBJECT.to_owned(), bytes.into())
-                .await
-            {
+            if let Err(e) = self.tell_all(message).await {
                 warn!(room = %lease.code, error = %e, "announcing a room reachable again");
             }
         }
@@ -349,13 +343,7 @@ impl Cluster {
             players,
             rematch_of: rematch_of.map(|r| r.to_string()),
         };
-        let bytes = splendor_protocol::node::Envelope::encode(message);
-        if let Err(e) = self
-            .inner
-            .nats
-            .publish(ALL_SUBJECT.to_owned(), bytes.into())
-            .await
-        {
+        if let Err(e) = self.tell_all(message).await {
             warn!(%room, error = %e, "announcing a formed game");
         }
     }
@@ -372,17 +360,12 @@ impl Cluster {
             node: self.inner.node.0,
             rooms: u32::try_from(rooms).unwrap_or(u32::MAX),
         };
-        let bytes = splendor_protocol::node::Envelope::encode(message);
-        let published = self
-            .inner
-            .nats
-            .publish(ALL_SUBJECT.to_owned(), bytes.into())
-            .await;
         // Published is not sent: wait until the server has it.
-        if let Err(e) = match published {
+        let told = match self.tell_all(message).await {
             Ok(()) => self.inner.nats.flush().await.map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
-        } {
+        };
+        if let Err(e) = told {
             warn!(error = %e, "announcing the rooms handed off");
         }
     }
@@ -394,15 +377,21 @@ impl Cluster {
             node: lease.node.0,
             epoch: lease.epoch,
         };
+        if let Err(e) = self.tell_all(message).await {
+            warn!(room = %lease.code, error = %e, "announcing a room taken over");
+        }
+    }
+
+    /// Publishes `message` to every node (`splendor.nodes.all`).
+    async fn tell_all(
+        &self,
+        message: splendor_protocol::node::ToAll,
+    ) -> Result<(), async_nats::PublishError> {
         let bytes = splendor_protocol::node::Envelope::encode(message);
-        if let Err(e) = self
-            .inner
+        self.inner
             .nats
             .publish(ALL_SUBJECT.to_owned(), bytes.into())
             .await
-        {
-            warn!(room = %lease.code, error = %e, "announcing a room taken over");
-        }
     }
 
     fn held(
