@@ -255,6 +255,15 @@ async fn a_node_without_nats_is_ready_but_degraded_and_says_so_to_callers() {
         .request(json!({"type": "chat", "text": "still here"}))
         .await;
     assert_ne!(chat["type"], "error", "{chat}");
+
+    // A node stopped while NATS is away still stops (its handoff
+    // announcement once waited for a reconnection that never came).
+    let mut nodes = nodes.into_iter();
+    let (status, _) = nodes.next().expect("node 1").terminate().await;
+    assert!(
+        status.success(),
+        "node 1 after SIGTERM without NATS: {status}"
+    );
 }
 
 #[tokio::test]

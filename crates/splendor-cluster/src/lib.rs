@@ -50,6 +50,11 @@ pub fn deliver_subject(node: NodeId) -> String {
 /// The subject every node hears announcements on (rooms taken over).
 pub const ALL_SUBJECT: &str = "splendor.nodes.all";
 
+/// How long a stopping node waits for NATS to take its handoff
+/// announcement; past it the other nodes find the rooms when their leases
+/// run out.
+pub const HAND_OFF_ANNOUNCE: Duration = Duration::from_secs(1);
+
 /// What a node's gateway is told when a room moved to another node: the
 /// room, and this node's connections that were in it through the old
 /// owner (the gateway joins them again where it lives now, and any other
@@ -354,19 +359,33 @@ impl Cluster {
         self.inner.handed_off.clone()
     }
 
-    /// Tells every node that this node, stopping, gave `rooms` rooms up.
+    /// Tells every node that this node, stopping, gave `rooms` rooms up;
+    /// never waits more than [`HAND_OFF_ANNOUNCE`] (a stopping node must
+    /// stop, NATS or not).
     pub async fn announce_handed_off(&self, rooms: usize) {
         let message = splendor_protocol::node::ToAll::HandedOff {
             node: self.inner.node.0,
             rooms: u32::try_from(rooms).unwrap_or(u32::MAX),
         };
-        // Published is not sent: wait until the server has it.
-        let told = match self.tell_all(message).await {
-            Ok(()) => self.inner.nats.flush().await.map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
+        // Without NATS nobody hears it, and a flush would wait for a
+        // reconnection that may never come before the process exits: the
+        // rooms' leases simply run out.
+        if !self.nats_connected() {
+            warn!(
+                rooms,
+                "NATS is away: the rooms handed off are not announced; other nodes take them over when their leases run out"
+            );
+            return;
+        }
+        // Published is not sent: wait until the server has it, briefly.
+        let told = async {
+            self.tell_all(message).await.map_err(|e| e.to_string())?;
+            self.inner.nats.flush().await.map_err(|e| e.to_string())
         };
-        if let Err(e) = told {
-            warn!(error = %e, "announcing the rooms handed off");
+        match tokio::time::timeout(HAND_OFF_ANNOUNCE, told).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => warn!(error = %e, "announcing the rooms handed off"),
+            Err(_) => warn!("announcing the rooms handed off: NATS did not take it in time"),
         }
     }
 

@@ -69,6 +69,15 @@ struct Args {
     /// The server's process id, to report its CPU time and memory.
     #[arg(long)]
     pid: Option<u32>,
+    /// Another node of the same cluster (loopback only): the last
+    /// `--remote-seats` seats of every room connect through it, so their
+    /// messages are forwarded to the room's node (where seat 0 created it)
+    /// and their latencies are reported apart.
+    #[arg(long)]
+    remote_url: Option<String>,
+    /// How many of each room's seats connect through `--remote-url`.
+    #[arg(long, default_value_t = 1)]
+    remote_seats: u8,
     /// Connections opened at once while setting up.
     #[arg(long, default_value_t = 64)]
     connect_parallelism: usize,
@@ -78,6 +87,14 @@ struct Args {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     check_loopback(&args.url)?;
+    if let Some(url) = &args.remote_url {
+        check_loopback(url)?;
+        if args.remote_seats == 0 || args.remote_seats >= args.seats {
+            bail!(
+                "--remote-seats must leave seat 0 on --url and put at least one seat on --remote-url"
+            );
+        }
+    }
     if args.warmup + args.seconds > 3600 {
         bail!("a run is bounded: warm-up and window together at most an hour");
     }
@@ -115,6 +132,7 @@ async fn play(args: &Args) -> anyhow::Result<()> {
     let stop_at = start + Duration::from_secs(args.warmup + args.seconds) + Duration::from_secs(60);
     let plan = Plan {
         url: args.url.clone(),
+        remote: args.remote_url.clone().map(|url| (url, args.remote_seats)),
         seats: args.seats,
         pace,
         stop_at,
@@ -137,7 +155,7 @@ async fn play(args: &Args) -> anyhow::Result<()> {
     let after = counters.snapshot();
     let proc_after = args.pid.map(ProcSample::read).transpose()?;
     counters.stop.store(true, Ordering::Relaxed);
-    let latencies = counters.take_latencies();
+    let (latencies, remote_latencies) = counters.take_latencies();
     let actions = after.actions - before.actions;
     println!(
         "splendor-loadgen play: {} rooms x {} seats, {}, {:.1} s measured after {} s warm-up",
@@ -163,7 +181,18 @@ async fn play(args: &Args) -> anyhow::Result<()> {
         after.errors - before.errors,
         after.lost - before.lost
     );
-    println!("latency:      {}", table::percentiles(latencies));
+    if args.remote_url.is_some() {
+        println!(
+            "latency:      local seats {}",
+            table::percentiles(latencies)
+        );
+        println!(
+            "latency:      seats through --remote-url {}",
+            table::percentiles(remote_latencies)
+        );
+    } else {
+        println!("latency:      {}", table::percentiles(latencies));
+    }
     if actions > 0 {
         println!(
             "received:     {:.0} bytes per action (all frames to all seats), {:.1} frames per action",

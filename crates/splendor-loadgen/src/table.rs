@@ -34,10 +34,23 @@ pub(crate) enum Pace {
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     pub(crate) url: String,
+    /// Another node of the same cluster, and how many of each room's seats
+    /// (counted from the last) connect through it: the room lives where
+    /// seat 0 creates it, so these seats' messages are forwarded.
+    pub(crate) remote: Option<(String, u8)>,
     pub(crate) seats: u8,
     pub(crate) pace: Pace,
     /// Nothing runs past this, whatever happens.
     pub(crate) stop_at: Instant,
+}
+
+impl Plan {
+    /// Whether `seat` connects through the other node.
+    fn is_remote(&self, seat: usize) -> bool {
+        self.remote
+            .as_ref()
+            .is_some_and(|(_, n)| seat >= usize::from(self.seats.saturating_sub(*n)))
+    }
 }
 
 /// Totals of all tables, read at the start and end of the window.
@@ -54,8 +67,11 @@ pub(crate) struct Counters {
     /// the game is under way, without the setup of rooms and games.
     mid_bytes: AtomicU64,
     mid_actions: AtomicU64,
-    /// Latencies from `act` to the actor's resulting state, in microseconds.
+    /// Latencies from `act` to the actor's resulting state, in microseconds,
+    /// of the seats connected to the room's own node.
     latencies: Mutex<Vec<u32>>,
+    /// The same, of the seats connected through another node.
+    remote_latencies: Mutex<Vec<u32>>,
     /// Set when the run is over.
     pub(crate) stop: AtomicBool,
 }
@@ -89,20 +105,25 @@ impl Counters {
         }
     }
 
-    /// The latencies recorded since the last call.
-    pub(crate) fn take_latencies(&self) -> Vec<u32> {
-        std::mem::take(&mut *self.latencies.lock().unwrap_or_else(|p| p.into_inner()))
+    /// The latencies recorded since the last call: the local seats', and
+    /// the seats' connected through another node.
+    pub(crate) fn take_latencies(&self) -> (Vec<u32>, Vec<u32>) {
+        let take =
+            |m: &Mutex<Vec<u32>>| std::mem::take(&mut *m.lock().unwrap_or_else(|p| p.into_inner()));
+        (take(&self.latencies), take(&self.remote_latencies))
     }
 
-    fn latency(&self, since: Instant, until: Instant) {
+    fn latency(&self, since: Instant, until: Instant, remote: bool) {
         let micros = until
             .duration_since(since)
             .as_micros()
             .min(u32::MAX as u128) as u32;
-        self.latencies
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(micros);
+        let list = if remote {
+            &self.remote_latencies
+        } else {
+            &self.latencies
+        };
+        list.lock().unwrap_or_else(|p| p.into_inner()).push(micros);
     }
 }
 
@@ -152,7 +173,11 @@ pub(crate) async fn run(
     {
         let _permit = gate.acquire().await?;
         for seat in 0..usize::from(plan.seats) {
-            clients.push(connect(&plan.url, seat, tx.clone(), counters.clone()).await?);
+            let url = match &plan.remote {
+                Some((url, _)) if plan.is_remote(seat) => url,
+                _ => &plan.url,
+            };
+            clients.push(connect(url, seat, tx.clone(), counters.clone()).await?);
         }
     }
     drop(tx);
@@ -310,7 +335,7 @@ async fn play_one(
                 if let Some((sent_on, at)) = in_flight[received.seat]
                     && version > sent_on
                 {
-                    counters.latency(at, received.at);
+                    counters.latency(at, received.at, plan.is_remote(received.seat));
                     counters.actions.fetch_add(1, Ordering::Relaxed);
                     if (10..50).contains(&version) {
                         counters.mid_actions.fetch_add(1, Ordering::Relaxed);

@@ -641,6 +641,7 @@ pub async fn serve(
     // takes its games over now, not when their leases would run out.
     if let Some(cluster) = state.cluster() {
         match timeout_at(deadline, state.lobby().hand_off()).await {
+            // Bounded by itself: NATS may be away.
             Ok(rooms) => cluster.announce_handed_off(rooms).await,
             Err(_) => warn!("rooms not handed off within the grace period: their leases run out"),
         }
