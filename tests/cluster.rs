@@ -563,3 +563,74 @@ async fn a_rematch_agreed_by_players_on_two_nodes_moves_both_into_the_new_room()
     assert_eq!(a["winners"], b["winners"]);
     assert_ne!(a["game"], Value::Null);
 }
+
+#[tokio::test]
+async fn a_node_refuses_a_node_message_of_another_version_unread() {
+    use splendor_protocol::node::{Envelope, NODE_VERSION, ToAll};
+    let Some(db) = TestDatabase::postgres("another node version").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let nodes = nodes(&db, &nats, &[1]).await;
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    // What a node of the next version would say: "room taken over by node
+    // 9". Its body reads well in this version; only its version tells.
+    let moved = |v: u16| {
+        serde_json::to_vec(&Envelope {
+            v,
+            body: ToAll::Moved {
+                room: code.clone(),
+                node: 9,
+                epoch: 99,
+            },
+        })
+        .expect("encode")
+    };
+    let next = NODE_VERSION + 1;
+    nats.publish_raw(splendor_cluster::ALL_SUBJECT, &moved(next))
+        .await;
+    let refused = nodes[0]
+        .wait_for_line(|l| l.contains("refused a node message") && l.contains("splendor.nodes.all"))
+        .await;
+    assert!(
+        refused.contains(&format!(
+            "a node message of version {next}; this node speaks version {NODE_VERSION} only"
+        )),
+        "{refused}"
+    );
+    // A call of the previous version to this node: refused the same way.
+    let previous = serde_json::to_vec(&json!({"v": NODE_VERSION - 1, "t": "join", "room": code}))
+        .expect("encode");
+    let calls = splendor_cluster::call_subject(splendor_lobby::NodeId(1));
+    let answer = nats.request_raw(&calls, &previous).await;
+    let answer: Value = serde_json::from_slice(&answer).expect("a JSON answer");
+    assert_eq!(answer["v"], NODE_VERSION, "{answer}");
+    assert_eq!(answer["a"], "refused", "{answer}");
+    let refused = nodes[0]
+        .wait_for_line(|l| l.contains("refused a node message") && l.contains(&calls))
+        .await;
+    assert!(
+        refused.contains(&format!("a node message of version {}", NODE_VERSION - 1)),
+        "{refused}"
+    );
+    // Not misread: the room still runs here and answers.
+    let chat = ann
+        .request(json!({"type": "chat", "text": "still mine"}))
+        .await;
+    assert_ne!(chat["type"], "error", "{chat}");
+    // The positive control: the same message in this version is read and
+    // acted on (this node closes its copy of a room taken over elsewhere).
+    nats.publish_raw(splendor_cluster::ALL_SUBJECT, &moved(NODE_VERSION))
+        .await;
+    nodes[0]
+        .wait_for_line(|l| l.contains("another node took over a room this node runs"))
+        .await;
+    let log = nodes[0].log_lines();
+    let closings = log
+        .iter()
+        .filter(|l| l.contains("another node took over a room this node runs"))
+        .count();
+    assert_eq!(closings, 1, "only the message of this version was acted on");
+}

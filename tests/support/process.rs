@@ -60,6 +60,8 @@ impl TestDatabase {
 pub struct ServerProcess {
     child: Child,
     addr: SocketAddr,
+    /// Every line it wrote, stdout and stderr.
+    log: tokio::sync::watch::Receiver<Vec<String>>,
 }
 
 impl ServerProcess {
@@ -117,10 +119,14 @@ impl ServerProcess {
             .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
+        let (log_tx, log) = tokio::sync::watch::channel(Vec::new());
+        let log_tx = std::sync::Arc::new(log_tx);
+        let keep = log_tx.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 println!("[server stderr] {line}");
+                keep.send_modify(|log| log.push(line));
             }
         });
         let mut lines = BufReader::new(stdout).lines();
@@ -132,7 +138,9 @@ impl ServerProcess {
                     .expect("read the server's output")
                     .expect("the server exited before it listened");
                 println!("[server] {line}");
-                if let Some(addr) = listening_address(&line) {
+                let addr = listening_address(&line);
+                log_tx.send_modify(|log| log.push(line));
+                if let Some(addr) = addr {
                     return addr;
                 }
             }
@@ -142,14 +150,38 @@ impl ServerProcess {
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
                 println!("[server] {line}");
+                log_tx.send_modify(|log| log.push(line));
             }
         });
-        ServerProcess { child, addr }
+        ServerProcess { child, addr, log }
     }
 
     /// Where the server listens.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Waits until the server has written a line that `matches` (lines
+    /// already written count), and returns it.
+    pub async fn wait_for_line(&self, matches: impl Fn(&str) -> bool) -> String {
+        let mut log = self.log.clone();
+        let found = tokio::time::timeout(
+            SAFETY_TIMEOUT,
+            log.wait_for(|lines| lines.iter().any(|l| matches(l))),
+        )
+        .await
+        .expect("the server writes the line within the safety timeout")
+        .expect("the server's log is read");
+        found
+            .iter()
+            .find(|l| matches(l))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Every line the server has written so far.
+    pub fn log_lines(&self) -> Vec<String> {
+        self.log.borrow().clone()
     }
 
     /// Kills the process with SIGKILL (no graceful stop of any kind) and

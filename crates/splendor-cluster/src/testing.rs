@@ -54,6 +54,36 @@ impl Nats {
         Nats { url, child }
     }
 
+    /// Publishes `payload` on `subject` as it is, from a client of the
+    /// test's own (a node of another version, or no node at all), and
+    /// returns once the server has it.
+    pub async fn publish_raw(&self, subject: &str, payload: &[u8]) {
+        let client = async_nats::connect(&self.url)
+            .await
+            .expect("connect to the test's nats-server");
+        client
+            .publish(subject.to_owned(), payload.to_vec().into())
+            .await
+            .expect("publish");
+        client.flush().await.expect("flush");
+    }
+
+    /// Sends `payload` on `subject` as a request, as it is, and returns the
+    /// answer's payload.
+    pub async fn request_raw(&self, subject: &str, payload: &[u8]) -> Vec<u8> {
+        let client = async_nats::connect(&self.url)
+            .await
+            .expect("connect to the test's nats-server");
+        let answer = timeout(
+            START,
+            client.request(subject.to_owned(), payload.to_vec().into()),
+        )
+        .await
+        .expect("an answer in time")
+        .expect("an answer");
+        answer.payload.to_vec()
+    }
+
     /// Stops it at once (a cut link to NATS, as far as the nodes know).
     pub async fn kill(&mut self) {
         let _ = self.child.kill().await;
