@@ -634,3 +634,48 @@ async fn a_node_refuses_a_node_message_of_another_version_unread() {
         .count();
     assert_eq!(closings, 1, "only the message of this version was acted on");
 }
+
+#[tokio::test]
+async fn two_processes_never_run_as_one_node() {
+    let Some(db) = TestDatabase::postgres("one node id").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let mut nodes = nodes_with_lease(&db, &nats, &[1], "1s").await.into_iter();
+    let first = nodes.next().expect("node 1");
+    // A second process given the same id waits up to two leases for the
+    // claim to run out (it may be its own predecessor's), then refuses to
+    // start with a clear error: the first one is alive and renews it.
+    let second = tokio::process::Command::new(SERVER)
+        .args(["--listen", "127.0.0.1:0", "--database-url", &db.url])
+        .env("SPLENDOR_NATS_URL", &nats.url)
+        .env("SPLENDOR_NODE_ID", "1")
+        .env("SPLENDOR_LEASE_TTL", "1s")
+        .env_remove("SPLENDOR_DATABASE_URL")
+        .kill_on_drop(true)
+        .output();
+    let second = tokio::time::timeout(splendor_e2e::SAFETY_TIMEOUT, second)
+        .await
+        .expect("the second process gives up in time")
+        .expect("run it");
+    let said = String::from_utf8_lossy(&second.stderr).into_owned()
+        + &String::from_utf8_lossy(&second.stdout);
+    assert!(!second.status.success(), "{said}");
+    assert!(
+        said.contains("node id 1 is in use by another running node"),
+        "{said}"
+    );
+    assert!(!said.contains("listening on"), "{said}");
+    // The first still serves.
+    assert_eq!(http_get(first.addr(), "/readyz").await.0, 200);
+    // Stopped cleanly, it gives the id up: the next process under it
+    // starts at once (no lease to wait out; the start would wait for it).
+    let (status, _) = first.terminate().await;
+    assert!(status.success(), "{status}");
+    let next = nodes_with_lease(&db, &nats, &[1], "1s").await;
+    let waited = next[0]
+        .log_lines()
+        .iter()
+        .any(|l| l.contains("node id still claimed"));
+    assert!(!waited, "the released id was free at once");
+}

@@ -187,8 +187,9 @@ struct AppInner {
     waiters: Arc<quickplay::Waiters>,
     /// This node's part in a cluster (`--nats-url`), if it is one.
     cluster: Option<splendor_cluster::Cluster>,
-    /// In a cluster: the connections told when their room moved.
-    nudges: std::sync::OnceLock<cluster::Nudges>,
+    /// In a cluster: the connections told when their room moved, and
+    /// the node id's claim.
+    node: std::sync::OnceLock<cluster::NodeLocal>,
 }
 
 impl AppState {
@@ -284,7 +285,7 @@ impl AppState {
                 metrics_addr: watch::channel(None).0,
                 waiters: Arc::default(),
                 cluster,
-                nudges: std::sync::OnceLock::new(),
+                node: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -294,13 +295,18 @@ impl AppState {
         self.inner.cluster.as_ref()
     }
 
-    pub(crate) fn set_nudges(&self, nudges: cluster::Nudges) {
-        let _ = self.inner.nudges.set(nudges);
+    pub(crate) fn set_node(&self, node: cluster::NodeLocal) {
+        let _ = self.inner.node.set(node);
+    }
+
+    /// What only a node of a cluster has.
+    pub(crate) fn node_local(&self) -> Option<&cluster::NodeLocal> {
+        self.inner.node.get()
     }
 
     /// In a cluster: the connections told when their room moved.
     pub(crate) fn nudges(&self) -> Option<&cluster::Nudges> {
-        self.inner.nudges.get()
+        self.node_local().map(|n| &n.nudges)
     }
 
     /// The server's settings.
@@ -637,15 +643,7 @@ pub async fn serve(
     } else {
         info!(rooms = state.lobby().room_count(), "rooms drained");
     }
-    // A node of a cluster gives its rooms up and says so: another node
-    // takes its games over now, not when their leases would run out.
-    if let Some(cluster) = state.cluster() {
-        match timeout_at(deadline, state.lobby().hand_off()).await {
-            // Bounded by itself: NATS may be away.
-            Ok(rooms) => cluster.announce_handed_off(rooms).await,
-            Err(_) => warn!("rooms not handed off within the grace period: their leases run out"),
-        }
-    }
+    cluster::stop_node(&state, deadline).await;
     if let Some(metrics_server) = metrics_server
         && timeout_at(deadline, metrics_server).await.is_err()
     {

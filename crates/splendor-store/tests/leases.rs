@@ -18,6 +18,7 @@ on_both_backends!(
     fenced_appends_batched_together_are_refused_one_by_one,
     orphaned_games_are_the_unfinished_ones_no_live_lease_holds,
     a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost,
+    one_process_per_node_id_until_its_claim_runs_out_or_is_given_up,
 );
 
 const TTL: Duration = Duration::from_secs(30);
@@ -338,4 +339,75 @@ async fn a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost(db: Tes
     assert_eq!(of("BCDFG"), None, "given up: not live");
     // Nothing to renew costs nothing.
     assert!(store.renew_rooms(1, &[], TTL).await.unwrap().is_empty());
+}
+
+async fn one_process_per_node_id_until_its_claim_runs_out_or_is_given_up(db: TestDb) {
+    let store = db.open().await;
+    let first = store
+        .claim_node(1, "instance-a", TTL)
+        .await
+        .unwrap()
+        .expect("a free id");
+    assert_eq!((first.node, first.instance.as_str()), (1, "instance-a"));
+    // A second process asking for the same id is refused while the first
+    // holds it; another id is free.
+    assert_eq!(store.claim_node(1, "instance-b", TTL).await.unwrap(), None);
+    assert!(
+        store
+            .claim_node(2, "instance-b", TTL)
+            .await
+            .unwrap()
+            .is_some()
+    );
+    // The holder renews (its start time stays).
+    let renewed = store
+        .claim_node(1, "instance-a", TTL)
+        .await
+        .unwrap()
+        .expect("a renewal");
+    assert_eq!(renewed.started_at, first.started_at);
+    assert!(renewed.expires_at >= first.expires_at);
+    assert_eq!(
+        store.node_claim(1).await.unwrap().map(|c| c.instance),
+        Some("instance-a".to_owned())
+    );
+    let live: Vec<u16> = store
+        .nodes()
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| c.node)
+        .collect();
+    assert_eq!(live, [1, 2]);
+    // Another's release changes nothing; the holder's frees the id at once.
+    store.release_node(1, "instance-b").await.unwrap();
+    assert_eq!(store.claim_node(1, "instance-c", TTL).await.unwrap(), None);
+    store.release_node(1, "instance-a").await.unwrap();
+    assert_eq!(store.node_claim(1).await.unwrap(), None);
+    let c = store
+        .claim_node(1, "instance-c", TTL)
+        .await
+        .unwrap()
+        .expect("a released id");
+    assert_eq!(c.instance, "instance-c");
+    // A claim that ran out (its process died) is taken by the next.
+    let short = store
+        .claim_node(3, "instance-d", Duration::from_millis(1))
+        .await
+        .unwrap()
+        .expect("a free id");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while store.database_now().await.unwrap() <= short.expires_at {
+        assert!(tokio::time::Instant::now() < deadline, "never expired");
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(store.node_claim(3).await.unwrap(), None);
+    let e = store
+        .claim_node(3, "instance-e", TTL)
+        .await
+        .unwrap()
+        .expect("an expired id");
+    assert!(e.started_at >= short.started_at);
+    // The dead one cannot renew it back.
+    assert_eq!(store.claim_node(3, "instance-d", TTL).await.unwrap(), None);
 }

@@ -44,6 +44,7 @@ pub(crate) mod sqlite {
     include!("queries.rs");
     include!("rating_queries.rs");
     include!("lease_queries.rs");
+    include!("node_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -53,6 +54,7 @@ pub(crate) mod postgres {
     include!("queries.rs");
     include!("rating_queries.rs");
     include!("lease_queries.rs");
+    include!("node_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

@@ -14,30 +14,24 @@ use std::time::Duration;
 
 use splendor_cluster::{Cluster, ClusterConfig};
 use splendor_lobby::stored::{StorePersistence, StoreSessions, take_over_orphans};
-use splendor_lobby::{ConnId, Lobby, NodeId, RoomCode, StoreDirectory};
+use splendor_lobby::{ConnId, Lobby, RoomCode, StoreDirectory};
 use splendor_store::Store;
 use tokio::sync::mpsc;
 use tracing::{info, warn};
 
 use crate::config::Config;
+pub(crate) use node_id::NodeIdClaim;
+
+mod node_id;
 use crate::metrics::{Metrics, TimedPersistence};
 use crate::{AppState, ServerError};
-
-/// The node the configuration names, or a fresh number.
-fn node_id(config: &Config) -> NodeId {
-    NodeId(
-        config
-            .cluster
-            .node_id
-            .unwrap_or_else(|| rand::random_range(1..=u16::MAX)),
-    )
-}
 
 /// This server as a node of the cluster over `store` (PostgreSQL): its
 /// lobby claims rooms in the database and reaches other nodes' rooms over
 /// NATS.
 pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, ServerError> {
-    let node = node_id(&config);
+    let claim = NodeIdClaim::claim(&config, &store).await?;
+    let node = claim.node();
     let url = config.cluster.nats_url.clone().unwrap_or_default();
     let directory = Arc::new(StoreDirectory::new(store.clone(), config.cluster.lease_ttl));
     let metrics = Metrics::new();
@@ -82,7 +76,7 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
         (Some(Arc::new(store.clone())), Some(store)),
         (metrics, Some(cluster.clone())),
     );
-    state.set_nudges(nudges);
+    state.set_node(NodeLocal { nudges, claim });
     state.metrics().watch_cluster(&cluster, state.lobby());
     // Quick play's waiters and rematches across nodes: a game formed here
     // for a session waiting on another node is announced, and one formed
@@ -134,6 +128,31 @@ async fn take_over(
             }
             Err(e) => warn!(error = %e, "looking for games to take over"),
         }
+    }
+}
+
+/// What only a node of a cluster has.
+pub(crate) struct NodeLocal {
+    /// The connections told when their room moved.
+    pub(crate) nudges: Nudges,
+    /// Its claim on its node id.
+    pub(crate) claim: NodeIdClaim,
+}
+
+/// A node stops: after its connections closed and its rooms drained, it
+/// hands its rooms off and says so (another node takes its games over
+/// now, not when their leases would run out), then gives its node id up.
+pub(crate) async fn stop_node(state: &AppState, deadline: tokio::time::Instant) {
+    let Some(cluster) = state.cluster() else {
+        return;
+    };
+    match tokio::time::timeout_at(deadline, state.lobby().hand_off()).await {
+        // Bounded by itself: NATS may be away.
+        Ok(rooms) => cluster.announce_handed_off(rooms).await,
+        Err(_) => warn!("rooms not handed off within the grace period: their leases run out"),
+    }
+    if let Some(node) = state.node_local() {
+        node.claim.release().await;
     }
 }
 

@@ -1,0 +1,64 @@
+//! The nodes of a cluster (issue 21): which process runs as which node id.
+//!
+//! A node id names the owner of room leases, so two processes running as
+//! one id would renew each other's leases and both believe they own the
+//! same rooms (the fencing number would still refuse the older one's
+//! writes, but its players would be sent back and forth). Each process
+//! claims its id for an instance of its own (a fresh id at every start),
+//! for a lease renewed by the database's clock, and gives it up when it
+//! stops cleanly; a second process asking for a live claim is refused.
+
+use crate::backend::dispatch;
+use crate::{Store, StoreError};
+
+/// A process's claim on a node id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeClaim {
+    /// The node id.
+    pub node: u16,
+    /// The process that holds it (fresh at every start).
+    pub instance: String,
+    /// When that process first claimed it, in Unix ms by the database's
+    /// clock.
+    pub started_at: i64,
+    /// When the claim runs out unless renewed, in Unix ms by the
+    /// database's clock.
+    pub expires_at: i64,
+}
+
+fn ttl_ms(ttl: std::time::Duration) -> i64 {
+    i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
+impl Store {
+    /// Claims node id `node` for `instance` for `ttl`, or renews the claim
+    /// `instance` holds; `None` while another instance's claim is live.
+    pub async fn claim_node(
+        &self,
+        node: u16,
+        instance: &str,
+        ttl: std::time::Duration,
+    ) -> Result<Option<NodeClaim>, StoreError> {
+        let node = i32::from(node);
+        dispatch!(&self.inner.pool, pool, q => q::claim_node(pool, node, instance, ttl_ms(ttl)).await)
+    }
+
+    /// Gives `instance`'s claim on `node` up, so that a node restarted with
+    /// the same id starts at once.
+    pub async fn release_node(&self, node: u16, instance: &str) -> Result<(), StoreError> {
+        let node = i32::from(node);
+        dispatch!(&self.inner.pool, pool, q => q::release_node(pool, node, instance).await)
+    }
+
+    /// The live claim on `node`, if any.
+    pub async fn node_claim(&self, node: u16) -> Result<Option<NodeClaim>, StoreError> {
+        let node = Some(i32::from(node));
+        let claims = dispatch!(&self.inner.pool, pool, q => q::live_nodes(pool, node).await)?;
+        Ok(claims.into_iter().next())
+    }
+
+    /// Every live node, by id.
+    pub async fn nodes(&self) -> Result<Vec<NodeClaim>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::live_nodes(pool, None).await)
+    }
+}
