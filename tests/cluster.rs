@@ -679,3 +679,130 @@ async fn two_processes_never_run_as_one_node() {
         .any(|l| l.contains("node id still claimed"));
     assert!(!waited, "the released id was free at once");
 }
+
+/// `GET /api/rooms` of `node`, as JSON.
+async fn listed(node: std::net::SocketAddr) -> Value {
+    let (status, body) = http_get(node, "/api/rooms").await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("a room list")
+}
+
+#[tokio::test]
+async fn every_node_lists_every_room_once_and_a_dead_nodes_rooms_leave_the_list() {
+    let Some(db) = TestDatabase::postgres("rooms listed by every node").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let nodes = nodes_with_lease(&db, &nats, &[1, 2], "1s").await;
+    let addrs: Vec<_> = nodes.iter().map(ServerProcess::addr).collect();
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let mut bob = identified(&nodes[1], "bob", "en").await;
+    let a = ann
+        .request(json!({"type": "create", "seats": 3, "listed": true}))
+        .await;
+    let b = bob
+        .request(json!({"type": "create", "seats": 2, "listed": true}))
+        .await;
+    let (a, b) = (a["code"].as_str().unwrap(), b["code"].as_str().unwrap());
+    let mut both = vec![a.to_owned(), b.to_owned()];
+    both.sort();
+    // Every node lists both rooms, each once, the same way (each owner
+    // writes what its room shows as it changes).
+    let deadline = tokio::time::Instant::now() + splendor_e2e::SAFETY_TIMEOUT;
+    loop {
+        let one = listed(addrs[0]).await;
+        let two = listed(addrs[1]).await;
+        let codes: Vec<&str> = one["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["code"].as_str().unwrap())
+            .collect();
+        if codes == both && one == two {
+            let ann_room = &one["rooms"][usize::from(both[0] != a)];
+            assert_eq!(ann_room["host"], "ann", "{one}");
+            assert_eq!(ann_room["seats"], 3, "{one}");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{one} / {two}");
+        tokio::task::yield_now().await;
+    }
+    // `list_rooms` over the protocol says the same on the other node.
+    let over_ws = bob.request(json!({"type": "list_rooms"})).await;
+    assert_eq!(over_ws["rooms"], listed(addrs[1]).await["rooms"]);
+    // Node 1 dies: its waiting room ends with it (as a single node's
+    // does), and leaves every listing when its lease runs out.
+    let mut nodes = nodes.into_iter();
+    nodes.next().expect("node 1").kill().await;
+    loop {
+        let two = listed(addrs[1]).await;
+        let codes: Vec<&str> = two["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["code"].as_str().unwrap())
+            .collect();
+        if codes == [b] {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{two}");
+        tokio::task::yield_now().await;
+    }
+}
+
+#[tokio::test]
+async fn the_waiting_rooms_of_one_address_are_counted_across_nodes() {
+    let Some(db) = TestDatabase::postgres("caps across nodes").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let mut nodes = Vec::new();
+    for id in ["1", "2"] {
+        let env = [
+            ("SPLENDOR_NATS_URL", nats.url.as_str()),
+            ("SPLENDOR_NODE_ID", id),
+            ("SPLENDOR_MAX_WAITING_ROOMS_PER_IP", "2"),
+        ];
+        nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
+    }
+    // Every client here is 127.0.0.1: one room waits on each node.
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let mut bob = identified(&nodes[1], "bob", "en").await;
+    let first = ann.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(first["type"], "room", "{first}");
+    let second = bob.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(second["type"], "room", "{second}");
+    // A third from the same address on node 1, which holds only one of
+    // them, is refused once node 2's room is written where node 1 reads.
+    let mut carl = identified(&nodes[0], "carl", "en").await;
+    let deadline = tokio::time::Instant::now() + splendor_e2e::SAFETY_TIMEOUT;
+    loop {
+        let third = carl.request(json!({"type": "create", "seats": 2})).await;
+        if third["type"] == "error" {
+            assert_eq!(third["code"], "too_many_rooms_from_address", "{third}");
+            break;
+        }
+        // Made before node 2's room was written: give it back and ask again.
+        assert_eq!(third["type"], "room", "{third}");
+        let left = carl.request(json!({"type": "leave"})).await;
+        assert_ne!(left["type"], "error", "{left}");
+        assert!(tokio::time::Instant::now() < deadline, "never refused");
+        tokio::task::yield_now().await;
+    }
+    // Once bob's room starts (it no longer waits), carl may make one.
+    let mut dan = identified(&nodes[1], "dan", "en").await;
+    let code = second["code"].as_str().unwrap();
+    let joined = dan.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    let started = bob.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    loop {
+        let third = carl.request(json!({"type": "create", "seats": 2})).await;
+        if third["type"] == "room" {
+            break;
+        }
+        assert_eq!(third["code"], "too_many_rooms_from_address", "{third}");
+        assert!(tokio::time::Instant::now() < deadline, "never allowed");
+        tokio::task::yield_now().await;
+    }
+}

@@ -42,7 +42,9 @@ pub use conn::{
     CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, NodeId, Outgoing, SendError,
     SharedFrame,
 };
-pub use directory::{DirectoryError, Lease, LocalDirectory, RoomDirectory, StoreDirectory};
+pub use directory::{
+    DirectoryError, Lease, LocalDirectory, OpenElsewhere, OpenRoom, RoomDirectory, StoreDirectory,
+};
 pub use error::{InternalCause, LobbyError};
 pub use lobby::{ClientKey, CreateRoom, Lobby, LobbyStats, Location, RestoreError, RoomCounts};
 pub use persist::{

@@ -71,6 +71,6 @@ pub(crate) async fn catalogue() -> impl IntoResponse {
 pub(crate) async fn rooms(State(state): State<AppState>) -> Json<RoomList> {
     Json(RoomList {
         id: None,
-        rooms: state.lobby().listed_rooms(),
+        rooms: state.lobby().listed_rooms_everywhere().await,
     })
 }

@@ -85,7 +85,7 @@ pub use model::{
     MAX_ROOM_CODE_CHARS, NewGame, SeatRecord, Session, SessionId, SessionToken, StoredAction,
     StoredGame, UnixMillis, unix_millis_now,
 };
-pub use node::NodeClaim;
+pub use node::{NodeClaim, OpenElsewhere, OpenRoomRecord};
 pub use queue::QueueEntry;
 pub use rating::{
     BoardKind, BoardPage, MAX_BOARD_PAGE, PROVISIONAL_DEVIATION, PlayerRating, RECENT_GAMES,

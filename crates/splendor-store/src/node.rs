@@ -62,3 +62,69 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::live_nodes(pool, None).await)
     }
 }
+
+/// What an open room shows, as its owner last wrote it (issue 21).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenRoomRecord {
+    /// The room's code.
+    pub room_code: String,
+    /// Its owner.
+    pub node: u16,
+    /// The owner's lease (a row counts only while it is live).
+    pub epoch: u64,
+    /// Shown in the public listing.
+    pub listed: bool,
+    /// `waiting`, `playing` or `finished`.
+    pub status: String,
+    /// Its seats.
+    pub seats: u8,
+    /// Its seated players.
+    pub players: u8,
+    /// The host's name.
+    pub host: String,
+    /// The session that made it.
+    pub creator: Option<crate::SessionId>,
+    /// The client address it was made from (the gateway's text form).
+    pub client: Option<String>,
+}
+
+/// How many open rooms on other nodes count against a session's and an
+/// address's caps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenElsewhere {
+    /// Rooms the session made that have not finished.
+    pub own: u64,
+    /// Rooms made from the address that wait for players.
+    pub waiting_from_client: u64,
+}
+
+impl Store {
+    /// Writes what `room` shows now (its owner does, whenever it changes);
+    /// a row of an older lease never overwrites a newer one.
+    pub async fn publish_open_room(&self, room: &OpenRoomRecord) -> Result<(), StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::publish_open_room(pool, room).await)
+    }
+
+    /// Every open room whose owner's lease is live, by code: what every
+    /// node lists.
+    pub async fn open_rooms(&self) -> Result<Vec<OpenRoomRecord>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::open_rooms(pool).await)
+    }
+
+    /// The open rooms on nodes other than `node` that count against
+    /// `creator`'s and `client`'s caps.
+    pub async fn open_rooms_elsewhere(
+        &self,
+        node: u16,
+        creator: Option<crate::SessionId>,
+        client: Option<&str>,
+    ) -> Result<OpenElsewhere, StoreError> {
+        let node = i32::from(node);
+        let creator = creator.map(|c| c.0);
+        let (own, waiting_from_client) = dispatch!(&self.inner.pool, pool, q => q::open_rooms_elsewhere(pool, node, creator, client).await)?;
+        Ok(OpenElsewhere {
+            own,
+            waiting_from_client,
+        })
+    }
+}

@@ -8,7 +8,9 @@ mod common;
 use std::time::Duration;
 
 use common::{Kind, TestDb, on_both_backends};
-use splendor_store::{ActionRecord, NewGame, RoomLease, SeatRecord, SessionId, Store, StoreError};
+use splendor_store::{
+    ActionRecord, NewGame, OpenRoomRecord, RoomLease, SeatRecord, SessionId, Store, StoreError,
+};
 use uuid::Uuid;
 
 on_both_backends!(
@@ -19,6 +21,7 @@ on_both_backends!(
     orphaned_games_are_the_unfinished_ones_no_live_lease_holds,
     a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost,
     one_process_per_node_id_until_its_claim_runs_out_or_is_given_up,
+    open_rooms_count_only_under_their_owners_live_lease,
 );
 
 const TTL: Duration = Duration::from_secs(30);
@@ -410,4 +413,73 @@ async fn one_process_per_node_id_until_its_claim_runs_out_or_is_given_up(db: Tes
     assert!(e.started_at >= short.started_at);
     // The dead one cannot renew it back.
     assert_eq!(store.claim_node(3, "instance-d", TTL).await.unwrap(), None);
+}
+
+fn open_room(lease: &RoomLease, status: &str, creator: u128, client: &str) -> OpenRoomRecord {
+    OpenRoomRecord {
+        room_code: lease.room_code.clone(),
+        node: lease.node,
+        epoch: lease.epoch,
+        listed: true,
+        status: status.to_owned(),
+        seats: 4,
+        players: 1,
+        host: format!("host of {}", lease.room_code),
+        creator: Some(SessionId(Uuid::from_u128(creator))),
+        client: Some(client.to_owned()),
+    }
+}
+
+async fn open_rooms_count_only_under_their_owners_live_lease(db: TestDb) {
+    let store = db.open().await;
+    let a = claim(&store, "AAAAA", 1).await.unwrap();
+    let b = claim(&store, "BBBBB", 2).await.unwrap();
+    let c = claim(&store, "CCCCC", 2).await.unwrap();
+    store
+        .publish_open_room(&open_room(&a, "waiting", 7, "10.0.0.1"))
+        .await
+        .unwrap();
+    store
+        .publish_open_room(&open_room(&b, "waiting", 7, "10.0.0.1"))
+        .await
+        .unwrap();
+    store
+        .publish_open_room(&open_room(&c, "playing", 7, "10.0.0.2"))
+        .await
+        .unwrap();
+    let codes = |rooms: Vec<OpenRoomRecord>| -> Vec<String> {
+        rooms.into_iter().map(|r| r.room_code).collect()
+    };
+    assert_eq!(
+        codes(store.open_rooms().await.unwrap()),
+        ["AAAAA", "BBBBB", "CCCCC"]
+    );
+    assert_eq!(
+        store.open_rooms().await.unwrap()[0],
+        open_room(&a, "waiting", 7, "10.0.0.1")
+    );
+    // What counts against session 7 and address 10.0.0.1 beyond node 1.
+    let seen = store
+        .open_rooms_elsewhere(1, Some(SessionId(Uuid::from_u128(7))), Some("10.0.0.1"))
+        .await
+        .unwrap();
+    assert_eq!((seen.own, seen.waiting_from_client), (2, 1));
+    let none = store.open_rooms_elsewhere(1, None, None).await.unwrap();
+    assert_eq!((none.own, none.waiting_from_client), (0, 0));
+    // A released (or expired) lease takes its room out of every count.
+    store.release_room(&b).await.unwrap();
+    assert_eq!(codes(store.open_rooms().await.unwrap()), ["AAAAA", "CCCCC"]);
+    // Taken over: the new owner's row stands; the old owner's late write
+    // does not overwrite it (and would not count: its lease is gone).
+    let b2 = claim(&store, "BBBBB", 3).await.unwrap();
+    store
+        .publish_open_room(&open_room(&b2, "playing", 8, "10.0.0.3"))
+        .await
+        .unwrap();
+    store
+        .publish_open_room(&open_room(&b, "waiting", 7, "10.0.0.1"))
+        .await
+        .unwrap();
+    let rooms = store.open_rooms().await.unwrap();
+    assert_eq!(rooms[1], open_room(&b2, "playing", 8, "10.0.0.3"));
 }

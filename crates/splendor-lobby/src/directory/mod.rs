@@ -33,6 +33,32 @@ pub struct Lease {
     pub epoch: u64,
 }
 
+/// What an open room shows, for every node's listings, caps and the
+/// operators' view (a directory in a shared database keeps it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenRoom {
+    /// Its owner's lease.
+    pub lease: Lease,
+    /// What it shows in listings.
+    pub summary: splendor_protocol::RoomSummary,
+    /// Shown in the public listing.
+    pub listed: bool,
+    /// The session that made it.
+    pub creator: Option<splendor_room::session::SessionId>,
+    /// The client it was made from.
+    pub client: Option<crate::ClientKey>,
+}
+
+/// The open rooms of other nodes that count against a session's and a
+/// client's caps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenElsewhere {
+    /// Unfinished rooms the session made.
+    pub own: usize,
+    /// Rooms made from the client that wait for players.
+    pub waiting_from_client: usize,
+}
+
 /// Why the directory said no.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DirectoryError {
@@ -84,6 +110,32 @@ pub trait RoomDirectory: Send + Sync + 'static {
 
     /// Every live lease.
     fn list(&self) -> BoxFuture<'_, Vec<Lease>>;
+
+    /// Keeps what an open room shows where every node reads it; nothing for
+    /// a directory in this process only (the lobby's own map is the truth).
+    fn publish(&self, room: OpenRoom) -> BoxFuture<'_, ()> {
+        let _ = room;
+        Box::pin(async {})
+    }
+
+    /// Every node's open rooms under live leases, by code; `None` for a
+    /// directory in this process only (the lobby lists its own).
+    fn open_rooms(&self) -> BoxFuture<'_, Result<Option<Vec<OpenRoom>>, DirectoryError>> {
+        Box::pin(async { Ok(None) })
+    }
+
+    /// The open rooms of nodes other than `node` that count against
+    /// `creator`'s and `client`'s caps; none for a directory in this
+    /// process only.
+    fn open_elsewhere<'a>(
+        &'a self,
+        node: NodeId,
+        creator: Option<splendor_room::session::SessionId>,
+        client: Option<&'a crate::ClientKey>,
+    ) -> BoxFuture<'a, Result<OpenElsewhere, DirectoryError>> {
+        let _ = (node, creator, client);
+        Box::pin(async { Ok(OpenElsewhere::default()) })
+    }
 
     /// Whether the store checks this directory's epochs on every write of
     /// a room (a room's writes then name its lease's epoch). A directory

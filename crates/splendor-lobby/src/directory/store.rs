@@ -8,7 +8,7 @@ use splendor_room::code::RoomCode;
 use splendor_room::conn::NodeId;
 use splendor_store::{RoomLease, Store, StoreError};
 
-use super::{DirectoryError, Lease, RoomDirectory};
+use super::{DirectoryError, Lease, OpenElsewhere, OpenRoom, RoomDirectory};
 use crate::session::BoxFuture;
 
 /// Leases in the database: claim, renew, release, look up, list.
@@ -29,6 +29,42 @@ fn unavailable(error: StoreError) -> DirectoryError {
     DirectoryError::Unavailable(error.to_string())
 }
 
+fn status_text(status: splendor_protocol::RoomStatus) -> &'static str {
+    match status {
+        splendor_protocol::RoomStatus::Waiting => "waiting",
+        splendor_protocol::RoomStatus::Playing => "playing",
+        splendor_protocol::RoomStatus::Finished => "finished",
+    }
+}
+
+/// A stored open room as the lobby knows it; `None` for a row it cannot
+/// read (not written by a lobby).
+fn open_room_of(row: &splendor_store::OpenRoomRecord) -> Option<OpenRoom> {
+    let status = match row.status.as_str() {
+        "waiting" => splendor_protocol::RoomStatus::Waiting,
+        "playing" => splendor_protocol::RoomStatus::Playing,
+        "finished" => splendor_protocol::RoomStatus::Finished,
+        _ => return None,
+    };
+    Some(OpenRoom {
+        lease: Lease {
+            code: RoomCode::parse(&row.room_code)?,
+            node: NodeId(row.node),
+            epoch: row.epoch,
+        },
+        summary: splendor_protocol::RoomSummary {
+            code: row.room_code.clone(),
+            host: row.host.clone(),
+            seats: row.seats,
+            players: row.players,
+            status,
+        },
+        listed: row.listed,
+        creator: row.creator.map(|s| splendor_room::session::SessionId(s.0)),
+        client: row.client.clone().map(crate::ClientKey::new),
+    })
+}
+
 /// A stored lease as the lobby knows it; `None` for a code that is not a
 /// room code (no lobby claims one).
 fn lease_of(stored: &RoomLease) -> Option<Lease> {
@@ -40,6 +76,59 @@ fn lease_of(stored: &RoomLease) -> Option<Lease> {
 }
 
 impl RoomDirectory for StoreDirectory {
+    fn publish(&self, room: OpenRoom) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let record = splendor_store::OpenRoomRecord {
+                room_code: room.lease.code.to_string(),
+                node: room.lease.node.0,
+                epoch: room.lease.epoch,
+                listed: room.listed,
+                status: status_text(room.summary.status).to_owned(),
+                seats: room.summary.seats,
+                players: room.summary.players,
+                host: room.summary.host,
+                creator: room.creator.map(|s| splendor_store::SessionId(s.0)),
+                client: room.client.map(|c| c.as_str().to_owned()),
+            };
+            // A room whose summary could not be written shows its last one
+            // until the next change; the write is retried then.
+            if let Err(e) = self.store.publish_open_room(&record).await {
+                tracing::warn!(room = %room.lease.code, error = %e, "writing what the room shows");
+            }
+        })
+    }
+
+    fn open_rooms(&self) -> BoxFuture<'_, Result<Option<Vec<OpenRoom>>, DirectoryError>> {
+        Box::pin(async move {
+            let rows = self.store.open_rooms().await.map_err(unavailable)?;
+            Ok(Some(rows.iter().filter_map(open_room_of).collect()))
+        })
+    }
+
+    fn open_elsewhere<'a>(
+        &'a self,
+        node: NodeId,
+        creator: Option<splendor_room::session::SessionId>,
+        client: Option<&'a crate::ClientKey>,
+    ) -> BoxFuture<'a, Result<OpenElsewhere, DirectoryError>> {
+        Box::pin(async move {
+            let seen = self
+                .store
+                .open_rooms_elsewhere(
+                    node.0,
+                    creator.map(|s| splendor_store::SessionId(s.0)),
+                    client.map(crate::ClientKey::as_str),
+                )
+                .await
+                .map_err(unavailable)?;
+            Ok(OpenElsewhere {
+                own: usize::try_from(seen.own).unwrap_or(usize::MAX),
+                waiting_from_client: usize::try_from(seen.waiting_from_client)
+                    .unwrap_or(usize::MAX),
+            })
+        })
+    }
+
     fn claim(&self, code: RoomCode, node: NodeId) -> BoxFuture<'_, Result<Lease, DirectoryError>> {
         Box::pin(async move {
             // A lease that expires between the refused claim and the look

@@ -4,17 +4,17 @@
 
 use crate::code::RoomCode;
 use crate::conn::Connection;
-use crate::directory::{DirectoryError, Lease};
+use crate::directory::{DirectoryError, Lease, OpenElsewhere, OpenRoom, RoomDirectory};
 use crate::error::LobbyError;
 use crate::presence::RoomSeat;
 use crate::random;
 use crate::room::clock::ClockOptions;
 use crate::room::{Driver, RematchPlan, RestoredGame, RoomCore, RoomHandle, RoomSetup};
 use crate::session::{Session, SessionId};
-use splendor_protocol::{RequestId, Role, RoomStatus};
+use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tracing::{Instrument, Span, info_span};
 
 use super::{ClientKey, Lobby, Occupancy, RoomEntry};
@@ -257,8 +257,23 @@ impl Lobby {
         if !(2..=4).contains(&create.seats) {
             return Err(LobbyError::InvalidSeats(create.seats));
         }
+        // With several nodes the caps count the rooms on the others too
+        // (what their owners last wrote in the shared database).
+        let elsewhere = if self.inner.directory.fences() && !create.matched {
+            self.inner
+                .directory
+                .open_elsewhere(
+                    self.inner.config.node,
+                    Some(create.host.id),
+                    create.client.as_ref(),
+                )
+                .await
+                .map_err(|e| LobbyError::internal(format!("room directory: {e}")))?
+        } else {
+            OpenElsewhere::default()
+        };
         let lease = self.claim_fresh_code().await?;
-        let made = self.install(create, lease);
+        let made = self.install(create, lease, elsewhere);
         if made.is_err() {
             self.inner.directory.release(lease).await;
         }
@@ -289,7 +304,12 @@ impl Lobby {
 
     /// Makes the room of `create` under the code `lease` holds, within
     /// the limits.
-    fn install(&self, create: NewRoom, lease: Lease) -> Result<RoomHandle, LobbyError> {
+    fn install(
+        &self,
+        create: NewRoom,
+        lease: Lease,
+        elsewhere: OpenElsewhere,
+    ) -> Result<RoomHandle, LobbyError> {
         let mut rooms = self.inner.rooms();
         if rooms.len() >= self.inner.config.max_rooms {
             return Err(LobbyError::TooManyRooms);
@@ -305,7 +325,8 @@ impl Lobby {
             .values()
             .filter(|e| e.creator == Some(create.host.id))
             .filter(|e| e.summary.borrow().status != RoomStatus::Finished)
-            .count();
+            .count()
+            + elsewhere.own;
         if own >= limit {
             return Err(LobbyError::TooManyRoomsForSession(limit));
         }
@@ -317,7 +338,8 @@ impl Lobby {
                 .values()
                 .filter(|e| e.client.as_ref() == Some(client))
                 .filter(|e| e.summary.borrow().status == RoomStatus::Waiting)
-                .count();
+                .count()
+                + elsewhere.waiting_from_client;
             if waiting >= limit {
                 return Err(LobbyError::TooManyWaitingRoomsFromOrigin(limit));
             }
@@ -488,6 +510,29 @@ impl Lobby {
         commands: mpsc::Receiver<crate::room::Command>,
         span: Span,
     ) {
+        // With several nodes, what the room shows is kept where every node
+        // reads it (listings, caps, the operators' view).
+        if self.inner.directory.fences() {
+            let open = {
+                let rooms = self.inner.rooms();
+                rooms
+                    .get(&code)
+                    .filter(|e| e.instance == instance)
+                    .map(|e| {
+                        let open = OpenRoom {
+                            lease,
+                            summary: e.summary.borrow().clone(),
+                            listed: e.listed,
+                            creator: e.creator,
+                            client: e.client.clone(),
+                        };
+                        (open, e.summary.clone())
+                    })
+            };
+            if let Some((open, summary)) = open {
+                tokio::spawn(publish_open(self.inner.directory.clone(), open, summary));
+            }
+        }
         // Weak: the lobby holds handles to rooms; rooms must not keep the
         // lobby alive.
         let lobby = Arc::downgrade(&self.inner);
@@ -502,5 +547,21 @@ impl Lobby {
             }
             .instrument(span),
         );
+    }
+}
+
+/// Writes what `open` shows whenever its summary changes, until the room
+/// ends (its summary's sender is dropped with the driver).
+async fn publish_open(
+    directory: Arc<dyn RoomDirectory>,
+    mut open: OpenRoom,
+    mut summary: watch::Receiver<RoomSummary>,
+) {
+    loop {
+        open.summary = summary.borrow_and_update().clone();
+        directory.publish(open.clone()).await;
+        if summary.changed().await.is_err() {
+            return;
+        }
     }
 }

@@ -42,6 +42,11 @@ impl ClientKey {
     pub fn new(key: impl Into<String>) -> ClientKey {
         ClientKey(key.into())
     }
+
+    /// Its text form.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 struct RoomEntry {
@@ -355,6 +360,27 @@ impl Lobby {
             .collect();
         list.sort_by(|a, b| a.code.cmp(&b.code));
         list
+    }
+
+    /// The listed rooms waiting for players with a free seat on every
+    /// node, by code: from the shared directory when there is one (so a
+    /// room is listed exactly while its owner's lease lives), else
+    /// [`Lobby::listed_rooms`]. A directory that cannot be read now leaves
+    /// this node's own.
+    pub async fn listed_rooms_everywhere(&self) -> Vec<RoomSummary> {
+        match self.inner.directory.open_rooms().await {
+            Ok(Some(rooms)) => rooms
+                .into_iter()
+                .filter(|r| r.listed)
+                .map(|r| r.summary)
+                .filter(|s| s.status == RoomStatus::Waiting && s.players < s.seats)
+                .collect(),
+            Ok(None) => self.listed_rooms(),
+            Err(e) => {
+                tracing::warn!(error = %e, "listing the rooms of every node; listing this node's");
+                self.listed_rooms()
+            }
+        }
     }
 
     /// The number of open rooms.

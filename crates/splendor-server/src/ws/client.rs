@@ -301,10 +301,10 @@ impl Client {
         match message {
             ClientMessage::Hello(hello) => self.hello(hello, id).await,
             ClientMessage::Ping => self.send(ServerMessage::Pong(Pong { id })),
-            ClientMessage::ListRooms => self.send(ServerMessage::Rooms(RoomList {
-                id,
-                rooms: self.state.lobby().listed_rooms(),
-            })),
+            ClientMessage::ListRooms => {
+                let rooms = self.state.lobby().listed_rooms_everywhere().await;
+                self.send(ServerMessage::Rooms(RoomList { id, rooms }))
+            }
             ClientMessage::Create(create) => self.create(create, id).await,
             ClientMessage::Join(join) => self.join(join, id).await,
             ClientMessage::Leave => self.leave(id).await,

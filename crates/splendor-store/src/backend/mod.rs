@@ -45,6 +45,7 @@ pub(crate) mod sqlite {
     include!("rating_queries.rs");
     include!("lease_queries.rs");
     include!("node_queries.rs");
+    include!("open_room_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -55,6 +56,7 @@ pub(crate) mod postgres {
     include!("rating_queries.rs");
     include!("lease_queries.rs");
     include!("node_queries.rs");
+    include!("open_room_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the
