@@ -9,12 +9,15 @@
 
 use serde_json::{Value, json};
 use splendor_cluster::testing::Nats;
-use splendor_e2e::process::{ServerProcess, TestDatabase, http_get};
+use splendor_e2e::process::{ServerProcess, TestDatabase, http_get, http_get_with};
 use splendor_e2e::{Dice, TestClient};
 use splendor_protocol::StateInfo;
 use splendor_replay::{Replay, verify_with_commitment};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
+
+/// The operators' token of every node here.
+const ADMIN_TOKEN: &str = "cluster-operators-0123456789";
 
 /// Nodes `ids` over `db`, in the cluster on `nats`.
 async fn nodes(db: &TestDatabase, nats: &Nats, ids: &[u16]) -> Vec<ServerProcess> {
@@ -35,6 +38,7 @@ async fn nodes_with_lease(
             ("SPLENDOR_NATS_URL", nats.url.as_str()),
             ("SPLENDOR_NODE_ID", id.as_str()),
             ("SPLENDOR_LEASE_TTL", ttl),
+            ("SPLENDOR_ADMIN_TOKEN", ADMIN_TOKEN),
         ];
         nodes.push(ServerProcess::start_with_env(SERVER, &db.url, &env).await);
     }
@@ -726,6 +730,32 @@ async fn every_node_lists_every_room_once_and_a_dead_nodes_rooms_leave_the_list(
         }
         assert!(tokio::time::Instant::now() < deadline, "{one} / {two}");
         tokio::task::yield_now().await;
+    }
+    // The operators' view names each room's owner, on either node.
+    for addr in &addrs {
+        let auth = format!("Bearer {ADMIN_TOKEN}");
+        let (status, body) = http_get_with(
+            *addr,
+            "/api/admin/rooms",
+            &[("Authorization", auth.as_str())],
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let view: Value = serde_json::from_str(&body).unwrap();
+        let owners: Vec<(String, u64)> = view["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["code"].as_str().unwrap().to_owned(),
+                    r["node"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let mut expected = vec![(a.to_owned(), 1), (b.to_owned(), 2)];
+        expected.sort();
+        assert_eq!(owners, expected, "{view}");
     }
     // `list_rooms` over the protocol says the same on the other node.
     let over_ws = bob.request(json!({"type": "list_rooms"})).await;

@@ -247,9 +247,23 @@ pub fn listening_address(line: &str) -> Option<SocketAddr> {
 
 /// A plain HTTP/1.1 GET to `addr`; returns the status code and the body.
 pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    http_get_with(addr, path, &[]).await
+}
+
+/// [`http_get`] with these request headers too.
+pub async fn http_get_with(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    let extra: String = headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.expect("write");
     let mut response = Vec::new();
     tokio::time::timeout(SAFETY_TIMEOUT, stream.read_to_end(&mut response))

@@ -38,6 +38,7 @@
 //! All of it within [`Config::shutdown_grace`].
 #![forbid(unsafe_code)]
 
+mod admin;
 pub mod cli;
 mod cluster;
 pub mod config;
@@ -190,6 +191,8 @@ struct AppInner {
     /// In a cluster: the connections told when their room moved, and
     /// the node id's claim.
     node: std::sync::OnceLock<cluster::NodeLocal>,
+    /// The operators' token, if one is configured (issue 22).
+    admin: Option<admin::AdminGate>,
 }
 
 impl AppState {
@@ -265,6 +268,12 @@ impl AppState {
         (metrics, cluster): (Metrics, Option<splendor_cluster::Cluster>),
     ) -> AppState {
         metrics.watch_lobby(&lobby);
+        let admin = config
+            .admin
+            .token()
+            .ok()
+            .flatten()
+            .map(admin::AdminGate::new);
         AppState {
             inner: Arc::new(AppInner {
                 origins: config.origin_policy(),
@@ -286,6 +295,7 @@ impl AppState {
                 waiters: Arc::default(),
                 cluster,
                 node: std::sync::OnceLock::new(),
+                admin,
             }),
         }
     }
@@ -297,6 +307,11 @@ impl AppState {
 
     pub(crate) fn set_node(&self, node: cluster::NodeLocal) {
         let _ = self.inner.node.set(node);
+    }
+
+    /// The operators' token, if one is configured.
+    pub(crate) fn admin_gate(&self) -> Option<&admin::AdminGate> {
+        self.inner.admin.as_ref()
     }
 
     /// What only a node of a cluster has.
@@ -468,6 +483,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/positions", get(games::positions))
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/players/{key}", get(ratings::player))
+        .merge(admin::routes(&state).unwrap_or_default())
         .merge(web::routes())
         .with_state(state)
 }

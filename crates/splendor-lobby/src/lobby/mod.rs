@@ -383,6 +383,35 @@ impl Lobby {
         }
     }
 
+    /// Every open room of every node, by code (the operators' view): from
+    /// the shared directory when there is one, else this lobby's own.
+    pub async fn open_rooms_everywhere(
+        &self,
+    ) -> Result<Vec<crate::OpenRoom>, crate::DirectoryError> {
+        match self.inner.directory.open_rooms().await? {
+            Some(rooms) => Ok(rooms),
+            None => Ok(self.open_rooms_here()),
+        }
+    }
+
+    /// This lobby's open rooms, by code.
+    pub fn open_rooms_here(&self) -> Vec<crate::OpenRoom> {
+        let mut rooms: Vec<crate::OpenRoom> = self
+            .inner
+            .rooms()
+            .values()
+            .map(|e| crate::OpenRoom {
+                lease: e.lease,
+                summary: e.summary.borrow().clone(),
+                listed: e.listed,
+                creator: e.creator,
+                client: e.client.clone(),
+            })
+            .collect();
+        rooms.sort_by(|a, b| a.summary.code.cmp(&b.summary.code));
+        rooms
+    }
+
     /// The number of open rooms.
     pub fn room_count(&self) -> usize {
         self.inner.rooms().len()

@@ -1,6 +1,7 @@
 //! Server configuration: command-line flags, each with an environment
 //! variable (`SPLENDOR_*`) and a default.
 
+mod admin;
 mod cluster;
 mod parse;
 
@@ -14,6 +15,7 @@ use splendor_lobby::{LobbyConfig, TurnClock};
 use crate::limits::name::MAX_NAME_CHARS_LIMIT;
 use crate::limits::{AllowedOrigin, NameChars, NamePolicy, OriginPolicy};
 
+pub use admin::{AdminOptions, AdminToken, MIN_ADMIN_TOKEN_LEN};
 pub use cluster::ClusterOptions;
 pub use parse::{DatabaseUrl, parse_duration, parse_positive_duration};
 
@@ -351,6 +353,9 @@ pub struct Config {
     /// Several nodes behind one address.
     #[command(flatten)]
     pub cluster: ClusterOptions,
+    /// The operators' token.
+    #[command(flatten)]
+    pub admin: AdminOptions,
     /// Not a command-line setting: R12.2's shortest grace (10 seconds),
     /// lowered only by tests (`LobbyConfig::min_grace`).
     #[arg(skip)]
@@ -410,6 +415,7 @@ impl Default for Config {
                 .unwrap_or_else(|_| unreachable!("5m+10s is a clock")),
             queue_away_ttl: Duration::from_secs(60),
             cluster: ClusterOptions::default(),
+            admin: AdminOptions::default(),
             min_grace: None,
             room_seed: None,
         }
@@ -524,6 +530,7 @@ impl Config {
                     .into(),
             );
         }
+        self.admin.token()?;
         if let Some(header) = &self.client_ip_header
             && axum::http::HeaderName::from_bytes(header.as_bytes()).is_err()
         {

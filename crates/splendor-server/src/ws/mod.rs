@@ -152,7 +152,11 @@ fn refuse(status: StatusCode, why: &str) -> Response {
 
 /// The client's address: from the configured proxy header if there is one
 /// (its last entry, the one the proxy added), else the TCP peer.
-fn client_ip(state: &AppState, headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<IpAddr> {
+pub(crate) fn client_ip(
+    state: &AppState,
+    headers: &HeaderMap,
+    peer: Option<SocketAddr>,
+) -> Option<IpAddr> {
     let from_header = state
         .config()
         .client_ip_header
