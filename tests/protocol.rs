@@ -299,3 +299,44 @@ async fn shutting_down_closes_every_connection_with_1012() {
     stopped.unwrap();
     assert_eq!(code, 1012);
 }
+
+/// One rule for the text people show each other (issue 22, defect 3):
+/// names and chat refuse bidi overrides (at either end of a name too: they
+/// were stripped silently), blank fillers and stacks of combining marks,
+/// and keep emoji.
+#[tokio::test]
+async fn names_and_chat_share_one_rule_for_invisible_and_stacked_characters() {
+    let server = TestServer::start().await;
+    let mut probe = TestClient::connect(&server, "probe").await;
+    for name in [
+        "\u{202E}ann",
+        "ann\u{202E}",
+        "ad\u{202E}min",
+        "\u{2800}",
+        "\u{2800}\u{2800}ann",
+        "Z\u{0335}\u{0321}\u{0322}\u{0327}\u{0328}oe",
+    ] {
+        let reply = probe.request(json!({"type": "hello", "name": name})).await;
+        assert_error(&reply, "invalid_name");
+    }
+    let welcome = probe
+        .request(json!({"type": "hello", "name": "Zoë 🎲"}))
+        .await;
+    assert_eq!(welcome["name"], "Zoë 🎲", "{welcome}");
+    let room = probe.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(room["type"], "room", "{room}");
+    for text in [
+        "look \u{202E}here",
+        "\u{2800}\u{2800}\u{2800}",
+        "\u{200B}\u{200B}",
+        "z\u{0335}\u{0321}\u{0322}\u{0327}\u{0328}algo",
+    ] {
+        let reply = probe.request(json!({"type": "chat", "text": text})).await;
+        assert_error(&reply, "invalid_chat");
+    }
+    let said = probe
+        .request(json!({"type": "chat", "text": "gg ❤️ 👨‍👩‍👧"}))
+        .await;
+    assert_eq!(said["type"], "chat", "{said}");
+    assert_eq!(said["text"], "gg ❤️ 👨‍👩‍👧", "{said}");
+}

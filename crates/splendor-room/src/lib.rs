@@ -46,6 +46,7 @@ pub mod seats;
 pub mod session;
 mod setup;
 pub mod social;
+pub mod text;
 mod timers;
 pub mod write;
 

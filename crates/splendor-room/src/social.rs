@@ -106,10 +106,20 @@ pub(crate) fn check_chat(text: &str) -> Result<&str, LobbyError> {
                 .count("count", chars),
         ));
     }
-    if text.chars().any(char::is_control) {
-        return Err(LobbyError::InvalidChat(Words::new("chat-control")));
+    // The rule names share (crate::text): no control, invisible or bidi
+    // characters, no stacks of combining marks.
+    match crate::text::text_problem(text) {
+        None => Ok(text),
+        Some(crate::text::TextProblem::Control(_)) => {
+            Err(LobbyError::InvalidChat(Words::new("chat-control")))
+        }
+        Some(problem @ crate::text::TextProblem::Invisible(_)) => Err(LobbyError::InvalidChat(
+            Words::new("chat-invisible").text("code", problem.code().unwrap_or_default()),
+        )),
+        Some(crate::text::TextProblem::StackedMarks) => Err(LobbyError::InvalidChat(
+            Words::new("chat-stacked-marks").count("max", crate::text::MAX_STACKED_MARKS),
+        )),
     }
-    Ok(text)
 }
 
 impl RoomCore {

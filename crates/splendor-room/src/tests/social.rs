@@ -16,6 +16,9 @@ fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
         eve@c3 chat hi from the stands
         ann@c1 chat
         ann@c1 chat a	tab
+        ann@c1 chat ⠀⠀⠀
+        ann@c1 chat z̵̡̢̧̨algo
+        ann@c1 chat gg ❤️ 👨‍👩‍👧
         ann@c1 chat xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
         zed@c9 chat I am not here
         "#,
@@ -47,6 +50,15 @@ fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
               reply invalid_chat: chat-empty
             ann@c1 chat a	tab
               reply invalid_chat: chat-control
+            ann@c1 chat ⠀⠀⠀
+              reply invalid_chat: chat-invisible(code="2800")
+            ann@c1 chat z̵̡̢̧̨algo
+              reply invalid_chat: chat-stacked-marks(max=3)
+            ann@c1 chat gg ❤️ 👨‍👩‍👧
+              c1 <- chat ann#0: gg ❤️ 👨‍👩‍👧 id=r9
+              c2 <- chat ann#0: gg ❤️ 👨‍👩‍👧 (frame)
+              c3 <- chat ann#0: gg ❤️ 👨‍👩‍👧 (frame)
+              reply ok
             ann@c1 chat xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
               reply invalid_chat: chat-too-long(max=200, count=201)
             zed@c9 chat I am not here

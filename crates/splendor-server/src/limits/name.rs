@@ -70,47 +70,7 @@ impl fmt::Display for NameChars {
     }
 }
 
-/// Characters that render as nothing or reorder text: format characters
-/// (Unicode category Cf) in common use, and separators other than the space.
-fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00AD}'                  // soft hyphen
-        | '\u{034F}'                // combining grapheme joiner
-        | '\u{061C}'                // Arabic letter mark
-        | '\u{115F}' | '\u{1160}'   // Hangul fillers
-        | '\u{17B4}' | '\u{17B5}'
-        | '\u{180B}'..='\u{180F}'   // Mongolian variation selectors and vowel separator
-        | '\u{2000}'..='\u{200F}'   // odd-width spaces, zero-width characters, LRM, RLM
-        | '\u{2028}'..='\u{202F}'   // line and paragraph separators, bidi embeddings and overrides
-        | '\u{205F}'..='\u{206F}'   // word joiner, invisible operators, bidi isolates
-        | '\u{3000}'                // ideographic space
-        | '\u{3164}'                // Hangul filler
-        | '\u{FE00}'..='\u{FE0F}'   // variation selectors
-        | '\u{FEFF}'                // zero-width no-break space
-        | '\u{FFA0}'                // halfwidth Hangul filler
-        | '\u{FFF0}'..='\u{FFFB}'   // specials, interlinear annotation
-        | '\u{E0000}'..='\u{E007F}' // tags
-        | '\u{E0100}'..='\u{E01EF}' // variation selectors supplement
-    )
-}
-
-/// Combining marks of the common blocks, so that decomposed accents
-/// ("e" + U+0301) pass the `words` set like precomposed ones.
-fn is_combining_mark(c: char) -> bool {
-    matches!(c,
-        '\u{0300}'..='\u{036F}'
-        | '\u{0483}'..='\u{0489}'
-        | '\u{0591}'..='\u{05BD}'
-        | '\u{0610}'..='\u{061A}'
-        | '\u{064B}'..='\u{065F}'
-        | '\u{0900}'..='\u{0903}'
-        | '\u{093A}'..='\u{094F}'
-        | '\u{1AB0}'..='\u{1AFF}'
-        | '\u{1DC0}'..='\u{1DFF}'
-        | '\u{20D0}'..='\u{20FF}'
-        | '\u{3099}' | '\u{309A}'
-    )
-}
+use splendor_lobby::text::{TextProblem, is_combining_mark, is_invisible, text_problem};
 
 /// How display names are checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +94,10 @@ impl NamePolicy {
     /// Trims surrounding white space and checks the rest; returns the name
     /// to keep, or the words for the client that say what is wrong.
     pub fn check(&self, name: &str) -> Result<String, Words> {
-        let name = name.trim_matches(|c: char| c.is_whitespace() || is_invisible(c));
+        // Only white space is trimmed: an invisible or bidi character at
+        // either end is refused like one inside (it used to be stripped
+        // silently).
+        let name = name.trim();
         if name.is_empty() {
             return Err(Words::new("name-empty"));
         }
@@ -143,6 +106,17 @@ impl NamePolicy {
             return Err(Words::new("name-too-long")
                 .count("count", count)
                 .count("max", self.max_chars));
+        }
+        // The rule chat shares (splendor_lobby::text), whatever the set.
+        match text_problem(name) {
+            Some(TextProblem::StackedMarks) => {
+                return Err(Words::new("name-stacked-marks")
+                    .count("max", splendor_lobby::text::MAX_STACKED_MARKS));
+            }
+            Some(TextProblem::Control(c) | TextProblem::Invisible(c)) => {
+                return Err(bad_char(c).words("allowed", self.chars.describe()));
+            }
+            None => {}
         }
         if let Some(bad) = name.chars().find(|&c| !self.chars.allows(c)) {
             return Err(bad_char(bad).words("allowed", self.chars.describe()));
@@ -182,13 +156,14 @@ mod tests {
     #[test]
     fn names_are_trimmed_and_counted_in_characters() {
         let p = NamePolicy::default();
-        assert_eq!(check(p, "  Ann \u{200B}").unwrap(), "Ann");
+        assert_eq!(check(p, "  Ann ").unwrap(), "Ann");
+        assert!(check(p, "  Ann \u{200B}").unwrap_err().contains("U+200B"));
         assert_eq!(check(p, "Zoë").unwrap(), "Zoë");
         assert!(check(p, &"é".repeat(24)).is_ok());
         let long = check(p, &"x".repeat(25)).unwrap_err();
         assert!(long.contains("25 characters"), "{long}");
         assert!(check(p, "   ").unwrap_err().contains("empty"));
-        assert!(check(p, "\u{200B}").unwrap_err().contains("empty"));
+        assert!(check(p, "\u{200B}").unwrap_err().contains("U+200B"));
         assert!(check(with(NameChars::Printable, 3), "abcd").is_err());
     }
 
@@ -206,11 +181,22 @@ mod tests {
             "a\u{2066}b",
             "a\u{FEFF}b",
             "a\u{3164}b",
+            "\u{202E}ann",
+            "ann\u{202E}",
+            "\u{2800}",
+            "a\u{2800}b",
         ] {
             let e = check(p, bad).unwrap_err();
             assert!(e.contains("U+"), "{bad:?}: {e}");
         }
         assert!(check(p, "a  b").unwrap_err().contains("two spaces"));
+        // Zalgo, in every character set that allows marks at all.
+        let zalgo = "Z\u{0335}\u{0321}\u{0322}\u{0327}\u{0328}oe";
+        for chars in [NameChars::Printable, NameChars::Words] {
+            let e = check(with(chars, 24), zalgo).unwrap_err();
+            assert!(e.contains("3"), "{e}");
+        }
+        assert!(check(p, "Vie\u{0323}\u{0302}t").is_ok());
     }
 
     #[test]

@@ -381,6 +381,8 @@ fn name_messages(corpus: &mut Corpus) {
             "ann*",
             "anné",
             "a  b",
+            "Z\u{0335}\u{0321}\u{0322}\u{0327}\u{0328}oe",
+            "\u{202E}ann",
         ] {
             if let Err(why) = policy.check(name) {
                 corpus.add("gateway: name", why);

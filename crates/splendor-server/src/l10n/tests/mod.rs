@@ -325,6 +325,8 @@ const MADE_ELSEWHERE: &[&str] = &[
     "chat-empty",
     "chat-too-long",
     "chat-control",
+    "chat-invisible",
+    "chat-stacked-marks",
     "rematch-not-over",
     "rematch-spectator",
     "rematch-player-left",
