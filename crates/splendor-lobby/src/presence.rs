@@ -43,6 +43,15 @@ impl Entry {
 #[derive(Default)]
 pub struct Presence {
     sessions: Mutex<HashMap<SessionId, Entry>>,
+    /// One turn at a time per session for claiming it and joining its room
+    /// again ([`Presence::turn`]).
+    turns: Mutex<HashMap<SessionId, std::sync::Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// A session's turn to claim its connection and rejoin its room; the next
+/// claimant of the session waits until it is dropped.
+pub struct ClaimTurn {
+    _guard: tokio::sync::OwnedMutexGuard<()>,
 }
 
 impl Presence {
@@ -51,6 +60,24 @@ impl Presence {
         self.sessions
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Waits for the session's turn to claim a connection and rejoin its
+    /// room, and holds it until the returned turn is dropped. Claims and
+    /// rejoins of one session then happen in the same order: without
+    /// this, ten resumes of one token at once could leave the room holding
+    /// an earlier claimant's connection (already closed as replaced) and
+    /// closing the last one's, so that none stayed attached (issue 22).
+    pub async fn turn(&self, session: SessionId) -> ClaimTurn {
+        let gate = {
+            let mut turns = self.turns.lock().unwrap_or_else(|p| p.into_inner());
+            // Forget the gates nobody holds or waits for.
+            turns.retain(|_, gate| std::sync::Arc::strong_count(gate) > 1);
+            turns.entry(session).or_default().clone()
+        };
+        ClaimTurn {
+            _guard: gate.lock_owned().await,
+        }
     }
 
     /// Makes `conn` the session's connection, closing the previous one as

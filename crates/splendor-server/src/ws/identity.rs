@@ -89,7 +89,10 @@ impl Client {
         self.conn_span
             .record("session", tracing::field::display(session.id));
         debug!(resumed, "identified");
-        // A newer connection for the same session replaces the old one.
+        // A newer connection for the same session replaces the old one. One
+        // claimant of a session at a time, to the end of its rejoin, so that
+        // the last claimant is the one its room keeps.
+        let _turn = self.state.lobby().presence().turn(session.id).await;
         let mut room = self.state.lobby().presence().claim(session.id, &self.conn);
         // In a cluster the session may have played through another node:
         // its seat in a running game is in the database.
@@ -179,6 +182,12 @@ impl Client {
             return;
         };
         if seat.code != room {
+            return;
+        }
+        let presence = self.state.lobby().presence();
+        let _turn = presence.turn(session.id).await;
+        // A newer connection of the session took over meanwhile: it joins.
+        if !presence.is_current(session.id, self.conn.id()) {
             return;
         }
         debug!(%room, "the room moved; joining it where it lives now");
