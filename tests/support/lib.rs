@@ -54,6 +54,8 @@ impl TestServer {
             // tests/hosting.rs tests the rate limit with its own settings.
             max_messages_per_second: 10_000,
             message_burst: 10_000,
+            // Tests poll the API; tests/hosting.rs tests its limit.
+            max_api_requests_per_ip_per_minute: 0,
             ..Config::default()
         })
         .await

@@ -102,6 +102,9 @@ impl ServerProcess {
                 "10000",
                 "--message-burst",
                 "10000",
+                // Tests poll the API (tests/hosting.rs tests its limit).
+                "--max-api-requests-per-ip-per-minute",
+                "0",
             ])
             // Bots answer at once, on a small budget (behaviour, not strength).
             .env("SPLENDOR_BOT_DELAY_MS", "0")

@@ -391,6 +391,12 @@ pub(crate) async fn positions(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    if let Some(body) = Uuid::try_parse(&id)
+        .ok()
+        .and_then(|game| state.finished_bodies().get(game))
+    {
+        return Ok(positions_response(body));
+    }
     let game = finished_game(&state, &id).await?;
     let replay = match replay_of(&game) {
         Some(Ok(replay)) => replay,
@@ -415,13 +421,32 @@ pub(crate) async fn positions(
         seed: replay.seed.to_string(),
         salt: replay.salt.to_string(),
     };
-    let mut response = Json(body).into_response();
-    // A finished game never changes.
-    response.headers_mut().insert(
-        axum::http::header::CACHE_CONTROL,
-        axum::http::HeaderValue::from_static("public, max-age=86400, immutable"),
-    );
-    Ok(response)
+    let body = serde_json::to_vec(&body).map_err(|e| {
+        error!(game = %id, error = %e, "serialising the positions");
+        ApiError::internal()
+    })?;
+    let body = axum::body::Bytes::from(body);
+    // A finished game never changes: made once, served from memory after.
+    state.finished_bodies().put(game.id, body.clone());
+    Ok(positions_response(body))
+}
+
+fn positions_response(body: axum::body::Bytes) -> Response {
+    (
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            ),
+            // A finished game never changes.
+            (
+                axum::http::header::CACHE_CONTROL,
+                axum::http::HeaderValue::from_static("public, max-age=86400, immutable"),
+            ),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 /// Plays the replay's actions from its seed: one fully revealed state per

@@ -42,6 +42,7 @@ mod admin;
 pub mod cli;
 mod cluster;
 pub mod config;
+mod finished_cache;
 mod games;
 mod http;
 pub mod l10n;
@@ -175,6 +176,10 @@ struct AppInner {
     per_ip: IpLimiter,
     /// New connections per client address per minute.
     connect_rate: ConnectRate,
+    /// HTTP API requests per address (none when lifted).
+    api_rate: Option<ConnectRate>,
+    /// Finished games' positions, made once.
+    finished_bodies: finished_cache::FinishedBodies,
     /// One permit per open WebSocket, up to `max_connections`.
     connection_slots: Arc<Semaphore>,
     /// Set to true once: every connection then closes with 1012.
@@ -280,6 +285,9 @@ impl AppState {
                 names: config.name_policy(),
                 per_ip: IpLimiter::new(config.max_connections_per_ip),
                 connect_rate: ConnectRate::new(config.max_connects_per_ip_per_minute),
+                api_rate: (config.max_api_requests_per_ip_per_minute > 0)
+                    .then(|| ConnectRate::new(config.max_api_requests_per_ip_per_minute)),
+                finished_bodies: Default::default(),
                 connection_slots: Arc::new(Semaphore::new(
                     config.websocket_cap().min(Semaphore::MAX_PERMITS),
                 )),
@@ -394,6 +402,14 @@ impl AppState {
         &self.inner.per_ip
     }
 
+    pub(crate) fn api_rate(&self) -> Option<&ConnectRate> {
+        self.inner.api_rate.as_ref()
+    }
+
+    pub(crate) fn finished_bodies(&self) -> &finished_cache::FinishedBodies {
+        &self.inner.finished_bodies
+    }
+
     pub(crate) fn connect_rate(&self) -> &ConnectRate {
         &self.inner.connect_rate
     }
@@ -474,7 +490,9 @@ pub fn app(state: AppState) -> Router {
     } else {
         router
     };
-    router
+    // The public API, counted per client address (the page's files, the
+    // probes and /ws are not).
+    let api = Router::new()
         .route("/api/rooms", get(http::rooms))
         .route("/api/catalogue", get(http::catalogue))
         .route("/api/games", get(games::list))
@@ -483,6 +501,12 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/positions", get(games::positions))
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/players/{key}", get(ratings::player))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limits::api_rate::limit,
+        ));
+    router
+        .merge(api)
         .merge(admin::routes(&state).unwrap_or_default())
         .merge(web::routes())
         .with_state(state)

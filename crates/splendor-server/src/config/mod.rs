@@ -190,6 +190,18 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_MAX_CONNECTS_PER_IP_PER_MINUTE", default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..), help_heading = "Connections")]
     pub max_connects_per_ip_per_minute: u32,
 
+    /// HTTP API requests (`/api/...`) one client address may make per
+    /// minute (IPv6: per /64), all at once after a quiet minute; past it,
+    /// 429 with Retry-After. The page's own files, `/ws`, `/healthz`,
+    /// `/readyz` and `/metrics` do not count. 0: no limit.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_API_REQUESTS_PER_IP_PER_MINUTE",
+        default_value_t = 600,
+        help_heading = "Connections"
+    )]
+    pub max_api_requests_per_ip_per_minute: u32,
+
     /// The largest client frame, in bytes, that is read; larger frames get a
     /// `frame_too_large` error.
     #[arg(long, env = "SPLENDOR_MAX_FRAME_BYTES", default_value_t = 16 * 1024, help_heading = "Connections")]
@@ -388,6 +400,7 @@ impl Default for Config {
             request_deadline: Duration::from_secs(10),
             max_connections_per_ip: 16,
             max_connects_per_ip_per_minute: 120,
+            max_api_requests_per_ip_per_minute: 600,
             max_frame_bytes: 16 * 1024,
             max_messages_per_second: 20,
             message_burst: 40,

@@ -10,6 +10,7 @@
 //!
 //! The gateway applies them (`ws.rs`); the configuration sets them (`config.rs`).
 
+pub(crate) mod api_rate;
 pub mod connect_rate;
 pub mod name;
 pub mod origin;

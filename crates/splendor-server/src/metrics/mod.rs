@@ -148,6 +148,7 @@ struct Inner {
     matches: Counter,
     writes_fenced: Counter,
     taken_over: Counter,
+    api_limited: Counter,
     /// The lobby read at each scrape, once there is one.
     lobby: Arc<OnceLock<Lobby>>,
     /// In a cluster: the node's part in it, read at each scrape.
@@ -187,6 +188,12 @@ impl Metrics {
             "connections_refused",
             "WebSocket handshakes refused, by reason",
             refused.clone(),
+        );
+        let api_limited = Counter::default();
+        registry.register(
+            "api_requests_limited",
+            "HTTP API requests refused (429) by the per-address limit",
+            api_limited.clone(),
         );
         let closed = Family::<Reason, Counter>::default();
         registry.register(
@@ -276,6 +283,7 @@ impl Metrics {
                 matches,
                 writes_fenced,
                 taken_over,
+                api_limited,
                 lobby,
                 cluster,
             }),
@@ -320,6 +328,11 @@ impl Metrics {
     /// Counts a connection closed for want of a complete request in time.
     pub fn request_deadline_passed(&self) {
         self.inner.request_deadlines.inc();
+    }
+
+    /// Counts an HTTP API request refused by the per-address limit.
+    pub fn api_request_limited(&self) {
+        self.inner.api_limited.inc();
     }
 
     /// Counts a connection refused at the handshake.
