@@ -63,6 +63,7 @@ mod backend;
 mod error;
 mod lease;
 mod model;
+mod moderation;
 mod node;
 mod queue;
 mod rating;
@@ -85,6 +86,8 @@ pub use model::{
     MAX_ROOM_CODE_CHARS, NewGame, SeatRecord, Session, SessionId, SessionToken, StoredAction,
     StoredGame, UnixMillis, unix_millis_now,
 };
+pub(crate) use moderation::AuditNote;
+pub use moderation::{AuditEntry, NewSanction, Sanction};
 pub use node::{NodeClaim, OpenElsewhere, OpenRoomRecord};
 pub use queue::QueueEntry;
 pub use rating::{

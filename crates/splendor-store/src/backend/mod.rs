@@ -46,6 +46,7 @@ pub(crate) mod sqlite {
     include!("lease_queries.rs");
     include!("node_queries.rs");
     include!("open_room_queries.rs");
+    include!("moderation_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -57,6 +58,7 @@ pub(crate) mod postgres {
     include!("lease_queries.rs");
     include!("node_queries.rs");
     include!("open_room_queries.rs");
+    include!("moderation_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

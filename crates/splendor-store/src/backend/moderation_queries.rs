@@ -1,0 +1,148 @@
+// Operators' sanctions and their audit (issue 22), included once per
+// backend beside lease_queries.rs (whose `NOW_MS` it uses).
+// `cargo fmt` does not reach an included file: after editing, run
+// `rustfmt --edition 2024 crates/splendor-store/src/backend/moderation_queries.rs`.
+
+fn sanction_of(row: &DbRow) -> Result<crate::Sanction, StoreError> {
+    let get = |e| classify(BACKEND, e);
+    Ok(crate::Sanction {
+        id: row.try_get("id").map_err(get)?,
+        kind: row.try_get("kind").map_err(get)?,
+        value: row.try_get("value").map_err(get)?,
+        until_ms: row.try_get("until_ms").map_err(get)?,
+        reason: row.try_get("reason").map_err(get)?,
+        created_at: row.try_get("created_at").map_err(get)?,
+        lifted_at: row.try_get("lifted_at").map_err(get)?,
+    })
+}
+
+async fn audit_in(
+    tx: &mut sqlx::Transaction<'_, Db>,
+    entry: &crate::AuditNote<'_>,
+) -> Result<(), StoreError> {
+    let sql = format!(
+        "INSERT INTO audit_log (at, actor, action, target, reason) VALUES ({NOW_MS}, $1, $2, $3, $4)"
+    );
+    sqlx::query(&sql)
+        .bind(entry.actor)
+        .bind(entry.action)
+        .bind(entry.target)
+        .bind(entry.reason)
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+/// Adds a sanction and its audit row, in one transaction. `until_in_ms`:
+/// how long from the database's now (None: for good).
+pub(crate) async fn add_sanction(
+    pool: &Pool<Db>,
+    new: &crate::NewSanction,
+) -> Result<crate::Sanction, StoreError> {
+    let mut tx = pool.begin().await.map_err(|e| classify(BACKEND, e))?;
+    let sql = format!(
+        "INSERT INTO sanctions (kind, value, until_ms, reason, created_at) \
+         VALUES ($1, $2, CASE WHEN $3 IS NULL THEN NULL ELSE {NOW_MS} + $3 END, $4, {NOW_MS}) \
+         RETURNING id, kind, value, until_ms, reason, created_at, lifted_at"
+    );
+    let row = sqlx::query(&sql)
+        .bind(&new.kind)
+        .bind(&new.value)
+        .bind(new.until_in_ms)
+        .bind(&new.reason)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    let sanction = sanction_of(&row)?;
+    let target = format!("{}:{}", sanction.kind, sanction.value);
+    audit_in(
+        &mut tx,
+        &crate::AuditNote {
+            actor: &new.actor,
+            action: "sanction",
+            target: &target,
+            reason: &new.reason,
+        },
+    )
+    .await?;
+    tx.commit().await.map_err(|e| classify(BACKEND, e))?;
+    Ok(sanction)
+}
+
+/// Lifts sanction `id` (if it is not lifted yet) and audits it, in one
+/// transaction.
+pub(crate) async fn lift_sanction(
+    pool: &Pool<Db>,
+    id: i64,
+    actor: &str,
+    reason: &str,
+) -> Result<Option<crate::Sanction>, StoreError> {
+    let mut tx = pool.begin().await.map_err(|e| classify(BACKEND, e))?;
+    let sql = format!(
+        "UPDATE sanctions SET lifted_at = {NOW_MS} WHERE id = $1 AND lifted_at IS NULL \
+         RETURNING id, kind, value, until_ms, reason, created_at, lifted_at"
+    );
+    let row = sqlx::query(&sql)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let sanction = sanction_of(&row)?;
+    let target = format!("{}:{}", sanction.kind, sanction.value);
+    audit_in(
+        &mut tx,
+        &crate::AuditNote {
+            actor,
+            action: "lift",
+            target: &target,
+            reason,
+        },
+    )
+    .await?;
+    tx.commit().await.map_err(|e| classify(BACKEND, e))?;
+    Ok(Some(sanction))
+}
+
+/// The sanctions in force now (not lifted, not run out), oldest first.
+pub(crate) async fn active_sanctions(pool: &Pool<Db>) -> Result<Vec<crate::Sanction>, StoreError> {
+    let sql = format!(
+        "SELECT id, kind, value, until_ms, reason, created_at, lifted_at FROM sanctions \
+         WHERE lifted_at IS NULL AND (until_ms IS NULL OR until_ms > {NOW_MS}) ORDER BY id"
+    );
+    let rows = sqlx::query(&sql)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    rows.iter().map(sanction_of).collect()
+}
+
+/// The newest `limit` audit entries, newest first.
+pub(crate) async fn audit_entries(
+    pool: &Pool<Db>,
+    limit: i64,
+) -> Result<Vec<crate::AuditEntry>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT id, at, actor, action, target, reason FROM audit_log ORDER BY id DESC LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    rows.iter()
+        .map(|row| {
+            let get = |e| classify(BACKEND, e);
+            Ok(crate::AuditEntry {
+                id: row.try_get("id").map_err(get)?,
+                at: row.try_get("at").map_err(get)?,
+                actor: row.try_get("actor").map_err(get)?,
+                action: row.try_get("action").map_err(get)?,
+                target: row.try_get("target").map_err(get)?,
+                reason: row.try_get("reason").map_err(get)?,
+            })
+        })
+        .collect()
+}

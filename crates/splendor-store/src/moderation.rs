@@ -1,0 +1,96 @@
+//! Operators' sanctions and their audit log (issue 22). The store keeps
+//! them and says which are in force; what a sanction matches (a session,
+//! a name pattern, an address range) is the server's to decide. Every
+//! sanction and every lift writes an audit row in the same transaction;
+//! nothing here deletes either.
+
+use crate::backend::dispatch;
+use crate::{Store, StoreError};
+
+/// A sanction as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sanction {
+    /// Its number.
+    pub id: i64,
+    /// What it is (`ban_session`, `ban_name`, `ban_address`, ...).
+    pub kind: String,
+    /// Whom it names (a session id, a name pattern, an address range).
+    pub value: String,
+    /// When it runs out, in Unix ms by the database's clock; `None`: never.
+    pub until_ms: Option<i64>,
+    /// Why, as the operator said it (shown to the player).
+    pub reason: String,
+    /// When it was made, in Unix ms by the database's clock.
+    pub created_at: i64,
+    /// When it was lifted, if it was.
+    pub lifted_at: Option<i64>,
+}
+
+/// A sanction to make.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewSanction {
+    /// What it is.
+    pub kind: String,
+    /// Whom it names.
+    pub value: String,
+    /// How long from now it holds, in ms; `None`: for good.
+    pub until_in_ms: Option<i64>,
+    /// Why.
+    pub reason: String,
+    /// Who makes it (for the audit: `operator`, or `system`).
+    pub actor: String,
+}
+
+/// One entry of the audit log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditEntry {
+    /// Its number (entries are in this order).
+    pub id: i64,
+    /// When, in Unix ms by the database's clock.
+    pub at: i64,
+    /// Who.
+    pub actor: String,
+    /// What (`sanction`, `lift`, ...).
+    pub action: String,
+    /// On what.
+    pub target: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// An audit row to write.
+pub(crate) struct AuditNote<'a> {
+    pub(crate) actor: &'a str,
+    pub(crate) action: &'a str,
+    pub(crate) target: &'a str,
+    pub(crate) reason: &'a str,
+}
+
+impl Store {
+    /// Makes a sanction, and audits it.
+    pub async fn add_sanction(&self, new: &NewSanction) -> Result<Sanction, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::add_sanction(pool, new).await)
+    }
+
+    /// Lifts sanction `id`, and audits it; `None` if there is no such
+    /// sanction in force.
+    pub async fn lift_sanction(
+        &self,
+        id: i64,
+        actor: &str,
+        reason: &str,
+    ) -> Result<Option<Sanction>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::lift_sanction(pool, id, actor, reason).await)
+    }
+
+    /// The sanctions in force now, oldest first.
+    pub async fn active_sanctions(&self) -> Result<Vec<Sanction>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::active_sanctions(pool).await)
+    }
+
+    /// The newest `limit` audit entries, newest first.
+    pub async fn audit_entries(&self, limit: u32) -> Result<Vec<AuditEntry>, StoreError> {
+        let limit = i64::from(limit);
+        dispatch!(&self.inner.pool, pool, q => q::audit_entries(pool, limit).await)
+    }
+}

@@ -1,0 +1,100 @@
+//! Operators' sanctions and the audit log (issue 22), on SQLite always and
+//! on PostgreSQL when `SPLENDOR_TEST_DATABASE_URL` is set.
+
+#[allow(dead_code)] // the shared helpers this file does not use
+mod common;
+
+use common::{Kind, TestDb, on_both_backends};
+use splendor_store::NewSanction;
+
+on_both_backends!(sanctions_hold_until_lifted_or_run_out_and_every_change_is_audited,);
+
+fn ban(kind: &str, value: &str, until_in_ms: Option<i64>) -> NewSanction {
+    NewSanction {
+        kind: kind.to_owned(),
+        value: value.to_owned(),
+        until_in_ms,
+        reason: format!("spam from {value}"),
+        actor: "operator".to_owned(),
+    }
+}
+
+async fn sanctions_hold_until_lifted_or_run_out_and_every_change_is_audited(db: TestDb) {
+    let store = db.open().await;
+    let now = store.database_now().await.unwrap();
+    let forever = store
+        .add_sanction(&ban("ban_address", "198.51.100.0/24", None))
+        .await
+        .unwrap();
+    assert_eq!(forever.until_ms, None);
+    assert!(forever.created_at >= now);
+    let hour = store
+        .add_sanction(&ban("ban_name", "*spam*", Some(3_600_000)))
+        .await
+        .unwrap();
+    assert!(hour.until_ms.unwrap() >= now + 3_600_000);
+    let short = store
+        .add_sanction(&ban("ban_session", "ab12", Some(1)))
+        .await
+        .unwrap();
+    // The short one runs out by the database's clock.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    while store.database_now().await.unwrap() <= short.until_ms.unwrap() {
+        assert!(tokio::time::Instant::now() < deadline, "never ran out");
+        tokio::task::yield_now().await;
+    }
+    let active: Vec<i64> = store
+        .active_sanctions()
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(active, [forever.id, hour.id]);
+    // Lifted once; a second lift finds nothing in force.
+    let lifted = store
+        .lift_sanction(hour.id, "operator", "appeal accepted")
+        .await
+        .unwrap();
+    assert!(lifted.unwrap().lifted_at.is_some());
+    assert_eq!(
+        store
+            .lift_sanction(hour.id, "operator", "again")
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store.lift_sanction(9999, "operator", "none").await.unwrap(),
+        None
+    );
+    let active: Vec<i64> = store
+        .active_sanctions()
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(active, [forever.id]);
+    // Every change is in the audit, newest first.
+    let audit = store.audit_entries(10).await.unwrap();
+    let said: Vec<(&str, &str, &str)> = audit
+        .iter()
+        .map(|e| (e.action.as_str(), e.target.as_str(), e.reason.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("lift", "ban_name:*spam*", "appeal accepted"),
+            ("sanction", "ban_session:ab12", "spam from ab12"),
+            ("sanction", "ban_name:*spam*", "spam from *spam*"),
+            (
+                "sanction",
+                "ban_address:198.51.100.0/24",
+                "spam from 198.51.100.0/24"
+            ),
+        ]
+    );
+    assert!(audit.iter().all(|e| e.actor == "operator" && e.at >= now));
+    assert_eq!(store.audit_entries(1).await.unwrap().len(), 1);
+}
