@@ -197,6 +197,10 @@ pub enum Mover {
     StandIn,
 }
 
+/// Why a room closed that lives on on another node: its lease was taken
+/// over, or it was handed off by a stopping node (`room_closed` says it).
+pub const CLOSED_MOVED: &str = "closed-moved";
+
 /// Why a room closed and whose sessions it held: the lobby forgets the room
 /// and clears their presence.
 #[derive(Clone, Debug, PartialEq)]

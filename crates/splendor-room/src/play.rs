@@ -18,7 +18,7 @@ use crate::error::LobbyError;
 use crate::write::{PersistError, PersistErrorKind};
 
 /// Why a fenced room closed.
-pub(crate) const FENCED: &str = "closed-moved";
+pub(crate) const FENCED: &str = crate::effect::CLOSED_MOVED;
 
 /// A game replayed from its stored log: the game, its version, and every
 /// action's events with who made it.

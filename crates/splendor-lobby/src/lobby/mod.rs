@@ -213,8 +213,13 @@ impl LobbyInner {
                 None
             }
         };
-        for &session in &closed.sessions {
-            self.presence.forget_room(session, code);
+        // A room that moved to another node (its lease lost, or handed off)
+        // lives on there: its sessions stay in it, so that their
+        // connections here join it where it lives now when told.
+        if closed.why != splendor_room::effect::CLOSED_MOVED {
+            for &session in &closed.sessions {
+                self.presence.forget_room(session, code);
+            }
         }
         lease
     }
