@@ -4,7 +4,7 @@
 //! address are cut off after a few; with the token, the live rooms.
 
 use serde_json::{Value, json};
-use splendor_e2e::process::{http_get, http_get_with};
+use splendor_e2e::process::{http_get, http_get_with, http_post_with};
 use splendor_e2e::{TestClient, TestServer};
 use splendor_server::config::{AdminOptions, AdminToken, Config};
 
@@ -151,4 +151,223 @@ async fn an_address_that_guesses_is_cut_off_even_with_the_right_token() {
     .await;
     assert_eq!(status, 429, "{body}");
     assert!(body.contains("too_many_attempts"), "{body}");
+}
+
+async fn post(server: &TestServer, path: &str, body: &str) -> (u16, Value) {
+    let auth = bearer(TOKEN);
+    let (status, text) = http_post_with(
+        server.addr(),
+        path,
+        &[("Authorization", auth.as_str())],
+        body,
+    )
+    .await;
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+async fn get(server: &TestServer, path: &str) -> Value {
+    let auth = bearer(TOKEN);
+    let (status, text) =
+        http_get_with(server.addr(), path, &[("Authorization", auth.as_str())]).await;
+    assert_eq!(status, 200, "{path}: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[tokio::test]
+async fn a_ban_refuses_the_next_hello_and_closes_the_connections_it_names() {
+    let server = with_token().await;
+    // Ann plays Bob; Bob is about to be banned by session.
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::connect(&server, "bob").await;
+    let bob_welcome = bob.request(json!({"type": "hello", "name": "bob"})).await;
+    let bob_session = bob_welcome["session"].as_str().unwrap().to_owned();
+    let bob_token = bob_welcome["token"].as_str().unwrap().to_owned();
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+
+    let (status, made) = post(
+        &server,
+        "/api/admin/bans",
+        &json!({"kind": "session", "value": bob_session, "minutes": 60, "reason": "insults in chat"})
+            .to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["ban"]["kind"], "session");
+    assert_eq!(made["announced"], true);
+    // Bob's open connection is told, in his language, and closed (4006).
+    let told = bob.recv_type("error").await;
+    assert_eq!(told["code"], "banned", "{told}");
+    assert!(
+        told["message"]
+            .as_str()
+            .unwrap()
+            .contains("insults in chat"),
+        "{told}"
+    );
+    let until = told["until"].as_i64().expect("until");
+    assert_eq!(Some(until), made["ban"]["until"].as_i64());
+    assert_eq!(bob.expect_close().await.0, 4006);
+    // His token is refused too, and nothing of his session changes.
+    let mut again = TestClient::connect(&server, "bob again").await;
+    let refused = again
+        .request(json!({"type": "hello", "token": bob_token, "lang": "nl", "name": "bobby"}))
+        .await;
+    assert_eq!(refused["code"], "banned", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("verbannen"),
+        "{refused}"
+    );
+    assert_eq!(again.expect_close().await.0, 4006);
+    // Ann is not concerned.
+    let chat = ann
+        .request(json!({"type": "chat", "text": "still here"}))
+        .await;
+    assert_eq!(chat["type"], "chat", "{chat}");
+
+    // A name pattern: any case, refused before a session is made.
+    let (status, made) = post(
+        &server,
+        "/api/admin/bans",
+        &json!({"kind": "name", "value": "*spam*", "reason": "spam"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["ban"]["until"], Value::Null);
+    let mut spammer = TestClient::connect(&server, "spammer").await;
+    let refused = spammer
+        .request(json!({"type": "hello", "name": "BigSpammer"}))
+        .await;
+    assert_eq!(refused["code"], "banned", "{refused}");
+    assert!(refused.get("until").is_none(), "{refused}");
+    // Lifted, the name is welcome again; the audit has it all.
+    let id = made["ban"]["id"].as_i64().unwrap();
+    let (status, lifted) = post(
+        &server,
+        &format!("/api/admin/bans/{id}/lift"),
+        &json!({"reason": "a mistake"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{lifted}");
+    let mut spammer = TestClient::connect(&server, "spammer").await;
+    let welcome = spammer
+        .request(json!({"type": "hello", "name": "BigSpammer"}))
+        .await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let bans = get(&server, "/api/admin/bans").await;
+    assert_eq!(bans["bans"].as_array().unwrap().len(), 1, "{bans}");
+    let audit = get(&server, "/api/admin/audit").await;
+    let actions: Vec<&str> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["lift", "sanction", "sanction"], "{audit}");
+
+    // An address: 127.0.0.1 is every client here.
+    let (status, made) = post(
+        &server,
+        "/api/admin/bans",
+        &json!({"kind": "address", "value": "127.0.0.0/16", "minutes": 5, "reason": "flood"})
+            .to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["ban"]["value"], "127.0.0.0/16");
+    assert_eq!(ann.expect_close().await.0, 4006);
+    let mut anyone = TestClient::connect(&server, "anyone").await;
+    let refused = anyone
+        .request(json!({"type": "hello", "name": "zed"}))
+        .await;
+    assert_eq!(refused["code"], "banned", "{refused}");
+}
+
+#[tokio::test]
+async fn bad_bans_are_refused_with_a_clear_error_and_change_nothing() {
+    let server = with_token().await;
+    for (body, says) in [
+        ("{not json".to_owned(), "body"),
+        (
+            json!({"kind": "address", "value": "0.0.0.0/0", "reason": "all"}).to_string(),
+            "too wide",
+        ),
+        (
+            json!({"kind": "address", "value": "::/0", "reason": "all"}).to_string(),
+            "too wide",
+        ),
+        (
+            json!({"kind": "address", "value": "10.0.0.0/8", "reason": "all"}).to_string(),
+            "too wide",
+        ),
+        (
+            json!({"kind": "name", "value": "*", "reason": "all"}).to_string(),
+            "3 characters",
+        ),
+        (
+            json!({"kind": "session", "value": "nope", "reason": "x"}).to_string(),
+            "session id",
+        ),
+        (
+            json!({"kind": "everyone", "value": "x", "reason": "x"}).to_string(),
+            "kind of ban",
+        ),
+        (
+            json!({"kind": "name", "value": "troll", "reason": "  "}).to_string(),
+            "reason",
+        ),
+        (
+            json!({"kind": "name", "value": "troll", "reason": "x".repeat(201)}).to_string(),
+            "200",
+        ),
+        (
+            json!({"kind": "name", "value": "troll", "reason": "x", "minutes": 0}).to_string(),
+            "minutes",
+        ),
+        (
+            json!({"kind": "name", "value": "troll", "reason": "x", "extra": 1}).to_string(),
+            "unknown field",
+        ),
+        (
+            json!({"kind": "name", "value": "troll"}).to_string(),
+            "reason",
+        ),
+    ] {
+        let (status, answer) = post(&server, "/api/admin/bans", &body).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(
+            answer["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(says),
+            "{body}: {answer}"
+        );
+    }
+    let huge = json!({"kind": "name", "value": "troll", "reason": "x".repeat(40_000)}).to_string();
+    let (status, _) = post(&server, "/api/admin/bans", &huge).await;
+    assert_eq!(status, 413);
+    for (path, status) in [
+        ("/api/admin/bans/12345/lift", 404),
+        ("/api/admin/bans/twelve/lift", 400),
+    ] {
+        let (got, answer) = post(&server, path, &json!({"reason": "x"}).to_string()).await;
+        assert_eq!(got, status, "{path}: {answer}");
+    }
+    let (status, _) = get_status(&server, "/api/admin/audit?limit=0").await;
+    assert_eq!(status, 400);
+    // Nothing changed.
+    assert_eq!(get(&server, "/api/admin/bans").await["bans"], json!([]));
+    assert_eq!(get(&server, "/api/admin/audit").await["entries"], json!([]));
+    let mut troll = TestClient::connect(&server, "troll").await;
+    let welcome = troll
+        .request(json!({"type": "hello", "name": "troll"}))
+        .await;
+    assert_eq!(welcome["type"], "welcome");
+}
+
+async fn get_status(server: &TestServer, path: &str) -> (u16, String) {
+    let auth = bearer(TOKEN);
+    http_get_with(server.addr(), path, &[("Authorization", auth.as_str())]).await
 }

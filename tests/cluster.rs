@@ -836,3 +836,54 @@ async fn the_waiting_rooms_of_one_address_are_counted_across_nodes() {
         tokio::task::yield_now().await;
     }
 }
+
+#[tokio::test]
+async fn a_ban_made_on_one_node_holds_on_every_node_at_once_and_after_a_kill() {
+    let Some(db) = TestDatabase::postgres("a ban on every node").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let nodes = nodes(&db, &nats, &[1, 2]).await;
+    let addrs: Vec<_> = nodes.iter().map(ServerProcess::addr).collect();
+    // Mallory is connected to node 2.
+    let mut mallory = identified(&nodes[1], "mallory", "fr").await;
+    let auth = format!("Bearer {ADMIN_TOKEN}");
+    // The ban is made on node 1.
+    let (status, made) = splendor_e2e::process::http_post_with(
+        addrs[0],
+        "/api/admin/bans",
+        &[("Authorization", auth.as_str())],
+        &json!({"kind": "name", "value": "mallory*", "reason": "triche"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let made: Value = serde_json::from_str(&made).unwrap();
+    assert_eq!(made["announced"], true, "{made}");
+    // Her connection on node 2 was told before the call returned (it is
+    // on its way), and closed.
+    let told = mallory.recv_type("error").await;
+    assert_eq!(told["code"], "banned", "{told}");
+    assert!(
+        told["message"].as_str().unwrap().contains("triche"),
+        "{told}"
+    );
+    assert_eq!(mallory.expect_close().await.0, 4006);
+    // A new hello on either node is refused.
+    for addr in &addrs {
+        let mut again = TestClient::connect_to(*addr, "mallory2").await;
+        let refused = again
+            .request(json!({"type": "hello", "name": "Mallory2"}))
+            .await;
+        assert_eq!(refused["code"], "banned", "{refused}");
+    }
+    // Node 2 killed and started again: the ban is still there.
+    let mut nodes = nodes.into_iter();
+    let _one = nodes.next();
+    nodes.next().expect("node 2").kill().await;
+    let again = nodes_with_lease(&db, &nats, &[2], "4s").await;
+    let mut late = TestClient::connect_to(again[0].addr(), "mallory3").await;
+    let refused = late
+        .request(json!({"type": "hello", "name": "mallory"}))
+        .await;
+    assert_eq!(refused["code"], "banned", "{refused}");
+}

@@ -259,15 +259,45 @@ pub async fn http_get_with(
     path: &str,
     headers: &[(&str, &str)],
 ) -> (u16, String) {
+    http_request(addr, "GET", path, headers, "").await
+}
+
+/// A POST of the JSON `body` to `path`, with these request headers too.
+pub async fn http_post_with(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    http_request(addr, "POST", path, headers, body).await
+}
+
+/// One HTTP/1.1 request; the status and the body of its answer.
+pub async fn http_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let extra: String = headers
+    let mut extra: String = headers
         .iter()
         .map(|(name, value)| format!("{name}: {value}\r\n"))
         .collect();
-    let request =
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.expect("write");
+    if method != "GET" {
+        extra.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n{body}"
+    );
+    // A server may answer (413) before it read a large body: a failed
+    // write is not the test's concern, the answer is.
+    let _ = stream.write_all(request.as_bytes()).await;
     let mut response = Vec::new();
     tokio::time::timeout(SAFETY_TIMEOUT, stream.read_to_end(&mut response))
         .await

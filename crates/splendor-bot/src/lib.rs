@@ -132,7 +132,7 @@ impl fmt::Display for Progress {
                 let json = serde_json::to_string(action).unwrap_or_default();
                 write!(f, "v{version}: {json}")
             }
-            Progress::Refused(e) => write!(f, "{}", BotError::Refused(e.clone())),
+            Progress::Refused(e) => write!(f, "{}", BotError::Refused(Box::new(e.clone()))),
             Progress::Ignored(reason) => write!(f, "ignored a frame: {reason}"),
             Progress::Reconnecting(why) => write!(f, "{why}; reconnecting"),
             Progress::Matched(code) => write!(f, "quick play: seated in room {code}"),
@@ -164,11 +164,11 @@ pub enum BotError {
     /// was resumed elsewhere) and reason.
     Closed(Option<u16>, String),
     /// `hello`, `create` or `join` was refused; the bot cannot go on.
-    Refused(ErrorInfo),
+    Refused(Box<ErrorInfo>),
     /// The room closed before the game ended, for this reason.
     RoomClosed(String),
     /// The server kept refusing actions taken from its own legal list.
-    Stuck(ErrorInfo),
+    Stuck(Box<ErrorInfo>),
     /// The server sent something that cannot be played from.
     Protocol(String),
 }
@@ -519,8 +519,10 @@ impl Bot {
                 self.awaiting_match = false;
                 self.send("resume", ClientMessage::Sync);
             }
-            "queue" => return Err(BotError::Refused(error)),
-            "hello" | "resume" | "create" | "join" => return Err(BotError::Refused(error)),
+            "queue" => return Err(BotError::Refused(Box::new(error))),
+            "hello" | "resume" | "create" | "join" => {
+                return Err(BotError::Refused(Box::new(error)));
+            }
             // Someone left before the start went through: retry on the next `room`.
             "start" => self.start_sent = false,
             // The game moved on; the next `state` brings a fresh legal list.
@@ -528,7 +530,7 @@ impl Bot {
             act if act.starts_with("act-") => {
                 self.failures += 1;
                 if self.failures >= MAX_FAILURES {
-                    return Err(BotError::Stuck(error));
+                    return Err(BotError::Stuck(Box::new(error)));
                 }
                 // Fetch the state again and choose anew (`persistence_failed` says "try again").
                 self.acted_at = None;
@@ -550,7 +552,9 @@ impl Bot {
         let wait = Duration::from_millis(error.retry_after_ms.unwrap_or(1000).min(60_000));
         let refused = request(&error.id).to_owned();
         match refused.as_str() {
-            "hello" | "create" | "join" | "queue" => return Err(BotError::Refused(error)),
+            "hello" | "create" | "join" | "queue" => {
+                return Err(BotError::Refused(Box::new(error)));
+            }
             act if act.starts_with("act-") || act == "resync" || act == "resume" => {
                 self.wait = Some(self.wait.map_or(wait, |w| w.max(wait)));
                 // Anything else queued would be refused too.

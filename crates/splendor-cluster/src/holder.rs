@@ -168,6 +168,7 @@ fn close_reason(code: u16) -> CloseReason {
         CloseReason::RateLimited,
         CloseReason::Idle,
         CloseReason::HeartbeatTimeout,
+        CloseReason::Banned,
     ]
     .into_iter()
     .find(|r| r.code() == code)
@@ -213,6 +214,12 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                             warn!(%session, %room, "an unreadable announcement of a formed game");
                         }
                         (_, _, None) => {}
+                    }
+                    return;
+                }
+                Some(splendor_protocol::node::ToAll::Sanctioned(sanction)) => {
+                    if let Some(hook) = cluster.inner.sanctioned.get() {
+                        hook(sanction);
                     }
                     return;
                 }

@@ -66,6 +66,9 @@ pub type MovedHook = Arc<dyn Fn(RoomCode, Vec<ConnId>) + Send + Sync>;
 /// finished room.
 pub type MatchedHook = Arc<dyn Fn(SessionId, RoomCode, u8, Option<RoomCode>) + Send + Sync>;
 
+/// Told of a sanction another node made.
+pub type SanctionedHook = Arc<dyn Fn(splendor_protocol::node::WireSanction) + Send + Sync>;
+
 /// Why a cluster could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
@@ -117,6 +120,8 @@ struct Inner {
     handed_off: Arc<tokio::sync::Notify>,
     /// Who is told of games formed for sessions that wait here.
     matched: std::sync::OnceLock<MatchedHook>,
+    /// Who is told of sanctions made on other nodes.
+    sanctioned: std::sync::OnceLock<SanctionedHook>,
     /// What crossed to and from the other nodes.
     counters: stats::Counters,
     /// The newest stand-in of each connection another node holds in one
@@ -162,6 +167,7 @@ impl Cluster {
                 closed: Mutex::new(HashMap::new()),
                 handed_off: Arc::new(tokio::sync::Notify::new()),
                 matched: std::sync::OnceLock::new(),
+                sanctioned: std::sync::OnceLock::new(),
                 counters: stats::Counters::default(),
                 stand_ins: Mutex::new((0, HashMap::new())),
             }),
@@ -350,6 +356,39 @@ impl Cluster {
         };
         if let Err(e) = self.tell_all(message).await {
             warn!(%room, error = %e, "announcing a formed game");
+        }
+    }
+
+    /// Tells `hook` of every sanction another node announces.
+    pub fn on_sanctioned(&self, hook: SanctionedHook) {
+        let _ = self.inner.sanctioned.set(hook);
+    }
+
+    /// Tells every node of a sanction just made, and waits (at most
+    /// [`HAND_OFF_ANNOUNCE`]) until NATS has it; false when it could not
+    /// be told (NATS away): the other nodes then apply it to new `hello`s
+    /// only (they read sanctions from the database), not to open
+    /// connections.
+    pub async fn announce_sanctioned(
+        &self,
+        sanction: splendor_protocol::node::WireSanction,
+    ) -> bool {
+        if !self.nats_connected() {
+            return false;
+        }
+        let told = async {
+            self.tell_all(splendor_protocol::node::ToAll::Sanctioned(sanction))
+                .await
+                .map_err(|e| e.to_string())?;
+            self.inner.nats.flush().await.map_err(|e| e.to_string())
+        };
+        match tokio::time::timeout(HAND_OFF_ANNOUNCE, told).await {
+            Ok(Ok(())) => true,
+            Ok(Err(e)) => {
+                warn!(error = %e, "announcing a sanction");
+                false
+            }
+            Err(_) => false,
         }
     }
 

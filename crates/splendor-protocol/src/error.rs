@@ -110,6 +110,9 @@ pub enum ErrorCode {
     /// `queue`, or `create`/`join` of a rated room, while the session
     /// still holds a seat in a running game it left.
     SeatHeld,
+    /// The server's operators banned this session, name or address; the
+    /// error says until when (`until`), and the connection is closed.
+    Banned,
 }
 
 impl ErrorCode {
@@ -160,6 +163,7 @@ impl ErrorCode {
             ErrorCode::NotQueued => "not_queued",
             ErrorCode::RatedRoom => "rated_room",
             ErrorCode::SeatHeld => "seat_held",
+            ErrorCode::Banned => "banned",
             ErrorCode::RematchUnavailable => "rematch_unavailable",
             ErrorCode::InvalidSeat => "invalid_seat",
         }
@@ -192,4 +196,6 @@ pub mod close {
     pub const IDLE: u16 = 4004;
     /// The client stopped answering the server's pings.
     pub const HEARTBEAT_TIMEOUT: u16 = 4005;
+    /// The server's operators banned the session, its name or its address.
+    pub const BANNED: u16 = 4006;
 }

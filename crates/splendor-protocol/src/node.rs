@@ -325,6 +325,25 @@ pub enum ToAll {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rematch_of: Option<String>,
     },
+    /// The operators made a sanction (a ban): every node closes its own
+    /// connections that it names (new `hello`s find it in the database).
+    Sanctioned(WireSanction),
+}
+
+/// A sanction as it crosses between nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireSanction {
+    /// Its number in the database.
+    pub id: i64,
+    /// `ban_session`, `ban_name` or `ban_address`.
+    pub kind: String,
+    /// Whom it names.
+    pub value: String,
+    /// When it ends (Unix ms), if it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_ms: Option<i64>,
+    /// Why, as the operators said it.
+    pub reason: String,
 }
 
 /// To the node that holds some connections' sockets: what their rooms send

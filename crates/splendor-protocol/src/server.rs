@@ -388,6 +388,10 @@ pub struct ErrorInfo {
     /// and may be sent again after that.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
+    /// For `banned`: when the ban ends, in Unix milliseconds; absent for a
+    /// ban for good.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<i64>,
 }
 
 /// The answer to `leave`.
@@ -452,6 +456,7 @@ impl ErrorInfo {
             message: message.into(),
             rule: None,
             retry_after_ms: None,
+            until: None,
         }
     }
 }

@@ -76,6 +76,8 @@ pub enum CloseReason {
     Idle,
     /// The client stopped answering pings.
     HeartbeatTimeout,
+    /// The server's operators banned the session, its name or its address.
+    Banned,
 }
 
 impl CloseReason {
@@ -90,6 +92,7 @@ impl CloseReason {
             CloseReason::RateLimited => close::RATE_LIMITED,
             CloseReason::Idle => close::IDLE,
             CloseReason::HeartbeatTimeout => close::HEARTBEAT_TIMEOUT,
+            CloseReason::Banned => close::BANNED,
         }
     }
 
@@ -106,6 +109,7 @@ impl CloseReason {
             CloseReason::RateLimited => "close-rate-limited",
             CloseReason::Idle => "close-idle",
             CloseReason::HeartbeatTimeout => "close-heartbeat",
+            CloseReason::Banned => "close-banned",
         })
     }
 }

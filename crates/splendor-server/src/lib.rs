@@ -51,6 +51,7 @@ pub mod metrics;
 pub mod probe;
 mod quickplay;
 mod ratings;
+mod sanctions;
 pub mod tcp;
 pub mod verify;
 mod web;
@@ -180,6 +181,8 @@ struct AppInner {
     api_rate: Option<ConnectRate>,
     /// Finished games' positions, made once.
     finished_bodies: finished_cache::FinishedBodies,
+    /// Bans made while this node runs, for its open connections.
+    sanctions: sanctions::Sanctions,
     /// One permit per open WebSocket, up to `max_connections`.
     connection_slots: Arc<Semaphore>,
     /// Set to true once: every connection then closes with 1012.
@@ -288,6 +291,7 @@ impl AppState {
                 api_rate: (config.max_api_requests_per_ip_per_minute > 0)
                     .then(|| ConnectRate::new(config.max_api_requests_per_ip_per_minute)),
                 finished_bodies: Default::default(),
+                sanctions: Default::default(),
                 connection_slots: Arc::new(Semaphore::new(
                     config.websocket_cap().min(Semaphore::MAX_PERMITS),
                 )),
@@ -404,6 +408,10 @@ impl AppState {
 
     pub(crate) fn api_rate(&self) -> Option<&ConnectRate> {
         self.inner.api_rate.as_ref()
+    }
+
+    pub(crate) fn sanctions(&self) -> &sanctions::Sanctions {
+        &self.inner.sanctions
     }
 
     pub(crate) fn finished_bodies(&self) -> &finished_cache::FinishedBodies {

@@ -4,7 +4,7 @@
 #[allow(dead_code)] // the shared helpers this file does not use
 mod common;
 
-use common::{Kind, TestDb, on_both_backends};
+use common::{TestDb, on_both_backends};
 use splendor_store::NewSanction;
 
 on_both_backends!(sanctions_hold_until_lifted_or_run_out_and_every_change_is_audited,);

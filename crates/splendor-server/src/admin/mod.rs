@@ -24,6 +24,11 @@ use tracing::warn;
 use crate::AppState;
 use crate::config::AdminToken;
 
+mod bans;
+
+/// The largest body an admin route reads.
+const MAX_BODY: usize = 16 * 1024;
+
 /// Wrong tokens one address may send per minute.
 pub(crate) const MAX_WRONG: u32 = 10;
 
@@ -65,8 +70,12 @@ pub(crate) fn routes(state: &AppState) -> Option<Router<AppState>> {
     Some(
         Router::new()
             .route("/api/admin/rooms", get(rooms))
+            .route("/api/admin/bans", get(bans::list).post(bans::create))
+            .route("/api/admin/bans/{id}/lift", axum::routing::post(bans::lift))
+            .route("/api/admin/audit", get(bans::audit))
             .route("/api/admin", any(unknown))
             .route("/api/admin/{*rest}", any(unknown))
+            .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
             .route_layer(middleware::from_fn_with_state(state.clone(), authorize)),
     )
 }

@@ -78,6 +78,13 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     );
     state.set_node(NodeLocal { nudges, claim });
     state.metrics().watch_cluster(&cluster, state.lobby());
+    // Bans made on other nodes reach this node's open connections.
+    let sanctions = state.sanctions().clone();
+    cluster.on_sanctioned(Arc::new(move |wire| {
+        if let Some(ban) = crate::sanctions::Ban::from_wire(&wire) {
+            sanctions.tell(ban);
+        }
+    }));
     // Quick play's waiters and rematches across nodes: a game formed here
     // for a session waiting on another node is announced, and one formed
     // elsewhere for a session waiting here reaches its connection.

@@ -121,6 +121,7 @@ fn close_label(reason: CloseReason) -> &'static str {
         CloseReason::RateLimited => "rate_limited",
         CloseReason::Idle => "idle",
         CloseReason::HeartbeatTimeout => "heartbeat_timeout",
+        CloseReason::Banned => "banned",
     }
 }
 

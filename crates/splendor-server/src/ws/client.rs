@@ -95,6 +95,9 @@ impl Client {
         // Only messages count as activity for the idle timeout.
         let mut last_message = last_heard;
         let mut was_in_room = false;
+        // Bans made while this connection is open (here or on another
+        // node): it closes itself if one names it.
+        let mut bans = self.state.sanctions().subscribe();
         loop {
             self.forget_closed_room();
             // The idle clock runs only outside rooms: a player waiting for
@@ -137,6 +140,13 @@ impl Client {
                     Wake::Moved(room)
                 }
                 () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Wake::Bots,
+                Ok(ban) = bans.recv() => {
+                    if ban.target.matches(&self.who()) {
+                        self.refuse_banned(&ban, None);
+                        return;
+                    }
+                    continue;
+                }
                 frame = stream.next() => Wake::Frame(frame),
             };
             let frame = match frame {
@@ -446,6 +456,7 @@ impl Client {
             message: self.word(&error.words()),
             rule: error.rule().map(str::to_owned),
             retry_after_ms: None,
+            until: None,
         }));
     }
 

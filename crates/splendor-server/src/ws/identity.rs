@@ -12,6 +12,7 @@ use splendor_protocol::{
 use tracing::{debug, warn};
 
 use crate::l10n::Lang;
+use crate::sanctions::{Ban, Who, ban_for};
 
 use super::client::{Client, HELLO_EXAMPLE};
 
@@ -50,10 +51,30 @@ impl Client {
             Ok(name) => name,
             Err(why) => return self.reply_error(ErrorCode::InvalidName, why, id),
         };
+        // A banned address or name is refused before a session is made.
+        if hello.token.is_none() {
+            let who = Who {
+                name: name.as_deref(),
+                ..self.who()
+            };
+            if let Some(ban) = ban_for(&self.state, &who).await {
+                return self.refuse_banned(&ban, id);
+            }
+        }
         let sessions = self.state.sessions();
         let (session, token, resumed) = match (hello.token, name) {
             (Some(token), name) => match sessions.resume(&token).await {
                 Ok(Some(mut session)) => {
+                    // A banned session, name or address is refused before
+                    // anything of it changes.
+                    let who = Who {
+                        session: Some(session.id.0),
+                        name: Some(name.as_deref().unwrap_or(&session.name)),
+                        ..self.who()
+                    };
+                    if let Some(ban) = ban_for(&self.state, &who).await {
+                        return self.refuse_banned(&ban, id);
+                    }
                     if let Some(name) = name
                         && name != session.name
                     {
@@ -240,5 +261,42 @@ impl Client {
                 presence.forget_room(session.id, seat.code);
             }
         }
+    }
+}
+
+impl Client {
+    /// Who this connection is, as bans see it.
+    pub(super) fn who(&self) -> Who<'_> {
+        Who {
+            session: self.session.as_ref().map(|s| s.id.0),
+            name: self.session.as_ref().map(|s| s.name.as_str()),
+            address: self
+                .address
+                .as_ref()
+                .and_then(|key| key.as_str().parse().ok()),
+        }
+    }
+
+    /// Says `banned` (with until when, and the operators' reason) and
+    /// closes the connection (4006).
+    pub(super) fn refuse_banned(&mut self, ban: &Ban, id: Option<RequestId>) {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+            .unwrap_or_default();
+        let words = match ban.until_ms {
+            Some(until) => Words::new("conn-banned-for")
+                .count(
+                    "minutes",
+                    usize::try_from((until - now_ms).max(0) / 60_000 + 1).unwrap_or(usize::MAX),
+                )
+                .text("reason", ban.reason.clone()),
+            None => Words::new("conn-banned-forever").text("reason", ban.reason.clone()),
+        };
+        debug!(ban = ?ban.target, "refused: banned");
+        let mut error = splendor_protocol::ErrorInfo::new(ErrorCode::Banned, self.word(&words), id);
+        error.until = ban.until_ms;
+        self.send(ServerMessage::Error(error));
+        self.conn.close(splendor_lobby::CloseReason::Banned);
     }
 }

@@ -111,7 +111,7 @@ pub(super) async fn write_loop(
         debug!(?reason, "closing");
     }
     // A client that is told why it is closed (rate limit, idle, restart,
-    // replaced) first gets what was already queued for it, such as the
+    // replaced, banned) first gets what was already queued for it, such as the
     // `rate_limited` error; one that does not read, or is gone, does not.
     let flush = matches!(
         reason,
@@ -119,6 +119,7 @@ pub(super) async fn write_loop(
             | CloseReason::Idle
             | CloseReason::ShuttingDown
             | CloseReason::Replaced
+            | CloseReason::Banned
     );
     let frame = CloseFrame {
         code: reason.code(),

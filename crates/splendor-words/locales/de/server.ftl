@@ -167,6 +167,11 @@ conn-hello-liveness = hello: liveness_s ist 1 bis { $max } Sekunden, nicht { $va
 conn-not-identified = sende zuerst { $example }
 conn-database-away = der Server erreicht seine Datenbank gerade nicht; versuche es gleich noch einmal
 conn-internal = interner Fehler
+conn-banned-for = die Betreiber des Servers haben dich für { $minutes ->
+    [one] 1 weitere Minute
+   *[other] { $minutes } weitere Minuten
+} gesperrt: { $reason }
+conn-banned-forever = die Betreiber des Servers haben dich gesperrt: { $reason }
 
 ## Namen (splendor-server, limits/name.rs).
 
@@ -208,3 +213,4 @@ close-restart = der Server startet neu: verbinde dich neu und setze die Sitzung 
 close-rate-limited = Ratenlimit überschritten: zu viele Nachrichten pro Sekunde
 close-idle = untätig: zu lange nichts gesendet
 close-heartbeat = keine Antwort auf Pings
+close-banned = von den Betreibern des Servers gesperrt

@@ -154,6 +154,11 @@ conn-hello-liveness = hello: liveness_s is 1 to { $max } seconds, not { $value }
 conn-not-identified = send { $example } first
 conn-database-away = the server cannot reach its database right now; try again shortly
 conn-internal = internal error
+conn-banned-for = the server's operators banned you for { $minutes ->
+    [one] 1 more minute
+   *[other] { $minutes } more minutes
+}: { $reason }
+conn-banned-forever = the server's operators banned you: { $reason }
 
 ## Names (splendor-server, limits/name.rs).
 
@@ -195,3 +200,4 @@ close-restart = service restart: reconnect and resume with your token
 close-rate-limited = rate limit exceeded: too many messages per second
 close-idle = idle: nothing sent for too long
 close-heartbeat = no answer to pings
+close-banned = banned by the server's operators

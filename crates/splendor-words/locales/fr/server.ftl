@@ -168,6 +168,11 @@ conn-hello-liveness = hello : liveness_s va de 1 à { $max } secondes, pas { $va
 conn-not-identified = envoyez d'abord { $example }
 conn-database-away = le serveur ne peut pas joindre sa base de données pour l'instant ; réessayez dans un instant
 conn-internal = erreur interne
+conn-banned-for = les opérateurs du serveur vous ont banni pour encore { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+} : { $reason }
+conn-banned-forever = les opérateurs du serveur vous ont banni : { $reason }
 
 ## Les noms (splendor-server, limits/name.rs).
 
@@ -209,3 +214,4 @@ close-restart = le serveur redémarre : reconnectez-vous et reprenez avec votre 
 close-rate-limited = limite de débit dépassée : trop de messages par seconde
 close-idle = inactivité : rien n'a été envoyé depuis trop longtemps
 close-heartbeat = pas de réponse aux pings
+close-banned = banni par les opérateurs du serveur

@@ -170,6 +170,11 @@ conn-hello-liveness = hello: liveness_s is 1 tot { $max } seconden, niet { $valu
 conn-not-identified = stuur eerst { $example }
 conn-database-away = de server kan zijn database nu niet bereiken; probeer het zo opnieuw
 conn-internal = interne fout
+conn-banned-for = de beheerders van de server hebben je verbannen voor nog { $minutes ->
+    [one] 1 minuut
+   *[other] { $minutes } minuten
+}: { $reason }
+conn-banned-forever = de beheerders van de server hebben je verbannen: { $reason }
 
 ## Namen (splendor-server, limits/name.rs).
 
@@ -211,3 +216,4 @@ close-restart = de server start opnieuw: verbind opnieuw en hervat met je token
 close-rate-limited = limiet overschreden: te veel berichten per seconde
 close-idle = inactief: te lang niets verstuurd
 close-heartbeat = geen antwoord op pings
+close-banned = verbannen door de beheerders van de server

@@ -358,6 +358,8 @@ const MADE_ELSEWHERE: &[&str] = &[
     "conn-not-identified",
     "conn-database-away",
     "conn-internal",
+    "conn-banned-for",
+    "conn-banned-forever",
 ];
 
 fn ids_in(words: &Words, out: &mut BTreeSet<String>) {
@@ -381,6 +383,7 @@ fn every_word_the_server_makes_is_said_in_every_language() {
         CloseReason::RateLimited,
         CloseReason::Idle,
         CloseReason::HeartbeatTimeout,
+        CloseReason::Banned,
     ] {
         let words = reason.words();
         for lang in Lang::ALL {

@@ -1,0 +1,260 @@
+//! `/api/admin/bans` and `/api/admin/audit` (issue 22): bans of a session,
+//! a name pattern or an address range, each with a reason the player is
+//! shown and an optional length; lifting one; the audit of every change.
+//!
+//! A ban is in the store (with its audit row) before the call returns, so
+//! every node's next `hello` is refused; the connections open now are told
+//! on this node at once and on the others through NATS before the call
+//! returns (`announced: false` when NATS could not take it: those nodes
+//! then refuse only new `hello`s).
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+use splendor_store::{NewSanction, Sanction};
+
+use crate::AppState;
+use crate::sanctions::{Ban, BanTarget};
+
+/// The longest ban with a length: ten years, in minutes.
+const MAX_MINUTES: u64 = 10 * 366 * 24 * 60;
+
+/// The longest reason, in characters.
+const MAX_REASON: usize = 200;
+
+/// A refused operators' request, as its JSON answer.
+pub(super) struct Refusal {
+    status: StatusCode,
+    error: &'static str,
+    message: String,
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({"error": self.error, "message": self.message})),
+        )
+            .into_response()
+    }
+}
+
+fn refuse(status: StatusCode, error: &'static str, message: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        error,
+        message: message.into(),
+    }
+}
+
+fn invalid(message: impl Into<String>) -> Refusal {
+    refuse(StatusCode::BAD_REQUEST, "invalid_request", message)
+}
+
+fn store(state: &AppState) -> Result<&splendor_store::Store, Refusal> {
+    state.store().ok_or_else(|| {
+        refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "no_database",
+            "bans are kept in the database, and this server runs without one",
+        )
+    })
+}
+
+fn store_error(e: splendor_store::StoreError) -> Refusal {
+    tracing::warn!(error = %e, "an operators' request could not reach the database");
+    refuse(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "database_unavailable",
+        "the database cannot be reached now; nothing changed",
+    )
+}
+
+/// A JSON body of `T`, with a clear answer for a body that is not one.
+fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, Refusal> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| invalid(format!("the body is not what this route takes: {e}")))
+}
+
+/// A reason as an operator gives it: said to the player, so not empty,
+/// not too long, and by the rule of names and chat.
+fn reason(text: &str) -> Result<String, Refusal> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(invalid("give a reason: the player is shown it"));
+    }
+    if text.chars().count() > MAX_REASON {
+        return Err(invalid(format!(
+            "a reason is at most {MAX_REASON} characters"
+        )));
+    }
+    if let Some(problem) = splendor_lobby::text::text_problem(text) {
+        return Err(invalid(format!(
+            "the reason has a character players would not see as written ({problem:?})"
+        )));
+    }
+    Ok(text.to_owned())
+}
+
+fn ban_json(s: &Sanction) -> serde_json::Value {
+    json!({
+        "id": s.id,
+        "kind": s.kind.strip_prefix("ban_").unwrap_or(&s.kind),
+        "value": s.value,
+        "until": s.until_ms,
+        "reason": s.reason,
+        "created_at": s.created_at,
+    })
+}
+
+/// `GET /api/admin/bans`: the bans in force, oldest first.
+pub(super) async fn list(State(state): State<AppState>) -> Result<Response, Refusal> {
+    let all = store(&state)?
+        .active_sanctions()
+        .await
+        .map_err(store_error)?;
+    let bans: Vec<_> = all
+        .iter()
+        .filter(|s| s.kind.starts_with("ban_"))
+        .map(ban_json)
+        .collect();
+    Ok(Json(json!({ "bans": bans })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewBan {
+    /// `session`, `name` or `address`.
+    kind: String,
+    /// A session id, a name pattern, an address or range.
+    value: String,
+    /// How long; absent: for good.
+    minutes: Option<u64>,
+    /// Why (the player is shown it).
+    reason: String,
+}
+
+/// `POST /api/admin/bans`: bans a session, a name pattern or an address
+/// range.
+pub(super) async fn create(
+    State(state): State<AppState>,
+    bytes: Bytes,
+) -> Result<Response, Refusal> {
+    let new: NewBan = body(&bytes)?;
+    let target = BanTarget::parse(&new.kind, &new.value).map_err(invalid)?;
+    let reason = reason(&new.reason)?;
+    if let Some(minutes) = new.minutes
+        && !(1..=MAX_MINUTES).contains(&minutes)
+    {
+        return Err(invalid(format!(
+            "minutes is 1 to {MAX_MINUTES} (leave it out for a ban for good)"
+        )));
+    }
+    let store = store(&state)?;
+    let made = match store
+        .add_sanction(&NewSanction {
+            kind: target.kind().to_owned(),
+            value: target.value(),
+            until_in_ms: new
+                .minutes
+                .map(|m| i64::try_from(m * 60_000).unwrap_or(i64::MAX)),
+            reason,
+            actor: "operator".to_owned(),
+        })
+        .await
+    {
+        Ok(made) => made,
+        Err(e) => return Err(store_error(e)),
+    };
+    tracing::info!(id = made.id, kind = %made.kind, value = %made.value, "ban made");
+    if let Some(ban) = Ban::from_stored(&made) {
+        state.sanctions().tell(ban);
+    }
+    let announced = match state.cluster() {
+        Some(cluster) => {
+            cluster
+                .announce_sanctioned(splendor_protocol::node::WireSanction {
+                    id: made.id,
+                    kind: made.kind.clone(),
+                    value: made.value.clone(),
+                    until_ms: made.until_ms,
+                    reason: made.reason.clone(),
+                })
+                .await
+        }
+        None => true,
+    };
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "ban": ban_json(&made), "announced": announced })),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Lift {
+    reason: String,
+}
+
+/// `POST /api/admin/bans/{id}/lift`: ends a ban now.
+pub(super) async fn lift(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Response, Refusal> {
+    let Ok(id) = id.parse::<i64>() else {
+        return Err(invalid(format!("{id:?} is not a ban's number")));
+    };
+    let lift: Lift = body(&bytes)?;
+    let reason = reason(&lift.reason)?;
+    let lifted = store(&state)?
+        .lift_sanction(id, "operator", &reason)
+        .await
+        .map_err(store_error)?
+        .ok_or_else(|| {
+            refuse(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no ban {id} is in force"),
+            )
+        })?;
+    tracing::info!(id, "ban lifted");
+    Ok(Json(json!({ "lifted": ban_json(&lifted) })).into_response())
+}
+
+#[derive(Deserialize)]
+pub(super) struct AuditQuery {
+    limit: Option<u32>,
+}
+
+/// `GET /api/admin/audit?limit=N`: the newest entries of the audit log
+/// (1 to 500, default 100), newest first. Nothing deletes them.
+pub(super) async fn audit(
+    State(state): State<AppState>,
+    Query(query): Query<AuditQuery>,
+) -> Result<Response, Refusal> {
+    let limit = query.limit.unwrap_or(100);
+    if !(1..=500).contains(&limit) {
+        return Err(invalid("limit is 1 to 500"));
+    }
+    match store(&state)?.audit_entries(limit).await {
+        Ok(entries) => {
+            let entries: Vec<_> = entries
+                .iter()
+                .map(|e| {
+                    json!({
+                        "id": e.id, "at": e.at, "actor": e.actor,
+                        "action": e.action, "target": e.target, "reason": e.reason,
+                    })
+                })
+                .collect();
+            Ok(Json(json!({ "entries": entries })).into_response())
+        }
+        Err(e) => Err(store_error(e)),
+    }
+}
