@@ -322,7 +322,7 @@ function session(url, game) {
             game.log(`move refused (${msg.code}: ${msg.message}); playing the first legal action`);
             game.refused = true;
             send({ type: 'sync' });
-          } else if (['room_not_found', 'room_full', 'game_already_started', 'invalid_name'].includes(msg.code)) {
+          } else if (['room_not_found', 'room_full', 'game_already_started', 'invalid_name', 'banned'].includes(msg.code)) {
             finish({ fatal: new KitError(`${msg.code}: ${msg.message}`) });
           } else {
             game.log(`${msg.code}: ${msg.message}`);

@@ -411,7 +411,13 @@ class _Game:
                     self.send({"type": "sync"})
                 elif code in ("stale_version", "stand_in_turn"):
                     log.info("%s: %s", code, msg.get("message"))
-                elif code in ("room_not_found", "room_full", "game_already_started", "invalid_name"):
+                elif code in (
+                    "room_not_found",
+                    "room_full",
+                    "game_already_started",
+                    "invalid_name",
+                    "banned",
+                ):
                     raise KitError(f"{code}: {msg.get('message')}")
                 else:
                     log.warning("server error %s: %s", code, msg.get("message"))
