@@ -371,3 +371,63 @@ async fn get_status(server: &TestServer, path: &str) -> (u16, String) {
     let auth = bearer(TOKEN);
     http_get_with(server.addr(), path, &[("Authorization", auth.as_str())]).await
 }
+
+#[tokio::test]
+async fn a_mute_silences_a_sessions_chat_in_every_room_until_lifted() {
+    let server = with_token().await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::connect(&server, "bob").await;
+    let welcome = bob
+        .request(json!({"type": "hello", "name": "bob", "lang": "de"}))
+        .await;
+    let session = welcome["session"].as_str().unwrap().to_owned();
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+    let (status, made) = post(
+        &server,
+        "/api/admin/mutes",
+        &json!({"session": session, "minutes": 30, "reason": "Beleidigungen"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let refused = bob.request(json!({"type": "chat", "text": "hallo"})).await;
+    assert_eq!(refused["code"], "chat_muted", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("Betreiber"),
+        "{refused}"
+    );
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("Beleidigungen"),
+        "{refused}"
+    );
+    assert_eq!(refused["until"], made["mute"]["until"]);
+    // Only Bob: Ann chats, and Bob still plays.
+    let said = ann.request(json!({"type": "chat", "text": "hi"})).await;
+    assert_eq!(said["type"], "chat", "{said}");
+    let mutes = get(&server, "/api/admin/mutes").await;
+    assert_eq!(mutes["mutes"][0]["session"], session.as_str(), "{mutes}");
+    // Bad mutes change nothing.
+    for body in [
+        json!({"session": "nope", "reason": "x"}),
+        json!({"session": session, "reason": ""}),
+        json!({"session": session, "reason": "x", "minutes": 0}),
+    ] {
+        let (status, answer) = post(&server, "/api/admin/mutes", &body.to_string()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+    }
+    let id = made["mute"]["id"].as_i64().unwrap();
+    let (status, lifted) = post(
+        &server,
+        &format!("/api/admin/mutes/{id}/lift"),
+        &json!({"reason": "served"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{lifted}");
+    let said = bob.request(json!({"type": "chat", "text": "danke"})).await;
+    assert_eq!(said["type"], "chat", "{said}");
+    assert_eq!(get(&server, "/api/admin/mutes").await["mutes"], json!([]));
+}

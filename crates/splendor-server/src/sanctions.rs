@@ -21,6 +21,8 @@ use tracing::warn;
 pub(crate) const BAN_SESSION: &str = "ban_session";
 pub(crate) const BAN_NAME: &str = "ban_name";
 pub(crate) const BAN_ADDRESS: &str = "ban_address";
+/// A session's chat muted on every node.
+pub(crate) const MUTE_SESSION: &str = "mute_session";
 
 /// What a ban names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,6 +228,36 @@ impl Sanctions {
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<Ban>> {
         self.tx.subscribe()
     }
+}
+
+/// The server-wide mute in force on `session`'s chat, if any: its end
+/// (Unix ms) and reason. Read from the store at each chat message (chat
+/// is rate-limited), so a mute made on any node holds at once.
+pub(crate) async fn mute_for(
+    state: &crate::AppState,
+    session: uuid::Uuid,
+) -> Option<(Option<i64>, String)> {
+    let store = state.store()?;
+    let id = session.simple().to_string();
+    match store.active_sanctions().await {
+        Ok(sanctions) => sanctions
+            .into_iter()
+            .find(|s| s.kind == MUTE_SESSION && s.value == id)
+            .map(|s| (s.until_ms, s.reason)),
+        Err(e) => {
+            warn!(error = %e, "reading the mutes");
+            None
+        }
+    }
+}
+
+/// Minutes left until `until_ms` (at least 1), by this node's clock.
+pub(crate) fn minutes_left(until_ms: i64) -> usize {
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or_default();
+    usize::try_from((until_ms - now_ms).max(0) / 60_000 + 1).unwrap_or(usize::MAX)
 }
 
 /// The ban in force that names `who`, if any (the store's, read now: a ban

@@ -201,14 +201,88 @@ struct Lift {
     reason: String,
 }
 
-/// `POST /api/admin/bans/{id}/lift`: ends a ban now.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewMute {
+    /// The session, as `welcome` names it.
+    session: String,
+    /// How long; absent: until lifted.
+    minutes: Option<u64>,
+    /// Why (the player is shown it).
+    reason: String,
+}
+
+/// `POST /api/admin/mutes`: mutes a session's chat in every room, on every
+/// node (its `chat` is refused `chat_muted`, with the reason).
+pub(super) async fn mute(State(state): State<AppState>, bytes: Bytes) -> Result<Response, Refusal> {
+    let new: NewMute = body(&bytes)?;
+    let session = uuid::Uuid::try_parse(new.session.trim()).map_err(|_| {
+        invalid(format!(
+            "{:?} is not a session id (32 hexadecimal digits)",
+            new.session
+        ))
+    })?;
+    let reason = reason(&new.reason)?;
+    if let Some(minutes) = new.minutes
+        && !(1..=MAX_MINUTES).contains(&minutes)
+    {
+        return Err(invalid(format!(
+            "minutes is 1 to {MAX_MINUTES} (leave it out for a mute until lifted)"
+        )));
+    }
+    let made = store(&state)?
+        .add_sanction(&NewSanction {
+            kind: crate::sanctions::MUTE_SESSION.to_owned(),
+            value: session.simple().to_string(),
+            until_in_ms: new
+                .minutes
+                .map(|m| i64::try_from(m * 60_000).unwrap_or(i64::MAX)),
+            reason,
+            actor: "operator".to_owned(),
+        })
+        .await
+        .map_err(store_error)?;
+    tracing::info!(id = made.id, session = %made.value, "chat muted");
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "mute": sanction_json(&made) })),
+    )
+        .into_response())
+}
+
+/// `GET /api/admin/mutes`: the chat mutes in force, oldest first.
+pub(super) async fn mutes(State(state): State<AppState>) -> Result<Response, Refusal> {
+    let all = store(&state)?
+        .active_sanctions()
+        .await
+        .map_err(store_error)?;
+    let mutes: Vec<_> = all
+        .iter()
+        .filter(|s| s.kind == crate::sanctions::MUTE_SESSION)
+        .map(sanction_json)
+        .collect();
+    Ok(Json(json!({ "mutes": mutes })).into_response())
+}
+
+fn sanction_json(s: &Sanction) -> serde_json::Value {
+    json!({
+        "id": s.id,
+        "session": s.value,
+        "until": s.until_ms,
+        "reason": s.reason,
+        "created_at": s.created_at,
+    })
+}
+
+/// `POST /api/admin/bans/{id}/lift` (or `/mutes/{id}/lift`): ends a ban
+/// or a mute now.
 pub(super) async fn lift(
     State(state): State<AppState>,
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Result<Response, Refusal> {
     let Ok(id) = id.parse::<i64>() else {
-        return Err(invalid(format!("{id:?} is not a ban's number")));
+        return Err(invalid(format!("{id:?} is not a ban's or a mute's number")));
     };
     let lift: Lift = body(&bytes)?;
     let reason = reason(&lift.reason)?;
@@ -220,7 +294,7 @@ pub(super) async fn lift(
             refuse(
                 StatusCode::NOT_FOUND,
                 "not_found",
-                format!("no ban {id} is in force"),
+                format!("no ban or mute {id} is in force"),
             )
         })?;
     tracing::info!(id, "ban lifted");

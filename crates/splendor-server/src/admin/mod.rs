@@ -72,6 +72,11 @@ pub(crate) fn routes(state: &AppState) -> Option<Router<AppState>> {
             .route("/api/admin/rooms", get(rooms))
             .route("/api/admin/bans", get(bans::list).post(bans::create))
             .route("/api/admin/bans/{id}/lift", axum::routing::post(bans::lift))
+            .route("/api/admin/mutes", get(bans::mutes).post(bans::mute))
+            .route(
+                "/api/admin/mutes/{id}/lift",
+                axum::routing::post(bans::lift),
+            )
             .route("/api/admin/audit", get(bans::audit))
             .route("/api/admin", any(unknown))
             .route("/api/admin/{*rest}", any(unknown))

@@ -335,6 +335,22 @@ impl Client {
                 self.call_room(Request::Sync, id).await;
             }
             ClientMessage::Chat(chat) => {
+                // A mute by the operators holds in every room, on every node.
+                if let Some(session) = &self.session
+                    && let Some((until, reason)) =
+                        crate::sanctions::mute_for(&self.state, session.id.0).await
+                {
+                    let words = match until {
+                        Some(until) => Words::new("chat-muted-server-for")
+                            .count("minutes", crate::sanctions::minutes_left(until)),
+                        None => Words::new("chat-muted-server"),
+                    }
+                    .text("reason", reason);
+                    let mut error = ErrorInfo::new(ErrorCode::ChatMuted, self.word(&words), id);
+                    error.until = until;
+                    self.send(ServerMessage::Error(error));
+                    return;
+                }
                 self.call_room(Request::Chat { text: chat.text }, id).await;
             }
             ClientMessage::Mute(mute) => {

@@ -280,16 +280,9 @@ impl Client {
     /// Says `banned` (with until when, and the operators' reason) and
     /// closes the connection (4006).
     pub(super) fn refuse_banned(&mut self, ban: &Ban, id: Option<RequestId>) {
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-            .unwrap_or_default();
         let words = match ban.until_ms {
             Some(until) => Words::new("conn-banned-for")
-                .count(
-                    "minutes",
-                    usize::try_from((until - now_ms).max(0) / 60_000 + 1).unwrap_or(usize::MAX),
-                )
+                .count("minutes", crate::sanctions::minutes_left(until))
                 .text("reason", ban.reason.clone()),
             None => Words::new("conn-banned-forever").text("reason", ban.reason.clone()),
         };

@@ -129,6 +129,11 @@ chat-control = Chat ist einfacher Text in einer Zeile: keine Zeilenumbrüche ode
 chat-invisible = der Chattext enthält das unsichtbare oder richtungsändernde Zeichen U+{ $code }; Chat ist nur sichtbarer Text
 chat-stacked-marks = der Chattext stapelt mehr als { $max } Akzente auf einem Buchstaben
 chat-muted = der Gastgeber hat deinen Chat in diesem Raum stummgeschaltet
+chat-muted-server-for = die Betreiber des Servers haben deinen Chat für { $minutes ->
+    [one] 1 weitere Minute
+   *[other] { $minutes } weitere Minuten
+} stummgeschaltet: { $reason }
+chat-muted-server = die Betreiber des Servers haben deinen Chat stummgeschaltet: { $reason }
 chat-too-fast = höchstens { $burst } Chatnachrichten in { $seconds } Sekunden; warte einen Moment
 rematch-not-over = eine Revanche kann angeboten werden, sobald das Spiel vorbei ist
 rematch-spectator = nur die Spieler können eine Revanche anbieten; Zuschauer können ihr folgen

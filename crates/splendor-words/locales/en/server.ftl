@@ -116,6 +116,11 @@ chat-control = chat is plain text on one line: no line breaks or other control c
 chat-invisible = the chat text contains the invisible or direction-changing character U+{ $code }; chat is visible text only
 chat-stacked-marks = the chat text stacks more than { $max } accents on one letter
 chat-muted = the host muted your chat in this room
+chat-muted-server-for = the server's operators muted your chat for { $minutes ->
+    [one] 1 more minute
+   *[other] { $minutes } more minutes
+}: { $reason }
+chat-muted-server = the server's operators muted your chat: { $reason }
 chat-too-fast = at most { $burst } chat messages in { $seconds } seconds; wait a moment
 rematch-not-over = a rematch can be offered once the game is over
 rematch-spectator = only the players can offer a rematch; spectators can follow it

@@ -130,6 +130,11 @@ chat-control = la discussion est du texte brut sur une seule ligne : pas de reto
 chat-invisible = le texte de la discussion contient le caractère invisible ou de changement de sens U+{ $code } ; la discussion n'accepte que du texte visible
 chat-stacked-marks = le texte de la discussion empile plus de { $max } accents sur une lettre
 chat-muted = l'hôte a coupé votre discussion dans cette salle
+chat-muted-server-for = les opérateurs du serveur ont coupé votre discussion pour encore { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+} : { $reason }
+chat-muted-server = les opérateurs du serveur ont coupé votre discussion : { $reason }
 chat-too-fast = au plus { $burst } messages de discussion en { $seconds } secondes ; patientez un instant
 rematch-not-over = une revanche peut être proposée une fois la partie terminée
 rematch-spectator = seuls les joueurs peuvent proposer une revanche ; les spectateurs peuvent la suivre

@@ -132,6 +132,11 @@ chat-control = chat is platte tekst op één regel: geen regeleinden of andere s
 chat-invisible = de chattekst bevat het onzichtbare of richtingveranderende teken U+{ $code }; chat is alleen zichtbare tekst
 chat-stacked-marks = de chattekst stapelt meer dan { $max } accenten op één letter
 chat-muted = de gastheer heeft je chat in deze kamer gedempt
+chat-muted-server-for = de beheerders van de server hebben je chat gedempt voor nog { $minutes ->
+    [one] 1 minuut
+   *[other] { $minutes } minuten
+}: { $reason }
+chat-muted-server = de beheerders van de server hebben je chat gedempt: { $reason }
 chat-too-fast = hoogstens { $burst } chatberichten in { $seconds } seconden; wacht even
 rematch-not-over = een revanche kan aangeboden worden zodra het spel afgelopen is
 rematch-spectator = alleen de spelers kunnen een revanche aanbieden; kijkers kunnen die volgen

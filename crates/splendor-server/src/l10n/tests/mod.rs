@@ -360,6 +360,8 @@ const MADE_ELSEWHERE: &[&str] = &[
     "conn-internal",
     "conn-banned-for",
     "conn-banned-forever",
+    "chat-muted-server-for",
+    "chat-muted-server",
 ];
 
 fn ids_in(words: &Words, out: &mut BTreeSet<String>) {
