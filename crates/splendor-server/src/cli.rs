@@ -45,6 +45,15 @@ enum Command {
         #[arg(long, default_value = "3s", value_parser = parse_positive_duration)]
         timeout: Duration,
     },
+    /// Copy the database (SQLite) to a new file while the server runs: a
+    /// consistent copy as of one moment (SQLite's VACUUM INTO). Start a
+    /// server on the copy to restore it. For PostgreSQL use pg_dump.
+    /// Exit 0 when the copy is written, 1 otherwise.
+    Backup {
+        /// The file to write; it must not exist.
+        #[arg(long)]
+        to: PathBuf,
+    },
     /// Check a finished game's replay (from GET /api/games/ID/replay)
     /// without any server: the commitment, the deal, every action and the
     /// result. Exit 0 when it verifies, 1 when a check fails, 2 when the
@@ -95,6 +104,16 @@ pub fn main_with(adjust: impl FnOnce(&mut Config)) -> ExitCode {
                 }
             }
         }
+        Command::Backup { to } => match runtime.block_on(backup(&cli.config, &to)) {
+            Ok(()) => {
+                println!("splendor-server backup: written to {}", to.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("splendor-server backup: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Serve => match runtime.block_on(serve(cli.config)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -105,6 +124,17 @@ pub fn main_with(adjust: impl FnOnce(&mut Config)) -> ExitCode {
             }
         },
     }
+}
+
+/// `splendor-server backup --to FILE`: the configured database, copied.
+async fn backup(config: &Config, to: &std::path::Path) -> anyhow::Result<()> {
+    let url = config.database_url();
+    let store = splendor_store::Store::open(url.expose())
+        .await
+        .with_context(|| format!("cannot open {url}"))?;
+    let copied = store.backup_to(to).await;
+    store.close().await;
+    copied.with_context(|| format!("copying {url}"))
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {

@@ -379,6 +379,45 @@ impl Store {
         self.inner.commands.max_capacity() - self.inner.commands.capacity()
     }
 
+    /// Writes a consistent copy of the whole database to `to` while it
+    /// is in use (SQLite's `VACUUM INTO`: one read transaction, so every
+    /// game is as of one moment, and the copy is compact). `to` must not
+    /// exist. PostgreSQL has `pg_dump` for this (docs/HOSTING.md).
+    pub async fn backup_to(&self, to: &std::path::Path) -> Result<(), StoreError> {
+        if to.exists() {
+            return Err(StoreError::Invalid {
+                what: "backup file",
+                reason: format!(
+                    "{} exists already: a backup never overwrites a file",
+                    to.display()
+                ),
+            });
+        }
+        let target = to
+            .to_str()
+            .ok_or_else(|| StoreError::Invalid {
+                what: "backup file",
+                reason: format!("{} is not a UTF-8 path", to.display()),
+            })?
+            .to_owned();
+        match &self.inner.pool {
+            backend::DbPool::Sqlite(pool) => {
+                sqlx::query("VACUUM INTO $1")
+                    .bind(target)
+                    .execute(pool)
+                    .await
+                    .map_err(|e| backend::classify(Backend::Sqlite, e))?;
+                Ok(())
+            }
+            backend::DbPool::Postgres(_) => Err(StoreError::Invalid {
+                what: "database",
+                reason:
+                    "a PostgreSQL database is backed up with pg_dump (docs/HOSTING.md, Backups)"
+                        .into(),
+            }),
+        }
+    }
+
     /// Waits until every write sent before this call has been answered, then
     /// closes the connections. Later calls on any clone fail with
     /// [`StoreError::Closed`].
