@@ -190,6 +190,11 @@ impl Presence {
         }
     }
 
+    /// The session's connection now, if it has one on this node.
+    pub fn connection_of(&self, session: SessionId) -> Option<Connection> {
+        self.lock().get(&session).and_then(|e| e.conn.clone())
+    }
+
     /// The connections of the sessions that are in room `code` (a cluster
     /// tells them when it moved to another node).
     pub fn connections_in(&self, code: RoomCode) -> Vec<ConnId> {

@@ -54,6 +54,19 @@ enum Command {
         #[arg(long)]
         to: PathBuf,
     },
+    /// Forget a player at their request: their name becomes "a former
+    /// player" wherever it is stored, their token stops working, they leave
+    /// the queue; their games and replays stay (and still verify). On a
+    /// running server prefer the operators' API (it also closes their
+    /// connection and drops what it keeps in memory). Exit 0 when
+    /// forgotten, 1 otherwise.
+    ForgetPlayer {
+        /// The session, as `welcome` names it (32 hexadecimal digits).
+        session: String,
+        /// Why, for the audit log.
+        #[arg(long, default_value = "the player asked to be forgotten")]
+        reason: String,
+    },
     /// Check a finished game's replay (from GET /api/games/ID/replay)
     /// without any server: the commitment, the deal, every action and the
     /// result. Exit 0 when it verifies, 1 when a check fails, 2 when the
@@ -114,6 +127,18 @@ pub fn main_with(adjust: impl FnOnce(&mut Config)) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::ForgetPlayer { session, reason } => {
+            match runtime.block_on(forget_player(&cli.config, &session, &reason)) {
+                Ok(()) => {
+                    println!("splendor-server forget-player: {session} forgotten");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("splendor-server forget-player: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Serve => match runtime.block_on(serve(cli.config)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -135,6 +160,24 @@ async fn backup(config: &Config, to: &std::path::Path) -> anyhow::Result<()> {
     let copied = store.backup_to(to).await;
     store.close().await;
     copied.with_context(|| format!("copying {url}"))
+}
+
+/// `splendor-server forget-player SESSION`.
+async fn forget_player(config: &Config, session: &str, reason: &str) -> anyhow::Result<()> {
+    let id = uuid::Uuid::try_parse(session.trim())
+        .map_err(|_| anyhow::anyhow!("{session:?} is not a session id (32 hexadecimal digits)"))?;
+    let url = config.database_url();
+    let store = splendor_store::Store::open(url.expose())
+        .await
+        .with_context(|| format!("cannot open {url}"))?;
+    let forgotten = store
+        .forget_session(splendor_store::SessionId(id), "command line", reason)
+        .await;
+    store.close().await;
+    if !forgotten.with_context(|| format!("forgetting {session}"))? {
+        anyhow::bail!("no session {session} in {url}");
+    }
+    Ok(())
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {

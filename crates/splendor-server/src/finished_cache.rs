@@ -60,8 +60,16 @@ impl FinishedBodies {
         }
     }
 
-    /// Forgets `game`'s body (its record changed: a player was forgotten).
-    #[allow(dead_code)] // for forget-player (issue 22)
+    /// Forgets every body (a player was forgotten: their name is in some).
+    pub(crate) fn clear(&self) {
+        let mut inner = self.lock();
+        inner.bodies.clear();
+        inner.order.clear();
+        inner.bytes = 0;
+    }
+
+    /// Forgets `game`'s body.
+    #[cfg(test)]
     pub(crate) fn forget(&self, game: Uuid) {
         let mut inner = self.lock();
         if let Some(gone) = inner.bodies.remove(&game) {

@@ -7,6 +7,9 @@
 use crate::backend::dispatch;
 use crate::{Store, StoreError};
 
+/// The name a forgotten player's games show.
+pub const FORMER_PLAYER: &str = "a former player";
+
 /// A sanction as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sanction {
@@ -86,6 +89,39 @@ impl Store {
     /// The sanctions in force now, oldest first.
     pub async fn active_sanctions(&self) -> Result<Vec<Sanction>, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::active_sanctions(pool).await)
+    }
+
+    /// Forgets `session`'s player: its name becomes [`FORMER_PLAYER`]
+    /// wherever it is stored, its token stops working, it leaves the
+    /// quick-play queue; its games and their replays stay (the replays
+    /// still verify: names are not part of a game's commitment). Audited as
+    /// `forget` by `actor`. False when there is no such session.
+    pub async fn forget_session(
+        &self,
+        session: crate::SessionId,
+        actor: &str,
+        reason: &str,
+    ) -> Result<bool, StoreError> {
+        // A hash of nothing anyone holds: 32 random bytes.
+        let mut unusable = [0u8; 32];
+        {
+            use rand_core::TryRngCore;
+            rand_core::OsRng
+                .try_fill_bytes(&mut unusable)
+                .map_err(|e| StoreError::Invalid {
+                    what: "random source",
+                    reason: e.to_string(),
+                })?;
+        }
+        let target = format!("session:{}", session.0.simple());
+        let note = AuditNote {
+            actor,
+            action: "forget",
+            target: &target,
+            reason,
+        };
+        let id = session.0;
+        dispatch!(&self.inner.pool, pool, q => q::forget_session(pool, id, FORMER_PLAYER, &unusable, &note).await)
     }
 
     /// The newest `limit` audit entries, newest first.

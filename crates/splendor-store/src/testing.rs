@@ -113,6 +113,52 @@ pub fn with_database(url: &str, database: &str) -> String {
     out
 }
 
+/// Where any of `needles` occurs in the SQLite database at `url`
+/// (`sqlite://PATH`): `table.column` of every value, text or blob, that
+/// contains one, over every table. For the tests that check a forgotten
+/// player left no trace.
+pub async fn sqlite_find(url: &str, needles: &[&[u8]]) -> Vec<String> {
+    use sqlx::{Column, Row};
+    let options: sqlx::sqlite::SqliteConnectOptions = url.parse().expect("a SQLite URL");
+    let mut conn = sqlx::SqliteConnection::connect_with(&options.read_only(true))
+        .await
+        .expect("open the SQLite file");
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .expect("the tables");
+    let mut found = Vec::new();
+    for table in tables {
+        let rows = sqlx::query(&format!("SELECT * FROM \"{table}\""))
+            .fetch_all(&mut conn)
+            .await
+            .expect("a table's rows");
+        for row in rows {
+            for (i, column) in row.columns().iter().enumerate() {
+                let Ok(Some(bytes)) = row.try_get_unchecked::<Option<Vec<u8>>, _>(i) else {
+                    continue;
+                };
+                if needles
+                    .iter()
+                    .any(|n| !n.is_empty() && bytes.windows(n.len()).any(|w| w == *n))
+                {
+                    found.push(format!("{table}.{}", column.name()));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// What the store keeps of a session token: its SHA-256.
+pub fn token_hash(token: &str) -> Vec<u8> {
+    crate::token::hash(token)
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_database;

@@ -332,3 +332,49 @@ pub(super) async fn audit(
         Err(e) => Err(store_error(e)),
     }
 }
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Forget {
+    reason: String,
+}
+
+/// `POST /api/admin/players/{session}/forget`: forgets a player at their
+/// request: the name becomes "a former player" wherever it is stored, the
+/// token stops working, the session leaves the queue; games and replays
+/// stay. Its connection on this node is closed.
+pub(super) async fn forget(
+    State(state): State<AppState>,
+    Path(session): Path<String>,
+    bytes: Bytes,
+) -> Result<Response, Refusal> {
+    let id = uuid::Uuid::try_parse(session.trim()).map_err(|_| {
+        invalid(format!(
+            "{session:?} is not a session id (32 hexadecimal digits)"
+        ))
+    })?;
+    let forget: Forget = body(&bytes)?;
+    let reason = reason(&forget.reason)?;
+    let forgotten = store(&state)?
+        .forget_session(splendor_store::SessionId(id), "operator", &reason)
+        .await
+        .map_err(store_error)?;
+    if !forgotten {
+        return Err(refuse(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no session {}", id.simple()),
+        ));
+    }
+    tracing::info!(session = %id.simple(), "player forgotten");
+    // Bodies made with the old name are made again.
+    state.finished_bodies().clear();
+    if let Some(conn) = state
+        .lobby()
+        .presence()
+        .connection_of(splendor_lobby::SessionId(id))
+    {
+        conn.close(splendor_lobby::CloseReason::Normal);
+    }
+    Ok(Json(json!({ "forgotten": id.simple().to_string() })).into_response())
+}

@@ -78,6 +78,10 @@ pub(crate) fn routes(state: &AppState) -> Option<Router<AppState>> {
                 axum::routing::post(bans::lift),
             )
             .route("/api/admin/audit", get(bans::audit))
+            .route(
+                "/api/admin/players/{session}/forget",
+                axum::routing::post(bans::forget),
+            )
             .route("/api/admin", any(unknown))
             .route("/api/admin/{*rest}", any(unknown))
             .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))

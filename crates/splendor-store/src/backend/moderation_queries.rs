@@ -146,3 +146,56 @@ pub(crate) async fn audit_entries(
         })
         .collect()
 }
+
+/// Forgets a player (issue 22): the session's name becomes `replacement`
+/// everywhere it is stored (its session, its seats, its rating, the rooms
+/// it made), its token stops working (the stored hash is replaced by one
+/// of nothing anyone holds), it leaves the quick-play queue; its games,
+/// their logs and results stay. Audited in the same transaction. False when
+/// there is no such session.
+pub(crate) async fn forget_session(
+    pool: &Pool<Db>,
+    session: Uuid,
+    replacement: &str,
+    unusable_hash: &[u8],
+    note: &crate::AuditNote<'_>,
+) -> Result<bool, StoreError> {
+    let mut tx = pool.begin().await.map_err(|e| classify(BACKEND, e))?;
+    let found = sqlx::query("UPDATE sessions SET name = $2, token_hash = $3 WHERE id = $1")
+        .bind(session)
+        .bind(replacement)
+        .bind(unusable_hash)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?
+        .rows_affected()
+        > 0;
+    if !found {
+        return Ok(false);
+    }
+    for sql in [
+        "UPDATE seats SET name = $2 WHERE session_id = $1",
+        "UPDATE ratings SET name = $2 WHERE session_id = $1",
+    ] {
+        sqlx::query(sql)
+            .bind(session)
+            .bind(replacement)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| classify(BACKEND, e))?;
+    }
+    sqlx::query("DELETE FROM queue_entries WHERE session_id = $1")
+        .bind(session)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    sqlx::query("UPDATE open_rooms SET host = $2 WHERE creator = $1")
+        .bind(session.to_string())
+        .bind(replacement)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    audit_in(&mut tx, note).await?;
+    tx.commit().await.map_err(|e| classify(BACKEND, e))?;
+    Ok(true)
+}
