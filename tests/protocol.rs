@@ -340,3 +340,43 @@ async fn names_and_chat_share_one_rule_for_invisible_and_stacked_characters() {
     assert_eq!(said["type"], "chat", "{said}");
     assert_eq!(said["text"], "gg ❤️ 👨‍👩‍👧", "{said}");
 }
+
+/// The host's word filter (issue 22): a name with a listed word is refused,
+/// and in chat the word is masked before anyone sees it.
+#[tokio::test]
+async fn the_hosts_word_filter_refuses_names_and_masks_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("words.txt");
+    std::fs::write(&list, "# our list\nen: idiot*\nnl: sukkel\n").unwrap();
+    let server = TestServer::start_with(Config {
+        max_messages_per_second: 10_000,
+        message_burst: 10_000,
+        word_filter: Some(list),
+        ..Config::default()
+    })
+    .await;
+    let mut probe = TestClient::connect(&server, "probe").await;
+    let refused = probe
+        .request(json!({"type": "hello", "name": "IdiotKing", "lang": "nl"}))
+        .await;
+    assert_error(&refused, "invalid_name");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("niet toestaat"),
+        "{refused}"
+    );
+    let welcome = probe.request(json!({"type": "hello", "name": "ann"})).await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let room = probe.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+    let said = probe
+        .request(json!({"type": "chat", "text": "wat een Sukkel, first class"}))
+        .await;
+    assert_eq!(said["text"], "wat een ******, first class", "{said}");
+    let heard = bob.recv_type("chat").await;
+    assert_eq!(heard["text"], "wat een ******, first class", "{heard}");
+}

@@ -45,6 +45,8 @@ struct AppInner {
     finished_bodies: finished_cache::FinishedBodies,
     /// Bans made while this node runs, for its open connections.
     sanctions: sanctions::Sanctions,
+    /// The host's words kept out of names and chat.
+    word_filter: crate::limits::WordFilter,
     /// One permit per open WebSocket, up to `max_connections`.
     connection_slots: Arc<Semaphore>,
     /// Set to true once: every connection then closes with 1012.
@@ -144,6 +146,15 @@ impl AppState {
             .ok()
             .flatten()
             .map(admin::AdminGate::new);
+        // Checked at start (Config::check); a file that went away since
+        // filters nothing, said once.
+        let word_filter = match &config.word_filter {
+            Some(path) => crate::limits::WordFilter::load(path).unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "the word filter is not in use");
+                crate::limits::WordFilter::default()
+            }),
+            None => crate::limits::WordFilter::default(),
+        };
         AppState {
             inner: Arc::new(AppInner {
                 origins: config.origin_policy(),
@@ -154,6 +165,7 @@ impl AppState {
                     .then(|| ConnectRate::new(config.max_api_requests_per_ip_per_minute)),
                 finished_bodies: Default::default(),
                 sanctions: Default::default(),
+                word_filter,
                 connection_slots: Arc::new(Semaphore::new(
                     config.websocket_cap().min(Semaphore::MAX_PERMITS),
                 )),
@@ -270,6 +282,10 @@ impl AppState {
 
     pub(crate) fn api_rate(&self) -> Option<&ConnectRate> {
         self.inner.api_rate.as_ref()
+    }
+
+    pub(crate) fn word_filter(&self) -> &crate::limits::WordFilter {
+        &self.inner.word_filter
     }
 
     pub(crate) fn sanctions(&self) -> &sanctions::Sanctions {

@@ -244,6 +244,13 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_MAX_NAME_CHARS", default_value_t = 24, value_parser = clap::value_parser!(u16).range(1..=MAX_NAME_CHARS_LIMIT as i64), help_heading = "Players and rooms")]
     pub max_name_chars: u16,
 
+    /// A file of words kept out of names and chat (one per line, `#`
+    /// comments, `lang: word` to sort them, `word*` for every word it
+    /// begins): a name with one is refused, in chat it is masked with `*`.
+    /// None by default.
+    #[arg(long, env = "SPLENDOR_WORD_FILTER", help_heading = "Players and rooms")]
+    pub word_filter: Option<std::path::PathBuf>,
+
     /// The characters display names may use: printable (anything visible),
     /// words (letters and digits of any script, spaces, - _ . ') or ascii.
     #[arg(long, env = "SPLENDOR_NAME_CHARS", default_value_t = NameChars::Printable, help_heading = "Players and rooms")]
@@ -429,6 +436,7 @@ impl Default for Config {
             queue_away_ttl: Duration::from_secs(60),
             cluster: ClusterOptions::default(),
             admin: AdminOptions::default(),
+            word_filter: None,
             min_grace: None,
             room_seed: None,
         }
@@ -544,6 +552,9 @@ impl Config {
             );
         }
         self.admin.token()?;
+        if let Some(path) = &self.word_filter {
+            crate::limits::WordFilter::load(path)?;
+        }
         if let Some(header) = &self.client_ip_header
             && axum::http::HeaderName::from_bytes(header.as_bytes()).is_err()
         {

@@ -16,9 +16,11 @@ pub mod name;
 pub mod origin;
 pub mod per_ip;
 pub mod rate;
+pub mod word_filter;
 
 pub use connect_rate::ConnectRate;
 pub use name::{NameChars, NamePolicy};
 pub use origin::{AllowedOrigin, OriginPolicy, OriginRefused};
 pub use per_ip::{IpGuard, IpLimiter};
 pub use rate::{MessageRate, TokenBucket, Verdict};
+pub use word_filter::WordFilter;

@@ -351,7 +351,10 @@ impl Client {
                     self.send(ServerMessage::Error(error));
                     return;
                 }
-                self.call_room(Request::Chat { text: chat.text }, id).await;
+                // The host's word filter: such words are masked before
+                // anyone sees the line.
+                let text = self.state.word_filter().mask(&chat.text);
+                self.call_room(Request::Chat { text }, id).await;
             }
             ClientMessage::Mute(mute) => {
                 let request = Request::Mute {

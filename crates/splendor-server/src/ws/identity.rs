@@ -51,6 +51,14 @@ impl Client {
             Ok(name) => name,
             Err(why) => return self.reply_error(ErrorCode::InvalidName, why, id),
         };
+        // The host's word filter: such a name is refused.
+        if let Some(word) = name
+            .as_deref()
+            .and_then(|n| self.state.word_filter().find(n))
+        {
+            let words = Words::new("name-filtered").text("word", word.to_owned());
+            return self.reply_error(ErrorCode::InvalidName, words, id);
+        }
         // A banned address or name is refused before a session is made.
         if hello.token.is_none() {
             let who = Who {

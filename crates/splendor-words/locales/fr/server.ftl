@@ -186,6 +186,7 @@ name-too-long = le nom compte { $count } caractères ; { $max } au plus sont aut
 name-invisible = le nom contient le caractère invisible U+{ $code } ; les noms peuvent utiliser { $allowed }
 name-char = le nom contient { $char } (U+{ $code }) ; les noms peuvent utiliser { $allowed }
 name-double-space = le nom contient deux espaces de suite
+name-filtered = le nom contient un mot que ce serveur n'accepte pas : { $word }
 name-stacked-marks = le nom empile plus de { $max } accents sur une lettre
 name-allows-visible = des caractères visibles
 name-allows-words = des lettres, des chiffres, des espaces et - _ . '

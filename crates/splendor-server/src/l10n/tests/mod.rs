@@ -360,6 +360,7 @@ const MADE_ELSEWHERE: &[&str] = &[
     "conn-internal",
     "conn-banned-for",
     "conn-banned-forever",
+    "name-filtered",
     "chat-muted-server-for",
     "chat-muted-server",
 ];
