@@ -270,6 +270,15 @@ async fn prune_sessions_every(state: AppState) {
             Ok(n) => info!(sessions = n, "expired sessions deleted"),
             Err(e) => warn!(error = %e, "could not delete expired sessions"),
         }
+        if let (Some(retention), Some(store)) = (state.config().retention, state.store()) {
+            let before = splendor_store::unix_millis_now()
+                - i64::try_from(retention.as_millis()).unwrap_or(i64::MAX / 2);
+            match store.prune_abandoned_games(before).await {
+                Ok(0) => {}
+                Ok(n) => info!(games = n, ?retention, "abandoned games deleted"),
+                Err(e) => warn!(error = %e, "could not delete abandoned games"),
+            }
+        }
     }
 }
 

@@ -124,6 +124,16 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::forget_session(pool, id, FORMER_PLAYER, &unusable, &note).await)
     }
 
+    /// Deletes the abandoned games: unfinished, nobody played them since
+    /// `before` (Unix ms), and no live lease holds their room. Finished
+    /// games (and so every replay and rating) stay. Returns how many went.
+    pub async fn prune_abandoned_games(
+        &self,
+        before: crate::UnixMillis,
+    ) -> Result<u64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::prune_abandoned_games(pool, before).await)
+    }
+
     /// The newest `limit` audit entries, newest first.
     pub async fn audit_entries(&self, limit: u32) -> Result<Vec<AuditEntry>, StoreError> {
         let limit = i64::from(limit);

@@ -349,6 +349,13 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_UNUSED_SESSION_TTL", default_value = "1h", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
     pub unused_session_ttl: Duration,
 
+    /// Delete the abandoned games (unfinished, nobody played them) once not
+    /// played for this long; finished games, their replays and ratings
+    /// always stay. Longer than the abandoned-game time. None by default:
+    /// abandoned games are kept (they are never reopened after that time).
+    #[arg(long, env = "SPLENDOR_RETENTION", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
+    pub retention: Option<Duration>,
+
     /// The turn clock (R12.1) of rooms whose `create` names none, as
     /// BANK+INCREMENT (a Fischer clock), for example 5m+10s. Unset (the
     /// default): such rooms have no clock.
@@ -437,6 +444,7 @@ impl Default for Config {
             cluster: ClusterOptions::default(),
             admin: AdminOptions::default(),
             word_filter: None,
+            retention: None,
             min_grace: None,
             room_seed: None,
         }
@@ -552,6 +560,14 @@ impl Config {
             );
         }
         self.admin.token()?;
+        if let Some(retention) = self.retention
+            && retention <= self.abandoned_game_ttl
+        {
+            return Err(format!(
+                "--retention ({retention:?}) must be longer than --abandoned-game-ttl ({:?}): a game is pruned only once it can no longer be reopened",
+                self.abandoned_game_ttl
+            ));
+        }
         if let Some(path) = &self.word_filter {
             crate::limits::WordFilter::load(path)?;
         }

@@ -162,3 +162,16 @@ fn durations_read_like_people_write_them() {
     assert!(parse_duration("-5s").is_err());
     assert!(parse_duration("99999999999999999999h").is_err());
 }
+
+#[test]
+fn retention_is_longer_than_the_abandoned_game_time() {
+    let parse = |retention: &str| {
+        Config::try_parse_from(["splendor-server", "--retention", retention])
+            .unwrap()
+            .check()
+    };
+    assert_eq!(parse("90d"), Ok(()));
+    let e = parse("12h").unwrap_err();
+    assert!(e.contains("--retention") && e.contains("abandoned"), "{e}");
+    assert_eq!(Config::default().retention, None);
+}

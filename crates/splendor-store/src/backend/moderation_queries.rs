@@ -199,3 +199,22 @@ pub(crate) async fn forget_session(
     tx.commit().await.map_err(|e| classify(BACKEND, e))?;
     Ok(true)
 }
+
+/// Deletes the unfinished games nobody played since `before` (Unix ms; the
+/// last action's time, or the start) whose room no live lease holds: their
+/// seats, actions and rows go (by the foreign keys' cascade). Finished
+/// games stay. Returns how many went.
+pub(crate) async fn prune_abandoned_games(pool: &Pool<Db>, before: i64) -> Result<u64, StoreError> {
+    let sql = format!(
+        "DELETE FROM games WHERE finished_at IS NULL \
+           AND COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.game_id = games.id), created_at) < $1 \
+           AND NOT EXISTS (SELECT 1 FROM room_leases l \
+                           WHERE l.room_code = games.room_code AND l.expires_at >= {NOW_MS})"
+    );
+    let done = sqlx::query(&sql)
+        .bind(before)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(done.rows_affected())
+}
