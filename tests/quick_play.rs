@@ -328,6 +328,46 @@ async fn a_queued_session_keeps_its_place_across_a_reconnect() {
     assert_eq!(a["code"], b["code"]);
 }
 
+/// A reload while queued: the old connection closes while the new one
+/// resumes the session at the same moment. Whatever order the two take,
+/// the session waits present and is matched (the old connection once
+/// marked the wait away after the new one had marked it present, and the
+/// session was never matched: seen in the browser suite).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_queued_session_reloaded_at_once_is_still_matched() {
+    let db = TestDatabase::sqlite();
+    let server = TestServer::start_with(Config {
+        max_connects_per_ip_per_minute: 100_000,
+        ..config(&db)
+    })
+    .await;
+    for round in 0..15 {
+        let (mut ann, hello) = player(&server, &format!("ann{round}"), false).await;
+        queue(&mut ann, 2).await;
+        let token = hello["token"].as_str().unwrap().to_owned();
+        let mut again = TestClient::connect(&server, "ann again").await;
+        // Both at once: the old tab goes, the new one resumes.
+        let both = async {
+            tokio::join!(ann.disconnect(), async {
+                again
+                    .request(json!({"type": "hello", "token": token}))
+                    .await
+            })
+        };
+        let (_, resumed) = tokio::time::timeout(splendor_e2e::SAFETY_TIMEOUT, both)
+            .await
+            .expect("the reload is over within the safety timeout");
+        assert_eq!(resumed["type"], "welcome", "round {round}: {resumed}");
+        let queued = again.recv_type("queued").await;
+        assert_eq!(queued["players"], 2, "round {round}");
+        let (mut bob, _) = player(&server, &format!("bob{round}"), false).await;
+        queue(&mut bob, 2).await;
+        let a = matched(&mut again).await;
+        let b = matched(&mut bob).await;
+        assert_eq!(a["code"], b["code"], "round {round}");
+    }
+}
+
 #[tokio::test]
 async fn quick_play_refuses_what_it_cannot_do_and_changes_nothing() {
     let db = TestDatabase::sqlite();

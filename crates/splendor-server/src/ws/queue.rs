@@ -277,6 +277,13 @@ impl Client {
             return;
         }
         self.state.waiters().forget(session, self.conn.id());
+        // The session's turn (`Presence::turn`): a newer connection's hello
+        // claims the session and marks it present in its turn, so this
+        // check and this write are both before it or both after it (a
+        // reload could otherwise mark the new connection's wait away, and
+        // it was never matched).
+        let presence = self.state.lobby().presence();
+        let _turn = presence.turn(session).await;
         // Replaced by a newer connection of the session (a second tab, a
         // quick reconnect): that one waits now, present.
         if !self
