@@ -13,7 +13,9 @@
 #      /data in a volume and has a HEALTHCHECK;
 #   5. the compose files keep /metrics off the public port, and the cluster's
 #      (compose.cluster.yml) is consistent with docker/haproxy.cfg;
-#   6. haproxy accepts docker/haproxy.cfg (`haproxy -c`).
+#   6. haproxy accepts docker/haproxy.cfg (`haproxy -c`);
+#   7. promtool accepts the alert rules and the monitoring profile's
+#      Prometheus configuration (docker/monitoring/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 df=Dockerfile
@@ -135,4 +137,13 @@ python3 docker/check_compose.py --self-test || fail "a compose file serves /metr
 #    real haproxy on this same file).
 command -v haproxy >/dev/null 2>&1 || fail "haproxy is not installed (Debian: apt-get install haproxy)"
 haproxy -c -f docker/haproxy.cfg || fail "haproxy -c refuses docker/haproxy.cfg"
+
+# 7. The alert rules and the Prometheus configuration that loads them (the
+#    metrics they name are checked against a node's /metrics in
+#    tests/cluster.rs).
+command -v promtool >/dev/null 2>&1 || fail "promtool is not installed (Debian: apt-get install prometheus)"
+promtool check rules docker/monitoring/alerts.yml || fail "promtool refuses docker/monitoring/alerts.yml"
+promtool check config docker/monitoring/prometheus.yml || fail "promtool refuses docker/monitoring/prometheus.yml"
+python3 -c 'import json,sys; json.load(open("docker/monitoring/grafana-dashboard.json"))' \
+  || fail "docker/monitoring/grafana-dashboard.json is not JSON"
 echo "docker/check.sh: OK"

@@ -887,3 +887,59 @@ async fn a_ban_made_on_one_node_holds_on_every_node_at_once_and_after_a_kill() {
         .await;
     assert_eq!(refused["code"], "banned", "{refused}");
 }
+
+/// Every metric the alert rules and the dashboard (docker/monitoring/)
+/// name is in a node's /metrics, once it has served a game, a refusal and
+/// a closed connection.
+#[tokio::test]
+async fn every_metric_the_alerts_and_the_dashboard_name_is_served() {
+    let Some(db) = TestDatabase::postgres("the monitoring's metrics").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let nodes = nodes(&db, &nats, &[1, 2]).await;
+    let mut ann = identified(&nodes[0], "ann", "en").await;
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let mut bob = identified(&nodes[1], "bob", "en").await;
+    bob.request(json!({"type": "join", "code": code})).await;
+    ann.request(json!({"type": "start"})).await;
+    play_moves(&mut [&mut ann, &mut bob], 0, 2, &mut Dice(9)).await;
+    let refused = ann
+        .request(json!({"type": "act", "action": {"type": "pass"}, "expect_version": 0}))
+        .await;
+    assert_eq!(refused["type"], "error", "{refused}");
+    let gone = identified(&nodes[0], "carl", "en").await;
+    gone.disconnect().await;
+    let (status, metrics) = http_get(nodes[0].addr(), "/metrics").await;
+    assert_eq!(status, 200);
+    let served: std::collections::BTreeSet<&str> = metrics
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split(['{', ' ']).next())
+        .collect();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut named = std::collections::BTreeSet::new();
+    for file in [
+        "docker/monitoring/alerts.yml",
+        "docker/monitoring/grafana-dashboard.json",
+    ] {
+        let text = std::fs::read_to_string(format!("{root}/{file}")).expect(file);
+        for (i, _) in text.match_indices("splendor_") {
+            let name: String = text[i..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_' || c.is_ascii_digit())
+                .collect();
+            named.insert(name);
+        }
+    }
+    assert!(named.len() > 15, "{named:?}");
+    let missing: Vec<&String> = named
+        .iter()
+        .filter(|n| !served.contains(n.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "named but not served: {missing:?}\n{metrics}"
+    );
+}

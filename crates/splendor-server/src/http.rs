@@ -22,6 +22,11 @@ pub(crate) async fn healthz() -> (StatusCode, &'static str) {
 /// Readiness: 200 when the server takes new players: not shutting down,
 /// and the database answers. A load balancer sends no one to a 503.
 pub(crate) async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
+    readiness(&state).await
+}
+
+/// What `/readyz` answers, and why.
+async fn readiness(state: &AppState) -> (StatusCode, &'static str) {
     if state.is_shutting_down() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n");
     }
@@ -51,6 +56,9 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> (StatusCode, &'stat
 
 /// The Prometheus figures.
 pub(crate) async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    // Readiness as `/readyz` sees it now, for alerts on a lost database.
+    let ready = readiness(&state).await.0 == StatusCode::OK;
+    state.metrics().set_ready(ready);
     (
         [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
         state.metrics().render(),

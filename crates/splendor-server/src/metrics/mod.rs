@@ -29,6 +29,8 @@
 //! | `splendor_bots`, `splendor_spectators`, `splendor_games_restored` | gauge | |
 //! | `splendor_request_deadlines_total` | counter | |
 //! | `splendor_build_info` | gauge | `version` |
+//! | `splendor_ready` | gauge | |
+//! | `splendor_api_requests_limited_total` | counter | |
 //! | `splendor_writes_fenced_total`, `splendor_rooms_taken_over_total` | counter | |
 //! | in a cluster: `splendor_node_info` | gauge | `node` |
 //! | in a cluster: `splendor_rooms_owned` | gauge | |
@@ -150,6 +152,7 @@ struct Inner {
     writes_fenced: Counter,
     taken_over: Counter,
     api_limited: Counter,
+    ready: Gauge,
     /// The lobby read at each scrape, once there is one.
     lobby: Arc<OnceLock<Lobby>>,
     /// In a cluster: the node's part in it, read at each scrape.
@@ -189,6 +192,12 @@ impl Metrics {
             "connections_refused",
             "WebSocket handshakes refused, by reason",
             refused.clone(),
+        );
+        let ready = Gauge::default();
+        registry.register(
+            "ready",
+            "1 while the server is ready (what /readyz says at the scrape), else 0",
+            ready.clone(),
         );
         let api_limited = Counter::default();
         registry.register(
@@ -285,6 +294,7 @@ impl Metrics {
                 writes_fenced,
                 taken_over,
                 api_limited,
+                ready,
                 lobby,
                 cluster,
             }),
@@ -329,6 +339,11 @@ impl Metrics {
     /// Counts a connection closed for want of a complete request in time.
     pub fn request_deadline_passed(&self) {
         self.inner.request_deadlines.inc();
+    }
+
+    /// Whether the server is ready now (set at each scrape).
+    pub fn set_ready(&self, ready: bool) {
+        self.inner.ready.set(i64::from(ready));
     }
 
     /// Counts an HTTP API request refused by the per-address limit.
