@@ -251,3 +251,115 @@ async fn the_owner_cut_from_postgresql_loses_its_room_to_another_node_and_no_mov
     assert_eq!(results[0]["winners"], results[1]["winners"]);
     verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
 }
+
+/// The owner cut from both PostgreSQL and NATS (a cut link of its own):
+/// no announcement of the takeover can reach it, so after two leases
+/// without its database it closes its WebSockets with 1012; its player
+/// reconnects (as a load balancer would send it: to the node that answers
+/// `/readyz`) and the game goes on from the other node, before the cut
+/// heals.
+#[tokio::test]
+async fn the_owner_cut_off_entirely_closes_its_sockets_and_its_player_carries_on_elsewhere() {
+    let Some(db) = TestDatabase::postgres("the owner cut off entirely").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let pg_link = FaultProxy::start(address_of(&db.url)).await;
+    let nats_link = FaultProxy::start(address_of(&nats.url)).await;
+    let owner = node(
+        &through(&db.url, pg_link.addr()),
+        &through(&nats.url, nats_link.addr()),
+        1,
+    )
+    .await;
+    let other = node(&db.url, &nats.url, 2).await;
+    let (ann, bob, sa, _) = game_to(owner.addr(), other.addr(), 6).await;
+
+    pg_link.cut();
+    nats_link.cut();
+    let (_allow, allowed) = watch::channel(u64::MAX);
+    let (reach, mut reached) = watch::channel(6u64);
+    let mut players = tokio::task::JoinSet::new();
+    // Both reconnect to the node that answers (the proxy's choice while
+    // the owner's /readyz says 503).
+    for (i, client) in [ann, bob].into_iter().enumerate() {
+        let steady = Steady::new(client, other.addr(), Dice(20 + i as u64));
+        players.spawn(steady.play(allowed.clone(), reach.clone()));
+    }
+    // The game goes on while the owner is still cut off: two more moves,
+    // so both players moved, the owner's player after its reconnect.
+    let went_on = tokio::time::timeout(SAFETY_TIMEOUT, reached.wait_for(|v| *v > 7))
+        .await
+        .is_ok();
+    assert!(went_on, "the game never went on: {}", *reached.borrow());
+    assert_eq!(http_get(owner.addr(), "/readyz").await.0, 503);
+    pg_link.heal();
+    nats_link.heal();
+
+    let mut results = Vec::new();
+    let mut seen_last = 0;
+    let mut reconnects = 0;
+    while let Some(done) = players.join_next().await {
+        let (steady, result) = done.expect("a player");
+        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
+        reconnects += steady.reconnects;
+        results.push(result);
+    }
+    assert!(
+        reconnects >= 1,
+        "the owner's player was moved by a reconnect"
+    );
+    assert_eq!(results[0]["winners"], results[1]["winners"]);
+    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
+}
+
+/// The same cut, healed soon after the takeover and before the owner would
+/// close its sockets: the takeover's announcement never reached the owner,
+/// yet its player's connection finds the room where it lives now by itself
+/// (a moved room's connection looks for it again) and the game ends.
+#[tokio::test]
+async fn a_cut_healed_before_the_sockets_close_leaves_no_player_behind() {
+    let Some(db) = TestDatabase::postgres("a cut healed early").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let pg_link = FaultProxy::start(address_of(&db.url)).await;
+    let nats_link = FaultProxy::start(address_of(&nats.url)).await;
+    let owner = node(
+        &through(&db.url, pg_link.addr()),
+        &through(&nats.url, nats_link.addr()),
+        1,
+    )
+    .await;
+    let other = node(&db.url, &nats.url, 2).await;
+    let (ann, bob, sa, _) = game_to(owner.addr(), other.addr(), 6).await;
+
+    pg_link.cut();
+    nats_link.cut();
+    let (_allow, allowed) = watch::channel(u64::MAX);
+    let (reach, _reached) = watch::channel(6u64);
+    let mut players = tokio::task::JoinSet::new();
+    for (i, (client, home)) in [(ann, owner.addr()), (bob, other.addr())]
+        .into_iter()
+        .enumerate()
+    {
+        let steady = Steady::new(client, home, Dice(30 + i as u64));
+        players.spawn(steady.play(allowed.clone(), reach.clone()));
+    }
+    let deadline = tokio::time::Instant::now() + SAFETY_TIMEOUT;
+    while counter(other.addr(), "splendor_rooms_taken_over_total").await < 1.0 {
+        assert!(tokio::time::Instant::now() < deadline, "no takeover");
+        tokio::task::yield_now().await;
+    }
+    pg_link.heal();
+    nats_link.heal();
+    let mut results = Vec::new();
+    let mut seen_last = 0;
+    while let Some(done) = players.join_next().await {
+        let (steady, result) = done.expect("a player");
+        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
+        results.push(result);
+    }
+    assert_eq!(results[0]["winners"], results[1]["winners"]);
+    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
+}

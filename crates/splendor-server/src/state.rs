@@ -51,6 +51,9 @@ struct AppInner {
     connection_slots: Arc<Semaphore>,
     /// Set to true once: every connection then closes with 1012.
     shutdown: watch::Sender<bool>,
+    /// Bumped to close every open WebSocket with 1012 while the server
+    /// keeps running (a node cut off from the database).
+    evictions: watch::Sender<u64>,
     /// The number of open WebSocket connections.
     connections: watch::Sender<usize>,
     /// The address `/metrics` is served on, once bound, when the
@@ -176,6 +179,7 @@ impl AppState {
                 store,
                 metrics,
                 shutdown: watch::channel(false).0,
+                evictions: watch::channel(0).0,
                 connections: watch::channel(0).0,
                 metrics_addr: watch::channel(None).0,
                 waiters: Arc::default(),
@@ -316,6 +320,18 @@ impl AppState {
 
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.subscribe()
+    }
+
+    /// Closes every WebSocket open now with 1012 (its client reconnects,
+    /// through the load balancer, to a node that can serve it); the server
+    /// runs on and takes new connections.
+    pub(crate) fn evict_all(&self) {
+        self.inner.evictions.send_modify(|n| *n += 1);
+    }
+
+    /// What a connection watches to be evicted.
+    pub(crate) fn evictions(&self) -> watch::Receiver<u64> {
+        self.inner.evictions.subscribe()
     }
 
     /// The number of open WebSocket connections.

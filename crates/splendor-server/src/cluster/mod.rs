@@ -78,6 +78,9 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     );
     state.set_node(NodeLocal { nudges, claim });
     state.metrics().watch_cluster(&cluster, state.lobby());
+    if let Some(store) = state.store().cloned() {
+        tokio::spawn(evict_when_cut_off(state.clone(), store, config_ttl(&state)));
+    }
     // Bans made on other nodes reach this node's open connections.
     let sanctions = state.sanctions().clone();
     cluster.on_sanctioned(Arc::new(move |wire| {
@@ -134,6 +137,43 @@ async fn take_over(
                 }
             }
             Err(e) => warn!(error = %e, "looking for games to take over"),
+        }
+    }
+}
+
+fn config_ttl(state: &AppState) -> Duration {
+    state.config().cluster.lease_ttl
+}
+
+/// A node that cannot reach the database for two leases has lost its
+/// rooms to other nodes (their leases ran out) and cannot serve a move:
+/// it closes its WebSockets with 1012, once per outage, so that their
+/// clients reconnect through the load balancer (which sends them elsewhere:
+/// `/readyz` answers 503 meanwhile) to a node that can. Without this, a
+/// node cut from both the database and NATS kept its players forever: no
+/// announcement of the takeover could reach them.
+async fn evict_when_cut_off(state: AppState, store: Store, ttl: Duration) {
+    let every = (ttl / 2).max(Duration::from_millis(100));
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_ok = tokio::time::Instant::now();
+    let mut evicted = false;
+    loop {
+        tick.tick().await;
+        let ok = matches!(tokio::time::timeout(every, store.ping()).await, Ok(Ok(())));
+        if ok {
+            if evicted {
+                info!("the database answers again");
+            }
+            last_ok = tokio::time::Instant::now();
+            evicted = false;
+        } else if !evicted && last_ok.elapsed() > ttl * 2 {
+            warn!(
+                connections = state.open_connections(),
+                "cut off from the database for two leases: closing the WebSockets (1012) so that their players reconnect to a node that can play"
+            );
+            state.evict_all();
+            evicted = true;
         }
     }
 }

@@ -98,6 +98,9 @@ impl Client {
         // Bans made while this connection is open (here or on another
         // node): it closes itself if one names it.
         let mut bans = self.state.sanctions().subscribe();
+        // Evicted (1012) when this node is cut off from the database.
+        let mut evictions = self.state.evictions();
+        evictions.borrow_and_update();
         loop {
             self.forget_closed_room();
             // The idle clock runs only outside rooms: a player waiting for
@@ -137,9 +140,21 @@ impl Client {
                 Some(room) = next_move(&mut self.moved) => Wake::Moved(room),
                 () = sleep_until_or_never(self.look_again.map(|(at, _)| at)) => {
                     let (_, room) = self.look_again.take().expect("armed");
+                    // Back in a room meanwhile (told where it lives now).
+                    if self.in_room() {
+                        continue;
+                    }
                     Wake::Moved(room)
                 }
+                () = room_closed(&self.room) => {
+                    self.room_closed_under_us();
+                    continue;
+                }
                 () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Wake::Bots,
+                Ok(()) = evictions.changed() => {
+                    self.conn.close(CloseReason::ShuttingDown);
+                    return;
+                }
                 Ok(ban) = bans.recv() => {
                     if ban.target.matches(&self.who()) {
                         self.refuse_banned(&ban, None);
@@ -390,11 +405,33 @@ impl Client {
         self.room = room;
     }
 
+    /// The room closed while this connection was in it. A room that moved
+    /// to another node keeps its sessions in it (presence): the connection
+    /// looks for it again shortly, in case the announcement of its new
+    /// owner cannot reach this node (it was cut off when it was made).
+    /// Any other room is simply forgotten.
+    fn room_closed_under_us(&mut self) {
+        let Some(code) = self.room.as_ref().map(RoomHandle::code) else {
+            return;
+        };
+        self.set_room(None);
+        let still_there = self.session.as_ref().is_some_and(|s| {
+            self.state
+                .lobby()
+                .presence()
+                .room_of(s.id)
+                .is_some_and(|seat| seat.code == code)
+        });
+        if still_there && self.state.cluster().is_some() && self.look_again.is_none() {
+            self.look_again = Some((Instant::now() + MOVED_LOOK_AGAIN, code));
+        }
+    }
+
     /// Forgets a room that closed by itself (expired), so that the idle
     /// clock runs and log lines no longer name it.
     pub(super) fn forget_closed_room(&mut self) {
         if self.room.as_ref().is_some_and(RoomHandle::is_closed) {
-            self.set_room(None);
+            self.room_closed_under_us();
         }
     }
 
@@ -485,8 +522,20 @@ impl Client {
     }
 }
 
+/// How long after its room moved away a connection looks for it by itself
+/// (the new owner's announcement usually comes first).
+const MOVED_LOOK_AGAIN: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How a session begins, as the errors show it.
 pub(super) const HELLO_EXAMPLE: &str = r#"{"type":"hello","name":...}"#;
+
+/// Resolves when the room this connection is in closes; never without one.
+async fn room_closed(room: &Option<RoomHandle>) {
+    match room {
+        Some(room) => room.closed().await,
+        None => std::future::pending().await,
+    }
+}
 
 /// The next room of this connection that moved; never outside a cluster.
 async fn next_move(
