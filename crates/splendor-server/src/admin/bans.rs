@@ -111,6 +111,34 @@ fn ban_json(s: &Sanction) -> serde_json::Value {
     })
 }
 
+/// Checks a sanction's reason and length and stores it (with its audit
+/// row): what a ban and a mute share.
+async fn make(
+    state: &AppState,
+    (kind, value): (&str, String),
+    minutes: Option<u64>,
+    why: &str,
+) -> Result<Sanction, Refusal> {
+    let reason = reason(why)?;
+    if let Some(minutes) = minutes
+        && !(1..=MAX_MINUTES).contains(&minutes)
+    {
+        return Err(invalid(format!(
+            "minutes is 1 to {MAX_MINUTES} (leave it out for one until lifted)"
+        )));
+    }
+    store(state)?
+        .add_sanction(&NewSanction {
+            kind: kind.to_owned(),
+            value,
+            until_in_ms: minutes.map(|m| i64::try_from(m * 60_000).unwrap_or(i64::MAX)),
+            reason,
+            actor: "operator".to_owned(),
+        })
+        .await
+        .map_err(store_error)
+}
+
 /// `GET /api/admin/bans`: the bans in force, oldest first.
 pub(super) async fn list(State(state): State<AppState>) -> Result<Response, Refusal> {
     let all = store(&state)?
@@ -146,30 +174,13 @@ pub(super) async fn create(
 ) -> Result<Response, Refusal> {
     let new: NewBan = body(&bytes)?;
     let target = BanTarget::parse(&new.kind, &new.value).map_err(invalid)?;
-    let reason = reason(&new.reason)?;
-    if let Some(minutes) = new.minutes
-        && !(1..=MAX_MINUTES).contains(&minutes)
-    {
-        return Err(invalid(format!(
-            "minutes is 1 to {MAX_MINUTES} (leave it out for a ban for good)"
-        )));
-    }
-    let store = store(&state)?;
-    let made = match store
-        .add_sanction(&NewSanction {
-            kind: target.kind().to_owned(),
-            value: target.value(),
-            until_in_ms: new
-                .minutes
-                .map(|m| i64::try_from(m * 60_000).unwrap_or(i64::MAX)),
-            reason,
-            actor: "operator".to_owned(),
-        })
-        .await
-    {
-        Ok(made) => made,
-        Err(e) => return Err(store_error(e)),
-    };
+    let made = make(
+        &state,
+        (target.kind(), target.value()),
+        new.minutes,
+        &new.reason,
+    )
+    .await?;
     tracing::info!(id = made.id, kind = %made.kind, value = %made.value, "ban made");
     if let Some(ban) = Ban::from_stored(&made) {
         state.sanctions().tell(ban);
@@ -222,26 +233,13 @@ pub(super) async fn mute(State(state): State<AppState>, bytes: Bytes) -> Result<
             new.session
         ))
     })?;
-    let reason = reason(&new.reason)?;
-    if let Some(minutes) = new.minutes
-        && !(1..=MAX_MINUTES).contains(&minutes)
-    {
-        return Err(invalid(format!(
-            "minutes is 1 to {MAX_MINUTES} (leave it out for a mute until lifted)"
-        )));
-    }
-    let made = store(&state)?
-        .add_sanction(&NewSanction {
-            kind: crate::sanctions::MUTE_SESSION.to_owned(),
-            value: session.simple().to_string(),
-            until_in_ms: new
-                .minutes
-                .map(|m| i64::try_from(m * 60_000).unwrap_or(i64::MAX)),
-            reason,
-            actor: "operator".to_owned(),
-        })
-        .await
-        .map_err(store_error)?;
+    let made = make(
+        &state,
+        (crate::sanctions::MUTE_SESSION, session.simple().to_string()),
+        new.minutes,
+        &new.reason,
+    )
+    .await?;
     tracing::info!(id = made.id, session = %made.value, "chat muted");
     Ok((
         StatusCode::CREATED,
