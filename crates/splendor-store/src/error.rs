@@ -8,6 +8,10 @@ use uuid::Uuid;
 
 use crate::SessionId;
 
+/// What a database driver said, shared by every caller of a failed batch:
+/// sqlx's error (PostgreSQL, SQLite's reads) or rusqlite's (SQLite's writer).
+pub type DbCause = Arc<dyn std::error::Error + Send + Sync + 'static>;
+
 /// Everything that can go wrong in the store.
 ///
 /// The variants fall in three groups, told apart by [`StoreError::is_transient`]
@@ -20,7 +24,7 @@ use crate::SessionId;
 ///   (`Database`, `Corrupt`, ...).
 ///
 /// The error is `Clone` because one failed commit answers every caller whose
-/// write was in that batch; the underlying sqlx error is shared in an `Arc`.
+/// write was in that batch; the driver's error is shared in an `Arc` ([`DbCause`]).
 /// Messages include the database's own message so that logs are useful; they
 /// never include a database URL (which may hold a password) or a token.
 #[derive(Debug, Clone, Error)]
@@ -60,11 +64,11 @@ pub enum StoreError {
     /// The database cannot be reached or cannot take writes right now
     /// (connection refused or lost, pool timeout, locked, read-only, I/O error).
     #[error("the database is unreachable: {0}")]
-    Unavailable(Arc<sqlx::Error>),
+    Unavailable(DbCause),
 
     /// The database has no space left for the write.
     #[error("the database is full, no space left to store the write: {0}")]
-    Full(Arc<sqlx::Error>),
+    Full(DbCause),
 
     /// The store was closed with [`Store::close`](crate::Store::close).
     #[error("the store is closed")]
@@ -72,7 +76,7 @@ pub enum StoreError {
 
     /// Any other database error, for example a constraint the store did not expect.
     #[error("database error: {0}")]
-    Database(Arc<sqlx::Error>),
+    Database(DbCause),
 
     /// No session has this id.
     #[error("no session has id {0}")]

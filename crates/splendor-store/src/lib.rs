@@ -14,7 +14,9 @@
 //!   directory are created if missing; WAL journal, `synchronous=FULL`
 //!   (anything else is refused at open, but for the power-loss test's
 //!   negative control: [`UNSAFE_SYNCHRONOUS_OFF_VAR`]);
-//! - `sqlite::memory:`, for tests: gone when the store is dropped;
+//! - `sqlite::memory:`, for tests: gone when the store is dropped (a
+//!   private file in the temporary directory, never synced, because the
+//!   writer thread and the readers are two connections);
 //! - `postgres://user@host/database`: with `synchronous_commit=on` forced.
 //!
 //! The migrations in the repository's `migrations/sqlite/` and
@@ -44,7 +46,8 @@
 //! A caller must therefore apply the action in memory, and tell anyone about
 //! it, only after `append_action` returned `Ok`; on `Err` nothing was stored.
 //!
-//! All writes go through one writer task that commits whatever is queued in
+//! All writes go through one writer (a thread that owns its connection on
+//! SQLite, a task on PostgreSQL) that commits whatever is queued in
 //! one transaction (group commit; see [`StoreConfig::max_batch`]), so many
 //! rooms share each fsync. The rules of the log:
 //! - `seq` starts at 0 and has no gaps: an append must carry exactly the
@@ -79,7 +82,7 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
-pub use error::StoreError;
+pub use error::{DbCause, StoreError};
 pub use lease::RoomLease;
 pub use model::{
     ActionRecord, Finished, FinishedCursor, GameSummary, MAX_JSON_BYTES, MAX_NAME_CHARS, MAX_PAGE,
@@ -143,6 +146,9 @@ struct Inner {
     commands: mpsc::Sender<Command>,
     /// What the writer has done so far.
     counters: Arc<Counters>,
+    /// A `sqlite::memory:` store's file, removed after the pool and the
+    /// writer let go of it (fields drop in order).
+    _temporary: Option<backend::TemporaryFile>,
 }
 
 impl Store {
@@ -174,20 +180,41 @@ impl Store {
                 "max_connections must be at least 1",
             ));
         }
-        let pool = DbPool::open(url, &config).await?;
+        let (pool, sqlite) = DbPool::open(url, &config).await?;
         let (commands, receiver) = mpsc::channel(config.queue_capacity);
         let counters = Arc::new(Counters::default());
-        tokio::spawn(writer::run(
-            pool.clone(),
-            receiver,
-            config.max_batch,
-            Arc::clone(&counters),
-        ));
+        let temporary = match sqlite {
+            Some(file) => {
+                backend::sqlite_writer::start(
+                    &file,
+                    receiver,
+                    config.max_batch,
+                    Arc::clone(&counters),
+                )?;
+                file.temporary
+            }
+            None => {
+                let backend::DbPool::Postgres(pg) = &pool else {
+                    return Err(StoreError::invalid(
+                        "database",
+                        "no writer for this database",
+                    ));
+                };
+                tokio::spawn(writer::run(
+                    pg.clone(),
+                    receiver,
+                    config.max_batch,
+                    Arc::clone(&counters),
+                ));
+                None
+            }
+        };
         Ok(Store {
             inner: Arc::new(Inner {
                 pool,
                 commands,
                 counters,
+                _temporary: temporary,
             }),
         })
     }
@@ -423,7 +450,7 @@ impl Store {
     /// [`StoreError::Closed`].
     pub async fn close(&self) {
         let (done, flushed) = oneshot::channel();
-        if self.inner.commands.send(Command::Flush(done)).await.is_ok() {
+        if self.inner.commands.send(Command::Close(done)).await.is_ok() {
             // An error means the writer is gone, which is as flushed as it gets.
             let _ = flushed.await;
         }

@@ -1,4 +1,5 @@
-//! The single writer task and its group commit.
+//! The single writer and its group commit: a task on PostgreSQL (below), a
+//! thread that owns its connection on SQLite (`backend::sqlite_writer`).
 //!
 //! Every write of the store (sessions, games, actions, results) is a
 //! [`WriteOp`] sent to one task over a bounded queue with a oneshot for the
@@ -23,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::backend::{DbPool, classify};
+use crate::backend::{Backend, classify, postgres};
 use crate::{ActionRecord, NewGame, SessionId, StoreError, UnixMillis};
 
 /// One write, as the writer task applies it.
@@ -67,8 +68,9 @@ pub(crate) enum WriteOp {
 pub(crate) enum Command {
     /// Apply a write; answer once it is committed, or failed.
     Write(WriteOp, oneshot::Sender<Result<(), StoreError>>),
-    /// Answer once every command sent before it has been answered.
-    Flush(oneshot::Sender<()>),
+    /// Answer once every command sent before it has been answered, then
+    /// stop: later writes fail with `StoreError::Closed`.
+    Close(oneshot::Sender<()>),
 }
 
 /// Counters of the writer's work, for benchmarks, metrics and tests.
@@ -89,11 +91,11 @@ pub struct WriterStats {
 /// The shared, lock-free form of [`WriterStats`].
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
-    batches: AtomicU64,
-    writes: AtomicU64,
-    failed_batches: AtomicU64,
-    retried_alone: AtomicU64,
-    largest_batch: AtomicU64,
+    pub(crate) batches: AtomicU64,
+    pub(crate) writes: AtomicU64,
+    pub(crate) failed_batches: AtomicU64,
+    pub(crate) retried_alone: AtomicU64,
+    pub(crate) largest_batch: AtomicU64,
 }
 
 impl Counters {
@@ -108,9 +110,10 @@ impl Counters {
     }
 }
 
-/// The writer task: runs until every sender of `commands` is dropped.
+/// PostgreSQL's writer task (SQLite's is a thread: `backend::sqlite_writer`):
+/// runs until every sender of `commands` is dropped or a `Close` arrives.
 pub(crate) async fn run(
-    pool: DbPool,
+    pool: sqlx::PgPool,
     mut commands: mpsc::Receiver<Command>,
     max_batch: usize,
     counters: Arc<Counters>,
@@ -121,10 +124,11 @@ pub(crate) async fn run(
         for command in received.drain(..) {
             match command {
                 Command::Write(op, reply) => writes.push((op, reply)),
-                Command::Flush(done) => {
+                Command::Close(done) => {
                     commit(&pool, &mut writes, &counters).await;
-                    // The flusher may have stopped waiting; that is fine.
+                    commands.close();
                     let _ = done.send(());
+                    return;
                 }
             }
         }
@@ -134,7 +138,7 @@ pub(crate) async fn run(
 
 /// Commits the pending writes and answers their callers.
 async fn commit(
-    pool: &DbPool,
+    pool: &sqlx::PgPool,
     writes: &mut Vec<(WriteOp, oneshot::Sender<Result<(), StoreError>>)>,
     counters: &Counters,
 ) {
@@ -157,7 +161,7 @@ async fn commit(
 /// write when the batch fails for a reason other than the database being
 /// unreachable. Returns one answer per operation, in order.
 async fn write_batch(
-    pool: &DbPool,
+    pool: &sqlx::PgPool,
     ops: &[&WriteOp],
     counters: &Counters,
 ) -> Vec<Result<(), StoreError>> {
@@ -165,9 +169,9 @@ async fn write_batch(
     counters
         .largest_batch
         .fetch_max(ops.len() as u64, Ordering::Relaxed);
-    let err = match pool.try_write(ops).await {
+    let err = match postgres::write_batch(pool, ops).await {
         Ok(answers) => return answers,
-        Err(err) => classify(pool.backend(), err),
+        Err(err) => classify(Backend::Postgres, err),
     };
     counters.failed_batches.fetch_add(1, Ordering::Relaxed);
     if ops.len() == 1 || !worth_retrying_alone(&err) {
@@ -181,10 +185,10 @@ async fn write_batch(
     let mut answers = Vec::with_capacity(ops.len());
     for op in ops {
         counters.retried_alone.fetch_add(1, Ordering::Relaxed);
-        match pool.try_write(&[*op]).await {
+        match postgres::write_batch(pool, &[*op]).await {
             Ok(mut alone) => answers.push(alone.pop().unwrap_or(Ok(()))),
             Err(err) => {
-                let err = classify(pool.backend(), err);
+                let err = classify(Backend::Postgres, err);
                 if !worth_retrying_alone(&err) {
                     // The database went away: the rest would fail the same way.
                     let rest = ops.len() - answers.len();
@@ -202,11 +206,11 @@ async fn write_batch(
 
 /// A failure that concerns the database as a whole fails every write alike;
 /// retrying them one by one would only multiply the waiting.
-fn worth_retrying_alone(err: &StoreError) -> bool {
+pub(crate) fn worth_retrying_alone(err: &StoreError) -> bool {
     !(err.is_transient() || matches!(err, StoreError::Closed))
 }
 
-fn log_failure(err: &StoreError, writes: usize) {
+pub(crate) fn log_failure(err: &StoreError, writes: usize) {
     if err.is_transient() || matches!(err, StoreError::Closed) {
         tracing::warn!("{writes} writes were not stored: {err}");
     } else {

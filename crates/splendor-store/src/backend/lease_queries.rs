@@ -11,31 +11,12 @@ const NOW_MS: &str = match BACKEND {
     }
 };
 
-/// How a fenced write locks the lease it checks: on PostgreSQL the lease
-/// row is share-locked until the write commits, so a takeover (which
-/// updates the row) waits for the write, and a write after a takeover sees
-/// the new epoch. SQLite has one writer at a time and no row locks.
-const LOCK_LEASE: &str = match BACKEND {
-    crate::backend::Backend::Postgres => " FOR SHARE OF l",
-    crate::backend::Backend::Sqlite => "",
-};
-
 /// How a node's renewal locks its lease rows: on PostgreSQL in room-code
 /// order (see `renew_rooms`); SQLite has no row locks.
 const LOCK_IN_ORDER: &str = match BACKEND {
     crate::backend::Backend::Postgres => " ORDER BY room_code FOR UPDATE",
     crate::backend::Backend::Sqlite => "",
 };
-
-/// The condition a fenced write adds: `epoch` (an SQL expression, NULL for
-/// an unfenced write) is the current epoch of the lease on `code` (an SQL
-/// expression for the room code).
-fn fence_holds(code: &str, epoch: &str) -> String {
-    format!(
-        "({epoch} IS NULL OR EXISTS (SELECT 1 FROM room_leases l \
-         WHERE l.room_code = {code} AND l.epoch = {epoch}{LOCK_LEASE}))"
-    )
-}
 
 /// Claims `code` for `node` for `ttl_ms`: a new lease (epoch 1), or the next
 /// epoch of one that expired or was released. `None` while a live lease

@@ -15,7 +15,6 @@ use sqlx::sqlite::{
 };
 use std::sync::Arc;
 
-use crate::writer::WriteOp;
 use crate::{StoreConfig, StoreError};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
@@ -37,6 +36,9 @@ pub(crate) enum DbPool {
     Postgres(PgPool),
 }
 
+pub(crate) mod sqlite_writer;
+mod sqlite_writes;
+
 /// The SQL of the store, compiled for SQLite.
 pub(crate) mod sqlite {
     type Db = sqlx::Sqlite;
@@ -54,6 +56,7 @@ pub(crate) mod postgres {
     type Db = sqlx::Postgres;
     const BACKEND: super::Backend = super::Backend::Postgres;
     include!("queries.rs");
+    include!("postgres_writes.rs");
     include!("rating_queries.rs");
     include!("lease_queries.rs");
     include!("node_queries.rs");
@@ -81,11 +84,16 @@ pub(crate) use dispatch;
 
 impl DbPool {
     /// Connects, checks the durability settings and applies the migrations.
-    pub(crate) async fn open(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
+    /// A SQLite database also says where its file is, for its writer thread.
+    pub(crate) async fn open(
+        url: &str,
+        config: &StoreConfig,
+    ) -> Result<(DbPool, Option<SqliteFile>), StoreError> {
         if url.starts_with("sqlite:") {
-            open_sqlite(url, config).await
+            let (pool, file) = open_sqlite(url, config).await?;
+            Ok((pool, Some(file)))
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            open_postgres(url, config).await
+            Ok((open_postgres(url, config).await?, None))
         } else {
             let scheme = url.split(':').next().unwrap_or_default();
             // Keep at most a few characters so that no secret can slip into the message.
@@ -107,17 +115,6 @@ impl DbPool {
             DbPool::Postgres(pool) => pool.close().await,
         }
     }
-
-    /// Writes the operations in one transaction. `Err` means the transaction
-    /// failed as a whole and nothing of it was stored; `Ok` holds one answer
-    /// per operation, where a refused operation (bad input) stored nothing
-    /// and did not disturb the others.
-    pub(crate) async fn try_write(
-        &self,
-        ops: &[&WriteOp],
-    ) -> Result<Vec<Result<(), StoreError>>, sqlx::Error> {
-        dispatch!(self, pool, q => q::write_batch(pool, ops).await)
-    }
 }
 
 /// The environment variable of a test-only escape hatch: set to `1`, SQLite
@@ -133,44 +130,89 @@ fn unsafe_synchronous_off() -> bool {
     std::env::var_os(UNSAFE_SYNCHRONOUS_OFF_VAR).is_some_and(|value| value == "1")
 }
 
-async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
+/// A SQLite database's file, for its writer thread (`sqlite_writer`).
+#[derive(Debug)]
+pub(crate) struct SqliteFile {
+    /// The database file.
+    pub(crate) path: std::path::PathBuf,
+    /// `synchronous=OFF`: a `sqlite::memory:` store, or the power-loss
+    /// test's negative control. Otherwise `FULL`.
+    pub(crate) synchronous_off: bool,
+    pub(crate) busy_timeout: std::time::Duration,
+    /// A `sqlite::memory:` store's private file, removed with the store.
+    pub(crate) temporary: Option<TemporaryFile>,
+}
+
+/// The file behind a `sqlite::memory:` store: SQLite's writer thread and
+/// sqlx's readers are two libraries' connections, and an in-memory database
+/// cannot be shared between them, so "in memory" is a private file in the
+/// temporary directory, never synced, deleted (with its `-wal` and `-shm`)
+/// when the store is dropped.
+#[derive(Debug)]
+pub(crate) struct TemporaryFile(std::path::PathBuf);
+
+impl TemporaryFile {
+    fn new() -> TemporaryFile {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let name = format!(
+            "splendor-memory-{}-{}-{nanos}.db",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        TemporaryFile(std::env::temp_dir().join(name))
+    }
+}
+
+impl Drop for TemporaryFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            // Best effort: a file that is not there is as removed as it gets.
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<(DbPool, SqliteFile), StoreError> {
     let in_memory = url.starts_with("sqlite::memory:") || url.contains("mode=memory");
-    let mut options = SqliteConnectOptions::from_str(url)
-        .map_err(|err| StoreError::InvalidUrl(Arc::new(err)))?
-        .create_if_missing(true)
-        .foreign_keys(true)
-        .busy_timeout(config.busy_timeout);
-    let mut pool = SqlitePoolOptions::new()
+    let temporary = in_memory.then(TemporaryFile::new);
+    let mut options = match &temporary {
+        Some(file) => SqliteConnectOptions::new().filename(&file.0),
+        None => SqliteConnectOptions::from_str(url)
+            .map_err(|err| StoreError::InvalidUrl(Arc::new(err)))?,
+    }
+    .create_if_missing(true)
+    .foreign_keys(true)
+    .busy_timeout(config.busy_timeout)
+    .journal_mode(SqliteJournalMode::Wal);
+    let pool = SqlitePoolOptions::new()
         .max_connections(config.max_connections)
         .acquire_timeout(config.acquire_timeout);
-    if in_memory {
-        // An in-memory database lives as long as one connection to it: keep one.
-        pool = pool
-            .min_connections(1)
-            .idle_timeout(None)
-            .max_lifetime(None);
+    // The durability contract: the write-ahead log, synced on every commit.
+    let synchronous_off = in_memory || unsafe_synchronous_off();
+    if unsafe_synchronous_off() && !in_memory {
+        tracing::warn!(
+            "{UNSAFE_SYNCHRONOUS_OFF_VAR} is set: SQLite runs with synchronous=OFF and \
+             never syncs; acknowledged moves WILL BE LOST if the host loses power. \
+             This exists only for the power-loss test's negative control: never set it"
+        );
+    }
+    options = options.synchronous(if synchronous_off {
+        SqliteSynchronous::Off
     } else {
-        // The durability contract: the write-ahead log, synced on every commit.
-        let synchronous = if unsafe_synchronous_off() {
-            tracing::warn!(
-                "{UNSAFE_SYNCHRONOUS_OFF_VAR} is set: SQLite runs with synchronous=OFF and \
-                 never syncs; acknowledged moves WILL BE LOST if the host loses power. \
-                 This exists only for the power-loss test's negative control: never set it"
-            );
-            SqliteSynchronous::Off
-        } else {
-            SqliteSynchronous::Full
-        };
-        options = options
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(synchronous);
-        let file = options.get_filename();
-        if let Some(dir) = file.parent().filter(|dir| !dir.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|err| StoreError::CreateDir {
-                path: dir.to_path_buf(),
-                source: Arc::new(err),
-            })?;
-        }
+        SqliteSynchronous::Full
+    });
+    let path = options.get_filename().to_path_buf();
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|err| StoreError::CreateDir {
+            path: dir.to_path_buf(),
+            source: Arc::new(err),
+        })?;
     }
     let pool = pool
         .connect_with(options)
@@ -188,7 +230,7 @@ async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<DbPool, StoreErr
             .map_err(|err| classify(Backend::Sqlite, err))?;
         // 2 is FULL: the log is synced to disk on every commit (0, OFF, only
         // through the test-only escape hatch).
-        let wanted = if unsafe_synchronous_off() { 0 } else { 2 };
+        let wanted = if synchronous_off { 0 } else { 2 };
         if !journal.eq_ignore_ascii_case("wal") || synchronous != wanted {
             return Err(StoreError::Durability(format!(
                 "SQLite runs with journal_mode={journal} and synchronous={synchronous}, \
@@ -200,7 +242,13 @@ async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<DbPool, StoreErr
         .run(&pool)
         .await
         .map_err(|err| StoreError::Migrate(Arc::new(err)))?;
-    Ok(DbPool::Sqlite(pool))
+    let file = SqliteFile {
+        path,
+        synchronous_off,
+        busy_timeout: config.busy_timeout,
+        temporary,
+    };
+    Ok((DbPool::Sqlite(pool), file))
 }
 
 async fn open_postgres(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
@@ -245,14 +293,14 @@ pub(crate) fn classify(backend: Backend, err: sqlx::Error) -> StoreError {
         | sqlx::Error::WorkerCrashed => Kind::Unavailable,
         sqlx::Error::Database(db) => match db.code() {
             Some(code) => match backend {
-                Backend::Sqlite => sqlite_kind(&code),
+                Backend::Sqlite => code.parse().map_or(Kind::Other, sqlite_kind),
                 Backend::Postgres => postgres_kind(&code),
             },
             None => Kind::Other,
         },
         _ => Kind::Other,
     };
-    let err = Arc::new(err);
+    let err: crate::error::DbCause = Arc::new(err);
     match kind {
         Kind::Unavailable => StoreError::Unavailable(err),
         Kind::Full => StoreError::Full(err),
@@ -266,13 +314,27 @@ enum Kind {
     Other,
 }
 
+/// Sorts an error of SQLite's writer thread (rusqlite) like [`classify`].
+pub(crate) fn classify_sqlite(err: rusqlite::Error) -> StoreError {
+    let kind = match &err {
+        rusqlite::Error::SqliteFailure(failure, _) => sqlite_kind(failure.extended_code),
+        _ => Kind::Other,
+    };
+    let err: crate::error::DbCause = Arc::new(err);
+    match kind {
+        Kind::Unavailable => StoreError::Unavailable(err),
+        Kind::Full => StoreError::Full(err),
+        Kind::Other => StoreError::Database(err),
+    }
+}
+
 /// SQLite reports extended result codes; the primary code is the low byte.
-fn sqlite_kind(code: &str) -> Kind {
-    match code.parse::<i32>().map(|code| code & 0xff) {
+fn sqlite_kind(code: i32) -> Kind {
+    match code & 0xff {
         // SQLITE_FULL.
-        Ok(13) => Kind::Full,
+        13 => Kind::Full,
         // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN.
-        Ok(5 | 6 | 8 | 10 | 14) => Kind::Unavailable,
+        5 | 6 | 8 | 10 | 14 => Kind::Unavailable,
         _ => Kind::Other,
     }
 }
@@ -317,10 +379,10 @@ mod tests {
 
     #[test]
     fn database_codes_sort_into_kinds() {
-        assert!(matches!(sqlite_kind("13"), Kind::Full));
+        assert!(matches!(sqlite_kind(13), Kind::Full));
         // SQLITE_IOERR_FSYNC is 1034 = 10 | (4 << 8).
-        assert!(matches!(sqlite_kind("1034"), Kind::Unavailable));
-        assert!(matches!(sqlite_kind("2067"), Kind::Other));
+        assert!(matches!(sqlite_kind(1034), Kind::Unavailable));
+        assert!(matches!(sqlite_kind(2067), Kind::Other));
         assert!(matches!(postgres_kind("53100"), Kind::Full));
         assert!(matches!(postgres_kind("08006"), Kind::Unavailable));
         assert!(matches!(postgres_kind("57P01"), Kind::Unavailable));

@@ -1,0 +1,200 @@
+//! SQLite's writer: one thread that owns one connection (issue 20).
+//!
+//! sqlx runs each SQLite connection on a worker thread of its own and hands
+//! every statement to it over a channel, and its multi-row insert made a new
+//! statement text for every batch size, whose numbered parameters SQLite
+//! resolved by name one by one. Here the thread that takes the batch is the
+//! one that runs it: `BEGIN IMMEDIATE`, one cached prepared statement per
+//! kind of write executed once per write, `COMMIT` (the fsync), then the
+//! answers. Writes sent meanwhile wait in the queue and make the next batch,
+//! so every fsync is shared by every room that wrote while the last one ran
+//! (group commit, as before).
+//!
+//! The durability contract is unchanged: WAL, `synchronous=FULL` (checked
+//! at open), and no caller hears `Ok` before the commit returned. Reads stay
+//! on sqlx's pool; WAL lets them run beside the writer.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::StoreError;
+use crate::backend::{SqliteFile, classify_sqlite, sqlite_writes};
+use crate::writer::{Command, Counters, WriteOp, log_failure, worth_retrying_alone};
+
+/// How many prepared statements the connection keeps: every kind of write
+/// and its fallbacks fit.
+const STATEMENT_CACHE: usize = 32;
+
+/// Opens the writer's connection (after the pool applied the migrations)
+/// and starts its thread, which runs until every sender of `commands` is
+/// dropped or a `Close` arrives.
+pub(crate) fn start(
+    file: &SqliteFile,
+    commands: mpsc::Receiver<Command>,
+    max_batch: usize,
+    counters: Arc<Counters>,
+) -> Result<(), StoreError> {
+    let conn = open(file)?;
+    std::thread::Builder::new()
+        .name("sqlite-writer".into())
+        .spawn(move || run(conn, commands, max_batch, &counters))
+        .map_err(|err| StoreError::Unavailable(Arc::new(err)))?;
+    Ok(())
+}
+
+fn open(file: &SqliteFile) -> Result<Connection, StoreError> {
+    open_connection(file).map_err(classify_sqlite)?.check(file)
+}
+
+fn open_connection(file: &SqliteFile) -> Result<Opened, rusqlite::Error> {
+    let conn = Connection::open_with_flags(
+        &file.path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(file.busy_timeout)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    conn.pragma_update(None, "foreign_keys", true)?;
+    // The file is in WAL mode already (the pool set it, and it is kept in
+    // the file); `synchronous` is per connection.
+    let synchronous = if file.synchronous_off { "OFF" } else { "FULL" };
+    conn.pragma_update(None, "synchronous", synchronous)?;
+    let journal: String = conn.pragma_query_value(None, "journal_mode", |row| row.get(0))?;
+    let synchronous: i64 = conn.pragma_query_value(None, "synchronous", |row| row.get(0))?;
+    Ok(Opened {
+        conn,
+        journal,
+        synchronous,
+    })
+}
+
+/// The writer's connection and the settings it reports.
+struct Opened {
+    conn: Connection,
+    journal: String,
+    synchronous: i64,
+}
+
+impl Opened {
+    /// The durability contract, as the pool's connections are checked.
+    fn check(self, file: &SqliteFile) -> Result<Connection, StoreError> {
+        let wanted = if file.synchronous_off { 0 } else { 2 };
+        if !self.journal.eq_ignore_ascii_case("wal") || self.synchronous != wanted {
+            return Err(StoreError::Durability(format!(
+                "SQLite's writer runs with journal_mode={} and synchronous={}, \
+                 not journal_mode=wal and synchronous={wanted}",
+                self.journal, self.synchronous
+            )));
+        }
+        Ok(self.conn)
+    }
+}
+
+type Pending = Vec<(WriteOp, oneshot::Sender<Result<(), StoreError>>)>;
+
+fn run(
+    mut conn: Connection,
+    mut commands: mpsc::Receiver<Command>,
+    max_batch: usize,
+    counters: &Counters,
+) {
+    let mut received = Vec::with_capacity(max_batch);
+    let mut writes: Pending = Vec::with_capacity(max_batch);
+    while commands.blocking_recv_many(&mut received, max_batch) > 0 {
+        for command in received.drain(..) {
+            match command {
+                Command::Write(op, reply) => writes.push((op, reply)),
+                Command::Close(done) => {
+                    commit(&mut conn, &mut writes, counters);
+                    // Later writes find the queue closed: `StoreError::Closed`.
+                    commands.close();
+                    drop(conn);
+                    let _ = done.send(());
+                    return;
+                }
+            }
+        }
+        commit(&mut conn, &mut writes, counters);
+    }
+}
+
+/// Commits the pending writes and answers their callers.
+fn commit(conn: &mut Connection, writes: &mut Pending, counters: &Counters) {
+    if writes.is_empty() {
+        return;
+    }
+    let ops: Vec<&WriteOp> = writes.iter().map(|(op, _)| op).collect();
+    let answers = write_batch(conn, &ops, counters);
+    counters
+        .writes
+        .fetch_add(answers.len() as u64, Ordering::Relaxed);
+    for ((_, reply), answer) in writes.drain(..).zip(answers) {
+        // A caller that stopped waiting still had its write applied.
+        let _ = reply.send(answer);
+    }
+}
+
+/// One transaction for the batch; if it fails for a reason other than the
+/// database being unreachable, one transaction per write (see `writer`).
+fn write_batch(
+    conn: &mut Connection,
+    ops: &[&WriteOp],
+    counters: &Counters,
+) -> Vec<Result<(), StoreError>> {
+    counters.batches.fetch_add(1, Ordering::Relaxed);
+    counters
+        .largest_batch
+        .fetch_max(ops.len() as u64, Ordering::Relaxed);
+    let err = match try_write(conn, ops) {
+        Ok(answers) => return answers,
+        Err(err) => classify_sqlite(err),
+    };
+    counters.failed_batches.fetch_add(1, Ordering::Relaxed);
+    if ops.len() == 1 || !worth_retrying_alone(&err) {
+        log_failure(&err, ops.len());
+        return vec![Err(err); ops.len()];
+    }
+    tracing::warn!(
+        "a batch of {} writes failed ({err}); retrying each write in its own transaction",
+        ops.len()
+    );
+    let mut answers = Vec::with_capacity(ops.len());
+    for op in ops {
+        counters.retried_alone.fetch_add(1, Ordering::Relaxed);
+        match try_write(conn, &[*op]) {
+            Ok(mut alone) => answers.push(alone.pop().unwrap_or(Ok(()))),
+            Err(err) => {
+                let err = classify_sqlite(err);
+                if !worth_retrying_alone(&err) {
+                    // The database went away: the rest would fail the same way.
+                    let rest = ops.len() - answers.len();
+                    log_failure(&err, rest);
+                    answers.extend(std::iter::repeat_n(Err(err), rest));
+                    break;
+                }
+                log_failure(&err, 1);
+                answers.push(Err(err));
+            }
+        }
+    }
+    answers
+}
+
+/// Writes the operations in one transaction (`BEGIN IMMEDIATE`: the write
+/// lock is taken at the start, waiting through the busy timeout). `Err`:
+/// the transaction failed as a whole and was rolled back.
+fn try_write(
+    conn: &mut Connection,
+    ops: &[&WriteOp],
+) -> Result<Vec<Result<(), StoreError>>, rusqlite::Error> {
+    // Dropped without a commit, the transaction rolls back.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let answers = ops
+        .iter()
+        .map(|op| sqlite_writes::apply(&tx, op))
+        .collect::<Result<Vec<_>, _>>()?;
+    tx.commit()?;
+    Ok(answers)
+}

@@ -1,0 +1,405 @@
+//! SQLite's writes, as its writer thread applies them inside one
+//! transaction: the same statements and the same answers as PostgreSQL's
+//! (`postgres_writes.rs`), through rusqlite's cached prepared statements
+//! (`?N` parameters: numbered, so SQLite never looks a name up).
+//!
+//! Every statement checks what it must in its own text, so that a refused
+//! write (bad input) stores nothing and leaves the transaction usable for
+//! the rest of the batch; only when nothing was written is the reason
+//! looked up.
+
+use rusqlite::{OptionalExtension, Transaction, params};
+use uuid::Uuid;
+
+use crate::backend::seed_to_db;
+use crate::rating::RatedSeat;
+use crate::writer::WriteOp;
+use crate::{ActionRecord, NewGame, SessionId, StoreError, UnixMillis};
+
+/// What one operation did inside a transaction: `Err` broke the transaction;
+/// `Ok(Err)` is a refusal (bad input) that stored nothing and left the
+/// transaction usable for the other operations of the batch.
+pub(crate) type Applied = Result<Result<(), StoreError>, rusqlite::Error>;
+
+/// An epoch as the database keeps it.
+fn epoch_to_db(epoch: Option<u64>) -> Option<i64> {
+    epoch.map(|e| i64::try_from(e).unwrap_or(i64::MAX))
+}
+
+/// The condition a fenced write adds, for the room given by `code` (an SQL
+/// expression) and the epoch in parameter `epoch` (NULL: not fenced).
+/// SQLite has one writer at a time: nothing to lock.
+macro_rules! fence_holds {
+    ($code:literal, $epoch:literal) => {
+        concat!(
+            "(",
+            $epoch,
+            " IS NULL OR EXISTS (SELECT 1 FROM room_leases l WHERE l.room_code = ",
+            $code,
+            " AND l.epoch = ",
+            $epoch,
+            "))"
+        )
+    };
+}
+
+const APPEND: &str = concat!(
+    "INSERT INTO actions (game_id, seq, seat, action_json, at, meta_json) \
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6 \
+     WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND finished_at IS NULL AND players > ?3) \
+       AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?1) \
+       AND ",
+    fence_holds!("(SELECT fg.room_code FROM games fg WHERE fg.id = ?1)", "?7"),
+    " ON CONFLICT (game_id, seq) DO NOTHING"
+);
+
+const CREATE_GAME: &str = concat!(
+    "INSERT INTO games \
+     (id, room_code, players, options_json, seed, salt, commitment, created_at, clock_json, \
+      listed, rated) \
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 WHERE ",
+    fence_holds!("?2", "?12"),
+    " ON CONFLICT (id) DO NOTHING"
+);
+
+/// Applies one write inside the batch's transaction.
+pub(crate) fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Applied {
+    match op {
+        WriteOp::CreateSession {
+            id,
+            token_hash,
+            name,
+            created_at,
+        } => {
+            tx.prepare_cached(
+                "INSERT INTO sessions (id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![id.0, token_hash, name, created_at])?;
+            Ok(Ok(()))
+        }
+        WriteOp::RenameSession { id, name } => {
+            let done = tx
+                .prepare_cached("UPDATE sessions SET name = ?2 WHERE id = ?1")?
+                .execute(params![id.0, name])?;
+            Ok(known_session(done, *id))
+        }
+        WriteOp::TouchSessions { ids, at } => {
+            let mut touch =
+                tx.prepare_cached("UPDATE sessions SET last_seen = ?1 WHERE id = ?2")?;
+            for id in ids {
+                touch.execute(params![at, id.0])?;
+            }
+            Ok(Ok(()))
+        }
+        WriteOp::CreateGame(game, fence) => create_game(tx, game, *fence),
+        WriteOp::Append(action, fence) => append(tx, action, *fence),
+        WriteOp::Finish {
+            game_id,
+            result_json,
+            finished_at,
+            places,
+        } => finish(tx, *game_id, result_json, *finished_at, places),
+        WriteOp::MarkBot { id } => {
+            let done = tx
+                .prepare_cached("UPDATE sessions SET bot = TRUE WHERE id = ?1")?
+                .execute(params![id.0])?;
+            Ok(known_session(done, *id))
+        }
+    }
+}
+
+fn known_session(rows: usize, id: SessionId) -> Result<(), StoreError> {
+    if rows == 0 {
+        Err(StoreError::UnknownSession(id))
+    } else {
+        Ok(())
+    }
+}
+
+fn create_game(tx: &Transaction<'_>, game: &NewGame, fence: Option<u64>) -> Applied {
+    let done = tx.prepare_cached(CREATE_GAME)?.execute(params![
+        game.id,
+        game.room_code,
+        i32::from(game.players),
+        game.options_json,
+        seed_to_db(game.seed),
+        game.salt.as_slice(),
+        game.commitment,
+        game.created_at,
+        game.clock_json,
+        game.listed,
+        game.rated,
+        epoch_to_db(fence),
+    ])?;
+    if done == 0 {
+        if let Some(epoch) = fence
+            && !holds_lease(tx, &game.room_code, epoch)?
+        {
+            return Ok(Err(StoreError::Fenced {
+                room: game.room_code.clone(),
+                epoch,
+            }));
+        }
+        return Ok(Err(StoreError::GameExists(game.id)));
+    }
+    let mut seat_insert = tx.prepare_cached(
+        "INSERT INTO seats (game_id, seat, session_id, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for seat in &game.seats {
+        seat_insert.execute(params![
+            game.id,
+            i32::from(seat.seat),
+            seat.session_id.0,
+            seat.name,
+            seat.bot,
+        ])?;
+    }
+    Ok(Ok(()))
+}
+
+/// Appends one action if, and only if, the game exists, is not finished, has
+/// that seat, `seq` is the next free place in its log and the fence holds.
+fn append(tx: &Transaction<'_>, action: &ActionRecord, fence: Option<u64>) -> Applied {
+    let seq = i64::from(action.seq);
+    let seat = i32::from(action.seat);
+    let done = tx.prepare_cached(APPEND)?.execute(params![
+        action.game_id,
+        seq,
+        seat,
+        action.action_json,
+        action.at,
+        action.meta_json,
+        epoch_to_db(fence),
+    ])?;
+    if done == 1 {
+        return Ok(Ok(()));
+    }
+
+    let game = tx
+        .prepare_cached("SELECT players, finished_at, room_code FROM games WHERE id = ?1")?
+        .query_row(params![action.game_id], |row| {
+            Ok((
+                row.get::<_, i32>(0)?,
+                row.get::<_, Option<i64>>(1)?,
+                row.get::<_, String>(2)?,
+            ))
+        })
+        .optional()?;
+    let Some((players, finished_at, room)) = game else {
+        return Ok(Err(StoreError::UnknownGame(action.game_id)));
+    };
+    if finished_at.is_some() {
+        return Ok(Err(StoreError::GameFinished(action.game_id)));
+    }
+    if seat >= players {
+        return Ok(Err(StoreError::InvalidSeat {
+            game_id: action.game_id,
+            seat: action.seat,
+            players: u8::try_from(players).unwrap_or(u8::MAX),
+        }));
+    }
+    let fenced = match fence {
+        Some(epoch) if !holds_lease(tx, &room, epoch)? => Some(StoreError::Fenced { room, epoch }),
+        _ => None,
+    };
+    let existing = tx
+        .prepare_cached("SELECT seat, action_json FROM actions WHERE game_id = ?1 AND seq = ?2")?
+        .query_row(params![action.game_id, seq], |row| {
+            Ok((row.get::<_, i32>(0)?, row.get::<_, String>(1)?))
+        })
+        .optional()?;
+    if let Some((stored_seat, stored_json)) = existing {
+        // The very same action again: it is already durable, so say so. This
+        // is how a caller recovers from a commit whose outcome it never learnt.
+        if stored_seat == seat && stored_json == action.action_json {
+            return Ok(Ok(()));
+        }
+        if let Some(fenced) = fenced {
+            return Ok(Err(fenced));
+        }
+        return Ok(Err(StoreError::DuplicateAction {
+            game_id: action.game_id,
+            seq: action.seq,
+        }));
+    }
+    if let Some(fenced) = fenced {
+        return Ok(Err(fenced));
+    }
+    let expected: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?1")?
+        .query_row(params![action.game_id], |row| row.get(0))?;
+    Ok(Err(StoreError::OutOfOrder {
+        game_id: action.game_id,
+        seq: action.seq,
+        expected: u64::try_from(expected).unwrap_or_default(),
+    }))
+}
+
+/// Whether `epoch` is the current lease of room `code`.
+fn holds_lease(tx: &Transaction<'_>, code: &str, epoch: u64) -> Result<bool, rusqlite::Error> {
+    let current: Option<i64> = tx
+        .prepare_cached("SELECT epoch FROM room_leases WHERE room_code = ?1")?
+        .query_row(params![code], |row| row.get(0))
+        .optional()?;
+    Ok(current == epoch_to_db(Some(epoch)))
+}
+
+fn finish(
+    tx: &Transaction<'_>,
+    game_id: Uuid,
+    result_json: &str,
+    finished_at: UnixMillis,
+    places: &[u8],
+) -> Applied {
+    let game = tx
+        .prepare_cached("SELECT players, rated FROM games WHERE id = ?1 AND finished_at IS NULL")?
+        .query_row(params![game_id], |row| {
+            Ok((row.get::<_, i32>(0)?, row.get::<_, bool>(1)?))
+        })
+        .optional()?;
+    let rated = match game {
+        Some((players, true)) => {
+            if places.len() != usize::try_from(players).unwrap_or_default()
+                || places.iter().any(|&p| p == 0 || i32::from(p) > players)
+            {
+                return Ok(Err(StoreError::invalid(
+                    "places",
+                    format!("a rated game of {players} needs a place from 1 to {players} per seat"),
+                )));
+            }
+            true
+        }
+        _ => false,
+    };
+    let done = tx
+        .prepare_cached(
+            "UPDATE games SET result_json = ?2, finished_at = ?3 \
+             WHERE id = ?1 AND finished_at IS NULL",
+        )?
+        .execute(params![game_id, result_json, finished_at])?;
+    if done == 1 {
+        if rated {
+            rate_game(tx, game_id, places, finished_at)?;
+        }
+        return Ok(Ok(()));
+    }
+    let stored: Option<Option<String>> = tx
+        .prepare_cached("SELECT result_json FROM games WHERE id = ?1")?
+        .query_row(params![game_id], |row| row.get(0))
+        .optional()?;
+    match stored {
+        None => Ok(Err(StoreError::UnknownGame(game_id))),
+        // The same result again is already durable (see `append`).
+        Some(Some(stored)) if stored == result_json => Ok(Ok(())),
+        Some(_) => Ok(Err(StoreError::GameFinished(game_id))),
+    }
+}
+
+/// Updates the ratings of a rated game's seats, inside the transaction that
+/// records its result. Seats of built-in bots are not rated; fewer than two
+/// rated seats rate nobody.
+fn rate_game(
+    tx: &Transaction<'_>,
+    game_id: Uuid,
+    places: &[u8],
+    finished_at: UnixMillis,
+) -> Result<(), rusqlite::Error> {
+    let rows: Vec<(i32, Uuid, String, Option<String>, bool)> = tx
+        .prepare_cached(
+            "SELECT s.seat, s.session_id, s.name, se.name AS session_name, \
+                    COALESCE(se.bot, FALSE) AS session_bot \
+             FROM seats s LEFT JOIN sessions se ON se.id = s.session_id \
+             WHERE s.game_id = ?1 AND s.bot IS NULL ORDER BY s.seat",
+        )?
+        .query_map(params![game_id], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut seats = Vec::with_capacity(rows.len());
+    for (seat, session, seat_name, name, bot) in rows {
+        let Some(&place) = usize::try_from(seat).ok().and_then(|s| places.get(s)) else {
+            continue;
+        };
+        let current = tx
+            .prepare_cached(
+                "SELECT rating, deviation, volatility, games, wins FROM ratings \
+                 WHERE session_id = ?1",
+            )?
+            .query_row(params![session], |r| {
+                Ok((
+                    skillratings::glicko2::Glicko2Rating {
+                        rating: r.get(0)?,
+                        deviation: r.get(1)?,
+                        volatility: r.get(2)?,
+                    },
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            })
+            .optional()?;
+        let (before, games, wins) = current.unwrap_or((crate::rating::initial(), 0, 0));
+        seats.push(RatedSeat {
+            seat: u8::try_from(seat).unwrap_or_default(),
+            session,
+            name: name.unwrap_or(seat_name),
+            bot,
+            place,
+            before,
+            games,
+            wins,
+        });
+    }
+    if seats.len() < 2 {
+        return Ok(());
+    }
+    let players = i32::try_from(places.len()).unwrap_or_default();
+    for update in crate::rating::rate(seats) {
+        let seat = &update.seat;
+        let won = i64::from(seat.place == 1);
+        let player_id = crate::rating::player_id(SessionId(seat.session));
+        tx.prepare_cached(
+            "INSERT INTO ratings (session_id, player_id, name, bot, rating, deviation, \
+                                  volatility, games, wins, last_played) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+             ON CONFLICT (session_id) DO UPDATE SET name = excluded.name, bot = excluded.bot, \
+               rating = excluded.rating, deviation = excluded.deviation, \
+               volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, \
+               last_played = excluded.last_played",
+        )?
+        .execute(params![
+            seat.session,
+            player_id,
+            seat.name,
+            seat.bot,
+            update.after.rating,
+            update.after.deviation,
+            update.after.volatility,
+            seat.games + 1,
+            seat.wins + won,
+            finished_at,
+        ])?;
+        tx.prepare_cached(
+            "INSERT INTO rated_results (game_id, session_id, seat, players, place, \
+                                        rating_before, rating_after, deviation_after, finished_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            game_id,
+            seat.session,
+            i32::from(seat.seat),
+            players,
+            i32::from(seat.place),
+            seat.before.rating,
+            update.after.rating,
+            update.after.deviation,
+            finished_at,
+        ])?;
+    }
+    Ok(())
+}
