@@ -21,6 +21,7 @@
 pub mod action;
 pub mod client;
 pub mod error;
+pub mod frames;
 pub mod lean;
 pub mod node;
 pub mod quickplay;
@@ -36,6 +37,7 @@ pub use client::{
     RequestId, Role, SeatOrder, Start, parse_client_frame, peek_request_id,
 };
 pub use error::ErrorCode;
+pub use frames::{EventsFrames, LeanStateFrames};
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use quickplay::{Matched, Queue, Queued, Unqueued};
 pub use schema::protocol_schema;

@@ -6,8 +6,8 @@
 use splendor_protocol::lean::lean_state_info;
 use splendor_protocol::view::{StateContext, result_info, state_info, wire_event};
 use splendor_protocol::{
-    EventsInfo, HistoryInfo, LeanStateInfo, RequestId, Reveal, Role, RoomInfo, SeatInfo,
-    ServerMessage, StateInfo, WireAction, You,
+    EventsFrames, EventsInfo, HistoryInfo, LeanStateFrames, LeanStateInfo, RequestId, Reveal, Role,
+    RoomInfo, SeatInfo, ServerMessage, StateInfo, WireAction, You,
 };
 use splendor_replay::Seed;
 use splendor_rules::{Events, Seat, View, Viewer};
@@ -24,6 +24,13 @@ pub(crate) struct Audience {
     pub(crate) you: You,
     /// Full states after actions, not lean ones.
     pub(crate) verbose: bool,
+}
+
+/// What every lean viewer of one action sees alike, serialised once: the
+/// state and events as a spectator sees them.
+pub(crate) struct LeanShared {
+    state: LeanStateFrames,
+    events: Option<EventsFrames>,
 }
 
 /// The connection whose request a broadcast answers, and its request id.
@@ -153,6 +160,8 @@ impl RoomCore {
         self.run_clock(self.now);
         // Indexed by `verbose`.
         let mut spectator_frames: [Option<Vec<SharedFrame>>; 2] = [None, None];
+        // What every lean viewer sees alike, serialised once (issue 20).
+        let mut shared = None;
         for audience in self.audience() {
             let answers = reply
                 .as_ref()
@@ -163,8 +172,11 @@ impl RoomCore {
                 let frames = match &spectator_frames[slot] {
                     Some(frames) => frames.clone(),
                     None => {
-                        let frames =
-                            self.game_frames(audience.viewer, events.map(|e| (e, None)), lean);
+                        let frames = self.game_frames(
+                            audience.viewer,
+                            events.map(|e| (e, None)),
+                            lean.then_some(&mut shared),
+                        );
                         spectator_frames[slot] = Some(frames.clone());
                         frames
                     }
@@ -182,8 +194,11 @@ impl RoomCore {
                     None
                 };
                 if lean {
-                    let frames =
-                        self.game_frames(audience.viewer, events.map(|e| (e, request)), true);
+                    let frames = self.game_frames(
+                        audience.viewer,
+                        events.map(|e| (e, request)),
+                        Some(&mut shared),
+                    );
                     for frame in frames {
                         self.push(Effect::Send {
                             to: audience.conn,
@@ -198,27 +213,41 @@ impl RoomCore {
     }
 
     /// The game's messages for `viewer`, serialised: full, or with a lean
-    /// state.
+    /// state when given where the lean viewers' shared parts are kept.
     fn game_frames(
         &mut self,
         viewer: Viewer,
         events: Option<(&Events, Option<RequestId>)>,
-        lean: bool,
+        lean: Option<&mut Option<LeanShared>>,
     ) -> Vec<SharedFrame> {
-        if !lean {
+        let Some(shared) = lean else {
             let messages = self.game_messages(viewer, events);
             return messages.iter().map(SharedFrame::new).collect();
-        }
+        };
         let Some(state) = self.lean_state_for(viewer) else {
             return Vec::new();
         };
-        let mut frames = Vec::with_capacity(3);
-        if let Some((events, request)) = events {
-            frames.push(SharedFrame::new(
-                &self.events_message(viewer, events, request),
-            ));
+        if shared.is_none() {
+            // What a spectator sees: nobody's own parts.
+            let Some(public) = self.lean_state_for(Viewer::Spectator) else {
+                return Vec::new();
+            };
+            *shared = Some(LeanShared {
+                state: LeanStateFrames::new(&public),
+                events: events.as_ref().map(|(events, _)| {
+                    EventsFrames::new(&self.events_info(Viewer::Spectator, events, None))
+                }),
+            });
         }
-        frames.push(SharedFrame::from_lean(state));
+        let Some(shared) = shared.as_ref() else {
+            return Vec::new();
+        };
+        let mut frames = Vec::with_capacity(3);
+        if let (Some((events, request)), Some(events_frames)) = (events, &shared.events) {
+            let own = self.events_info(viewer, events, request);
+            frames.push(SharedFrame::from_text(events_frames.frame(&own)));
+        }
+        frames.push(SharedFrame::from_text(shared.state.frame(&state)));
         if let Some(result) = self.result_message() {
             frames.push(SharedFrame::new(&result));
         }
@@ -297,7 +326,17 @@ impl RoomCore {
         events: &Events,
         request: Option<RequestId>,
     ) -> ServerMessage {
-        ServerMessage::Events(EventsInfo {
+        ServerMessage::Events(self.events_info(viewer, events, request))
+    }
+
+    /// The events of an action as `viewer` may see them (R6.4).
+    fn events_info(
+        &self,
+        viewer: Viewer,
+        events: &Events,
+        request: Option<RequestId>,
+    ) -> EventsInfo {
+        EventsInfo {
             id: request,
             room: self.code.to_string(),
             version: self.running.as_ref().map_or(0, |r| r.version),
@@ -306,7 +345,7 @@ impl RoomCore {
                 .iter()
                 .map(|e| wire_event(&e.redact_for(viewer)))
                 .collect(),
-        })
+        }
     }
 
     /// The `result`, once the game is over.

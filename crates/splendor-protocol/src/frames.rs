@@ -1,0 +1,337 @@
+//! One serialisation per action (issue 20): the parts of an action's
+//! `events` and lean `state` that every viewer sees alike are written once,
+//! and each viewer's frame is spliced from them and its own parts (its seat,
+//! the request id it answers, its legal actions, and the holdings or events
+//! only it may see).
+//!
+//! A frame is byte for byte what `serde_json` writes for the viewer's own
+//! message (a test holds every viewer of many games to it), so a client
+//! sees no change. Nothing of one viewer's own parts reaches another: a
+//! viewer's holdings or events are taken from the shared copy only when
+//! they are equal to it, and the shared copy is what a spectator sees.
+
+use serde::Serialize;
+
+use crate::lean::LeanStateInfo;
+use crate::server::EventsInfo;
+
+/// Appends `,"key":value`.
+fn field(out: &mut Vec<u8>, key: &str, value: &impl Serialize) {
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
+    // Plain data into a Vec: serialising cannot fail.
+    let _ = serde_json::to_writer(&mut *out, value);
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    // serde_json writes UTF-8 only.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// A lean `state` of one version, its shared parts serialised once.
+#[derive(Debug)]
+pub struct LeanStateFrames {
+    /// `,"room":...,"version":...`
+    room_version: Vec<u8>,
+    /// From `,"phase":` to the nobles.
+    table: Vec<u8>,
+    /// What a spectator sees of the players, and its JSON.
+    players: Vec<crate::lean::LeanPlayer>,
+    players_json: Vec<u8>,
+    /// `,"end_triggered":...`
+    end: Vec<u8>,
+    /// `,"clocks":[...]` or nothing.
+    clocks: Vec<u8>,
+}
+
+impl LeanStateFrames {
+    /// The shared parts of `public`: the state as a spectator sees it.
+    pub fn new(public: &LeanStateInfo) -> LeanStateFrames {
+        // Every field by name: a field added to the message must be placed
+        // here (the compiler says so) and in `frame`.
+        let LeanStateInfo {
+            kind: _,
+            lean: _,
+            id: _,
+            room,
+            version,
+            you: _,
+            phase,
+            to_act,
+            return_count,
+            noble_choices,
+            turn,
+            supply,
+            levels,
+            nobles,
+            players,
+            end_triggered,
+            legal_actions: _,
+            clocks,
+        } = public;
+        let mut room_version = Vec::with_capacity(40);
+        field(&mut room_version, "room", room);
+        field(&mut room_version, "version", version);
+        let mut table = Vec::with_capacity(512);
+        field(&mut table, "phase", phase);
+        if let Some(to_act) = to_act {
+            field(&mut table, "to_act", to_act);
+        }
+        if let Some(count) = return_count {
+            field(&mut table, "return_count", count);
+        }
+        if !noble_choices.is_empty() {
+            field(&mut table, "noble_choices", noble_choices);
+        }
+        field(&mut table, "turn", turn);
+        field(&mut table, "supply", supply);
+        field(&mut table, "levels", levels);
+        field(&mut table, "nobles", nobles);
+        let mut players_json = Vec::with_capacity(1024);
+        field(&mut players_json, "players", players);
+        let mut end = Vec::with_capacity(24);
+        field(&mut end, "end_triggered", end_triggered);
+        let mut clocks_json = Vec::new();
+        if let Some(clocks) = clocks {
+            field(&mut clocks_json, "clocks", clocks);
+        }
+        LeanStateFrames {
+            room_version,
+            table,
+            players: players.clone(),
+            players_json,
+            end,
+            clocks: clocks_json,
+        }
+    }
+
+    /// The JSON of `own`, a viewer's lean state of the same version:
+    /// exactly `serde_json::to_string(own)`.
+    pub fn frame(&self, own: &LeanStateInfo) -> String {
+        let mut out = Vec::with_capacity(
+            64 + self.room_version.len()
+                + self.table.len()
+                + self.players_json.len()
+                + self.clocks.len()
+                + own.legal_actions.as_ref().map_or(0, |l| l.len() * 24),
+        );
+        out.extend_from_slice(b"{\"type\":");
+        let _ = serde_json::to_writer(&mut out, own.kind);
+        field(&mut out, "lean", &own.lean);
+        if let Some(id) = &own.id {
+            field(&mut out, "id", id);
+        }
+        out.extend_from_slice(&self.room_version);
+        if let Some(you) = own.you {
+            field(&mut out, "you", &you);
+        }
+        out.extend_from_slice(&self.table);
+        if own.players == self.players {
+            out.extend_from_slice(&self.players_json);
+        } else {
+            field(&mut out, "players", &own.players);
+        }
+        out.extend_from_slice(&self.end);
+        if let Some(legal) = &own.legal_actions {
+            field(&mut out, "legal_actions", legal);
+        }
+        out.extend_from_slice(&self.clocks);
+        out.push(b'}');
+        text(out)
+    }
+}
+
+/// The `events` of one action, their shared parts serialised once.
+#[derive(Debug)]
+pub struct EventsFrames {
+    /// `,"room":...,"version":...` and `by` when given.
+    room_version_by: Vec<u8>,
+    /// What a spectator sees of the events, and its JSON.
+    events: Vec<crate::view::WireEvent>,
+    events_json: Vec<u8>,
+}
+
+impl EventsFrames {
+    /// The shared parts of `public`: the events as a spectator sees them.
+    pub fn new(public: &EventsInfo) -> EventsFrames {
+        let EventsInfo {
+            id: _,
+            room,
+            version,
+            by,
+            events,
+        } = public;
+        let mut room_version_by = Vec::with_capacity(48);
+        field(&mut room_version_by, "room", room);
+        field(&mut room_version_by, "version", version);
+        if let Some(by) = by {
+            field(&mut room_version_by, "by", by);
+        }
+        let mut events_json = Vec::with_capacity(512);
+        field(&mut events_json, "events", events);
+        EventsFrames {
+            room_version_by,
+            events: events.clone(),
+            events_json,
+        }
+    }
+
+    /// The JSON of `own`, a viewer's events of the same action, as a
+    /// `ServerMessage::Events`: exactly what `serde_json` writes for it.
+    pub fn frame(&self, own: &EventsInfo) -> String {
+        let mut out = Vec::with_capacity(48 + self.room_version_by.len() + self.events_json.len());
+        out.extend_from_slice(b"{\"type\":\"events\"");
+        if let Some(id) = &own.id {
+            field(&mut out, "id", id);
+        }
+        out.extend_from_slice(&self.room_version_by);
+        if own.events == self.events {
+            out.extend_from_slice(&self.events_json);
+        } else {
+            field(&mut out, "events", &own.events);
+        }
+        out.push(b'}');
+        text(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use splendor_rules::{Action, Game, Options, Viewer};
+
+    use super::*;
+    use crate::lean::lean_state_info;
+    use crate::server::{ClockInfo, ServerMessage};
+    use crate::view::{StateContext, wire_event};
+    use crate::{RequestId, WireAction};
+
+    /// Every viewer's frames of every version of `games` seeded games (a
+    /// few moves picked by a tiny LCG, so blind reserves happen) are what
+    /// serde writes for its own message.
+    #[test]
+    fn spliced_frames_are_what_serde_writes_for_every_viewer() {
+        let mut legal = Vec::new();
+        let mut blind_reserves = 0;
+        for seed in 0..30u64 {
+            let players = 2 + (seed % 3) as u8;
+            let mut game = Game::new(players, Options::default(), seed).expect("a game");
+            let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let mut version = 0u64;
+            while !game.is_over() && version < 400 {
+                let Some(seat) = game.to_act() else { break };
+                game.legal_actions(&mut legal);
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let action: Action = legal[(pick >> 33) as usize % legal.len()];
+                if matches!(action, Action::ReserveFromDeck(_)) {
+                    blind_reserves += 1;
+                }
+                let events = game.apply(seat, action).expect("a legal action");
+                version += 1;
+                let clocks = seed.is_multiple_of(2).then(|| {
+                    (0..players)
+                        .map(|s| ClockInfo {
+                            remaining_ms: 1000 * u64::from(s),
+                            running: Some(s) == game.to_act(),
+                            stand_in: s == 1,
+                            bot: false,
+                        })
+                        .collect::<Vec<_>>()
+                });
+                let state_for = |viewer: Viewer, legal: &mut Vec<Action>| {
+                    let you = match viewer {
+                        Viewer::Seat(seat) => Some(seat),
+                        Viewer::Spectator => None,
+                    };
+                    let legal_actions = (you.is_some() && game.to_act() == you).then(|| {
+                        game.legal_actions(legal);
+                        legal.iter().map(|&a| WireAction::from(a)).collect()
+                    });
+                    lean_state_info(
+                        &game.view(viewer),
+                        StateContext {
+                            room: "ABCDE",
+                            game: "unused",
+                            commitment: "unused",
+                            version,
+                            you,
+                            names: &names,
+                            legal_actions,
+                            clocks: clocks.clone(),
+                        },
+                    )
+                };
+                let events_for = |viewer: Viewer, id: Option<RequestId>| EventsInfo {
+                    id,
+                    room: "ABCDE".into(),
+                    version,
+                    by: version.is_multiple_of(5).then(|| "stand_in".to_owned()),
+                    events: events
+                        .iter()
+                        .map(|e| wire_event(&e.redact_for(viewer)))
+                        .collect(),
+                };
+                let state_frames = LeanStateFrames::new(&state_for(Viewer::Spectator, &mut legal));
+                let events_frames = EventsFrames::new(&events_for(Viewer::Spectator, None));
+                let viewers = (0..players).map(Viewer::Seat).chain([Viewer::Spectator]);
+                for viewer in viewers {
+                    let mut state = state_for(viewer, &mut legal);
+                    if viewer == Viewer::Seat(seat) {
+                        state.id = Some(RequestId::String("r-1".into()));
+                    }
+                    assert_eq!(
+                        state_frames.frame(&state),
+                        serde_json::to_string(&state).unwrap(),
+                        "seed {seed}, version {version}, {viewer:?}"
+                    );
+                    let id = (viewer == Viewer::Seat(seat)).then(|| RequestId::Number(7.into()));
+                    let own = events_for(viewer, id);
+                    assert_eq!(
+                        events_frames.frame(&own),
+                        ServerMessage::Events(own.clone()).to_json(),
+                        "seed {seed}, version {version}, {viewer:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            blind_reserves > 10,
+            "the games reserved blind {blind_reserves} times"
+        );
+    }
+
+    /// A seat's own blind reserve is in its frame and in no one else's.
+    #[test]
+    fn a_blind_reserve_stays_its_owners() {
+        let mut game = Game::new(2, Options::default(), 5).expect("a game");
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        let reserve = *legal
+            .iter()
+            .find(|a| matches!(a, Action::ReserveFromDeck(_)))
+            .expect("a blind reserve is legal at the start");
+        let events = game.apply(0, reserve).expect("legal");
+        let info = |viewer: Viewer| EventsInfo {
+            id: None,
+            room: "ABCDE".into(),
+            version: 1,
+            by: None,
+            events: events
+                .iter()
+                .map(|e| wire_event(&e.redact_for(viewer)))
+                .collect(),
+        };
+        let frames = EventsFrames::new(&info(Viewer::Spectator));
+        let owner = frames.frame(&info(Viewer::Seat(0)));
+        let other = frames.frame(&info(Viewer::Seat(1)));
+        assert_ne!(owner, other, "the owner sees the card");
+        assert_eq!(other, frames.frame(&info(Viewer::Spectator)));
+        assert_eq!(
+            owner,
+            ServerMessage::Events(info(Viewer::Seat(0))).to_json()
+        );
+    }
+}
