@@ -215,6 +215,14 @@ async fn play(args: &Args) -> anyhow::Result<()> {
             if cpu > 0.0 { actions as f64 / cpu } else { 0.0 },
             b.rss_bytes as f64 / (1024.0 * 1024.0)
         );
+        if actions > 0 {
+            let per_action = |x: u64, y: u64| y.saturating_sub(x) as f64 / actions as f64;
+            println!(
+                "switches:     {:.2} voluntary (wake-ups) and {:.2} involuntary context switches of the server's threads per action",
+                per_action(a.voluntary_switches, b.voluntary_switches),
+                per_action(a.involuntary_switches, b.involuntary_switches),
+            );
+        }
     }
     tasks.abort_all();
     Ok(())

@@ -1,5 +1,5 @@
-//! What the kernel says of the server process: CPU time and resident
-//! memory, from /proc.
+//! What the kernel says of the server process: CPU time, resident memory
+//! and context switches, from /proc.
 
 use anyhow::Context;
 
@@ -10,6 +10,11 @@ pub(crate) struct ProcSample {
     pub(crate) cpu_seconds: f64,
     /// Resident set size, in bytes.
     pub(crate) rss_bytes: u64,
+    /// Context switches of all the process's threads so far, voluntary
+    /// (a thread went to sleep: waiting for a wake-up, a lock or I/O) and
+    /// not (preempted). Threads that ended are no longer counted.
+    pub(crate) voluntary_switches: u64,
+    pub(crate) involuntary_switches: u64,
 }
 
 impl ProcSample {
@@ -40,9 +45,36 @@ impl ProcSample {
             .context("no VmRSS in /proc status")?
             .parse()
             .context("VmRSS")?;
+        let (voluntary_switches, involuntary_switches) = switches(pid)?;
         Ok(ProcSample {
             cpu_seconds,
             rss_bytes: rss_kib * 1024,
+            voluntary_switches,
+            involuntary_switches,
         })
     }
+}
+
+/// The sum over /proc/`pid`/task/*/status of each thread's context switches.
+fn switches(pid: u32) -> anyhow::Result<(u64, u64)> {
+    let mut total = (0, 0);
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .with_context(|| format!("reading /proc/{pid}/task"))?;
+    for task in tasks {
+        let Ok(task) = task else { continue };
+        // A thread may end between the listing and the read.
+        let Ok(status) = std::fs::read_to_string(task.path().join("status")) else {
+            continue;
+        };
+        let field = |name: &str| -> u64 {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0)
+        };
+        total.0 += field("voluntary_ctxt_switches:");
+        total.1 += field("nonvoluntary_ctxt_switches:");
+    }
+    Ok(total)
 }
