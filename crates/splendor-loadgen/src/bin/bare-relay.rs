@@ -38,7 +38,13 @@ struct Room {
     version: u64,
 }
 
-type Rooms = Arc<Mutex<HashMap<String, Room>>>;
+/// Each room behind a lock of its own; the map is locked only to create,
+/// join and leave.
+type Rooms = Arc<Mutex<HashMap<String, Arc<Mutex<Room>>>>>;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() -> anyhow::Result<()> {
@@ -110,7 +116,7 @@ async fn serve(socket: TcpStream, rooms: Rooms) {
             }
         }
     });
-    let mut room: Option<(String, usize)> = None;
+    let mut room: Option<(String, Arc<Mutex<Room>>)> = None;
     while let Some(Ok(frame)) = stream.next().await {
         let Message::Text(text) = frame else { continue };
         let Ok(message) = serde_json::from_str::<Value>(text.as_str()) else {
@@ -122,40 +128,33 @@ async fn serve(socket: TcpStream, rooms: Rooms) {
             Some("create") => {
                 static NEXT_ROOM: AtomicU64 = AtomicU64::new(0);
                 let code = format!("R{}", NEXT_ROOM.fetch_add(1, Ordering::Relaxed));
-                let mut all = rooms.lock().unwrap_or_else(|p| p.into_inner());
-                all.insert(
-                    code.clone(),
-                    Room {
-                        seats: vec![outbox.clone()],
-                        version: 0,
-                    },
-                );
-                room = Some((code.clone(), 0));
+                let new = Arc::new(Mutex::new(Room {
+                    seats: vec![outbox.clone()],
+                    version: 0,
+                }));
+                lock(&rooms).insert(code.clone(), new.clone());
                 let _ = outbox.try_send(reply(&message["id"], &code));
+                room = Some((code, new));
             }
             Some("join") => {
                 let code = message["code"].as_str().unwrap_or_default().to_owned();
-                let mut all = rooms.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some(r) = all.get_mut(&code) {
-                    r.seats.push(outbox.clone());
-                    room = Some((code.clone(), r.seats.len() - 1));
-                    let _ = outbox.try_send(reply(&message["id"], &code));
-                }
+                let Some(found) = lock(&rooms).get(&code).cloned() else {
+                    continue;
+                };
+                lock(&found).seats.push(outbox.clone());
+                let _ = outbox.try_send(reply(&message["id"], &code));
+                room = Some((code, found));
             }
             Some("start") => {
-                let Some((code, _)) = &room else { continue };
+                let Some((code, r)) = &room else { continue };
                 let _ = outbox.try_send(reply(&message["id"], code));
-                let all = rooms.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some(r) = all.get(code) {
-                    for (you, seat) in r.seats.iter().enumerate() {
-                        let _ = seat.try_send(state_frame(code, 0, you, 0));
-                    }
+                for (you, seat) in lock(r).seats.iter().enumerate() {
+                    let _ = seat.try_send(state_frame(code, 0, you, 0));
                 }
             }
             Some("act") => {
-                let Some((code, _)) = &room else { continue };
-                let mut all = rooms.lock().unwrap_or_else(|p| p.into_inner());
-                let Some(r) = all.get_mut(code) else { continue };
+                let Some((code, r)) = &room else { continue };
+                let mut r = lock(r);
                 r.version += 1;
                 let version = r.version;
                 let to_act = (version as usize) % r.seats.len();
@@ -174,10 +173,7 @@ async fn serve(socket: TcpStream, rooms: Rooms) {
             }
             Some("leave") => {
                 if let Some((code, _)) = room.take() {
-                    rooms
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .remove(&code);
+                    lock(&rooms).remove(&code);
                 }
             }
             _ => {}
