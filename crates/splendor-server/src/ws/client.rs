@@ -84,6 +84,13 @@ enum Wake<F> {
 }
 
 impl Client {
+    /// Reads the connection's frames and wakes until it ends.
+    ///
+    /// What a message sets off is awaited in a box of its own: an idle
+    /// connection's task then holds only this loop's own state, not the
+    /// largest of every handler's (creating a room, say, awaits the store
+    /// and the directory), which was most of a held connection's memory
+    /// (issue 20: about 5 KB of its task before, docs/BENCHMARKS.md).
     pub(super) async fn read_loop(&mut self, stream: &mut SplitStream<WebSocket>) {
         let closed = self.conn.closed();
         tokio::pin!(closed);
@@ -167,19 +174,19 @@ impl Client {
             let frame = match frame {
                 Wake::Frame(frame) => frame,
                 Wake::Matched(found) => {
-                    self.matched(found).await;
+                    Box::pin(self.matched(found)).await;
                     continue;
                 }
                 Wake::Bots => {
-                    self.fill_with_bots().await;
+                    Box::pin(self.fill_with_bots()).await;
                     continue;
                 }
                 Wake::Lapse => {
-                    self.lapse().await;
+                    Box::pin(self.lapse()).await;
                     continue;
                 }
                 Wake::Moved(room) => {
-                    self.room_moved(room).await;
+                    Box::pin(self.room_moved(room)).await;
                     continue;
                 }
             };
@@ -201,11 +208,11 @@ impl Client {
                 Some(Ok(Message::Text(text))) => {
                     last_message = last_heard;
                     if self.lapsed {
-                        self.back_from_lapse().await;
+                        Box::pin(self.back_from_lapse()).await;
                     }
                     let span = self.room_span.clone();
                     if span.in_scope(|| self.admit(Some(text.as_str()))) {
-                        self.on_text(text.as_str()).instrument(span).await;
+                        Box::pin(self.on_text(text.as_str()).instrument(span)).await;
                     }
                 }
                 Some(Ok(Message::Binary(_))) => {

@@ -28,6 +28,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
+use futures_util::stream::{SplitSink, SplitStream};
 use splendor_lobby::{ClientKey, CloseReason, Connection};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
@@ -45,7 +46,7 @@ use writer::write_loop;
 /// at most `max_frame_bytes`, and a larger frame still reads, in several
 /// reads). The library's default of 128 KiB was most of an idle
 /// connection's memory, and it zero-filled that much on every read.
-const READ_BUFFER_BYTES: usize = 4 * 1024;
+const READ_BUFFER_BYTES: usize = 1024;
 
 /// Bytes gathered before a write reaches the socket. The writer flushes
 /// after every message anyway; this only keeps the buffer small.
@@ -143,7 +144,13 @@ pub(crate) async fn upgrade(
         .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(WRITE_BUFFER_BYTES)
         .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
-        .on_upgrade(move |socket| serve_socket(socket, state, slots, address))
+        .on_upgrade(move |socket| {
+            // The connection's own task holds only its halves: the upgrade's
+            // task ends here, and with it what it kept of the handshake.
+            let (sink, stream) = socket.split();
+            tokio::spawn(serve_socket(sink, stream, state, slots, address));
+            std::future::ready(())
+        })
 }
 
 fn refuse(status: StatusCode, why: &str) -> Response {
@@ -176,7 +183,8 @@ fn parse_ip(text: &str) -> Option<IpAddr> {
 }
 
 async fn serve_socket(
-    socket: WebSocket,
+    sink: SplitSink<WebSocket, Message>,
+    mut stream: SplitStream<WebSocket>,
     state: AppState,
     slots: Slots,
     address: Option<ClientKey>,
@@ -193,7 +201,6 @@ async fn serve_socket(
     let conn_span = span.clone();
     async move {
         debug!("connected");
-        let (sink, mut stream) = socket.split();
         let lang = crate::l10n::LangCell::default();
         let writer =
             tokio::spawn(write_loop(sink, rx, state.clone(), lang.clone()).in_current_span());
@@ -227,7 +234,7 @@ async fn serve_socket(
         if let Some(nudges) = client.state.nudges() {
             nudges.forget(client.conn.id());
         }
-        client.leave_quietly().await;
+        Box::pin(client.leave_quietly()).await;
         client.conn.close(CloseReason::Normal);
         let _ = writer.await;
         let reason = client.conn.close_reason().unwrap_or(CloseReason::Normal);
