@@ -12,8 +12,8 @@ use crate::data::{CARDS, COST_WORDS, NOBLE_WORDS, NOBLES};
 use crate::reject::Reject;
 use crate::swar;
 use crate::{
-    Action, Card, CardId, Color, Event, Events, GameResult, Gems, Level, NobleId, Options, Phase,
-    RuleError, Seat, SetupError, Standing, Tokens,
+    Action, Card, CardId, Color, Events, GameResult, Gems, NobleId, Options, Phase, RuleError,
+    Seat, SetupError, Standing, Tokens,
 };
 
 /// Marks an empty face-up slot (R7A) or an unused array entry.
@@ -62,7 +62,7 @@ impl SeatState {
     }
 
     /// Removes the reserved card at `index`, keeping the others in order.
-    fn remove_reserved(&mut self, index: usize) {
+    pub(crate) fn remove_reserved(&mut self, index: usize) {
         let len = self.reserved_len as usize;
         for i in index..len - 1 {
             self.reserved[i] = self.reserved[i + 1];
@@ -132,7 +132,7 @@ pub struct Game {
 
 /// Where a card the active seat wants to buy is (R7.1).
 #[derive(Clone, Copy)]
-enum BuySource {
+pub(crate) enum BuySource {
     FaceUp { level: usize, slot: usize },
     Reserve { index: usize },
 }
@@ -302,7 +302,7 @@ impl Game {
     }
 
     /// R4.1, R4.2 against the supply.
-    fn check_take_different(&self, set: u8) -> Result<(), Reject> {
+    pub(crate) fn check_take_different(&self, set: u8) -> Result<(), Reject> {
         check_take_different(set, self.available_colors())
     }
 
@@ -316,7 +316,11 @@ impl Game {
     }
 
     /// R6.1, R6.2 for a face-up card: returns its level and slot.
-    fn check_reserve_face_up(&self, seat: usize, card: CardId) -> Result<(usize, usize), Reject> {
+    pub(crate) fn check_reserve_face_up(
+        &self,
+        seat: usize,
+        card: CardId,
+    ) -> Result<(usize, usize), Reject> {
         let level = card_level(card)?;
         if self.seats[seat].reserved_len >= MAX_RESERVED {
             return Err(Reject::ReserveLimit);
@@ -345,7 +349,7 @@ impl Game {
     /// R7.1: where `card` is, if `seat` may buy it. Every id that is not
     /// face-up and not in the seat's own reserve gets the same answer, so
     /// that the answer never tells where a hidden card is (R6.4).
-    fn locate_buyable(&self, seat: usize, card: CardId) -> Result<BuySource, Reject> {
+    pub(crate) fn locate_buyable(&self, seat: usize, card: CardId) -> Result<BuySource, Reject> {
         let level = card_level(card)?;
         if let Some(slot) = self.face_up[level].iter().position(|&c| c == card.0) {
             return Ok(BuySource::FaceUp { level, slot });
@@ -362,7 +366,7 @@ impl Game {
 
     /// R7.2, R7.3: the default payment (coloured tokens first, gold for the
     /// shortfall) for a card id known to be valid.
-    fn default_payment(&self, seat: usize, card: u8) -> Result<Tokens, Reject> {
+    pub(crate) fn default_payment(&self, seat: usize, card: u8) -> Result<Tokens, Reject> {
         let s = &self.seats[seat];
         let short = shortfall(buying_power(s), card);
         if short > s.tokens.gold {
@@ -384,7 +388,12 @@ impl Game {
 
     /// R7.3 with an explicit payment: `gold[c]` gold tokens stand in for
     /// colour `c`, the rest of each colour is paid with that colour.
-    fn explicit_payment(&self, seat: usize, card: u8, gold: Gems) -> Result<Tokens, Reject> {
+    pub(crate) fn explicit_payment(
+        &self,
+        seat: usize,
+        card: u8,
+        gold: Gems,
+    ) -> Result<Tokens, Reject> {
         let s = &self.seats[seat];
         let cost = &CARDS[card as usize].cost;
         let mut paid = Tokens::default();
@@ -490,235 +499,6 @@ impl Game {
         qualifying
     }
 
-    // ---- Applying. Every check runs before the first change (R11.3). ----
-
-    fn try_apply(&mut self, seat: Seat, action: Action) -> Result<Events, Reject> {
-        if seat >= self.players {
-            return Err(Reject::UnknownSeat(seat));
-        }
-        let to_act = match self.to_act() {
-            Some(s) => s,
-            None => return Err(Reject::GameOver),
-        };
-        if seat != to_act {
-            return Err(Reject::NotYourTurn { to_act });
-        }
-        let s = seat as usize;
-        let mut events = Events::default();
-        match (self.phase, action) {
-            (Phase::Main { .. }, Action::TakeDifferent(set)) => {
-                self.check_take_different(set.0)?;
-                let mut taken = Tokens::default();
-                for i in 0..5 {
-                    if set.0 & (1 << i) != 0 {
-                        taken.gems[i] = 1;
-                    }
-                }
-                self.take(s, taken, &mut events);
-            }
-            (Phase::Main { .. }, Action::TakeTwo(color)) => {
-                self.check_take_two(color)?;
-                let mut taken = Tokens::default();
-                taken.gems[color.index()] = 2;
-                self.take(s, taken, &mut events);
-            }
-            (Phase::Main { .. }, Action::ReserveFaceUp(card)) => {
-                let (level, slot) = self.check_reserve_face_up(s, card)?;
-                self.passes = 0;
-                let gold = self.reserve(s, card.0, false);
-                events.push(Event::Reserved {
-                    seat,
-                    level: Level(level as u8 + 1),
-                    card: Some(card),
-                    from_deck: false,
-                    gold,
-                });
-                self.refill(level, slot, &mut events);
-                self.end_of_main_action(s, &mut events);
-            }
-            (Phase::Main { .. }, Action::ReserveFromDeck(level)) => {
-                let l = self.check_reserve_from_deck(s, level.0)?;
-                self.passes = 0;
-                self.deck_len[l] -= 1;
-                let card = self.decks[l][self.deck_len[l] as usize];
-                let gold = self.reserve(s, card, true);
-                events.push(Event::Reserved {
-                    seat,
-                    level,
-                    card: Some(CardId(card)),
-                    from_deck: true,
-                    gold,
-                });
-                self.end_of_main_action(s, &mut events);
-            }
-            (Phase::Main { .. }, Action::Buy { card, gold }) => {
-                let source = self.locate_buyable(s, card)?;
-                let paid = match gold {
-                    None => self.default_payment(s, card.0)?,
-                    Some(gold) => self.explicit_payment(s, card.0, gold)?,
-                };
-                self.passes = 0;
-                // R7.4: the payment goes back to the supply.
-                let st = &mut self.seats[s];
-                for i in 0..5 {
-                    st.tokens.gems[i] -= paid.gems[i];
-                    self.supply.gems[i] += paid.gems[i];
-                }
-                st.tokens.gold -= paid.gold;
-                self.supply.gold += paid.gold;
-                // R7.5: the card joins the tableau.
-                st.add_purchase(&CARDS[card.0 as usize]);
-                events.push(Event::Bought { seat, card, paid });
-                match source {
-                    BuySource::FaceUp { level, slot } => self.refill(level, slot, &mut events),
-                    BuySource::Reserve { index } => self.seats[s].remove_reserved(index),
-                }
-                self.end_of_main_action(s, &mut events);
-            }
-            (Phase::Main { .. }, Action::Pass) => {
-                if self.has_main_action(s) {
-                    return Err(Reject::PassNotAllowed);
-                }
-                self.passes += 1;
-                events.push(Event::Passed { seat });
-                self.end_of_main_action(s, &mut events);
-            }
-            (Phase::ReturnTokens { count, .. }, Action::ReturnTokens(tokens)) => {
-                self.check_return(s, count, tokens)?;
-                let st = &mut self.seats[s];
-                for i in 0..5 {
-                    st.tokens.gems[i] -= tokens.gems[i];
-                    self.supply.gems[i] += tokens.gems[i];
-                }
-                st.tokens.gold -= tokens.gold;
-                self.supply.gold += tokens.gold;
-                events.push(Event::ReturnedTokens { seat, tokens });
-                self.nobles_step(s, &mut events);
-            }
-            (Phase::ChooseNoble { .. }, Action::ChooseNoble(noble)) => {
-                self.check_noble(s, noble.0)?;
-                self.visit(s, noble.0 as usize, &mut events);
-                self.close_turn(s, &mut events);
-            }
-            (phase, _) => return Err(Reject::WrongPhase(phase)),
-        }
-        Ok(events)
-    }
-
-    /// R4/R5: move `taken` from the supply to the seat.
-    fn take(&mut self, seat: usize, taken: Tokens, events: &mut Events) {
-        self.passes = 0;
-        for i in 0..5 {
-            self.supply.gems[i] -= taken.gems[i];
-            self.seats[seat].tokens.gems[i] += taken.gems[i];
-        }
-        events.push(Event::TookTokens {
-            seat: seat as Seat,
-            tokens: taken,
-        });
-        self.end_of_main_action(seat, events);
-    }
-
-    /// R6.2, R6.3: add `card` to the seat's reserve and give a gold if any
-    /// is left. Returns whether a gold was given.
-    fn reserve(&mut self, seat: usize, card: u8, blind: bool) -> bool {
-        let st = &mut self.seats[seat];
-        let index = st.reserved_len as usize;
-        st.reserved[index] = card;
-        st.reserved_len += 1;
-        if blind {
-            st.blind |= 1 << index;
-        }
-        let gold = self.supply.gold > 0;
-        if gold {
-            self.supply.gold -= 1;
-            st.tokens.gold += 1;
-        }
-        gold
-    }
-
-    /// R7A: refill an emptied face-up slot from the top of its deck, or
-    /// leave it empty when the deck is.
-    fn refill(&mut self, level: usize, slot: usize, events: &mut Events) {
-        if self.deck_len[level] == 0 {
-            self.face_up[level][slot] = NONE;
-            return;
-        }
-        self.deck_len[level] -= 1;
-        let card = self.decks[level][self.deck_len[level] as usize];
-        self.face_up[level][slot] = card;
-        events.push(Event::Dealt {
-            level: Level(level as u8 + 1),
-            slot: slot as u8,
-            card: CardId(card),
-        });
-    }
-
-    /// R8 after a main action: above 10 tokens, the seat must return some
-    /// before anything else happens; otherwise on to the nobles.
-    fn end_of_main_action(&mut self, seat: usize, events: &mut Events) {
-        let total = self.seats[seat].tokens.total();
-        if total > TOKEN_LIMIT {
-            self.phase = Phase::ReturnTokens {
-                seat: seat as Seat,
-                count: (total - TOKEN_LIMIT) as u8,
-            };
-            return;
-        }
-        self.nobles_step(seat, events);
-    }
-
-    /// R9: one qualifying noble visits at once; several make the seat choose.
-    fn nobles_step(&mut self, seat: usize, events: &mut Events) {
-        let qualifying = self.qualifying_nobles(seat);
-        if qualifying.count_ones() > 1 {
-            self.phase = Phase::ChooseNoble { seat: seat as Seat };
-            return;
-        }
-        if qualifying != 0 {
-            self.visit(seat, qualifying.trailing_zeros() as usize, events);
-        }
-        self.close_turn(seat, events);
-    }
-
-    /// R9.2, R9.4: the noble leaves the table for the seat's tableau.
-    fn visit(&mut self, seat: usize, noble: usize, events: &mut Events) {
-        self.nobles_left &= !(1 << noble);
-        self.seats[seat].add_noble(noble);
-        events.push(Event::NobleVisited {
-            seat: seat as Seat,
-            noble: NobleId(noble as u8),
-        });
-    }
-
-    /// R10 and R11.2 at the end of a turn, then the next seat.
-    fn close_turn(&mut self, seat: usize, events: &mut Events) {
-        // Saturating: a hand-built snapshot may start anywhere.
-        self.turn = self.turn.saturating_add(1);
-        if !self.end_triggered && self.seats[seat].points >= WINNING_POINTS {
-            self.end_triggered = true;
-            events.push(Event::EndTriggered { seat: seat as Seat });
-        }
-        let round_over = seat as Seat == self.last_seat();
-        if self.end_triggered && round_over {
-            // R10.2: every seat has had the same number of turns.
-            self.game_over(false, events);
-        } else if self.passes >= self.players {
-            // R11.2: a full round of passes.
-            self.game_over(true, events);
-        } else {
-            self.phase = Phase::Main {
-                seat: (seat as Seat + 1) % self.players,
-            };
-        }
-    }
-
-    fn game_over(&mut self, deadlock: bool, events: &mut Events) {
-        self.phase = Phase::GameOver;
-        self.deadlock = deadlock;
-        events.push(Event::GameOver);
-    }
-
     /// The remaining deck of a level index, bottom first.
     pub(crate) fn deck(&self, level: usize) -> &[u8] {
         &self.decks[level][..self.deck_len[level] as usize]
@@ -762,7 +542,7 @@ pub(crate) const fn check_take_different(set: u8, available: u8) -> Result<(), R
 }
 
 /// The 0-based level index of a card id, or `UnknownCard`.
-fn card_level(card: CardId) -> Result<usize, Reject> {
+pub(crate) fn card_level(card: CardId) -> Result<usize, Reject> {
     match CARDS.get(card.0 as usize) {
         Some(c) => Ok(c.level.0 as usize - 1),
         None => Err(Reject::UnknownCard(card.0)),

@@ -39,6 +39,7 @@
 
 use std::fmt;
 
+mod apply;
 mod data;
 mod game;
 mod legal;
