@@ -12,9 +12,11 @@ pub struct RoomConfig {
     /// closed after this long without activity.
     pub room_idle_ttl: Duration,
     /// A room whose game has not started is closed after this long without
-    /// a connected player.
+    /// a connected player; a finished one after this long with nobody,
+    /// player or spectator, in it.
     pub empty_room_ttl: Duration,
-    /// A finished game stays viewable this long, then its room closes.
+    /// A finished game stays viewable this long (while anyone is in its
+    /// room, see `empty_room_ttl`), then its room closes.
     pub finished_room_ttl: Duration,
     /// A running game whose players have all been away this long is closed.
     pub abandoned_game_ttl: Duration,

@@ -135,6 +135,8 @@ pub struct RoomCore {
     pub(crate) running: Option<Running>,
     /// Since when no player has been connected (`None` while someone is).
     quiet_since: Option<Instant>,
+    /// Since when nobody, player or spectator, has been attached.
+    empty_since: Option<Instant>,
     /// When a member last asked the room something or someone joined, left,
     /// reconnected or disconnected: the idle clock of a waiting room.
     last_activity: Instant,
@@ -188,6 +190,7 @@ impl RoomCore {
             people,
             running,
             quiet_since: None,
+            empty_since: None,
             last_activity: now,
             config,
             timers: TimerTable::default(),
@@ -554,6 +557,11 @@ impl RoomCore {
         } else if self.quiet_since.is_none() {
             self.quiet_since = Some(now);
         }
+        if self.people.connected_players() > 0 || !self.people.spectators.is_empty() {
+            self.empty_since = None;
+        } else {
+            self.empty_since.get_or_insert(now);
+        }
         let summary = self.current_summary();
         // A closed room lists nothing: the lobby forgets it.
         if summary != self.summary && !self.closed {
@@ -572,6 +580,7 @@ impl RoomCore {
                     finished_at: self.running.as_ref().and_then(|r| r.finished_at),
                     quiet_since: self.quiet_since,
                     last_activity: self.last_activity,
+                    empty_since: self.empty_since,
                 },
             )
         };

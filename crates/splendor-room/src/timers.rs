@@ -73,16 +73,30 @@ pub(crate) struct ExpiryInputs {
     pub(crate) quiet_since: Option<Instant>,
     /// When a member last asked the room something.
     pub(crate) last_activity: Instant,
+    /// Since when nobody, player or spectator, has been attached.
+    pub(crate) empty_since: Option<Instant>,
 }
 
 /// When the room closes by itself, if nothing happens before: a finished
-/// game after its viewing time; a running game once every player has been
+/// game after its viewing time, or sooner, a short grace after its last
+/// player and spectator went (its record, replay and history stay in the
+/// store; a room kept for nobody held a game's worth of memory for the
+/// whole viewing time, issue 20's soak); a running game once every player has been
 /// away for the abandoned-game TTL; before the start, a short grace once no
 /// player is connected (a reload, a network change), the idle TTL while
 /// one is.
 pub(crate) fn expiry(config: &RoomConfig, inputs: &ExpiryInputs) -> Option<Instant> {
     match inputs.status {
-        RoomStatus::Finished => inputs.finished_at.map(|at| at + config.finished_room_ttl),
+        RoomStatus::Finished => {
+            let viewing_over = inputs.finished_at.map(|at| at + config.finished_room_ttl);
+            match inputs.empty_since {
+                Some(since) => {
+                    let empty = since + config.empty_room_ttl;
+                    Some(viewing_over.map_or(empty, |over| over.min(empty)))
+                }
+                None => viewing_over,
+            }
+        }
         RoomStatus::Playing => inputs.quiet_since.map(|t| t + config.abandoned_game_ttl),
         RoomStatus::Waiting => Some(match inputs.quiet_since {
             Some(t) => t + config.empty_room_ttl,

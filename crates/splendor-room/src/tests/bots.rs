@@ -225,19 +225,19 @@ fn a_restored_game_of_bots_only_plays_to_its_end_with_nobody_connected() {
         r#"
         restored 2 +greedy +random
         bots end
-        wait 29m
-        wait 2m
+        wait 59s
+        wait 2s
         "#,
         expect![[r#"
             restored 2 +greedy +random
               think seat 0 v0 greedy
             bots end
               after 158 steps: RoomProbe { status: Finished, version: Some(79), seated: 2, connected_players: 0, spectators: 0 }
-            wait 29m
-            wait 2m
-              @1879s timeout
+            wait 59s
+              @60s timeout
               closed "closed-viewing-over" sessions ["+greedy", "+random"] farewell []: room_closed "closed-viewing-over"
               deadline none
+            wait 2s
         "#]],
     );
 }

@@ -220,6 +220,74 @@ fn a_finished_game_stays_viewable_until_its_ttl() {
 }
 
 #[test]
+fn a_finished_game_nobody_watches_closes_after_the_empty_room_grace() {
+    // Its record and replay stay in the store; the room itself is not kept
+    // for nobody through the whole viewing time. A spectator keeps it.
+    check(
+        r#"
+        room 2 ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        play end
+        ann@c1 detach
+        bob@c2 detach
+        cy@c3 join spectator
+        wait 10m
+        cy@c3 detach
+        wait 59s
+        wait 2s
+        "#,
+        expect![[r#"
+            room 2 ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30
+              c2 <- state v0 to_act 0 legal -
+              reply ok
+              listed Playing 2/2 host ann
+              deadline none
+            play end
+              played 73: RoomProbe { status: Finished, version: Some(73), seated: 2, connected_players: 2, spectators: 0 }
+            ann@c1 detach
+              release c1
+              c2 <- room Finished [ann*~ bob] you player#1
+              reply ok
+            bob@c2 detach
+              release c2
+              reply ok
+              deadline 60s
+            cy@c3 join spectator
+              c3 <- room Finished [ann*~ bob~] watching ["cy"] you spectator id=r78
+              c3 <- history v73 (73 actions)
+              c3 <- state v73 to_act - legal -
+              c3 <- result winners [0]
+              reply joined spectator
+              deadline 1800s
+            wait 10m
+            cy@c3 detach
+              release c3
+              reply ok
+              deadline 660s
+            wait 59s
+            wait 2s
+              @660s timeout
+              closed "closed-viewing-over" sessions ["ann", "bob"] farewell []: room_closed "closed-viewing-over"
+              deadline none
+        "#]],
+    );
+}
+
+#[test]
 fn a_restored_game_waits_for_its_players_until_the_abandoned_game_ttl() {
     check(
         r#"

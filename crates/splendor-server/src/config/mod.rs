@@ -301,11 +301,14 @@ pub struct Config {
     pub room_idle_ttl: Duration,
 
     /// A room whose game has not started closes after this long without a
-    /// connected player (time enough for a reload or a network change).
+    /// connected player (time enough for a reload or a network change); a
+    /// finished one after this long with nobody, player or spectator, in it.
     #[arg(long, env = "SPLENDOR_EMPTY_ROOM_TTL", default_value = "60s", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub empty_room_ttl: Duration,
 
-    /// A finished game stays viewable this long.
+    /// A finished game stays viewable this long, while anyone is in its
+    /// room: once nobody has been in it for the empty-room TTL it closes
+    /// sooner (the game stays in the history and its replay).
     #[arg(long, env = "SPLENDOR_FINISHED_ROOM_TTL", default_value = "30m", value_parser = parse_duration, help_heading = "Players and rooms")]
     pub finished_room_ttl: Duration,
 
