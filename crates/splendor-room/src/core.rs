@@ -32,7 +32,7 @@ use super::effect::{Answer, Closed, Effect, Write};
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
 use super::seats::Seats;
 use super::social::Social;
-use super::timers::{ExpiryInputs, RoomTimer, TimerTable, expiry, expiry_reason};
+use super::timers::{RoomTimer, TimerTable, expiry_reason};
 use crate::code::RoomCode;
 use crate::config::RoomConfig;
 use crate::conn::{Outgoing, Worded};
@@ -134,25 +134,25 @@ pub struct RoomCore {
     pub(crate) people: Seats,
     pub(crate) running: Option<Running>,
     /// Since when no player has been connected (`None` while someone is).
-    quiet_since: Option<Instant>,
+    pub(crate) quiet_since: Option<Instant>,
     /// Since when nobody, player or spectator, has been attached.
-    empty_since: Option<Instant>,
+    pub(crate) empty_since: Option<Instant>,
     /// When a member last asked the room something or someone joined, left,
     /// reconnected or disconnected: the idle clock of a waiting room.
-    last_activity: Instant,
+    pub(crate) last_activity: Instant,
     pub(crate) config: RoomConfig,
-    timers: TimerTable,
+    pub(crate) timers: TimerTable,
     /// Seeds, game ids and salts; seeded by the driver from the OS. ChaCha20:
     /// the salt must be unpredictable for the seed commitment to hide.
     rng: ChaCha20Rng,
-    effects: VecDeque<Effect>,
+    pub(crate) effects: VecDeque<Effect>,
     /// The change waiting for the write in flight, with its id.
     pub(crate) pending: Option<(WriteId, Pending)>,
     next_write: u64,
     /// What the lobby lists, as last handed out.
     pub(crate) summary: RoomSummary,
     /// Once closed, every request is answered `room_closed`.
-    closed: bool,
+    pub(crate) closed: bool,
     /// Scratch space for legal actions.
     pub(crate) legal: Vec<Action>,
     /// The bot move asked about, answered or waiting for the bots' delay.
@@ -540,75 +540,6 @@ impl RoomCore {
     /// Whether the room is closed (every request is refused).
     pub(crate) fn is_closed(&self) -> bool {
         self.closed
-    }
-
-    /// After every input: the bots, the quiet clock, what the lobby lists,
-    /// the timers.
-    pub(crate) fn after_input(&mut self, now: Instant) {
-        self.run_clock(now);
-        self.schedule_bot(now);
-        // A game that a bot is moving is not abandoned, whoever is
-        // connected; a host who watches counts as present.
-        if self.people.connected_players() > 0
-            || self.mover_level().is_some()
-            || self.people.host_watching()
-        {
-            self.quiet_since = None;
-        } else if self.quiet_since.is_none() {
-            self.quiet_since = Some(now);
-        }
-        if self.people.connected_players() > 0 || !self.people.spectators.is_empty() {
-            self.empty_since = None;
-        } else {
-            self.empty_since.get_or_insert(now);
-        }
-        let summary = self.current_summary();
-        // A closed room lists nothing: the lobby forgets it.
-        if summary != self.summary && !self.closed {
-            self.summary = summary.clone();
-            self.effects.push_back(Effect::Listed(summary));
-        }
-        // A room never expires with a write in flight: it closes once it
-        // knows the write's outcome.
-        let deadline = if self.closed || self.pending.is_some() {
-            None
-        } else {
-            expiry(
-                &self.config,
-                &ExpiryInputs {
-                    status: self.status(),
-                    finished_at: self.running.as_ref().and_then(|r| r.finished_at),
-                    quiet_since: self.quiet_since,
-                    last_activity: self.last_activity,
-                    empty_since: self.empty_since,
-                },
-            )
-        };
-        self.timers.set(RoomTimer::Expiry, deadline);
-        let bot = if self.closed {
-            None
-        } else {
-            self.bot_deadline()
-        };
-        self.timers.set(RoomTimer::BotMove, bot);
-        // No clock runs out while an action is being stored (R12.1).
-        let clock = match &self.running {
-            Some(r) if !self.closed && self.pending.is_none() => {
-                r.clocks.as_ref().and_then(Clocks::deadline)
-            }
-            _ => None,
-        };
-        self.timers.set(RoomTimer::TurnClock, clock);
-    }
-
-    pub(crate) fn current_summary(&self) -> RoomSummary {
-        RoomSummary {
-            code: self.code.to_string(),
-            host: self.people.host_name(),
-            seats: self.people.seats.len() as u8,
-            players: self.people.seated() as u8,
-            status: self.status(),
-        }
     }
 
     /// Whether `session` holds a seat.

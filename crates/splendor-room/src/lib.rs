@@ -48,6 +48,7 @@ mod setup;
 pub mod social;
 pub mod text;
 mod timers;
+mod upkeep;
 pub mod write;
 
 #[cfg(test)]
