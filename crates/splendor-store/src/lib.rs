@@ -132,7 +132,7 @@ impl Default for StoreConfig {
 }
 
 /// A handle to the store. Cheap to clone: every clone shares the same
-/// connection pool and writer task, which stop when the last clone is dropped.
+/// connection pool and writer, which stop when the last clone is dropped.
 #[derive(Clone, Debug)]
 pub struct Store {
     inner: Arc<Inner>,
@@ -142,7 +142,7 @@ pub struct Store {
 struct Inner {
     /// Reads go straight to the pool; writes go through `commands`.
     pool: DbPool,
-    /// The queue of the single writer task.
+    /// The queue of the single writer (a thread on SQLite, a task on PostgreSQL).
     commands: mpsc::Sender<Command>,
     /// What the writer has done so far.
     counters: Arc<Counters>,
@@ -153,7 +153,7 @@ struct Inner {
 
 impl Store {
     /// Opens the database at `url` with the default configuration, creating
-    /// and migrating it as needed, and starts the writer task.
+    /// and migrating it as needed, and starts the writer.
     ///
     /// Must be called within a Tokio runtime.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
@@ -396,7 +396,7 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::list_finished(pool, before, limit).await)
     }
 
-    /// What the writer task has done so far.
+    /// What the writer has done so far.
     pub fn writer_stats(&self) -> WriterStats {
         self.inner.counters.snapshot()
     }
@@ -457,7 +457,7 @@ impl Store {
         self.inner.pool.close().await;
     }
 
-    /// Sends a write to the writer task and waits for its commit.
+    /// Sends a write to the writer and waits for its commit.
     async fn write(&self, op: WriteOp) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.inner

@@ -136,17 +136,40 @@ pub(crate) async fn run(
     }
 }
 
+/// Writes queued for the next batch, each with its caller's answer.
+pub(crate) type Pending = Vec<(WriteOp, oneshot::Sender<Result<(), StoreError>>)>;
+
 /// Commits the pending writes and answers their callers.
-async fn commit(
-    pool: &sqlx::PgPool,
-    writes: &mut Vec<(WriteOp, oneshot::Sender<Result<(), StoreError>>)>,
-    counters: &Counters,
-) {
+async fn commit(pool: &sqlx::PgPool, writes: &mut Pending, counters: &Counters) {
     if writes.is_empty() {
         return;
     }
     let ops: Vec<&WriteOp> = writes.iter().map(|(op, _)| op).collect();
-    let answers = write_batch(pool, &ops, counters).await;
+    let mut batch = Batch::new(ops.len(), counters);
+    let answers = match postgres::write_batch(pool, &ops).await {
+        Ok(answers) => answers,
+        Err(err) => match batch.failed(classify(Backend::Postgres, err)) {
+            Some(answers) => answers,
+            None => {
+                for op in &ops {
+                    let alone = postgres::write_batch(pool, &[*op]).await;
+                    if !batch.alone(alone.map_err(|e| classify(Backend::Postgres, e))) {
+                        break;
+                    }
+                }
+                batch.answers()
+            }
+        },
+    };
+    answer(writes, answers, counters);
+}
+
+/// Answers each pending write's caller with its outcome, in order.
+pub(crate) fn answer(
+    writes: &mut Pending,
+    answers: Vec<Result<(), StoreError>>,
+    counters: &Counters,
+) {
     counters
         .writes
         .fetch_add(answers.len() as u64, Ordering::Relaxed);
@@ -157,60 +180,82 @@ async fn commit(
     }
 }
 
-/// Writes a batch in one transaction, falling back to one transaction per
-/// write when the batch fails for a reason other than the database being
-/// unreachable. Returns one answer per operation, in order.
-async fn write_batch(
-    pool: &sqlx::PgPool,
-    ops: &[&WriteOp],
-    counters: &Counters,
-) -> Vec<Result<(), StoreError>> {
-    counters.batches.fetch_add(1, Ordering::Relaxed);
-    counters
-        .largest_batch
-        .fetch_max(ops.len() as u64, Ordering::Relaxed);
-    let err = match postgres::write_batch(pool, ops).await {
-        Ok(answers) => return answers,
-        Err(err) => classify(Backend::Postgres, err),
-    };
-    counters.failed_batches.fetch_add(1, Ordering::Relaxed);
-    if ops.len() == 1 || !worth_retrying_alone(&err) {
-        log_failure(&err, ops.len());
-        return vec![Err(err); ops.len()];
-    }
-    tracing::warn!(
-        "a batch of {} writes failed ({err}); retrying each write in its own transaction",
-        ops.len()
-    );
-    let mut answers = Vec::with_capacity(ops.len());
-    for op in ops {
-        counters.retried_alone.fetch_add(1, Ordering::Relaxed);
-        match postgres::write_batch(pool, &[*op]).await {
-            Ok(mut alone) => answers.push(alone.pop().unwrap_or(Ok(()))),
-            Err(err) => {
-                let err = classify(Backend::Postgres, err);
-                if !worth_retrying_alone(&err) {
-                    // The database went away: the rest would fail the same way.
-                    let rest = ops.len() - answers.len();
-                    log_failure(&err, rest);
-                    answers.extend(std::iter::repeat_n(Err(err), rest));
-                    break;
-                }
-                log_failure(&err, 1);
-                answers.push(Err(err));
-            }
+/// The policy both writers share when a batch's one transaction fails:
+/// if the database is unreachable (or the batch is one write), every write
+/// gets the error; otherwise each write is retried alone, in its own
+/// transaction, until the database turns out to be gone.
+pub(crate) struct Batch<'a> {
+    size: usize,
+    answers: Vec<Result<(), StoreError>>,
+    counters: &'a Counters,
+}
+
+impl<'a> Batch<'a> {
+    /// A batch of `size` writes about to be tried in one transaction.
+    pub(crate) fn new(size: usize, counters: &'a Counters) -> Batch<'a> {
+        counters.batches.fetch_add(1, Ordering::Relaxed);
+        counters
+            .largest_batch
+            .fetch_max(size as u64, Ordering::Relaxed);
+        Batch {
+            size,
+            answers: Vec::with_capacity(size),
+            counters,
         }
     }
-    answers
+
+    /// The batch's transaction failed with `err`: every write's answer, or
+    /// `None` when each write is to be retried alone ([`Batch::alone`]).
+    pub(crate) fn failed(&mut self, err: StoreError) -> Option<Vec<Result<(), StoreError>>> {
+        self.counters.failed_batches.fetch_add(1, Ordering::Relaxed);
+        if self.size == 1 || !worth_retrying_alone(&err) {
+            log_failure(&err, self.size);
+            return Some(vec![Err(err); self.size]);
+        }
+        tracing::warn!(
+            "a batch of {} writes failed ({err}); retrying each write in its own transaction",
+            self.size
+        );
+        None
+    }
+
+    /// The outcome of the next write retried alone; false when the rest
+    /// need not be tried (the database went away: they got its error).
+    pub(crate) fn alone(
+        &mut self,
+        outcome: Result<Vec<Result<(), StoreError>>, StoreError>,
+    ) -> bool {
+        self.counters.retried_alone.fetch_add(1, Ordering::Relaxed);
+        match outcome {
+            Ok(mut alone) => self.answers.push(alone.pop().unwrap_or(Ok(()))),
+            Err(err) if !worth_retrying_alone(&err) => {
+                // The rest would fail the same way.
+                let rest = self.size - self.answers.len();
+                log_failure(&err, rest);
+                self.answers.extend(std::iter::repeat_n(Err(err), rest));
+                return false;
+            }
+            Err(err) => {
+                log_failure(&err, 1);
+                self.answers.push(Err(err));
+            }
+        }
+        true
+    }
+
+    /// One answer per write, in order.
+    pub(crate) fn answers(self) -> Vec<Result<(), StoreError>> {
+        self.answers
+    }
 }
 
 /// A failure that concerns the database as a whole fails every write alike;
 /// retrying them one by one would only multiply the waiting.
-pub(crate) fn worth_retrying_alone(err: &StoreError) -> bool {
+fn worth_retrying_alone(err: &StoreError) -> bool {
     !(err.is_transient() || matches!(err, StoreError::Closed))
 }
 
-pub(crate) fn log_failure(err: &StoreError, writes: usize) {
+fn log_failure(err: &StoreError, writes: usize) {
     if err.is_transient() || matches!(err, StoreError::Closed) {
         tracing::warn!("{writes} writes were not stored: {err}");
     } else {

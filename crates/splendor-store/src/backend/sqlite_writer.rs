@@ -15,14 +15,13 @@
 //! on sqlx's pool; WAL lets them run beside the writer.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use crate::StoreError;
 use crate::backend::{SqliteFile, classify_sqlite, sqlite_writes};
-use crate::writer::{Command, Counters, WriteOp, log_failure, worth_retrying_alone};
+use crate::writer::{Batch, Command, Counters, Pending, WriteOp, answer};
 
 /// How many prepared statements the connection keeps: every kind of write
 /// and its fallbacks fit.
@@ -92,8 +91,6 @@ impl Opened {
     }
 }
 
-type Pending = Vec<(WriteOp, oneshot::Sender<Result<(), StoreError>>)>;
-
 fn run(
     mut conn: Connection,
     mut commands: mpsc::Receiver<Command>,
@@ -126,60 +123,22 @@ fn commit(conn: &mut Connection, writes: &mut Pending, counters: &Counters) {
         return;
     }
     let ops: Vec<&WriteOp> = writes.iter().map(|(op, _)| op).collect();
-    let answers = write_batch(conn, &ops, counters);
-    counters
-        .writes
-        .fetch_add(answers.len() as u64, Ordering::Relaxed);
-    for ((_, reply), answer) in writes.drain(..).zip(answers) {
-        // A caller that stopped waiting still had its write applied.
-        let _ = reply.send(answer);
-    }
-}
-
-/// One transaction for the batch; if it fails for a reason other than the
-/// database being unreachable, one transaction per write (see `writer`).
-fn write_batch(
-    conn: &mut Connection,
-    ops: &[&WriteOp],
-    counters: &Counters,
-) -> Vec<Result<(), StoreError>> {
-    counters.batches.fetch_add(1, Ordering::Relaxed);
-    counters
-        .largest_batch
-        .fetch_max(ops.len() as u64, Ordering::Relaxed);
-    let err = match try_write(conn, ops) {
-        Ok(answers) => return answers,
-        Err(err) => classify_sqlite(err),
-    };
-    counters.failed_batches.fetch_add(1, Ordering::Relaxed);
-    if ops.len() == 1 || !worth_retrying_alone(&err) {
-        log_failure(&err, ops.len());
-        return vec![Err(err); ops.len()];
-    }
-    tracing::warn!(
-        "a batch of {} writes failed ({err}); retrying each write in its own transaction",
-        ops.len()
-    );
-    let mut answers = Vec::with_capacity(ops.len());
-    for op in ops {
-        counters.retried_alone.fetch_add(1, Ordering::Relaxed);
-        match try_write(conn, &[*op]) {
-            Ok(mut alone) => answers.push(alone.pop().unwrap_or(Ok(()))),
-            Err(err) => {
-                let err = classify_sqlite(err);
-                if !worth_retrying_alone(&err) {
-                    // The database went away: the rest would fail the same way.
-                    let rest = ops.len() - answers.len();
-                    log_failure(&err, rest);
-                    answers.extend(std::iter::repeat_n(Err(err), rest));
-                    break;
+    let mut batch = Batch::new(ops.len(), counters);
+    let answers = match try_write(conn, &ops) {
+        Ok(answers) => answers,
+        Err(err) => match batch.failed(classify_sqlite(err)) {
+            Some(answers) => answers,
+            None => {
+                for op in &ops {
+                    if !batch.alone(try_write(conn, &[*op]).map_err(classify_sqlite)) {
+                        break;
+                    }
                 }
-                log_failure(&err, 1);
-                answers.push(Err(err));
+                batch.answers()
             }
-        }
-    }
-    answers
+        },
+    };
+    answer(writes, answers, counters);
 }
 
 /// Writes the operations in one transaction (`BEGIN IMMEDIATE`: the write
