@@ -11,7 +11,7 @@
 //! After the cut every operation fails with `EIO`, as on a machine whose
 //! disk is gone; the durable content is then read out as an [`Image`].
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -20,15 +20,15 @@ use fuser::Errno;
 
 use crate::image::{Entry, Image};
 
+mod content;
+mod directories;
+
+use content::Content;
+#[cfg(test)]
+use content::PAGE;
+
 /// The root directory's inode number (FUSE's).
 pub(crate) const ROOT: u64 = 1;
-
-/// The unit in which changes since the last sync are tracked, in bytes.
-const PAGE: u64 = 4096;
-
-/// The largest file: a write past it fails (`EFBIG`) instead of taking the
-/// machine's memory.
-const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// What an inode is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,93 +61,6 @@ pub(crate) struct NewAttributes {
     pub(crate) size: Option<u64>,
     pub(crate) atime: Option<SystemTime>,
     pub(crate) mtime: Option<SystemTime>,
-}
-
-/// A file's bytes: what reads see, and what survives a power cut.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Content {
-    /// What reads see: every write so far.
-    current: Vec<u8>,
-    /// The bytes as of the last sync: all that survives a power cut.
-    synced: Vec<u8>,
-    /// The pages ([`PAGE`] bytes) of `current` changed since the last sync;
-    /// a sync copies only these (and takes `current`'s length).
-    dirty: BTreeSet<u64>,
-}
-
-impl Content {
-    /// Content that is all synced.
-    fn synced(bytes: Vec<u8>) -> Content {
-        Content {
-            current: bytes.clone(),
-            synced: bytes,
-            dirty: BTreeSet::new(),
-        }
-    }
-
-    fn len(&self) -> u64 {
-        self.current.len() as u64
-    }
-
-    /// Marks the bytes `start..end` as changed.
-    fn mark(&mut self, start: u64, end: u64) {
-        if start < end {
-            self.dirty.extend(start / PAGE..=(end - 1) / PAGE);
-        }
-    }
-
-    pub(crate) fn read(&self, offset: u64, size: u32) -> &[u8] {
-        let start = offset.min(self.len()) as usize;
-        let end = offset.saturating_add(u64::from(size)).min(self.len()) as usize;
-        &self.current[start..end]
-    }
-
-    /// Writes `bytes` at `offset`; a gap past the end reads as zeros.
-    pub(crate) fn write(&mut self, offset: u64, bytes: &[u8]) -> Result<(), Errno> {
-        let end = offset
-            .checked_add(bytes.len() as u64)
-            .filter(|&end| end <= MAX_FILE_BYTES)
-            .ok_or(Errno::EFBIG)?;
-        let old_len = self.len();
-        if end > old_len {
-            self.current.resize(end as usize, 0);
-        }
-        self.current[offset as usize..end as usize].copy_from_slice(bytes);
-        self.mark(offset.min(old_len), end);
-        Ok(())
-    }
-
-    /// Sets the length; what grows reads as zeros.
-    pub(crate) fn truncate(&mut self, size: u64) -> Result<(), Errno> {
-        if size > MAX_FILE_BYTES {
-            return Err(Errno::EFBIG);
-        }
-        let old_len = self.len();
-        self.current.resize(size as usize, 0);
-        // A shrink needs no mark: a sync takes the length as it is.
-        self.mark(old_len, size);
-        Ok(())
-    }
-
-    /// Makes the current bytes the durable ones (`fsync`).
-    pub(crate) fn sync(&mut self) {
-        let len = self.current.len();
-        self.synced.resize(len, 0);
-        for page in std::mem::take(&mut self.dirty) {
-            let start = (page * PAGE) as usize;
-            if start >= len {
-                break;
-            }
-            let end = (start + PAGE as usize).min(len);
-            self.synced[start..end].copy_from_slice(&self.current[start..end]);
-        }
-    }
-
-    /// Forgets every write since the last sync (the power cut).
-    fn lose_unsynced(&mut self) {
-        self.current.clone_from(&self.synced);
-        self.dirty.clear();
-    }
 }
 
 /// One inode.
@@ -527,150 +440,6 @@ impl Model {
                 self.nodes.remove(&ino);
             }
         }
-    }
-
-    // ---- directories -----------------------------------------------------
-
-    /// Creates a file, or with `exclusive` false opens the one already there
-    /// (`O_CREAT` without `O_EXCL`); it is open either way.
-    pub(crate) fn create_file(
-        &mut self,
-        parent: u64,
-        name: &OsStr,
-        perm: u16,
-        owner: (u32, u32),
-        exclusive: bool,
-    ) -> Result<Attributes, Errno> {
-        self.change()?;
-        if let Some(&ino) = self.entries(parent)?.get(name) {
-            if exclusive {
-                return Err(Errno::EEXIST);
-            }
-            self.content_mut(ino)?;
-            self.open(ino)?;
-            return self.attributes(ino);
-        }
-        let mut node = Node::new(Body::File(Content::default()), perm, owner.0, owner.1);
-        node.open = 1;
-        let ino = self.add(parent, name, node);
-        self.touch(parent)?;
-        self.attributes(ino)
-    }
-
-    pub(crate) fn make_directory(
-        &mut self,
-        parent: u64,
-        name: &OsStr,
-        perm: u16,
-        owner: (u32, u32),
-    ) -> Result<Attributes, Errno> {
-        self.change()?;
-        if self.entries(parent)?.contains_key(name) {
-            return Err(Errno::EEXIST);
-        }
-        let body = Body::Directory {
-            parent,
-            entries: BTreeMap::new(),
-        };
-        let ino = self.add(parent, name, Node::new(body, perm, owner.0, owner.1));
-        self.touch(parent)?;
-        self.attributes(ino)
-    }
-
-    pub(crate) fn unlink(&mut self, parent: u64, name: &OsStr) -> Result<(), Errno> {
-        self.change()?;
-        let ino = *self.entries(parent)?.get(name).ok_or(Errno::ENOENT)?;
-        if matches!(self.node(ino)?.body, Body::Directory { .. }) {
-            return Err(Errno::EISDIR);
-        }
-        self.entries_mut(parent)?.remove(name);
-        self.drop_link(ino);
-        self.touch(parent)
-    }
-
-    pub(crate) fn remove_directory(&mut self, parent: u64, name: &OsStr) -> Result<(), Errno> {
-        self.change()?;
-        let ino = *self.entries(parent)?.get(name).ok_or(Errno::ENOENT)?;
-        if !self.entries(ino)?.is_empty() {
-            return Err(Errno::ENOTEMPTY);
-        }
-        self.entries_mut(parent)?.remove(name);
-        self.nodes.remove(&ino);
-        self.touch(parent)
-    }
-
-    /// Moves `name` to `new_name`, replacing a file there (or an empty
-    /// directory by a directory) unless `no_replace`.
-    pub(crate) fn rename(
-        &mut self,
-        parent: u64,
-        name: &OsStr,
-        new_parent: u64,
-        new_name: &OsStr,
-        no_replace: bool,
-    ) -> Result<(), Errno> {
-        self.change()?;
-        let ino = *self.entries(parent)?.get(name).ok_or(Errno::ENOENT)?;
-        let moving_directory = matches!(self.node(ino)?.body, Body::Directory { .. });
-        if moving_directory && self.is_within(new_parent, ino) {
-            return Err(Errno::EINVAL);
-        }
-        if let Some(&replaced) = self.entries(new_parent)?.get(new_name) {
-            if replaced == ino {
-                return Ok(());
-            }
-            if no_replace {
-                return Err(Errno::EEXIST);
-            }
-            match (&self.node(replaced)?.body, moving_directory) {
-                (Body::Directory { entries, .. }, true) if entries.is_empty() => {
-                    self.nodes.remove(&replaced);
-                }
-                (Body::Directory { .. }, true) => return Err(Errno::ENOTEMPTY),
-                (Body::Directory { .. }, false) => return Err(Errno::EISDIR),
-                (Body::File(_), true) => return Err(Errno::ENOTDIR),
-                (Body::File(_), false) => self.drop_link(replaced),
-            }
-        }
-        self.entries_mut(parent)?.remove(name);
-        self.entries_mut(new_parent)?
-            .insert(new_name.to_owned(), ino);
-        if let Body::Directory { parent, .. } = &mut self.node_mut(ino)?.body {
-            *parent = new_parent;
-        }
-        self.touch(parent)?;
-        self.touch(new_parent)
-    }
-
-    /// Whether directory `ino` is `ancestor` or below it.
-    fn is_within(&self, mut ino: u64, ancestor: u64) -> bool {
-        loop {
-            if ino == ancestor {
-                return true;
-            }
-            match self.nodes.get(&ino).map(|n| &n.body) {
-                Some(Body::Directory { parent, .. }) if *parent != ino => ino = *parent,
-                _ => return false,
-            }
-        }
-    }
-
-    /// A file lost a name: freed unless it is open.
-    fn drop_link(&mut self, ino: u64) {
-        if let Some(node) = self.nodes.get_mut(&ino) {
-            node.nlink = node.nlink.saturating_sub(1);
-            if node.nlink == 0 && node.open == 0 {
-                self.nodes.remove(&ino);
-            }
-        }
-    }
-
-    fn touch(&mut self, ino: u64) -> Result<(), Errno> {
-        let now = SystemTime::now();
-        let node = self.node_mut(ino)?;
-        node.mtime = now;
-        node.ctime = now;
-        Ok(())
     }
 }
 
