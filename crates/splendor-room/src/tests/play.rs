@@ -155,38 +155,17 @@ fn an_action_is_stored_then_everyone_gets_their_events_and_view() {
     // the legal actions; the reply comes last.
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        cy@c3 join spectator
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ cy@c3 join spectator
+        ~ ann@c1 start joined
         ann@c1 act {"take":["white","blue","green"]} v0
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            cy@c3 join spectator
-              c1 <- room Waiting [ann* bob] watching ["cy"] you player#0
-              c2 <- room Waiting [ann* bob] watching ["cy"] you player#1
-              c3 <- room Waiting [ann* bob] watching ["cy"] you spectator id=r2
-              reply joined spectator
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] watching ["cy"] you player#0 id=r3
-              c2 <- room Playing [ann* bob] watching ["cy"] you player#1
-              c3 <- room Playing [ann* bob] watching ["cy"] you spectator (frame)
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              c3 <- state v0 to_act 0 legal - (frame)
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ cy@c3 join spectator
+            ~ ann@c1 start joined
             ann@c1 act {"take":["white","blue","green"]} v0
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied
@@ -207,9 +186,9 @@ fn an_action_is_stored_then_everyone_gets_their_events_and_view() {
 fn r11_3_stale_versions_and_rule_errors_change_nothing() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         bob@c2 act {"take":["white","blue","green"]}
         ann@c1 act {"take_two":"white"} v1
         ann@c1 act {"buy":89}
@@ -218,24 +197,9 @@ fn r11_3_stale_versions_and_rule_errors_change_nothing() {
         ann@c1 act {"take":["white","blue","green"]} v0
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             bob@c2 act {"take":["white","blue","green"]}
               reply rule error not_your_turn (R11.4)
             ann@c1 act {"take_two":"white"} v1
@@ -262,32 +226,17 @@ fn r11_3_stale_versions_and_rule_errors_change_nothing() {
 fn a_game_runs_to_the_end_and_everyone_gets_the_result() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         play end
         ann@c1 sync
         ann@c1 act "pass"
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             play end
               played 73: RoomProbe { status: Finished, version: Some(73), seated: 2, connected_players: 2, spectators: 0 }
             ann@c1 sync
@@ -354,48 +303,20 @@ fn a_game_cannot_start_twice_nor_be_joined_once_started() {
 fn after_an_action_states_are_lean_unless_the_connection_asked_for_verbose() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player verbose
-        cy@c3 join spectator verbose
-        dee@c4 join spectator
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player verbose
+        ~ cy@c3 join spectator verbose
+        ~ dee@c4 join spectator
+        ~ ann@c1 start joined
         ann@c1 act {"take":["white","blue","green"]}
         dee@c4 sync
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player verbose
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            cy@c3 join spectator verbose
-              c1 <- room Waiting [ann* bob] watching ["cy"] you player#0
-              c2 <- room Waiting [ann* bob] watching ["cy"] you player#1
-              c3 <- room Waiting [ann* bob] watching ["cy"] you spectator id=r2
-              reply joined spectator
-            dee@c4 join spectator
-              c1 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#0
-              c2 <- room Waiting [ann* bob] watching ["cy", "dee"] you player#1
-              c3 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator (frame)
-              c4 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator id=r3
-              reply joined spectator
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] watching ["cy", "dee"] you player#0 id=r4
-              c2 <- room Playing [ann* bob] watching ["cy", "dee"] you player#1
-              c3 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (frame)
-              c4 <- room Playing [ann* bob] watching ["cy", "dee"] you spectator (frame)
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              c3 <- state v0 to_act 0 legal - (frame)
-              c4 <- state v0 to_act 0 legal - (frame)
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player verbose
+            ~ cy@c3 join spectator verbose
+            ~ dee@c4 join spectator
+            ~ ann@c1 start joined
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> ok
               count ActionApplied

@@ -9,9 +9,9 @@ use super::check::check;
 fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        eve@c3 join spectator
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ eve@c3 join spectator
         bob@c2 chat   hello there  
         eve@c3 chat hi from the stands
         ann@c1 chat
@@ -23,19 +23,9 @@ fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
         zed@c9 chat I am not here
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            eve@c3 join spectator
-              c1 <- room Waiting [ann* bob] watching ["eve"] you player#0
-              c2 <- room Waiting [ann* bob] watching ["eve"] you player#1
-              c3 <- room Waiting [ann* bob] watching ["eve"] you spectator id=r2
-              reply joined spectator
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ eve@c3 join spectator
             bob@c2 chat   hello there
               c1 <- chat bob#1: hello there (frame)
               c2 <- chat bob#1: hello there id=r3
@@ -71,8 +61,8 @@ fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
 fn the_host_mutes_a_seat_and_a_person_is_held_to_five_messages_in_ten_seconds() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
         bob@c2 mute 0
         ann@c1 mute 1
         bob@c2 chat can you hear me
@@ -88,14 +78,8 @@ fn the_host_mutes_a_seat_and_a_person_is_held_to_five_messages_in_ten_seconds() 
         bob@c2 chat 7
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
             bob@c2 mute 0
               reply not_host: room-not-host
             ann@c1 mute 1
@@ -146,8 +130,8 @@ fn the_host_mutes_a_seat_and_a_person_is_held_to_five_messages_in_ten_seconds() 
 fn a_rematch_is_offered_accepted_and_made_with_the_same_seats() {
     check(
         r#"
-        room 3 ann@c1
-        bob@c2 join player
+        ~ room 3 ann@c1
+        ~ bob@c2 join player
         ann@c1 add_bot greedy
         eve@c3 join spectator
         ann@c1 rematch
@@ -166,14 +150,8 @@ fn a_rematch_is_offered_accepted_and_made_with_the_same_seats() {
         bob@c2 leave_finished
         "#,
         expect![[r#"
-            room 3 ann@c1
-              c1 <- room Waiting [ann* - -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob -] you player#0
-              c2 <- room Waiting [ann* bob -] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/3 host ann
+            ~ room 3 ann@c1
+            ~ bob@c2 join player
             ann@c1 add_bot greedy
               c1 <- room Waiting [ann* bob Greedy bot(greedy)] you player#0 id=r2
               c2 <- room Waiting [ann* bob Greedy bot(greedy)] you player#1
@@ -323,33 +301,18 @@ fn a_host_who_watches_stays_the_host_when_people_join() {
 fn a_player_who_leaves_the_finished_table_withdraws_the_rematch() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         play end
         ann@c1 rematch
         bob@c2 leave_finished
         ann@c1 rematch
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             play end
               played 73: RoomProbe { status: Finished, version: Some(73), seated: 2, connected_players: 2, spectators: 0 }
             ann@c1 rematch

@@ -9,9 +9,9 @@ use super::check::check;
 fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         store fails unavailable
         ann@c1 act {"take":["white","blue","green"]}
         store fails failed
@@ -20,24 +20,9 @@ fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
         ann@c1 act {"take":["white","blue","green"]} v0
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             store fails unavailable
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Unavailable
@@ -68,31 +53,16 @@ fn a_failed_persistence_step_rejects_the_action_and_changes_nothing() {
 fn a_fenced_write_closes_the_room_at_once() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         store fails fenced
         ann@c1 act {"take":["white","blue","green"]}
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             store fails fenced
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Fenced
@@ -109,31 +79,16 @@ fn a_fenced_write_closes_the_room_at_once() {
 fn a_lost_lease_closes_the_room_at_once_without_a_write() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         lease lost
         lease lost
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             lease lost
               closed "closed-moved" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-moved"
             lease lost
@@ -150,31 +105,16 @@ fn a_lost_lease_closes_the_room_at_once_without_a_write() {
 fn a_handed_off_room_closes_as_moved_only_with_a_game_in_progress() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         hand off
         hand off
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             hand off
               closed "closed-moved" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-moved"
             hand off
@@ -182,19 +122,13 @@ fn a_handed_off_room_closes_as_moved_only_with_a_game_in_progress() {
     );
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
         hand off
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
             hand off
               closed "closed-shutting-down" sessions ["ann", "bob"] farewell ["c1", "c2"]: room_closed "closed-shutting-down"
               deadline none
@@ -206,21 +140,15 @@ fn a_handed_off_room_closes_as_moved_only_with_a_game_in_progress() {
 fn a_game_whose_record_cannot_be_stored_does_not_start() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
         store fails unavailable
         ann@c1 start joined
         probe
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
             store fails unavailable
             ann@c1 start joined
               write game started ["ann", "bob"] Options { first_seat: Some(0) } -> Unavailable
@@ -238,9 +166,9 @@ fn a_store_ahead_of_the_room_is_reloaded_and_the_caller_told_its_version_is_stal
     // the log and everyone gets the stored game.
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         store loses
         ann@c1 act {"take":["white","blue","green"]}
         probe
@@ -248,24 +176,9 @@ fn a_store_ahead_of_the_room_is_reloaded_and_the_caller_told_its_version_is_stal
         probe
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             store loses
             ann@c1 act {"take":["white","blue","green"]}
               write action #0 seat 0 {"take":["white","blue","green"]} -> Unavailable
@@ -293,9 +206,9 @@ fn a_result_that_failed_to_store_is_stored_when_the_room_closes() {
     // it closes (and a restart would, from the log).
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         play 72
         store refuses results
         play next
@@ -303,24 +216,9 @@ fn a_result_that_failed_to_store_is_stored_when_the_room_closes() {
         handles gone
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             play 72
               played 72: RoomProbe { status: Playing, version: Some(72), seated: 2, connected_players: 2, spectators: 0 }
             store refuses results
@@ -353,33 +251,18 @@ fn a_result_that_failed_to_store_is_stored_when_the_room_closes() {
 fn a_room_closes_even_when_its_result_still_cannot_be_stored() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         play 72
         store refuses results
         play next
         handles gone
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             play 72
               played 72: RoomProbe { status: Playing, version: Some(72), seated: 2, connected_players: 2, spectators: 0 }
             store refuses results
@@ -414,33 +297,18 @@ fn a_room_closes_even_when_its_result_still_cannot_be_stored() {
 fn r6_4_a_store_that_lost_actions_is_not_reloaded_backwards() {
     check(
         r#"
-        room 2 ann@c1
-        bob@c2 join player
-        ann@c1 start joined
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
         play 3
         store forgets
         play next
         probe
         "#,
         expect![[r#"
-            room 2 ann@c1
-              c1 <- room Waiting [ann* -] you player#0 id=create
-              deadline 3600s
-            bob@c2 join player
-              c1 <- room Waiting [ann* bob] you player#0
-              c2 <- room Waiting [ann* bob] you player#1 id=r1
-              reply joined player#1
-              listed Waiting 2/2 host ann
-            ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
-              count GameStarted
-              c1 <- room Playing [ann* bob] you player#0 id=r2
-              c2 <- room Playing [ann* bob] you player#1
-              c1 <- state v0 to_act 0 legal 30
-              c2 <- state v0 to_act 0 legal -
-              reply ok
-              listed Playing 2/2 host ann
-              deadline none
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
             play 3
               played 3: RoomProbe { status: Playing, version: Some(3), seated: 2, connected_players: 2, spectators: 0 }
             store forgets
