@@ -203,12 +203,12 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                     let old = rematch_of.as_deref().map(RoomCode::parse);
                     match (found, old, cluster.inner.matched.get()) {
                         (Some((session, room)), None | Some(Some(_)), Some(hook)) => {
-                            hook(
-                                splendor_lobby::SessionId(session),
+                            let found = splendor_lobby::Match {
                                 room,
                                 players,
-                                old.flatten(),
-                            );
+                                rematch_of: old.flatten(),
+                            };
+                            hook(splendor_lobby::SessionId(session), found);
                         }
                         (None, ..) | (_, Some(None), _) => {
                             warn!(%session, %room, "an unreadable announcement of a formed game");

@@ -64,7 +64,7 @@ pub type MovedHook = Arc<dyn Fn(RoomCode, Vec<ConnId>) + Send + Sync>;
 /// Told that a session's game was formed (or its rematch made) on another
 /// node: the session, the new room, how many play, and for a rematch the
 /// finished room.
-pub type MatchedHook = Arc<dyn Fn(SessionId, RoomCode, u8, Option<RoomCode>) + Send + Sync>;
+pub type MatchedHook = Arc<dyn Fn(SessionId, splendor_lobby::Match) + Send + Sync>;
 
 /// Told of a sanction another node made.
 pub type SanctionedHook = Arc<dyn Fn(splendor_protocol::node::WireSanction) + Send + Sync>;
@@ -341,21 +341,15 @@ impl Cluster {
 
     /// Tells every node that `session`'s game (or rematch) is in `room`:
     /// the node holding the session's waiting connection seats it there.
-    pub async fn announce_matched(
-        &self,
-        session: SessionId,
-        room: RoomCode,
-        players: u8,
-        rematch_of: Option<RoomCode>,
-    ) {
+    pub async fn announce_matched(&self, session: SessionId, found: splendor_lobby::Match) {
         let message = splendor_protocol::node::ToAll::Matched {
             session: session.0.simple().to_string(),
-            room: room.to_string(),
-            players,
-            rematch_of: rematch_of.map(|r| r.to_string()),
+            room: found.room.to_string(),
+            players: found.players,
+            rematch_of: found.rematch_of.map(|r| r.to_string()),
         };
         if let Err(e) = self.tell_all(message).await {
-            warn!(%room, error = %e, "announcing a formed game");
+            warn!(room = %found.room, error = %e, "announcing a formed game");
         }
     }
 
@@ -520,6 +514,16 @@ where
 {
     while let Some(message) = subscriber.next().await {
         handle(message).await;
+    }
+}
+
+impl splendor_lobby::RemoteWaiters for Cluster {
+    fn announce(
+        &self,
+        session: SessionId,
+        found: splendor_lobby::Match,
+    ) -> splendor_lobby::session::BoxFuture<'_, ()> {
+        Box::pin(self.announce_matched(session, found))
     }
 }
 

@@ -19,6 +19,8 @@
 //! - [`stored`]: the database (splendor-store) behind persistence and
 //!   sessions, and [`stored::restore`], which reopens every unfinished game
 //!   at start-up by replaying its log.
+//! - [`waiters`]: the connections waiting for a game a step spanning
+//!   rooms makes (quick play's forming, the rematch; `lobby::matching`).
 //! - [`code`]: room codes; [`config`]: limits and timers; [`error`]: errors
 //!   with their wire codes.
 #![forbid(unsafe_code)]
@@ -36,6 +38,7 @@ pub mod session;
 pub mod stored;
 pub mod thinking;
 mod timings;
+pub mod waiters;
 
 pub use config::{LobbyConfig, TurnClock, TurnClockError};
 pub use conn::{
@@ -56,3 +59,4 @@ pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore
 pub use splendor_room::{RoomCode, code, error, text};
 pub use thinking::ThinkPool;
 pub use timings::{TimeHistogram, Timings};
+pub use waiters::{Match, RemoteWaiters, Waiters};

@@ -49,7 +49,6 @@ pub mod l10n;
 pub mod limits;
 pub mod metrics;
 pub mod probe;
-mod quickplay;
 mod ratings;
 mod sanctions;
 mod state;

@@ -15,8 +15,7 @@ use tracing::info;
 use crate::limits::{ConnectRate, IpLimiter, NamePolicy, OriginPolicy};
 use crate::metrics::{Metrics, TimedPersistence};
 use crate::{
-    Backend, Config, ServerError, Storage, admin, cluster, finished_cache, log_restore, quickplay,
-    sanctions,
+    Backend, Config, ServerError, Storage, admin, cluster, finished_cache, log_restore, sanctions,
 };
 
 /// Everything a request handler needs. Cheap to clone.
@@ -60,7 +59,6 @@ struct AppInner {
     /// configuration gives it an address of its own.
     metrics_addr: watch::Sender<Option<SocketAddr>>,
     /// Connections waiting for their quick-play games.
-    waiters: Arc<quickplay::Waiters>,
     /// This node's part in a cluster (`--nats-url`), if it is one.
     cluster: Option<splendor_cluster::Cluster>,
     /// In a cluster: the connections told when their room moved, and
@@ -182,7 +180,6 @@ impl AppState {
                 evictions: watch::channel(0).0,
                 connections: watch::channel(0).0,
                 metrics_addr: watch::channel(None).0,
-                waiters: Arc::default(),
                 cluster,
                 node: std::sync::OnceLock::new(),
                 admin,
@@ -260,11 +257,6 @@ impl AppState {
                 now.saturating_sub(millis(config.unused_session_ttl)),
             )
             .await
-    }
-
-    /// Connections waiting for their quick-play games.
-    pub(crate) fn waiters(&self) -> &Arc<quickplay::Waiters> {
-        &self.inner.waiters
     }
 
     /// The database, when the server has one.

@@ -26,6 +26,7 @@ use crate::timings::{TimeHistogram, Timings};
 
 mod create;
 mod leases;
+mod matching;
 
 pub use create::{CreateRoom, RestoreError};
 
@@ -91,6 +92,8 @@ pub(crate) struct LobbyInner {
     remote: std::sync::OnceLock<Arc<dyn crate::room::RemoteRooms>>,
     next_instance: AtomicU64,
     stats: Arc<Stats>,
+    /// The connections waiting for games formed or agreed here.
+    waiters: crate::waiters::Waiters,
 }
 
 /// What the rooms of a lobby have done, counted by the rooms themselves.
@@ -268,6 +271,7 @@ impl Lobby {
                     config.think_threads,
                     config.strong_budget,
                 ))),
+                waiters: crate::waiters::Waiters::default(),
             }),
         }
     }
@@ -275,6 +279,11 @@ impl Lobby {
     /// Which connection and room each session has.
     pub fn presence(&self) -> &Presence {
         &self.inner.presence
+    }
+
+    /// The connections waiting for a quick-play game or a rematch.
+    pub fn waiters(&self) -> &crate::waiters::Waiters {
+        &self.inner.waiters
     }
 
     /// The limits and timers of this lobby's rooms.

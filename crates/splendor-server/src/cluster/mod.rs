@@ -91,17 +91,13 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     // Quick play's waiters and rematches across nodes: a game formed here
     // for a session waiting on another node is announced, and one formed
     // elsewhere for a session waiting here reaches its connection.
-    let waiters = state.waiters().clone();
-    waiters.set_cluster(cluster.clone());
-    cluster.on_matched(Arc::new(move |session, room, players, rematch_of| {
-        waiters.notify_here(
-            session,
-            crate::quickplay::Match {
-                room,
-                players,
-                rematch_of,
-            },
-        );
+    state
+        .lobby()
+        .waiters()
+        .set_remote(Arc::new(cluster.clone()));
+    let lobby = state.lobby().clone();
+    cluster.on_matched(Arc::new(move |session, found| {
+        lobby.waiters().notify_here(session, found);
     }));
     Ok(state)
 }

@@ -38,7 +38,7 @@ pub(super) struct Client {
     /// The room this connection is in; changed only by `set_room`.
     pub(super) room: Option<RoomHandle>,
     /// While its session is queued for quick play: where its game comes.
-    pub(super) matches: Option<tokio::sync::mpsc::Receiver<crate::quickplay::Match>>,
+    pub(super) matches: Option<tokio::sync::mpsc::Receiver<splendor_lobby::Match>>,
     /// `matches` waits for a rematch this connection accepted, not for
     /// quick play: it ends when the connection leaves the finished room.
     pub(super) awaiting_rematch: bool,
@@ -74,7 +74,7 @@ enum Wake<F> {
     /// A frame, an error, or the end of the stream.
     Frame(F),
     /// The quick-play queue (or an agreed rematch) found this session's game.
-    Matched(crate::quickplay::Match),
+    Matched(splendor_lobby::Match),
     /// The wait for people ran out: bots fill the free seats.
     Bots,
     /// Silent past the liveness the client promised.
@@ -402,7 +402,10 @@ impl Client {
             self.awaiting_rematch = false;
             self.matches = None;
             if let Some(session) = &self.session {
-                self.state.waiters().forget(session.id, self.conn.id());
+                self.state
+                    .lobby()
+                    .waiters()
+                    .forget(session.id, self.conn.id());
             }
         }
         self.room_span = match &room {
@@ -556,8 +559,8 @@ async fn next_move(
 
 /// The next formed game of a queued session; never while not queued.
 async fn next_match(
-    matches: &mut Option<tokio::sync::mpsc::Receiver<crate::quickplay::Match>>,
-) -> Option<crate::quickplay::Match> {
+    matches: &mut Option<tokio::sync::mpsc::Receiver<splendor_lobby::Match>>,
+) -> Option<splendor_lobby::Match> {
     match matches {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,

@@ -1,19 +1,20 @@
 //! Quick play on a connection (issue 13): `queue`, `unqueue`, the formed
 //! game arriving, and the queue across reconnects. The queue itself is in
-//! the database; `crate::quickplay` forms the games.
+//! the database; the lobby forms the games (`Lobby::form_games`) and tells
+//! the waiting connections (`Lobby::waiters`).
 
-use splendor_lobby::{Request, RoomCode, RoomSeat, Session, SessionId};
+use splendor_lobby::room::clock::ClockOptions;
+use splendor_lobby::{Match, Request, RoomCode, RoomSeat, Session, SessionId};
 use std::time::Duration;
 
 use splendor_protocol::{
-    ErrorCode, Matched, Queue, Queued, RequestId, Role, ServerMessage, Unqueued, Words,
+    ErrorCode, Matched, Queue, Queued, RequestId, Role, RoomClock, ServerMessage, Unqueued, Words,
 };
 use splendor_store::{Store, StoreError, unix_millis_now};
 use tokio::time::Instant;
 use tracing::{debug, warn};
 
 use super::client::Client;
-use crate::quickplay::{Match, form_games, form_one, quick_play_clock, requeue, room_clock};
 
 /// The longest wait for people before bots (`bot_after_s`).
 const MAX_BOT_WAIT_S: u32 = 600;
@@ -109,7 +110,12 @@ impl Client {
         }
         debug!(players, "queued");
         self.state.metrics().session_queued();
-        self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+        self.matches = Some(
+            self.state
+                .lobby()
+                .waiters()
+                .watch(session.id, self.conn.id()),
+        );
         self.bots_at = queue
             .bot_after_s
             .map(|s| (Instant::now() + Duration::from_secs(u64::from(s)), players));
@@ -204,7 +210,12 @@ impl Client {
         if let Err(e) = store.set_queue_away(store_id(session.id), None).await {
             warn!(error = %e, "could not mark a queued session present");
         }
-        self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+        self.matches = Some(
+            self.state
+                .lobby()
+                .waiters()
+                .watch(session.id, self.conn.id()),
+        );
         self.bots_at = entry.bots_at.map(|at| {
             let left = u64::try_from(at.saturating_sub(unix_millis_now())).unwrap_or(0);
             (Instant::now() + Duration::from_millis(left), entry.players)
@@ -223,27 +234,13 @@ impl Client {
         else {
             return;
         };
-        let entries = match store.take_with_bots(store_id(session.id), players).await {
-            Ok(Some(entries)) => entries,
-            // Matched meanwhile: that game's news is on its way.
-            Ok(None) => return,
-            Err(e) => return warn!(error = %e, "could not read the quick-play queue"),
-        };
-        let bots = usize::from(players).saturating_sub(entries.len());
         let clock = quick_play_clock(self.state.config().quick_play_clock);
-        match form_one(
-            self.state.lobby(),
-            self.state.waiters(),
-            (&entries, bots),
-            clock,
-        )
-        .await
+        let lobby = self.state.lobby();
+        if lobby
+            .form_with_bots(&store, session.id, (players, clock))
+            .await
         {
-            Ok(()) => self.state.metrics().quick_play_game(),
-            Err(e) => {
-                warn!(error = %e, "could not make a quick-play room with bots");
-                requeue(&store, &entries).await;
-            }
+            self.state.metrics().quick_play_game();
         }
     }
 
@@ -276,7 +273,7 @@ impl Client {
         if self.matches.take().is_none() {
             return;
         }
-        self.state.waiters().forget(session, self.conn.id());
+        self.state.lobby().waiters().forget(session, self.conn.id());
         // The session's turn (`Presence::turn`): a newer connection's hello
         // claims the session and marks it present in its turn, so this
         // check and this write are both before it or both after it (a
@@ -326,7 +323,7 @@ impl Client {
     fn stop_waiting(&mut self, session: SessionId) {
         self.matches = None;
         self.bots_at = None;
-        self.state.waiters().forget(session, self.conn.id());
+        self.state.lobby().waiters().forget(session, self.conn.id());
     }
 
     async fn announce_queued(&self, store: &Store, players: u8, id: Option<RequestId>) {
@@ -348,11 +345,31 @@ impl Client {
     async fn form(&self, store: &Store, players: u8) {
         let config = self.state.config();
         let clock = quick_play_clock(config.quick_play_clock);
-        form_games(
-            (store, self.state.lobby(), self.state.metrics()),
-            self.state.waiters(),
-            (players, clock, config.queue_away_ttl),
-        )
-        .await;
+        let formed = self
+            .state
+            .lobby()
+            .form_games(store, (players, clock, config.queue_away_ttl))
+            .await;
+        for _ in 0..formed {
+            self.state.metrics().quick_play_game();
+        }
+    }
+}
+
+/// The clock of quick-play games: the server's, with the stand-in for the
+/// away (R12.3).
+pub(super) fn quick_play_clock(clock: splendor_lobby::TurnClock) -> ClockOptions {
+    ClockOptions {
+        clock,
+        stand_in_when_away: true,
+    }
+}
+
+/// The clock as `queued` shows it.
+fn room_clock(options: ClockOptions) -> RoomClock {
+    RoomClock {
+        initial_s: options.clock.bank().as_secs(),
+        increment_s: options.clock.increment().as_secs(),
+        stand_in_when_away: options.stand_in_when_away,
     }
 }

@@ -31,7 +31,7 @@ impl Client {
         };
         // A rated room always has a clock and the stand-in for the away.
         let clock = if create.rated {
-            let quick = crate::quickplay::quick_play_clock(self.state.config().quick_play_clock);
+            let quick = super::queue::quick_play_clock(self.state.config().quick_play_clock);
             Some(clock.map_or(quick, |c| ClockOptions {
                 stand_in_when_away: true,
                 ..c
@@ -162,11 +162,11 @@ impl Client {
         }
     }
 
-    /// `rematch`: offers or accepts one. The last acceptance makes the
-    /// new room here (rooms never touch the lobby): the old room is told
-    /// its code (everyone there sees it in `room` and may follow with
-    /// `join`), this connection leaves the old room, takes its seat in the
-    /// new one and starts it, seat order drawn anew.
+    /// `rematch`: offers or accepts one. The last acceptance has the
+    /// lobby make the new room (`Lobby::agree_rematch`: rooms never touch
+    /// the lobby; the old room is told its code and the others who
+    /// accepted are moved), then this connection takes its seat in the new
+    /// one and starts it, seat order drawn anew.
     pub(super) async fn rematch(&mut self, id: Option<RequestId>) {
         let Some((session, old)) = self.require_room(&id) else {
             return;
@@ -180,43 +180,24 @@ impl Client {
             // connection waits to be moved into the new room.
             Ok(_) => {
                 if self.matches.is_none() {
-                    self.matches = Some(self.state.waiters().watch(session.id, self.conn.id()));
+                    self.matches = Some(
+                        self.state
+                            .lobby()
+                            .waiters()
+                            .watch(session.id, self.conn.id()),
+                    );
                     self.awaiting_rematch = true;
                 }
                 return;
             }
             Err(e) => return self.reply_lobby_error(e, id),
         };
-        let quiet = self.caller(&session, None);
         let lobby = self.state.lobby().clone();
-        let (people, players) = (plan.people(), plan.seats());
-        let new = match lobby
-            .create_rematch(session.clone(), self.address.clone(), (old.code(), plan))
-            .await
-        {
-            Ok(handle) => handle,
-            Err(e) => {
-                // The offer starts over; say why to the one who tried.
-                let _ = old.call(quiet, Request::RematchReady { room: None }).await;
-                return self.reply_lobby_error(e, id);
-            }
+        let host = (session.clone(), self.conn.id(), self.address.clone());
+        let new = match lobby.agree_rematch(host, &old, plan).await {
+            Ok(new) => new,
+            Err(e) => return self.reply_lobby_error(e, id),
         };
-        let ready = Request::RematchReady {
-            room: Some(new.code()),
-        };
-        let _ = old.call(quiet.clone(), ready).await;
-        // Every other player who accepted and is still at the old table is
-        // moved by the server (`left`, then the new `room` and `state`), so
-        // nobody has to follow with `join` (issue 23, defect 1).
-        for person in people {
-            let found = crate::quickplay::Match {
-                room: new.code(),
-                players,
-                rematch_of: Some(old.code()),
-            };
-            self.state.waiters().notify(person, found).await;
-        }
-        let _ = old.call(quiet, Request::LeaveFinished).await;
         self.set_room(None);
         let joined = new
             .join(
