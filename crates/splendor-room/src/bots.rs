@@ -50,16 +50,11 @@ impl RoomCore {
         let level: Level = level
             .parse()
             .map_err(|e: splendor_ai::UnknownLevel| LobbyError::UnknownBotLevel(e.0))?;
-        let seat = self
-            .people
-            .seats
-            .iter()
-            .position(Option::is_none)
-            .ok_or(LobbyError::RoomFull)?;
+        let seat = self.people.free_seat().ok_or(LobbyError::RoomFull)?;
         let id = SessionId(Uuid::from_u64_pair(self.random_u64(), self.random_u64()));
         let name = self.bot_name(level);
         info!(seat, %level, "bot seated");
-        self.people.seats[seat] = Some(Member::bot(id, name, level));
+        self.people.sit(seat, Member::bot(id, name, level));
         self.broadcast_room(Some((caller.conn, caller.request.clone())));
         Ok(())
     }
@@ -70,7 +65,7 @@ impl RoomCore {
         if self.people.bot_at(usize::from(seat)).is_none() {
             return Err(LobbyError::NotABot(seat));
         }
-        self.people.seats[usize::from(seat)] = None;
+        self.people.free(usize::from(seat));
         info!(seat, "bot removed");
         self.broadcast_room(Some((caller.conn, caller.request.clone())));
         Ok(())
@@ -84,7 +79,7 @@ impl RoomCore {
         if self.running.is_some() {
             return Err(LobbyError::GameAlreadyStarted);
         }
-        if self.people.host != caller.session {
+        if !self.people.is_host(caller.session) {
             return Err(LobbyError::NotHost);
         }
         Ok(())
@@ -95,7 +90,7 @@ impl RoomCore {
         let mut name = level.name().to_owned();
         name[..1].make_ascii_uppercase();
         let base = format!("{name} bot");
-        let taken = |n: &str| self.people.seats.iter().flatten().any(|m| m.name == n);
+        let taken = |n: &str| self.people.members().any(|m| m.name == n);
         (1..)
             .map(|k| {
                 if k == 1 {
@@ -112,11 +107,11 @@ impl RoomCore {
     /// the stand-in's (`greedy`, R12.2) for a player out of time.
     pub(crate) fn mover_level(&self) -> Option<(Seat, Level)> {
         let running = self.running.as_ref()?;
-        let seat = running.game.to_act()?;
+        let seat = running.game().to_act()?;
         if let Some(level) = self.people.bot_at(usize::from(seat)) {
             return Some((seat, level));
         }
-        let standing_in = running.clocks.as_ref()?.standing_in == Some(seat);
+        let standing_in = running.clocks()?.standing_in == Some(seat);
         standing_in.then_some((seat, STAND_IN))
     }
 
@@ -129,8 +124,8 @@ impl RoomCore {
         let Some(running) = self.running.as_mut() else {
             return;
         };
-        let to_act = running.game.to_act();
-        let Some(clocks) = running.clocks.as_mut() else {
+        let to_act = running.game().to_act();
+        let Some(clocks) = running.clocks_mut() else {
             return;
         };
         match to_act {
@@ -138,9 +133,7 @@ impl RoomCore {
             Some(seat) => {
                 let away = self
                     .people
-                    .seats
-                    .get(usize::from(seat))
-                    .and_then(Option::as_ref)
+                    .member(usize::from(seat))
                     .is_some_and(|m| m.conn.is_none());
                 clocks.wait_for(seat, now, away);
             }
@@ -153,7 +146,7 @@ impl RoomCore {
         if self.pending.is_some() {
             return; // No clock runs while an action is being stored.
         }
-        let Some(clocks) = self.running.as_mut().and_then(|r| r.clocks.as_mut()) else {
+        let Some(clocks) = self.running.as_mut().and_then(|r| r.clocks_mut()) else {
             return;
         };
         if let Some(seat) = clocks.expire(now) {
@@ -176,7 +169,7 @@ impl RoomCore {
         let Some(running) = self.running.as_ref() else {
             return;
         };
-        let version = running.version;
+        let version = running.version();
         if self
             .bot_turn
             .is_some_and(|t| t.seat == seat && t.version == version)
@@ -188,7 +181,7 @@ impl RoomCore {
             Some(_) => self.bot_pause_until = None,
             None => {}
         }
-        let view = running.game.view(Viewer::Seat(seat));
+        let view = running.game().view(Viewer::Seat(seat));
         let seed = self.random_u64();
         self.bot_turn = Some(BotTurn {
             seat,
@@ -306,7 +299,7 @@ impl RoomCore {
     fn first_legal(&mut self) -> Option<Action> {
         let running = self.running.as_ref()?;
         let mut legal = std::mem::take(&mut self.legal);
-        running.game.legal_actions(&mut legal);
+        running.game().legal_actions(&mut legal);
         let first = legal.first().copied();
         self.legal = legal;
         first

@@ -19,8 +19,7 @@ use std::time::Instant;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use splendor_protocol::{RoomStatus, RoomSummary, SeatOrder, Words};
-use splendor_replay::Salt;
-use splendor_rules::{Action, Events, Game, Options};
+use splendor_rules::{Action, Events, Game};
 use tracing::{info, warn};
 use uuid::Uuid;
 
@@ -30,6 +29,7 @@ use super::effect::Mover;
 use super::effect::RoomProbe;
 use super::effect::{Answer, Closed, Effect, Write};
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
+use super::running::Running;
 use super::seats::Seats;
 use super::social::Social;
 use super::timers::{RoomTimer, TimerTable, expiry_reason};
@@ -37,43 +37,8 @@ use crate::code::RoomCode;
 use crate::config::RoomConfig;
 use crate::conn::{Outgoing, Worded};
 use crate::error::LobbyError;
-use crate::session::{Session, SessionId};
+use crate::session::Session;
 use crate::write::GameId;
-
-/// The game once started.
-#[derive(Clone, Debug)]
-pub(crate) struct Running {
-    pub(crate) id: GameId,
-    /// The game's id as text, as messages carry it.
-    pub(crate) id_text: String,
-    pub(crate) game: Game,
-    /// The seed the game was dealt from; secret until the game is over.
-    pub(crate) seed: u64,
-    /// The options it was set up with.
-    pub(crate) options: Options,
-    /// The salt of the commitment; secret until the game is over.
-    pub(crate) salt: Salt,
-    /// `SHA-256(salt || seed)` in hexadecimal, sent with every state.
-    pub(crate) commitment: String,
-    /// The number of actions applied (the state version).
-    pub(crate) version: u64,
-    /// Player names by seat, fixed at the start.
-    pub(crate) names: Vec<String>,
-    /// When the game ended, for the viewing period.
-    pub(crate) finished_at: Option<Instant>,
-    /// The game is over but storing its result failed: the room tries
-    /// again when it closes (and a restart stores it from the log).
-    pub(crate) result_pending: bool,
-    /// The seats' turn clocks, in a room with a clock (R12).
-    pub(crate) clocks: Option<Clocks>,
-    /// The versions of the actions the stand-in made (R12.4).
-    pub(crate) stand_in_actions: Vec<u64>,
-    /// Who made the last action (its `events` say so).
-    pub(crate) last_mover: Mover,
-    /// Every action's events and who made it, oldest first: the `history`
-    /// a joining or resuming connection is sent.
-    pub(crate) history: Vec<(Mover, Events)>,
-}
 
 /// The change waiting for the write in flight.
 #[derive(Debug)]
@@ -374,7 +339,7 @@ impl RoomCore {
                 let why = if self
                     .running
                     .as_ref()
-                    .is_some_and(|r| r.game.result().is_none())
+                    .is_some_and(|r| r.game().result().is_none())
                 {
                     super::play::FENCED
                 } else {
@@ -416,10 +381,10 @@ impl RoomCore {
     pub fn probe(&self) -> RoomProbe {
         RoomProbe {
             status: self.status(),
-            version: self.running.as_ref().map(|r| r.version),
+            version: self.running.as_ref().map(|r| r.version()),
             seated: self.people.seated(),
             connected_players: self.people.connected_players(),
-            spectators: self.people.spectators.len(),
+            spectators: self.people.spectators().len(),
         }
     }
 
@@ -430,7 +395,7 @@ impl RoomCore {
             self.people.connected_players(),
             humans,
             self.people.seated() - humans,
-            self.people.spectators.len(),
+            self.people.spectators().len(),
         ]
     }
 
@@ -445,7 +410,7 @@ impl RoomCore {
     pub fn status(&self) -> RoomStatus {
         match &self.running {
             None => RoomStatus::Waiting,
-            Some(r) if r.game.is_over() => RoomStatus::Finished,
+            Some(r) if r.game().is_over() => RoomStatus::Finished,
             Some(_) => RoomStatus::Playing,
         }
     }
@@ -505,10 +470,10 @@ impl RoomCore {
             return;
         }
         if let Some(running) = &self.running
-            && running.result_pending
-            && let Some(result) = running.game.result()
+            && running.result_pending()
+            && let Some(result) = running.game().result()
         {
-            let game = running.id;
+            let game = running.id();
             self.write(
                 Write::GameFinished { game, result },
                 Pending::Result {
@@ -540,10 +505,5 @@ impl RoomCore {
     /// Whether the room is closed (every request is refused).
     pub(crate) fn is_closed(&self) -> bool {
         self.closed
-    }
-
-    /// Whether `session` holds a seat.
-    pub(crate) fn is_seated(&self, session: SessionId) -> bool {
-        self.people.seat_of(session).is_some()
     }
 }

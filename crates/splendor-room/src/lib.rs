@@ -42,6 +42,7 @@ pub mod input;
 mod membership;
 mod outbox;
 mod play;
+mod running;
 pub mod seats;
 pub mod session;
 mod setup;

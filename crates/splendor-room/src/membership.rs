@@ -26,12 +26,8 @@ impl RoomCore {
         let conn = caller.conn;
         if let Some(seat) = self.people.seat_of(session.id) {
             // A seated session comes back: it gets its seat, on this connection.
-            let mut replaced = None;
-            if let Some(member) = self.people.seats[seat].as_mut() {
-                replaced = member.conn.replace(conn).filter(|&old| old != conn);
-                member.verbose = verbose;
-                info!(session = %session.id, seat, "player reconnected");
-            }
+            let replaced = self.people.attach(seat, conn, verbose);
+            info!(session = %session.id, seat, "player reconnected");
             if let Some(old) = replaced {
                 self.push(Effect::Close {
                     conn: old,
@@ -45,28 +41,18 @@ impl RoomCore {
                 seat: Some(seat as Seat),
             });
         }
-        let spectating = self
-            .people
-            .spectators
-            .iter()
-            .position(|s| s.session == session.id);
+        let spectating = self.people.spectator_of(session.id);
         // Check first, change after: a failed join leaves everything as it was.
         let free_seat = match role {
             Role::Player => {
                 if self.running.is_some() {
                     return Err(LobbyError::GameAlreadyStarted);
                 }
-                Some(
-                    self.people
-                        .seats
-                        .iter()
-                        .position(Option::is_none)
-                        .ok_or(LobbyError::RoomFull)?,
-                )
+                Some(self.people.free_seat().ok_or(LobbyError::RoomFull)?)
             }
             Role::Spectator => {
                 if spectating.is_none()
-                    && self.people.spectators.len() >= self.config.max_spectators
+                    && self.people.spectators().len() >= self.config.max_spectators
                 {
                     return Err(LobbyError::TooManySpectators);
                 }
@@ -74,7 +60,7 @@ impl RoomCore {
             }
         };
         if let Some(i) = spectating {
-            let old = self.people.spectators.remove(i);
+            let old = self.people.remove_spectator(i);
             if old.conn != conn {
                 self.push(Effect::Close {
                     conn: old.conn,
@@ -86,18 +72,17 @@ impl RoomCore {
         let joined = match free_seat {
             Some(seat) => {
                 // A host who left before the start hands over to the
-                // joiner; a host who watches (a table of bots, the arena)
-                // stays the host.
-                if !self.is_seated(self.people.host) && !self.people.host_watching() {
-                    self.people.host = session.id;
-                }
-                self.people.seats[seat] = Some(Member {
-                    session: session.id,
-                    name: session.name,
-                    conn: Some(conn),
-                    verbose,
-                    bot: None,
-                });
+                // joiner (`Seats::sit`).
+                self.people.sit(
+                    seat,
+                    Member {
+                        session: session.id,
+                        name: session.name,
+                        conn: Some(conn),
+                        verbose,
+                        bot: None,
+                    },
+                );
                 info!(session = %session.id, seat, "player joined");
                 Joined {
                     role: Role::Player,
@@ -105,7 +90,7 @@ impl RoomCore {
                 }
             }
             None => {
-                self.people.spectators.push(Spectator {
+                self.people.add_spectator(Spectator {
                     session: session.id,
                     name: session.name,
                     conn,
@@ -138,18 +123,13 @@ impl RoomCore {
         let left = if let Some(seat) = self.people.seat_of_conn(session, conn) {
             if self.running.is_some() {
                 // A running game keeps the seat; the player may come back.
-                self.people.seats[seat].as_mut().and_then(|m| m.conn.take())
+                self.people.detach(seat)
             } else {
-                let member = self.people.seats[seat].take();
-                if self.people.host == session
-                    && let Some(next) = self.people.seats.iter().flatten().find(|m| m.bot.is_none())
-                {
-                    self.people.host = next.session;
-                }
-                member.and_then(|m| m.conn)
+                // A host who leaves hands the role on (`Seats::free`).
+                self.people.free(seat).and_then(|m| m.conn)
             }
         } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
-            Some(self.people.spectators.remove(i).conn)
+            Some(self.people.remove_spectator(i).conn)
         } else {
             return Err(LobbyError::NotInRoom);
         };
@@ -174,12 +154,10 @@ impl RoomCore {
     pub(crate) fn detach(&mut self, caller: &Caller) {
         let (session, conn) = (caller.session, caller.conn);
         if let Some(seat) = self.people.seat_of_conn(session, conn) {
-            if let Some(member) = self.people.seats[seat].as_mut() {
-                member.conn = None;
-            }
+            self.people.detach(seat);
             info!(session = %session, seat, "player disconnected");
         } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
-            self.people.spectators.remove(i);
+            self.people.remove_spectator(i);
             debug!(session = %session, "spectator disconnected");
         } else {
             // A connection that was already replaced or removed.

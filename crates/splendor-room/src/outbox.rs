@@ -40,7 +40,7 @@ impl RoomCore {
     /// Everyone attached to the room, players first.
     pub(crate) fn audience(&self) -> Vec<Audience> {
         let started = self.running.is_some();
-        let players = self.people.seats.iter().enumerate().filter_map(|(i, m)| {
+        let players = self.people.slots().iter().enumerate().filter_map(|(i, m)| {
             let member = m.as_ref()?;
             let conn = member.conn?;
             Some(Audience {
@@ -57,7 +57,7 @@ impl RoomCore {
                 },
             })
         });
-        let spectators = self.people.spectators.iter().map(|s| Audience {
+        let spectators = self.people.spectators().iter().map(|s| Audience {
             conn: s.conn,
             verbose: s.verbose,
             viewer: Viewer::Spectator,
@@ -89,7 +89,7 @@ impl RoomCore {
             status: self.status(),
             seats: self
                 .people
-                .seats
+                .slots()
                 .iter()
                 .enumerate()
                 .map(|(i, m)| {
@@ -98,7 +98,7 @@ impl RoomCore {
                         name: m.name.clone(),
                         // A bot is always at the table.
                         connected: m.conn.is_some() || m.bot.is_some(),
-                        host: m.session == self.people.host,
+                        host: self.people.is_host(m.session),
                         bot: m.bot.map(|level| level.name().to_owned()),
                         muted: self.is_muted(m.session),
                         player_id: (self.rated && m.bot.is_none()).then(|| m.session.player_id()),
@@ -107,7 +107,7 @@ impl RoomCore {
                 .collect(),
             spectators: self
                 .people
-                .spectators
+                .spectators()
                 .iter()
                 .map(|s| s.name.clone())
                 .collect(),
@@ -296,9 +296,9 @@ impl RoomCore {
     /// Every action of the game so far as `viewer` may see it (R6.4):
     /// redacted exactly as the live events were.
     fn history_message(&self, viewer: Viewer) -> Option<ServerMessage> {
-        let running = self.running.as_ref().filter(|r| !r.history.is_empty())?;
+        let running = self.running.as_ref().filter(|r| !r.history().is_empty())?;
         let actions = running
-            .history
+            .history()
             .iter()
             .enumerate()
             .map(|(i, (by, events))| EventsInfo {
@@ -314,7 +314,7 @@ impl RoomCore {
             .collect();
         Some(ServerMessage::History(HistoryInfo {
             room: self.code.to_string(),
-            version: running.version,
+            version: running.version(),
             actions,
         }))
     }
@@ -339,8 +339,11 @@ impl RoomCore {
         EventsInfo {
             id: request,
             room: self.code.to_string(),
-            version: self.running.as_ref().map_or(0, |r| r.version),
-            by: self.running.as_ref().and_then(|r| mover_name(r.last_mover)),
+            version: self.running.as_ref().map_or(0, |r| r.version()),
+            by: self
+                .running
+                .as_ref()
+                .and_then(|r| mover_name(r.last_mover())),
             events: events
                 .iter()
                 .map(|e| wire_event(&e.redact_for(viewer)))
@@ -351,19 +354,19 @@ impl RoomCore {
     /// The `result`, once the game is over.
     fn result_message(&self) -> Option<ServerMessage> {
         let running = self.running.as_ref()?;
-        let result = running.game.result()?;
+        let result = running.game().result()?;
         let mut info = result_info(
             self.code.as_str(),
             &result,
-            &running.names,
-            &running.id_text,
+            running.names(),
+            running.id_text(),
             Reveal {
-                commitment: running.commitment.clone(),
-                seed: Seed(running.seed).to_string(),
-                salt: running.salt.to_string(),
+                commitment: running.commitment().to_owned(),
+                seed: Seed(running.seed()).to_string(),
+                salt: running.salt().to_string(),
             },
         );
-        info.stand_in_actions = running.stand_in_actions.clone();
+        info.stand_in_actions = running.stand_in_actions().to_vec();
         Some(ServerMessage::Result(info))
     }
 
@@ -386,13 +389,13 @@ impl RoomCore {
         form: fn(&View, StateContext<'_>) -> T,
     ) -> Option<T> {
         let running = self.running.as_ref()?;
-        let view = running.game.view(viewer);
+        let view = running.game().view(viewer);
         let you = match viewer {
             Viewer::Seat(seat) => Some(seat),
             Viewer::Spectator => None,
         };
-        let legal_actions = if you.is_some() && running.game.to_act() == you {
-            running.game.legal_actions(&mut self.legal);
+        let legal_actions = if you.is_some() && running.game().to_act() == you {
+            running.game().legal_actions(&mut self.legal);
             Some(self.legal.iter().map(|&a| WireAction::from(a)).collect())
         } else {
             None
@@ -401,13 +404,13 @@ impl RoomCore {
             &view,
             StateContext {
                 room: self.code.as_str(),
-                game: &running.id_text,
-                commitment: &running.commitment,
-                version: running.version,
+                game: running.id_text(),
+                commitment: running.commitment(),
+                version: running.version(),
                 you,
-                names: &running.names,
+                names: running.names(),
                 legal_actions,
-                clocks: running.clocks.as_ref().map(|c| c.info(self.now)),
+                clocks: running.clocks().map(|c| c.info(self.now)),
             },
         ))
     }

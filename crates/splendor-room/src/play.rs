@@ -11,9 +11,10 @@ use splendor_rules::{Action, Events, Game, Options, Seat, seat_order};
 use tracing::{debug, info, warn};
 
 use super::clock::Clocks;
-use super::core::{AfterResult, Pending, RoomCore, Running};
+use super::core::{AfterResult, Pending, RoomCore};
 use super::effect::{Answer, Effect, GameRecord, Mover, Tally, Write};
 use super::input::{Caller, Ticket, WriteId};
+use super::running::{Deal, Running};
 use crate::error::LobbyError;
 use crate::write::{PersistError, PersistErrorKind};
 
@@ -57,8 +58,8 @@ impl RoomCore {
         let game = Game::new(seated as u8, options, seed)
             .map_err(|e| LobbyError::internal(format!("game setup failed: {e}")))?;
         // R2.4: the seat order is random by default, drawn from the seed.
-        let joined: Vec<usize> = (0..self.people.seats.len())
-            .filter(|&i| self.people.seats[i].is_some())
+        let joined: Vec<usize> = (0..self.people.len())
+            .filter(|&i| self.people.member(i).is_some())
             .collect();
         let order: Vec<usize> = match order {
             SeatOrder::Joined => joined,
@@ -70,7 +71,7 @@ impl RoomCore {
         };
         let members: Vec<_> = order
             .iter()
-            .filter_map(|&i| self.people.seats[i].as_ref())
+            .filter_map(|&i| self.people.member(i))
             .collect();
         let players = members.iter().map(|m| m.session).collect();
         let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
@@ -82,7 +83,7 @@ impl RoomCore {
             // connections are being moved in by the server: being away
             // does not count for the first turn (R12.3), so the first seat
             // starts with its whole bank (R12.1).
-            if self.matched || self.people.fixed_host {
+            if self.matched || self.people.fixed_host() {
                 clocks.players_arriving()
             } else {
                 clocks
@@ -92,24 +93,16 @@ impl RoomCore {
         // The salt makes the commitment to a 64-bit seed impossible to invert.
         let mut salt = Salt([0; 32]);
         self.random_fill(&mut salt.0);
-        let commitment = Commitment::of(Seed(seed), &salt);
-        let running = Running {
+        let deal = Deal {
             id,
-            id_text: id.to_string(),
             game,
             seed,
             options,
             salt,
-            commitment: commitment.to_string(),
-            version: 0,
             names: names.clone(),
-            finished_at: None,
-            result_pending: false,
-            clocks,
-            stand_in_actions: Vec::new(),
-            last_mover: Mover::Person,
-            history: Vec::new(),
         };
+        let commitment = Commitment::of(Seed(seed), &salt);
+        let running = Running::new(deal, clocks);
         // Persistence step: the game exists only once it is durable.
         self.write(
             Write::GameStarted(GameRecord {
@@ -160,7 +153,7 @@ impl RoomCore {
         if self
             .running
             .as_ref()
-            .and_then(|r| r.clocks.as_ref())
+            .and_then(|r| r.clocks())
             .is_some_and(|c| c.standing_in == Some(seat as Seat))
         {
             return Err(LobbyError::StandInTurn);
@@ -178,28 +171,28 @@ impl RoomCore {
         origin: Option<(Ticket, Caller)>,
     ) -> Result<(), LobbyError> {
         let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
-        if running.game.is_over() {
+        if running.game().is_over() {
             return Err(LobbyError::GameOver);
         }
         // 2. On which state: a stale expectation applies nothing.
         if let Some(expected) = expect_version
-            && expected != running.version
+            && expected != running.version()
         {
             return Err(LobbyError::StaleVersion {
-                current: running.version,
+                current: running.version(),
                 expected,
             });
         }
         // 3. Apply to a copy; a rule error leaves the game untouched (R11.3).
-        let mut next = running.game; // `Game` is `Copy`: this is the copy.
+        let mut next = *running.game(); // `Game` is `Copy`: this is the copy.
         let events = next.apply(seat, action).map_err(|mut e| {
             debug!(seat, %action, code = e.code, "action rejected");
             // The rules know seats; players know names (issue 11).
             if e.code == "not_your_turn"
                 && let Some(name) = running
-                    .game
+                    .game()
                     .to_act()
-                    .and_then(|s| running.names.get(usize::from(s)))
+                    .and_then(|s| running.names().get(usize::from(s)))
             {
                 e.words = Words::new("rule-not-your-turn-named").text("name", name.clone());
             }
@@ -214,15 +207,15 @@ impl RoomCore {
         } else {
             Mover::StandIn
         };
-        let clocks = running.clocks.clone().map(|mut clocks| {
+        let clocks = running.clocks().cloned().map(|mut clocks| {
             let turn_ends = next.to_act() != Some(seat);
             clocks.accepted(seat, self.now, by == Mover::Person, turn_ends);
             clocks
         });
         // 4. Persistence step: durable before anyone sees it.
         let write = Write::ActionApplied {
-            game: running.id,
-            index: running.version,
+            game: running.id(),
+            index: running.version(),
             seat,
             action,
             by,
@@ -264,9 +257,8 @@ impl RoomCore {
                     self.reply(ticket, Err(LobbyError::from_persistence(&e)));
                     return;
                 }
-                let mut old_seats = std::mem::take(&mut self.people.seats);
-                self.people.seats = order.iter().map(|&i| old_seats[i].take()).collect();
-                info!(game = %running.id, players = order.len(), "game started");
+                self.people.seat_in_order(&order);
+                info!(game = %running.id(), players = order.len(), "game started");
                 self.running = Some(*running);
                 self.push(Effect::Count(Tally::GameStarted));
                 self.broadcast_room(Some((caller.conn, caller.request)));
@@ -294,14 +286,14 @@ impl RoomCore {
                     } else {
                         warn!(error = %e, "could not store the result; trying again when the room closes");
                         if let Some(running) = self.running.as_mut() {
-                            running.result_pending = true;
+                            running.set_result_pending(true);
                         }
                     }
                 } else if let Some(running) = self.running.as_mut() {
-                    if running.result_pending {
+                    if running.result_pending() {
                         info!("the result is stored now");
                     }
-                    running.result_pending = false;
+                    running.set_result_pending(false);
                 }
                 self.after_result(then);
             }
@@ -329,16 +321,16 @@ impl RoomCore {
             return;
         };
         if let Err(e) = outcome {
-            let expected = running.version;
+            let expected = running.version();
             warn!(error = %e, version = expected, "could not store an action; rejected");
             // R12.1: the time the store took is nobody's. The clock that
             // ran when the action was accepted runs on from where it was.
-            if let Some(clocks) = running.clocks.as_mut() {
+            if let Some(clocks) = running.clocks_mut() {
                 clocks.shift(accepted_at, now);
             }
             let ticket = origin.map(|(ticket, _)| ticket);
             if e.kind == PersistErrorKind::Diverged {
-                let game = running.id;
+                let game = running.id();
                 self.write(
                     Write::LoadLog { game },
                     Pending::Reload { ticket, expected },
@@ -351,20 +343,10 @@ impl RoomCore {
             return;
         }
         // 5. Commit: the copy becomes the game.
-        running.game = next;
-        if by == Mover::StandIn {
-            running.stand_in_actions.push(running.version);
-        }
-        running.version += 1;
-        running.clocks = clocks;
-        running.last_mover = by;
-        running.history.push((by, events));
-        debug!(version = running.version, "action applied");
-        let result = running.game.result();
-        let game = running.id;
-        if running.game.is_over() {
-            running.finished_at = Some(now);
-        }
+        running.commit((next, clocks, by), events, now);
+        debug!(version = running.version(), "action applied");
+        let result = running.game().result();
+        let game = running.id();
         self.push(Effect::Count(Tally::ActionApplied));
         match by {
             Mover::Person => {}
@@ -387,7 +369,7 @@ impl RoomCore {
 
     /// The step after a result was stored (or there was none to store).
     fn after_result(&mut self, then: AfterResult) {
-        let over = self.running.as_ref().is_some_and(|r| r.game.is_over());
+        let over = self.running.as_ref().is_some_and(|r| r.game().is_over());
         match then {
             AfterResult::Act { origin, events } => {
                 // 6. Broadcast: everyone gets their own events and view.
@@ -408,7 +390,7 @@ impl RoomCore {
                 if over {
                     self.broadcast_room(None);
                 }
-                let current = self.running.as_ref().map_or(expected, |r| r.version);
+                let current = self.running.as_ref().map_or(expected, |r| r.version());
                 if let Some(ticket) = ticket {
                     self.reply(ticket, Err(LobbyError::StaleVersion { current, expected }));
                 }
@@ -471,24 +453,20 @@ impl RoomCore {
                     return;
                 };
                 info!(
-                    from = running.version,
+                    from = running.version(),
                     to = version,
                     "game reloaded from the store"
                 );
-                running.game = game;
-                running.version = version;
-                running.history = history;
                 let then = AfterResult::Reload { ticket, expected };
-                if running.game.is_over() && running.finished_at.is_none() {
-                    running.finished_at = Some(now);
-                    if let Some(result) = running.game.result() {
-                        let game = running.id;
-                        self.write(
-                            Write::GameFinished { game, result },
-                            Pending::Result { then },
-                        );
-                        return;
-                    }
+                if running.reload((game, version, history), now)
+                    && let Some(result) = running.game().result()
+                {
+                    let game = running.id();
+                    self.write(
+                        Write::GameFinished { game, result },
+                        Pending::Result { then },
+                    );
+                    return;
                 }
                 self.after_result(then);
             }
@@ -507,14 +485,14 @@ impl RoomCore {
         })?;
         // Never back in time: a shorter log means the store lost actions,
         // and replaying it would deal again cards everyone has seen (R6.4).
-        if (log.len() as u64) < running.version {
+        if (log.len() as u64) < running.version() {
             return Err(LobbyError::internal(format!(
                 "the stored log has {} actions, the game {}; keeping the game in memory",
                 log.len(),
-                running.version
+                running.version()
             )));
         }
-        let mut game = Game::new(running.game.players(), running.options, running.seed)
+        let mut game = Game::new(running.game().players(), running.options(), running.seed())
             .map_err(|e| LobbyError::internal(format!("the stored game cannot be set up: {e}")))?;
         let mut history = Vec::with_capacity(log.len());
         for (seq, &(seat, action)) in log.iter().enumerate() {
@@ -526,7 +504,7 @@ impl RoomCore {
             // Who made each action is kept for those the room saw; the
             // stored log's own record of it is not read back here.
             let by = running
-                .history
+                .history()
                 .get(seq)
                 .map_or(Mover::Person, |&(by, _)| by);
             history.push((by, events));

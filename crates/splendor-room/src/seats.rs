@@ -78,20 +78,140 @@ pub(crate) struct Spectator {
     pub(crate) verbose: bool,
 }
 
-/// The room's people.
+/// The room's people. Its fields are its own: every change goes through a
+/// verb here, which keeps the invariants:
+/// - before the start a seat is a slot (`None` = free) in join order; from
+///   the start there is one member per game seat, in turn order, and no
+///   seat is ever freed again (a player who leaves keeps it, away);
+/// - the host is a person (never a bot); before the start, one who left
+///   hands the role to the next person seated, unless the role is fixed
+///   (a rematch room until its start);
+/// - a session is seated at most once, and a connection speaks for one
+///   member at most.
 #[derive(Clone, Debug)]
 pub(crate) struct Seats {
-    /// Before the start: one slot per seat in join order (`None` = free).
-    /// From the start: one entry per game seat, in turn order, never `None`.
-    pub(crate) seats: Vec<Option<Member>>,
-    pub(crate) spectators: Vec<Spectator>,
+    seats: Vec<Option<Member>>,
+    spectators: Vec<Spectator>,
     /// Who may start the game.
-    pub(crate) host: SessionId,
+    host: SessionId,
     /// The host role never passes on (a rematch room until its start).
-    pub(crate) fixed_host: bool,
+    fixed_host: bool,
 }
 
 impl Seats {
+    /// The seats of a room (`slots`, in join order) and its spectators,
+    /// with its host.
+    pub(crate) fn new(
+        slots: Vec<Option<Member>>,
+        spectators: Vec<Spectator>,
+        (host, fixed_host): (SessionId, bool),
+    ) -> Seats {
+        Seats {
+            seats: slots,
+            spectators,
+            host,
+            fixed_host,
+        }
+    }
+
+    /// How many seats the room has.
+    pub(crate) fn len(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// Every seat, free (`None`) or held, in seat order.
+    pub(crate) fn slots(&self) -> &[Option<Member>] {
+        &self.seats
+    }
+
+    /// Whoever holds `seat`.
+    pub(crate) fn member(&self, seat: usize) -> Option<&Member> {
+        self.seats.get(seat)?.as_ref()
+    }
+
+    /// The seated members (people and bots), in seat order.
+    pub(crate) fn members(&self) -> impl Iterator<Item = &Member> {
+        self.seats.iter().flatten()
+    }
+
+    /// The first free seat.
+    pub(crate) fn free_seat(&self) -> Option<usize> {
+        self.seats.iter().position(Option::is_none)
+    }
+
+    pub(crate) fn spectators(&self) -> &[Spectator] {
+        &self.spectators
+    }
+
+    /// The spectator index of `session`, on any connection.
+    pub(crate) fn spectator_of(&self, session: SessionId) -> Option<usize> {
+        self.spectators.iter().position(|s| s.session == session)
+    }
+
+    pub(crate) fn is_host(&self, session: SessionId) -> bool {
+        self.host == session
+    }
+
+    /// Whether the host role is fixed (a rematch room until its start).
+    pub(crate) fn fixed_host(&self) -> bool {
+        self.fixed_host
+    }
+
+    /// Seats `member` in the free `seat` (a person who joins, or a bot the
+    /// host adds). A person takes the host role when the host neither sits
+    /// nor watches (the host left before the start); a host who watches (a
+    /// table of bots, the arena) stays the host.
+    pub(crate) fn sit(&mut self, seat: usize, member: Member) {
+        debug_assert!(self.seats[seat].is_none(), "seat {seat} is taken");
+        if member.bot.is_none() && self.seat_of(self.host).is_none() && !self.host_watching() {
+            self.host = member.session;
+        }
+        self.seats[seat] = Some(member);
+    }
+
+    /// Before the start: frees `seat` and returns who held it; a host who
+    /// leaves hands the role to the next person seated.
+    pub(crate) fn free(&mut self, seat: usize) -> Option<Member> {
+        let member = self.seats.get_mut(seat)?.take()?;
+        let next = self.seats.iter().flatten().find(|m| m.bot.is_none());
+        if self.host == member.session
+            && let Some(next) = next.map(|m| m.session)
+        {
+            self.host = next;
+        }
+        Some(member)
+    }
+
+    /// `conn` speaks for the member in `seat` from now on; returns the
+    /// connection it replaced, if another.
+    pub(crate) fn attach(&mut self, seat: usize, conn: ConnId, verbose: bool) -> Option<ConnId> {
+        let member = self.seats.get_mut(seat)?.as_mut()?;
+        member.verbose = verbose;
+        member.conn.replace(conn).filter(|&old| old != conn)
+    }
+
+    /// The member in `seat` is away (the seat stays); returns the
+    /// connection it had.
+    pub(crate) fn detach(&mut self, seat: usize) -> Option<ConnId> {
+        self.seats.get_mut(seat)?.as_mut()?.conn.take()
+    }
+
+    pub(crate) fn add_spectator(&mut self, spectator: Spectator) {
+        self.spectators.push(spectator);
+    }
+
+    pub(crate) fn remove_spectator(&mut self, index: usize) -> Spectator {
+        self.spectators.remove(index)
+    }
+
+    /// At the start: the seats become the game's, `order[i]` the slot of
+    /// game seat `i` (every slot named must be held).
+    pub(crate) fn seat_in_order(&mut self, order: &[usize]) {
+        let mut slots = std::mem::take(&mut self.seats);
+        self.seats = order.iter().map(|&i| slots[i].take()).collect();
+        debug_assert!(self.seats.iter().all(Option::is_some));
+    }
+
     pub(crate) fn seat_of(&self, session: SessionId) -> Option<usize> {
         self.seats
             .iter()

@@ -4,13 +4,12 @@
 use std::time::Instant;
 
 use splendor_protocol::{RequestId, Role};
-use splendor_replay::{Commitment, Seed};
 use tracing::info;
 use uuid::Uuid;
 
 use super::clock::{ClockOptions, Clocks};
-use super::core::{RoomCore, Running};
-use super::effect::Mover;
+use super::core::RoomCore;
+use super::running::{Deal, Progress, Running};
 use super::seats::{Member, Seats, Spectator};
 use crate::RestoredGame;
 use crate::code::RoomCode;
@@ -80,12 +79,7 @@ impl RoomCore {
         for (slot, member) in free.zip(setup.others) {
             *slot = Some(member);
         }
-        let people = Seats {
-            seats,
-            spectators,
-            host: setup.host.id,
-            fixed_host: setup.fixed_host,
-        };
+        let people = Seats::new(seats, spectators, (setup.host.id, setup.fixed_host));
         let mut core = RoomCore::with(
             (setup.code, setup.listed),
             people,
@@ -157,12 +151,7 @@ impl RoomCore {
                 })
             })
             .collect();
-        let people = Seats {
-            seats,
-            spectators: Vec::new(),
-            host,
-            fixed_host: false,
-        };
+        let people = Seats::new(seats, Vec::new(), (host, false));
         let clocks = clock.map(|options| {
             let bots = bots.iter().map(Option::is_some).collect();
             match clocks {
@@ -172,26 +161,23 @@ impl RoomCore {
             .with_min_grace(config.min_grace)
             .after_restart()
         });
-        let running = Running {
+        let finished_at = now
+            .checked_sub(finished_ago.unwrap_or_default())
+            .unwrap_or(now);
+        let deal = Deal {
             id,
-            id_text: id.to_string(),
-            finished_at: game.is_over().then(|| {
-                now.checked_sub(finished_ago.unwrap_or_default())
-                    .unwrap_or(now)
-            }),
-            result_pending: false,
-            clocks,
-            stand_in_actions,
-            last_mover: Mover::Person,
-            history,
             game,
             seed,
             options,
             salt,
-            commitment: Commitment::of(Seed(seed), &salt).to_string(),
-            version,
             names,
         };
+        let progress = Progress {
+            version,
+            history,
+            stand_in_actions,
+        };
+        let running = Running::restored(deal, progress, clocks, Some(finished_at));
         let mut core = RoomCore::with((code, listed), people, Some(running), config, rng_seed, now);
         core.clock = clock;
         core.rated = rated;

@@ -128,10 +128,10 @@ impl RoomCore {
     pub(crate) fn chat(&mut self, caller: &Caller, text: &str) -> Result<(), LobbyError> {
         let (session, conn) = (caller.session, caller.conn);
         let (from, seat) = if let Some(seat) = self.people.seat_of_conn(session, conn) {
-            let name = self.people.seats[seat].as_ref().map(|m| m.name.clone());
+            let name = self.people.member(seat).map(|m| m.name.clone());
             (name.unwrap_or_default(), Some(seat as Seat))
         } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
-            (self.people.spectators[i].name.clone(), None)
+            (self.people.spectators()[i].name.clone(), None)
         } else {
             return Err(LobbyError::NotInRoom);
         };
@@ -183,14 +183,12 @@ impl RoomCore {
         if !self.people.is_attached(caller.session, caller.conn) {
             return Err(LobbyError::NotInRoom);
         }
-        if self.people.host != caller.session {
+        if !self.people.is_host(caller.session) {
             return Err(LobbyError::NotHost);
         }
         let target = self
             .people
-            .seats
-            .get(usize::from(seat))
-            .and_then(Option::as_ref)
+            .member(usize::from(seat))
             .filter(|m| m.bot.is_none())
             .map(|m| m.session)
             .ok_or(LobbyError::NoPersonInSeat(seat))?;
@@ -256,16 +254,14 @@ impl RoomCore {
             .is_none_or(|r| r.room.is_none() && !r.agreed)
             && let Some(gone) = self
                 .people
-                .seats
-                .iter()
-                .flatten()
+                .members()
                 .find(|m| self.social.left.contains(&m.session))
         {
             return Err(LobbyError::RematchUnavailable(
                 Words::new("rematch-player-left").text("name", gone.name.clone()),
             ));
         }
-        let seats = &self.people.seats;
+        let seats = self.people.slots();
         let rematch = self.social.rematch.get_or_insert_with(|| Rematch {
             accepted: seats
                 .iter()
@@ -294,7 +290,7 @@ impl RoomCore {
         }
         let others = self
             .people
-            .seats
+            .slots()
             .iter()
             .enumerate()
             .filter(|(i, _)| *i != seat)

@@ -27,7 +27,7 @@ impl RoomCore {
         } else if self.quiet_since.is_none() {
             self.quiet_since = Some(now);
         }
-        if self.people.connected_players() > 0 || !self.people.spectators.is_empty() {
+        if self.people.connected_players() > 0 || !self.people.spectators().is_empty() {
             self.empty_since = None;
         } else {
             self.empty_since.get_or_insert(now);
@@ -47,7 +47,7 @@ impl RoomCore {
                 &self.config,
                 &ExpiryInputs {
                     status: self.status(),
-                    finished_at: self.running.as_ref().and_then(|r| r.finished_at),
+                    finished_at: self.running.as_ref().and_then(|r| r.finished_at()),
                     quiet_since: self.quiet_since,
                     last_activity: self.last_activity,
                     empty_since: self.empty_since,
@@ -64,7 +64,7 @@ impl RoomCore {
         // No clock runs out while an action is being stored (R12.1).
         let clock = match &self.running {
             Some(r) if !self.closed && self.pending.is_none() => {
-                r.clocks.as_ref().and_then(Clocks::deadline)
+                r.clocks().and_then(Clocks::deadline)
             }
             _ => None,
         };
@@ -75,7 +75,7 @@ impl RoomCore {
         RoomSummary {
             code: self.code.to_string(),
             host: self.people.host_name(),
-            seats: self.people.seats.len() as u8,
+            seats: self.people.len() as u8,
             players: self.people.seated() as u8,
             status: self.status(),
         }

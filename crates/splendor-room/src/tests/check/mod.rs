@@ -330,7 +330,7 @@ mod store;
 impl RoomCore {
     /// The game as committed (durable), once started.
     pub(crate) fn game(&self) -> Option<&Game> {
-        self.running.as_ref().map(|r| &r.game)
+        self.running.as_ref().map(|r| r.game())
     }
 
     /// Who holds `seat` (in turn order once the game started), and on
@@ -339,7 +339,7 @@ impl RoomCore {
         &self,
         seat: usize,
     ) -> Option<(SessionId, Option<crate::conn::ConnId>)> {
-        let member = self.people.seats.get(seat)?.as_ref()?;
+        let member = self.people.member(seat)?;
         Some((member.session, member.conn))
     }
 
