@@ -105,6 +105,11 @@ const PAY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/pay.js"),
     "text/javascript; charset=utf-8",
 );
+// The table (board, turn panel, players, result): loaded before app.js.
+const TABLE_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/table.js"),
+    "text/javascript; charset=utf-8",
+);
 const TURN_ICON: Asset = Asset::new(include_bytes!("../web/icon-turn.svg"), "image/svg+xml");
 const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
 const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
@@ -123,6 +128,10 @@ pub(crate) fn routes() -> Router<AppState> {
             get(async |h: HeaderMap| serve(&COMMON_SCRIPT, &h)),
         )
         .route("/pay.js", get(async |h: HeaderMap| serve(&PAY_SCRIPT, &h)))
+        .route(
+            "/table.js",
+            get(async |h: HeaderMap| serve(&TABLE_SCRIPT, &h)),
+        )
         .route(
             "/quickplay.js",
             get(async |h: HeaderMap| serve(&QUICKPLAY_SCRIPT, &h)),

@@ -1,0 +1,357 @@
+// The table in the browser client (docs/BROWSER.md): the board (nobles,
+// the three levels, the supply), the turn panel that offers this seat's
+// legal moves, the players and the result. Loaded before app.js, which
+// holds the state `S` and the connection, and calls renderGame() when it
+// draws the table; like app.js it knows no rules: every move offered is an
+// entry of the server's `legal_actions`, and server text goes into the
+// page as text only.
+'use strict';
+
+function renderGame() {
+  const st = S.state;
+  const r = S.room;
+  const status = r.status === 'finished' || st.phase === 'game_over' ? t('game.finished') : t('game.turn', { n: st.turn + 1 });
+  const head = [t('game.room', { room: st.room }), status];
+  if (st.end_triggered && !S.result) head.push(t('game.lastRound'));
+  $('game-code').textContent = head.join(' · ');
+  $('game-rated').hidden = !r.rated;
+  $('leave-game').textContent = S.result || st.you === undefined ? t('game.leave') : t('game.leaveTable');
+  renderNobles();
+  renderLevels();
+  renderSupply();
+  renderTurn();
+  renderPlayers();
+  renderResult();
+  const log = $('log');
+  log.replaceChildren(...S.log.map(({ ev, by }) => el('li', { text: actionText([ev], by, seatName) })));
+  if (!S.log.length) log.append(el('li', { cls: 'muted', text: t('game.logEmpty') }));
+}
+
+// A row of counts as labelled chips: "3 white".
+function chips(counts, cls) {
+  const list = TOKENS.filter((c) => counts && counts[c] > 0);
+  if (!list.length) return el('span', { cls: 'muted', text: t('none') });
+  return el('span', { cls: `chips ${cls || ''}` },
+    list.map((c) => el('span', { cls: `chip gem-${c}`, title: colorName(c) }, countText(counts[c], c))));
+}
+
+function cardNode(card, opts) {
+  const entries = legal().filter((a) => a.buy === card.id || a.reserve === card.id
+    || (a.buy && a.buy.card === card.id));
+  const playable = entries.length > 0 && !S.pending;
+  const buyable = playable && entries.some((a) => a.buy !== undefined);
+  const chosen = S.selected && S.selected.card === card.id;
+  return el(playable ? 'button' : 'div', {
+    type: playable ? 'button' : undefined,
+    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${opts && opts.small ? ' small' : ''}`,
+    title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
+    onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; render(); } : undefined,
+  },
+  el('span', { cls: 'card-top' },
+    el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
+    el('span', { cls: `chip gem-${card.bonus}`, text: colorName(card.bonus) })),
+  costNode(card.cost));
+}
+
+// The bonuses of the seat this page plays, or null for a spectator.
+function myBonuses() {
+  const st = S.state;
+  return st && st.you !== undefined ? st.players[st.you].bonuses : null;
+}
+
+// A card's cost as chips; for a player, what is left to pay after their
+// bonuses follows an arrow ("3 blue →1").
+function costNode(cost) {
+  const bonuses = myBonuses();
+  return el('span', { cls: 'cost' }, COLORS.filter((c) => cost[c] > 0).map((c) => {
+    const net = bonuses ? Math.max(0, cost[c] - (bonuses[c] || 0)) : cost[c];
+    if (net === cost[c]) return el('span', { cls: `chip gem-${c}` }, countText(cost[c], c));
+    return el('span', { cls: `chip gem-${c}`, title: t('card.afterBonuses', { count: countText(cost[c], c), net }) },
+      `${countText(cost[c], c)} `, el('span', { cls: 'net', text: `→${net}` }));
+  }));
+}
+
+function nobleNode(noble, onclick) {
+  return el(onclick ? 'button' : 'div', {
+    type: onclick ? 'button' : undefined,
+    cls: `noble${onclick ? ' playable' : ''}`,
+    title: t('noble.title', { points: t('points', { n: noble.points }), counts: countsText(noble.requires) }),
+    onclick,
+  },
+  el('span', { cls: 'points', text: String(noble.points) }),
+  el('span', { cls: 'cost' }, COLORS.filter((c) => noble.requires[c] > 0)
+    .map((c) => el('span', { cls: `chip gem-${c}` }, countText(noble.requires[c], c)))));
+}
+
+// How many bonuses each player still lacks for `noble` (R9: a noble
+// counts bonuses only): "ann 2 · bob ✓".
+function nobleProgress(noble) {
+  const parts = S.state.players.map((p) => {
+    const need = COLORS.reduce((n, c) => n + Math.max(0, (noble.requires[c] || 0) - (p.bonuses[c] || 0)), 0);
+    return `${p.name} ${need ? need : '✓'}`;
+  });
+  return el('span', { cls: 'progress', title: t('noble.progress') }, parts.join(' · '));
+}
+
+function renderNobles() {
+  const box = $('nobles');
+  box.replaceChildren(el('span', { cls: 'label', text: t('label.nobles') }),
+    ...S.state.nobles.map((n) => el('div', { cls: 'noble-slot' }, nobleNode(n), nobleProgress(n))));
+  if (!S.state.nobles.length) box.append(el('span', { cls: 'muted', text: t('nobles.noneLeft') }));
+}
+
+function renderLevels() {
+  const box = $('levels');
+  box.replaceChildren();
+  for (const row of [...S.state.levels].reverse()) {
+    const deckAction = findLegal({ reserve_deck: row.level });
+    const playable = deckAction && !S.pending;
+    const chosen = S.selected && S.selected.level === row.level;
+    const deck = el(playable ? 'button' : 'div', {
+      type: playable ? 'button' : undefined,
+      cls: `deck level-${row.level}${playable ? ' playable' : ''}${chosen ? ' chosen' : ''}`,
+      title: t('deck.title', { level: row.level, cards: t('cards', { n: row.deck }) }),
+      onclick: playable ? () => { S.selected = { level: row.level }; S.picks = []; render(); } : undefined,
+    }, el('span', { cls: 'deck-level', text: t('deck.level', { level: row.level }) }), el('span', { text: t('deck.left', { n: row.deck }) }));
+    const cards = row.cards.map((c) => (c ? cardNode(c) : el('div', { cls: 'card empty', text: t('card.empty') })));
+    box.append(el('div', { cls: 'level-row' }, deck, ...cards));
+  }
+}
+
+// Whether clicking colour `c` in the supply can lead to a legal take.
+function takeable(c) {
+  return legal().some((a) => (a.take && a.take.includes(c)) || a.take_two === c);
+}
+
+function pickColor(c) {
+  const p = S.picks;
+  if (p.length === 1 && p[0] === c) S.picks = [c, c];
+  else if (p.includes(c)) S.picks = p.filter((x) => x !== c);
+  else if (p.length < 3 && !(p.length === 2 && p[0] === p[1])) S.picks = [...p, c];
+  else S.picks = [c];
+  S.selected = null;
+  render();
+}
+
+// The take the picked colours describe, as an action.
+function pickedAction() {
+  const p = S.picks;
+  if (p.length === 2 && p[0] === p[1]) return { take_two: p[0] };
+  return { take: p };
+}
+
+function renderSupply() {
+  const box = $('supply');
+  box.replaceChildren(el('span', { cls: 'label', text: t('label.tokens') }));
+  const mainTurn = S.state.phase === 'main' && legal().length > 0;
+  for (const c of TOKENS) {
+    const n = S.state.supply[c] || 0;
+    const can = mainTurn && !S.pending && takeable(c);
+    const picked = S.picks.filter((x) => x === c).length;
+    box.append(el(can ? 'button' : 'div', {
+      type: can ? 'button' : undefined,
+      cls: `token gem-${c}${can ? ' playable' : ''}${picked ? ' chosen' : ''}`,
+      title: t('supply.title', { count: countText(n, c) }),
+      onclick: can ? () => pickColor(c) : undefined,
+    }, el('span', { cls: 'token-n', text: String(n) }), el('span', { text: colorName(c) }),
+    picked ? el('span', { cls: 'badge', text: `+${picked}` }) : null));
+  }
+}
+
+// The panel that says whose turn it is and offers this seat's legal moves.
+function renderTurn() {
+  const st = S.state;
+  const box = $('turn');
+  box.replaceChildren();
+  // The result panel takes over at the end.
+  box.hidden = Boolean(S.result) || st.phase === 'game_over';
+  if (box.hidden) return;
+  const mine = st.you !== undefined && st.to_act === st.you;
+  const phase = { return_tokens: 'Return', choose_noble: 'Noble' }[st.phase] || '';
+  const who = t(`turn.${mine ? 'mine' : 'other'}${phase}`, { name: seatName(st.to_act) });
+  box.append(el('h2', { cls: mine ? 'mine' : '', text: who }));
+  // Your own clock where you play (on a phone the player panels are below).
+  const clock = mine && st.clocks ? st.clocks[st.you] : null;
+  if (clock) {
+    box.append(el('p', { cls: 'turn-clock' }, `${t('turn.timeLeft')} `,
+      el('span', { cls: 'clock running', 'data-clock': st.you, role: 'timer', text: clockText(clockNow(clock)) }),
+      clock.stand_in ? ` ${t('turn.standInBack')}` : ''));
+  }
+  if (st.you === undefined) box.append(el('p', { cls: 'muted', text: t('turn.watching') }));
+  if (!S.identified) box.append(el('p', { cls: 'muted', text: t('turn.offline') }));
+  if (!mine || !legal().length) return;
+  if (S.pending) { box.append(el('p', { cls: 'muted', text: t('turn.sending') })); return; }
+  if (st.phase === 'return_tokens') renderReturn(box);
+  else if (st.phase === 'choose_noble') renderNobleChoice(box);
+  else renderMain(box);
+}
+
+function renderMain(box) {
+  if (findLegal('pass')) {
+    box.append(el('p', { text: t('move.mustPass') }),
+      el('button', { type: 'button', text: t('move.pass'), onclick: () => act('pass') }));
+    return;
+  }
+  if (S.selected) {
+    const sel = S.selected;
+    const entries = sel.card !== undefined
+      ? legal().filter((a) => a.buy === sel.card || a.reserve === sel.card || (a.buy && a.buy.card === sel.card))
+      : legal().filter((a) => a.reserve_deck === sel.level);
+    box.append(el('p', { text: sel.card !== undefined
+      ? capitalized(t('move.card', { card: cardText(sel.info), cost: countsText(sel.info.cost) }))
+      : t('move.deck', { level: sel.level }) }));
+    const row = el('div', { cls: 'buttons' });
+    const buy = entries.find((a) => a.buy !== undefined);
+    const pay = buy && sel.card !== undefined ? payment(sel.info) : null;
+    if (pay && pay.rows.some((r) => r.max > r.min)) box.append(paymentChooser(sel.info, pay));
+    for (const a of entries) {
+      const label = t(a.buy !== undefined ? 'move.buy' : a.reserve !== undefined ? 'move.reserve' : 'move.reserveTop');
+      const choose = a === buy && pay ? () => act(buyAction(sel.info, pay, a)) : () => act(a);
+      row.append(el('button', { type: 'button', text: label, onclick: choose }));
+    }
+    row.append(el('button', { type: 'button', cls: 'quiet', text: t('move.cancel'), onclick: () => { S.selected = null; render(); } }));
+    box.append(row);
+    return;
+  }
+  if (!S.picks.length) {
+    box.append(el('p', { cls: 'muted', text: t('move.hint') }));
+    return;
+  }
+  const action = pickedAction();
+  const entry = findLegal(action);
+  const counts = {};
+  for (const c of S.picks) counts[c] = (counts[c] || 0) + 1;
+  box.append(el('p', { text: t('move.takeWhat', { counts: countsText(counts) }) }));
+  box.append(el('div', { cls: 'buttons' },
+    el('button', { type: 'button', text: t('move.take'), disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', cls: 'quiet', text: t('move.clear'), onclick: () => { S.picks = []; render(); } })));
+  if (!entry) box.append(el('p', { cls: 'muted', text: t('move.notLegal') }));
+}
+
+function renderReturn(box) {
+  const st = S.state;
+  const need = st.return_count;
+  const held = st.players[st.you].tokens;
+  const given = total(S.give);
+  box.append(el('p', { text: t('return.prompt', { n: need, chosen: given }) }));
+  const row = el('div', { cls: 'chips' });
+  for (const c of TOKENS) {
+    if (!held[c]) continue;
+    const next = { ...S.give, [c]: (S.give[c] || 0) + 1 };
+    const can = legal().some((a) => a.return && TOKENS.every((x) => (next[x] || 0) <= (a.return[x] || 0)));
+    row.append(el('button', {
+      type: 'button', cls: `token small gem-${c}`, disabled: !can,
+      title: t('return.one', { color: colorName(c) }),
+      onclick: () => { S.give = next; render(); },
+    }, countText(held[c] - (S.give[c] || 0), c), S.give[c] ? el('span', { cls: 'badge', text: `−${S.give[c]}` }) : null));
+  }
+  box.append(row);
+  const entry = findLegal({ return: S.give });
+  box.append(el('div', { cls: 'buttons' },
+    el('button', { type: 'button', text: given ? t('return.these', { counts: countsText(S.give) }) : t('return.button'), disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', cls: 'quiet', text: t('move.clear'), onclick: () => { S.give = {}; render(); } })));
+}
+
+function renderNobleChoice(box) {
+  box.append(el('p', { text: t('noble.choose') }));
+  const row = el('div', { cls: 'nobles' });
+  for (const a of legal().filter((x) => x.noble !== undefined)) {
+    const noble = S.state.noble_choices.find((n) => n.id === a.noble)
+      || S.state.nobles.find((n) => n.id === a.noble);
+    if (noble) row.append(nobleNode(noble, () => act(a)));
+    else row.append(el('button', { type: 'button', text: t('noble.fallback', { id: a.noble }), onclick: () => act(a) }));
+  }
+  box.append(row);
+}
+
+function renderPlayers() {
+  const st = S.state;
+  const box = $('players');
+  box.replaceChildren();
+  for (const p of st.players) {
+    const seat = S.room.seats[p.seat];
+    const connected = seat ? seat.connected : true;
+    const clock = st.clocks ? st.clocks[p.seat] : null;
+    const head = el('div', { cls: 'player-head' },
+      el('strong', { text: p.name }),
+      p.seat === st.you ? el('span', { cls: 'tag', text: t('tag.you') }) : null,
+      st.to_act === p.seat && !S.result ? el('span', { cls: 'tag turn-tag', text: t('tag.toPlay') }) : null,
+      st.first_seat === p.seat ? el('span', { cls: 'tag', text: t('tag.first') }) : null,
+      connected ? null : el('span', { cls: 'tag away', text: t('tag.away') }),
+      seat && seat.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(seat.bot) }) }) : null,
+      clock && clock.stand_in ? el('span', { cls: 'tag away', text: t('tag.standIn'), title: t('tag.standInTitle') }) : null,
+      clock && !clock.bot ? el('span', {
+        cls: `clock${clock.running ? ' running' : ''}`, 'data-clock': p.seat, role: 'timer',
+        text: clockText(clockNow(clock)),
+      }) : null,
+      el('span', { cls: 'score', text: t('points', { n: p.points }) }),
+      seat ? muteButton(S.room, seat) : null);
+    const reserved = p.reserved.map((r) => (r.card
+      ? cardNode(r.card, { small: true })
+      : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.hidden', { level: r.level }) })));
+    box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` }, head,
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), chips(p.tokens)),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.bonuses', { cards: t('cards', { n: p.cards.length }) }) }), chips(p.bonuses)),
+      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.nobles') }),
+        el('span', { text: p.nobles.map((n) => t('points.short', { n: n.points })).join(', ') })) : null,
+      reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.reserved') }),
+        el('div', { cls: 'reserved' }, reserved)) : null));
+  }
+}
+
+function renderResult() {
+  const box = $('result');
+  const res = S.result;
+  box.hidden = !res;
+  if (!res) return;
+  const won = res.winners.map(seatName);
+  const heads = ['result.rank', 'result.player', 'result.points', 'result.cards'];
+  const table = el('table', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col', text: t(h) }))),
+    res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
+      [r.rank, r.name, r.points, r.cards].map((v) => el('td', { text: String(v) })))));
+  const reveal = res.reveal;
+  const check = el('p', { cls: 'muted', text: t('fair.checking') });
+  box.replaceChildren(el('div', {},
+    el('h2', { text: won.length > 1 ? t('result.shared', { names: won.join(', ') }) : t('result.wins', { name: won[0] }) }),
+    rematchNode(),
+    res.deadlock ? el('p', { text: t('result.deadlock') }) : null,
+    table,
+    el('h3', { text: t('fair.title') }),
+    el('p', { cls: 'muted', text: t('fair.text') }),
+    el('dl', { cls: 'reveal' },
+      el('dt', { text: t('fair.commitment') }), el('dd', { text: reveal.commitment }),
+      el('dt', { text: t('fair.seed') }), el('dd', { text: reveal.seed }),
+      el('dt', { text: t('fair.salt') }), el('dd', { text: reveal.salt })),
+    check,
+    el('p', { cls: 'links' },
+      el('a', { href: `/games/${encodeURIComponent(res.game)}`, target: '_blank', rel: 'noopener', id: 'replay-link', text: t('links.replay') }),
+      ' · ', el('a', { href: '/games', target: '_blank', rel: 'noopener', text: t('nav.pastGames') }),
+      ' · ', el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: t('links.json') }))));
+  verifyReveal(res, check);
+}
+
+// Checks SHA-256(salt || seed) against the commitment this page saw during
+// the game (PROTOCOL.md, `result`). WebCrypto exists on https and localhost only.
+async function verifyReveal(res, node) {
+  const seen = S.commitment && S.commitment.game === res.game ? S.commitment.value : null;
+  if (seen && seen !== res.reveal.commitment) {
+    node.textContent = t('fair.otherCommitment');
+    return;
+  }
+  if (!(window.crypto && crypto.subtle)) {
+    node.textContent = t('fair.noCrypto');
+    return;
+  }
+  try {
+    const hex = await commitmentOf(res.reveal.salt, res.reveal.seed);
+    if (hex !== res.reveal.commitment) {
+      node.textContent = t('fair.bad');
+    } else if (seen) {
+      node.textContent = t('fair.okSeen');
+    } else {
+      node.textContent = t('fair.okLate');
+    }
+  } catch {
+    node.textContent = t('fair.error');
+  }
+}
