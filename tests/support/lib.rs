@@ -9,6 +9,9 @@
 //! of its own ([`ServerProcess`], [`TestDatabase`]), for the crash test.
 #![forbid(unsafe_code)]
 
+mod games;
+mod hosting;
+
 pub mod faultproxy;
 pub mod haproxy;
 pub mod leaks;
@@ -16,6 +19,8 @@ pub mod process;
 pub mod steady;
 pub mod takeover;
 
+pub use games::*;
+pub use hosting::*;
 pub use process::{ServerProcess, TestDatabase, http_get};
 
 use std::net::SocketAddr;
@@ -23,12 +28,11 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 
-use splendor_protocol::{ServerMessage, StateInfo, Welcome, WireAction};
+use splendor_protocol::{ServerMessage, StateInfo, Welcome};
 use splendor_server::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
@@ -441,305 +445,5 @@ impl TestClient {
         })
         .await;
         self.frames
-    }
-}
-
-// ---- games ------------------------------------------------------------
-
-/// A small deterministic random source for choosing moves.
-pub struct Dice(pub u64);
-
-impl Dice {
-    /// A number in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
-/// Chooses among the legal actions: a purchase when possible (games end),
-/// sometimes a blind reserve (so there is hidden information to leak),
-/// otherwise tokens, otherwise anything legal.
-pub fn choose<'a>(legal: &'a [WireAction], dice: &mut Dice) -> &'a WireAction {
-    let of = |f: fn(&WireAction) -> bool| -> Vec<&'a WireAction> {
-        legal.iter().filter(|a| f(a)).collect()
-    };
-    let buys = of(|a| matches!(a, WireAction::Buy(_)));
-    let blind = of(|a| matches!(a, WireAction::ReserveDeck(_)));
-    let takes = of(|a| matches!(a, WireAction::Take(_) | WireAction::TakeTwo(_)));
-    let pool = if !buys.is_empty() {
-        buys
-    } else if !blind.is_empty() && dice.below(4) == 0 {
-        blind
-    } else if !takes.is_empty() {
-        takes
-    } else {
-        legal.iter().collect()
-    };
-    pool[dice.below(pool.len())]
-}
-
-impl TestClient {
-    /// Plays this client's seat (legal actions only, on the version it was
-    /// shown, chosen by `dice`) until the game's `result` arrives; returns
-    /// it. For games against bots, which move by themselves.
-    /// The same state may come more than once (a `sync`, a join of the
-    /// room the client is in): each version is answered once.
-    pub async fn play_until_result(&mut self, dice: &mut Dice) -> Value {
-        let mut acted = None;
-        loop {
-            let message = self.recv().await;
-            match message["type"].as_str() {
-                Some("result") => return message,
-                Some("error") => panic!("{}: {message}", self.name),
-                Some("state") => {
-                    let state: StateInfo = self.full(serde_json::from_value(message).unwrap());
-                    if state.to_act.is_some()
-                        && state.to_act == state.you
-                        && acted != Some(state.version)
-                    {
-                        acted = Some(state.version);
-                        let legal = state.legal_actions.clone().expect("legal actions");
-                        let action = choose(&legal, dice).clone();
-                        self.send_with_id(json!({
-                            "type": "act", "action": action, "expect_version": state.version
-                        }))
-                        .await;
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-/// The players (index = seat) and a spectator of one started game.
-/// Players join in the order of `names`; the host starts with a random seat order.
-pub struct Table {
-    /// The players, in join order.
-    pub players: Vec<TestClient>,
-    /// A spectator watching the game.
-    pub spectator: TestClient,
-    /// The room's code.
-    pub code: String,
-    /// The states last read (version, players' states, spectator's state),
-    /// so that reading the same version again does not wait for a frame
-    /// that was already consumed.
-    pub seen: Option<(u64, Vec<StateInfo>, StateInfo)>,
-}
-
-/// A started game of `names` (the first is the host) with a spectator.
-pub async fn open_table(server: &TestServer, names: &[&str]) -> Table {
-    open_table_at(server.addr(), names).await
-}
-
-/// [`open_table`] on the server at `addr`.
-pub async fn open_table_at(addr: SocketAddr, names: &[&str]) -> Table {
-    let mut clients = Vec::new();
-    for name in names {
-        let mut client = TestClient::connect_to(addr, name).await;
-        client.hello().await;
-        clients.push(client);
-    }
-    let room = clients[0]
-        .request(json!({"type": "create", "seats": names.len()}))
-        .await;
-    let code = room["code"].as_str().unwrap().to_owned();
-    for c in &mut clients[1..] {
-        let joined = c.request(json!({"type": "join", "code": code})).await;
-        assert_eq!(joined["type"], "room", "{joined}");
-    }
-    let mut spectator = TestClient::connect_to(addr, "spectator").await;
-    spectator.hello().await;
-    spectator
-        .request(json!({"type": "join", "code": code, "as": "spectator"}))
-        .await;
-    let started = clients[0].request(json!({"type": "start"})).await;
-    assert_eq!(started["status"], "playing", "{started}");
-    // Seats are renumbered into turn order at the start.
-    let mut by_seat: BTreeMap<u64, TestClient> = BTreeMap::new();
-    for (i, mut c) in clients.into_iter().enumerate() {
-        // The host's copy answered its start request; the others get theirs pushed.
-        let room = if i == 0 {
-            started.clone()
-        } else {
-            c.recv_until(|m| m["type"] == "room" && m["status"] == "playing")
-                .await
-        };
-        let seat = room["you"]["seat"].as_u64().unwrap();
-        assert_eq!(room["seats"][seat as usize]["name"], c.name.as_str());
-        by_seat.insert(seat, c);
-    }
-    assert_eq!(by_seat.len(), names.len());
-    Table {
-        players: by_seat.into_values().collect(),
-        spectator,
-        code,
-        seen: None,
-    }
-}
-
-impl Table {
-    /// Every player's and the spectator's state at `version`.
-    pub async fn states_at(&mut self, version: u64) -> (Vec<StateInfo>, StateInfo) {
-        if let Some((seen, states, public)) = &self.seen
-            && *seen == version
-        {
-            return (states.clone(), public.clone());
-        }
-        let mut states = Vec::new();
-        for p in &mut self.players {
-            states.push(p.state_at(version).await);
-        }
-        let public = self.spectator.state_at(version).await;
-        self.seen = Some((version, states.clone(), public.clone()));
-        (states, public)
-    }
-
-    /// Plays `moves` actions from `version` (or fewer if the game ends);
-    /// returns the new version and everyone's state at it.
-    pub async fn play(
-        &mut self,
-        mut version: u64,
-        moves: usize,
-        dice: &mut Dice,
-    ) -> (u64, Vec<StateInfo>, StateInfo) {
-        for _ in 0..moves {
-            let (states, _) = self.states_at(version).await;
-            let Some(actor) = states[0].to_act else {
-                break;
-            };
-            let legal = states[actor as usize]
-                .legal_actions
-                .clone()
-                .expect("legal actions");
-            let action = choose(&legal, dice).clone();
-            let reply = self.players[actor as usize]
-                .request(json!({"type": "act", "action": action, "expect_version": version}))
-                .await;
-            assert_eq!(reply["type"], "events", "{reply}");
-            version += 1;
-        }
-        let (states, public) = self.states_at(version).await;
-        (version, states, public)
-    }
-
-    /// Plays to the end from `version`; returns the final version.
-    pub async fn play_to_the_end(&mut self, mut version: u64, dice: &mut Dice) -> u64 {
-        loop {
-            let (next, states, _) = self.play(version, 1, dice).await;
-            if states[0].to_act.is_none() {
-                return next;
-            }
-            assert!(next < 2_000, "the game does not end");
-            version = next;
-        }
-    }
-}
-
-// ---- hosting: prepared states, handshake headers, pings ------------------
-
-impl TestServer {
-    /// A server over a prepared state (to keep a handle on its lobby,
-    /// metrics or shutdown switch).
-    pub async fn start_with_state(state: splendor_server::AppState) -> TestServer {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind port 0");
-        let addr = listener.local_addr().expect("local addr");
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(splendor_server::serve(listener, state, async {
-            let _ = rx.await;
-        }));
-        TestServer {
-            addr,
-            shutdown: Some(tx),
-            task: Some(task),
-        }
-    }
-
-    /// The value of one series of `/metrics`, e.g.
-    /// `splendor_intents_rejected_total{code="not_your_turn"}` (0 if absent).
-    pub async fn metric(&self, series: &str) -> f64 {
-        let (status, body) = self.http_get("/metrics").await;
-        assert_eq!(status, 200, "{body}");
-        metric_value(&body, series)
-    }
-}
-
-/// The value of `series` in a metrics text (0 if absent).
-pub fn metric_value(text: &str, series: &str) -> f64 {
-    text.lines()
-        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or(0.0)
-}
-
-impl TestClient {
-    /// Connects with extra handshake headers (e.g. `Origin`). A refused
-    /// handshake gives the HTTP status.
-    pub async fn connect_with_headers(
-        server: &TestServer,
-        name: &str,
-        headers: &[(&str, &str)],
-    ) -> Result<TestClient, u16> {
-        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-        use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
-        let mut request = server.ws_url().into_client_request().expect("request");
-        for (key, value) in headers {
-            request.headers_mut().insert(
-                HeaderName::from_bytes(key.as_bytes()).expect("header name"),
-                HeaderValue::from_str(value).expect("header value"),
-            );
-        }
-        match tokio::time::timeout(SAFETY_TIMEOUT, connect_async(request))
-            .await
-            .expect("handshake in time")
-        {
-            Ok((ws, _)) => Ok(TestClient {
-                name: name.to_owned(),
-                ws,
-                frames: Vec::new(),
-                close: None,
-                token: None,
-                last_full: None,
-                next_id: 1,
-            }),
-            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
-                Err(response.status().as_u16())
-            }
-            Err(e) => panic!("{name}: handshake failed: {e}"),
-        }
-    }
-
-    /// Reads (and so answers) frames until `n` pings from the server arrived.
-    pub async fn wait_for_pings(&mut self, n: usize) {
-        let mut pings = 0;
-        while pings < n {
-            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("{}: no ping within {SAFETY_TIMEOUT:?}", self.name));
-            match frame {
-                Some(Ok(Message::Ping(_))) => pings += 1,
-                Some(Ok(Message::Text(text))) => self.frames.push(text.as_str().to_owned()),
-                Some(Ok(Message::Close(frame))) => {
-                    panic!("{}: closed while waiting for pings: {frame:?}", self.name)
-                }
-                Some(Ok(_)) => {}
-                Some(Err(e)) => panic!("{}: socket error {e}", self.name),
-                None => panic!("{}: connection ended", self.name),
-            }
-        }
-    }
-
-    /// Sends raw text frames as fast as the socket takes them.
-    pub async fn send_many(&mut self, texts: impl IntoIterator<Item = String>) {
-        for text in texts {
-            self.ws
-                .feed(Message::Text(text.into()))
-                .await
-                .expect("send frame");
-        }
-        self.ws.flush().await.expect("flush");
     }
 }
