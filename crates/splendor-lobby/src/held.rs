@@ -6,7 +6,8 @@
 //! sit at a rated table (issue 22): otherwise one connection could leave
 //! and queue again in a loop, leaving rated games to the stand-in under its
 //! name. Unrated rooms keep their rules: a player may leave a casual game
-//! and sit down elsewhere.
+//! and sit down elsewhere. A player who resigned (R13.1) holds no seat:
+//! the stand-in plays it to the end under the rules, not under the name.
 
 use splendor_protocol::{Role, RoomStatus};
 
@@ -25,10 +26,17 @@ impl Lobby {
         presence.set_room(session, None);
         if let Some(seat) = seat
             && seat.role == Role::Player
+            && !presence.take_resigned(session, seat.code)
             && matches!(self.room_status(seat.code), Some((RoomStatus::Playing, _)))
         {
             presence.hold(session, seat.code);
         }
+    }
+
+    /// The session resigned the game in room `code` (R13.1): the stand-in
+    /// plays its seat to the end, so leaving it holds nothing.
+    pub fn resigned(&self, session: SessionId, code: RoomCode) {
+        self.presence().resign(session, code);
     }
 
     /// A running game in which the session holds a seat it left, if any.

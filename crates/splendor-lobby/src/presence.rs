@@ -30,12 +30,18 @@ struct Entry {
     /// (`leave` keeps a player's seat once the game started): it is still
     /// a player there, though no longer "in" the room.
     held: Vec<RoomCode>,
+    /// Running games in which the session resigned (R13.1): leaving one
+    /// holds no seat, the stand-in plays it to the end.
+    resigned: Vec<RoomCode>,
 }
 
 impl Entry {
     /// Whether the entry says nothing and can go.
     fn is_empty(&self) -> bool {
-        self.conn.is_none() && self.room.is_none() && self.held.is_empty()
+        self.conn.is_none()
+            && self.room.is_none()
+            && self.held.is_empty()
+            && self.resigned.is_empty()
     }
 }
 
@@ -164,6 +170,33 @@ impl Presence {
             .get(&session)
             .map(|e| e.held.clone())
             .unwrap_or_default()
+    }
+
+    /// Records that the session resigned the game in room `code` (R13.1):
+    /// it holds no seat there any more, even once it leaves.
+    pub fn resign(&self, session: SessionId, code: RoomCode) {
+        let mut map = self.lock();
+        let entry = map.entry(session).or_default();
+        entry.held.retain(|&held| held != code);
+        if !entry.resigned.contains(&code) {
+            entry.resigned.push(code);
+        }
+    }
+
+    /// Whether the session resigned the game in room `code`; forgets it
+    /// (asked once, when the session leaves that room).
+    pub fn take_resigned(&self, session: SessionId, code: RoomCode) -> bool {
+        let mut map = self.lock();
+        let Some(entry) = map.get_mut(&session) else {
+            return false;
+        };
+        let before = entry.resigned.len();
+        entry.resigned.retain(|&r| r != code);
+        let was = entry.resigned.len() != before;
+        if entry.is_empty() {
+            map.remove(&session);
+        }
+        was
     }
 
     /// Forgets a held seat whose game is over.

@@ -12,6 +12,7 @@
 //! | `{"return":{"white":1,"gold":1}}` | R8: return these tokens |
 //! | `{"noble":3}` | R9.3: choose noble 3 |
 //! | `"pass"` | R11.1: pass |
+//! | `"resign"` | R13.1: resign (never in `legal_actions`; the `resign` message sends it) |
 //!
 //! The conversion never judges legality: that is the rules crate's job, so a
 //! card id that is hidden and one that does not exist travel the same way.
@@ -47,6 +48,10 @@ pub enum WireAction {
     Noble(NobleId),
     /// `"pass"`, R11.1: pass; legal only when no other action is.
     Pass,
+    /// `"resign"`, R13.1: resign, whoever is to move. Never among the
+    /// legal actions; what the `resign` message sends, and how a log and a
+    /// replay show it.
+    Resign,
 }
 
 /// What `buy` names: a bare card id (default payment), or a card with the
@@ -131,6 +136,7 @@ impl From<Action> for WireAction {
             Action::ReturnTokens(tokens) => WireAction::Return(tokens.into()),
             Action::ChooseNoble(noble) => WireAction::Noble(noble),
             Action::Pass => WireAction::Pass,
+            Action::Resign => WireAction::Resign,
         }
     }
 }
@@ -163,6 +169,7 @@ impl TryFrom<&WireAction> for Action {
             WireAction::Return(tokens) => Action::ReturnTokens((*tokens).into()),
             WireAction::Noble(noble) => Action::ChooseNoble(*noble),
             WireAction::Pass => Action::Pass,
+            WireAction::Resign => Action::Resign,
         })
     }
 }
@@ -226,6 +233,7 @@ mod tests {
         );
         check_round_trip(r#"{"noble":3}"#, Action::ChooseNoble(NobleId(3)));
         check_round_trip(r#""pass""#, Action::Pass);
+        check_round_trip(r#""resign""#, Action::Resign);
     }
 
     #[test]

@@ -71,6 +71,9 @@ pub enum ErrorCode {
     /// The player's time ran out: the stand-in plays the rest of this turn
     /// (R12.2).
     StandInTurn,
+    /// The player resigned this game (R13.1): the stand-in plays the seat
+    /// to the end (R13.2); moves of the person are refused.
+    Resigned,
     /// The server holds as many rooms as it allows.
     TooManyRooms,
     /// The session already has as many open rooms as one session may.
@@ -148,6 +151,7 @@ impl ErrorCode {
             ErrorCode::NotABot => "not_a_bot",
             ErrorCode::InvalidClock => "invalid_clock",
             ErrorCode::StandInTurn => "stand_in_turn",
+            ErrorCode::Resigned => "resigned",
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::TooManySessionRooms => "too_many_session_rooms",
             ErrorCode::TooManyRoomsFromAddress => "too_many_rooms_from_address",

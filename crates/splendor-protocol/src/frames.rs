@@ -39,7 +39,7 @@ pub struct LeanStateFrames {
     /// What a spectator sees of the players, and its JSON.
     players: Vec<crate::lean::LeanPlayer>,
     players_json: Vec<u8>,
-    /// `,"end_triggered":...`
+    /// `,"end_triggered":...` and `,"resigned":[...]` when someone did
     end: Vec<u8>,
     /// `,"clocks":[...]` or nothing.
     clocks: Vec<u8>,
@@ -67,6 +67,7 @@ impl LeanStateFrames {
             nobles,
             players,
             end_triggered,
+            resigned,
             legal_actions: _,
             clocks,
         } = public;
@@ -92,6 +93,9 @@ impl LeanStateFrames {
         field(&mut players_json, "players", players);
         let mut end = Vec::with_capacity(24);
         field(&mut end, "end_triggered", end_triggered);
+        if !resigned.is_empty() {
+            field(&mut end, "resigned", resigned);
+        }
         let mut clocks_json = Vec::new();
         if let Some(clocks) = clocks {
             field(&mut clocks_json, "clocks", clocks);

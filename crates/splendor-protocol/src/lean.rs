@@ -64,6 +64,10 @@ pub struct LeanStateInfo {
     pub players: Vec<LeanPlayer>,
     /// Set once a player reached 15 points (R10.1).
     pub end_triggered: bool,
+    /// The seats whose players resigned, first to resign first (R13.1):
+    /// the stand-in plays them (R13.2); absent when nobody resigned.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<Seat>,
     /// For the player who must act, and only for them: every legal action.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal_actions: Option<Vec<WireAction>>,
@@ -166,6 +170,7 @@ pub fn lean_state_info(view: &View, ctx: StateContext<'_>) -> LeanStateInfo {
             })
             .collect(),
         end_triggered: view.end_triggered,
+        resigned: view.resigned.clone(),
         legal_actions: ctx.legal_actions,
         clocks: ctx.clocks,
     }

@@ -135,6 +135,8 @@ pub enum WireRequest {
     },
     /// Everything again.
     Sync,
+    /// R13.1: the seated caller resigns.
+    Resign,
     /// Seat a built-in bot.
     AddBot {
         /// Its level's name.

@@ -256,6 +256,10 @@ pub struct StateInfo {
     pub players: Vec<PlayerInfo>,
     /// Set once a player reached 15 points (R10.1).
     pub end_triggered: bool,
+    /// The seats whose players resigned, first to resign first (R13.1):
+    /// the stand-in plays them (R13.2); absent when nobody resigned.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<Seat>,
     /// For the player who must act, and only for them: every legal action,
     /// in exactly the form `act` takes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -341,12 +345,17 @@ pub struct ResultInfo {
     /// The room code.
     pub room: String,
     /// Every seat, best first: by points, then fewer bought cards (R10.3,
-    /// R10.4).
+    /// R10.4); the seats that resigned last, a later resignation first
+    /// (R13.1).
     pub ranking: Vec<RankInfo>,
     /// The seats that share the victory (R10.4).
     pub winners: Vec<Seat>,
     /// True when the game ended because nobody could act (R11.2).
     pub deadlock: bool,
+    /// The seats whose players resigned, first to resign first (R13.1);
+    /// absent when nobody did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<Seat>,
     /// The game's id, for `GET /api/games/{game}/replay`.
     pub game: String,
     /// The seed and salt behind the commitment, now that the game is over.

@@ -151,6 +151,12 @@ pub enum WireEvent {
         /// The seat that passed.
         seat: Seat,
     },
+    /// `resigned`: a seat resigned (R13.1); the stand-in plays it from now
+    /// on, unless `game_over` follows at once (R13.2).
+    Resigned {
+        /// The seat that resigned.
+        seat: Seat,
+    },
     /// A player reached 15 points; the round is finished (R10.1).
     EndTriggered {
         /// The seat that reached 15 points.
@@ -237,6 +243,7 @@ pub fn wire_event(event: &Event) -> WireEvent {
             noble: noble_info(noble),
         },
         Event::Passed { seat } => WireEvent::Passed { seat },
+        Event::Resigned { seat } => WireEvent::Resigned { seat },
         Event::EndTriggered { seat } => WireEvent::EndTriggered { seat },
         Event::GameOver => WireEvent::GameOver,
     }
@@ -337,6 +344,7 @@ pub fn state_info(view: &View, ctx: StateContext<'_>) -> StateInfo {
             .map(|(i, s)| player_info(i as Seat, s, name(i)))
             .collect(),
         end_triggered: view.end_triggered,
+        resigned: view.resigned.clone(),
         legal_actions: ctx.legal_actions,
         clocks: ctx.clocks,
     }
@@ -366,6 +374,7 @@ pub fn result_info(
             .collect(),
         winners: result.winners.clone(),
         deadlock: result.deadlock,
+        resigned: result.resigned.clone(),
         game: game.to_owned(),
         reveal,
         stand_in_actions: Vec::new(),

@@ -163,15 +163,17 @@ pub fn play_log<'a>(
     Ok(())
 }
 
-/// The game that `log` leads to from the seeded setup: how a server restores
-/// a game after a restart (the log is the source of truth).
+/// The game that `log` leads to from the seeded setup, `bots` (a bit per
+/// seat, [`splendor_rules::bot_mask`]) held by built-in bots (R13.2): how
+/// a server restores a game after a restart (the log is the source of
+/// truth).
 pub fn rebuild(
-    players: u8,
+    (players, bots): (u8, u8),
     options: Options,
     seed: Seed,
     log: &[LoggedAction],
 ) -> Result<Game, LogError> {
-    let mut game = Game::new(players, options, seed.0)?;
+    let mut game = Game::new(players, options, seed.0)?.with_bots(bots);
     play_log(&mut game, log, |_, _| {})?;
     Ok(game)
 }
@@ -229,7 +231,10 @@ impl Replay {
             return Err(BuildError::Seats);
         }
         let players = u8::try_from(header.seats.len()).map_err(|_| BuildError::Seats)?;
-        let mut game = Game::new(players, header.options, header.seed.0).map_err(LogError::from)?;
+        let bots = splendor_rules::bot_mask(header.seats.iter().map(|s| s.bot.is_some()));
+        let mut game = Game::new(players, header.options, header.seed.0)
+            .map_err(LogError::from)?
+            .with_bots(bots);
         let layout = game.initial_layout();
         let mut actions = Vec::with_capacity(log.len());
         play_log(&mut game, log, |entry, events| {

@@ -240,8 +240,10 @@ fn check(replay: &Replay, expected: Option<&Commitment>) -> Result<Report, Verif
             computed,
         });
     }
-    let mut game =
-        Game::new(replay.players, replay.options, replay.seed.0).map_err(VerifyError::Setup)?;
+    let bots = splendor_rules::bot_mask(replay.seats.iter().map(|s| s.bot.is_some()));
+    let mut game = Game::new(replay.players, replay.options, replay.seed.0)
+        .map_err(VerifyError::Setup)?
+        .with_bots(bots);
     if let Some(part) = layout_difference(&replay.layout, &game.initial_layout()) {
         return Err(VerifyError::LayoutMismatch { part });
     }

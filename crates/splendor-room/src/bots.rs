@@ -111,6 +111,10 @@ impl RoomCore {
         if let Some(level) = self.people.bot_at(usize::from(seat)) {
             return Some((seat, level));
         }
+        // R13.2: the stand-in plays a seat whose player resigned.
+        if running.game().has_resigned(seat) {
+            return Some((seat, STAND_IN));
+        }
         let standing_in = running.clocks()?.standing_in == Some(seat);
         standing_in.then_some((seat, STAND_IN))
     }
@@ -124,7 +128,11 @@ impl RoomCore {
         let Some(running) = self.running.as_mut() else {
             return;
         };
-        let to_act = running.game().to_act();
+        // R13.2: a resigned seat is played by the stand-in, on no clock.
+        let to_act = running
+            .game()
+            .to_act()
+            .filter(|&s| !running.game().has_resigned(s));
         let Some(clocks) = running.clocks_mut() else {
             return;
         };

@@ -221,6 +221,23 @@ impl Clocks {
 
     /// Stops the running clock without charging anyone (the game ended,
     /// or was reloaded).
+    /// R13.1: `seat` resigned at `now`. Its clock, if it ran, stops with
+    /// the time used taken from its bank; any other clock runs on. The
+    /// stand-in plays the seat from now on without a clock.
+    pub(crate) fn resigned(&mut self, seat: Seat, now: Instant) {
+        if let Some(t) = self.ticking.filter(|t| t.seat == seat) {
+            self.ticking = None;
+            if let Some(clock) = self.seats.get_mut(usize::from(seat)) {
+                clock.bank = clock
+                    .bank
+                    .saturating_sub(now.saturating_duration_since(t.since));
+            }
+        }
+        if self.standing_in == Some(seat) {
+            self.standing_in = None;
+        }
+    }
+
     pub(crate) fn stop(&mut self) {
         self.ticking = None;
     }

@@ -254,6 +254,11 @@ impl RoomCore {
                     self.reply(ticket, Err(e));
                 }
             }
+            Request::Resign => {
+                if let Err(e) = self.resign(ticket, caller) {
+                    self.reply(ticket, Err(e));
+                }
+            }
             Request::Sync => {
                 let result = self.sync(&caller);
                 self.reply(ticket, result.map(|()| Answer::Done));

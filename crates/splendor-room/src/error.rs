@@ -33,6 +33,8 @@ pub enum LobbyError {
     UnknownBotLevel(String),
     /// The player's time ran out: the stand-in makes the rest of the turn.
     StandInTurn,
+    /// The player resigned this game: the stand-in plays the seat (R13.2).
+    Resigned,
     /// A clock outside R12.1, or `stand_in_when_away` without a clock.
     InvalidClock(Words),
     /// `remove_bot` names a seat that no bot holds.
@@ -136,6 +138,7 @@ impl LobbyError {
             LobbyError::NotABot(_) => ErrorCode::NotABot,
             LobbyError::InvalidClock(_) => ErrorCode::InvalidClock,
             LobbyError::StandInTurn => ErrorCode::StandInTurn,
+            LobbyError::Resigned => ErrorCode::Resigned,
             LobbyError::NotEnoughPlayers => ErrorCode::NotEnoughPlayers,
             LobbyError::GameAlreadyStarted => ErrorCode::GameAlreadyStarted,
             LobbyError::GameNotStarted => ErrorCode::GameNotStarted,
@@ -190,6 +193,7 @@ impl LobbyError {
                 w("room-unknown-bot-level").text("level", format!("{level:?}"))
             }
             LobbyError::StandInTurn => w("room-stand-in-turn"),
+            LobbyError::Resigned => w("room-resigned"),
             LobbyError::NotABot(seat) => w("room-not-a-bot").num("seat", *seat),
             LobbyError::NotEnoughPlayers => w("room-not-enough-players"),
             LobbyError::GameAlreadyStarted => w("room-game-started").text("example", AS_SPECTATOR),

@@ -57,6 +57,9 @@ pub enum Request {
         /// Apply only if the state is at this version.
         expect_version: Option<u64>,
     },
+    /// R13.1: the seated player resigns, whoever is to move; the game
+    /// ends at once or the stand-in plays the seat to the end (R13.2).
+    Resign,
     /// Send this connection the room, the state and the result again.
     Sync,
     /// The host seats a built-in bot in the first free seat.

@@ -394,7 +394,12 @@ impl RoomCore {
             Viewer::Seat(seat) => Some(seat),
             Viewer::Spectator => None,
         };
-        let legal_actions = if you.is_some() && running.game().to_act() == you {
+        // A seat whose player resigned is the stand-in's (R13.2): no moves
+        // are offered to the person.
+        let legal_actions = if you.is_some()
+            && running.game().to_act() == you
+            && !you.is_some_and(|s| running.game().has_resigned(s))
+        {
             running.game().legal_actions(&mut self.legal);
             Some(self.legal.iter().map(|&a| WireAction::from(a)).collect())
         } else {

@@ -76,6 +76,8 @@ impl RoomCore {
         let players = members.iter().map(|m| m.session).collect();
         let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
         let bots: Vec<_> = members.iter().map(|m| m.bot).collect();
+        // R13.2 counts the built-in bots apart from people.
+        let game = game.with_bots(splendor_rules::bot_mask(bots.iter().map(Option::is_some)));
         let clocks = self.clock.map(|options| {
             let clocks = Clocks::new(options, bots.iter().map(Option::is_some).collect())
                 .with_min_grace(self.config.min_grace);
@@ -149,6 +151,17 @@ impl RoomCore {
             }
             return Err(LobbyError::NotInRoom);
         };
+        if action == Action::Resign {
+            return self.resign(ticket, caller);
+        }
+        // R13.2: the stand-in plays a seat whose player resigned.
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.game().has_resigned(seat as Seat))
+        {
+            return Err(LobbyError::Resigned);
+        }
         // R12.2: the stand-in makes the rest of a turn whose time ran out.
         if self
             .running
@@ -159,6 +172,24 @@ impl RoomCore {
             return Err(LobbyError::StandInTurn);
         }
         self.act_as(seat as Seat, action, expect_version, Some((ticket, caller)))
+    }
+
+    /// R13.1: the caller's seat resigns, whoever is to move (no version
+    /// expected: it is not a move on a position). Stored and sent like
+    /// every action; from then on the stand-in plays the seat (R13.2), or
+    /// the game is over.
+    pub(crate) fn resign(&mut self, ticket: Ticket, caller: Caller) -> Result<(), LobbyError> {
+        let Some(seat) = self.people.seat_of_conn(caller.session, caller.conn) else {
+            if self
+                .people
+                .spectator_of_conn(caller.session, caller.conn)
+                .is_some()
+            {
+                return Err(LobbyError::SpectatorCannotAct);
+            }
+            return Err(LobbyError::NotInRoom);
+        };
+        self.act_as(seat as Seat, Action::Resign, None, Some((ticket, caller)))
     }
 
     /// An action for `seat`, by the person who asked (`origin`) or by a
@@ -208,8 +239,13 @@ impl RoomCore {
             Mover::StandIn
         };
         let clocks = running.clocks().cloned().map(|mut clocks| {
-            let turn_ends = next.to_act() != Some(seat);
-            clocks.accepted(seat, self.now, by == Mover::Person, turn_ends);
+            if action == Action::Resign {
+                // R13.1: out of turn the clocks go on as they were.
+                clocks.resigned(seat, self.now);
+            } else {
+                let turn_ends = next.to_act() != Some(seat);
+                clocks.accepted(seat, self.now, by == Mover::Person, turn_ends);
+            }
             clocks
         });
         // 4. Persistence step: durable before anyone sees it.
@@ -493,7 +529,8 @@ impl RoomCore {
             )));
         }
         let mut game = Game::new(running.game().players(), running.options(), running.seed())
-            .map_err(|e| LobbyError::internal(format!("the stored game cannot be set up: {e}")))?;
+            .map_err(|e| LobbyError::internal(format!("the stored game cannot be set up: {e}")))?
+            .with_bots(running.game().bots());
         let mut history = Vec::with_capacity(log.len());
         for (seq, &(seat, action)) in log.iter().enumerate() {
             let events = game.apply(seat, action).map_err(|e| {

@@ -19,6 +19,10 @@ impl Game {
             Some(s) => s,
             None => return Err(Reject::GameOver),
         };
+        if action == Action::Resign {
+            // R13.1: at any moment, whoever is to move.
+            return self.resign(seat);
+        }
         if seat != to_act {
             return Err(Reject::NotYourTurn { to_act });
         }
@@ -232,7 +236,7 @@ impl Game {
         }
     }
 
-    fn game_over(&mut self, deadlock: bool, events: &mut Events) {
+    pub(crate) fn game_over(&mut self, deadlock: bool, events: &mut Events) {
         self.phase = Phase::GameOver;
         self.deadlock = deadlock;
         events.push(Event::GameOver);

@@ -65,6 +65,12 @@ pub enum Event {
         /// The seat that passed.
         seat: Seat,
     },
+    /// R13.1: `seat` resigned; the stand-in plays it from now on (R13.2)
+    /// unless the game ends at once ([`Event::GameOver`] follows).
+    Resigned {
+        /// The seat that resigned.
+        seat: Seat,
+    },
     /// R10.1: `seat` reached 15 points; the round is finished.
     EndTriggered {
         /// The seat that reached 15 points.

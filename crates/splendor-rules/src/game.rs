@@ -112,6 +112,11 @@ pub struct Game {
     pub(crate) end_triggered: bool,
     /// The game ended by R11.2.
     pub(crate) deadlock: bool,
+    /// R13.2: the seats built-in bots hold, a bit per seat.
+    pub(crate) bots: u8,
+    /// R13.1: the order in which each seat resigned (1 = first), 0 while
+    /// it is in play.
+    pub(crate) resigned: [u8; 4],
     pub(crate) supply: Tokens,
     /// Each level's deck as dealt at setup, BOTTOM first, so that the top
     /// card is `decks[l][deck_len[l] - 1]` and drawing only shortens
@@ -258,13 +263,26 @@ impl Game {
                 }
             })
             .collect();
-        // R10.3 highest score first; R10.4 fewest purchased cards breaks a tie.
-        ranking.sort_by_key(|s| (std::cmp::Reverse(s.points), s.cards, s.seat));
+        // R13.1: the seats in play first, then the resigned, a later
+        // resignation above an earlier one (`resigned` orders are distinct,
+        // so the resigned never share a rank); among the seats in play,
+        // R10.3 highest score first and R10.4 fewest purchased cards breaks
+        // a tie.
+        let resigned = |seat: Seat| std::cmp::Reverse(self.resigned[usize::from(seat)]);
+        ranking.sort_by_key(|s| {
+            let in_play = !self.has_resigned(s.seat);
+            let (points, cards) = if in_play { (s.points, s.cards) } else { (0, 0) };
+            (
+                std::cmp::Reverse(in_play),
+                resigned(s.seat),
+                std::cmp::Reverse(points),
+                cards,
+                s.seat,
+            )
+        });
         for i in 0..ranking.len() {
-            ranking[i].rank = if i > 0
-                && (ranking[i].points, ranking[i].cards)
-                    == (ranking[i - 1].points, ranking[i - 1].cards)
-            {
+            let key = |s: &Standing| (self.resigned[usize::from(s.seat)], s.points, s.cards);
+            ranking[i].rank = if i > 0 && key(&ranking[i]) == key(&ranking[i - 1]) {
                 ranking[i - 1].rank
             } else {
                 i as u8 + 1
@@ -280,6 +298,7 @@ impl Game {
             ranking,
             winners,
             deadlock: self.deadlock,
+            resigned: self.resigned(),
         })
     }
 

@@ -45,6 +45,7 @@ mod events;
 mod game;
 mod legal;
 mod reject;
+mod resign;
 mod sample;
 mod setup;
 mod swar;
@@ -53,6 +54,7 @@ mod view;
 pub use events::{Event, Events, MAX_EVENTS};
 pub use game::Game;
 pub use reject::{CODES as REFUSAL_CODES, RULES as REFUSAL_RULES};
+pub use resign::bot_mask;
 pub use sample::Sampler;
 pub use setup::{ReservedCard, SeatSnapshot, Snapshot, seat_order};
 
@@ -213,6 +215,10 @@ pub enum Action {
     ChooseNoble(NobleId),
     /// R11.1: pass, legal only when no main action is.
     Pass,
+    /// R13.1: resign, at any moment of the game, whoever is to move. Never
+    /// in the legal actions of a turn: it is not a move but leaving the
+    /// game, and it is its own message on the wire.
+    Resign,
 }
 
 /// A set of gem colours, as a bit mask over `Color::index`.
@@ -328,6 +334,14 @@ pub struct GameResult {
     pub winners: Vec<Seat>,
     /// True when the game ended by deadlock (R11.2).
     pub deadlock: bool,
+    /// The seats that resigned, first to resign first (R13.1): they rank
+    /// below every seat still in play, a later resignation above an
+    /// earlier one.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub resigned: Vec<Seat>,
 }
 
 /// One seat's place in the final ranking (R10.3, R10.4).
@@ -373,6 +387,8 @@ pub struct View {
     pub noble_choices: Vec<NobleId>,
     /// Set once R10.1 triggered.
     pub end_triggered: bool,
+    /// The seats that resigned, first to resign first (R13.1); public.
+    pub resigned: Vec<Seat>,
     /// The final result, once the game is over (R10.3, R10.4).
     pub result: Option<GameResult>,
 }
@@ -469,6 +485,7 @@ impl fmt::Display for Action {
             Action::ReturnTokens(tokens) => write!(f, "return {}", TokensText(tokens)),
             Action::ChooseNoble(noble) => write!(f, "choose noble {}", noble.0),
             Action::Pass => f.write_str("pass"),
+            Action::Resign => f.write_str("resign"),
         }
     }
 }

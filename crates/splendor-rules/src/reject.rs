@@ -13,7 +13,7 @@ use splendor_words::Words;
 use crate::{CardId, Color, NobleId, Phase, RuleError, Seat};
 
 /// Every code a refusal carries (`RuleError::code`).
-pub const CODES: [&str; 21] = [
+pub const CODES: [&str; 22] = [
     "unknown_seat",
     "game_over",
     "not_your_turn",
@@ -35,12 +35,13 @@ pub const CODES: [&str; 21] = [
     "unknown_noble",
     "noble_not_available",
     "pass_not_allowed",
+    "already_resigned",
 ];
 
 /// Every rule a refusal cites (`RuleError::rule`).
-pub const RULES: [&str; 17] = [
+pub const RULES: [&str; 18] = [
     "R1.2", "R1.3", "R2", "R3", "R4.1", "R4.2", "R5.1", "R6.1", "R6.2", "R7.1", "R7.3", "R8.1",
-    "R8.2", "R9.3", "R10.2", "R11.1", "R11.4",
+    "R8.2", "R9.3", "R10.2", "R11.1", "R11.4", "R13.1",
 ];
 
 impl RuleError {
@@ -59,6 +60,7 @@ impl RuleError {
 pub(crate) enum Reject {
     UnknownSeat(Seat),
     GameOver,
+    AlreadyResigned,
     NotYourTurn {
         to_act: Seat,
     },
@@ -129,6 +131,11 @@ impl Reject {
                     .num("players", game.players),
             ),
             Reject::GameOver => ("game_over", "R10.2", Words::new("rule-game-over")),
+            Reject::AlreadyResigned => (
+                "already_resigned",
+                "R13.1",
+                Words::new("rule-already-resigned"),
+            ),
             Reject::NotYourTurn { to_act } => (
                 "not_your_turn",
                 "R11.4",
@@ -374,6 +381,7 @@ mod tests {
             Reject::UnknownNoble(12),
             Reject::NobleNotAvailable(NobleId(1)),
             Reject::PassNotAllowed,
+            Reject::AlreadyResigned,
         ];
         let mut codes = std::collections::BTreeSet::new();
         for reject in all {

@@ -191,6 +191,16 @@ fn base_snapshot(
         // R11.2: a game that ended in a full round of passes says so in its
         // result, which the seat sees.
         deadlock: view.result.as_ref().is_some_and(|r| r.deadlock),
+        // Whether a seat is a bot is nothing a seat's view says; who
+        // resigned, in which order, is public (R13.1).
+        bots: 0,
+        resigned: {
+            let mut order = [0; 4];
+            for (i, &seat) in view.resigned.iter().enumerate() {
+                order[usize::from(seat)] = i as u8 + 1;
+            }
+            order
+        },
         supply: view.supply,
         face_up: view.face_up,
         nobles: view.nobles.clone(),

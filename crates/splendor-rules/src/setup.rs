@@ -145,6 +145,8 @@ fn empty_game(players: u8, first_seat: Seat) -> Game {
         passes: 0,
         end_triggered: false,
         deadlock: false,
+        bots: 0,
+        resigned: [0; 4],
         supply: initial_supply(players),
         decks: [[NONE; DECK_CAPACITY]; 3],
         deck_len: [0; 3],
@@ -326,6 +328,15 @@ pub struct Snapshot {
     pub end_triggered: bool,
     /// The game ended by R11.2.
     pub deadlock: bool,
+    /// R13.2: the seats built-in bots hold, a bit per seat.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub bots: u8,
+    /// R13.1: the order each seat resigned in (1 = first), 0 in play.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "is_none_resigned")
+    )]
+    pub resigned: [u8; 4],
     /// The tokens in the supply.
     pub supply: Tokens,
     /// Face-up cards per level and slot; `None` is an empty slot.
@@ -397,6 +408,8 @@ impl Game {
             passes: self.passes,
             end_triggered: self.end_triggered,
             deadlock: self.deadlock,
+            bots: self.bots,
+            resigned: self.resigned,
             supply: self.supply,
             face_up: self
                 .face_up
@@ -499,6 +512,8 @@ impl Game {
         game.passes = snapshot.passes;
         game.end_triggered = snapshot.end_triggered;
         game.deadlock = snapshot.deadlock;
+        game.bots = snapshot.bots;
+        game.resigned = snapshot.resigned;
         check_phase(&game).map_err(bad)?;
         Ok(game)
     }
@@ -548,6 +563,26 @@ fn check_phase(game: &Game) -> Result<(), String> {
     if game.deadlock && game.phase != Phase::GameOver {
         return Err("a deadlock is recorded but the game is not over (R11.2)".to_string());
     }
+    let mut orders: Vec<u8> = game.resigned.iter().copied().filter(|&r| r != 0).collect();
+    orders.sort_unstable();
+    let seats_resigned = (0..game.players).filter(|&s| game.has_resigned(s)).count();
+    if orders
+        .iter()
+        .enumerate()
+        .any(|(i, &r)| usize::from(r) != i + 1)
+        || seats_resigned != orders.len()
+    {
+        return Err(format!(
+            "resignation orders {:?} are not 1, 2, ... for seats in the game (R13.1)",
+            game.resigned
+        ));
+    }
+    if game.bots >> game.players != 0 {
+        return Err(format!(
+            "bots {:#b} name seats beyond the game (R13.2)",
+            game.bots
+        ));
+    }
     Ok(())
 }
 
@@ -562,4 +597,14 @@ impl TryFrom<Snapshot> for Game {
     fn try_from(snapshot: Snapshot) -> Result<Game, SetupError> {
         Game::from_snapshot(&snapshot)
     }
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(bots: &u8) -> bool {
+    *bots == 0
+}
+
+#[cfg(feature = "serde")]
+fn is_none_resigned(resigned: &[u8; 4]) -> bool {
+    resigned.iter().all(|&r| r == 0)
 }

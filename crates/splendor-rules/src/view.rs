@@ -75,6 +75,7 @@ impl Game {
             seats,
             noble_choices,
             end_triggered: self.end_triggered,
+            resigned: self.resigned(),
             result: self.result(),
         }
     }

@@ -456,8 +456,10 @@ fn play_back(
 ) -> Result<Vec<splendor_protocol::StateInfo>, String> {
     use splendor_protocol::view::{StateContext, state_info};
     use splendor_rules::{Action, Game, Viewer};
-    let mut game =
-        Game::new(replay.players, replay.options, replay.seed.0).map_err(|e| e.to_string())?;
+    let bots = splendor_rules::bot_mask(replay.seats.iter().map(|s| s.bot.is_some()));
+    let mut game = Game::new(replay.players, replay.options, replay.seed.0)
+        .map_err(|e| e.to_string())?
+        .with_bots(bots);
     let names: Vec<String> = replay.seats.iter().map(|s| s.name.clone()).collect();
     let commitment = replay.commitment.to_string();
     let reveal = |game: &Game, version: u64| {

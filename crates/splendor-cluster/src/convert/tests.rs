@@ -98,6 +98,7 @@ fn every_refusal_round_trips() {
         LobbyError::NotHost,
         LobbyError::UnknownBotLevel("wizard".into()),
         LobbyError::StandInTurn,
+        LobbyError::Resigned,
         LobbyError::InvalidClock(Words::new("clock-bank").text("value", "0ns")),
         LobbyError::NotABot(3),
         LobbyError::NotEnoughPlayers,

@@ -33,6 +33,8 @@ enum StoredAction {
     Noble(u8),
     /// R11.1: a pass.
     Pass,
+    /// R13.1: a resignation (`"resign"`; no log before 2026-11-26 has one).
+    Resign,
 }
 
 /// What a stored `buy` names.
@@ -135,6 +137,7 @@ impl From<Action> for StoredAction {
             }
             Action::ChooseNoble(noble) => StoredAction::Noble(noble.0),
             Action::Pass => StoredAction::Pass,
+            Action::Resign => StoredAction::Resign,
         }
     }
 }
@@ -188,6 +191,7 @@ impl TryFrom<StoredAction> for Action {
             }
             StoredAction::Noble(noble) => Action::ChooseNoble(NobleId(noble)),
             StoredAction::Pass => Action::Pass,
+            StoredAction::Resign => Action::Resign,
         })
     }
 }
@@ -239,6 +243,17 @@ mod tests {
                 game.apply(seat, action).unwrap();
             }
         }
+        // R13.1: a resignation is never legal in a turn; it is stored as
+        // the wire's "resign".
+        assert_eq!(action_json(splendor_rules::Action::Resign), r#""resign""#);
+        assert_eq!(
+            serde_json::to_string(&WireAction::Resign).unwrap(),
+            r#""resign""#
+        );
+        assert_eq!(
+            parse_action(r#""resign""#),
+            Ok(splendor_rules::Action::Resign)
+        );
         for kind in [
             "take",
             "take_two",

@@ -47,6 +47,10 @@ pub struct StoredResult {
     pub winners: Vec<Seat>,
     /// True when the game ended by deadlock (R11.2).
     pub deadlock: bool,
+    /// The seats that resigned, first to resign first (R13.1); absent
+    /// when none did (every result stored before 2026-11-26).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<Seat>,
 }
 
 /// One seat's place in a stored result.
@@ -78,6 +82,7 @@ impl From<&GameResult> for StoredResult {
                 .collect(),
             winners: result.winners.clone(),
             deadlock: result.deadlock,
+            resigned: result.resigned.clone(),
         }
     }
 }
@@ -97,6 +102,7 @@ impl From<StoredResult> for GameResult {
                 .collect(),
             winners: stored.winners,
             deadlock: stored.deadlock,
+            resigned: stored.resigned,
         }
     }
 }
@@ -296,13 +302,22 @@ mod tests {
             }],
             winners: vec![0],
             deadlock: true,
+            resigned: Vec::new(),
         };
         let json = result_json(&result);
         assert_eq!(
             json,
             r#"{"ranking":[{"seat":0,"points":15,"cards":9,"rank":1}],"winners":[0],"deadlock":true}"#
         );
-        assert_eq!(parse_result_json(&json), Ok(result));
+        assert_eq!(parse_result_json(&json), Ok(result.clone()));
+        // R13.1: who resigned is stored only when someone did.
+        let resigned = GameResult {
+            resigned: vec![1],
+            ..result
+        };
+        let json = result_json(&resigned);
+        assert!(json.ends_with(r#","resigned":[1]}"#), "{json}");
+        assert_eq!(parse_result_json(&json), Ok(resigned));
     }
 
     #[test]

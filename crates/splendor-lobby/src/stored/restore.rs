@@ -181,8 +181,10 @@ async fn restore_one(
         return Err("the seats are not numbered 0 to players - 1".into());
     }
     // The game and every action's events (the `history` joiners get).
-    let mut game =
-        splendor_rules::Game::new(stored.players, options, seed.0).map_err(|e| e.to_string())?;
+    let bots = splendor_rules::bot_mask(stored.seats.iter().map(|s| s.bot.is_some()));
+    let mut game = splendor_rules::Game::new(stored.players, options, seed.0)
+        .map_err(|e| e.to_string())?
+        .with_bots(bots);
     let mut history = Vec::with_capacity(log.len());
     play_log(&mut game, &log, |entry, events| {
         let by = match entry.by {

@@ -64,6 +64,9 @@ pub enum ClientMessage {
     RemoveBot(RemoveBot),
     /// Make a move.
     Act(Act),
+    /// Resign the game (R13.1), whoever is to move: the game ends at once
+    /// or the stand-in plays the seat to the end (R13.2).
+    Resign,
     /// Ask for the room and the current state again.
     Sync,
     /// Ask for the listed rooms that have free seats.

@@ -31,7 +31,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 16] = [
+pub const MESSAGE_TYPES: [&str; 17] = [
     "hello",
     "create",
     "join",
@@ -40,6 +40,7 @@ pub const MESSAGE_TYPES: [&str; 16] = [
     "add_bot",
     "remove_bot",
     "act",
+    "resign",
     "sync",
     "list_rooms",
     "ping",
@@ -160,6 +161,10 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
                 action,
                 expect_version: raw.expect_version,
             })
+        }
+        "resign" => {
+            no_fields(kind, &body)?;
+            ClientMessage::Resign
         }
         "sync" => {
             no_fields(kind, &body)?;
@@ -352,6 +357,7 @@ mod tests {
             }
         );
         assert_eq!(ok(r#"{"type":"sync"}"#).message, ClientMessage::Sync);
+        assert_eq!(ok(r#"{"type":"resign"}"#).message, ClientMessage::Resign);
         assert_eq!(
             ok(r#"{"type":"list_rooms"}"#).message,
             ClientMessage::ListRooms

@@ -13,5 +13,6 @@ mod expiry;
 mod membership;
 mod play;
 mod properties;
+mod resign;
 mod social;
 mod storage;

@@ -353,6 +353,7 @@ impl Client {
                     .await;
             }
             ClientMessage::Act(act) => self.act(act, id).await,
+            ClientMessage::Resign => self.resign(id).await,
             ClientMessage::Sync => {
                 self.call_room(Request::Sync, id).await;
             }

@@ -225,6 +225,19 @@ impl Client {
         }
     }
 
+    /// `resign` (R13.1): the seat resigns, whoever is to move; the room
+    /// answers with its events. The session holds no seat there from now
+    /// on (leaving it keeps nothing, quick play is open again).
+    pub(super) async fn resign(&mut self, id: Option<RequestId>) {
+        let code = self.room.as_ref().map(|r| r.code());
+        let Some(session) = self.call_room(Request::Resign, id).await else {
+            return;
+        };
+        if let Some(code) = code {
+            self.state.lobby().resigned(session.id, code);
+        }
+    }
+
     pub(super) async fn leave(&mut self, id: Option<RequestId>) {
         let Some(session) = self.call_room(Request::Leave, id).await else {
             return;

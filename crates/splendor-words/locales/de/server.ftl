@@ -34,6 +34,7 @@ tokens-none = nichts
 
 rule-unknown-seat = es gibt keinen Platz { $seat } in einem Spiel mit { $players } Spielern
 rule-game-over = das Spiel ist vorbei
+rule-already-resigned = du hast dieses Spiel schon aufgegeben
 rule-not-your-turn = Platz { $to_act } ist am Zug, nicht Platz { $seat }
 rule-not-your-turn-named = { $name } ist am Zug, nicht du
 rule-main-action = jetzt ist nichts zu entscheiden: führe eine Hauptaktion aus (nehmen, reservieren oder kaufen)
@@ -97,6 +98,7 @@ room-unavailable = der Raum läuft auf einem anderen Server, der gerade nicht er
 room-not-host = nur der Gastgeber kann das tun
 room-unknown-bot-level = unbekannte Bot-Stufe { $level }: erwartet random, greedy oder strong
 room-stand-in-turn = deine Zeit ist abgelaufen: eine Vertretung spielt den Rest dieses Zuges (R12.2); handle in deinem nächsten Zug innerhalb der Schonfrist, um deinen Platz zurückzubekommen
+room-resigned = du hast dieses Spiel aufgegeben (R13.1): eine Vertretung spielt deinen Platz bis zum Ende
 room-not-a-bot = Platz { $seat } ist nicht von einem Bot besetzt
 room-not-enough-players = ein Spiel braucht mindestens 2 Spieler auf ihren Plätzen
 room-game-started = das Spiel hat schon begonnen; tritt mit { $example } als Zuschauer bei

@@ -26,6 +26,7 @@ tokens-none = nothing
 
 rule-unknown-seat = there is no seat { $seat } in a { $players }-player game
 rule-game-over = the game is over
+rule-already-resigned = you have resigned this game already
 rule-not-your-turn = it is seat { $to_act }'s turn, not seat { $seat }'s
 rule-not-your-turn-named = it is { $name }'s turn, not yours
 rule-main-action = nothing to decide now: make a main action (take, reserve or buy)
@@ -84,6 +85,7 @@ room-unavailable = the room runs on another server that cannot be reached right 
 room-not-host = only the host can do this
 room-unknown-bot-level = unknown bot level { $level }: expected random, greedy or strong
 room-stand-in-turn = your time ran out: the stand-in plays the rest of this turn (R12.2); act within the grace at your next turn to take your seat back
+room-resigned = you resigned this game (R13.1): the stand-in plays your seat to the end
 room-not-a-bot = seat { $seat } is not held by a bot
 room-not-enough-players = a game needs at least 2 seated players
 room-game-started = the game already started; join as a spectator with { $example }

@@ -35,6 +35,7 @@ tokens-none = rien
 
 rule-unknown-seat = il n'y a pas de place { $seat } dans une partie à { $players } joueurs
 rule-game-over = la partie est terminée
+rule-already-resigned = vous avez déjà abandonné cette partie
 rule-not-your-turn = c'est au tour de la place { $to_act }, pas de la place { $seat }
 rule-not-your-turn-named = c'est au tour de { $name }, pas au vôtre
 rule-main-action = rien à décider maintenant : effectuez une action principale (prendre, réserver ou acheter)
@@ -98,6 +99,7 @@ room-unavailable = la salle tourne sur un autre serveur injoignable pour le mome
 room-not-host = seul l'hôte peut faire cela
 room-unknown-bot-level = niveau de bot inconnu { $level } : attendu random, greedy ou strong
 room-stand-in-turn = votre temps est écoulé : le remplaçant joue la fin de ce tour (R12.2) ; jouez dans le délai de grâce à votre prochain tour pour reprendre votre place
+room-resigned = vous avez abandonné cette partie (R13.1) : le remplaçant joue votre place jusqu'à la fin
 room-not-a-bot = la place { $seat } n'est pas tenue par un bot
 room-not-enough-players = une partie demande au moins 2 joueurs assis
 room-game-started = la partie a déjà commencé ; rejoignez-la comme spectateur avec { $example }

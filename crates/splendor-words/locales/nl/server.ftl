@@ -34,6 +34,7 @@ tokens-none = niets
 
 rule-unknown-seat = er is geen plaats { $seat } in een spel met { $players } spelers
 rule-game-over = het spel is afgelopen
+rule-already-resigned = je hebt dit spel al opgegeven
 rule-not-your-turn = plaats { $to_act } is aan de beurt, niet plaats { $seat }
 rule-not-your-turn-named = { $name } is aan de beurt, niet jij
 rule-main-action = er valt nu niets te kiezen: doe een hoofdactie (fiches nemen, reserveren of kopen)
@@ -100,6 +101,7 @@ room-unavailable = de kamer draait op een andere server die nu niet bereikbaar i
 room-not-host = alleen de gastheer kan dit doen
 room-unknown-bot-level = onbekend botniveau { $level }: verwacht random, greedy of strong
 room-stand-in-turn = je tijd is op: de invaller speelt de rest van deze beurt (R12.2); speel in je volgende beurt binnen de extra bedenktijd om je plaats terug te krijgen
+room-resigned = je hebt dit spel opgegeven (R13.1): de invaller speelt je plaats tot het einde
 room-not-a-bot = plaats { $seat } is niet van een bot
 room-not-enough-players = een spel heeft minstens 2 spelers op een plaats nodig
 room-game-started = het spel is al begonnen; kom erbij als kijker met { $example }

@@ -13,7 +13,7 @@
 //!                           `away` for stand_in_when_away (R12.3)
 //! restored 2 ann bob        a game of 2 restored at version 0, nobody connected
 //! bob@c2 join player        a request: join player|spectator [verbose], leave,
-//!                           detach, sync, start joined|random
+//!                           detach, sync, resign, start joined|random
 //! bob@c2 act {"take_two":"red"} v3   an action (wire JSON), optionally on version 3
 //! play 4                    whoever is to act plays a legal action, 4 times: a
 //!                           purchase when there is one (so games end), else one

@@ -137,6 +137,7 @@ impl Table {
             },
             ("detach", "") => Request::Detach,
             ("sync", "") => Request::Sync,
+            ("resign", "") => Request::Resign,
             ("start", "joined") => Request::Start {
                 order: SeatOrder::Joined,
             },

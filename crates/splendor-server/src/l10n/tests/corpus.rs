@@ -229,6 +229,11 @@ pub(super) fn rule_messages(corpus: &mut Corpus) {
     }
     try_everything(&choosing_a_noble(), &actions, corpus);
     try_everything(&empty_decks(), &actions, corpus);
+    // R13.1: a seat that resigned resigns again (three players: the game
+    // goes on after one resignation).
+    let mut game = Game::new(3, Options::default(), 5).expect("a game");
+    game.apply(1, Action::Resign).expect("a resignation");
+    try_everything(&game, &[Action::Resign], corpus);
 }
 
 fn lobby_messages(corpus: &mut Corpus) {
@@ -252,6 +257,7 @@ fn lobby_messages(corpus: &mut Corpus) {
                 .0,
         ),
         LobbyError::StandInTurn,
+        LobbyError::Resigned,
         LobbyError::InvalidClock(
             TurnClock::new(Duration::ZERO, Duration::ZERO)
                 .expect_err("no bank")
