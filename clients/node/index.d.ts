@@ -20,9 +20,15 @@ export interface State {
   phase: 'main' | 'return_tokens' | 'choose_noble' | 'game_over'; return_count?: number;
   turn: number; supply: Counts<Token>; levels: { level: 1 | 2 | 3; deck: number; cards: (Card | null)[] }[];
   nobles: Noble[]; noble_choices?: Noble[]; players: Player[]; end_triggered: boolean;
+  /** The seats whose players resigned, first to resign first (R13.1). */
+  resigned?: number[];
   legal_actions: Action[]; readonly me?: Player; readonly myTurn: boolean;
 }
-export interface Result { type: 'result'; game: string; winners: number[]; ranking: { seat: number; name: string; points: number; cards: number; rank: number }[] }
+export interface Result {
+  type: 'result'; game: string; winners: number[]; ranking: { seat: number; name: string; points: number; cards: number; rank: number }[];
+  /** The seats whose players resigned, first to resign first (R13.1). */
+  resigned?: number[];
+}
 export interface Options {
   url?: string; room?: string; name?: string; tokenFile?: string;
   create?: { seats?: number; bots?: ('random' | 'greedy' | 'strong')[]; clock?: { initial_s: number; increment_s: number } };
@@ -34,6 +40,8 @@ export interface Options {
   /** Shared between games: the session token kept in memory. */
   session?: { token?: string };
 }
-export function play(choose: (state: State) => Action, options?: Options): Promise<Result>;
-export function run(choose: (state: State) => Action, options?: Options): Promise<Result | null>;
+/** What choose() returns to resign the game (R13). */
+export const RESIGN: 'resign';
+export function play(choose: (state: State) => Action | typeof RESIGN, options?: Options): Promise<Result>;
+export function run(choose: (state: State) => Action | typeof RESIGN, options?: Options): Promise<Result | null>;
 export class KitError extends Error {}

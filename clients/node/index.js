@@ -18,6 +18,12 @@
 // over the queue, the queue over creating a room with a bot. The kit says
 // "bot":true in hello: it is ranked with the bots.
 //
+// To resign (RULES.md R13), choose returns kit.RESIGN: the kit sends
+// {"type":"resign"}. The game ends at once when only one person (or only
+// bots) would be left, else the server's stand-in plays the seat to the
+// end; either way the kit resolves with the result, where the bot ranks
+// below everyone who did not resign.
+//
 // Every message the kit sends has an id. When the server refuses one for
 // going over its message rate (rate_limited), the kit waits the error's
 // retry_after_ms (1 s if absent), then sends that message again (a move only
@@ -31,6 +37,8 @@ const WebSocket = require('ws');
 const DEFAULT_URL = 'ws://127.0.0.1:8080/ws';
 const SERVICE_RESTART = 1012;
 const TOKENS = ['white', 'blue', 'green', 'red', 'black', 'gold'];
+// What choose() returns to resign the game (R13): never a legal action.
+const RESIGN = 'resign';
 // rate_limited without retry_after_ms: wait this long (ms) before sending again.
 const RATE_LIMIT_FALLBACK_MS = 1000;
 // After a refusal the kit spaces its messages at least this far apart (ms),
@@ -292,6 +300,11 @@ function session(url, game) {
               game.log(`choose() failed (${e.message}); playing the first legal action`);
               action = state.legal_actions[0];
             }
+            if (action === RESIGN) {
+              game.log('resigning (R13)');
+              game.actId = send({ type: 'resign' });
+              return;
+            }
             if (!isLegal(action, state.legal_actions)) {
               game.log(`choose() returned ${JSON.stringify(action)}, not a legal action; playing the first legal action`);
               action = state.legal_actions[0];
@@ -356,4 +369,4 @@ async function run(choose, options = {}) {
   return result;
 }
 
-module.exports = { play, run, KitError, actionKey, isLegal, TOKENS };
+module.exports = { play, run, KitError, actionKey, isLegal, TOKENS, RESIGN };

@@ -217,6 +217,31 @@ const STEPS = [
     assert.ok(!over);
   }),
 
+  step('Bob presses Leave the table mid-game: the page offers to resign', async (run) => {
+    const bob = run.player('Bob');
+    await bob.page.locator('#leave-game').click();
+    const dialog = bob.page.locator('#leave-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await checkAccessibility(run, bob.page, 'the dialog that offers to resign');
+    // Staying changes nothing.
+    await bob.page.locator('#leave-stay').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await bob.page.locator('#leave-game').click();
+    await dialog.waitFor({ state: 'visible' });
+  }),
+
+  step('Bob resigns (R13): the game of two ends at once, both see the result', async (run) => {
+    const [ann, bob] = [run.player('Ann'), run.player('Bob')];
+    await bob.page.locator('#resign').click();
+    // Two people, one resigned: the game ends at once (R13.2), Ann first.
+    for (const p of [ann, bob]) await p.page.locator(SEL.result).waitFor({ state: 'visible' });
+    const result = await ann.page.locator(SEL.result).textContent();
+    assert.match(result, /Ann wins/, result);
+    assert.match(result, /Bob \(resigned\)/, result);
+    const lines = await logLines(ann);
+    assert.ok(lines.some((l) => /Bob resigned\./.test(l)), lines.join(' | '));
+  }),
+
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);

@@ -77,6 +77,26 @@ test('a whole game against the greedy bot, every frame valid', async () => {
   }
 });
 
+test('a bot resigns at its second turn and gets the result (R13)', async () => {
+  const server = await startServer();
+  const check = frameChecker();
+  let turns = 0;
+  try {
+    const result = await kit.play((state) => {
+      turns += 1;
+      return turns === 2 ? kit.RESIGN : state.legal_actions[0];
+    }, { url: server.url, name: 'quitter', create: { seats: 2, bots: ['greedy'] }, onFrame: check });
+    const me = result.ranking.find((r) => r.name === 'quitter');
+    // Against one bot only bots would be left: the game ends at once (R13.2).
+    assert.deepStrictEqual(result.resigned, [me.seat]);
+    assert.strictEqual(result.ranking[result.ranking.length - 1].name, 'quitter');
+    assert.ok(!result.winners.includes(me.seat));
+    assert.strictEqual(turns, 2);
+  } finally {
+    server.stop();
+  }
+});
+
 test('the same token file plays a new game each time; ids 0 are ids', async () => {
   const server = await startServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-again-'));

@@ -148,6 +148,27 @@ class KitTest(unittest.TestCase):
         for kind in ("welcome", "room", "state", "events", "result"):
             self.assertIn(kind, seen)
 
+    def test_a_bot_resigns_and_gets_the_result(self):
+        # R13: choose() returns RESIGN at its second turn; against one bot
+        # the game ends at once (only bots would be left, R13.2).
+        check = frame_checker()
+        turns = []
+
+        def choose(state):
+            turns.append(state.version)
+            return splendor_kit.RESIGN if len(turns) == 2 else state.legal_actions[0]
+
+        with Server() as server:
+            result = splendor_kit.run(
+                choose, url=server.url, name="quitter",
+                create={"seats": 2, "bots": ["greedy"]}, on_frame=check,
+            )
+        me = [r for r in result.ranking if r["name"] == "quitter"][0]
+        self.assertEqual(result.resigned, [me["seat"]])
+        self.assertEqual(result.ranking[-1]["name"], "quitter")
+        self.assertNotIn(me["seat"], result.winners)
+        self.assertEqual(len(turns), 2)
+
     def test_quick_play_two_kit_bots_play_a_rated_game(self):
         check = frame_checker()
         ids = {}

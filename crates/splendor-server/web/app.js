@@ -68,6 +68,12 @@ function actionKey(value) {
   return JSON.stringify(value);
 }
 
+// Whether this page's seat resigned (R13.1): the stand-in plays it.
+function iResigned() {
+  const st = S.state;
+  return !!st && st.you !== undefined && (st.resigned || []).includes(st.you);
+}
+
 // The moves offered now: none while the connection is down.
 function legal() {
   return (S.identified && S.state && S.state.legal_actions) || [];
@@ -431,12 +437,22 @@ function setup() {
   $('refresh').addEventListener('click', () => send({ type: 'list_rooms' }));
   $('start').addEventListener('click', () => send({ type: 'start', seat_order: $('seat-order').value }));
   $('leave-room').addEventListener('click', () => send({ type: 'leave' }));
+  // During a game, a player who has not resigned chooses: resign
+  // (R13), leave keeping the seat, or stay.
   $('leave-game').addEventListener('click', () => {
-    const playing = S.state && S.state.you !== undefined && !S.result;
-    if (!playing || window.confirm(t('game.leaveConfirm'))) {
-      send({ type: 'leave' });
-    }
+    const playing = S.state && S.state.you !== undefined && !S.result && !iResigned();
+    if (playing) $('leave-dialog').showModal();
+    else send({ type: 'leave' });
   });
+  $('resign').addEventListener('click', () => {
+    $('leave-dialog').close();
+    send({ type: 'resign' });
+  });
+  $('leave-keep').addEventListener('click', () => {
+    $('leave-dialog').close();
+    send({ type: 'leave' });
+  });
+  $('leave-stay').addEventListener('click', () => $('leave-dialog').close());
   $('copy-code').addEventListener('click', () => copy($('room-code'), 'code'));
   $('copy-link').addEventListener('click', () => copy($('room-link'), 'link'));
   $('reconnect').addEventListener('click', () => { S.attempts = 0; connect(); });

@@ -72,6 +72,7 @@ function eventText(ev, nameOf) {
     case 'returned_tokens': return t('event.returned', { who, counts: countsText(ev.tokens) });
     case 'noble_visited': return t('event.noble', { who, points: t('points', { n: ev.noble.points }) });
     case 'passed': return t('event.passed', { who });
+    case 'resigned': return t('event.resigned', { who });
     case 'end_triggered': return t('event.endTriggered', { who });
     case 'game_over': return t('event.gameOver');
     default: return `(${ev.event})`;

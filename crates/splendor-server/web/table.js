@@ -15,7 +15,7 @@ function renderGame() {
   if (st.end_triggered && !S.result) head.push(t('game.lastRound'));
   $('game-code').textContent = head.join(' · ');
   $('game-rated').hidden = !r.rated;
-  $('leave-game').textContent = S.result || st.you === undefined ? t('game.leave') : t('game.leaveTable');
+  $('leave-game').textContent = S.result || st.you === undefined || iResigned() ? t('game.leave') : t('game.leaveTable');
   renderNobles();
   renderLevels();
   renderSupply();
@@ -166,10 +166,11 @@ function renderTurn() {
   // The result panel takes over at the end.
   box.hidden = Boolean(S.result) || st.phase === 'game_over';
   if (box.hidden) return;
-  const mine = st.you !== undefined && st.to_act === st.you;
+  const mine = st.you !== undefined && st.to_act === st.you && !iResigned();
   const phase = { return_tokens: 'Return', choose_noble: 'Noble' }[st.phase] || '';
   const who = t(`turn.${mine ? 'mine' : 'other'}${phase}`, { name: seatName(st.to_act) });
   box.append(el('h2', { cls: mine ? 'mine' : '', text: who }));
+  if (iResigned()) box.append(el('p', { cls: 'muted', text: t('game.youResigned') }));
   // Your own clock where you play (on a phone the player panels are below).
   const clock = mine && st.clocks ? st.clocks[st.you] : null;
   if (clock) {
@@ -278,6 +279,7 @@ function renderPlayers() {
       st.to_act === p.seat && !S.result ? el('span', { cls: 'tag turn-tag', text: t('tag.toPlay') }) : null,
       st.first_seat === p.seat ? el('span', { cls: 'tag', text: t('tag.first') }) : null,
       connected ? null : el('span', { cls: 'tag away', text: t('tag.away') }),
+      (st.resigned || []).includes(p.seat) ? el('span', { cls: 'tag away', text: t('tag.resigned') }) : null,
       seat && seat.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(seat.bot) }) }) : null,
       clock && clock.stand_in ? el('span', { cls: 'tag away', text: t('tag.standIn'), title: t('tag.standInTitle') }) : null,
       clock && !clock.bot ? el('span', {
@@ -308,7 +310,8 @@ function renderResult() {
   const heads = ['result.rank', 'result.player', 'result.points', 'result.cards'];
   const table = el('table', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col', text: t(h) }))),
     res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
-      [r.rank, r.name, r.points, r.cards].map((v) => el('td', { text: String(v) })))));
+      [r.rank, (res.resigned || []).includes(r.seat) ? `${r.name} (${t('tag.resigned')})` : r.name, r.points, r.cards]
+        .map((v) => el('td', { text: String(v) })))));
   const reveal = res.reveal;
   const check = el('p', { cls: 'muted', text: t('fair.checking') });
   box.replaceChildren(el('div', {},

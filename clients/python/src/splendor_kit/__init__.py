@@ -23,6 +23,12 @@ identity, keep it to keep your seat and your rating), ``SPLENDOR_QUEUE``
 queue, the queue over creating a room with a bot. The kit says
 ``"bot": true`` in hello: it is ranked with the bots.
 
+To resign (RULES.md R13), ``choose`` returns ``splendor_kit.RESIGN``: the
+kit sends ``{"type": "resign"}``. The game ends at once when only one
+person (or only bots) would be left, else the server's stand-in plays the
+seat to the end; either way the kit returns the result, where the bot
+ranks below everyone who did not resign.
+
 Every message the kit sends has an ``id``. When the server refuses one for
 going over its message rate (``rate_limited``), the kit waits the error's
 ``retry_after_ms`` (1 s if absent), then sends that message again (a move
@@ -44,11 +50,15 @@ import websockets
 
 from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State
 
-__all__ = ["run", "play", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError"]
+__all__ = [
+    "run", "play", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError", "RESIGN",
+]
 
 log = logging.getLogger("splendor_kit")
 
 DEFAULT_URL = "ws://127.0.0.1:8080/ws"
+# What choose() returns to resign the game (R13): never a legal action.
+RESIGN = "resign"
 # A server restarting closes with 1012: come back after a short random pause.
 SERVICE_RESTART = 1012
 # rate_limited without retry_after_ms: wait this long (seconds) before sending again.
@@ -433,6 +443,10 @@ class _Game:
             except Exception:  # a bug in choose() must not lose the game
                 log.exception("choose() failed; playing the first legal action")
                 action = state.legal_actions[0]
+            if action == RESIGN:
+                log.info("resigning (R13)")
+                self.act_id = self.send({"type": "resign"})
+                return
             if not _legal(action, state.legal_actions):
                 log.warning("choose() returned %r, not a legal action; playing the first legal action", action)
                 action = state.legal_actions[0]

@@ -94,6 +94,8 @@ class State:
     legal_actions: List[Action]
     return_count: Optional[int] = None
     end_triggered: bool = False
+    # The seats whose players resigned, first to resign first (R13.1).
+    resigned: List[int] = field(default_factory=list)
     raw: Dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -136,6 +138,7 @@ class State:
             legal_actions=list(raw.get("legal_actions") or []),
             return_count=raw.get("return_count"),
             end_triggered=bool(raw.get("end_triggered")),
+            resigned=list(raw.get("resigned") or []),
             raw=raw,
         )
 
@@ -146,7 +149,12 @@ class Result:
     winners: List[int]
     ranking: List[Dict[str, Any]]
     raw: Dict[str, Any] = field(default_factory=dict, repr=False)
+    # The seats whose players resigned, first to resign first (R13.1).
+    resigned: List[int] = field(default_factory=list)
 
     @staticmethod
     def parse(raw: Dict[str, Any]) -> "Result":
-        return Result(raw.get("game", ""), list(raw.get("winners", [])), list(raw.get("ranking", [])), raw)
+        return Result(
+            raw.get("game", ""), list(raw.get("winners", [])), list(raw.get("ranking", [])), raw,
+            list(raw.get("resigned") or []),
+        )
