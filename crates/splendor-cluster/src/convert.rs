@@ -70,6 +70,10 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
             seat: *seat,
             muted: *muted,
         },
+        Request::Remove { session, reason } => WireRequest::Remove {
+            session: session.0.simple().to_string(),
+            reason: reason.clone(),
+        },
         Request::Rematch => WireRequest::Rematch,
         Request::RematchReady { room } => WireRequest::RematchReady {
             room: room.map(|r| r.to_string()),
@@ -106,6 +110,13 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
         WireRequest::LeaveFinished => Request::LeaveFinished,
         WireRequest::Chat { text } => Request::Chat { text },
         WireRequest::Mute { seat, muted } => Request::Mute { seat, muted },
+        WireRequest::Remove { session, reason } => Request::Remove {
+            session: splendor_lobby::SessionId(
+                uuid::Uuid::parse_str(&session)
+                    .map_err(|_| Unreadable(format!("session {session:?}")))?,
+            ),
+            reason,
+        },
         WireRequest::Rematch => Request::Rematch,
         WireRequest::RematchReady { room } => Request::RematchReady {
             room: match room {
@@ -302,6 +313,7 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         LobbyError::UnknownBotLevel(level) => text("unknown_bot_level", level),
         LobbyError::StandInTurn => plain("stand_in_turn"),
         LobbyError::Resigned => plain("resigned"),
+        LobbyError::Removed => plain("removed"),
         LobbyError::InvalidClock(w) => words("invalid_clock", w),
         LobbyError::NotABot(seat) => numbers("not_a_bot", vec![u64::from(*seat)]),
         LobbyError::NotEnoughPlayers => plain("not_enough_players"),
@@ -374,6 +386,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         "unknown_bot_level" => LobbyError::UnknownBotLevel(text()?),
         "stand_in_turn" => LobbyError::StandInTurn,
         "resigned" => LobbyError::Resigned,
+        "removed" => LobbyError::Removed,
         "invalid_clock" => LobbyError::InvalidClock(words()?),
         "not_a_bot" => LobbyError::NotABot(small(0)?),
         "not_enough_players" => LobbyError::NotEnoughPlayers,

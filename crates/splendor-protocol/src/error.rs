@@ -74,6 +74,9 @@ pub enum ErrorCode {
     /// The player resigned this game (R13.1): the stand-in plays the seat
     /// to the end (R13.2); moves of the person are refused.
     Resigned,
+    /// The operators removed this session from the room: it may not join
+    /// it again.
+    Removed,
     /// The server holds as many rooms as it allows.
     TooManyRooms,
     /// The session already has as many open rooms as one session may.
@@ -152,6 +155,7 @@ impl ErrorCode {
             ErrorCode::InvalidClock => "invalid_clock",
             ErrorCode::StandInTurn => "stand_in_turn",
             ErrorCode::Resigned => "resigned",
+            ErrorCode::Removed => "removed",
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::TooManySessionRooms => "too_many_session_rooms",
             ErrorCode::TooManyRoomsFromAddress => "too_many_rooms_from_address",

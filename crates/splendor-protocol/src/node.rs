@@ -154,6 +154,13 @@ pub enum WireRequest {
         /// The text.
         text: String,
     },
+    /// The operators remove a session from the room.
+    Remove {
+        /// The session, as 32 hexadecimal digits.
+        session: String,
+        /// Why, as the operators wrote it.
+        reason: String,
+    },
     /// Mute or unmute a seat's chat.
     Mute {
         /// The seat.

@@ -254,6 +254,11 @@ impl RoomCore {
                     self.reply(ticket, Err(e));
                 }
             }
+            Request::Remove { session, reason } => {
+                if let Err(e) = self.remove(ticket, (session, reason)) {
+                    self.reply(ticket, Err(e));
+                }
+            }
             Request::Resign => {
                 if let Err(e) = self.resign(ticket, caller) {
                     self.reply(ticket, Err(e));
@@ -272,7 +277,11 @@ impl RoomCore {
                 self.reply(ticket, result.map(|()| Answer::Done));
             }
             Request::LeaveFinished => {
-                let result = if self.status() == RoomStatus::Finished {
+                let attached = self.people.is_attached(caller.session, caller.conn);
+                let result = if !attached {
+                    // Not at this table (removed, say): nothing to leave.
+                    Ok(())
+                } else if self.status() == RoomStatus::Finished {
                     self.leave(&caller)
                 } else {
                     Err(LobbyError::AlreadyInRoom(self.code.to_string()))

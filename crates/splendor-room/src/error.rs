@@ -35,6 +35,8 @@ pub enum LobbyError {
     StandInTurn,
     /// The player resigned this game: the stand-in plays the seat (R13.2).
     Resigned,
+    /// The operators removed the session from this room.
+    Removed,
     /// A clock outside R12.1, or `stand_in_when_away` without a clock.
     InvalidClock(Words),
     /// `remove_bot` names a seat that no bot holds.
@@ -139,6 +141,7 @@ impl LobbyError {
             LobbyError::InvalidClock(_) => ErrorCode::InvalidClock,
             LobbyError::StandInTurn => ErrorCode::StandInTurn,
             LobbyError::Resigned => ErrorCode::Resigned,
+            LobbyError::Removed => ErrorCode::Removed,
             LobbyError::NotEnoughPlayers => ErrorCode::NotEnoughPlayers,
             LobbyError::GameAlreadyStarted => ErrorCode::GameAlreadyStarted,
             LobbyError::GameNotStarted => ErrorCode::GameNotStarted,
@@ -194,6 +197,7 @@ impl LobbyError {
             }
             LobbyError::StandInTurn => w("room-stand-in-turn"),
             LobbyError::Resigned => w("room-resigned"),
+            LobbyError::Removed => w("room-removed"),
             LobbyError::NotABot(seat) => w("room-not-a-bot").num("seat", *seat),
             LobbyError::NotEnoughPlayers => w("room-not-enough-players"),
             LobbyError::GameAlreadyStarted => w("room-game-started").text("example", AS_SPECTATOR),

@@ -60,6 +60,17 @@ pub enum Request {
     /// R13.1: the seated player resigns, whoever is to move; the game
     /// ends at once or the stand-in plays the seat to the end (R13.2).
     Resign,
+    /// The operators remove the session `session` from the room, for
+    /// `reason` (shown to it in its language): a seat in a running game
+    /// resigns (R13; the stand-in plays it to the end), a seat before the
+    /// start is freed, a spectator goes; its connection is told and
+    /// released, and it may not come back.
+    Remove {
+        /// Whom.
+        session: SessionId,
+        /// Why, as the operators wrote it.
+        reason: String,
+    },
     /// Send this connection the room, the state and the result again.
     Sync,
     /// The host seats a built-in bot in the first free seat.

@@ -2,18 +2,18 @@
 //! sync. Each checks first and changes after: a refused request leaves
 //! everything as it was.
 
-use splendor_protocol::{Left, Role, RoomStatus, ServerMessage};
-use splendor_rules::Seat;
+use splendor_protocol::{Left, Role, RoomStatus, ServerMessage, Words};
+use splendor_rules::{Action, Seat};
 use tracing::{debug, info};
 
 use super::core::RoomCore;
 use super::effect::Effect;
-use super::effect::Joined;
-use super::input::Caller;
+use super::effect::{Answer, Joined};
+use super::input::{Caller, Ticket};
 use super::seats::{Member, Spectator};
-use crate::conn::CloseReason;
+use crate::conn::{CloseReason, ConnId, Outgoing, Worded};
 use crate::error::LobbyError;
-use crate::session::Session;
+use crate::session::{Session, SessionId};
 
 impl RoomCore {
     pub(crate) fn join(
@@ -24,6 +24,9 @@ impl RoomCore {
         caller: &Caller,
     ) -> Result<Joined, LobbyError> {
         let conn = caller.conn;
+        if self.people.is_barred(session.id) {
+            return Err(LobbyError::Removed);
+        }
         if let Some(seat) = self.people.seat_of(session.id) {
             // A seated session comes back: it gets its seat, on this connection.
             let replaced = self.people.attach(seat, conn, verbose);
@@ -168,6 +171,63 @@ impl RoomCore {
             self.people.pass_host_if_away();
         }
         self.broadcast_room(None);
+    }
+
+    /// The operators remove `session` (see [`Request::Remove`]); the reply
+    /// comes once a resignation is durable, or at once.
+    pub(crate) fn remove(
+        &mut self,
+        ticket: Ticket,
+        (session, reason): (SessionId, String),
+    ) -> Result<(), LobbyError> {
+        let seat = self.people.seat_of(session);
+        let spectator = self.people.spectator_of(session);
+        if seat.is_none() && spectator.is_none() {
+            return Err(LobbyError::NotInRoom);
+        }
+        let started = self.running.is_some();
+        let in_play = self.running.as_ref().is_some_and(|r| !r.game().is_over());
+        let resigned = seat.is_some_and(|s| {
+            self.running
+                .as_ref()
+                .is_some_and(|r| r.game().has_resigned(s as Seat))
+        });
+        self.people.bar(session);
+        let conn = match (seat, spectator) {
+            // From the start a seat is the game's: it stays, away.
+            (Some(seat), _) if started => self.people.detach(seat),
+            (Some(seat), _) => self.people.free(seat).and_then(|m| m.conn),
+            (None, Some(i)) => Some(self.people.remove_spectator(i).conn),
+            (None, None) => None,
+        };
+        info!(session = %session, ?seat, "removed by the operators");
+        if let Some(conn) = conn {
+            let notice = Worded::RoomClosed {
+                room: self.code.to_string(),
+                reason: Words::new("closed-removed").text("reason", reason),
+            };
+            self.push(Effect::Send {
+                to: conn,
+                message: Outgoing::Worded(Box::new(notice)),
+            });
+            self.push(Effect::Release { conn });
+        }
+        self.broadcast_room(None);
+        match seat {
+            // R13: the seat resigns; the stand-in plays it to the end.
+            Some(seat) if in_play && !resigned => {
+                let caller = Caller {
+                    session,
+                    conn: ConnId(0),
+                    request: None,
+                };
+                self.act_as(seat as Seat, Action::Resign, None, Some((ticket, caller)))
+            }
+            _ => {
+                self.reply(ticket, Ok(Answer::Done));
+                Ok(())
+            }
+        }
     }
 
     pub(crate) fn sync(&mut self, caller: &Caller) -> Result<(), LobbyError> {

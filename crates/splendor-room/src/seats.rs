@@ -96,6 +96,8 @@ pub(crate) struct Seats {
     host: SessionId,
     /// The host role never passes on (a rematch room until its start).
     fixed_host: bool,
+    /// Sessions the operators removed: they may not come back.
+    barred: Vec<SessionId>,
 }
 
 impl Seats {
@@ -111,7 +113,20 @@ impl Seats {
             spectators,
             host,
             fixed_host,
+            barred: Vec::new(),
         }
+    }
+
+    /// The operators removed `session`: it may not join again.
+    pub(crate) fn bar(&mut self, session: SessionId) {
+        if !self.barred.contains(&session) {
+            self.barred.push(session);
+        }
+    }
+
+    /// Whether the operators removed `session` from the room.
+    pub(crate) fn is_barred(&self, session: SessionId) -> bool {
+        self.barred.contains(&session)
     }
 
     /// How many seats the room has.

@@ -134,6 +134,25 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::prune_abandoned_games(pool, before).await)
     }
 
+    /// Writes an audit row of an action whose effect is not in the store
+    /// (an operator removing a player from a room): `actor` did `action`
+    /// to `target`, for `reason`.
+    pub async fn audit(
+        &self,
+        actor: &str,
+        action: &str,
+        target: &str,
+        reason: &str,
+    ) -> Result<(), StoreError> {
+        let note = AuditNote {
+            actor,
+            action,
+            target,
+            reason,
+        };
+        dispatch!(&self.inner.pool, pool, q => q::audit(pool, &note).await)
+    }
+
     /// The newest `limit` audit entries, newest first.
     pub async fn audit_entries(&self, limit: u32) -> Result<Vec<AuditEntry>, StoreError> {
         let limit = i64::from(limit);

@@ -99,6 +99,7 @@ fn every_refusal_round_trips() {
         LobbyError::UnknownBotLevel("wizard".into()),
         LobbyError::StandInTurn,
         LobbyError::Resigned,
+        LobbyError::Removed,
         LobbyError::InvalidClock(Words::new("clock-bank").text("value", "0ns")),
         LobbyError::NotABot(3),
         LobbyError::NotEnoughPlayers,

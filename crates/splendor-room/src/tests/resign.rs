@@ -145,3 +145,81 @@ fn r13_1_only_a_seated_player_of_a_running_game_resigns() {
         "#]],
     );
 }
+
+/// The operators remove a player mid-game: told why and released, the seat
+/// resigns (R13: the stand-in plays it on), and the session may not come
+/// back; a spectator and a player before the start go too.
+#[test]
+fn the_operators_remove_a_player_whose_seat_resigns_and_who_may_not_come_back() {
+    check(
+        r#"
+        ~ room 3 ann@c1
+        ~ bob@c2 join player
+        ~ cy@c3 join player
+        ~ eve@c4 join spectator
+        ~ ann@c1 start joined
+        cy@c3 removed spamming the chat
+        cy@c5 join player
+        eve@c4 removed rude
+        zed@c9 removed nobody
+        "#,
+        expect![[r#"
+            ~ room 3 ann@c1
+            ~ bob@c2 join player
+            ~ cy@c3 join player
+            ~ eve@c4 join spectator
+            ~ ann@c1 start joined
+            cy@c3 removed spamming the chat
+              c3 <- room_closed "closed-removed(reason=\"spamming the chat\")"
+              release c3
+              c1 <- room Playing [ann* bob cy~] watching ["eve"] you player#0
+              c2 <- room Playing [ann* bob cy~] watching ["eve"] you player#1
+              c4 <- room Playing [ann* bob cy~] watching ["eve"] you spectator (frame)
+              write action #0 seat 2 "resign" -> ok
+              count ActionApplied
+              c1 <- events v1 (1) (frame)
+              c1 <- lean state v1 to_act 0 legal 30 (frame)
+              c2 <- events v1 (1) (frame)
+              c2 <- lean state v1 to_act 0 legal - (frame)
+              c4 <- events v1 (1) (frame)
+              c4 <- lean state v1 to_act 0 legal - (frame)
+              reply ok
+            cy@c5 join player
+              reply removed: room-removed
+              release c5
+            eve@c4 removed rude
+              c4 <- room_closed "closed-removed(reason=\"rude\")"
+              release c4
+              c1 <- room Playing [ann* bob cy~] you player#0
+              c2 <- room Playing [ann* bob cy~] you player#1
+              reply ok
+            zed@c9 removed nobody
+              reply not_in_room: room-not-in
+        "#]],
+    );
+}
+
+#[test]
+fn a_player_removed_before_the_start_frees_the_seat() {
+    check(
+        r#"
+        ~ room 3 ann@c1
+        ~ bob@c2 join player
+        bob@c2 removed spamming
+        bob@c2 join spectator
+        "#,
+        expect![[r#"
+            ~ room 3 ann@c1
+            ~ bob@c2 join player
+            bob@c2 removed spamming
+              c2 <- room_closed "closed-removed(reason=\"spamming\")"
+              release c2
+              c1 <- room Waiting [ann* - -] you player#0
+              reply ok
+              listed Waiting 1/3 host ann
+            bob@c2 join spectator
+              reply removed: room-removed
+              release c2
+        "#]],
+    );
+}

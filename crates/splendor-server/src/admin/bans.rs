@@ -43,7 +43,11 @@ impl IntoResponse for Refusal {
     }
 }
 
-fn refuse(status: StatusCode, error: &'static str, message: impl Into<String>) -> Refusal {
+pub(super) fn refuse(
+    status: StatusCode,
+    error: &'static str,
+    message: impl Into<String>,
+) -> Refusal {
     Refusal {
         status,
         error,
@@ -51,11 +55,11 @@ fn refuse(status: StatusCode, error: &'static str, message: impl Into<String>) -
     }
 }
 
-fn invalid(message: impl Into<String>) -> Refusal {
+pub(super) fn invalid(message: impl Into<String>) -> Refusal {
     refuse(StatusCode::BAD_REQUEST, "invalid_request", message)
 }
 
-fn store(state: &AppState) -> Result<&splendor_store::Store, Refusal> {
+pub(super) fn store(state: &AppState) -> Result<&splendor_store::Store, Refusal> {
     state.store().ok_or_else(|| {
         refuse(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -65,7 +69,7 @@ fn store(state: &AppState) -> Result<&splendor_store::Store, Refusal> {
     })
 }
 
-fn store_error(e: splendor_store::StoreError) -> Refusal {
+pub(super) fn store_error(e: splendor_store::StoreError) -> Refusal {
     tracing::warn!(error = %e, "an operators' request could not reach the database");
     refuse(
         StatusCode::SERVICE_UNAVAILABLE,
@@ -75,14 +79,14 @@ fn store_error(e: splendor_store::StoreError) -> Refusal {
 }
 
 /// A JSON body of `T`, with a clear answer for a body that is not one.
-fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, Refusal> {
+pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, Refusal> {
     serde_json::from_slice(bytes)
         .map_err(|e| invalid(format!("the body is not what this route takes: {e}")))
 }
 
 /// A reason as an operator gives it: said to the player, so not empty,
 /// not too long, and by the rule of names and chat.
-fn reason(text: &str) -> Result<String, Refusal> {
+pub(super) fn reason(text: &str) -> Result<String, Refusal> {
     let text = text.trim();
     if text.is_empty() {
         return Err(invalid("give a reason: the player is shown it"));

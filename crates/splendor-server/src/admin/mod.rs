@@ -25,6 +25,7 @@ use crate::AppState;
 use crate::config::AdminToken;
 
 mod bans;
+mod remove;
 
 /// The largest body an admin route reads.
 const MAX_BODY: usize = 16 * 1024;
@@ -70,6 +71,10 @@ pub(crate) fn routes(state: &AppState) -> Option<Router<AppState>> {
     Some(
         Router::new()
             .route("/api/admin/rooms", get(rooms))
+            .route(
+                "/api/admin/rooms/{code}/remove",
+                axum::routing::post(remove::remove),
+            )
             .route("/api/admin/bans", get(bans::list).post(bans::create))
             .route("/api/admin/bans/{id}/lift", axum::routing::post(bans::lift))
             .route("/api/admin/mutes", get(bans::mutes).post(bans::mute))

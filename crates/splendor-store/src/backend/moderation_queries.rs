@@ -34,6 +34,14 @@ async fn audit_in(
     Ok(())
 }
 
+/// An audit row of an action whose effect is not in the store (an
+/// operator's removal of a player from a room, say), alone.
+pub(crate) async fn audit(pool: &Pool<Db>, note: &crate::AuditNote<'_>) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await.map_err(|e| classify(BACKEND, e))?;
+    audit_in(&mut tx, note).await?;
+    tx.commit().await.map_err(|e| classify(BACKEND, e))
+}
+
 /// Adds a sanction and its audit row, in one transaction. `until_in_ms`:
 /// how long from the database's now (None: for good).
 pub(crate) async fn add_sanction(

@@ -99,6 +99,7 @@ room-not-host = nur der Gastgeber kann das tun
 room-unknown-bot-level = unbekannte Bot-Stufe { $level }: erwartet random, greedy oder strong
 room-stand-in-turn = deine Zeit ist abgelaufen: eine Vertretung spielt den Rest dieses Zuges (R12.2); handle in deinem nächsten Zug innerhalb der Schonfrist, um deinen Platz zurückzubekommen
 room-resigned = du hast dieses Spiel aufgegeben (R13.1): eine Vertretung spielt deinen Platz bis zum Ende
+room-removed = die Betreiber des Servers haben dich aus diesem Raum entfernt
 room-not-a-bot = Platz { $seat } ist nicht von einem Bot besetzt
 room-not-enough-players = ein Spiel braucht mindestens 2 Spieler auf ihren Plätzen
 room-game-started = das Spiel hat schon begonnen; tritt mit { $example } als Zuschauer bei
@@ -152,6 +153,7 @@ closed-idle = im Raum ist zu lange nichts passiert
 closed-everyone-left = alle Spieler sind gegangen
 closed-shutting-down = der Server wird beendet
 closed-moved = der Raum ist auf einen anderen Server umgezogen; verbinde dich neu, um ihn zu finden
+closed-removed = die Betreiber des Servers haben dich aus diesem Raum entfernt: { $reason }
 
 ## Schnellspiel (splendor-server, ws/queue.rs).
 

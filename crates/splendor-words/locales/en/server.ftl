@@ -86,6 +86,7 @@ room-not-host = only the host can do this
 room-unknown-bot-level = unknown bot level { $level }: expected random, greedy or strong
 room-stand-in-turn = your time ran out: the stand-in plays the rest of this turn (R12.2); act within the grace at your next turn to take your seat back
 room-resigned = you resigned this game (R13.1): the stand-in plays your seat to the end
+room-removed = the server's operators removed you from this room
 room-not-a-bot = seat { $seat } is not held by a bot
 room-not-enough-players = a game needs at least 2 seated players
 room-game-started = the game already started; join as a spectator with { $example }
@@ -139,6 +140,7 @@ closed-idle = nothing happened in the room for too long
 closed-everyone-left = every player left
 closed-shutting-down = the server is shutting down
 closed-moved = the room moved to another server; reconnect to find it
+closed-removed = the server's operators removed you from this room: { $reason }
 
 ## Quick play (splendor-server, ws/queue.rs).
 

@@ -100,6 +100,7 @@ room-not-host = seul l'hôte peut faire cela
 room-unknown-bot-level = niveau de bot inconnu { $level } : attendu random, greedy ou strong
 room-stand-in-turn = votre temps est écoulé : le remplaçant joue la fin de ce tour (R12.2) ; jouez dans le délai de grâce à votre prochain tour pour reprendre votre place
 room-resigned = vous avez abandonné cette partie (R13.1) : le remplaçant joue votre place jusqu'à la fin
+room-removed = les opérateurs du serveur vous ont retiré de cette salle
 room-not-a-bot = la place { $seat } n'est pas tenue par un bot
 room-not-enough-players = une partie demande au moins 2 joueurs assis
 room-game-started = la partie a déjà commencé ; rejoignez-la comme spectateur avec { $example }
@@ -153,6 +154,7 @@ closed-idle = il ne s'est rien passé dans la salle depuis trop longtemps
 closed-everyone-left = tous les joueurs sont partis
 closed-shutting-down = le serveur s'arrête
 closed-moved = la salle est passée sur un autre serveur ; reconnectez-vous pour la retrouver
+closed-removed = les opérateurs du serveur vous ont retiré de cette salle : { $reason }
 
 ## Partie rapide (splendor-server, ws/queue.rs).
 

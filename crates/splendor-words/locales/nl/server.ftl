@@ -102,6 +102,7 @@ room-not-host = alleen de gastheer kan dit doen
 room-unknown-bot-level = onbekend botniveau { $level }: verwacht random, greedy of strong
 room-stand-in-turn = je tijd is op: de invaller speelt de rest van deze beurt (R12.2); speel in je volgende beurt binnen de extra bedenktijd om je plaats terug te krijgen
 room-resigned = je hebt dit spel opgegeven (R13.1): de invaller speelt je plaats tot het einde
+room-removed = de beheerders van de server hebben je uit deze kamer verwijderd
 room-not-a-bot = plaats { $seat } is niet van een bot
 room-not-enough-players = een spel heeft minstens 2 spelers op een plaats nodig
 room-game-started = het spel is al begonnen; kom erbij als kijker met { $example }
@@ -155,6 +156,7 @@ closed-idle = er is te lang niets gebeurd in de kamer
 closed-everyone-left = alle spelers zijn vertrokken
 closed-shutting-down = de server wordt gestopt
 closed-moved = de kamer is naar een andere server verhuisd; maak opnieuw verbinding om haar te vinden
+closed-removed = de beheerders van de server hebben je uit deze kamer verwijderd: { $reason }
 
 ## Snel spelen (splendor-server, ws/queue.rs).
 

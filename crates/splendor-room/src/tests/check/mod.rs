@@ -36,6 +36,7 @@
 //! undeliverable c2          the driver could not queue a message for c2
 //! handles gone              every handle was dropped
 //! probe                     the room's summary
+//! cy@c3 removed spamming    the operators remove cy's session, with a reason
 //! ~ bob@c2 join player      any line after `~ ` runs as setup: what the core
 //!                           gave back is not written (as quinn-proto's
 //!                           `Pair::connect` hides the handshake)

@@ -76,6 +76,19 @@ impl Table {
                 self.play(count, false);
                 return;
             }
+            [who, "removed", ..] => {
+                // The operators remove `who`'s session, with a reason.
+                let (_, caller) = self.caller(who);
+                let reason = line.split_once(" removed").map_or("", |(_, r)| r.trim());
+                let request = Request::Remove {
+                    session: caller.session,
+                    reason: reason.to_owned(),
+                };
+                let ticket = Ticket(self.next_ticket);
+                self.next_ticket += 1;
+                let now = self.now;
+                self.core().handle_request(now, ticket, caller, request);
+            }
             [who, ..] => {
                 let (name, caller) = self.caller(who);
                 let request = self.request(&name, line[who.len()..].trim());

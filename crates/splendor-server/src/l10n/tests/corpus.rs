@@ -258,6 +258,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         ),
         LobbyError::StandInTurn,
         LobbyError::Resigned,
+        LobbyError::Removed,
         LobbyError::InvalidClock(
             TurnClock::new(Duration::ZERO, Duration::ZERO)
                 .expect_err("no bank")

@@ -340,6 +340,7 @@ const MADE_ELSEWHERE: &[&str] = &[
     "closed-everyone-left",
     "closed-shutting-down",
     "closed-moved",
+    "closed-removed",
     // splendor-server, ws/.
     "clock-whole-seconds",
     "clock-needed-for-stand-in",
