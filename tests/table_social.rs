@@ -212,3 +212,48 @@ async fn a_room_still_playing_does_not_give_way_to_another() {
         .await;
     assert_eq!(reply["code"], "already_in_room", "{reply}");
 }
+
+/// The host mutes every spectator's chat (issue 22): the room says so, a
+/// spectator's chat is refused while the players talk on; a `mute` naming
+/// neither a seat nor the spectators (or both) is refused and changes
+/// nothing.
+#[tokio::test]
+async fn the_host_mutes_the_spectators_chat_and_lets_it_again() {
+    let server = TestServer::start().await;
+    let mut table = open_table(&server, &["ann", "bob"]).await;
+    let host = table.players.iter().position(|p| p.name == "ann").unwrap();
+    for bad in [
+        json!({"type": "mute", "muted": true}),
+        json!({"type": "mute", "seat": 0, "spectators": true, "muted": true}),
+    ] {
+        let reply = table.players[host].request(bad.clone()).await;
+        assert_eq!(reply["code"], "invalid_field", "{bad}: {reply}");
+    }
+    let room = table.players[host]
+        .request(json!({"type": "mute", "spectators": true, "muted": true}))
+        .await;
+    assert_eq!(room["type"], "room", "{room}");
+    assert_eq!(room["spectators_muted"], true, "{room}");
+    let refused = table
+        .spectator
+        .request(json!({"type": "chat", "text": "boo"}))
+        .await;
+    assert_eq!(refused["code"], "chat_muted", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("spectators"),
+        "{refused}"
+    );
+    let talk = table.players[1 - host]
+        .request(json!({"type": "chat", "text": "gl"}))
+        .await;
+    assert_eq!(talk["type"], "chat", "{talk}");
+    let room = table.players[host]
+        .request(json!({"type": "mute", "spectators": true, "muted": false}))
+        .await;
+    assert!(room.get("spectators_muted").is_none(), "{room}");
+    let said = table
+        .spectator
+        .request(json!({"type": "chat", "text": "gg"}))
+        .await;
+    assert_eq!(said["type"], "chat", "{said}");
+}

@@ -74,6 +74,7 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
             session: session.0.simple().to_string(),
             reason: reason.clone(),
         },
+        Request::MuteSpectators { muted } => WireRequest::MuteSpectators { muted: *muted },
         Request::Rematch => WireRequest::Rematch,
         Request::RematchReady { room } => WireRequest::RematchReady {
             room: room.map(|r| r.to_string()),
@@ -117,6 +118,7 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
             ),
             reason,
         },
+        WireRequest::MuteSpectators { muted } => Request::MuteSpectators { muted },
         WireRequest::Rematch => Request::Rematch,
         WireRequest::RematchReady { room } => Request::RematchReady {
             room: match room {
@@ -337,8 +339,8 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         // The cause stays in the owner's log.
         LobbyError::Internal(_) => plain("internal"),
         LobbyError::InvalidChat(w) => words("invalid_chat", w),
-        LobbyError::ChatMuted => plain("chat_muted"),
-        LobbyError::ChatTooFast => plain("chat_too_fast"),
+        LobbyError::ChatMuted { spectators } => numbers("chat_muted", vec![u64::from(*spectators)]),
+        LobbyError::ChatTooFast { room } => numbers("chat_too_fast", vec![u64::from(*room)]),
         LobbyError::RematchUnavailable(w) => words("rematch_unavailable", w),
         LobbyError::NoPersonInSeat(seat) => numbers("no_person_in_seat", vec![u64::from(*seat)]),
         LobbyError::RatedRoom => plain("rated_room"),
@@ -408,8 +410,12 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         "storage_unavailable" => LobbyError::StorageUnavailable,
         "internal" => LobbyError::Internal(InternalCause("on the room's node".into())),
         "invalid_chat" => LobbyError::InvalidChat(words()?),
-        "chat_muted" => LobbyError::ChatMuted,
-        "chat_too_fast" => LobbyError::ChatTooFast,
+        "chat_muted" => LobbyError::ChatMuted {
+            spectators: number(0)? != 0,
+        },
+        "chat_too_fast" => LobbyError::ChatTooFast {
+            room: number(0)? != 0,
+        },
         "rematch_unavailable" => LobbyError::RematchUnavailable(words()?),
         "no_person_in_seat" => LobbyError::NoPersonInSeat(small(0)?),
         "rated_room" => LobbyError::RatedRoom,

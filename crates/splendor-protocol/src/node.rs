@@ -154,6 +154,11 @@ pub enum WireRequest {
         /// The text.
         text: String,
     },
+    /// The host mutes or unmutes every spectator's chat.
+    MuteSpectators {
+        /// Mute or not.
+        muted: bool,
+    },
     /// The operators remove a session from the room.
     Remove {
         /// The session, as 32 hexadecimal digits.

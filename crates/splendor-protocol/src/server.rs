@@ -155,6 +155,9 @@ pub struct RoomInfo {
     pub seats: Vec<Option<SeatInfo>>,
     /// Names of the connected spectators.
     pub spectators: Vec<String>,
+    /// The host muted the spectators' chat (`mute` with `"spectators":true`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spectators_muted: bool,
     /// How the receiving connection is in this room.
     pub you: You,
     /// The room's turn clock (R12); absent without one.

@@ -26,9 +26,15 @@ pub struct Chat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Mute {
-    /// The seat, as the `room` message numbers it.
-    pub seat: u8,
-    /// True to mute, false to let the seat chat again.
+    /// The seat, as the `room` message numbers it; absent with
+    /// `spectators`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// True: every spectator's chat instead of a seat's (those watching
+    /// now and those who come).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spectators: bool,
+    /// True to mute, false to let them chat again.
     pub muted: bool,
 }
 

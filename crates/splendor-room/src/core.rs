@@ -292,6 +292,10 @@ impl RoomCore {
                 let result = self.chat(&caller, &text);
                 self.reply(ticket, result.map(|()| Answer::Done));
             }
+            Request::MuteSpectators { muted } => {
+                let result = self.mute_spectators(&caller, muted);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
             Request::Mute { seat, muted } => {
                 let result = self.mute(&caller, seat, muted);
                 self.reply(ticket, result.map(|()| Answer::Done));

@@ -76,9 +76,15 @@ pub enum LobbyError {
     /// A chat text that is empty, too long or not plain text.
     InvalidChat(Words),
     /// The host muted the caller's chat.
-    ChatMuted,
+    ChatMuted {
+        /// The host muted the spectators (not a seat).
+        spectators: bool,
+    },
     /// Too many chat messages in a short time.
-    ChatTooFast,
+    ChatTooFast {
+        /// The room's chat as a whole, not the sender's.
+        room: bool,
+    },
     /// No rematch can be offered now (the words say why).
     RematchUnavailable(Words),
     /// `mute` names a seat no person holds.
@@ -156,8 +162,8 @@ impl LobbyError {
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
             LobbyError::Internal(_) => ErrorCode::Internal,
             LobbyError::InvalidChat(_) => ErrorCode::InvalidChat,
-            LobbyError::ChatMuted => ErrorCode::ChatMuted,
-            LobbyError::ChatTooFast => ErrorCode::ChatTooFast,
+            LobbyError::ChatMuted { .. } => ErrorCode::ChatMuted,
+            LobbyError::ChatTooFast { .. } => ErrorCode::ChatTooFast,
             LobbyError::RematchUnavailable(_) => ErrorCode::RematchUnavailable,
             LobbyError::NoPersonInSeat(_) => ErrorCode::InvalidSeat,
             LobbyError::RatedRoom => ErrorCode::RatedRoom,
@@ -218,9 +224,13 @@ impl LobbyError {
             LobbyError::Persistence => w("room-store-failed"),
             LobbyError::StorageUnavailable => w("room-store-unavailable"),
             LobbyError::Internal(_) => w("room-internal"),
-            LobbyError::ChatMuted => w("chat-muted"),
-            LobbyError::ChatTooFast => w("chat-too-fast")
+            LobbyError::ChatMuted { spectators: false } => w("chat-muted"),
+            LobbyError::ChatMuted { spectators: true } => w("chat-spectators-muted"),
+            LobbyError::ChatTooFast { room: false } => w("chat-too-fast")
                 .count("burst", crate::social::CHAT_BURST)
+                .count("seconds", crate::social::CHAT_WINDOW.as_secs()),
+            LobbyError::ChatTooFast { room: true } => w("chat-room-too-fast")
+                .count("burst", crate::social::ROOM_CHAT_BURST)
                 .count("seconds", crate::social::CHAT_WINDOW.as_secs()),
             LobbyError::NoPersonInSeat(seat) => w("room-no-person-in-seat").num("seat", *seat),
             LobbyError::RatedRoom => w("room-rated"),

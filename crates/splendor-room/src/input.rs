@@ -71,6 +71,11 @@ pub enum Request {
         /// Why, as the operators wrote it.
         reason: String,
     },
+    /// The host mutes (or lets again) the chat of every spectator.
+    MuteSpectators {
+        /// Mute or not.
+        muted: bool,
+    },
     /// Send this connection the room, the state and the result again.
     Sync,
     /// The host seats a built-in bot in the first free seat.

@@ -111,6 +111,7 @@ impl RoomCore {
                 .iter()
                 .map(|s| s.name.clone())
                 .collect(),
+            spectators_muted: self.spectators_muted(),
             you,
             clock: self.clock.map(|c| splendor_protocol::RoomClock {
                 initial_s: c.clock.bank().as_secs(),

@@ -34,6 +34,9 @@ use crate::session::SessionId;
 pub(crate) const CHAT_BURST: usize = 5;
 /// The window of the chat rate limit.
 pub(crate) const CHAT_WINDOW: Duration = Duration::from_secs(10);
+/// At most this many chat messages from everyone in the room together in
+/// [`CHAT_WINDOW`]: a crowd of spectators cannot flood the players.
+pub(crate) const ROOM_CHAT_BURST: usize = 20;
 
 /// Chat and rematch state of a room; none of it is stored.
 #[derive(Debug, Default)]
@@ -43,6 +46,10 @@ pub(crate) struct Social {
     muted: Vec<SessionId>,
     /// When each person's recent chat messages were sent.
     sent: HashMap<SessionId, VecDeque<Instant>>,
+    /// When the room's recent chat messages were sent, from anyone.
+    room_sent: VecDeque<Instant>,
+    /// The host muted the spectators' chat.
+    spectators_muted: bool,
     /// The rematch once someone offered it.
     rematch: Option<Rematch>,
     /// People seated who left the finished table: no rematch without them.
@@ -136,21 +143,31 @@ impl RoomCore {
             return Err(LobbyError::NotInRoom);
         };
         if self.social.muted.contains(&session) {
-            return Err(LobbyError::ChatMuted);
+            return Err(LobbyError::ChatMuted { spectators: false });
+        }
+        if seat.is_none() && self.social.spectators_muted {
+            return Err(LobbyError::ChatMuted { spectators: true });
         }
         let text = check_chat(text)?.to_owned();
         let now = self.now;
+        let recent = |sent: &mut VecDeque<Instant>| {
+            while sent
+                .front()
+                .is_some_and(|&t| now.saturating_duration_since(t) >= CHAT_WINDOW)
+            {
+                sent.pop_front();
+            }
+            sent.len()
+        };
         let sent = self.social.sent.entry(session).or_default();
-        while sent
-            .front()
-            .is_some_and(|&t| now.saturating_duration_since(t) >= CHAT_WINDOW)
-        {
-            sent.pop_front();
+        if recent(sent) >= CHAT_BURST {
+            return Err(LobbyError::ChatTooFast { room: false });
         }
-        if sent.len() >= CHAT_BURST {
-            return Err(LobbyError::ChatTooFast);
+        if recent(&mut self.social.room_sent) >= ROOM_CHAT_BURST {
+            return Err(LobbyError::ChatTooFast { room: true });
         }
-        sent.push_back(now);
+        self.social.sent.entry(session).or_default().push_back(now);
+        self.social.room_sent.push_back(now);
         let mut info = ChatInfo {
             id: None,
             room: self.code.to_string(),
@@ -171,6 +188,30 @@ impl RoomCore {
             }
         }
         Ok(())
+    }
+
+    /// `mute` with `"spectators":true`: the host mutes or unmutes the
+    /// chat of every spectator, those watching now and those who come.
+    pub(crate) fn mute_spectators(
+        &mut self,
+        caller: &Caller,
+        muted: bool,
+    ) -> Result<(), LobbyError> {
+        if !self.people.is_attached(caller.session, caller.conn) {
+            return Err(LobbyError::NotInRoom);
+        }
+        if !self.people.is_host(caller.session) {
+            return Err(LobbyError::NotHost);
+        }
+        self.social.spectators_muted = muted;
+        info!(muted, "spectators' chat mute changed");
+        self.broadcast_room(Some((caller.conn, caller.request.clone())));
+        Ok(())
+    }
+
+    /// Whether the host muted the spectators' chat.
+    pub(crate) fn spectators_muted(&self) -> bool {
+        self.social.spectators_muted
     }
 
     /// `mute`: the host mutes or unmutes the chat of the person in `seat`.

@@ -457,6 +457,7 @@ function setup() {
   $('copy-link').addEventListener('click', () => copy($('room-link'), 'link'));
   $('reconnect').addEventListener('click', () => { S.attempts = 0; connect(); });
   $('chat-form').addEventListener('submit', sendChat);
+  $('mute-spectators').addEventListener('click', muteSpectators);
   setupAlerts();
   setupQueue();
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });

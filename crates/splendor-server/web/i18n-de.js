@@ -133,6 +133,8 @@
   'chat.empty': 'Noch keine Nachrichten.',
   'chat.mute': 'Chat stummschalten',
   'chat.unmute': 'Chat wieder erlauben',
+  'chat.muteSpectators': 'Zuschauer stummschalten',
+  'chat.unmuteSpectators': 'Zuschauer wieder chatten lassen',
 
   'rematch.room': 'Die Revanche ist in Raum {room}.',
   'rematch.asked': 'Revanche angefragt',

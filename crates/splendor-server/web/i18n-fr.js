@@ -133,6 +133,8 @@
   'chat.empty': 'Pas encore de messages.',
   'chat.mute': 'Couper la discussion',
   'chat.unmute': 'Rétablir la discussion',
+  'chat.muteSpectators': 'Couper les spectateurs',
+  'chat.unmuteSpectators': 'Laisser les spectateurs discuter',
 
   'rematch.room': 'La revanche a lieu dans la salle {room}.',
   'rematch.asked': 'Revanche demandée',

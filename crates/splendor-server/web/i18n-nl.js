@@ -133,6 +133,8 @@
   'chat.empty': 'Nog geen berichten.',
   'chat.mute': 'Chat dempen',
   'chat.unmute': 'Chat weer toestaan',
+  'chat.muteSpectators': 'Toeschouwers dempen',
+  'chat.unmuteSpectators': 'Toeschouwers laten chatten',
 
   'rematch.room': 'De revanche is in kamer {room}.',
   'rematch.asked': 'Revanche gevraagd',

@@ -154,6 +154,8 @@ const MESSAGES = {
     'chat.empty': 'No messages yet.',
     'chat.mute': 'Mute chat',
     'chat.unmute': 'Unmute chat',
+    'chat.muteSpectators': 'Mute the spectators',
+    'chat.unmuteSpectators': 'Let the spectators chat',
 
     // Rematch
     'rematch.room': 'The rematch is in room {room}.',

@@ -37,9 +37,19 @@ function renderChat() {
   if (!chatLines.length) list.append(el('li', { cls: 'muted', text: t('chat.empty') }));
   list.scrollTop = list.scrollHeight;
   const me = S.room.you.seat !== undefined ? S.room.seats[S.room.you.seat] : null;
-  const muted = Boolean(me && me.muted);
+  const watching = S.room.you.seat === undefined;
+  const muted = Boolean(me && me.muted) || (watching && S.room.spectators_muted);
   $('chat-text').disabled = muted || !S.identified;
   $('chat-text').placeholder = t(muted ? 'chat.muted' : 'chat.placeholder');
+  // The host's switch for every spectator's chat, while anyone watches.
+  const all = $('mute-spectators');
+  all.hidden = !isHost(S.room) || (!S.room.spectators.length && !S.room.spectators_muted);
+  all.textContent = t(S.room.spectators_muted ? 'chat.unmuteSpectators' : 'chat.muteSpectators');
+  all.setAttribute('aria-pressed', S.room.spectators_muted ? 'true' : 'false');
+}
+
+function muteSpectators() {
+  send({ type: 'mute', spectators: true, muted: !S.room.spectators_muted });
 }
 
 function sendChat(e) {

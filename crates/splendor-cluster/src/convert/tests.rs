@@ -122,8 +122,10 @@ fn every_refusal_round_trips() {
                 .num("max", 200)
                 .num("count", 201),
         ),
-        LobbyError::ChatMuted,
-        LobbyError::ChatTooFast,
+        LobbyError::ChatMuted { spectators: false },
+        LobbyError::ChatMuted { spectators: true },
+        LobbyError::ChatTooFast { room: false },
+        LobbyError::ChatTooFast { room: true },
         LobbyError::RematchUnavailable(Words::new("rematch-player-left").text("name", "bob")),
         LobbyError::NoPersonInSeat(1),
         LobbyError::RatedRoom,

@@ -329,3 +329,121 @@ fn a_player_who_leaves_the_finished_table_withdraws_the_rematch() {
         "#]],
     );
 }
+
+/// The host mutes every spectator's chat (and lets it again); the room's
+/// chat as a whole takes at most 20 messages in 10 s, so a crowd of
+/// spectators, each within its own 5, cannot flood the players.
+#[test]
+fn the_host_mutes_the_spectators_and_a_room_takes_twenty_messages_in_ten_seconds() {
+    check(
+        r#"
+        ~ room 2 ann@c1
+        ~ bob@c2 join player
+        ~ s1@c11 join spectator
+        ~ s2@c12 join spectator
+        ~ s3@c13 join spectator
+        ~ s4@c14 join spectator
+        bob@c2 mute spectators
+        ann@c1 mute spectators
+        s1@c11 chat hello
+        ann@c1 chat players still talk
+        ann@c1 mute spectators off
+        ~ s1@c11 chat a
+        ~ s1@c11 chat b
+        ~ s1@c11 chat c
+        ~ s1@c11 chat d
+        ~ s2@c12 chat a
+        ~ s2@c12 chat b
+        ~ s2@c12 chat c
+        ~ s2@c12 chat d
+        ~ s2@c12 chat e
+        ~ s3@c13 chat a
+        ~ s3@c13 chat b
+        ~ s3@c13 chat c
+        ~ s3@c13 chat d
+        ~ s3@c13 chat e
+        ~ s4@c14 chat a
+        ~ s4@c14 chat b
+        ~ s4@c14 chat c
+        ~ s4@c14 chat d
+        s4@c14 chat e
+        s1@c11 chat e
+        wait 10s
+        s1@c11 chat back again
+        "#,
+        expect![[r#"
+            ~ room 2 ann@c1
+            ~ bob@c2 join player
+            ~ s1@c11 join spectator
+            ~ s2@c12 join spectator
+            ~ s3@c13 join spectator
+            ~ s4@c14 join spectator
+            bob@c2 mute spectators
+              reply not_host: room-not-host
+            ann@c1 mute spectators
+              c1 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] (muted) you player#0 id=r7
+              c2 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] (muted) you player#1
+              c11 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] (muted) you spectator (frame)
+              c12 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] (muted) you spectator (frame)
+              c13 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] (muted) you spectator (frame)
+              c14 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] (muted) you spectator (frame)
+              reply ok
+            s1@c11 chat hello
+              reply chat_muted: chat-spectators-muted
+            ann@c1 chat players still talk
+              c1 <- chat ann#0: players still talk id=r9
+              c2 <- chat ann#0: players still talk (frame)
+              c11 <- chat ann#0: players still talk (frame)
+              c12 <- chat ann#0: players still talk (frame)
+              c13 <- chat ann#0: players still talk (frame)
+              c14 <- chat ann#0: players still talk (frame)
+              reply ok
+            ann@c1 mute spectators off
+              c1 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] you player#0 id=r10
+              c2 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] you player#1
+              c11 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] you spectator (frame)
+              c12 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] you spectator (frame)
+              c13 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] you spectator (frame)
+              c14 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] you spectator (frame)
+              reply ok
+            ~ s1@c11 chat a
+            ~ s1@c11 chat b
+            ~ s1@c11 chat c
+            ~ s1@c11 chat d
+            ~ s2@c12 chat a
+            ~ s2@c12 chat b
+            ~ s2@c12 chat c
+            ~ s2@c12 chat d
+            ~ s2@c12 chat e
+            ~ s3@c13 chat a
+            ~ s3@c13 chat b
+            ~ s3@c13 chat c
+            ~ s3@c13 chat d
+            ~ s3@c13 chat e
+            ~ s4@c14 chat a
+            ~ s4@c14 chat b
+            ~ s4@c14 chat c
+            ~ s4@c14 chat d
+            s4@c14 chat e
+              c1 <- chat s4: e (frame)
+              c2 <- chat s4: e (frame)
+              c11 <- chat s4: e (frame)
+              c12 <- chat s4: e (frame)
+              c13 <- chat s4: e (frame)
+              c14 <- chat s4: e id=r29
+              reply ok
+            s1@c11 chat e
+              reply chat_too_fast: chat-room-too-fast(burst=20, seconds=10)
+            wait 10s
+            s1@c11 chat back again
+              c1 <- chat s1: back again (frame)
+              c2 <- chat s1: back again (frame)
+              c11 <- chat s1: back again id=r31
+              c12 <- chat s1: back again (frame)
+              c13 <- chat s1: back again (frame)
+              c14 <- chat s1: back again (frame)
+              reply ok
+              deadline 3610s
+        "#]],
+    );
+}

@@ -380,9 +380,16 @@ impl Client {
                 self.call_room(Request::Chat { text }, id).await;
             }
             ClientMessage::Mute(mute) => {
-                let request = Request::Mute {
-                    seat: mute.seat,
-                    muted: mute.muted,
+                let request = match (mute.seat, mute.spectators) {
+                    (Some(seat), false) => Request::Mute {
+                        seat,
+                        muted: mute.muted,
+                    },
+                    (None, true) => Request::MuteSpectators { muted: mute.muted },
+                    _ => {
+                        let words = Words::new("mute-seat-or-spectators");
+                        return self.reply_error(ErrorCode::InvalidField, words, id);
+                    }
                 };
                 self.call_room(request, id).await;
             }

@@ -138,6 +138,9 @@ chat-muted-server-for = die Betreiber des Servers haben deinen Chat für { $minu
 } stummgeschaltet: { $reason }
 chat-muted-server = die Betreiber des Servers haben deinen Chat stummgeschaltet: { $reason }
 chat-too-fast = höchstens { $burst } Chatnachrichten in { $seconds } Sekunden; warte einen Moment
+chat-spectators-muted = der Gastgeber hat den Chat der Zuschauer stummgeschaltet
+chat-room-too-fast = der Chat des Raums nimmt höchstens { $burst } Nachrichten in { $seconds } Sekunden von allen zusammen; warte einen Moment
+mute-seat-or-spectators = mute: gib einen `seat` an, oder `"spectators": true` für alle Zuschauer (nicht beides)
 rematch-not-over = eine Revanche kann angeboten werden, sobald das Spiel vorbei ist
 rematch-spectator = nur die Spieler können eine Revanche anbieten; Zuschauer können ihr folgen
 rematch-player-left = { $name } hat den Tisch verlassen: eine Revanche braucht alle Spieler des Spiels

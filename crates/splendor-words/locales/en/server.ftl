@@ -125,6 +125,9 @@ chat-muted-server-for = the server's operators muted your chat for { $minutes ->
 }: { $reason }
 chat-muted-server = the server's operators muted your chat: { $reason }
 chat-too-fast = at most { $burst } chat messages in { $seconds } seconds; wait a moment
+chat-spectators-muted = the host muted the spectators' chat
+chat-room-too-fast = the room's chat takes at most { $burst } messages in { $seconds } seconds from everyone together; wait a moment
+mute-seat-or-spectators = mute: give a `seat`, or `"spectators": true` for every spectator (not both)
 rematch-not-over = a rematch can be offered once the game is over
 rematch-spectator = only the players can offer a rematch; spectators can follow it
 rematch-player-left = { $name } left the table: a rematch needs every player of the game

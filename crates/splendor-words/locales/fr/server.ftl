@@ -139,6 +139,9 @@ chat-muted-server-for = les opérateurs du serveur ont coupé votre discussion p
 } : { $reason }
 chat-muted-server = les opérateurs du serveur ont coupé votre discussion : { $reason }
 chat-too-fast = au plus { $burst } messages de discussion en { $seconds } secondes ; patientez un instant
+chat-spectators-muted = l'hôte a coupé la discussion des spectateurs
+chat-room-too-fast = la discussion de la salle prend au plus { $burst } messages en { $seconds } secondes de tout le monde ensemble ; patientez un instant
+mute-seat-or-spectators = mute : donnez une `seat`, ou `"spectators": true` pour tous les spectateurs (pas les deux)
 rematch-not-over = une revanche peut être proposée une fois la partie terminée
 rematch-spectator = seuls les joueurs peuvent proposer une revanche ; les spectateurs peuvent la suivre
 rematch-player-left = { $name } a quitté la table : une revanche demande tous les joueurs de la partie

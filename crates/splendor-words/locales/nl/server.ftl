@@ -141,6 +141,9 @@ chat-muted-server-for = de beheerders van de server hebben je chat gedempt voor 
 }: { $reason }
 chat-muted-server = de beheerders van de server hebben je chat gedempt: { $reason }
 chat-too-fast = hoogstens { $burst } chatberichten in { $seconds } seconden; wacht even
+chat-spectators-muted = de gastheer heeft de chat van de toeschouwers gedempt
+chat-room-too-fast = de chat van de kamer neemt hoogstens { $burst } berichten in { $seconds } seconden van iedereen samen; wacht even
+mute-seat-or-spectators = mute: geef een `seat`, of `"spectators": true` voor alle toeschouwers (niet beide)
 rematch-not-over = een revanche kan aangeboden worden zodra het spel afgelopen is
 rematch-spectator = alleen de spelers kunnen een revanche aanbieden; kijkers kunnen die volgen
 rematch-player-left = { $name } is van tafel gegaan: voor een revanche zijn alle spelers van het spel nodig

@@ -123,7 +123,7 @@ impl Table {
                     String::new()
                 } else {
                     format!(" watching {:?}", r.spectators)
-                };
+                } + if r.spectators_muted { " (muted)" } else { "" };
                 let rematch = r.rematch.as_ref().map_or(String::new(), |m| {
                     format!(
                         " rematch {:?}{}",

@@ -136,6 +136,8 @@ impl Table {
             ("chat", text) => Request::Chat {
                 text: text.to_owned(),
             },
+            ("mute", "spectators") => Request::MuteSpectators { muted: true },
+            ("mute", "spectators off") => Request::MuteSpectators { muted: false },
             ("mute", seat) => Request::Mute {
                 seat: seat
                     .trim_end_matches(" off")
