@@ -344,6 +344,7 @@ const MADE_ELSEWHERE: &[&str] = &[
     // splendor-server, ws/.
     "clock-whole-seconds",
     "clock-needed-for-stand-in",
+    "mute-seat-or-spectators",
     "queue-invalid-players",
     "queue-bot-after",
     "queue-already",
