@@ -90,7 +90,9 @@ impl FromStr for Level {
 
 /// How much a search player may think per move. The iteration count
 /// decides (so a seeded series is reproducible); the time cap only stops a
-/// search that would run far longer than planned on a slow machine.
+/// search that would run far longer than planned on a slow machine, and a
+/// move it stopped depends on the machine's speed, not only on the seed
+/// ([`Thought::capped`] says so; `None` turns the cap off).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Search iterations per move (one sampled game each).
@@ -144,6 +146,27 @@ pub fn choose(
     seed: u64,
     budget: &Budget,
 ) -> Result<Action, NoMove> {
+    think(level, view, seat, seed, budget).map(|t| t.action)
+}
+
+/// A player's move, and how it was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The move.
+    pub action: Action,
+    /// The search stopped at the budget's time cap before its iterations:
+    /// the same seed may choose another move on another machine or load.
+    pub capped: bool,
+}
+
+/// [`choose`], saying whether the time cap stopped the search.
+pub fn think(
+    level: Level,
+    view: &View,
+    seat: Seat,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Thought, NoMove> {
     let sampler = Sampler::new(view, seat).map_err(|e| NoMove::BadView(e.to_string()))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Any sample has the seat's legal actions: they depend only on its view.
@@ -151,11 +174,12 @@ pub fn choose(
     if game.to_act() != Some(seat) {
         return Err(NoMove::NotToAct);
     }
-    Ok(match level {
-        Level::Random => random::choose(&game, &mut rng),
-        Level::Greedy => greedy::choose(view, seat, &game),
+    let (action, capped) = match level {
+        Level::Random => (random::choose(&game, &mut rng), false),
+        Level::Greedy => (greedy::choose(view, seat, &game), false),
         Level::Strong => strong::choose(&sampler, &mut rng, budget),
-    })
+    };
+    Ok(Thought { action, capped })
 }
 
 /// The legal actions of a game, in the rules' order.

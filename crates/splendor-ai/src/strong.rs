@@ -55,24 +55,29 @@ impl Node {
     }
 }
 
-/// The search's move for the sampler's seat. The sampler's games must wait
-/// for that seat (checked by the caller).
-pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> Action {
+/// The search's move for the sampler's seat, and whether the budget's time
+/// cap stopped the search early. The sampler's games must wait for that
+/// seat (checked by the caller).
+pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> (Action, bool) {
     let mut legal = Vec::with_capacity(64);
     sampler.sample(rng).legal_actions(&mut legal);
     match legal.len() {
-        0 => return Action::Pass,
-        1 => return legal[0],
+        0 => return (Action::Pass, false),
+        1 => return (legal[0], false),
         _ => {}
     }
+    let mut capped = false;
     let started = budget.time_cap.map(|cap| (Instant::now(), cap));
     let mut tree = vec![Node::new(Action::Pass, sampler.seat())];
     let mut path: Vec<u32> = Vec::with_capacity(64);
     for iteration in 0..budget.iterations {
+        // Never before the first iteration: the root needs a child.
         if let Some((start, cap)) = started
+            && iteration > 0
             && iteration % 32 == 0
             && start.elapsed() > cap
         {
+            capped = true;
             break;
         }
         let mut game = sampler.sample(rng);
@@ -117,7 +122,7 @@ pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> Actio
         .iter()
         .max_by_key(|&&c| tree[c as usize].visits)
         .expect("the root has children");
-    tree[*best as usize].action
+    (tree[*best as usize].action, capped)
 }
 
 fn has_child(tree: &[Node], node: usize, action: Action) -> bool {

@@ -130,3 +130,36 @@ fn strong_outscores_greedy_on_a_small_seeded_series() {
     }
     assert!(strong >= 8.0, "strong scored {strong} of 12 against greedy");
 }
+
+/// Issue 24, defect 4: a search the time cap stops says so (its move
+/// depends on the machine, not only on the seed); without a cap the same
+/// seed gives the same move and nothing is capped.
+#[test]
+fn a_search_stopped_by_the_time_cap_says_so_and_without_one_the_seed_decides() {
+    let game = position(3, 11, 12);
+    let seat = game.to_act().expect("the game runs");
+    let view = game.view(Viewer::Seat(seat));
+    let tiny = Budget {
+        iterations: 1_000_000,
+        time_cap: Some(std::time::Duration::from_nanos(1)),
+    };
+    let capped = splendor_ai::think(Level::Strong, &view, seat, 3, &tiny).unwrap();
+    assert!(capped.capped);
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    assert!(legal.contains(&capped.action));
+    // A zero cap still thinks once before it looks at the time.
+    let zero = Budget {
+        time_cap: Some(std::time::Duration::ZERO),
+        ..tiny
+    };
+    assert!(
+        splendor_ai::think(Level::Strong, &view, seat, 3, &zero)
+            .unwrap()
+            .capped
+    );
+    let a = splendor_ai::think(Level::Strong, &view, seat, 3, &QUICK).unwrap();
+    let b = splendor_ai::think(Level::Strong, &view, seat, 3, &QUICK).unwrap();
+    assert_eq!(a, b);
+    assert!(!a.capped);
+}

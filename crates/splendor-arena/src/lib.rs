@@ -124,6 +124,10 @@ pub enum Trouble {
     /// Actions the server refused during the game (counted for the game's
     /// programs together when there are several).
     Refused(u32),
+    /// Moves of a built-in `strong` entrant whose search the time cap
+    /// stopped: they depend on the machine's load, so the series is not
+    /// reproducible from its seed (`--strong-time-cap-ms 0` turns it off).
+    TimeCapped(u32),
 }
 
 /// One game of the series.
@@ -186,6 +190,8 @@ pub struct Standing {
     pub stand_in_moves: u32,
     /// Actions the server refused (see [`Trouble::Refused`]).
     pub refused: u32,
+    /// Moves the time cap stopped (see [`Trouble::TimeCapped`]).
+    pub time_capped: u32,
 }
 
 /// The series' outcome.
@@ -223,6 +229,7 @@ impl Report {
                     crashes: 0,
                     stand_in_moves: 0,
                     refused: 0,
+                    time_capped: 0,
                 };
                 for (who, trouble) in games.iter().flat_map(|g| g.troubles.iter()) {
                     if *who != e {
@@ -232,6 +239,7 @@ impl Report {
                         Trouble::Crashed(_) | Trouble::DidNotJoin => standing.crashes += 1,
                         Trouble::StandInMoves(n) => standing.stand_in_moves += n,
                         Trouble::Refused(n) => standing.refused += n,
+                        Trouble::TimeCapped(n) => standing.time_capped += n,
                     }
                 }
                 standing

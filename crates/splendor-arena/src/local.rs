@@ -6,11 +6,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use splendor_ai::choose;
+use splendor_ai::think;
 use splendor_replay::{By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed};
 use splendor_rules::{Game, Options, Viewer};
 
-use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, seating};
+use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, Trouble, seating};
 
 /// A game that has not ended after this many actions is a bug of ours.
 const MAX_MOVES: u32 = 5_000;
@@ -66,12 +66,13 @@ fn play_game(
         })
         .collect();
     let mut log = Vec::new();
+    let mut capped = vec![0u32; seats.len()];
     while let Some(seat) = game.to_act() {
         let seq = log.len() as u32;
         assert!(seq < MAX_MOVES, "game {index} does not end");
         let view = game.view(Viewer::Seat(seat));
         let move_seed = deal.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(seq);
-        let action = choose(
+        let thought = think(
             levels[usize::from(seat)],
             &view,
             seat,
@@ -79,6 +80,10 @@ fn play_game(
             &config.budget,
         )
         .expect("the seat to act can always move (R11.1)");
+        if thought.capped {
+            capped[usize::from(seat)] += 1;
+        }
+        let action = thought.action;
         game.apply(seat, action)
             .expect("built-in players choose legal actions");
         log.push(LoggedAction {
@@ -120,13 +125,19 @@ fn play_game(
         }
         None => None,
     };
+    let troubles = capped
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(seat, &n)| (seats[seat], Trouble::TimeCapped(n)))
+        .collect();
     Ok(GameRecord {
         index,
         seats,
         winners: result.winners,
         points,
         moves: log.len() as u32,
-        troubles: Vec::new(),
+        troubles,
         replay,
     })
 }

@@ -41,6 +41,11 @@ struct Args {
     /// Search iterations per move of the strong level.
     #[arg(long, default_value_t = Budget::STRONG.iterations)]
     strong_iterations: u32,
+    /// The longest the strong level's search runs per move, in
+    /// milliseconds; 0 turns the cap off, so that a series is the same on
+    /// any machine (a move the cap stops depends on the machine's load).
+    #[arg(long, default_value_t = 1000)]
+    strong_time_cap_ms: u64,
     /// A bot program's time per move, in seconds (the bank and increment
     /// of its clock; out of time, the stand-in moves for it).
     #[arg(long, default_value_t = 10)]
@@ -74,7 +79,8 @@ fn main() -> ExitCode {
         seed: args.seed,
         budget: Budget {
             iterations: args.strong_iterations,
-            ..Budget::STRONG
+            time_cap: (args.strong_time_cap_ms > 0)
+                .then(|| Duration::from_millis(args.strong_time_cap_ms)),
         },
         move_limit: Duration::from_secs(args.move_limit.max(1)),
         replays: (!args.no_replays).then(|| args.replays.clone()),
@@ -106,6 +112,15 @@ fn main() -> ExitCode {
     match runtime.block_on(run_series(&config, progress)) {
         Ok(report) => {
             print!("{}", report.table());
+            let capped: u32 = report.standings.iter().map(|s| s.time_capped).sum();
+            if capped > 0 {
+                eprintln!(
+                    "warning: the strong level's time cap ({} ms) stopped {capped} of its searches early: \
+                     those moves depend on this machine's load, so seed {} may not replay this series; \
+                     --strong-time-cap-ms 0 turns the cap off",
+                    args.strong_time_cap_ms, config.seed
+                );
+            }
             println!(
                 "{} games, seed {}, {:.1} s{}",
                 report.games.len(),

@@ -145,3 +145,55 @@ async fn a_program_plays_on_the_embedded_server_and_its_games_verify() {
     assert_eq!(report.games[1].seats, vec![1, 0]);
     assert_eq!(report.standings[1].games, 2);
 }
+
+/// Issue 24, defect 4: when the strong level's time cap stops searches the
+/// arena warns that the seed may not replay the series; with the cap off
+/// the same seed plays the same series, whatever the machine's load.
+#[test]
+fn a_time_capped_series_is_reported_and_without_the_cap_a_seed_replays() {
+    let (ok, _, err) = arena(&[
+        "strong",
+        "greedy",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--no-replays",
+        "--strong-iterations",
+        "1000000",
+        "--strong-time-cap-ms",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("time cap") && err.contains("--strong-time-cap-ms 0"),
+        "{err}"
+    );
+    let run = || {
+        arena(&[
+            "strong",
+            "greedy",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--no-replays",
+            "--strong-iterations",
+            "300",
+            "--strong-time-cap-ms",
+            "0",
+        ])
+    };
+    let (ok, first, err) = run();
+    assert!(ok, "{err}");
+    assert!(!err.contains("time cap"), "{err}");
+    let (_, second, _) = run();
+    // The table (without the timing line) is the same.
+    let table = |t: &str| {
+        t.lines()
+            .filter(|l| !l.contains(" games, seed "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(table(&first), table(&second));
+}

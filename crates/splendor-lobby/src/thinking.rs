@@ -5,6 +5,7 @@
 //! by the level's budget (an iteration count, capped in time).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use splendor_ai::{Budget, Level};
@@ -23,6 +24,8 @@ pub struct ThinkPool {
     permits: Arc<Semaphore>,
     strong: Budget,
     times: Arc<Timings>,
+    /// Moves whose search the time cap stopped.
+    capped: Arc<AtomicU64>,
 }
 
 impl ThinkPool {
@@ -33,7 +36,14 @@ impl ThinkPool {
             permits: Arc::new(Semaphore::new(threads.max(1))),
             strong,
             times: Arc::new(Timings::new(&THINK_BUCKETS)),
+            capped: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Moves whose search the `strong` level's time cap stopped early
+    /// (their choice depended on the machine's load, not on the seed alone).
+    pub fn time_capped(&self) -> u64 {
+        self.capped.load(Ordering::Relaxed)
     }
 
     /// One thread fewer than the machine has cores (at least one): the
@@ -67,12 +77,16 @@ impl ThinkPool {
             Err(_) => Err("the thinking pool is closed".to_owned()),
             Ok(permit) => {
                 let times = self.times.clone();
+                let capped = self.capped.clone();
                 let thought = tokio::task::spawn_blocking(move || {
                     let _permit = permit;
                     let start = Instant::now();
-                    let action = splendor_ai::choose(level, &view, seat, seed, &budget);
+                    let thought = splendor_ai::think(level, &view, seat, seed, &budget);
                     times.record(start.elapsed());
-                    action
+                    if thought.as_ref().is_ok_and(|t| t.capped) {
+                        time_capped(&capped, budget);
+                    }
+                    thought.map(|t| t.action)
                 })
                 .await;
                 match thought {
@@ -87,5 +101,20 @@ impl ThinkPool {
             version,
             result,
         }
+    }
+}
+
+/// A search stopped at the time cap: counted, and said in the log (the
+/// first time, then every hundredth) so that a host sees the machine is
+/// slower than the budget planned for.
+fn time_capped(capped: &AtomicU64, budget: Budget) {
+    let n = capped.fetch_add(1, Ordering::Relaxed) + 1;
+    if n == 1 || n.is_multiple_of(100) {
+        tracing::warn!(
+            moves = n,
+            iterations = budget.iterations,
+            cap_ms = budget.time_cap.map(|c| c.as_millis() as u64),
+            "the strong level's time cap stopped its search before its iterations: the machine is slower than its budget (SPLENDOR_STRONG_TIME_CAP_MS, SPLENDOR_STRONG_ITERATIONS)"
+        );
     }
 }

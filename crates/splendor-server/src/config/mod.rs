@@ -342,6 +342,13 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_STRONG_ITERATIONS", default_value_t = splendor_ai::Budget::STRONG.iterations, value_parser = clap::value_parser!(u32).range(1..=10_000_000), help_heading = "Bots")]
     pub strong_iterations: u32,
 
+    /// The longest a `strong` bot's search may run per move, in
+    /// milliseconds; 0 turns the cap off. A move the cap stops depends on
+    /// the machine's load, not only on the room's seed (logged when it
+    /// happens).
+    #[arg(long, env = "SPLENDOR_STRONG_TIME_CAP_MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=600_000), help_heading = "Bots")]
+    pub strong_time_cap_ms: u64,
+
     /// A session not seen for this long that holds no seat in an unfinished
     /// game is deleted; its token then answers invalid_token.
     #[arg(long, env = "SPLENDOR_SESSION_TTL", default_value = "30d", value_parser = parse_positive_duration, help_heading = "Players and rooms")]
@@ -440,6 +447,10 @@ impl Default for Config {
             bot_delay_ms: lobby.bot_delay.as_millis() as u64,
             bot_threads: 0,
             strong_iterations: lobby.strong_budget.iterations,
+            strong_time_cap_ms: lobby
+                .strong_budget
+                .time_cap
+                .map_or(0, |c| c.as_millis() as u64),
             turn_clock: lobby.turn_clock,
             quick_play_clock: TurnClock::new(Duration::from_secs(300), Duration::from_secs(10))
                 .unwrap_or_else(|_| unreachable!("5m+10s is a clock")),
@@ -484,7 +495,8 @@ impl Config {
             },
             strong_budget: splendor_ai::Budget {
                 iterations: self.strong_iterations,
-                ..splendor_ai::Budget::STRONG
+                time_cap: (self.strong_time_cap_ms > 0)
+                    .then(|| Duration::from_millis(self.strong_time_cap_ms)),
             },
             turn_clock: self.turn_clock,
             room_seed: self.room_seed,
