@@ -28,11 +28,15 @@ export interface Result {
   type: 'result'; game: string; winners: number[]; ranking: { seat: number; name: string; points: number; cards: number; rank: number }[];
   /** The seats whose players resigned, first to resign first (R13.1). */
   resigned?: number[];
+  /** This bot's moves the server refused in the game (illegal ones). */
+  refused: number;
 }
 export interface Options {
   url?: string; room?: string; name?: string; tokenFile?: string;
   create?: { seats?: number; bots?: ('random' | 'greedy' | 'strong')[]; clock?: { initial_s: number; increment_s: number } };
   onFrame?: (frame: any) => void; maxReconnects?: number; log?: (...args: any[]) => void;
+  /** Sees the server's `error` for each move of choose() it refused (code, rule, message). */
+  onRefused?: (error: { code: string; rule?: string; message: string }) => void;
   /** Quick play: a rated game of 2, 3 or 4 with whoever is waiting (SPLENDOR_QUEUE). */
   queue?: 2 | 3 | 4;
   /** run(): games in a row (SPLENDOR_GAMES, default 1). */

@@ -18,6 +18,13 @@
 // over the queue, the queue over creating a room with a bot. The kit says
 // "bot":true in hello: it is ranked with the bots.
 //
+// The kit sends what choose returns, as it is: a move that is not legal is
+// the server's to refuse, with the rule it breaks (pass_not_allowed, R11.1,
+// ...). The kit then tells the bot (options.onRefused(error) if given, and
+// the log), counts it (result.refused; the arena's table shows it too) and
+// plays the first legal action on the state sent again, so that the game
+// goes on.
+//
 // To resign (RULES.md R13), choose returns kit.RESIGN: the kit sends
 // {"type":"resign"}. The game ends at once when only one person (or only
 // bots) would be left, else the server's stand-in plays the seat to the
@@ -89,7 +96,9 @@ function withHelpers(state) {
 /**
  * Plays one game and resolves with its `result` message.
  * options: url, room, name, tokenFile, create ({seats, bots: ['greedy'], clock}),
- * onFrame (sees every frame), maxReconnects, log (a function, default console.error).
+ * onFrame (sees every frame), onRefused (sees the server's error for each
+ * move of choose it refused), maxReconnects, log (a function, default
+ * console.error). The result carries `refused`: this bot's refused moves.
  */
 async function play(choose, options = {}) {
   const url = options.url || process.env.SPLENDOR_URL || DEFAULT_URL;
@@ -106,6 +115,8 @@ async function play(choose, options = {}) {
     shared: options.session || {},
     create: options.create || null,
     onFrame: options.onFrame || null,
+    onRefused: options.onRefused || null,
+    refusedMoves: 0,
     log: options.log || ((...a) => console.error('splendor-kit:', ...a)),
     token: null,
     started: false,
@@ -305,16 +316,18 @@ function session(url, game) {
               game.actId = send({ type: 'resign' });
               return;
             }
-            if (!isLegal(action, state.legal_actions)) {
-              game.log(`choose() returned ${JSON.stringify(action)}, not a legal action; playing the first legal action`);
+            if (JSON.stringify(action) === undefined) {
+              game.log(`choose() returned ${String(action)}, which is not JSON; playing the first legal action`);
               action = state.legal_actions[0];
             }
+            // An illegal move is sent all the same: the server's refusal
+            // says which rule it breaks, and the bot is told (below).
           }
           game.actId = send({ type: 'act', action, expect_version: state.version });
           return;
         }
         case 'result':
-          if (ours(msg)) finish({ result: msg });
+          if (ours(msg)) finish({ result: { ...msg, refused: game.refusedMoves } });
           return;
         case 'error':
           if (msg.code === 'rate_limited') {
@@ -332,7 +345,11 @@ function session(url, game) {
             send({ type: 'leave' });
             enter();
           } else if (msg.id !== undefined && msg.id === game.actId && !['stale_version', 'stand_in_turn'].includes(msg.code)) {
-            game.log(`move refused (${msg.code}: ${msg.message}); playing the first legal action`);
+            game.refusedMoves += 1;
+            game.log(`move refused (${msg.code}${msg.rule ? `, ${msg.rule}` : ''}: ${msg.message}); playing the first legal action`);
+            if (game.onRefused) {
+              try { game.onRefused(msg); } catch (e) { game.log(`onRefused() failed: ${e.message}`); }
+            }
             game.refused = true;
             send({ type: 'sync' });
           } else if (['room_not_found', 'room_full', 'game_already_started', 'invalid_name', 'banned'].includes(msg.code)) {

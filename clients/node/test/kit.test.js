@@ -77,6 +77,24 @@ test('a whole game against the greedy bot, every frame valid', async () => {
   }
 });
 
+test('an illegal move is refused by the server and reported to the bot (issue 24, defect 3)', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const refusals = [];
+  try {
+    const result = await kit.play(() => 'pass', {
+      url: server.url, name: 'stubborn', create: { seats: 2, bots: ['greedy'] },
+      onRefused: (e) => refusals.push(e), log: () => {},
+    });
+    assert.ok(result.refused > 0);
+    assert.strictEqual(result.refused, refusals.length);
+    assert.strictEqual(refusals[0].code, 'pass_not_allowed');
+    assert.strictEqual(refusals[0].rule, 'R11.1');
+    assert.strictEqual(result.ranking.length, 2);
+  } finally {
+    server.stop();
+  }
+});
+
 test('a bot resigns at its second turn and gets the result (R13)', async () => {
   const server = await startServer();
   const check = frameChecker();

@@ -23,6 +23,13 @@ identity, keep it to keep your seat and your rating), ``SPLENDOR_QUEUE``
 queue, the queue over creating a room with a bot. The kit says
 ``"bot": true`` in hello: it is ranked with the bots.
 
+The kit sends what ``choose`` returns, as it is: a move that is not legal
+is the server's to refuse, with the rule it breaks (``pass_not_allowed``,
+R11.1, ...). The kit then tells the bot (``on_refused(error)`` if given,
+and a warning in the log), counts it (``Result.refused``; the arena's
+table shows it too) and plays the first legal action on the state sent
+again, so that the game goes on.
+
 To resign (RULES.md R13), ``choose`` returns ``splendor_kit.RESIGN``: the
 kit sends ``{"type": "resign"}``. The game ends at once when only one
 person (or only bots) would be left, else the server's stand-in plays the
@@ -76,36 +83,6 @@ class KitError(Exception):
     """The server refused something the kit cannot recover from."""
 
 
-def _key(action: Action) -> str:
-    """Actions compare by their JSON with sorted keys and ordered colour
-    lists; a zero colour count is the same as none (never a zero id)."""
-
-    def norm(v):
-        if isinstance(v, list):
-            return sorted((norm(x) for x in v), key=lambda x: TOKENS.index(x) if x in TOKENS else 99)
-        if isinstance(v, dict):
-            return {k: norm(x) for k, x in v.items() if not (k in TOKENS and x == 0)}
-        return v
-
-    return json.dumps(norm(action), sort_keys=True)
-
-
-def _buy_card(action: Action) -> Optional[int]:
-    if isinstance(action, dict) and "buy" in action:
-        target = action["buy"]
-        return target if isinstance(target, int) else target.get("card") if isinstance(target, dict) else None
-    return None
-
-
-def _legal(action: Action, legal: List[Action]) -> bool:
-    """An entry of the list, or a buy of a card the list lets you buy with
-    gold named per colour (the server checks the payment)."""
-    if _key(action) in {_key(a) for a in legal}:
-        return True
-    card = _buy_card(action)
-    return card is not None and isinstance(action["buy"], dict) and any(_buy_card(a) == card for a in legal)
-
-
 def run(choose: Callable[[State], Action], games: Optional[int] = None, **settings: Any) -> Result:
     """Plays ``games`` games in a row (``SPLENDOR_GAMES``, default 1; with
     a queue, each is a new rated game) with ``choose``, and returns the last
@@ -133,6 +110,7 @@ async def play(
     create: Optional[Dict[str, Any]] = None,
     queue: Optional[int] = None,
     on_frame: Optional[Callable[[Dict[str, Any]], None]] = None,
+    on_refused: Optional[Callable[[Dict[str, Any]], None]] = None,
     max_reconnects: int = 8,
     session: Optional[Dict[str, Any]] = None,
 ) -> Result:
@@ -144,6 +122,8 @@ async def play(
     ``queue`` (2, 3 or 4): quick play instead, a rated game with whoever is
     waiting; the server seats the bot when enough are there.
     ``on_frame`` sees every frame the server sends (tests validate them).
+    ``on_refused`` sees the server's ``error`` for each move of ``choose``
+    it refused (an illegal move: ``code``, ``rule``, ``message``).
     ``session``: a dict shared between games, keeping the token in memory.
     """
     url = url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL
@@ -159,6 +139,7 @@ async def play(
     if room is None and queue is None and create is None:
         create = {"seats": 2, "bots": ["greedy"]}
     game = _Game(choose, room, name, token_file, create, on_frame)
+    game.on_refused = on_refused
     game.queue = queue
     game.shared = session if session is not None else {}
     game.token = game.shared.get("token") or game.token
@@ -227,6 +208,9 @@ class _Game:
         self.last_refusal_at: Optional[float] = None
         # rate_limited refusals met by this game (every connection).
         self.refusals = 0
+        # Moves of choose() the server refused (illegal), and who hears of them.
+        self.refused_moves = 0
+        self.on_refused: Optional[Callable[[Dict[str, Any]], None]] = None
 
     def send(self, message: Dict[str, Any]) -> int:
         """Queues a message for the writer, with the next id; returns the id."""
@@ -395,7 +379,9 @@ class _Game:
                     self.act(state)
             elif kind == "result":
                 if self.ours(msg):
-                    return Result.parse(msg)
+                    result = Result.parse(msg)
+                    result.refused = self.refused_moves
+                    return result
             elif kind == "error":
                 code = msg.get("code")
                 if code == "rate_limited":
@@ -414,9 +400,18 @@ class _Game:
                     self.send({"type": "leave"})
                     self.enter()
                 elif msg.get("id") is not None and msg.get("id") == self.act_id and code not in ("stale_version", "stand_in_turn"):
-                    # Our move was refused: play the first legal action on
-                    # the state sent again.
-                    log.warning("move refused (%s: %s); playing the first legal action", code, msg.get("message"))
+                    # Our move was refused: tell the bot, count it, and play
+                    # the first legal action on the state sent again.
+                    self.refused_moves += 1
+                    log.warning(
+                        "move refused (%s%s: %s); playing the first legal action",
+                        code, f", {msg['rule']}" if msg.get("rule") else "", msg.get("message"),
+                    )
+                    if self.on_refused:
+                        try:
+                            self.on_refused(msg)
+                        except Exception:  # a bug in the hook must not lose the game
+                            log.exception("on_refused() failed")
                     self.refused = True
                     self.send({"type": "sync"})
                 elif code in ("stale_version", "stand_in_turn"):
@@ -447,7 +442,11 @@ class _Game:
                 log.info("resigning (R13)")
                 self.act_id = self.send({"type": "resign"})
                 return
-            if not _legal(action, state.legal_actions):
-                log.warning("choose() returned %r, not a legal action; playing the first legal action", action)
+            try:
+                json.dumps(action)
+            except (TypeError, ValueError):
+                log.warning("choose() returned %r, which is not JSON; playing the first legal action", action)
                 action = state.legal_actions[0]
+            # An illegal move is sent all the same: the server's refusal
+            # says which rule it breaks, and the bot is told (see read()).
         self.act_id = self.send({"type": "act", "action": action, "expect_version": state.version})

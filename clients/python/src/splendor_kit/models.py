@@ -151,6 +151,8 @@ class Result:
     raw: Dict[str, Any] = field(default_factory=dict, repr=False)
     # The seats whose players resigned, first to resign first (R13.1).
     resigned: List[int] = field(default_factory=list)
+    # This bot's moves the server refused in the game (illegal ones).
+    refused: int = 0
 
     @staticmethod
     def parse(raw: Dict[str, Any]) -> "Result":
