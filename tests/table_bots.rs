@@ -231,3 +231,57 @@ async fn bot_game_survives_a_kill(db: TestDatabase) {
     assert_eq!(status, 200, "{kind}: {body}");
     assert!(body.contains("Greedy bot"), "{kind}: {body}");
 }
+
+/// Issue 22: games of built-in bots only cost thinking time and entertain
+/// nobody at the table, and sessions cost nothing: one address may run at
+/// most `max_bot_tables_per_ip` of them at once (here 2). The next start
+/// is refused (and changes nothing) until one ends; a table with a person
+/// seated is not counted.
+#[tokio::test]
+async fn one_address_runs_a_bounded_number_of_bot_only_tables() {
+    let server = TestServer::start_with(Config {
+        // Slow bots: the first games are still running when the third starts.
+        bot_delay_ms: 60_000,
+        max_bot_tables_per_ip: 2,
+        ..config()
+    })
+    .await;
+    let mut hosts = Vec::new();
+    for i in 0..3 {
+        // A session each: the per-session room limit does not apply.
+        let mut host = TestClient::join_server(&server, &format!("host{i}")).await;
+        let room = host
+            .request(json!({"type": "create", "seats": 2, "as": "spectator"}))
+            .await;
+        assert_eq!(room["type"], "room", "{room}");
+        for _ in 0..2 {
+            let room = host
+                .request(json!({"type": "add_bot", "level": "random"}))
+                .await;
+            assert_eq!(room["type"], "room", "{room}");
+        }
+        hosts.push(host);
+    }
+    for host in &mut hosts[..2] {
+        let started = host.request(json!({"type": "start"})).await;
+        assert_eq!(started["status"], "playing", "{started}");
+    }
+    let refused = hosts[2].request(json!({"type": "start"})).await;
+    assert_eq!(refused["code"], "too_many_bot_tables", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains('2'),
+        "{refused}"
+    );
+    let sync = hosts[2].request(json!({"type": "sync"})).await;
+    assert_eq!(sync["status"], "waiting", "nothing changed: {sync}");
+    // A person at the table: not a bots-only game, so it starts.
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let room = ann.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(room["type"], "room", "{room}");
+    let room = ann
+        .request(json!({"type": "add_bot", "level": "random"}))
+        .await;
+    assert_eq!(room["type"], "room", "{room}");
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_eq!(started["status"], "playing", "{started}");
+}

@@ -334,6 +334,7 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         LobbyError::TooManyWaitingRoomsFromOrigin(n) => {
             numbers("too_many_waiting_rooms_from_origin", vec![*n as u64])
         }
+        LobbyError::TooManyBotTables(n) => numbers("too_many_bot_tables", vec![*n as u64]),
         LobbyError::Persistence => plain("persistence"),
         LobbyError::StorageUnavailable => plain("storage_unavailable"),
         // The cause stays in the owner's log.
@@ -406,6 +407,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         "too_many_waiting_rooms_from_origin" => {
             LobbyError::TooManyWaitingRoomsFromOrigin(number(0)? as usize)
         }
+        "too_many_bot_tables" => LobbyError::TooManyBotTables(number(0)? as usize),
         "persistence" => LobbyError::Persistence,
         "storage_unavailable" => LobbyError::StorageUnavailable,
         "internal" => LobbyError::Internal(InternalCause("on the room's node".into())),

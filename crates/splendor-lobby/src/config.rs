@@ -36,6 +36,10 @@ pub struct LobbyConfig {
     /// cost nothing, so the per-session limit alone does not stop one
     /// client from filling `max_rooms`.
     pub max_waiting_rooms_per_ip: usize,
+    /// At most this many running games of built-in bots only (nobody
+    /// seated but bots) made from one client address: such tables cost
+    /// thinking time and entertain nobody at the table (issue 22).
+    pub max_bot_tables_per_ip: usize,
     /// A built-in bot's move is applied no sooner than this after the
     /// position it answers, so that people can follow (the thinking runs
     /// meanwhile). Zero: at once.
@@ -72,6 +76,7 @@ impl Default for LobbyConfig {
             max_spectators: 32,
             max_rooms_per_session: 3,
             max_waiting_rooms_per_ip: 8,
+            max_bot_tables_per_ip: 4,
             bot_delay: Duration::from_millis(1000),
             strong_budget: splendor_ai::Budget::STRONG,
             think_threads: crate::thinking::ThinkPool::default_threads(),

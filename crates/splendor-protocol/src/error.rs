@@ -84,6 +84,9 @@ pub enum ErrorCode {
     /// Rooms created from the client's network address and not yet started
     /// are as many as the server allows from one address.
     TooManyRoomsFromAddress,
+    /// Games of built-in bots only, made from this client address, are
+    /// running as many as allowed.
+    TooManyBotTables,
     /// The connection sends faster than the server allows; the message was
     /// not handled. Going on closes the connection (close code 4003).
     RateLimited,
@@ -159,6 +162,7 @@ impl ErrorCode {
             ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::TooManySessionRooms => "too_many_session_rooms",
             ErrorCode::TooManyRoomsFromAddress => "too_many_rooms_from_address",
+            ErrorCode::TooManyBotTables => "too_many_bot_tables",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::PersistenceFailed => "persistence_failed",
             ErrorCode::StorageUnavailable => "storage_unavailable",

@@ -66,6 +66,9 @@ pub enum LobbyError {
     TooManyRoomsForSession(usize),
     /// The client address has `max_waiting_rooms_per_ip` rooms waiting.
     TooManyWaitingRoomsFromOrigin(usize),
+    /// Starting a table of built-in bots only, while this many such games
+    /// made from the same client address are running already.
+    TooManyBotTables(usize),
     /// Storing failed for a reason other than the database being away.
     Persistence,
     /// The database cannot take writes right now; the client may retry.
@@ -158,6 +161,7 @@ impl LobbyError {
             LobbyError::TooManyRooms => ErrorCode::TooManyRooms,
             LobbyError::TooManyRoomsForSession(_) => ErrorCode::TooManySessionRooms,
             LobbyError::TooManyWaitingRoomsFromOrigin(_) => ErrorCode::TooManyRoomsFromAddress,
+            LobbyError::TooManyBotTables(_) => ErrorCode::TooManyBotTables,
             LobbyError::Persistence => ErrorCode::PersistenceFailed,
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
             LobbyError::Internal(_) => ErrorCode::Internal,
@@ -221,6 +225,7 @@ impl LobbyError {
             LobbyError::TooManyWaitingRoomsFromOrigin(max) => {
                 w("room-too-many-from-address").count("max", *max)
             }
+            LobbyError::TooManyBotTables(max) => w("room-too-many-bot-tables").count("max", *max),
             LobbyError::Persistence => w("room-store-failed"),
             LobbyError::StorageUnavailable => w("room-store-unavailable"),
             LobbyError::Internal(_) => w("room-internal"),

@@ -351,6 +351,39 @@ impl Lobby {
             .map(|e| (e.summary.borrow().status, e.rated))
     }
 
+    /// Before the room `code` starts: when nobody but built-in bots sits
+    /// in it, the running games of bots only made from the same client
+    /// address must be fewer than [`LobbyConfig::max_bot_tables_per_ip`]
+    /// (issue 22: one address started 60 tables of four `strong` bots in
+    /// 0.3 s, and a person's bot elsewhere thought six times slower). A
+    /// room with a person seated, one from no known address (a restored
+    /// room), or on another node is not counted here.
+    pub fn check_bot_table(&self, code: RoomCode) -> Result<(), LobbyError> {
+        let rooms = self.inner.rooms();
+        let bots_only = |e: &RoomEntry| {
+            // `seated` counts the people seated; `bots` the bots.
+            e.occupancy.seated.load(Ordering::Relaxed) == 0
+                && e.occupancy.bots.load(Ordering::Relaxed) > 0
+        };
+        let Some(entry) = rooms.get(&code) else {
+            return Ok(());
+        };
+        let Some(client) = entry.client.as_ref().filter(|_| bots_only(entry)) else {
+            return Ok(());
+        };
+        let limit = self.inner.config.max_bot_tables_per_ip;
+        let running = rooms
+            .values()
+            .filter(|e| e.client.as_ref() == Some(client) && !e.handle.is_closed())
+            .filter(|e| e.summary.borrow().status == RoomStatus::Playing)
+            .filter(|e| bots_only(e))
+            .count();
+        if running >= limit {
+            return Err(LobbyError::TooManyBotTables(limit));
+        }
+        Ok(())
+    }
+
     /// The open room with this code. A room that has closed but is not
     /// reaped yet is not found.
     pub fn find_code(&self, code: RoomCode) -> Option<RoomHandle> {

@@ -285,6 +285,17 @@ pub struct Config {
     )]
     pub max_waiting_rooms_per_ip: usize,
 
+    /// The most running games of built-in bots only (nobody seated but
+    /// bots) made from one client address; starting one more answers
+    /// too_many_bot_tables. Games with a person seated are not counted.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_BOT_TABLES_PER_IP",
+        default_value_t = 4,
+        help_heading = "Players and rooms"
+    )]
+    pub max_bot_tables_per_ip: usize,
+
     /// The most spectators in one room.
     #[arg(
         long,
@@ -437,6 +448,7 @@ impl Default for Config {
             max_rooms: lobby.max_rooms,
             max_rooms_per_session: lobby.max_rooms_per_session,
             max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_ip,
+            max_bot_tables_per_ip: lobby.max_bot_tables_per_ip,
             max_spectators: lobby.max_spectators,
             room_idle_ttl: lobby.room_idle_ttl,
             empty_room_ttl: lobby.empty_room_ttl,
@@ -487,6 +499,7 @@ impl Config {
             max_rooms: self.max_rooms,
             max_rooms_per_session: self.max_rooms_per_session,
             max_waiting_rooms_per_ip: self.max_waiting_rooms_per_ip,
+            max_bot_tables_per_ip: self.max_bot_tables_per_ip,
             max_spectators: self.max_spectators,
             bot_delay: Duration::from_millis(self.bot_delay_ms),
             think_threads: match self.bot_threads {

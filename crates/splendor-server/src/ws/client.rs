@@ -342,6 +342,11 @@ impl Client {
             ClientMessage::Leave => self.leave(id).await,
             ClientMessage::Start(start) => {
                 let order = start.seat_order;
+                if let Some(room) = self.room.as_ref().filter(|r| r.remote_lease().is_none())
+                    && let Err(e) = self.state.lobby().check_bot_table(room.code())
+                {
+                    return self.reply_lobby_error(e, id);
+                }
                 self.call_room(Request::Start { order }, id).await;
             }
             ClientMessage::AddBot(add) => {

@@ -110,6 +110,7 @@ room-invalid-seats = ein Raum hat 2, 3 oder 4 Plätze, nicht { $seats }
 room-too-many = der Server hat so viele Räume, wie er erlaubt; versuche es später noch einmal
 room-too-many-for-session = diese Sitzung hat schon { $max } offene Räume, mehr sind nicht erlaubt; beende oder verlasse zuerst einen
 room-too-many-from-address = { $max } Räume, die von deiner Netzwerkadresse erstellt wurden, warten auf Spieler, mehr sind nicht erlaubt; starte oder schließe einen davon, oder tritt stattdessen einem Raum bei
+room-too-many-bot-tables = { $max } Spiele nur mit eingebauten Bots von deiner Netzwerkadresse laufen schon, das Maximum; warte, bis eines endet, oder setze eine Person dazu
 room-store-failed = der Server konnte das nicht speichern; nichts wurde geändert
 room-store-unavailable = der Server kann gerade keine Züge speichern (seine Datenbank ist nicht erreichbar); nichts wurde geändert, versuche es gleich noch einmal
 room-internal = interner Fehler; nichts wurde geändert

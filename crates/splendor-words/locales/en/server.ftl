@@ -97,6 +97,7 @@ room-invalid-seats = a room has 2, 3 or 4 seats, not { $seats }
 room-too-many = the server has as many rooms as it allows; try again later
 room-too-many-for-session = this session already has { $max } open rooms, the most allowed; finish or leave one first
 room-too-many-from-address = { $max } rooms created from your network address are waiting for players, the most allowed; start or close one of them, or join a room instead
+room-too-many-bot-tables = { $max } games of built-in bots only, made from your network address, are running already, the most allowed; wait for one to end, or seat a person
 room-store-failed = the server could not store this; nothing changed
 room-store-unavailable = the server cannot store moves right now (its database is unavailable); nothing changed, try again shortly
 room-internal = internal error; nothing changed

@@ -288,6 +288,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         LobbyError::TooManyRooms,
         LobbyError::TooManyRoomsForSession(3),
         LobbyError::TooManyWaitingRoomsFromOrigin(8),
+        LobbyError::TooManyBotTables(4),
         LobbyError::Persistence,
         LobbyError::StorageUnavailable,
         LobbyError::internal("a cause that is never shown"),
