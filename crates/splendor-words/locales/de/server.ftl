@@ -192,7 +192,6 @@ name-empty = der Name ist leer
 name-too-long = der Name hat { $count } Zeichen; höchstens { $max } sind erlaubt
 name-invisible = der Name enthält das unsichtbare Zeichen U+{ $code }; Namen dürfen { $allowed } enthalten
 name-char = der Name enthält { $char } (U+{ $code }); Namen dürfen { $allowed } enthalten
-name-double-space = der Name enthält zwei Leerzeichen hintereinander
 name-filtered = der Name enthält ein Wort, das dieser Server nicht zulässt: { $word }
 name-stacked-marks = der Name stapelt mehr als { $max } Akzente auf einem Buchstaben
 name-allows-visible = sichtbare Zeichen

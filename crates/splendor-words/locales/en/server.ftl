@@ -179,7 +179,6 @@ name-empty = the name is empty
 name-too-long = the name has { $count } characters; at most { $max } are allowed
 name-invisible = the name contains the invisible character U+{ $code }; names may use { $allowed }
 name-char = the name contains { $char } (U+{ $code }); names may use { $allowed }
-name-double-space = the name contains two spaces in a row
 name-filtered = the name contains a word this server does not allow: { $word }
 name-stacked-marks = the name stacks more than { $max } accents on one letter
 name-allows-visible = visible characters

@@ -193,7 +193,6 @@ name-empty = le nom est vide
 name-too-long = le nom compte { $count } caractères ; { $max } au plus sont autorisés
 name-invisible = le nom contient le caractère invisible U+{ $code } ; les noms peuvent utiliser { $allowed }
 name-char = le nom contient { $char } (U+{ $code }) ; les noms peuvent utiliser { $allowed }
-name-double-space = le nom contient deux espaces de suite
 name-filtered = le nom contient un mot que ce serveur n'accepte pas : { $word }
 name-stacked-marks = le nom empile plus de { $max } accents sur une lettre
 name-allows-visible = des caractères visibles

@@ -195,7 +195,6 @@ name-empty = de naam is leeg
 name-too-long = de naam heeft { $count } tekens; er zijn er hoogstens { $max } toegestaan
 name-invisible = de naam bevat het onzichtbare teken U+{ $code }; namen mogen { $allowed } gebruiken
 name-char = de naam bevat { $char } (U+{ $code }); namen mogen { $allowed } gebruiken
-name-double-space = de naam bevat twee spaties na elkaar
 name-filtered = de naam bevat een woord dat deze server niet toestaat: { $word }
 name-stacked-marks = de naam stapelt meer dan { $max } accenten op één letter
 name-allows-visible = zichtbare tekens
