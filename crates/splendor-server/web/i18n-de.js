@@ -220,6 +220,7 @@
   'result.shared': 'Geteilter Sieg: {names}',
   'result.wins': '{name} gewinnt',
   'result.deadlock': 'Das Spiel endete, weil eine ganze Runde lang niemand ziehen konnte.',
+  'result.standIn': ({ n }) => (n === 1 ? 'Eine Vertretung machte 1 Zug für einen Spieler ohne Zeit, abwesend oder aufgegeben (R12.4).' : `Eine Vertretung machte ${n} Züge für Spieler ohne Zeit, abwesend oder aufgegeben (R12.4).`),
   'result.title': 'Ergebnis',
   'fair.title': 'Faires Mischen',
   'fair.text': 'Jede Karte wurde aus einem geheimen Seed ausgeteilt. Sein Fingerabdruck (das Commitment) kam mit jedem Spielstand; jetzt ist der Seed aufgedeckt.',

@@ -220,6 +220,7 @@
   'result.shared': 'Victoire partagée : {names}',
   'result.wins': '{name} l’emporte',
   'result.deadlock': 'La partie s’est terminée car personne n’a pu jouer pendant tout un tour de table.',
+  'result.standIn': ({ n }) => (n <= 1 ? `Un remplaçant a joué ${n} coup pour un joueur à court de temps, absent ou qui a abandonné (R12.4).` : `Un remplaçant a joué ${n} coups pour des joueurs à court de temps, absents ou qui ont abandonné (R12.4).`),
   'result.title': 'Résultat',
   'fair.title': 'Mélange honnête',
   'fair.text': 'Chaque carte a été distribuée à partir d’une graine (seed) secrète. Son empreinte (l’engagement, commitment) accompagnait chaque état ; la graine est maintenant révélée.',

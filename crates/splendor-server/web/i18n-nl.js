@@ -220,6 +220,7 @@
   'result.shared': 'Gedeelde overwinning: {names}',
   'result.wins': '{name} wint',
   'result.deadlock': 'Het spel is afgelopen omdat een hele ronde lang niemand een zet kon doen.',
+  'result.standIn': ({ n }) => (n === 1 ? 'Een invaller deed 1 zet voor een speler zonder tijd, afwezig of opgegeven (R12.4).' : `Een invaller deed ${n} zetten voor spelers zonder tijd, afwezig of opgegeven (R12.4).`),
   'result.title': 'Uitslag',
   'fair.title': 'Eerlijk geschud',
   'fair.text': 'Elke kaart werd gedeeld uit een geheim zaad (seed). De vingerafdruk daarvan (de commitment) kwam met elke stand mee; nu is het zaad bekend.',

@@ -245,6 +245,7 @@ const MESSAGES = {
     'result.shared': 'Shared victory: {names}',
     'result.wins': '{name} wins',
     'result.deadlock': 'The game ended because nobody could move for a full round.',
+    'result.standIn': ({ n }) => (n === 1 ? 'A stand-in made 1 move for a player out of time, away or resigned (R12.4).' : `A stand-in made ${n} moves for players out of time, away or resigned (R12.4).`),
     'result.title': 'Result',
     'fair.title': 'Fair shuffle',
     'fair.text': 'Every card was dealt from a secret seed. Its fingerprint (the commitment) came with every state; now the seed is revealed.',
