@@ -7,6 +7,7 @@ from the repository root (`cargo build -p splendor-server`).
 
 import asyncio
 import json
+import logging
 import os
 import pathlib
 import re
@@ -149,21 +150,27 @@ class KitTest(unittest.TestCase):
             self.assertIn(kind, seen)
 
     def test_an_illegal_move_is_refused_by_the_server_and_reported_to_the_bot(self):
-        # Issue 24, defect 3: choose() passes when it may not (R11.1); the
-        # kit sends it, the server refuses it with its rule, the bot is told
-        # and the refusals are counted; the kit plays a legal move instead
-        # and the game ends.
+        # Issue 24, defect 3: choose() passes when it may not (R11.1), at
+        # its first three turns; the kit sends it, the server refuses it
+        # with its rule, the bot is told and the refusals are counted; the
+        # kit plays a legal move instead, and the game goes on to its end.
         refusals = []
+        turns = []
 
         def choose(state):
-            return "pass"
+            turns.append(state.version)
+            return "pass" if len(turns) <= 3 else state.legal_actions[-1]
 
+        quiet = logging.getLogger("splendor_kit")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # the refusals' warnings are expected
+        self.addCleanup(quiet.setLevel, level)
         with Server() as server:
             result = splendor_kit.run(
                 choose, url=server.url, name="stubborn",
                 create={"seats": 2, "bots": ["greedy"]}, on_refused=refusals.append,
             )
-        self.assertGreater(result.refused, 0)
+        self.assertEqual(result.refused, 3)
         self.assertEqual(result.refused, len(refusals))
         self.assertEqual(refusals[0]["code"], "pass_not_allowed")
         self.assertEqual(refusals[0]["rule"], "R11.1")
