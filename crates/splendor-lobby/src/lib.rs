@@ -28,6 +28,7 @@
 pub mod config;
 pub mod conn;
 pub mod directory;
+mod fair;
 mod held;
 pub mod lobby;
 pub mod persist;

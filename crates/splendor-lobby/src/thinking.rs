@@ -1,15 +1,15 @@
 //! Where built-in players think: off the room tasks and off tokio's
 //! workers, on tokio's blocking threads, at most a fixed number at once (a
-//! semaphore), so that a room full of `strong` bots cannot slow other
-//! rooms. A move waits for a free thread in turn; its thinking is bounded
-//! by the level's budget (an iteration count, capped in time).
+//! fair gate, `fair.rs`), so that a room full of `strong` bots cannot slow
+//! other rooms. A move waits for a free thread, games with a person seated
+//! before games of bots only, each in turn; its thinking is bounded by the
+//! level's budget (an iteration count, capped in time).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use splendor_ai::{Budget, Level};
-use tokio::sync::Semaphore;
 
 use crate::room::effect::Think;
 use crate::room::input::DriverEvent;
@@ -21,7 +21,7 @@ pub const THINK_BUCKETS: [f64; 8] = [0.001, 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 
 /// The bounded pool of thinking threads. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct ThinkPool {
-    permits: Arc<Semaphore>,
+    permits: Arc<crate::fair::FairGate>,
     strong: Budget,
     times: Arc<Timings>,
     /// Moves whose search the time cap stopped.
@@ -33,7 +33,7 @@ impl ThinkPool {
     /// level thinks within `strong`.
     pub fn new(threads: usize, strong: Budget) -> ThinkPool {
         ThinkPool {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+            permits: crate::fair::FairGate::new(threads),
             strong,
             times: Arc::new(Timings::new(&THINK_BUCKETS)),
             capped: Arc::new(AtomicU64::new(0)),
@@ -67,15 +67,17 @@ impl ThinkPool {
             level,
             view,
             seed,
+            for_people,
         } = job;
         // Only the search player has a budget to spend.
         let budget = match level {
             Level::Strong => self.strong,
             Level::Random | Level::Greedy => Budget::STRONG,
         };
-        let result = match self.permits.clone().acquire_owned().await {
-            Err(_) => Err("the thinking pool is closed".to_owned()),
-            Ok(permit) => {
+        let result = {
+            // People's games first (issue 22; `fair.rs`).
+            let permit = self.permits.acquire(for_people).await;
+            {
                 let times = self.times.clone();
                 let capped = self.capped.clone();
                 let thought = tokio::task::spawn_blocking(move || {

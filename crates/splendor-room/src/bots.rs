@@ -197,7 +197,9 @@ impl RoomCore {
             ready_at: now + self.config.bot_delay,
             answer: None,
         });
+        let for_people = self.people.humans() > 0;
         self.push(Effect::Think(Think {
+            for_people,
             seat,
             version,
             level,

@@ -91,6 +91,9 @@ pub struct Think {
     pub view: View,
     /// The bot's random seed for this move (from the room's RNG).
     pub seed: u64,
+    /// A person sits at the table: the thinking pool serves such games
+    /// before games of bots only (issue 22).
+    pub for_people: bool,
 }
 
 /// A durable write (splendor-lobby's `Persistence` carries it out).
