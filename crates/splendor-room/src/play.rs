@@ -141,16 +141,7 @@ impl RoomCore {
         expect_version: Option<u64>,
     ) -> Result<(), LobbyError> {
         // 1. Who acts: a seated player on its current connection.
-        let Some(seat) = self.people.seat_of_conn(caller.session, caller.conn) else {
-            if self
-                .people
-                .spectator_of_conn(caller.session, caller.conn)
-                .is_some()
-            {
-                return Err(LobbyError::SpectatorCannotAct);
-            }
-            return Err(LobbyError::NotInRoom);
-        };
+        let seat = self.acting_seat(&caller)?;
         if action == Action::Resign {
             return self.resign(ticket, caller);
         }
@@ -179,17 +170,21 @@ impl RoomCore {
     /// every action; from then on the stand-in plays the seat (R13.2), or
     /// the game is over.
     pub(crate) fn resign(&mut self, ticket: Ticket, caller: Caller) -> Result<(), LobbyError> {
-        let Some(seat) = self.people.seat_of_conn(caller.session, caller.conn) else {
-            if self
-                .people
-                .spectator_of_conn(caller.session, caller.conn)
-                .is_some()
-            {
-                return Err(LobbyError::SpectatorCannotAct);
-            }
-            return Err(LobbyError::NotInRoom);
-        };
+        let seat = self.acting_seat(&caller)?;
         self.act_as(seat as Seat, Action::Resign, None, Some((ticket, caller)))
+    }
+
+    /// The seat of the caller, a seated player on its current connection;
+    /// a spectator or a stranger is told why it may not act.
+    fn acting_seat(&self, caller: &Caller) -> Result<usize, LobbyError> {
+        let (session, conn) = (caller.session, caller.conn);
+        match self.people.seat_of_conn(session, conn) {
+            Some(seat) => Ok(seat),
+            None if self.people.spectator_of_conn(session, conn).is_some() => {
+                Err(LobbyError::SpectatorCannotAct)
+            }
+            None => Err(LobbyError::NotInRoom),
+        }
     }
 
     /// An action for `seat`, by the person who asked (`origin`) or by a
