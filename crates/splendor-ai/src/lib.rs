@@ -123,6 +123,8 @@ pub enum NoMove {
     BadView(String),
     /// The game does not wait for this seat.
     NotToAct,
+    /// The move to evaluate is not legal in the position.
+    NotLegal,
 }
 
 impl fmt::Display for NoMove {
@@ -130,6 +132,7 @@ impl fmt::Display for NoMove {
         match self {
             NoMove::BadView(why) => write!(f, "not a view of this seat: {why}"),
             NoMove::NotToAct => f.write_str("the game does not wait for this seat"),
+            NoMove::NotLegal => f.write_str("the move is not legal in this position"),
         }
     }
 }
@@ -180,6 +183,29 @@ pub fn think(
         Level::Strong => strong::choose(&sampler, &mut rng, budget),
     };
     Ok(Thought { action, capped })
+}
+
+/// What the `strong` search makes of the seat's position and of the move
+/// it played there (the analysis of a finished game, issue 26), from the
+/// seat's view alone: `iterations` and `seed` decide the answer, no clock
+/// does. `played` must be one of the position's legal actions.
+pub fn evaluate(
+    view: &View,
+    seat: Seat,
+    seed: u64,
+    iterations: u32,
+    played: Action,
+) -> Result<strong::Evaluation, NoMove> {
+    let sampler = Sampler::new(view, seat).map_err(|e| NoMove::BadView(e.to_string()))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let game = sampler.sample(&mut rng);
+    if game.to_act() != Some(seat) {
+        return Err(NoMove::NotToAct);
+    }
+    if !legal(&game).contains(&played) {
+        return Err(NoMove::NotLegal);
+    }
+    Ok(strong::evaluate(&sampler, &mut rng, iterations, played))
 }
 
 /// The legal actions of a game, in the rules' order.

@@ -68,8 +68,7 @@ pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> (Acti
     }
     let mut capped = false;
     let started = budget.time_cap.map(|cap| (Instant::now(), cap));
-    let mut tree = vec![Node::new(Action::Pass, sampler.seat())];
-    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut search = Search::new(sampler);
     for iteration in 0..budget.iterations {
         // Never before the first iteration: the root needs a child.
         if let Some((start, cap)) = started
@@ -80,22 +79,164 @@ pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> (Acti
             capped = true;
             break;
         }
+        search.iterate(sampler, rng, None);
+    }
+    (search.tree[search.most_visited()].action, capped)
+}
+
+/// What the search makes of a position and of the move played there, for
+/// the analysis of a finished game (issue 26). Chances are the mean
+/// rewards of the search (a finished rollout pays its winners, an
+/// unfinished one the softmax of the heuristic), read as each seat's
+/// chance to win.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The move the search prefers (its most visited, or the move played
+    /// when that scored at least as well).
+    pub best: Action,
+    /// Every seat's chance to win after [`Evaluation::best`], by seat; the
+    /// players' entries sum to 1.
+    pub chances: [f64; 4],
+    /// The mover's chance after the preferred move.
+    pub best_chance: f64,
+    /// The mover's chance after the move played.
+    pub played_chance: f64,
+    /// How many actions were legal.
+    pub legal: usize,
+}
+
+/// Evaluates the sampler's position, where its seat played `played`:
+/// `iterations` searched as [`choose`] searches (no time cap, so the same
+/// seed always gives the same answer), then, when the move played is not
+/// the preferred one, a quarter as many more that all start with it, so
+/// its chance is measured as well as the preferred move's. `played` must
+/// be legal there.
+pub fn evaluate(
+    sampler: &Sampler,
+    rng: &mut ChaCha8Rng,
+    iterations: u32,
+    played: Action,
+) -> Evaluation {
+    let mut search = Search::new(sampler);
+    let legal = {
+        let mut legal = Vec::new();
+        sampler.sample(rng).legal_actions(&mut legal);
+        legal.len()
+    };
+    let mut totals: Vec<[f64; 4]> = Vec::new();
+    let mut record = |search: &Search, rewards: [f64; 4]| {
+        if let Some(&first) = search.path.get(1) {
+            let at = search.tree[0]
+                .children
+                .iter()
+                .position(|&c| c == first)
+                .expect("the path's first node is a root child");
+            if totals.len() <= at {
+                totals.resize(at + 1, [0.0; 4]);
+            }
+            for (total, reward) in totals[at].iter_mut().zip(rewards) {
+                *total += reward;
+            }
+        }
+    };
+    for _ in 0..iterations.max(1) {
+        let rewards = search.iterate(sampler, rng, None);
+        record(&search, rewards);
+    }
+    let mut best = search.most_visited();
+    if search.tree[best].action != played {
+        for _ in 0..(iterations / 4).max(1) {
+            let rewards = search.iterate(sampler, rng, Some(played));
+            record(&search, rewards);
+        }
+    }
+    let mean = |node: usize| {
+        let n = &search.tree[node];
+        n.reward / f64::from(n.visits.max(1))
+    };
+    let played_node = search
+        .child(0, played)
+        .expect("the move played was searched");
+    if mean(played_node) >= mean(best) {
+        best = played_node;
+    }
+    let at = search.tree[0]
+        .children
+        .iter()
+        .position(|&c| c as usize == best)
+        .expect("best is a root child");
+    let visits = f64::from(search.tree[best].visits.max(1));
+    let mut chances = [0.0; 4];
+    for (chance, total) in chances.iter_mut().zip(totals[at]) {
+        *chance = total / visits;
+    }
+    Evaluation {
+        best: search.tree[best].action,
+        chances,
+        best_chance: mean(best),
+        played_chance: mean(played_node),
+        legal,
+    }
+}
+
+/// One search tree and the buffers its iterations share.
+struct Search {
+    tree: Vec<Node>,
+    path: Vec<u32>,
+    legal: Vec<Action>,
+}
+
+impl Search {
+    fn new(sampler: &Sampler) -> Search {
+        Search {
+            tree: vec![Node::new(Action::Pass, sampler.seat())],
+            path: Vec::with_capacity(64),
+            legal: Vec::with_capacity(64),
+        }
+    }
+
+    /// One iteration: a fresh sample, selection and expansion (through
+    /// `forced` first, when given: the root's move for this iteration), a
+    /// rollout, and its rewards added along the path. Returns the rewards.
+    fn iterate(
+        &mut self,
+        sampler: &Sampler,
+        rng: &mut ChaCha8Rng,
+        mut forced: Option<Action>,
+    ) -> [f64; 4] {
+        let Search { tree, path, legal } = self;
         let mut game = sampler.sample(rng);
         path.clear();
         path.push(0);
         let mut node = 0usize;
         // Selection and expansion.
         while let Some(actor) = game.to_act() {
-            game.legal_actions(&mut legal);
-            let untried = legal
-                .iter()
-                .filter(|&&a| !has_child(&tree, node, a))
-                .count();
+            game.legal_actions(legal);
+            if let Some(action) = forced.take() {
+                let existing = tree[node]
+                    .children
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| tree[c].action == action);
+                if let Some(child) = existing {
+                    apply(&mut game, actor, action);
+                    path.push(child as u32);
+                    node = child;
+                    continue;
+                }
+                let child = tree.len() as u32;
+                tree.push(Node::new(action, actor));
+                tree[node].children.push(child);
+                apply(&mut game, actor, action);
+                path.push(child);
+                break;
+            }
+            let untried = legal.iter().filter(|&&a| !has_child(tree, node, a)).count();
             if untried > 0 {
                 let pick = (rng.next_u64() % untried as u64) as usize;
                 let action = *legal
                     .iter()
-                    .filter(|&&a| !has_child(&tree, node, a))
+                    .filter(|&&a| !has_child(tree, node, a))
                     .nth(pick)
                     .expect("pick < untried");
                 let child = tree.len() as u32;
@@ -105,24 +246,38 @@ pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> (Acti
                 path.push(child);
                 break;
             }
-            let child = select(&mut tree, node, &legal);
+            let child = select(tree, node, legal);
             apply(&mut game, actor, tree[child].action);
             path.push(child as u32);
             node = child;
         }
-        let rewards = rollout(&mut game, rng, &mut legal);
-        for &n in &path {
+        let rewards = rollout(&mut game, rng, legal);
+        for &n in path.iter() {
             let n = &mut tree[n as usize];
             n.visits += 1;
             n.reward += rewards[n.actor as usize];
         }
+        rewards
     }
-    let best = tree[0]
-        .children
-        .iter()
-        .max_by_key(|&&c| tree[c as usize].visits)
-        .expect("the root has children");
-    (tree[*best as usize].action, capped)
+
+    /// The root's most visited child (the last of equals).
+    fn most_visited(&self) -> usize {
+        let best = self.tree[0]
+            .children
+            .iter()
+            .max_by_key(|&&c| self.tree[c as usize].visits)
+            .expect("the root has children");
+        *best as usize
+    }
+
+    /// The child of `node` for `action`, if searched.
+    fn child(&self, node: usize, action: Action) -> Option<usize> {
+        self.tree[node]
+            .children
+            .iter()
+            .map(|&c| c as usize)
+            .find(|&c| self.tree[c].action == action)
+    }
 }
 
 fn has_child(tree: &[Node], node: usize, action: Action) -> bool {

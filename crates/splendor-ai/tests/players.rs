@@ -3,8 +3,8 @@
 //! seat cannot see (R6.4).
 
 use proptest::prelude::*;
-use splendor_ai::{Budget, Level, NoMove, choose};
-use splendor_rules::{Game, Options, Sampler, Viewer};
+use splendor_ai::{Budget, Level, NoMove, choose, evaluate};
+use splendor_rules::{Action, Game, Options, Sampler, Viewer};
 
 /// A small budget: these tests check behaviour, not strength.
 const QUICK: Budget = Budget {
@@ -61,6 +61,34 @@ proptest! {
             prop_assert_eq!(action, again, "{} changed with hidden cards only", level);
         }
     }
+
+    /// Issue 26: the analysis's judge answers from the mover's view alone
+    /// (a move is judged by what its player knew): another game with the
+    /// same view gets the very same evaluation; the chances are shares of
+    /// the win, and the move played is judged no better than the preferred.
+    #[test]
+    fn an_evaluation_never_depends_on_hidden_cards(
+        players in 2u8..=4,
+        seed in any::<u64>(),
+        steps in 0usize..60,
+        pick in any::<usize>(),
+    ) {
+        let game = position(players, seed, steps);
+        let Some(seat) = game.to_act() else { return Ok(()) };
+        let view = game.view(Viewer::Seat(seat));
+        let other = Sampler::new(&view, seat).unwrap().sample(&mut rand_chacha_rng(seed));
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        let played = legal[pick % legal.len()];
+        let one = evaluate(&view, seat, seed, 100, played).unwrap();
+        let two = evaluate(&other.view(Viewer::Seat(seat)), seat, seed, 100, played).unwrap();
+        prop_assert_eq!(one, two);
+        prop_assert!(legal.contains(&one.best));
+        prop_assert_eq!(one.legal, legal.len());
+        prop_assert!(one.played_chance <= one.best_chance);
+        let total: f64 = one.chances[..usize::from(players)].iter().sum();
+        prop_assert!((total - 1.0).abs() < 1e-9, "{:?}", one.chances);
+    }
 }
 
 fn rand_chacha_rng(seed: u64) -> impl rand::RngCore {
@@ -82,6 +110,17 @@ fn a_seat_that_is_not_to_act_or_a_foreign_view_gets_no_move() {
         choose(Level::Strong, &view, 3, 0, &QUICK),
         Err(NoMove::BadView(_))
     ));
+    // The judge of an analysis likewise, and a move that is not legal
+    // there is not judged.
+    let own = game.view(Viewer::Seat(seat));
+    assert_eq!(
+        evaluate(&view, idle, 0, 10, Action::Pass),
+        Err(NoMove::NotToAct)
+    );
+    assert_eq!(
+        evaluate(&own, seat, 0, 10, Action::Resign),
+        Err(NoMove::NotLegal)
+    );
 }
 
 #[test]
