@@ -62,6 +62,7 @@
 //! SHA-256 is stored, so a copy of the database lets no one take over a seat.
 #![forbid(unsafe_code)]
 
+mod analysis;
 mod backend;
 mod error;
 mod lease;
@@ -81,6 +82,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
+pub use analysis::AnalysisRecord;
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
 pub use error::{DbCause, StoreError};
 pub use lease::RoomLease;

@@ -49,6 +49,7 @@ pub(crate) mod sqlite {
     include!("node_queries.rs");
     include!("open_room_queries.rs");
     include!("moderation_queries.rs");
+    include!("analysis_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -62,6 +63,7 @@ pub(crate) mod postgres {
     include!("node_queries.rs");
     include!("open_room_queries.rs");
     include!("moderation_queries.rs");
+    include!("analysis_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the
