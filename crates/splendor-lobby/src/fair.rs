@@ -3,7 +3,9 @@
 //! kind in the order it asked. A table of bots entertains nobody at it, so
 //! sixty of them must not make a person's opponent wait: with the threads
 //! busy, the next free one goes to the oldest waiting move of a game with
-//! people, and only when none waits to a bots-only game.
+//! people, and only when none waits to a bots-only game. Background work
+//! (the analyses of finished games, issue 26) comes last of all: it gets a
+//! thread only when no move of any game waits for one.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -15,6 +17,18 @@ struct State {
     free: usize,
     people: VecDeque<oneshot::Sender<()>>,
     bots: VecDeque<oneshot::Sender<()>>,
+    background: VecDeque<oneshot::Sender<()>>,
+}
+
+/// Who asks for a thread, first served first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Priority {
+    /// A move of a game with a person seated.
+    People,
+    /// A move of a game of bots only.
+    Bots,
+    /// Work for no game in play (an analysis).
+    Background,
 }
 
 /// Thinking threads, people's games first.
@@ -50,9 +64,8 @@ impl FairGate {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Waits for a thread; `people`: the move is for a game with a person
-    /// seated.
-    pub(crate) async fn acquire(self: &Arc<Self>, people: bool) -> Pass {
+    /// Waits for a thread.
+    pub(crate) async fn acquire(self: &Arc<Self>, priority: Priority) -> Pass {
         let waiting = {
             let mut state = self.lock();
             if state.free > 0 {
@@ -60,10 +73,10 @@ impl FairGate {
                 None
             } else {
                 let (tx, rx) = oneshot::channel();
-                if people {
-                    state.people.push_back(tx);
-                } else {
-                    state.bots.push_back(tx);
+                match priority {
+                    Priority::People => state.people.push_back(tx),
+                    Priority::Bots => state.bots.push_back(tx),
+                    Priority::Background => state.background.push_back(tx),
                 }
                 Some(rx)
             }
@@ -77,20 +90,21 @@ impl FairGate {
     }
 
     /// A thread is free: to the oldest waiting game with people, else to
-    /// the oldest waiting bots-only game (skipping those who stopped
-    /// waiting), else back to the free count.
+    /// the oldest waiting bots-only game, else to the oldest background
+    /// work (skipping those who stopped waiting), else back to the free
+    /// count.
     fn release(&self) {
         let mut state = self.lock();
         loop {
-            let next = match state.people.pop_front() {
-                Some(tx) => tx,
-                None => match state.bots.pop_front() {
-                    Some(tx) => tx,
-                    None => {
-                        state.free += 1;
-                        return;
-                    }
-                },
+            let next = if let Some(tx) = state.people.pop_front() {
+                tx
+            } else if let Some(tx) = state.bots.pop_front() {
+                tx
+            } else if let Some(tx) = state.background.pop_front() {
+                tx
+            } else {
+                state.free += 1;
+                return;
             };
             if next.send(()).is_ok() {
                 return;
@@ -104,28 +118,36 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn a_free_thread_goes_to_a_game_with_people_before_any_bots_only_game() {
+    async fn a_free_thread_goes_to_a_game_with_people_then_to_bots_only_games_then_to_an_analysis()
+    {
         let gate = FairGate::new(1);
-        let held = gate.acquire(false).await;
+        let held = gate.acquire(Priority::Bots).await;
         let order = Arc::new(Mutex::new(Vec::new()));
         let mut tasks = Vec::new();
-        // Three bots-only moves ask first, then one of a game with people.
-        for (i, people) in [(0, false), (1, false), (2, false), (3, true)] {
+        // An analysis asks first, then three bots-only moves, then one of a
+        // game with people.
+        for (i, priority) in [
+            (4, Priority::Background),
+            (0, Priority::Bots),
+            (1, Priority::Bots),
+            (2, Priority::Bots),
+            (3, Priority::People),
+        ] {
             let (gate, order) = (gate.clone(), order.clone());
             tasks.push(tokio::spawn(async move {
-                let _pass = gate.acquire(people).await;
+                let _pass = gate.acquire(priority).await;
                 order.lock().unwrap().push(i);
             }));
             tokio::task::yield_now().await;
         }
         // One that stops waiting gives its turn to the next.
-        tasks.remove(1).abort();
+        tasks.remove(2).abort();
         tokio::task::yield_now().await;
         drop(held);
         for task in tasks {
             task.await.unwrap();
         }
-        assert_eq!(*order.lock().unwrap(), [3, 0, 2]);
+        assert_eq!(*order.lock().unwrap(), [3, 0, 2, 4]);
         // Every thread is back.
         assert_eq!(gate.lock().free, 1);
     }

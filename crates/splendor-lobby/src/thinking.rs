@@ -76,7 +76,14 @@ impl ThinkPool {
         };
         let result = {
             // People's games first (issue 22; `fair.rs`).
-            let permit = self.permits.acquire(for_people).await;
+            let permit = self
+                .permits
+                .acquire(if for_people {
+                    crate::fair::Priority::People
+                } else {
+                    crate::fair::Priority::Bots
+                })
+                .await;
             {
                 let times = self.times.clone();
                 let capped = self.capped.clone();
@@ -103,6 +110,43 @@ impl ThinkPool {
             version,
             result,
         }
+    }
+}
+
+impl ThinkPool {
+    /// Runs `work` (one position of an analysis, issue 26) on a thread of
+    /// its own at the operating system's lowest priority, once the gate
+    /// gives it a thinking thread: only when no move of any game waits for
+    /// one, so live games are served first and an analysis delays a move
+    /// by at most one piece of work. `None` if the thread could not start
+    /// or `work` panicked.
+    pub async fn background<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let pass = self
+            .permits
+            .acquire(crate::fair::Priority::Background)
+            .await;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("analysis".into())
+            .spawn(move || {
+                let _pass = pass;
+                lowest_priority();
+                let _ = tx.send(work());
+            })
+            .ok()?;
+        rx.await.ok()
+    }
+}
+
+/// This thread yields to every other (Linux: niceness is per thread).
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // An error (a sandbox that forbids it) leaves the thread as it was.
+        let _ = rustix::process::setpriority_process(None, 19);
     }
 }
 

@@ -297,7 +297,7 @@ pub(crate) async fn list(
 }
 
 /// The finished game with this id, or the reason there is none.
-async fn finished_game(state: &AppState, id: &str) -> Result<StoredGame, ApiError> {
+pub(crate) async fn finished_game(state: &AppState, id: &str) -> Result<StoredGame, ApiError> {
     let uuid = Uuid::try_parse(id).map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,

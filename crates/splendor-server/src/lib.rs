@@ -39,6 +39,7 @@
 #![forbid(unsafe_code)]
 
 mod admin;
+mod analysis;
 pub mod cli;
 mod cluster;
 pub mod config;
@@ -177,6 +178,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}", get(games::detail))
         .route("/api/games/{id}/replay", get(games::replay))
         .route("/api/games/{id}/positions", get(games::positions))
+        .route("/api/games/{id}/analysis", get(analysis::api::analysis))
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/players/{key}", get(ratings::player))
         .route_layer(axum::middleware::from_fn_with_state(

@@ -66,6 +66,8 @@ struct AppInner {
     node: std::sync::OnceLock<cluster::NodeLocal>,
     /// The operators' token, if one is configured (issue 22).
     admin: Option<admin::AdminGate>,
+    /// The analyses of finished games (issue 26), with a database.
+    analyses: Option<crate::analysis::Analyses>,
 }
 
 impl AppState {
@@ -156,8 +158,17 @@ impl AppState {
             }),
             None => crate::limits::WordFilter::default(),
         };
+        let analyses = store.clone().map(|store| {
+            crate::analysis::Analyses::new(
+                store,
+                lobby.think_pool().clone(),
+                &config.analysis,
+                config.cluster.enabled(),
+            )
+        });
         AppState {
             inner: Arc::new(AppInner {
+                analyses,
                 origins: config.origin_policy(),
                 names: config.name_policy(),
                 per_ip: IpLimiter::new(config.max_connections_per_ip),
@@ -194,6 +205,11 @@ impl AppState {
 
     pub(crate) fn set_node(&self, node: cluster::NodeLocal) {
         let _ = self.inner.node.set(node);
+    }
+
+    /// The analyses of finished games, with a database.
+    pub(crate) fn analyses(&self) -> Option<&crate::analysis::Analyses> {
+        self.inner.analyses.as_ref()
     }
 
     /// The operators' token, if one is configured.

@@ -482,6 +482,11 @@ impl Lobby {
         counts
     }
 
+    /// Where bots think, and analyses run when no bot waits (issue 26).
+    pub fn think_pool(&self) -> &ThinkPool {
+        &self.inner.stats.pool
+    }
+
     /// What the rooms have done since the lobby was created.
     pub fn stats(&self) -> LobbyStats {
         let stats = &self.inner.stats;

@@ -2,6 +2,7 @@
 //! variable (`SPLENDOR_*`) and a default.
 
 mod admin;
+mod analysis;
 mod cluster;
 mod parse;
 
@@ -16,6 +17,7 @@ use crate::limits::name::MAX_NAME_CHARS_LIMIT;
 use crate::limits::{AllowedOrigin, NameChars, NamePolicy, OriginPolicy};
 
 pub use admin::{AdminOptions, AdminToken, MIN_ADMIN_TOKEN_LEN};
+pub use analysis::AnalysisOptions;
 pub use cluster::ClusterOptions;
 pub use parse::{DatabaseUrl, parse_duration, parse_positive_duration};
 
@@ -403,6 +405,9 @@ pub struct Config {
     /// The operators' token.
     #[command(flatten)]
     pub admin: AdminOptions,
+    /// The analyses of finished games.
+    #[command(flatten)]
+    pub analysis: AnalysisOptions,
     /// Not a command-line setting: R12.2's shortest grace (10 seconds),
     /// lowered only by tests (`LobbyConfig::min_grace`).
     #[arg(skip)]
@@ -469,6 +474,7 @@ impl Default for Config {
             queue_away_ttl: Duration::from_secs(60),
             cluster: ClusterOptions::default(),
             admin: AdminOptions::default(),
+            analysis: AnalysisOptions::default(),
             word_filter: None,
             retention: None,
             min_grace: None,
