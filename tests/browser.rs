@@ -39,7 +39,10 @@ async fn the_page_plays_a_whole_game_in_chromium_and_passes_axe() {
 
     let shots = root.join("target/browser-screenshots");
     let db = TestDatabase::sqlite();
-    let server = ServerProcess::start(SERVER, &db.url).await;
+    // Analyses (issue 26) think a little per position: a debug build.
+    let server =
+        ServerProcess::start_with_env(SERVER, &db.url, &[("SPLENDOR_ANALYSIS_ITERATIONS", "40")])
+            .await;
     let base_url = format!("http://{}", server.addr());
 
     let mut child = Command::new("node")

@@ -84,6 +84,7 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/lobby.js", "text/javascript; charset=utf-8"),
         ("/common.js", "text/javascript; charset=utf-8"),
         ("/replay.js", "text/javascript; charset=utf-8"),
+        ("/analysis.js", "text/javascript; charset=utf-8"),
         ("/social.js", "text/javascript; charset=utf-8"),
         ("/pay.js", "text/javascript; charset=utf-8"),
         ("/table.js", "text/javascript; charset=utf-8"),
@@ -148,7 +149,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
     // The policy forbids inline code, so the pages must have none.
     assert_eq!(page.matches("<script").count(), 12, "{page}");
     let replay_page = get(&server, "/games").await.body;
-    assert_eq!(replay_page.matches("<script").count(), 7, "{replay_page}");
+    assert_eq!(replay_page.matches("<script").count(), 8, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;
     assert_eq!(board_page.matches("<script").count(), 7, "{board_page}");
     for page in [&page, &replay_page, &board_page] {
@@ -173,6 +174,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/pay.js",
         "/table.js",
         "/replay.js",
+        "/analysis.js",
         "/quickplay.js",
         "/leaderboard.js",
         "/i18n.js",

@@ -180,6 +180,39 @@ const STEPS = [
     await checkAccessibility(run, run.shared.replay, 'the replay page');
   }),
 
+  step('Ann asks for the analysis: a chart, the figures, and each position judged', async (run) => {
+    const page = run.shared.replay;
+    await page.locator(SEL.analyse).click();
+    await page.locator(SEL.analysisChart).waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await page.locator(SEL.analysisLines).count(), 2, 'a line per player');
+    assert.equal(await page.locator(SEL.analysisFigures).count(), 3, 'a header row and a row per player');
+    assert.ok(await page.locator(SEL.analyse).isHidden(), 'asked once');
+    // A position judged: its chances and what was played there.
+    await page.locator('#first').click();
+    await page.locator(SEL.replayNext).click();
+    const said = await page.locator(SEL.analysisMove).textContent();
+    assert.match(said, /%/, `the chances are shown: ${said}`);
+    // A click on the chart's right end goes to the last position.
+    const box = await page.locator(SEL.analysisChart).boundingBox();
+    await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+    assert.equal(await page.locator(SEL.replayStep).inputValue(), String(run.shared.moves), 'the chart goes to the end');
+    // A move to look at jumps to its position; by keyboard as well.
+    const notable = page.locator(SEL.analysisNotable);
+    if (await notable.count()) {
+      const n = Number((await notable.first().textContent()).match(/\d+/)[0]);
+      await notable.first().focus();
+      await page.keyboard.press('Enter');
+      // The position where move n was chosen: after move n - 1.
+      assert.equal(await page.locator(SEL.replayStep).inputValue(), String(n - 1), 'the marked move\'s position');
+      const line = await page.locator(SEL.analysisMove).textContent();
+      assert.ok(line.startsWith(`Move ${n}:`), line);
+    }
+  }),
+
+  step('axe: the analysis', async (run) => {
+    await checkAccessibility(run, run.shared.replay, 'the analysis');
+  }),
+
   step('the list of past games links to the game', async (run) => {
     const page = run.shared.replay;
     const game = new URL(page.url()).pathname;

@@ -76,6 +76,13 @@ export const SEL = {
   replayNext: '#next',
   replayPrev: '#prev',
   replayLast: '#last',
+  // The analysis on the replay page (issue 26).
+  analyse: '#analyse',
+  analysisChart: '#analysis .chart svg',
+  analysisLines: '#analysis .chart .line',
+  analysisFigures: '#analysis .figures tr',
+  analysisMove: '#analysis-move',
+  analysisNotable: '#analysis .notable button',
   pastGames: '#nav-games',
   gameList: '#games',
   // Quick play (the lobby) and the leaderboard page (/leaderboard).

@@ -61,6 +61,10 @@ const REPLAY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/replay.js"),
     "text/javascript; charset=utf-8",
 );
+const ANALYSIS_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/analysis.js"),
+    "text/javascript; charset=utf-8",
+);
 const QUICKPLAY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/quickplay.js"),
     "text/javascript; charset=utf-8",
@@ -176,6 +180,10 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/replay.js",
             get(async |h: HeaderMap| serve(&REPLAY_SCRIPT, &h)),
+        )
+        .route(
+            "/analysis.js",
+            get(async |h: HeaderMap| serve(&ANALYSIS_SCRIPT, &h)),
         )
         // The replay pages: the list of past games and one game's viewer
         // (the script reads which from the path; an unknown id is its 404).

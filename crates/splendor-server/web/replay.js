@@ -3,7 +3,8 @@
 // - /games/{id}: one game stepped through move by move, everything that
 //   was hidden during play revealed (GET /api/games/{id}/positions, the
 //   server's rules playing the stored log back), and the shuffle checked
-//   against the commitment here, with WebCrypto.
+//   against the commitment here, with WebCrypto; its analysis on demand
+//   (analysis.js).
 // Names are text from people: they only ever go in through textContent.
 'use strict';
 
@@ -87,6 +88,7 @@ async function loadGame(id) {
   R.step = Number.isInteger(fromHash) && fromHash >= 0 && fromHash < d.positions.length ? fromHash : 0;
   renderResult();
   show();
+  setupAnalysis();
 }
 
 // The document title and the heading of one game.
@@ -127,6 +129,7 @@ function show() {
   renderLevels(st);
   renderSupply(st);
   renderPlayers(st);
+  showAnalysis();
 }
 
 function costChips(counts) {
@@ -137,6 +140,7 @@ function costChips(counts) {
 function cardFace(card, small) {
   return el('div', {
     cls: `card band-${card.bonus}${small ? ' small' : ''}`,
+    'data-card': card.id,
     title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
   },
   el('span', { cls: 'card-top' },
@@ -237,6 +241,7 @@ function languageChanged() {
   if (R.data) {
     viewerTitle();
     renderResult();
+    renderAnalysis();
     show();
   } else if (!$('list').hidden) {
     $('games').tBodies[0].replaceChildren(...R.games.map(gameRow));
