@@ -199,6 +199,35 @@ async fn check_verify_command(replay_json: &str, commitment: &str) {
     .await;
     assert_eq!(missing.status.code(), Some(2), "{missing:?}");
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+
+    // `analyse` (issue 26): the analysis of the replay file, written where
+    // --out says, a summary on standard error; a replay that does not
+    // verify is not analysed.
+    let out = dir.path().join("analysis.json");
+    let analysed = run(vec![
+        "analyse".into(),
+        good.display().to_string(),
+        "--iterations".into(),
+        "30".into(),
+        "--out".into(),
+        out.display().to_string(),
+    ])
+    .await;
+    assert!(analysed.status.success(), "{analysed:?}");
+    let actions = serde_json::from_str::<Value>(replay_json).unwrap()["actions"]
+        .as_array()
+        .unwrap()
+        .len();
+    let summary = String::from_utf8_lossy(&analysed.stderr);
+    assert!(
+        summary.contains(&format!("analysed {actions} positions")),
+        "{summary}"
+    );
+    let analysis: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(analysis["format"], "splendor-analysis/1");
+    assert_eq!(analysis["moves"].as_array().unwrap().len(), actions);
+    let refused = run(vec!["analyse".into(), bad.display().to_string()]).await;
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
 }
 
 // ---- the history API on an in-process server ----------------------------

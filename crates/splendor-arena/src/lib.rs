@@ -18,6 +18,7 @@
 //! and the built-in players' choices; a program's own choices are its
 //! own business).
 
+pub mod analyse;
 pub mod hosted;
 pub mod local;
 pub mod stats;

@@ -56,6 +56,14 @@ struct Args {
     /// Write no replays.
     #[arg(long)]
     no_replays: bool,
+    /// Analyse every game after the series (as the server's replay page
+    /// does): `game-0001.analysis.json` beside each replay, and each
+    /// entrant's mean accuracy, inaccuracies, mistakes and blunders.
+    #[arg(long, conflicts_with = "no_replays")]
+    analyse: bool,
+    /// Search iterations per position of an analysis.
+    #[arg(long, default_value_t = splendor_analysis::Settings::DEFAULT.iterations, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    analysis_iterations: u32,
 }
 
 fn main() -> ExitCode {
@@ -131,6 +139,41 @@ fn main() -> ExitCode {
                     .as_ref()
                     .map_or(String::new(), |p| format!(", replays in {}", p.display()))
             );
+            if args.analyse {
+                let settings = splendor_analysis::Settings {
+                    iterations: args.analysis_iterations,
+                };
+                let started = Instant::now();
+                let analysing = |done: u32, total: u32| {
+                    if terminal {
+                        eprint!("\ranalysed {done}/{total} games");
+                        if done == total {
+                            eprintln!();
+                        }
+                    }
+                };
+                match splendor_arena::analyse::analyse_series(&report, &settings, analysing) {
+                    Ok(figures) => {
+                        println!("analysis ({} iterations a position):", settings.iterations);
+                        for (standing, f) in report.standings.iter().zip(figures) {
+                            println!(
+                                "  {:<16} accuracy {:>6}  {} inaccuracies, {} mistakes, {} blunders in {} moves",
+                                standing.name,
+                                f.accuracy.map_or("-".into(), |a| format!("{a}%")),
+                                f.inaccuracies,
+                                f.mistakes,
+                                f.blunders,
+                                f.moves
+                            );
+                        }
+                        println!(
+                            "analysed in {:.1} s, each beside its replay (game-NNNN.analysis.json)",
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                    Err(e) => return fail(&e.to_string()),
+                }
+            }
             ExitCode::SUCCESS
         }
         Err(e) => fail(&e.to_string()),

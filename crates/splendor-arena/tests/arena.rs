@@ -69,6 +69,64 @@ fn a_hundred_games_of_greedy_against_random_give_a_table_and_verifiable_replays(
     assert_eq!(first_seat_names.len(), 2);
 }
 
+/// Issue 26: `--analyse` writes each game's analysis beside its replay and
+/// says how accurate each entrant was; greedy, which wins nearly every game
+/// against random, is the more accurate, and the analyses are those the
+/// server would make of the same replays.
+#[test]
+fn an_analysed_series_writes_each_games_analysis_and_each_entrants_accuracy() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().join("replays");
+    let replays = replays.to_str().unwrap();
+    let (ok, table, err) = arena(&[
+        "greedy",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--replays",
+        replays,
+        "--analyse",
+        "--analysis-iterations",
+        "60",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        table.contains("analysis (60 iterations a position):"),
+        "{table}"
+    );
+    let accuracy = |name: &str| -> f64 {
+        let line = table
+            .lines()
+            .find(|l| l.trim_start().starts_with(name) && l.contains("accuracy"))
+            .unwrap_or_else(|| panic!("{table}"));
+        let word = line.split_whitespace().nth(2).unwrap();
+        word.trim_end_matches('%').parse().unwrap()
+    };
+    assert!(accuracy("greedy") > accuracy("random"), "{table}");
+    for n in 1..=2 {
+        let replay = Replay::from_json(
+            &std::fs::read_to_string(format!("{replays}/game-{n:04}.json")).unwrap(),
+        )
+        .unwrap();
+        let written: splendor_analysis::Analysis = serde_json::from_str(
+            &std::fs::read_to_string(format!("{replays}/game-{n:04}.analysis.json")).unwrap(),
+        )
+        .unwrap();
+        let settings = splendor_analysis::Settings { iterations: 60 };
+        let again = splendor_analysis::Plan::new(&replay)
+            .unwrap()
+            .analyse(&settings);
+        assert_eq!(written, again);
+        assert_eq!(written.moves.len(), replay.actions.len());
+    }
+    // Without replays there is nothing to analyse: refused.
+    let (ok, _, err) = arena(&["greedy", "random", "--no-replays", "--analyse"]);
+    assert!(!ok);
+    assert!(err.contains("--analyse"), "{err}");
+}
+
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
     let (ok, _, err) = arena(&["greedy"]);

@@ -79,6 +79,23 @@ enum Command {
         #[arg(long)]
         commitment: Option<String>,
     },
+    /// Analyse a finished game from its replay file (GET
+    /// /api/games/ID/replay, or an arena's) without any server: every move
+    /// judged by the strong search from what its player could see, as the
+    /// replay page's analysis. Writes the analysis JSON (docs/REPLAYS.md)
+    /// to --out or standard output, and a summary with the time it took
+    /// to standard error. Exit 0 when done, 1 when the replay does not
+    /// verify, 2 when the file cannot be read.
+    Analyse {
+        /// The replay JSON file; - reads standard input.
+        file: PathBuf,
+        /// Search iterations per position.
+        #[arg(long, default_value_t = splendor_analysis::Settings::DEFAULT.iterations, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        iterations: u32,
+        /// Where the analysis goes (standard output by default).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The binary's entry point.
@@ -96,6 +113,14 @@ pub fn main_with(adjust: impl FnOnce(&mut Config)) -> ExitCode {
     if let Some(Command::Verify { file, commitment }) = &cli.command {
         return verify(file, commitment.as_deref());
     }
+    if let Some(Command::Analyse {
+        file,
+        iterations,
+        out,
+    }) = &cli.command
+    {
+        return analyse(file, *iterations, out.as_deref());
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -105,7 +130,7 @@ pub fn main_with(adjust: impl FnOnce(&mut Config)) -> ExitCode {
     };
     match cli.command.unwrap_or(Command::Serve) {
         // Answered above, without a runtime.
-        Command::Verify { .. } => ExitCode::SUCCESS,
+        Command::Verify { .. } | Command::Analyse { .. } => ExitCode::SUCCESS,
         Command::Healthcheck { timeout } => {
             let probed =
                 runtime.block_on(crate::probe::check(cli.config.listen, "/healthz", timeout));
@@ -224,6 +249,57 @@ fn verify(file: &std::path::Path, commitment: Option<&str>) -> ExitCode {
             ExitCode::from(failure.exit_code())
         }
     }
+}
+
+/// `splendor-server analyse`: the analysis JSON on standard output (or in
+/// `out`), a summary on standard error.
+fn analyse(file: &std::path::Path, iterations: u32, out: Option<&std::path::Path>) -> ExitCode {
+    let settings = splendor_analysis::Settings { iterations };
+    let (analysis, took) = match crate::verify::analyse_file(file, &settings) {
+        Ok(done) => done,
+        Err(failure) => {
+            eprintln!("splendor-server analyse: {failure}");
+            return ExitCode::from(failure.exit_code());
+        }
+    };
+    let json = match serde_json::to_string_pretty(&analysis) {
+        Ok(json) => json,
+        Err(e) => {
+            eprintln!("splendor-server analyse: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let written = match out {
+        Some(path) => std::fs::write(path, json + "\n"),
+        None => std::io::Write::write_all(&mut std::io::stdout(), (json + "\n").as_bytes()),
+    };
+    if let Err(e) = written {
+        eprintln!("splendor-server analyse: cannot write the analysis: {e}");
+        return ExitCode::FAILURE;
+    }
+    let figures: Vec<String> = analysis
+        .figures
+        .iter()
+        .map(|f| {
+            format!(
+                "seat {}: accuracy {}, {} inaccuracies, {} mistakes, {} blunders",
+                f.seat,
+                f.accuracy.map_or("-".into(), |a| format!("{a}%")),
+                f.inaccuracies,
+                f.mistakes,
+                f.blunders
+            )
+        })
+        .collect();
+    eprintln!(
+        "analysed {} positions ({} players, {} iterations each) in {:.2} s on one core\n{}",
+        analysis.moves.len(),
+        analysis.players,
+        iterations,
+        took.as_secs_f64(),
+        figures.join("\n")
+    );
+    ExitCode::SUCCESS
 }
 
 fn init_logging(config: &Config) -> anyhow::Result<()> {

@@ -64,6 +64,12 @@ pub fn verify_text(text: &str, commitment: Option<&str>) -> Result<Report, Verif
 
 /// Reads `path` (`-`: standard input) and verifies it as [`verify_text`] does.
 pub fn verify_file(path: &Path, commitment: Option<&str>) -> Result<Report, VerifyFailure> {
+    verify_text(&read_replay_text(path)?, commitment)
+}
+
+/// The text of the replay file `path` (`-`: standard input), at most
+/// [`MAX_REPLAY_BYTES`].
+pub fn read_replay_text(path: &Path) -> Result<String, VerifyFailure> {
     let shown = path.display().to_string();
     let unreadable = |reason: String| VerifyFailure::Unreadable {
         path: shown.clone(),
@@ -85,6 +91,23 @@ pub fn verify_file(path: &Path, commitment: Option<&str>) -> Result<Report, Veri
             "it is larger than {MAX_REPLAY_BYTES} bytes"
         )));
     }
-    let text = String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))?;
-    verify_text(&text, commitment)
+    String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))
+}
+
+/// `splendor-server analyse REPLAY.json`: the analysis of a finished game
+/// (issue 26) made from its replay file, without any server: verified
+/// first, then judged position by position on this thread. Returns the
+/// analysis and how long it took.
+pub fn analyse_file(
+    path: &Path,
+    settings: &splendor_analysis::Settings,
+) -> Result<(splendor_analysis::Analysis, std::time::Duration), VerifyFailure> {
+    let text = read_replay_text(path)?;
+    verify_text(&text, None)?;
+    let replay = Replay::from_json(&text).map_err(|e| VerifyFailure::NotAReplay(e.to_string()))?;
+    let plan = splendor_analysis::Plan::new(&replay)
+        .map_err(|e| VerifyFailure::NotAReplay(e.to_string()))?;
+    let started = std::time::Instant::now();
+    let analysis = plan.analyse(settings);
+    Ok((analysis, started.elapsed()))
 }
