@@ -49,8 +49,12 @@ async fn analysis(server: &TestServer, game: &str, total: u64) -> Value {
         let (status, body) = server.http_get(&path).await;
         let answer = json(&body);
         if status == 200 {
+            // The typed document, strictly: no field unknown, none missing.
+            let typed: splendor_analysis::Analysis = serde_json::from_str(&body).unwrap();
+            assert_eq!(typed.moves.len() as u64, total);
             return answer;
         }
+        let _: splendor_analysis::Progress = serde_json::from_str(&body).unwrap();
         assert_eq!(status, 202, "{body}");
         assert!(
             answer["status"] == "queued" || answer["status"] == "running",

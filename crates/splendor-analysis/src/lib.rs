@@ -40,7 +40,7 @@ pub const MISTAKE: f64 = 0.20;
 pub const BLUNDER: f64 = 0.30;
 
 /// How hard the judge thinks; part of the analysis it gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// Search iterations per position (plus a quarter as many through the
@@ -62,7 +62,7 @@ impl Default for Settings {
 }
 
 /// What a move was, by its drop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Mark {
     /// The move the judge prefers.
@@ -96,8 +96,67 @@ impl Mark {
     }
 }
 
+/// `By` of splendor-replay, as the schema shows it.
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // a schema's stand-in, never built
+enum MadeBy {
+    /// The built-in bot that held the seat.
+    Bot,
+    /// The stand-in of a player out of time or away (R12.2, R12.3).
+    StandIn,
+}
+
+/// What `GET /api/games/{id}/analysis` answers while the analysis is not
+/// made yet (status 202).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Progress {
+    /// `queued` (waiting on the node that will make it) or `running`.
+    pub status: ProgressStatus,
+    /// Positions judged.
+    pub done: u32,
+    /// Positions to judge (one per action of the game).
+    pub total: u32,
+    /// Analyses before this one on the node that will make it (queued only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead: Option<u32>,
+}
+
+/// Where an analysis not made yet stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgressStatus {
+    /// Waiting for its turn.
+    Queued,
+    /// Under way.
+    Running,
+}
+
+/// The JSON Schema of what `GET /api/games/{id}/analysis` answers
+/// (docs/analysis.schema.json): an [`Analysis`] (200) or a [`Progress`]
+/// (202). A test checks the committed file against it
+/// (`UPDATE_SCHEMA=1 cargo test -p splendor-analysis schema` rewrites it).
+pub fn analysis_schema() -> serde_json::Value {
+    #[derive(schemars::JsonSchema)]
+    #[serde(untagged)]
+    #[allow(dead_code)] // a schema's root, never built
+    enum AnalysisAnswer {
+        /// 200: the analysis, made.
+        Done(Analysis),
+        /// 202: not made yet.
+        Pending(Progress),
+    }
+    let mut schema = schemars::schema_for!(AnalysisAnswer);
+    schema.insert(
+        "description".into(),
+        "What GET /api/games/{id}/analysis answers: the analysis (200) or its progress (202). Generated from the Rust types of splendor-analysis: do not edit by hand.".into(),
+    );
+    schema.to_value()
+}
+
 /// One move, judged.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Judged {
     /// The action's place in the log, from 0.
@@ -106,6 +165,7 @@ pub struct Judged {
     pub seat: Seat,
     /// Who made it when not the seat's player (`bot`, `stand_in`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<MadeBy>")]
     pub by: Option<By>,
     /// The move played.
     pub played: WireAction,
@@ -129,7 +189,7 @@ pub struct Judged {
 }
 
 /// A player's figures for the game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerFigures {
     /// The seat.
@@ -148,7 +208,7 @@ pub struct PlayerFigures {
 }
 
 /// The analysis of a finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Analysis {
     /// Always [`FORMAT`].
@@ -328,6 +388,27 @@ impl Plan {
             moves.push(judged);
         }
         self.conclude(settings, moves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The committed schema is the one the types give.
+    #[test]
+    fn the_committed_schema_is_up_to_date() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/analysis.schema.json"
+        );
+        let fresh = serde_json::to_string_pretty(&super::analysis_schema()).unwrap() + "\n";
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "docs/analysis.schema.json is out of date: run UPDATE_SCHEMA=1 cargo test -p splendor-analysis schema"
+        );
     }
 }
 

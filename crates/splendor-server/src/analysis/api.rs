@@ -2,7 +2,8 @@
 //! game. 200 with the analysis when it is made; otherwise it is started
 //! (if nobody has) and the answer is 202 with where it stands:
 //! `{"status": "queued" | "running", "done": N, "total": M, "ahead": K}`
-//! and a `Retry-After` of a couple of seconds. A running game is 404
+//! (`splendor_analysis::Progress`) and a `Retry-After` of a couple of
+//! seconds; docs/analysis.schema.json has both forms. A running game is 404
 //! `game_not_finished`, as everywhere in the history API: nothing of a
 //! game in play is analysed. `Authorization: Bearer TOKEN` is optional; it
 //! makes the session's share count besides the address's (an unknown
@@ -14,25 +15,13 @@ use axum::Json;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
+use splendor_analysis::{Progress, ProgressStatus};
 use tracing::error;
 
 use super::{Refusal, Standing};
 use crate::AppState;
 use crate::games::{ApiError, finished_game};
 use crate::limits::per_ip::client_key;
-
-#[derive(Serialize)]
-struct Pending {
-    status: &'static str,
-    /// Positions judged.
-    done: u32,
-    /// Positions to judge.
-    total: u32,
-    /// Analyses before this one on the node that will make it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ahead: Option<usize>,
-}
 
 /// `GET /api/games/{id}/analysis`.
 pub(crate) async fn analysis(
@@ -88,15 +77,15 @@ pub(crate) async fn analysis(
         None => None,
     };
     let standing = analyses.ask(game.id, keys, plan).await;
-    let pending = |status, done, total, ahead| {
+    let pending = |status, done, total, ahead: Option<usize>| {
         (
             StatusCode::ACCEPTED,
             [(header::RETRY_AFTER, HeaderValue::from_static("2"))],
-            Json(Pending {
+            Json(Progress {
                 status,
                 done,
                 total,
-                ahead,
+                ahead: ahead.map(|a| a as u32),
             }),
         )
             .into_response()
@@ -117,8 +106,12 @@ pub(crate) async fn analysis(
             body,
         )
             .into_response()),
-        Ok(Standing::Queued { ahead, total }) => Ok(pending("queued", 0, total, Some(ahead))),
-        Ok(Standing::Running { done, total }) => Ok(pending("running", done, total, None)),
+        Ok(Standing::Queued { ahead, total }) => {
+            Ok(pending(ProgressStatus::Queued, 0, total, Some(ahead)))
+        }
+        Ok(Standing::Running { done, total }) => {
+            Ok(pending(ProgressStatus::Running, done, total, None))
+        }
         Err(Refusal::QueueFull) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "analysis_queue_full",
