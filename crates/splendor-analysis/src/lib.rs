@@ -391,27 +391,6 @@ impl Plan {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// The committed schema is the one the types give.
-    #[test]
-    fn the_committed_schema_is_up_to_date() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../docs/analysis.schema.json"
-        );
-        let fresh = serde_json::to_string_pretty(&super::analysis_schema()).unwrap() + "\n";
-        if std::env::var_os("UPDATE_SCHEMA").is_some() {
-            std::fs::write(path, &fresh).unwrap();
-        }
-        let committed = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            committed == fresh,
-            "docs/analysis.schema.json is out of date: run UPDATE_SCHEMA=1 cargo test -p splendor-analysis schema"
-        );
-    }
-}
-
 /// Lichess's accuracy of one move from its drop in chance (0 to 1).
 pub fn move_accuracy(drop: f64) -> f64 {
     let percent = (drop * 100.0).max(0.0);
@@ -470,4 +449,25 @@ fn normalised(chances: &[f64]) -> Vec<f64> {
         return vec![1.0 / chances.len() as f64; chances.len()];
     }
     chances.iter().map(|c| round(c / total)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The committed schema is the one the types give.
+    #[test]
+    fn the_committed_schema_is_up_to_date() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/analysis.schema.json"
+        );
+        let fresh = serde_json::to_string_pretty(&super::analysis_schema()).unwrap() + "\n";
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "docs/analysis.schema.json is out of date: run UPDATE_SCHEMA=1 cargo test -p splendor-analysis schema"
+        );
+    }
 }
