@@ -40,9 +40,16 @@ async fn the_page_plays_a_whole_game_in_chromium_and_passes_axe() {
     let shots = root.join("target/browser-screenshots");
     let db = TestDatabase::sqlite();
     // Analyses (issue 26) think a little per position: a debug build.
-    let server =
-        ServerProcess::start_with_env(SERVER, &db.url, &[("SPLENDOR_ANALYSIS_ITERATIONS", "40")])
-            .await;
+    let server = ServerProcess::start_with_env(
+        SERVER,
+        &db.url,
+        &[
+            ("SPLENDOR_ANALYSIS_ITERATIONS", "40"),
+            // Practice hints think as the strong level does.
+            ("SPLENDOR_STRONG_ITERATIONS", "300"),
+        ],
+    )
+    .await;
     let base_url = format!("http://{}", server.addr());
 
     let mut child = Command::new("node")

@@ -275,6 +275,22 @@ const STEPS = [
     assert.ok(lines.some((l) => /Bob resigned\./.test(l)), lines.join(' | '));
   }),
 
+  step('Eve plays a practice game against a bot: asks for a hint and plays it', async (run) => {
+    const eve = await run.openPlayer('Eve', { width: 1280, height: 900 });
+    await signIn(eve, `${run.baseUrl}/`);
+    const { page } = eve;
+    await page.locator('#bot-count').selectOption('1');
+    await page.locator('#play-bots').click();
+    // The hint button shows on Eve's turns only (the bot may move first).
+    await page.locator('#hint').click({ timeout: 30_000 });
+    const said = page.locator('#hint-text');
+    await said.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await said.textContent(), /^Hint: /);
+    await checkAccessibility(run, page, 'a practice game with a hint');
+    await page.locator('#hint-play').click();
+    await page.locator('#log li', { hasText: '(with a hint)' }).first().waitFor();
+  }),
+
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);

@@ -105,6 +105,8 @@ enum MadeBy {
     Bot,
     /// The stand-in of a player out of time or away (R12.2, R12.3).
     StandIn,
+    /// The player, after a practice hint.
+    Hint,
 }
 
 /// What `GET /api/games/{id}/analysis` answers while the analysis is not

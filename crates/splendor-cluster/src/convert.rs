@@ -60,6 +60,7 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
         },
         Request::Sync => WireRequest::Sync,
         Request::Resign => WireRequest::Resign,
+        Request::Hint => WireRequest::Hint,
         Request::AddBot { level } => WireRequest::AddBot {
             level: level.clone(),
         },
@@ -106,6 +107,7 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
         },
         WireRequest::Sync => Request::Sync,
         WireRequest::Resign => Request::Resign,
+        WireRequest::Hint => Request::Hint,
         WireRequest::AddBot { level } => Request::AddBot { level },
         WireRequest::RemoveBot { seat } => Request::RemoveBot { seat },
         WireRequest::LeaveFinished => Request::LeaveFinished,
@@ -340,6 +342,7 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         // The cause stays in the owner's log.
         LobbyError::Internal(_) => plain("internal"),
         LobbyError::InvalidChat(w) => words("invalid_chat", w),
+        LobbyError::HintNotAllowed(w) => words("hint_not_allowed", w),
         LobbyError::ChatMuted { spectators } => numbers("chat_muted", vec![u64::from(*spectators)]),
         LobbyError::ChatTooFast { room } => numbers("chat_too_fast", vec![u64::from(*room)]),
         LobbyError::RematchUnavailable(w) => words("rematch_unavailable", w),
@@ -412,6 +415,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         "storage_unavailable" => LobbyError::StorageUnavailable,
         "internal" => LobbyError::Internal(InternalCause("on the room's node".into())),
         "invalid_chat" => LobbyError::InvalidChat(words()?),
+        "hint_not_allowed" => LobbyError::HintNotAllowed(words()?),
         "chat_muted" => LobbyError::ChatMuted {
             spectators: number(0)? != 0,
         },

@@ -68,6 +68,7 @@ impl ThinkPool {
             view,
             seed,
             for_people,
+            hint,
         } = job;
         // Only the search player has a budget to spend.
         let budget = match level {
@@ -105,10 +106,19 @@ impl ThinkPool {
                 }
             }
         };
-        DriverEvent::BotMoved {
-            seat,
-            version,
-            result,
+        match hint {
+            // A practice hint (issue 26): for the person who asked.
+            Some(to) => DriverEvent::HintThought {
+                seat,
+                version,
+                result,
+                to,
+            },
+            None => DriverEvent::BotMoved {
+                seat,
+                version,
+                result,
+            },
         }
     }
 }

@@ -103,6 +103,9 @@ pub enum ErrorCode {
     ChatMuted,
     /// More chat messages than a person may send in a short time.
     ChatTooFast,
+    /// `hint` outside a practice game (unrated, against built-in bots
+    /// only), or when it is not the caller's turn.
+    HintNotAllowed,
     /// `rematch` when no rematch can be offered (the game is not over, the
     /// caller watches, or the rematch is already agreed).
     RematchUnavailable,
@@ -170,6 +173,7 @@ impl ErrorCode {
             ErrorCode::InvalidChat => "invalid_chat",
             ErrorCode::ChatMuted => "chat_muted",
             ErrorCode::ChatTooFast => "chat_too_fast",
+            ErrorCode::HintNotAllowed => "hint_not_allowed",
             ErrorCode::InvalidPlayers => "invalid_players",
             ErrorCode::AlreadyQueued => "already_queued",
             ErrorCode::NotQueued => "not_queued",

@@ -42,8 +42,8 @@ pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use quickplay::{Matched, Queue, Queued, Unqueued};
 pub use schema::protocol_schema;
 pub use server::{
-    ClockInfo, ErrorInfo, EventsInfo, HistoryInfo, Left, PROTOCOL_VERSION, PhaseName, Pong,
-    RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList, RoomStatus,
+    ClockInfo, ErrorInfo, EventsInfo, HintInfo, HistoryInfo, Left, PROTOCOL_VERSION, PhaseName,
+    Pong, RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList, RoomStatus,
     RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
 };
 pub use social::{Chat, ChatInfo, MAX_CHAT_CHARS, Mute, RematchInfo};

@@ -137,6 +137,8 @@ pub enum WireRequest {
     Sync,
     /// R13.1: the seated caller resigns.
     Resign,
+    /// A practice hint for the seated caller (issue 26).
+    Hint,
     /// Seat a built-in bot.
     AddBot {
         /// Its level's name.

@@ -46,6 +46,8 @@ pub enum ServerMessage {
     Unqueued(crate::quickplay::Unqueued),
     /// `matched`: the queue made a game; `room` and `state` follow.
     Matched(crate::quickplay::Matched),
+    /// `hint`: the answer to `hint` (issue 26), to the asking player only.
+    Hint(HintInfo),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -301,8 +303,9 @@ pub struct EventsInfo {
     pub room: String,
     /// The version the events lead to.
     pub version: u64,
-    /// Who made the action when it was not the seat's player: `bot` (the
-    /// built-in bot holding the seat) or `stand_in` (R12.2, R12.4).
+    /// Who made the action when it was not the seat's player alone: `bot`
+    /// (the built-in bot holding the seat), `stand_in` (R12.2, R12.4), or
+    /// `hint` (the player, after a practice hint at that position).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
     /// The events, in the order they happened.
@@ -451,6 +454,20 @@ pub struct RoomList {
     pub rooms: Vec<RoomSummary>,
 }
 
+/// A practice hint (issue 26): the move the strong player would make in
+/// the asking player's place, thought out from that seat's view only.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HintInfo {
+    /// The id of the `hint` request, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The state version the hint is for; a move there made after it is
+    /// recorded as made with a hint (`by: "hint"`).
+    pub version: u64,
+    /// The suggested action, one of that state's `legal_actions`.
+    pub action: WireAction,
+}
+
 /// The answer to `ping`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Pong {
@@ -498,6 +515,7 @@ impl ServerMessage {
             ServerMessage::Queued(m) => m.id.as_ref(),
             ServerMessage::Unqueued(m) => m.id.as_ref(),
             ServerMessage::Matched(_) => None,
+            ServerMessage::Hint(m) => m.id.as_ref(),
         }
     }
 
@@ -519,6 +537,7 @@ impl ServerMessage {
             ServerMessage::Queued(_) => "queued",
             ServerMessage::Unqueued(_) => "unqueued",
             ServerMessage::Matched(_) => "matched",
+            ServerMessage::Hint(_) => "hint",
         }
     }
 }

@@ -75,8 +75,9 @@ pub struct Step {
     pub at: i64,
     /// The action as `act` sends it.
     pub action: WireAction,
-    /// Who made it when not the seat's player: `bot` (the built-in bot
-    /// that held the seat) or `stand_in` (for a player out of time, R12.4).
+    /// Who made it when not the seat's player alone: `bot` (the built-in
+    /// bot that held the seat), `stand_in` (for a player out of time,
+    /// R12.4) or `hint` (the player, after a practice hint, issue 26).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<By>,
     /// What it did, in order, as the rules reported it, nothing hidden.
@@ -91,6 +92,9 @@ pub enum By {
     Bot,
     /// The stand-in of a player out of time or away (R12.2, R12.3).
     StandIn,
+    /// The seat's player, after asking for a practice hint at that
+    /// position (issue 26).
+    Hint,
 }
 
 /// One entry of a game's log: what the server stores for each accepted action.

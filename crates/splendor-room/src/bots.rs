@@ -199,6 +199,7 @@ impl RoomCore {
         });
         let for_people = self.people.humans() > 0;
         self.push(Effect::Think(Think {
+            hint: None,
             for_people,
             seat,
             version,

@@ -122,6 +122,8 @@ pub struct RoomCore {
     pub(crate) legal: Vec<Action>,
     /// The bot move asked about, answered or waiting for the bots' delay.
     pub(crate) bot_turn: Option<BotTurn>,
+    /// Practice hints at the current position (issue 26).
+    pub(crate) hints: crate::hint::Hints,
     /// No bot is asked again before then (after a move failed to store).
     pub(crate) bot_pause_until: Option<Instant>,
     /// The room's turn clock for its game (R12).
@@ -173,6 +175,7 @@ impl RoomCore {
             closed: false,
             legal: Vec::new(),
             bot_turn: None,
+            hints: Default::default(),
             bot_pause_until: None,
             clock: None,
             now,
@@ -264,6 +267,10 @@ impl RoomCore {
                     self.reply(ticket, Err(e));
                 }
             }
+            Request::Hint => {
+                let result = self.hint(&caller);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
             Request::Sync => {
                 let result = self.sync(&caller);
                 self.reply(ticket, result.map(|()| Answer::Done));
@@ -348,6 +355,13 @@ impl RoomCore {
                 version,
                 result,
             } => self.bot_moved(now, seat, version, result),
+            DriverEvent::HintThought { .. } if self.closed => {}
+            DriverEvent::HintThought {
+                seat,
+                version,
+                result,
+                to,
+            } => self.hint_thought(seat, version, result, to),
             DriverEvent::HandlesGone => self.close("closed-shutting-down"),
             DriverEvent::LeaseLost if !self.closed => self.finish_close(super::play::FENCED),
             DriverEvent::LeaseLost => {}

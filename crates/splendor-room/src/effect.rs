@@ -94,6 +94,21 @@ pub struct Think {
     /// A person sits at the table: the thinking pool serves such games
     /// before games of bots only (issue 22).
     pub for_people: bool,
+    /// A practice hint for the person in `seat` (issue 26), not a bot's
+    /// move: its answer comes back as
+    /// [`DriverEvent::HintThought`](super::input::DriverEvent::HintThought).
+    pub hint: Option<HintFor>,
+}
+
+/// Who asked for a hint, and how its answer is addressed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HintFor {
+    /// The asking session.
+    pub session: crate::session::SessionId,
+    /// Its connection.
+    pub conn: ConnId,
+    /// The request's id, echoed by the `hint` message.
+    pub request: Option<splendor_protocol::RequestId>,
 }
 
 /// A durable write (splendor-lobby's `Persistence` carries it out).
@@ -198,6 +213,16 @@ pub enum Mover {
     Bot,
     /// The stand-in, for a player out of time or away (R12.2, R12.3).
     StandIn,
+    /// The seat's player, after a practice hint at that position (issue
+    /// 26).
+    Hinted,
+}
+
+impl Mover {
+    /// The seat's player made it (with a hint or without).
+    pub fn is_person(self) -> bool {
+        matches!(self, Mover::Person | Mover::Hinted)
+    }
 }
 
 /// Why a room closed that lives on on another node: its lease was taken

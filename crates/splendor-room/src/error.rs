@@ -78,6 +78,9 @@ pub enum LobbyError {
     Internal(InternalCause),
     /// A chat text that is empty, too long or not plain text.
     InvalidChat(Words),
+    /// `hint` outside a practice game (unrated, against built-in bots
+    /// only) or when it is not the caller's turn (the words say which).
+    HintNotAllowed(Words),
     /// The host muted the caller's chat.
     ChatMuted {
         /// The host muted the spectators (not a seat).
@@ -166,6 +169,7 @@ impl LobbyError {
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
             LobbyError::Internal(_) => ErrorCode::Internal,
             LobbyError::InvalidChat(_) => ErrorCode::InvalidChat,
+            LobbyError::HintNotAllowed(_) => ErrorCode::HintNotAllowed,
             LobbyError::ChatMuted { .. } => ErrorCode::ChatMuted,
             LobbyError::ChatTooFast { .. } => ErrorCode::ChatTooFast,
             LobbyError::RematchUnavailable(_) => ErrorCode::RematchUnavailable,
@@ -194,6 +198,7 @@ impl LobbyError {
             LobbyError::MalformedCode(words)
             | LobbyError::InvalidClock(words)
             | LobbyError::InvalidChat(words)
+            | LobbyError::HintNotAllowed(words)
             | LobbyError::RematchUnavailable(words) => words.clone(),
             LobbyError::RoomFull => w("room-full").text("example", AS_SPECTATOR),
             LobbyError::TooManySpectators => w("room-no-spectators"),

@@ -60,6 +60,10 @@ pub enum Request {
     /// R13.1: the seated player resigns, whoever is to move; the game
     /// ends at once or the stand-in plays the seat to the end (R13.2).
     Resign,
+    /// A practice hint for the seated player to move (issue 26): unrated
+    /// games against built-in bots only. Answered `Done` at once; the
+    /// hint itself follows as a `hint` message.
+    Hint,
     /// The operators remove the session `session` from the room, for
     /// `reason` (shown to it in its language): a seat in a running game
     /// resigns (R13; the stand-in plays it to the end), a seat before the
@@ -157,6 +161,18 @@ pub enum DriverEvent {
         version: u64,
         /// The move, or why there is none.
         result: Result<Action, String>,
+    },
+    /// The answer to an [`Effect::Think`](super::effect::Effect::Think)
+    /// that asked for a hint.
+    HintThought {
+        /// The seat of the asking player.
+        seat: Seat,
+        /// The state version it thought about; a stale answer is dropped.
+        version: u64,
+        /// The move the strong player suggests, or why there is none.
+        result: Result<Action, String>,
+        /// Who asked.
+        to: super::effect::HintFor,
     },
     /// Every handle to the room is gone: the server is shutting down.
     HandlesGone,

@@ -38,6 +38,7 @@ pub mod conn;
 mod core;
 pub mod effect;
 pub mod error;
+mod hint;
 pub mod input;
 mod membership;
 mod outbox;

@@ -428,5 +428,6 @@ fn mover_name(by: Mover) -> Option<String> {
         Mover::Person => None,
         Mover::Bot => Some("bot".to_owned()),
         Mover::StandIn => Some("stand_in".to_owned()),
+        Mover::Hinted => Some("hint".to_owned()),
     }
 }

@@ -176,7 +176,7 @@ impl RoomCore {
 
     /// The seat of the caller, a seated player on its current connection;
     /// a spectator or a stranger is told why it may not act.
-    fn acting_seat(&self, caller: &Caller) -> Result<usize, LobbyError> {
+    pub(crate) fn acting_seat(&self, caller: &Caller) -> Result<usize, LobbyError> {
         let (session, conn) = (caller.session, caller.conn);
         match self.people.seat_of_conn(session, conn) {
             Some(seat) => Ok(seat),
@@ -227,7 +227,11 @@ impl RoomCore {
         // R12.1: the clock stops when the action is accepted (now), not
         // when it is stored.
         let by = if origin.is_some() {
-            Mover::Person
+            if self.hints.given_at(seat, running.version()) {
+                Mover::Hinted
+            } else {
+                Mover::Person
+            }
         } else if self.people.bot_at(usize::from(seat)).is_some() {
             Mover::Bot
         } else {
@@ -239,7 +243,7 @@ impl RoomCore {
                 clocks.resigned(seat, self.now);
             } else {
                 let turn_ends = next.to_act() != Some(seat);
-                clocks.accepted(seat, self.now, by == Mover::Person, turn_ends);
+                clocks.accepted(seat, self.now, by.is_person(), turn_ends);
             }
             clocks
         });
@@ -380,7 +384,7 @@ impl RoomCore {
         let game = running.id();
         self.push(Effect::Count(Tally::ActionApplied));
         match by {
-            Mover::Person => {}
+            Mover::Person | Mover::Hinted => {}
             Mover::Bot => self.push(Effect::Count(Tally::BotAction)),
             Mover::StandIn => self.push(Effect::Count(Tally::StandInAction)),
         }

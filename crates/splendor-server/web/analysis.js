@@ -169,38 +169,6 @@ function notable() {
     items.length ? el('ol', { cls: 'notable' }, items) : el('p', { cls: 'muted', text: t('analysis.none') }));
 }
 
-// A card of position `st` by id, wherever it lies face up or reserved.
-function cardById(st, id) {
-  for (const row of st.levels) for (const c of row.cards) if (c && c.id === id) return c;
-  for (const p of st.players) for (const r of p.reserved) if (r.card && r.card.id === id) return r.card;
-  return null;
-}
-
-// A wire action (docs/PROTOCOL.md, "Actions") in words.
-function moveText(action, st) {
-  if (action === 'pass') return t('hint.pass');
-  if (action === 'resign') return t('hint.resign');
-  const card = (id) => {
-    const c = cardById(st, id);
-    return c ? cardText(c) : t('hint.card', { id });
-  };
-  if (action.take) return t('hint.take', { colors: action.take.map(colorName).join(', ') });
-  if (action.take_two) return t('hint.takeTwo', { color: colorName(action.take_two) });
-  if (action.reserve !== undefined) return t('hint.reserve', { card: card(action.reserve) });
-  if (action.reserve_deck !== undefined) return t('hint.reserveDeck', { level: action.reserve_deck });
-  if (action.buy !== undefined) return t('hint.buy', { card: card(typeof action.buy === 'object' ? action.buy.card : action.buy) });
-  if (action.return) return t('hint.return', { counts: countsText(action.return) });
-  if (action.noble !== undefined) return t('hint.noble');
-  return JSON.stringify(action);
-}
-
-function actionCard(action) {
-  if (!action || typeof action !== 'object') return null;
-  if (action.buy !== undefined) return typeof action.buy === 'object' ? action.buy.card : action.buy;
-  if (action.reserve !== undefined) return action.reserve;
-  return null;
-}
-
 // What the analysis says of the move made at the position shown (step s
 // is the position before move s), and the preferred card outlined.
 function showAnalysis() {

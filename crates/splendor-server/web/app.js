@@ -26,6 +26,8 @@ const S = {
   give: {}, // tokens chosen to return
   selected: null, // { card } or { level } clicked on the table
   pending: false, // an action is on its way
+  hint: null, // the last practice hint, { version, action } (issue 26)
+  hintAsked: null, // the version a hint was asked for, until it comes
   attempts: 0, // failed connection attempts since the last welcome
   timer: null,
   nextId: 1,
@@ -256,6 +258,8 @@ function handle(msg) {
       if (!S.state || S.state.version !== msg.version || S.state.game !== msg.game) {
         S.picks = []; S.give = {}; S.selected = null; S.payGold = null;
       }
+      // A hint is for one position of one game.
+      if (S.state && S.state.game !== msg.game) { S.hint = null; S.hintAsked = null; }
       if (!S.commitment || S.commitment.game !== msg.game) {
         S.commitment = { game: msg.game, value: msg.commitment };
       }
@@ -270,6 +274,11 @@ function handle(msg) {
       for (const ev of msg.events) logLine(ev, msg.by);
       break;
     }
+    case 'hint':
+      // A practice hint for this position (issue 26).
+      S.hint = msg;
+      S.hintAsked = null;
+      break;
     case 'history':
       // Every earlier move, on join, resume and sync: the log starts over.
       S.log = [];

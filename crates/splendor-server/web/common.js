@@ -79,10 +79,46 @@ function eventText(ev, nameOf) {
   }
 }
 
-// An action's events in words, with "(stand-in)" when a stand-in moved (R12.4).
+// An action's events in words, with "(stand-in)" when a stand-in moved
+// (R12.4) and "(with a hint)" after a practice hint.
 function actionText(events, by, nameOf) {
   const text = events.map((ev) => eventText(ev, nameOf)).join(' ');
-  return by === 'stand_in' ? `${text} ${t('event.standIn')}` : text;
+  if (by === 'stand_in') return `${text} ${t('event.standIn')}`;
+  if (by === 'hint') return `${text} ${t('event.withHint')}`;
+  return text;
+}
+
+// A card of position `st` by id, wherever it lies face up or reserved.
+function cardById(st, id) {
+  for (const row of st.levels) for (const c of row.cards) if (c && c.id === id) return c;
+  for (const p of st.players) for (const r of p.reserved) if (r.card && r.card.id === id) return r.card;
+  return null;
+}
+
+// A wire action (docs/PROTOCOL.md, "Actions") in words: the analysis's
+// preferred moves and the table's practice hints.
+function moveText(action, st) {
+  if (action === 'pass') return t('hint.pass');
+  if (action === 'resign') return t('hint.resign');
+  const card = (id) => {
+    const c = cardById(st, id);
+    return c ? cardText(c) : t('hint.card', { id });
+  };
+  if (action.take) return t('hint.take', { colors: action.take.map(colorName).join(', ') });
+  if (action.take_two) return t('hint.takeTwo', { color: colorName(action.take_two) });
+  if (action.reserve !== undefined) return t('hint.reserve', { card: card(action.reserve) });
+  if (action.reserve_deck !== undefined) return t('hint.reserveDeck', { level: action.reserve_deck });
+  if (action.buy !== undefined) return t('hint.buy', { card: card(typeof action.buy === 'object' ? action.buy.card : action.buy) });
+  if (action.return) return t('hint.return', { counts: countsText(action.return) });
+  if (action.noble !== undefined) return t('hint.noble');
+  return JSON.stringify(action);
+}
+
+function actionCard(action) {
+  if (!action || typeof action !== 'object') return null;
+  if (action.buy !== undefined) return typeof action.buy === 'object' ? action.buy.card : action.buy;
+  if (action.reserve !== undefined) return action.reserve;
+  return null;
 }
 
 function hexBytes(hex) {

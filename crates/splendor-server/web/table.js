@@ -41,9 +41,11 @@ function cardNode(card, opts) {
   const playable = entries.length > 0 && !S.pending;
   const buyable = playable && entries.some((a) => a.buy !== undefined);
   const chosen = S.selected && S.selected.card === card.id;
+  const hinted = S.hint && S.state && S.hint.version === S.state.version && actionCard(S.hint.action) === card.id;
   return el(playable ? 'button' : 'div', {
     type: playable ? 'button' : undefined,
-    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${opts && opts.small ? ' small' : ''}`,
+    'data-card': card.id,
+    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${hinted ? ' preferred' : ''}${opts && opts.small ? ' small' : ''}`,
     title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
     onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; render(); } : undefined,
   },
@@ -182,9 +184,32 @@ function renderTurn() {
   if (!S.identified) box.append(el('p', { cls: 'muted', text: t('turn.offline') }));
   if (!mine || !legal().length) return;
   if (S.pending) { box.append(el('p', { cls: 'muted', text: t('turn.sending') })); return; }
+  if (practiceGame()) box.append(hintRow(st));
   if (st.phase === 'return_tokens') renderReturn(box);
   else if (st.phase === 'choose_noble') renderNobleChoice(box);
   else renderMain(box);
+}
+
+// A practice game (issue 26): unrated, and every other seat a built-in bot.
+function practiceGame() {
+  const r = S.room;
+  return Boolean(r) && !r.rated && r.seats.filter((s) => s && !s.bot).length === 1;
+}
+
+// Practice hints: the strong player's move for this seat, asked for, and
+// said (its card outlined) once it comes.
+function hintRow(st) {
+  if (S.hint && S.hint.version === st.version) {
+    const entry = findLegal(S.hint.action);
+    return el('div', { cls: 'buttons' },
+      el('p', { id: 'hint-text', cls: 'hint-text', role: 'status', text: t('hint.says', { move: moveText(S.hint.action, st) }) }),
+      entry ? el('button', { id: 'hint-play', type: 'button', cls: 'small', text: t('hint.play'), onclick: () => act(entry) }) : null);
+  }
+  if (S.hintAsked === st.version) return el('p', { cls: 'muted', role: 'status', text: t('hint.thinking') });
+  return el('div', { cls: 'buttons' }, el('button', {
+    id: 'hint', type: 'button', cls: 'quiet small', text: t('hint.ask'),
+    onclick: () => { S.hintAsked = st.version; send({ type: 'hint' }); render(); },
+  }));
 }
 
 function renderMain(box) {

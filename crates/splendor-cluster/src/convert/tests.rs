@@ -118,6 +118,7 @@ fn every_refusal_round_trips() {
         LobbyError::TooManyBotTables(4),
         LobbyError::Persistence,
         LobbyError::StorageUnavailable,
+        LobbyError::HintNotAllowed(splendor_protocol::Words::new("room-hint-practice-only")),
         LobbyError::InvalidChat(
             Words::new("chat-too-long")
                 .num("max", 200)

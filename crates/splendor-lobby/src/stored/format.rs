@@ -178,6 +178,7 @@ pub fn meta_json(by: Mover, clocks: Option<&[SeatClock]>) -> Option<String> {
             Mover::Person => None,
             Mover::Bot => Some("bot".to_owned()),
             Mover::StandIn => Some("stand_in".to_owned()),
+            Mover::Hinted => Some("hint".to_owned()),
         },
         clocks: clocks.map(|seats| {
             seats
@@ -207,6 +208,7 @@ pub fn parse_meta_json(json: Option<&str>) -> Result<(Mover, Option<Vec<SeatCloc
         None => Mover::Person,
         Some("bot") => Mover::Bot,
         Some("stand_in") => Mover::StandIn,
+        Some("hint") => Mover::Hinted,
         Some(other) => return Err(format!("action meta: unknown mover {other:?}")),
     };
     let clocks = meta.clocks.map(|seats| {

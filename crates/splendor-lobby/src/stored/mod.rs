@@ -63,6 +63,7 @@ pub fn logged_actions(game: &StoredGame) -> Result<Vec<LoggedAction>, String> {
                     Mover::Person => None,
                     Mover::Bot => Some(By::Bot),
                     Mover::StandIn => Some(By::StandIn),
+                    Mover::Hinted => Some(By::Hint),
                 },
             })
         })

@@ -191,6 +191,7 @@ async fn restore_one(
             None => Mover::Person,
             Some(By::Bot) => Mover::Bot,
             Some(By::StandIn) => Mover::StandIn,
+            Some(By::Hint) => Mover::Hinted,
         };
         history.push((by, *events));
     })

@@ -67,6 +67,9 @@ pub enum ClientMessage {
     /// Resign the game (R13.1), whoever is to move: the game ends at once
     /// or the stand-in plays the seat to the end (R13.2).
     Resign,
+    /// Ask for a practice hint (issue 26): the strong player's move for
+    /// the caller's seat, in an unrated game against built-in bots only.
+    Hint,
     /// Ask for the room and the current state again.
     Sync,
     /// Ask for the listed rooms that have free seats.

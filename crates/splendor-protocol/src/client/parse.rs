@@ -31,7 +31,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 17] = [
+pub const MESSAGE_TYPES: [&str; 18] = [
     "hello",
     "create",
     "join",
@@ -41,6 +41,7 @@ pub const MESSAGE_TYPES: [&str; 17] = [
     "remove_bot",
     "act",
     "resign",
+    "hint",
     "sync",
     "list_rooms",
     "ping",
@@ -165,6 +166,10 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
         "resign" => {
             no_fields(kind, &body)?;
             ClientMessage::Resign
+        }
+        "hint" => {
+            no_fields(kind, &body)?;
+            ClientMessage::Hint
         }
         "sync" => {
             no_fields(kind, &body)?;
@@ -358,6 +363,7 @@ mod tests {
         );
         assert_eq!(ok(r#"{"type":"sync"}"#).message, ClientMessage::Sync);
         assert_eq!(ok(r#"{"type":"resign"}"#).message, ClientMessage::Resign);
+        assert_eq!(ok(r#"{"type":"hint"}"#).message, ClientMessage::Hint);
         assert_eq!(
             ok(r#"{"type":"list_rooms"}"#).message,
             ClientMessage::ListRooms

@@ -10,6 +10,7 @@ mod bots;
 mod check;
 mod clocks;
 mod expiry;
+mod hint;
 mod membership;
 mod play;
 mod properties;

@@ -359,6 +359,7 @@ impl Client {
             }
             ClientMessage::Act(act) => self.act(act, id).await,
             ClientMessage::Resign => self.resign(id).await,
+            ClientMessage::Hint => self.hint(id).await,
             ClientMessage::Sync => {
                 self.call_room(Request::Sync, id).await;
             }

@@ -238,6 +238,12 @@ impl Client {
         }
     }
 
+    /// A practice hint (issue 26): the room thinks it out and sends the
+    /// `hint` message to this connection.
+    pub(super) async fn hint(&mut self, id: Option<RequestId>) {
+        self.call_room(Request::Hint, id).await;
+    }
+
     pub(super) async fn leave(&mut self, id: Option<RequestId>) {
         let Some(session) = self.call_room(Request::Leave, id).await else {
             return;

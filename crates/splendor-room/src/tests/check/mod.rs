@@ -206,14 +206,20 @@ impl Table {
         )
         .map_err(|e| e.to_string());
         let now = self.now;
-        self.core().handle_event(
-            now,
-            DriverEvent::BotMoved {
+        let event = match think.hint {
+            Some(to) => DriverEvent::HintThought {
+                seat: think.seat,
+                version: think.version,
+                result,
+                to,
+            },
+            None => DriverEvent::BotMoved {
                 seat: think.seat,
                 version: think.version,
                 result,
             },
-        );
+        };
+        self.core().handle_event(now, event);
         self.drain(write_out);
     }
 

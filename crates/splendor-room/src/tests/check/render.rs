@@ -48,10 +48,16 @@ impl Table {
                         index,
                         seat,
                         action,
+                        by,
                         ..
                     } => {
                         let json = serde_json::to_string(&WireAction::from(*action)).unwrap();
-                        format!("action #{index} seat {seat} {json}")
+                        let by = if *by == crate::effect::Mover::Hinted {
+                            " with a hint"
+                        } else {
+                            ""
+                        };
+                        format!("action #{index} seat {seat} {json}{by}")
                     }
                     Write::GameFinished { result, .. } => {
                         format!("result winners {:?}", result.winners)
@@ -77,7 +83,15 @@ impl Table {
                 s.status, s.players, s.seats, s.host
             ),
             Effect::Count(tally) => format!("count {tally:?}"),
-            Effect::Think(t) => format!("think seat {} v{} {}", t.seat, t.version, t.level),
+            Effect::Think(t) => format!(
+                "think seat {} v{} {}{}",
+                t.seat,
+                t.version,
+                t.level,
+                t.hint
+                    .as_ref()
+                    .map_or(String::new(), |h| format!(" (a hint for c{})", h.conn.0))
+            ),
             Effect::Closed(closed) => {
                 let sessions: Vec<String> = closed.sessions.iter().map(|&s| self.name(s)).collect();
                 let farewell: Vec<String> = closed
@@ -198,6 +212,12 @@ impl Table {
             ServerMessage::Result(r) => format!("result winners {:?}", r.winners),
             ServerMessage::Left(l) => format!("left{}", id(&l.id)),
             ServerMessage::RoomClosed(c) => format!("room_closed {:?}", c.reason),
+            ServerMessage::Hint(h) => format!(
+                "hint v{} {}{}",
+                h.version,
+                serde_json::to_string(&h.action).unwrap(),
+                id(&h.id)
+            ),
             other => format!("{other:?}"),
         }
     }

@@ -153,6 +153,7 @@ impl Table {
             ("detach", "") => Request::Detach,
             ("sync", "") => Request::Sync,
             ("resign", "") => Request::Resign,
+            ("hint", "") => Request::Hint,
             ("start", "joined") => Request::Start {
                 order: SeatOrder::Joined,
             },

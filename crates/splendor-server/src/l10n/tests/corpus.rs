@@ -258,6 +258,8 @@ fn lobby_messages(corpus: &mut Corpus) {
         ),
         LobbyError::StandInTurn,
         LobbyError::Resigned,
+        LobbyError::HintNotAllowed(Words::new("room-hint-practice-only")),
+        LobbyError::HintNotAllowed(Words::new("room-hint-not-your-turn")),
         LobbyError::Removed,
         LobbyError::InvalidClock(
             TurnClock::new(Duration::ZERO, Duration::ZERO)
