@@ -207,6 +207,14 @@ const STEPS = [
       const line = await page.locator(SEL.analysisMove).textContent();
       assert.ok(line.startsWith(`Move ${n}:`), line);
     }
+    // At phone width the chart shrinks with the page: nothing sticks out.
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const chart = await page.locator(SEL.analysisChart).boundingBox();
+    assert.ok(chart.x >= 0 && chart.x + chart.width <= 390, `the chart at phone width: ${JSON.stringify(chart)}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(overflow <= 390, `the page is ${overflow} px wide at phone width`);
+    await page.setViewportSize(wide);
   }),
 
   step('axe: the analysis', async (run) => {
