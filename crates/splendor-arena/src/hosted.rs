@@ -234,6 +234,8 @@ async fn play_game(
         moves: 0,
         troubles: Vec::new(),
         replay: None,
+        deal: None,
+        move_us: vec![Vec::new(); seats.len()],
     };
     let mut programs: Vec<(usize, Child)> = Vec::new();
     let refused_before = server.refused().await;
@@ -286,6 +288,19 @@ async fn play_game(
                         }
                     }
                     record.moves = replay.actions.len() as u32;
+                    record.deal = Some(replay.seed.0);
+                    // Time per move as the server saw it: from the action
+                    // before (or the start) to this one, for the seat's own
+                    // moves (not the stand-in's).
+                    let mut before = replay.started_at;
+                    for a in &replay.actions {
+                        if a.by != Some(By::StandIn)
+                            && let Some(times) = record.move_us.get_mut(usize::from(a.seat))
+                        {
+                            times.push((a.at - before).max(0) as u64 * 1000);
+                        }
+                        before = a.at;
+                    }
                 }
                 if let Some(dir) = &config.replays {
                     record.replay = Some(write_replay(dir, index, &body)?);

@@ -55,15 +55,43 @@ pub struct Entrant {
 }
 
 impl Entrant {
-    /// A built-in level by name (`random`, `greedy`, `strong`).
-    pub fn built_in(name: &str) -> Result<Entrant, String> {
-        let level = Level::from_str(name).map_err(|e| e.to_string())?;
+    /// A built-in level by name (`random`, `greedy`, `strong`), or
+    /// `NAME=LEVEL` to name it (two entrants of one level told apart).
+    pub fn built_in(spec: &str) -> Result<Entrant, String> {
+        let (name, level) = match spec.split_once('=') {
+            Some((name, level)) if !name.trim().is_empty() => (Some(name.trim()), level),
+            Some(_) => return Err(format!("{spec:?}: the name before = is empty")),
+            None => (None, spec),
+        };
+        let level = Level::from_str(level.trim()).map_err(|e| e.to_string())?;
         Ok(Entrant {
-            name: level.name().to_owned(),
+            name: name.map_or_else(|| level.name().to_owned(), |n| n.chars().take(24).collect()),
             kind: EntrantKind::BuiltIn(level),
         })
     }
 
+    /// Whether a program plays (not a built-in level).
+    pub fn is_program(&self) -> bool {
+        matches!(self.kind, EntrantKind::Program(_))
+    }
+}
+
+/// Gives entrants of one name distinct names, as given otherwise: the
+/// second `greedy` becomes `greedy#2`, the third `greedy#3`.
+pub fn distinct_names(entrants: &mut [Entrant]) {
+    let mut seen: Vec<String> = Vec::new();
+    for entrant in entrants.iter_mut() {
+        let base = entrant.name.clone();
+        let mut n = 1;
+        while seen.contains(&entrant.name) {
+            n += 1;
+            entrant.name = format!("{base}#{n}");
+        }
+        seen.push(entrant.name.clone());
+    }
+}
+
+impl Entrant {
     /// A program: `NAME=COMMAND`, or a bare command (named after its first
     /// word's file name).
     pub fn program(spec: &str) -> Result<Entrant, String> {
@@ -110,6 +138,13 @@ pub struct SeriesConfig {
     pub move_limit: Duration,
     /// Where each game's replay is written (`game-0001.json`, ...).
     pub replays: Option<PathBuf>,
+    /// Mirrored deals: each deal is played once per rotation of the seats
+    /// (twice for two entrants, seats swapped), so that no entrant is
+    /// favoured by the cards it was dealt.
+    pub mirror: bool,
+    /// Games played at once (built-in series only: a series with programs
+    /// plays one game at a time on its embedded server).
+    pub jobs: usize,
 }
 
 /// Something that went wrong with an entrant in one game.
@@ -149,6 +184,12 @@ pub struct GameRecord {
     pub troubles: Vec<(usize, Trouble)>,
     /// The replay file, when written.
     pub replay: Option<PathBuf>,
+    /// The game's deal (the seed of its shuffles, R2.5), when known.
+    pub deal: Option<u64>,
+    /// How long each seat took for each of its moves, in microseconds
+    /// (built-in entrants: the search itself; programs: from the action
+    /// before to theirs, as the server recorded it, in whole ms).
+    pub move_us: Vec<Vec<u64>>,
 }
 
 impl GameRecord {
@@ -193,6 +234,43 @@ pub struct Standing {
     pub refused: u32,
     /// Moves the time cap stopped (see [`Trouble::TimeCapped`]).
     pub time_capped: u32,
+    /// Time per move over the series, when it made any.
+    pub move_time: Option<MoveTimes>,
+    /// A program plays, not a built-in level.
+    pub program: bool,
+}
+
+/// An entrant's time per move over a series.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveTimes {
+    /// Moves timed.
+    pub moves: u64,
+    /// The median, in milliseconds.
+    pub median_ms: f64,
+    /// The 99th percentile, in milliseconds.
+    pub p99_ms: f64,
+    /// The longest, in milliseconds.
+    pub max_ms: f64,
+}
+
+impl MoveTimes {
+    /// The figures of these times (microseconds); `None` for none.
+    pub fn of(mut us: Vec<u64>) -> Option<MoveTimes> {
+        if us.is_empty() {
+            return None;
+        }
+        us.sort_unstable();
+        let at = |q: f64| {
+            let i = ((us.len() as f64 * q).ceil() as usize).clamp(1, us.len()) - 1;
+            us[i] as f64 / 1000.0
+        };
+        Some(MoveTimes {
+            moves: us.len() as u64,
+            median_ms: at(0.5),
+            p99_ms: at(0.99),
+            max_ms: us[us.len() - 1] as f64 / 1000.0,
+        })
+    }
 }
 
 /// The series' outcome.
@@ -231,6 +309,21 @@ impl Report {
                     stand_in_moves: 0,
                     refused: 0,
                     time_capped: 0,
+                    program: entrant.is_program(),
+                    move_time: MoveTimes::of(
+                        games
+                            .iter()
+                            .flat_map(|g| {
+                                g.seats
+                                    .iter()
+                                    .position(|&x| x == e)
+                                    .and_then(|seat| g.move_us.get(seat))
+                                    .into_iter()
+                                    .flatten()
+                                    .copied()
+                            })
+                            .collect(),
+                    ),
                 };
                 for (who, trouble) in games.iter().flat_map(|g| g.troubles.iter()) {
                     if *who != e {
@@ -247,6 +340,68 @@ impl Report {
             })
             .collect();
         Report { games, standings }
+    }
+
+    /// The series as JSON lines: one object per game (`"type":"game"`:
+    /// its index from 1, its deal's seed in hexadecimal, the entrant in
+    /// each seat, the winners' seats, each seat's points, moves, troubles,
+    /// the replay file), then one for the series (`"type":"series"`: its
+    /// seed, games, and each entrant's standing with its time per move).
+    pub fn json_lines(&self, config: &SeriesConfig) -> String {
+        use serde_json::json;
+        let name = |e: usize| config.entrants.get(e).map_or("?", |x| x.name.as_str());
+        let mut out = String::new();
+        for g in &self.games {
+            let troubles: Vec<_> = g
+                .troubles
+                .iter()
+                .map(|(e, t)| json!({"entrant": name(*e), "trouble": format!("{t:?}")}))
+                .collect();
+            let line = json!({
+                "type": "game",
+                "game": g.index + 1,
+                "deal": g.deal.map(|d| format!("{d:016x}")),
+                "seats": g.seats.iter().map(|&e| name(e)).collect::<Vec<_>>(),
+                "winners": g.winners,
+                "points": g.points,
+                "moves": g.moves,
+                "troubles": troubles,
+                "replay": g.replay.as_ref().map(|p| p.display().to_string()),
+            });
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
+        let standings: Vec<_> = self
+            .standings
+            .iter()
+            .map(|s| {
+                json!({
+                    "entrant": s.name,
+                    "program": s.program,
+                    "games": s.games,
+                    "score": s.score,
+                    "interval": [s.interval.0, s.interval.1],
+                    "mean_points": s.mean_points,
+                    "crashes": s.crashes,
+                    "stand_in_moves": s.stand_in_moves,
+                    "refused": s.refused,
+                    "time_capped": s.time_capped,
+                    "ms_per_move": s.move_time.map(|t| json!({
+                        "median": t.median_ms, "p99": t.p99_ms, "max": t.max_ms, "moves": t.moves,
+                    })),
+                })
+            })
+            .collect();
+        let series = json!({
+            "type": "series",
+            "seed": config.seed,
+            "games": self.games.len(),
+            "mirror": config.mirror,
+            "standings": standings,
+        });
+        out.push_str(&series.to_string());
+        out.push('\n');
+        out
     }
 
     /// The table as text: score with its interval, mean points, troubles,
@@ -291,7 +446,26 @@ impl Report {
                 s.refused
             ));
         }
-        if let [a, b] = &self.standings[..]
+        out.push_str(&format!(
+            "{:<width$}  {:>9}  {:>9}  {:>9}  {:>7}\n",
+            "ms/move", "median", "p99", "max", "moves"
+        ));
+        for s in &self.standings {
+            if let Some(t) = s.move_time {
+                out.push_str(&format!(
+                    "{:<width$}  {:>9.3}  {:>9.3}  {:>9.3}  {:>7}\n",
+                    s.name, t.median_ms, t.p99_ms, t.max_ms, t.moves
+                ));
+            }
+        }
+        // Between two, the Elo difference of a program (mine) over the
+        // other (theirs), else of the first over the second.
+        let pair = match &self.standings[..] {
+            [a, b] if b.program && !a.program => Some((b, a)),
+            [a, b] => Some((a, b)),
+            _ => None,
+        };
+        if let Some((a, b)) = pair
             && a.games > 0
         {
             let p = a.score / a.games as f64;
@@ -341,7 +515,7 @@ pub enum ArenaError {
 /// game.
 pub async fn run_series(
     config: &SeriesConfig,
-    progress: impl FnMut(u32, u32),
+    progress: impl FnMut(u32, u32) + Send,
 ) -> Result<Report, ArenaError> {
     let n = config.entrants.len();
     if !(2..=4).contains(&n) {
@@ -418,6 +592,8 @@ mod tests {
             moves: 50,
             troubles: vec![(1, Trouble::StandInMoves(3))],
             replay: None,
+            deal: None,
+            move_us: vec![vec![1500, 500], vec![2000]],
         };
         let games = vec![
             game(vec![0, 1], vec![0]),

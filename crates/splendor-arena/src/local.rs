@@ -15,13 +15,29 @@ use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, Trouble, seating}
 /// A game that has not ended after this many actions is a bug of ours.
 const MAX_MOVES: u32 = 5_000;
 
-/// Plays every game of `config` in order.
+/// What game `index` is dealt, drawn from the series' stream before any
+/// game is played: the same series whatever the order games end in.
+struct Deal {
+    deal: u64,
+    salt: Salt,
+    id: [u8; 16],
+}
+
+/// Plays every game of `config`, `config.jobs` at a time; the records in
+/// the games' order.
 pub fn play_series(
     config: &SeriesConfig,
-    progress: &mut impl FnMut(u32, u32),
+    progress: &mut (impl FnMut(u32, u32) + Send),
 ) -> Result<Vec<GameRecord>, ArenaError> {
     let mut rng = ChaCha20Rng::seed_from_u64(config.seed);
-    let mut games = Vec::with_capacity(config.games as usize);
+    // Mirrored: one deal per rotation of the seats (each entrant deals
+    // the same cards from each seat).
+    let per_deal = if config.mirror {
+        config.entrants.len() as u32
+    } else {
+        1
+    };
+    let mut deals: Vec<Deal> = Vec::with_capacity(config.games as usize);
     for index in 0..config.games {
         // Every game draws the same amount from the series' stream, so
         // game k is the same whatever happened in the games before it.
@@ -30,8 +46,49 @@ pub fn play_series(
         rng.fill_bytes(&mut salt);
         let mut id = [0u8; 16];
         rng.fill_bytes(&mut id);
-        games.push(play_game(config, index, deal, Salt(salt), id)?);
-        progress(index + 1, config.games);
+        let deal = if index % per_deal == 0 {
+            deal
+        } else {
+            deals[(index - index % per_deal) as usize].deal
+        };
+        deals.push(Deal {
+            deal,
+            salt: Salt(salt),
+            id,
+        });
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new((0u32, &mut *progress));
+    let results: std::sync::Mutex<Vec<Option<Result<GameRecord, ArenaError>>>> =
+        std::sync::Mutex::new((0..deals.len()).map(|_| None).collect());
+    let jobs = config.jobs.clamp(1, deals.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(d) = deals.get(i) else { break };
+                    let record = play_game(config, i as u32, d.deal, d.salt.clone(), d.id);
+                    let failed = record.is_err();
+                    results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(record);
+                    let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
+                    done.0 += 1;
+                    let n = done.0;
+                    (done.1)(n, config.games);
+                    if failed {
+                        // Nothing more is started after an error.
+                        next.store(deals.len(), std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let mut games = Vec::with_capacity(deals.len());
+    for record in results.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        match record {
+            Some(record) => games.push(record?),
+            None => break,
+        }
     }
     Ok(games)
 }
@@ -67,11 +124,13 @@ fn play_game(
         .collect();
     let mut log = Vec::new();
     let mut capped = vec![0u32; seats.len()];
+    let mut move_us = vec![Vec::new(); seats.len()];
     while let Some(seat) = game.to_act() {
         let seq = log.len() as u32;
         assert!(seq < MAX_MOVES, "game {index} does not end");
         let view = game.view(Viewer::Seat(seat));
         let move_seed = deal.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(seq);
+        let started = std::time::Instant::now();
         let thought = think(
             levels[usize::from(seat)],
             &view,
@@ -80,6 +139,7 @@ fn play_game(
             &config.budget,
         )
         .expect("the seat to act can always move (R11.1)");
+        move_us[usize::from(seat)].push(started.elapsed().as_micros() as u64);
         if thought.capped {
             capped[usize::from(seat)] += 1;
         }
@@ -139,6 +199,8 @@ fn play_game(
         moves: log.len() as u32,
         troubles,
         replay,
+        deal: Some(deal),
+        move_us,
     })
 }
 

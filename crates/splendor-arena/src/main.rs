@@ -56,6 +56,19 @@ struct Args {
     /// Write no replays.
     #[arg(long)]
     no_replays: bool,
+    /// Mirrored deals: each deal played once per rotation of the seats
+    /// (with two entrants, twice with the seats swapped).
+    #[arg(long)]
+    mirror: bool,
+    /// Games played at once (built-in entrants only; a series with a
+    /// program plays one game at a time).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    jobs: u32,
+    /// Also write the results as JSON lines to this file (`-`: standard
+    /// output): one object per game (`"type":"game"`, with its deal's
+    /// seed), then one for the series (`"type":"series"`).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
     /// Analyse every game after the series (as the server's replay page
     /// does): `game-0001.analysis.json` beside each replay, and each
     /// entrant's mean accuracy, inaccuracies, mistakes and blunders.
@@ -81,6 +94,12 @@ fn main() -> ExitCode {
             Err(why) => return fail(&why),
         }
     }
+    splendor_arena::distinct_names(&mut entrants);
+    if args.jobs > 1 && entrants.iter().any(Entrant::is_program) {
+        return fail(
+            "--jobs plays built-in entrants only: a series with a program plays one game at a time",
+        );
+    }
     let config = SeriesConfig {
         entrants,
         games: args.games,
@@ -92,6 +111,8 @@ fn main() -> ExitCode {
         },
         move_limit: Duration::from_secs(args.move_limit.max(1)),
         replays: (!args.no_replays).then(|| args.replays.clone()),
+        mirror: args.mirror,
+        jobs: args.jobs as usize,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -120,6 +141,17 @@ fn main() -> ExitCode {
     match runtime.block_on(run_series(&config, progress)) {
         Ok(report) => {
             print!("{}", report.table());
+            if let Some(path) = &args.json {
+                let lines = report.json_lines(&config);
+                let written = if path.as_os_str() == "-" {
+                    std::io::stdout().write_all(lines.as_bytes())
+                } else {
+                    std::fs::write(path, lines)
+                };
+                if let Err(e) = written {
+                    return fail(&format!("cannot write {}: {e}", path.display()));
+                }
+            }
             let capped: u32 = report.standings.iter().map(|s| s.time_capped).sum();
             if capped > 0 {
                 eprintln!(

@@ -43,7 +43,13 @@ pub fn elo_text(x: f64) -> String {
             "-inf".into()
         }
     } else {
-        format!("{:+.0}", x)
+        // Never "-0": a difference that rounds to nothing is +0.
+        let rounded = x.round();
+        if rounded == 0.0 {
+            "+0".into()
+        } else {
+            format!("{rounded:+.0}")
+        }
     }
 }
 
@@ -70,5 +76,8 @@ mod tests {
         assert!((elo(0.25) + elo(0.75)).abs() < 1e-9);
         assert_eq!(elo_text(elo(1.0)), "+inf");
         assert_eq!(elo_text(191.2), "+191");
+        assert_eq!(elo_text(-0.4), "+0");
+        assert_eq!(elo_text(-0.0), "+0");
+        assert_eq!(elo_text(-191.6), "-192");
     }
 }

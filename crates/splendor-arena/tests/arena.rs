@@ -127,6 +127,84 @@ fn an_analysed_series_writes_each_games_analysis_and_each_entrants_accuracy() {
     assert!(err.contains("--analyse"), "{err}");
 }
 
+/// Issue 24's arena: mirrored deals (each deal once per seating), games in
+/// parallel giving the very series they give one at a time, results as
+/// JSON lines with each game's deal, time per move, names as given.
+#[test]
+fn mirrored_parallel_series_report_as_json_lines_with_time_per_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |jobs: &str| {
+        let path = dir.path().join(format!("series-{jobs}.jsonl"));
+        let (ok, table, err) = arena(&[
+            "fast=greedy",
+            "greedy",
+            "greedy",
+            "--games",
+            "6",
+            "--seed",
+            "11",
+            "--mirror",
+            "--jobs",
+            jobs,
+            "--no-replays",
+            "--json",
+            path.to_str().unwrap(),
+        ]);
+        assert!(ok, "{err}");
+        let lines: Vec<serde_json::Value> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (table, lines)
+    };
+    let (table, lines) = json("1");
+    // Names as given; a second `greedy` is told apart.
+    for name in ["fast ", "greedy ", "greedy#2 "] {
+        assert!(table.lines().any(|l| l.starts_with(name)), "{table}");
+    }
+    // Time per move, per entrant.
+    assert!(table.contains("ms/move"), "{table}");
+    assert_eq!(lines.len(), 7, "six games and the series");
+    let games = &lines[..6];
+    // Mirrored: games 1-3 share a deal, 4-6 another; each seating once.
+    assert_eq!(games[0]["deal"], games[1]["deal"]);
+    assert_eq!(games[1]["deal"], games[2]["deal"]);
+    assert_ne!(games[2]["deal"], games[3]["deal"]);
+    assert_eq!(games[3]["deal"], games[5]["deal"]);
+    let first_seats: std::collections::HashSet<_> =
+        games[..3].iter().map(|g| g["seats"][0].clone()).collect();
+    assert_eq!(first_seats.len(), 3);
+    let series = &lines[6];
+    assert_eq!(series["type"], "series");
+    assert_eq!(series["seed"], 11);
+    assert_eq!(series["mirror"], true);
+    for s in series["standings"].as_array().unwrap() {
+        assert!(s["ms_per_move"]["moves"].as_u64().unwrap() > 0, "{s}");
+        assert!(
+            s["ms_per_move"]["median"].as_f64().unwrap()
+                <= s["ms_per_move"]["max"].as_f64().unwrap()
+        );
+    }
+    // In parallel: the same games, move for move.
+    let (_, parallel) = json("3");
+    let strip = |lines: &[serde_json::Value]| {
+        lines[..6]
+            .iter()
+            .map(|g| {
+                (
+                    g["deal"].clone(),
+                    g["seats"].clone(),
+                    g["winners"].clone(),
+                    g["points"].clone(),
+                    g["moves"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&lines), strip(&parallel));
+}
+
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
     let (ok, _, err) = arena(&["greedy"]);
@@ -138,6 +216,12 @@ fn bad_command_lines_are_refused_with_a_reason() {
     let (ok, _, err) = arena(&["greedy", "random", "--games", "0"]);
     assert!(!ok);
     assert!(err.contains("at least 1"), "{err}");
+    let (ok, _, err) = arena(&["=greedy", "random"]);
+    assert!(!ok);
+    assert!(err.contains("the name before = is empty"), "{err}");
+    let (ok, _, err) = arena(&["greedy", "--bot", "true", "--jobs", "2"]);
+    assert!(!ok);
+    assert!(err.contains("--jobs plays built-in entrants only"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -152,6 +236,8 @@ async fn a_program_that_crashes_is_recorded_and_the_series_goes_on() {
         budget: splendor_ai::Budget::STRONG,
         move_limit: std::time::Duration::from_secs(5),
         replays: None,
+        mirror: false,
+        jobs: 1,
     };
     assert!(matches!(config.entrants[1].kind, EntrantKind::Program(_)));
     let report = run_series(&config, |_, _| {}).await.unwrap();
@@ -188,6 +274,8 @@ async fn a_program_plays_on_the_embedded_server_and_its_games_verify() {
         budget: splendor_ai::Budget::STRONG,
         move_limit: std::time::Duration::from_secs(10),
         replays: Some(dir.path().to_path_buf()),
+        mirror: false,
+        jobs: 1,
     };
     let report = run_series(&config, |_, _| {}).await.unwrap();
     for game in &report.games {
@@ -246,10 +334,19 @@ fn a_time_capped_series_is_reported_and_without_the_cap_a_seed_replays() {
     assert!(ok, "{err}");
     assert!(!err.contains("time cap"), "{err}");
     let (_, second, _) = run();
-    // The table (without the timing line) is the same.
+    // The table (without the times per move and the timing line) is the
+    // same.
     let table = |t: &str| {
+        let mut timing = false;
         t.lines()
-            .filter(|l| !l.contains(" games, seed "))
+            .filter(|l| {
+                if l.starts_with("ms/move") {
+                    timing = true;
+                } else if l.starts_with("Elo") {
+                    timing = false;
+                }
+                !timing && !l.contains(" games, seed ")
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };
