@@ -68,7 +68,7 @@ pub fn play_series(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(d) = deals.get(i) else { break };
-                    let record = play_game(config, i as u32, d.deal, d.salt.clone(), d.id);
+                    let record = play_game(config, i as u32, d.deal, d.salt, d.id);
                     let failed = record.is_err();
                     results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(record);
                     let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
