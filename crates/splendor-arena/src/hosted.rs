@@ -142,18 +142,73 @@ impl Drop for Server {
     }
 }
 
-/// Plays every game of `config` on a fresh embedded server.
+/// Plays every game of `config` on a fresh embedded server, and says why
+/// it stopped early if it did (a program crashed `max_crashes` games in a
+/// row).
 pub async fn play_series(
     config: &SeriesConfig,
     mut progress: impl FnMut(u32, u32),
-) -> Result<Vec<GameRecord>, ArenaError> {
+) -> Result<(Vec<GameRecord>, Option<String>), ArenaError> {
     let server = Server::start(config.seed).await?;
     let mut games = Vec::with_capacity(config.games as usize);
+    let mut in_a_row = vec![0u32; config.entrants.len()];
     for index in 0..config.games {
-        games.push(play_game(&server, config, index).await?);
+        let record = play_game(&server, config, index).await?;
+        for (e, row) in in_a_row.iter_mut().enumerate() {
+            let crashed = record.troubles.iter().any(|(who, t)| {
+                *who == e && matches!(t, Trouble::Crashed(_) | Trouble::DidNotJoin)
+            });
+            *row = if crashed { *row + 1 } else { 0 };
+        }
+        games.push(record);
         progress(index + 1, config.games);
+        if config.max_crashes > 0
+            && let Some(e) = in_a_row.iter().position(|&n| n >= config.max_crashes)
+        {
+            let why = format!(
+                "{} crashed or did not join in {} games in a row (--max-crashes)",
+                config.entrants[e].name, config.max_crashes
+            );
+            eprintln!("arena: {why}");
+            return Ok((games, Some(why)));
+        }
     }
-    Ok(games)
+    Ok((games, None))
+}
+
+/// Where a program's output goes: beside the replays, one file per game
+/// and entrant.
+fn log_path(config: &SeriesConfig, index: u32, entrant: usize) -> Option<std::path::PathBuf> {
+    config
+        .replays
+        .as_ref()
+        .map(|dir| dir.join(format!("game-{:04}-{}.log", index + 1, entrant)))
+}
+
+/// How a program ended, with its log's path and last lines (its
+/// traceback, say) when it has one.
+fn crash_text(config: &SeriesConfig, index: u32, entrant: usize, status: &str) -> String {
+    let Some(path) = log_path(config, index, entrant) else {
+        return status.to_owned();
+    };
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(12)..].join("\n");
+    let message = format!(
+        "{status}; its output is in {}{}",
+        path.display(),
+        if tail.is_empty() {
+            String::new()
+        } else {
+            format!(", ending:\n{tail}")
+        }
+    );
+    eprintln!(
+        "arena: game {}: {} {message}",
+        index + 1,
+        config.entrants[entrant].name
+    );
+    message
 }
 
 /// The arena's own connection: the room's host, watching.
@@ -246,9 +301,8 @@ async fn play_game(
         if let Ok(Ok(status)) = timeout(EXIT_TIME, child.wait()).await
             && !status.success()
         {
-            record
-                .troubles
-                .push((entrant, Trouble::Crashed(status.to_string())));
+            let text = crash_text(config, index, entrant, &status.to_string());
+            record.troubles.push((entrant, Trouble::Crashed(text)));
         }
         // Whatever the program left running goes with it.
         kill_group(&child);
@@ -343,9 +397,8 @@ async fn run_game(
             }
             EntrantKind::Program(command) => {
                 // What a program prints goes to a log beside the replays.
-                let (out, err) = match &config.replays {
-                    Some(dir) => {
-                        let path = dir.join(format!("game-{:04}-{}.log", record.index + 1, e));
+                let (out, err) = match log_path(config, record.index, e) {
+                    Some(path) => {
                         let file = std::fs::File::create(&path)
                             .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
                         let copy = file.try_clone().map_err(|err| err.to_string())?;
@@ -371,7 +424,8 @@ async fn run_game(
                     seated = host.until(|m| seat_taken(m, seat), JOIN_TIME) => seated.is_ok(),
                     status = child.wait() => {
                         let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
-                        record.troubles.push((e, Trouble::Crashed(status.clone())));
+                        let text = crash_text(config, record.index, e, &status);
+                        record.troubles.push((e, Trouble::Crashed(text)));
                         return Err(format!("{} ended before taking its seat ({status})", entrant.name));
                     }
                 };

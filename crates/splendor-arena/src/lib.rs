@@ -145,6 +145,9 @@ pub struct SeriesConfig {
     /// Games played at once (built-in series only: a series with programs
     /// plays one game at a time on its embedded server).
     pub jobs: usize,
+    /// The series stops when a program crashed (or did not join) in this
+    /// many games in a row; 0: never.
+    pub max_crashes: u32,
 }
 
 /// Something that went wrong with an entrant in one game.
@@ -280,6 +283,8 @@ pub struct Report {
     pub games: Vec<GameRecord>,
     /// One line per entrant, in the order they were given.
     pub standings: Vec<Standing>,
+    /// Why the series stopped before its last game, if it did.
+    pub stopped: Option<String>,
 }
 
 impl Report {
@@ -339,7 +344,11 @@ impl Report {
                 standing
             })
             .collect();
-        Report { games, standings }
+        Report {
+            games,
+            standings,
+            stopped: None,
+        }
     }
 
     /// The series as JSON lines: one object per game (`"type":"game"`:
@@ -478,6 +487,9 @@ impl Report {
                 stats::elo_text(stats::elo(a.interval.1)),
             ));
         }
+        if let Some(why) = &self.stopped {
+            out.push_str(&format!("the series stopped: {why}\n"));
+        }
         let unplayed = self.games.iter().filter(|g| !g.played()).count();
         if unplayed > 0 {
             out.push_str(&format!(
@@ -534,14 +546,16 @@ pub async fn run_series(
         .entrants
         .iter()
         .all(|e| matches!(e.kind, EntrantKind::BuiltIn(_)));
-    let games = if all_built_in {
+    let (games, stopped) = if all_built_in {
         let config = config.clone();
         let mut progress = progress;
-        local::play_series(&config, &mut progress)?
+        (local::play_series(&config, &mut progress)?, None)
     } else {
         hosted::play_series(config, progress).await?
     };
-    Ok(Report::new(&config.entrants, games))
+    let mut report = Report::new(&config.entrants, games);
+    report.stopped = stopped;
+    Ok(report)
 }
 
 /// Who sits where in game `index`: the entrants rotated by the game's

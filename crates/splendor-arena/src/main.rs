@@ -64,6 +64,10 @@ struct Args {
     /// program plays one game at a time).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     jobs: u32,
+    /// Stop the series when a program crashed (or did not join) in this
+    /// many games in a row; 0 never stops.
+    #[arg(long, default_value_t = 3)]
+    max_crashes: u32,
     /// Also write the results as JSON lines to this file (`-`: standard
     /// output): one object per game (`"type":"game"`, with its deal's
     /// seed), then one for the series (`"type":"series"`).
@@ -113,6 +117,7 @@ fn main() -> ExitCode {
         replays: (!args.no_replays).then(|| args.replays.clone()),
         mirror: args.mirror,
         jobs: args.jobs as usize,
+        max_crashes: args.max_crashes,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -238,6 +238,7 @@ async fn a_program_that_crashes_is_recorded_and_the_series_goes_on() {
         replays: None,
         mirror: false,
         jobs: 1,
+        max_crashes: 0,
     };
     assert!(matches!(config.entrants[1].kind, EntrantKind::Program(_)));
     let report = run_series(&config, |_, _| {}).await.unwrap();
@@ -254,6 +255,37 @@ async fn a_program_that_crashes_is_recorded_and_the_series_goes_on() {
     }
     assert_eq!(report.standings[1].crashes, 2);
     assert!(report.table().contains("2 game(s) could not be played"));
+
+    // With its output kept, a crash names the log and shows how it ended;
+    // and the series stops after --max-crashes crashes in a row.
+    let dir = tempfile::tempdir().unwrap();
+    let config = SeriesConfig {
+        games: 5,
+        replays: Some(dir.path().to_path_buf()),
+        max_crashes: 2,
+        ..config
+    };
+    let report = run_series(&config, |_, _| {}).await.unwrap();
+    assert_eq!(report.games.len(), 2, "stopped after two crashes in a row");
+    let crash = report.games[0]
+        .troubles
+        .iter()
+        .find_map(|(_, t)| match t {
+            Trouble::Crashed(s) => Some(s.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        crash.contains("game-0001-1.log") && crash.contains("about to fail"),
+        "{crash}"
+    );
+    assert!(
+        report
+            .table()
+            .contains("the series stopped: crasher crashed or did not join in 2 games in a row"),
+        "{}",
+        report.table()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -276,6 +308,7 @@ async fn a_program_plays_on_the_embedded_server_and_its_games_verify() {
         replays: Some(dir.path().to_path_buf()),
         mirror: false,
         jobs: 1,
+        max_crashes: 0,
     };
     let report = run_series(&config, |_, _| {}).await.unwrap();
     for game in &report.games {
