@@ -508,6 +508,17 @@ mod tests {
         assert!(said(&e).contains("remove_bot"), "{}", said(&e));
     }
 
+    /// docs/PROTOCOL.md's `unknown_type` example lists today's types.
+    #[test]
+    fn the_documented_unknown_type_example_lists_every_type() {
+        let doc = include_str!("../../../../docs/PROTOCOL.md");
+        let listed = format!("known types: {}\"", MESSAGE_TYPES.join(", "));
+        assert!(
+            doc.contains(&listed),
+            "docs/PROTOCOL.md's unknown_type example should end with {listed}"
+        );
+    }
+
     #[test]
     fn errors_echo_the_request_id_when_it_was_readable() {
         assert_eq!(
