@@ -123,6 +123,14 @@ const STEPS = [
     const after = await logLines(player);
     assert.deepEqual(after, before, `${player.name}'s log after the reload equals the log before it`);
     console.log(`  ${player.name}'s log: ${after.length} lines, the same after the reload`);
+    // The last move is said above the board, for both, reload or not
+    // (issue 23); its player's panel is marked.
+    for (const p of run.players) {
+      const last = await p.page.locator('#last-move').textContent();
+      const newest = (await logLines(p))[0];
+      assert.ok(last.startsWith('Last move: ') && last.includes(newest), `${p.name}: "${last}" / "${newest}"`);
+      assert.equal(await p.page.locator('.player.last-mover').count(), 1, `${p.name}: one last mover`);
+    }
   }),
 
   step('a player buys paying more gold than the usual payment', async (run) => {

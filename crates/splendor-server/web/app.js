@@ -27,6 +27,7 @@ const S = {
   selected: null, // { card } or { level } clicked on the table
   pending: false, // an action is on its way
   hint: null, // the last practice hint, { version, action } (issue 26)
+  last: null, // the last move: { version, seat, events, by } (issue 23)
   hintAsked: null, // the version a hint was asked for, until it comes
   attempts: 0, // failed connection attempts since the last welcome
   timer: null,
@@ -272,6 +273,7 @@ function handle(msg) {
     case 'events': {
       // A stand-in's moves say so (R12.4).
       for (const ev of msg.events) logLine(ev, msg.by);
+      lastMove(msg.version, msg.events, msg.by);
       break;
     }
     case 'hint':
@@ -284,6 +286,11 @@ function handle(msg) {
       S.log = [];
       for (const action of msg.actions) {
         for (const ev of action.events) logLine(ev, action.by);
+      }
+      S.last = null;
+      if (msg.actions.length) {
+        const a = msg.actions[msg.actions.length - 1];
+        lastMove(a.version, a.events, a.by);
       }
       break;
     case 'result':
@@ -341,6 +348,15 @@ function leaveRoomView() {
 
 // Keeps an event for the log; it is put in words when drawn, in the
 // language of the moment.
+// The last move, shown on the table until the next (issue 23): who made
+// it, in words, and the cards it moved (bought, reserved, newly dealt).
+function lastMove(version, events, by) {
+  const seat = events.map((ev) => ev.seat).find((x) => x !== undefined);
+  const cards = new Set();
+  for (const ev of events) if (ev.card && ev.card.id !== undefined) cards.add(ev.card.id);
+  S.last = { version, seat, events, by, cards };
+}
+
 function logLine(ev, by) {
   S.log.unshift({ ev, by });
   S.log.length = Math.min(S.log.length, 200);

@@ -143,6 +143,7 @@
   'rematch.waiting': 'Warte auf: {names}.',
 
   'game.room': 'Raum {room}',
+  'game.lastMove': 'Letzter Zug: {move}',
   'game.turn': 'Zug {n}',
   'game.finished': 'beendet',
   'game.lastRound': 'letzte Runde',

@@ -143,6 +143,7 @@
   'rematch.waiting': 'En attente de : {names}.',
 
   'game.room': 'Salle {room}',
+  'game.lastMove': 'Dernier coup : {move}',
   'game.turn': 'tour {n}',
   'game.finished': 'terminée',
   'game.lastRound': 'dernier tour de table',

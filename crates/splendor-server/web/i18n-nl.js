@@ -143,6 +143,7 @@
   'rematch.waiting': 'Wachten op: {names}.',
 
   'game.room': 'Kamer {room}',
+  'game.lastMove': 'Laatste zet: {move}',
   'game.turn': 'beurt {n}',
   'game.finished': 'afgelopen',
   'game.lastRound': 'laatste ronde',

@@ -166,6 +166,7 @@ const MESSAGES = {
 
     // The table
     'game.room': 'Room {room}',
+    'game.lastMove': 'Last move: {move}',
     'game.turn': 'turn {n}',
     'game.finished': 'finished',
     'game.lastRound': 'last round',

@@ -16,6 +16,8 @@ function renderGame() {
   $('game-code').textContent = head.join(' · ');
   $('game-rated').hidden = !r.rated;
   $('leave-game').textContent = S.result || st.you === undefined || iResigned() ? t('game.leave') : t('game.leaveTable');
+  const last = lastShown();
+  $('last-move').textContent = last ? t('game.lastMove', { move: actionText(last.events, last.by, seatName) }) : '';
   renderNobles();
   renderLevels();
   renderSupply();
@@ -25,6 +27,11 @@ function renderGame() {
   const log = $('log');
   log.replaceChildren(...S.log.map(({ ev, by }) => el('li', { text: actionText([ev], by, seatName) })));
   if (!S.log.length) log.append(el('li', { cls: 'muted', text: t('game.logEmpty') }));
+}
+
+// The last move, if it led to the state shown.
+function lastShown() {
+  return S.last && S.state && S.last.version === S.state.version ? S.last : null;
 }
 
 // A row of counts as labelled chips: "3 white".
@@ -42,10 +49,12 @@ function cardNode(card, opts) {
   const buyable = playable && entries.some((a) => a.buy !== undefined);
   const chosen = S.selected && S.selected.card === card.id;
   const hinted = S.hint && S.state && S.hint.version === S.state.version && actionCard(S.hint.action) === card.id;
+  const last = lastShown();
+  const fresh = Boolean(last && last.cards.has(card.id));
   return el(playable ? 'button' : 'div', {
     type: playable ? 'button' : undefined,
     'data-card': card.id,
-    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${hinted ? ' preferred' : ''}${opts && opts.small ? ' small' : ''}`,
+    cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${hinted ? ' preferred' : ''}${fresh ? ' fresh' : ''}${opts && opts.small ? ' small' : ''}`,
     title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
     onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; render(); } : undefined,
   },
@@ -316,7 +325,8 @@ function renderPlayers() {
     const reserved = p.reserved.map((r) => (r.card
       ? cardNode(r.card, { small: true })
       : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.hidden', { level: r.level }) })));
-    box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` }, head,
+    const lastMover = lastShown() && lastShown().seat === p.seat;
+    box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}${lastMover ? ' last-mover' : ''}` }, head,
       el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), chips(p.tokens)),
       el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.bonuses', { cards: t('cards', { n: p.cards.length }) }) }), chips(p.bonuses)),
       p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.nobles') }),
