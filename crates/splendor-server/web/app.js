@@ -27,7 +27,8 @@ const S = {
   selected: null, // { card } or { level } clicked on the table
   pending: false, // an action is on its way
   hint: null, // the last practice hint, { version, action } (issue 26)
-  last: null, // the last move: { version, seat, events, by } (issue 23)
+  moves: [], // the last few moves, oldest first (issue 23)
+  logRound: null, // the log's round: { n, seat } of the last move
   hintAsked: null, // the version a hint was asked for, until it comes
   attempts: 0, // failed connection attempts since the last welcome
   timer: null,
@@ -247,7 +248,7 @@ function handle(msg) {
     case 'room':
       // A room (joined, created or matched) ends any wait in the queue.
       queueEnded();
-      if (S.logRoom !== msg.code) { S.log = []; S.logRoom = msg.code; chatReset(); }
+      if (S.logRoom !== msg.code) { S.log = []; S.moves = []; S.logRound = null; S.logRoom = msg.code; chatReset(); }
       S.room = msg;
       if (msg.status === 'waiting') { S.state = null; S.result = null; }
       history.replaceState(null, '', `#${msg.code}`);
@@ -272,8 +273,7 @@ function handle(msg) {
     }
     case 'events': {
       // A stand-in's moves say so (R12.4).
-      for (const ev of msg.events) logLine(ev, msg.by);
-      lastMove(msg.version, msg.events, msg.by);
+      recordMove(msg.version, msg.events, msg.by);
       break;
     }
     case 'hint':
@@ -284,14 +284,9 @@ function handle(msg) {
     case 'history':
       // Every earlier move, on join, resume and sync: the log starts over.
       S.log = [];
-      for (const action of msg.actions) {
-        for (const ev of action.events) logLine(ev, action.by);
-      }
-      S.last = null;
-      if (msg.actions.length) {
-        const a = msg.actions[msg.actions.length - 1];
-        lastMove(a.version, a.events, a.by);
-      }
+      S.moves = [];
+      S.logRound = null;
+      for (const action of msg.actions) recordMove(action.version, action.events, action.by);
       break;
     case 'result':
       S.result = msg;
@@ -339,6 +334,8 @@ function leaveRoomView() {
   S.state = null;
   S.result = null;
   S.log = [];
+  S.moves = [];
+  S.logRound = null;
   S.logRoom = null;
   S.selected = null;
   S.followed = null;
@@ -346,20 +343,38 @@ function leaveRoomView() {
   turnAlerts(true);
 }
 
-// Keeps an event for the log; it is put in words when drawn, in the
-// language of the moment.
-// The last move, shown on the table until the next (issue 23): who made
-// it, in words, and the cards it moved (bought, reserved, newly dealt).
-function lastMove(version, events, by) {
+// Keeps a move for the log and the table (issue 23). The log is newest
+// move first, each move's own events in their order (the new card after
+// the buy that caused it), a round's first move set apart by its number;
+// events are put in words when drawn, in the language of the moment. The
+// recent moves are what the table outlines (recentMoves in table.js).
+function recordMove(version, events, by) {
   const seat = events.map((ev) => ev.seat).find((x) => x !== undefined);
-  const cards = new Set();
-  for (const ev of events) if (ev.card && ev.card.id !== undefined) cards.add(ev.card.id);
-  S.last = { version, seat, events, by, cards };
-}
-
-function logLine(ev, by) {
-  S.log.unshift({ ev, by });
+  const resign = events.some((ev) => ev.event === 'resigned');
+  // Seats play in turn order from seat 0 (they are numbered so at the
+  // start): a seat below the one before starts a round. A resignation
+  // comes at any moment (R13.1) and starts none.
+  if (!resign && seat !== undefined) {
+    if (S.logRound === null) S.logRound = { n: 1, seat };
+    else if (seat < S.logRound.seat) S.logRound = { n: S.logRound.n + 1, seat };
+    else S.logRound.seat = seat;
+    if (S.logRound.n > 1 && S.logRound.seat === seat && S.logRound.fresh !== S.logRound.n) {
+      S.logRound.fresh = S.logRound.n;
+      S.log.unshift({ round: S.logRound.n });
+    }
+  }
+  S.log.unshift(...events.map((ev) => ({ ev, by })));
   S.log.length = Math.min(S.log.length, 200);
+  const cards = new Set();
+  const tokens = new Set();
+  for (const ev of events) {
+    if (ev.card && ev.card.id !== undefined) cards.add(ev.card.id);
+    if (ev.event === 'took_tokens') for (const c of TOKENS) if (ev.tokens[c]) tokens.add(c);
+    if (ev.event === 'reserved' && ev.gold) tokens.add('gold');
+  }
+  const noble = events.some((ev) => ev.event === 'noble_visited');
+  S.moves.push({ version, seat, events, by, cards, tokens, noble });
+  if (S.moves.length > 8) S.moves.shift();
 }
 
 // ---- Notices --------------------------------------------------------------

@@ -143,6 +143,8 @@
   'rematch.waiting': 'Warte auf: {names}.',
 
   'game.room': 'Raum {room}',
+  'game.sinceTurn': 'Seit deinem letzten Zug: {move}',
+  'game.round': 'Runde {n}',
   'game.lastMove': 'Letzter Zug: {move}',
   'game.turn': 'Zug {n}',
   'game.finished': 'beendet',

@@ -143,6 +143,8 @@
   'rematch.waiting': 'En attente de : {names}.',
 
   'game.room': 'Salle {room}',
+  'game.sinceTurn': 'Depuis votre dernier coup : {move}',
+  'game.round': 'Tour de table {n}',
   'game.lastMove': 'Dernier coup : {move}',
   'game.turn': 'tour {n}',
   'game.finished': 'terminée',

@@ -143,6 +143,8 @@
   'rematch.waiting': 'Wachten op: {names}.',
 
   'game.room': 'Kamer {room}',
+  'game.sinceTurn': 'Sinds je vorige zet: {move}',
+  'game.round': 'Ronde {n}',
   'game.lastMove': 'Laatste zet: {move}',
   'game.turn': 'beurt {n}',
   'game.finished': 'afgelopen',

@@ -166,6 +166,8 @@ const MESSAGES = {
 
     // The table
     'game.room': 'Room {room}',
+    'game.sinceTurn': 'Since your last move: {move}',
+    'game.round': 'Round {n}',
     'game.lastMove': 'Last move: {move}',
     'game.turn': 'turn {n}',
     'game.finished': 'finished',

@@ -16,8 +16,10 @@ function renderGame() {
   $('game-code').textContent = head.join(' · ');
   $('game-rated').hidden = !r.rated;
   $('leave-game').textContent = S.result || st.you === undefined || iResigned() ? t('game.leave') : t('game.leaveTable');
-  const last = lastShown();
-  $('last-move').textContent = last ? t('game.lastMove', { move: actionText(last.events, last.by, seatName) }) : '';
+  const recent = recentMoves();
+  const said = recent.map((m) => actionText(m.events, m.by, seatName)).join(' ');
+  $('last-move').textContent = !recent.length ? ''
+    : t(recent.length > 1 ? 'game.sinceTurn' : 'game.lastMove', { move: said });
   renderNobles();
   renderLevels();
   renderSupply();
@@ -25,21 +27,48 @@ function renderGame() {
   renderPlayers();
   renderResult();
   const log = $('log');
-  log.replaceChildren(...S.log.map(({ ev, by }) => el('li', { text: actionText([ev], by, seatName) })));
+  log.replaceChildren(...S.log.map((line) => (line.round
+    ? el('li', { cls: 'round', text: t('game.round', { n: line.round }) })
+    : el('li', { text: actionText([line.ev], line.by, seatName) }))));
   if (!S.log.length) log.append(el('li', { cls: 'muted', text: t('game.logEmpty') }));
 }
 
-// The last move, if it led to the state shown.
-function lastShown() {
-  return S.last && S.state && S.last.version === S.state.version ? S.last : null;
+// What changed since this player's last move (issue 23): the moves after
+// it up to the state shown (for a spectator, or right after one's own
+// move, the last move alone).
+function recentMoves() {
+  if (!S.state) return [];
+  const moves = S.moves.filter((m) => m.version <= S.state.version);
+  if (!moves.length || moves[moves.length - 1].version !== S.state.version) return [];
+  const me = S.state.you;
+  let start = moves.length - 1;
+  if (me !== undefined && moves[start].seat !== me) {
+    while (start > 0 && moves[start - 1].seat !== me) start -= 1;
+  }
+  return moves.slice(start);
 }
 
-// A row of counts as labelled chips: "3 white".
-function chips(counts, cls) {
+// The cards, tokens and nobles the recent moves moved, for outlines.
+function recentMarks() {
+  const marks = { cards: new Set(), tokens: new Map(), nobles: new Set(), seats: new Set() };
+  for (const m of recentMoves()) {
+    for (const c of m.cards) marks.cards.add(c);
+    if (m.seat === undefined) continue;
+    marks.seats.add(m.seat);
+    if (!marks.tokens.has(m.seat)) marks.tokens.set(m.seat, new Set());
+    for (const c of m.tokens) marks.tokens.get(m.seat).add(c);
+    if (m.noble) marks.nobles.add(m.seat);
+  }
+  return marks;
+}
+
+// A row of counts as labelled chips: "3 white"; the colours in `fresh`
+// (a set, optional) outlined as just taken.
+function chips(counts, cls, fresh) {
   const list = TOKENS.filter((c) => counts && counts[c] > 0);
   if (!list.length) return el('span', { cls: 'muted', text: t('none') });
   return el('span', { cls: `chips ${cls || ''}` },
-    list.map((c) => el('span', { cls: `chip gem-${c}`, title: colorName(c) }, countText(counts[c], c))));
+    list.map((c) => el('span', { cls: `chip gem-${c}${fresh && fresh.has(c) ? ' fresh' : ''}`, title: colorName(c) }, countText(counts[c], c))));
 }
 
 function cardNode(card, opts) {
@@ -49,8 +78,7 @@ function cardNode(card, opts) {
   const buyable = playable && entries.some((a) => a.buy !== undefined);
   const chosen = S.selected && S.selected.card === card.id;
   const hinted = S.hint && S.state && S.hint.version === S.state.version && actionCard(S.hint.action) === card.id;
-  const last = lastShown();
-  const fresh = Boolean(last && last.cards.has(card.id));
+  const fresh = recentMarks().cards.has(card.id);
   return el(playable ? 'button' : 'div', {
     type: playable ? 'button' : undefined,
     'data-card': card.id,
@@ -325,11 +353,12 @@ function renderPlayers() {
     const reserved = p.reserved.map((r) => (r.card
       ? cardNode(r.card, { small: true })
       : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.hidden', { level: r.level }) })));
-    const lastMover = lastShown() && lastShown().seat === p.seat;
+    const marks = recentMarks();
+    const lastMover = marks.seats.has(p.seat);
     box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}${lastMover ? ' last-mover' : ''}` }, head,
-      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), chips(p.tokens)),
+      el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), chips(p.tokens, '', marks.tokens.get(p.seat))),
       el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.bonuses', { cards: t('cards', { n: p.cards.length }) }) }), chips(p.bonuses)),
-      p.nobles.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.nobles') }),
+      p.nobles.length ? el('div', { cls: `row${marks.nobles.has(p.seat) ? ' fresh' : ''}` }, el('span', { cls: 'label', text: t('label.nobles') }),
         el('span', { text: p.nobles.map((n) => t('points.short', { n: n.points })).join(', ') })) : null,
       reserved.length ? el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.reserved') }),
         el('div', { cls: 'reserved' }, reserved)) : null));
