@@ -176,6 +176,15 @@ const STEPS = [
     const step = page.locator(SEL.replayStep);
     await step.and(page.locator(`[max="${run.shared.moves}"]`)).waitFor();
     assert.equal(await step.inputValue(), '0', 'the replay starts at the deal');
+    // The result is hidden until the last move (issue 23), or a click.
+    assert.ok(await page.locator('#result').isHidden(), 'no result at the deal');
+    await page.locator('#show-result').click();
+    await page.locator('#result').waitFor({ state: 'visible' });
+    // Home and End (issue 23), then the buttons.
+    await page.keyboard.press('End');
+    assert.equal(await step.inputValue(), String(run.shared.moves), 'End goes to the last position');
+    await page.keyboard.press('Home');
+    assert.equal(await step.inputValue(), '0', 'Home goes back to the deal');
     await page.locator(SEL.replayLast).click();
     assert.equal(await step.inputValue(), String(run.shared.moves), 'the last position');
     assert.ok(await page.locator(SEL.replayNext).isDisabled(), 'nothing after the last move');
@@ -235,6 +244,15 @@ const STEPS = [
     await page.locator(SEL.pastGames).click();
     await page.locator(SEL.gameList).waitFor({ state: 'visible' });
     await page.locator(`${SEL.gameList} a[href="${game}"]`).waitFor();
+  }),
+
+  step('a replay link to no game says so', async (run) => {
+    const page = run.shared.replay;
+    await page.goto(`${run.baseUrl}/games/0123456789abcdef0123456789abcdef`);
+    await page.locator('#missing').waitFor({ state: 'visible' });
+    assert.match(await page.locator('#missing-why').textContent(), /No finished game has this id/);
+    await checkAccessibility(run, page, 'the page of a game that is not there');
+    await page.goBack();
   }),
 
   step('axe: the list of past games', async (run) => {

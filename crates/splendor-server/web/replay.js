@@ -14,6 +14,8 @@ const R = {
   next: null, // the cursor of the next page of games
   games: [], // the games listed so far
   status: null, // [key, params] of the status line
+  resultShown: false, // the result asked for before the last move
+  missing: null, // why the game asked for cannot be shown
 };
 
 // The status line: a key of the message table and its params, kept so that
@@ -28,7 +30,9 @@ async function getJson(path) {
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     const why = body && body.message ? body.message : `HTTP ${response.status}`;
-    throw new Error(why);
+    const error = new Error(why);
+    error.code = body && body.error;
+    throw error;
   }
   return body;
 }
@@ -76,6 +80,15 @@ async function loadGame(id) {
   try {
     R.data = await getJson(`/api/games/${encodeURIComponent(id)}/positions`);
   } catch (e) {
+    // An id that names no finished game gets a page of its own.
+    if (['game_not_found', 'invalid_game_id', 'game_not_finished'].includes(e.code)) {
+      $('viewer').hidden = true;
+      $('missing').hidden = false;
+      R.missing = e.code;
+      missingText();
+      setStatus(null);
+      return;
+    }
     setStatus('replay.gameFailed', { why: e.message });
     return;
   }
@@ -89,6 +102,12 @@ async function loadGame(id) {
   renderResult();
   show();
   setupAnalysis();
+}
+
+function missingText() {
+  const key = { game_not_finished: 'replay.notFinished', invalid_game_id: 'replay.badId' }[R.missing] || 'replay.noGame';
+  $('missing-why').textContent = t(key);
+  document.title = t('replay.missingTitle');
 }
 
 // The document title and the heading of one game.
@@ -129,6 +148,10 @@ function show() {
   renderLevels(st);
   renderSupply(st);
   renderPlayers(st);
+  // The result stays hidden until the last move, unless asked for.
+  const open = R.step === last || R.resultShown;
+  $('result').hidden = !open;
+  $('show-result').hidden = open;
   showAnalysis();
 }
 
@@ -238,6 +261,7 @@ async function checkShuffle(d, node) {
 // A language switch draws the page again in the new words.
 function languageChanged() {
   if (R.status) setStatus(...R.status);
+  if (R.missing) missingText();
   if (R.data) {
     viewerTitle();
     renderResult();
@@ -258,10 +282,15 @@ function setup() {
     $('next').addEventListener('click', () => go(R.step + 1));
     $('last').addEventListener('click', () => go(Infinity));
     $('step').addEventListener('input', () => go(Number($('step').value)));
+    $('show-result').addEventListener('click', () => { R.resultShown = true; show(); $('result').focus(); });
     document.addEventListener('keydown', (e) => {
       if (!R.data || e.target.tagName === 'INPUT') return;
       if (e.key === 'ArrowLeft') go(R.step - 1);
       else if (e.key === 'ArrowRight') go(R.step + 1);
+      else if (e.key === 'Home') go(0);
+      else if (e.key === 'End') go(Infinity);
+      else return;
+      e.preventDefault();
     });
     loadGame(decodeURIComponent(match[1]));
   } else {
