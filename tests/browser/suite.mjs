@@ -323,6 +323,11 @@ const STEPS = [
     await checkAccessibility(run, page, 'a practice game with a hint');
     await page.locator('#hint-play').click();
     await page.locator('#log li', { hasText: '(with a hint)' }).first().waitFor();
+    // The bot's name is in the page's language like the rest (issue 23).
+    await page.locator('#players', { hasText: 'Greedy bot' }).waitFor();
+    await page.locator('#lang').selectOption('de');
+    await page.locator('#players', { hasText: 'Bot (gierig)' }).waitFor();
+    await page.locator('#lang').selectOption('en');
   }),
 
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {

@@ -96,7 +96,7 @@ function series() {
 
 function legend() {
   return el('ul', { cls: 'legend' }, R.data.seats.map((s) => el('li', {},
-    el('span', { cls: `swatch seat-${s.seat}`, 'aria-hidden': 'true' }), s.name)));
+    el('span', { cls: `swatch seat-${s.seat}`, 'aria-hidden': 'true' }), nameOf(s.seat))));
 }
 
 function xOf(i, n) {
@@ -192,7 +192,7 @@ function showAnalysis() {
   }
   const st = R.data.positions[R.step];
   const who = nameOf(m.seat);
-  const chances = R.data.seats.map((s) => t('analysis.chance', { who: s.name, n: percent(m.chances[s.seat] || 0) })).join(', ');
+  const chances = R.data.seats.map((s) => t('analysis.chance', { who: nameOf(s.seat), n: percent(m.chances[s.seat] || 0) })).join(', ');
   const parts = [t('analysis.next', { n: m.seq + 1 }), t('analysis.chances', { list: chances })];
   if (m.mark === 'resigned') {
     parts.push(t('analysis.resigned', { who }));

@@ -90,10 +90,10 @@ function findLegal(action) {
 }
 
 function seatName(seat) {
-  const p = S.state && S.state.players[seat];
-  if (p) return p.name;
   const s = S.room && S.room.seats[seat];
-  return s ? s.name : t('seat', { n: seat + 1 });
+  const p = S.state && S.state.players[seat];
+  if (p) return shownName(p.name, s && s.bot);
+  return s ? shownName(s.name, s.bot) : t('seat', { n: seat + 1 });
 }
 
 // ---- Connection -----------------------------------------------------------

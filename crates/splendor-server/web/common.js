@@ -79,6 +79,15 @@ function eventText(ev, nameOf) {
   }
 }
 
+// A seat's name as shown (issue 23): a built-in bot's name, which the
+// server makes in English ("Greedy bot", then "Greedy bot 2", ...), in the
+// page's language; a person's name as they wrote it.
+function shownName(name, level) {
+  const m = level ? /^(Random|Greedy|Strong) bot( \d+)?$/.exec(name || '') : null;
+  if (!m || m[1].toLowerCase() !== level) return name;
+  return capitalized(t('botName', { level: botName(level) })) + (m[2] || '');
+}
+
 // An action's events in words, with "(stand-in)" when a stand-in moved
 // (R12.4) and "(with a hint)" after a practice hint.
 function actionText(events, by, nameOf) {

@@ -81,6 +81,7 @@
   'room.copyLink': 'Link kopieren',
   'room.players': 'Spieler',
   'room.bot': 'Bot',
+  'botName': 'Bot ({level})',
   'bot.random': 'zufällig',
   'bot.greedy': 'gierig',
   'bot.strong': 'stark',

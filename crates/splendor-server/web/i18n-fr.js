@@ -81,6 +81,7 @@
   'room.copyLink': 'Copier le lien',
   'room.players': 'Joueurs',
   'room.bot': 'Bot',
+  'botName': 'bot {level}',
   'bot.random': 'aléatoire',
   'bot.greedy': 'glouton',
   'bot.strong': 'fort',

@@ -81,6 +81,7 @@
   'room.copyLink': 'Link kopiëren',
   'room.players': 'Spelers',
   'room.bot': 'Bot',
+  'botName': 'bot ({level})',
   'bot.random': 'willekeurig',
   'bot.greedy': 'gulzig',
   'bot.strong': 'sterk',

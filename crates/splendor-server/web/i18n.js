@@ -100,6 +100,7 @@ const MESSAGES = {
     'room.copyLink': 'Copy link',
     'room.players': 'Players',
     'room.bot': 'Bot',
+    'botName': '{level} bot',
     'bot.random': 'random',
     'bot.greedy': 'greedy',
     'bot.strong': 'strong',

@@ -93,7 +93,7 @@ function renderRoom() {
   seats.replaceChildren();
   for (const s of r.seats) {
     if (!s) { seats.append(el('li', { cls: 'muted', text: t('room.freeSeat') })); continue; }
-    seats.append(el('li', {}, s.name,
+    seats.append(el('li', {}, shownName(s.name, s.bot),
       s.host ? el('span', { cls: 'tag', text: t('tag.host') }) : null,
       s.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) }) : null,
       r.you.seat === s.seat ? el('span', { cls: 'tag', text: t('tag.you') }) : null,

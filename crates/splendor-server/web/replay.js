@@ -61,7 +61,7 @@ function gameRow(g) {
   const winners = new Set(g.winners || []);
   const points = new Map((g.ranking || []).map((r) => [r.seat, r.points]));
   const names = (g.seats || []).map((s) => el('span', { cls: winners.has(s.seat) ? 'winner-name' : '' },
-    `${s.name} (${points.get(s.seat) ?? 0})`, s.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) }) : null));
+    `${shownName(s.name, s.bot)} (${points.get(s.seat) ?? 0})`, s.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) }) : null));
   const players = el('span', {});
   names.forEach((n, i) => { if (i) players.append(', '); players.append(n); });
   const ended = g.finished_at ? new Date(g.finished_at).toLocaleString(currentLang) : '';
@@ -114,7 +114,7 @@ function missingText() {
 function viewerTitle() {
   const d = R.data;
   document.title = t('replay.docTitleGame', { room: d.room });
-  $('viewer-title').textContent = t('replay.title', { room: d.room, names: d.seats.map((s) => s.name).join(', ') });
+  $('viewer-title').textContent = t('replay.title', { room: d.room, names: d.seats.map((s) => shownName(s.name, s.bot)).join(', ') });
 }
 
 function go(step) {
@@ -126,7 +126,7 @@ function go(step) {
 
 function nameOf(seat) {
   const s = R.data.seats[seat];
-  return s ? s.name : t('seat', { n: seat + 1 });
+  return s ? shownName(s.name, s.bot) : t('seat', { n: seat + 1 });
 }
 
 function show() {
@@ -203,7 +203,7 @@ function renderPlayers(st) {
     const reserved = p.reserved.map((r) => (r.card ? cardFace(r.card, true)
       : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.level', { level: r.level }) })));
     box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` },
-      el('div', { cls: 'player-head' }, el('strong', { text: seat.name || p.name }),
+      el('div', { cls: 'player-head' }, el('strong', { text: nameOf(p.seat) }),
         seat.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(seat.bot) }) }) : null,
         st.to_act === p.seat ? el('span', { cls: 'tag turn-tag', text: t('tag.toPlay') }) : null,
         el('span', { cls: 'score', text: t('points', { n: p.points }) })),

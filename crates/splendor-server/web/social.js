@@ -79,7 +79,7 @@ function rematchNode() {
   const seated = r.you.seat !== undefined;
   const offer = r.rematch;
   const accepted = offer ? offer.accepted : [];
-  const waiting = r.seats.filter((s) => s && !accepted.includes(s.seat)).map((s) => s.name);
+  const waiting = r.seats.filter((s) => s && !accepted.includes(s.seat)).map((s) => shownName(s.name, s.bot));
   const box = el('div', { cls: 'rematch' });
   if (offer && offer.room) {
     box.append(el('p', { text: t('rematch.room', { room: offer.room }) }));

@@ -127,7 +127,7 @@ function nobleNode(noble, onclick) {
 function nobleProgress(noble) {
   const parts = S.state.players.map((p) => {
     const need = COLORS.reduce((n, c) => n + Math.max(0, (noble.requires[c] || 0) - (p.bonuses[c] || 0)), 0);
-    return `${p.name} ${need ? need : '✓'}`;
+    return `${seatName(p.seat)} ${need ? need : '✓'}`;
   });
   return el('span', { cls: 'progress', title: t('noble.progress') }, parts.join(' · '));
 }
@@ -336,7 +336,7 @@ function renderPlayers() {
     const connected = seat ? seat.connected : true;
     const clock = st.clocks ? st.clocks[p.seat] : null;
     const head = el('div', { cls: 'player-head' },
-      el('strong', { text: p.name }),
+      el('strong', { text: seatName(p.seat) }),
       p.seat === st.you ? el('span', { cls: 'tag', text: t('tag.you') }) : null,
       st.to_act === p.seat && !S.result ? el('span', { cls: 'tag turn-tag', text: t('tag.toPlay') }) : null,
       st.first_seat === p.seat ? el('span', { cls: 'tag', text: t('tag.first') }) : null,
