@@ -49,10 +49,10 @@ const STEPS = [
 
   step('Bob opens the room link on a phone, signs in and joins', async (run) => {
     const bob = await run.openPlayer('Bob', { width: 390, height: 844 });
+    // The room's link takes a new player straight in once named (issue 23).
     await signIn(bob, `${run.baseUrl}/#${run.shared.code}`);
-    assert.equal(await bob.page.locator(SEL.joinCode).inputValue(), run.shared.code, 'the link fills in the code');
-    await bob.page.locator(SEL.joinAsPlayer).click();
     await bob.page.locator(SEL.room).waitFor({ state: 'visible' });
+    assert.equal((await bob.page.locator(SEL.roomCode).textContent()).trim(), run.shared.code, 'in the room of the link');
     await run.player('Ann').page.locator(`${SEL.start}:enabled`).waitFor();
   }),
 
@@ -311,8 +311,15 @@ const STEPS = [
 
   step('Eve plays a practice game against a bot: asks for a hint and plays it', async (run) => {
     const eve = await run.openPlayer('Eve', { width: 1280, height: 900 });
-    await signIn(eve, `${run.baseUrl}/`);
+    // Eve first follows the link of Ann and Bob's finished game: no seat
+    // for her, so the lobby offers to watch instead (issue 23).
+    await signIn(eve, `${run.baseUrl}/#${run.shared.code}`);
     const { page } = eve;
+    await page.locator('#watch-instead').click();
+    await page.locator('#game').waitFor({ state: 'visible' });
+    await checkAccessibility(run, page, 'watching a room from its link');
+    await page.locator('#leave-game').click();
+    await page.locator(SEL.lobby).waitFor({ state: 'visible' });
     await page.locator('#bot-count').selectOption('1');
     await page.locator('#play-bots').click();
     // The hint button shows on Eve's turns only (the bot may move first).

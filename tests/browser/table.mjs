@@ -113,7 +113,8 @@ export async function signIn(player, url) {
   await page.locator(SEL.login).waitFor({ state: 'visible' });
   await page.locator(SEL.name).fill(player.name);
   await page.locator(SEL.signIn).click();
-  await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+  // The lobby, or straight the room of the link (issue 23).
+  await page.locator(`${SEL.lobby}, ${SEL.room}`).first().waitFor({ state: 'visible' });
   assert.equal(await page.locator(SEL.who).textContent(), player.name, 'the header names the player');
 }
 

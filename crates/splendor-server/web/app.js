@@ -43,6 +43,8 @@ const S = {
   status: null, // [key, params] of the connection status line
   rooms: null, // the last list of open rooms
   invited: null, // the room code of the link that opened the page
+  joining: null, // the code of the last join as a player, until answered
+  watchOffer: null, // a room whose seats were refused: watch it instead?
   playerId: null, // welcome.player_id: the session's public id (the leaderboard's)
 };
 
@@ -242,6 +244,9 @@ function handle(msg) {
       queueEnded();
       if (S.rejoin) send({ type: 'join', code: S.rejoin, as: 'spectator' });
       S.rejoin = null;
+      // A new player who came by a room's link goes straight in (issue 23).
+      if (!msg.resumed && S.invited) join(S.invited, 'player');
+      S.invited = null;
       send({ type: 'list_rooms' });
       if (msg.resumed) return;
       break;
@@ -306,6 +311,10 @@ function handle(msg) {
         // The server words `message` in the language of our hello.
         toast(msg.message || msg.code);
       }
+      // A seat refused because the game started or the room is full: the
+      // lobby offers to watch instead (issue 23).
+      S.watchOffer = ['room_full', 'game_already_started'].includes(msg.code) && S.joining ? S.joining : null;
+      S.joining = null;
       break;
     case 'left':
       // A rematch moves us on: the old room's goodbye may come after the new one.
@@ -408,7 +417,7 @@ function render() {
   renderQueue();
   if (S.room && S.state && S.room.status !== 'waiting') { renderGame(); show('game'); return; }
   if (S.room) { renderRoom(); show('room'); return; }
-  if (S.identified) { show('lobby'); return; }
+  if (S.identified) { renderWatchOffer(); show('lobby'); return; }
   // Without a token the name form is the way in; with one, hello is on its way.
   show(S.ws && S.ws.readyState === WebSocket.OPEN && !S.token ? 'login' : null);
 }

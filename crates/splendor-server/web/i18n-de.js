@@ -47,6 +47,8 @@
   'login.play': 'Spielen',
   'login.invite': 'Du wurdest in Raum {code} eingeladen: Gib deinen Namen ein und tritt dann bei.',
 
+  'lobby.watchOffer': 'Raum {code} hat gerade keinen Platz für dich.',
+  'lobby.watchInstead': 'Stattdessen zuschauen',
   'lobby.join': 'Einem Raum beitreten',
   'lobby.code': 'Raumcode',
   'lobby.joinButton': 'Beitreten',

@@ -47,6 +47,8 @@
   'login.play': 'Jouer',
   'login.invite': 'Vous êtes invité dans la salle {code} : saisissez votre nom, puis rejoignez-la.',
 
+  'lobby.watchOffer': 'La salle {code} n\'a plus de place pour vous.',
+  'lobby.watchInstead': 'Regarder plutôt',
   'lobby.join': 'Rejoindre une salle',
   'lobby.code': 'Code de la salle',
   'lobby.joinButton': 'Rejoindre',

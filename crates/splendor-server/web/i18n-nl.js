@@ -47,6 +47,8 @@
   'login.play': 'Spelen',
   'login.invite': 'Je bent uitgenodigd in kamer {code}: vul je naam in en ga dan naar binnen.',
 
+  'lobby.watchOffer': 'Kamer {code} heeft nu geen plaats voor je.',
+  'lobby.watchInstead': 'Kijk in plaats daarvan mee',
   'lobby.join': 'Naar een kamer',
   'lobby.code': 'Kamercode',
   'lobby.joinButton': 'Meedoen',

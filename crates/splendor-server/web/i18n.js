@@ -65,6 +65,8 @@ const MESSAGES = {
     'login.invite': 'You were invited to room {code}: enter your name, then join it.',
 
     // Lobby
+    'lobby.watchOffer': 'Room {code} has no seat for you now.',
+    'lobby.watchInstead': 'Watch instead',
     'lobby.join': 'Join a room',
     'lobby.code': 'Room code',
     'lobby.joinButton': 'Join',

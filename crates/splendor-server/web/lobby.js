@@ -23,7 +23,19 @@ function join(code, as) {
   const clean = code.trim();
   if (!CODE_RE.test(clean)) { toast(t('toast.badCode')); return; }
   leaveQueue();
+  S.joining = as === 'player' ? clean : null;
+  S.watchOffer = null;
   send({ type: 'join', code: clean, as });
+}
+
+// "Watch instead", where a seat was refused (issue 23).
+function renderWatchOffer() {
+  const box = $('watch-offer');
+  const code = S.watchOffer;
+  box.hidden = !code || Boolean(S.room);
+  if (box.hidden) return;
+  box.replaceChildren(el('span', { text: t('lobby.watchOffer', { code }) }),
+    el('button', { id: 'watch-instead', type: 'button', text: t('lobby.watchInstead'), onclick: () => join(code, 'spectator') }));
 }
 
 function prefillCode() {
