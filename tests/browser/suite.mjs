@@ -107,6 +107,29 @@ const STEPS = [
     assert.equal((await heading.textContent()).trim(), 'What happened');
   }),
 
+  step('on his phone Bob picks three tokens at the foot of the board: Take is on screen without scrolling', async (run) => {
+    await playUntil(run, ({ actor }) => actor.name === 'Bob');
+    const { page } = run.player('Bob');
+    let picked = 0;
+    for (const c of ['white', 'blue', 'green', 'red', 'black']) {
+      if (picked === 3) break;
+      const token = page.locator(`#supply button.gem-${c}`);
+      if (await token.count()) {
+        await token.click();
+        picked += 1;
+      }
+    }
+    const take = page.locator('#turn button', { hasText: /^Take$/ });
+    await take.waitFor();
+    const box = await take.boundingBox();
+    const view = page.viewportSize();
+    assert.ok(box.y >= 0 && box.y + box.height <= view.height, `Take at y ${box.y} in a ${view.height} px screen`);
+    if (await take.isEnabled()) {
+      await take.click();
+      run.shared.moves += 1;
+    }
+  }),
+
   step(`both play ${MOVES_BEFORE_RELOAD} moves`, async (run) => {
     const over = await playUntil(run, ({ moves }) => moves >= MOVES_BEFORE_RELOAD);
     assert.ok(!over, 'the game is still running');

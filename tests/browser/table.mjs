@@ -114,7 +114,10 @@ export async function signIn(player, url) {
   await page.locator(SEL.name).fill(player.name);
   await page.locator(SEL.signIn).click();
   // The lobby, or straight the room of the link (issue 23).
-  await page.locator(`${SEL.lobby}, ${SEL.room}`).first().waitFor({ state: 'visible' });
+  await page.waitForFunction(([lobby, room]) => [lobby, room].some((sel) => {
+    const node = document.querySelector(sel);
+    return node && !node.hidden;
+  }), [SEL.lobby, SEL.room]);
   assert.equal(await page.locator(SEL.who).textContent(), player.name, 'the header names the player');
 }
 
