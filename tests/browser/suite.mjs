@@ -130,6 +130,49 @@ const STEPS = [
     }
   }),
 
+  step('by keyboard alone Ann takes three tokens, then reserves, in few key presses', async (run) => {
+    const { page } = run.player('Ann');
+    // Bob to move; Ann's page has no focus (the turn's start gives it).
+    await playUntil(run, ({ actor }) => actor.name === 'Bob');
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+    await playUntil(run, ({ actor }) => actor.name === 'Ann');
+    const focused = () => page.evaluate(() => (document.activeElement.dataset || {}).key || document.activeElement.tagName);
+    await page.waitForFunction(() => ((document.activeElement.dataset || {}).key || '').startsWith('token-'));
+    let presses = 0;
+    const press = async (key) => { presses += 1; await page.keyboard.press(key); };
+    const lines = (re) => page.locator('#log li', { hasText: re }).count();
+    const took = await lines(/^Ann took/);
+    // Three colours (or as many as the supply still offers, R4.2).
+    const colours = Math.min(3, await page.locator('#supply button[data-key]').count());
+    await press('Enter');
+    for (let i = 1; i < colours; i += 1) {
+      await press('ArrowRight');
+      await press('Enter');
+    }
+    assert.equal(await focused(), 'confirm-take', 'a complete take puts the focus on Take');
+    await press('Enter');
+    await page.waitForFunction((n) => [...document.querySelectorAll('#log li')]
+      .filter((li) => /^Ann took/.test(li.textContent)).length > n, took);
+    assert.ok(presses <= 8, `a take of ${colours} in ${presses} presses`);
+    console.log(`  a take of ${colours} colours by keyboard: ${presses} presses`);
+    run.shared.moves += 1;
+    // Next turn: up from the tokens to level 1's deck, choose it, reserve.
+    await playUntil(run, ({ actor }) => actor.name === 'Ann');
+    await page.waitForFunction(() => ((document.activeElement.dataset || {}).key || '').startsWith('token-'));
+    presses = 0;
+    const reserved = await lines(/^Ann reserved/);
+    await press('ArrowUp');
+    assert.equal(await focused(), 'deck-1', 'up from the tokens is level 1');
+    await press('Enter');
+    assert.equal(await focused(), 'confirm-0', 'the deck chosen, the focus is on Reserve');
+    await press('Enter');
+    await page.waitForFunction((n) => [...document.querySelectorAll('#log li')]
+      .filter((li) => /^Ann reserved/.test(li.textContent)).length > n, reserved);
+    assert.ok(presses <= 5, `a reserve in ${presses} presses`);
+    console.log(`  a reserve by keyboard: ${presses} presses`);
+    run.shared.moves += 1;
+  }),
+
   step(`both play ${MOVES_BEFORE_RELOAD} moves`, async (run) => {
     const over = await playUntil(run, ({ moves }) => moves >= MOVES_BEFORE_RELOAD);
     assert.ok(!over, 'the game is still running');

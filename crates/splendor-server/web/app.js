@@ -27,6 +27,7 @@ const S = {
   selected: null, // { card } or { level } clicked on the table
   pending: false, // an action is on its way
   hint: null, // the last practice hint, { version, action } (issue 26)
+  focusNext: null, // the data-key to focus after the next render (issue 23)
   moves: [], // the last few moves, oldest first (issue 23)
   logRound: null, // the log's round: { n, seat } of the last move
   hintAsked: null, // the version a hint was asked for, until it comes
@@ -273,6 +274,8 @@ function handle(msg) {
       S.state = msg;
       S.stateAt = performance.now();
       S.pending = false;
+      // At the start of this player's turn the keyboard is on the board.
+      if (!wasMine && myTurn()) S.focusNext = 'first-move';
       turnAlerts(wasMine);
       break;
     }
@@ -412,6 +415,14 @@ function show(id) {
 // Shows the screen that fits: while reconnecting, the last room stays on
 // screen (with no moves offered) until the server says where we are.
 function render() {
+  // What had the focus, to give it back once the screen is drawn again.
+  const active = document.activeElement;
+  const key = active && active.dataset ? active.dataset.key : undefined;
+  renderScreen();
+  restoreFocus(key);
+}
+
+function renderScreen() {
   $('who').textContent = S.name;
   renderChat();
   renderQueue();
@@ -488,6 +499,7 @@ function setup() {
   $('leave-room').addEventListener('click', () => send({ type: 'leave' }));
   // During a game, a player who has not resigned chooses: resign
   // (R13), leave keeping the seat, or stay.
+  $('game').addEventListener('keydown', boardArrows);
   $('leave-game').addEventListener('click', () => {
     const playing = S.state && S.state.you !== undefined && !S.result && !iResigned();
     if (playing) $('leave-dialog').showModal();

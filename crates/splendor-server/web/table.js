@@ -82,9 +82,10 @@ function cardNode(card, opts) {
   return el(playable ? 'button' : 'div', {
     type: playable ? 'button' : undefined,
     'data-card': card.id,
+    'data-key': playable ? `card-${card.id}` : undefined,
     cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${hinted ? ' preferred' : ''}${fresh ? ' fresh' : ''}${opts && opts.small ? ' small' : ''}`,
     title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
-    onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; render(); } : undefined,
+    onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; S.focusNext = 'confirm-0'; render(); } : undefined,
   },
   el('span', { cls: 'card-top' },
     el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
@@ -148,9 +149,10 @@ function renderLevels() {
     const chosen = S.selected && S.selected.level === row.level;
     const deck = el(playable ? 'button' : 'div', {
       type: playable ? 'button' : undefined,
+      'data-key': playable ? `deck-${row.level}` : undefined,
       cls: `deck level-${row.level}${playable ? ' playable' : ''}${chosen ? ' chosen' : ''}`,
       title: t('deck.title', { level: row.level, cards: t('cards', { n: row.deck }) }),
-      onclick: playable ? () => { S.selected = { level: row.level }; S.picks = []; render(); } : undefined,
+      onclick: playable ? () => { S.selected = { level: row.level }; S.picks = []; S.focusNext = 'confirm-0'; render(); } : undefined,
     }, el('span', { cls: 'deck-level', text: t('deck.level', { level: row.level }) }), el('span', { text: t('deck.left', { n: row.deck }) }));
     const cards = row.cards.map((c) => (c ? cardNode(c) : el('div', { cls: 'card empty', text: t('card.empty') })));
     box.append(el('div', { cls: 'level-row' }, deck, ...cards));
@@ -169,6 +171,12 @@ function pickColor(c) {
   else if (p.length < 3 && !(p.length === 2 && p[0] === p[1])) S.picks = [...p, c];
   else S.picks = [c];
   S.selected = null;
+  // A complete take (legal, and no further colour would make a larger
+  // one) moves the focus to Take; otherwise it stays on the token
+  // (keyboard play, issue 23).
+  const q = S.picks;
+  const larger = legal().some((a) => a.take && a.take.length > q.length && q.every((x) => a.take.includes(x)));
+  if (findLegal(pickedAction()) && !larger) S.focusNext = 'confirm-take';
   render();
 }
 
@@ -189,6 +197,8 @@ function renderSupply() {
     const picked = S.picks.filter((x) => x === c).length;
     box.append(el(can ? 'button' : 'div', {
       type: can ? 'button' : undefined,
+      'data-key': can ? `token-${c}` : undefined,
+      'aria-pressed': can ? String(picked > 0) : undefined,
       cls: `token gem-${c}${can ? ' playable' : ''}${picked ? ' chosen' : ''}`,
       title: t('supply.title', { count: countText(n, c) }),
       onclick: can ? () => pickColor(c) : undefined,
@@ -252,7 +262,7 @@ function hintRow(st) {
 function renderMain(box) {
   if (findLegal('pass')) {
     box.append(el('p', { text: t('move.mustPass') }),
-      el('button', { type: 'button', text: t('move.pass'), onclick: () => act('pass') }));
+      el('button', { type: 'button', 'data-key': 'confirm-pass', text: t('move.pass'), onclick: () => act('pass') }));
     return;
   }
   if (S.selected) {
@@ -270,9 +280,9 @@ function renderMain(box) {
     for (const a of entries) {
       const label = t(a.buy !== undefined ? 'move.buy' : a.reserve !== undefined ? 'move.reserve' : 'move.reserveTop');
       const choose = a === buy && pay ? () => act(buyAction(sel.info, pay, a)) : () => act(a);
-      row.append(el('button', { type: 'button', text: label, onclick: choose }));
+      row.append(el('button', { type: 'button', 'data-key': `confirm-${row.children.length}`, text: label, onclick: choose }));
     }
-    row.append(el('button', { type: 'button', cls: 'quiet', text: t('move.cancel'), onclick: () => { S.selected = null; render(); } }));
+    row.append(el('button', { type: 'button', 'data-key': 'confirm-cancel', cls: 'quiet', text: t('move.cancel'), onclick: () => { S.selected = null; render(); } }));
     box.append(row);
     return;
   }
@@ -286,8 +296,8 @@ function renderMain(box) {
   for (const c of S.picks) counts[c] = (counts[c] || 0) + 1;
   box.append(el('p', { text: t('move.takeWhat', { counts: countsText(counts) }) }));
   box.append(el('div', { cls: 'buttons' },
-    el('button', { type: 'button', text: t('move.take'), disabled: !entry, onclick: () => entry && act(entry) }),
-    el('button', { type: 'button', cls: 'quiet', text: t('move.clear'), onclick: () => { S.picks = []; render(); } })));
+    el('button', { type: 'button', 'data-key': 'confirm-take', text: t('move.take'), disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', 'data-key': 'confirm-clear', cls: 'quiet', text: t('move.clear'), onclick: () => { S.picks = []; render(); } })));
   if (!entry) box.append(el('p', { cls: 'muted', text: t('move.notLegal') }));
 }
 
@@ -423,5 +433,58 @@ async function verifyReveal(res, node) {
     }
   } catch {
     node.textContent = t('fair.error');
+  }
+}
+
+// ---- Keyboard play (issue 23) -------------------------------------------------
+
+// The board's controls as rows, top to bottom: each level's deck and
+// cards, then the supply's tokens.
+function boardRows() {
+  const rows = [...document.querySelectorAll('#levels .level-row')]
+    .map((row) => [...row.querySelectorAll('button[data-key]')]);
+  rows.push([...document.querySelectorAll('#supply button[data-key]')]);
+  return rows.filter((row) => row.length);
+}
+
+// Arrow keys move between the board's controls: left and right in a row,
+// up and down between the rows (the nearest column).
+function boardArrows(e) {
+  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (!step || !e.target.dataset || !e.target.dataset.key) return;
+  const rows = boardRows();
+  const r = rows.findIndex((row) => row.includes(e.target));
+  if (r < 0) return;
+  const c = rows[r].indexOf(e.target);
+  let next = null;
+  if (step[0]) next = rows[r][c + step[0]];
+  else {
+    const row = rows[r + step[1]];
+    if (row) next = row[Math.min(c, row.length - 1)];
+  }
+  e.preventDefault();
+  if (next) next.focus();
+}
+
+// The element to focus after a render: the control asked for (a confirm
+// after a complete pick), else the one that had the focus (drawing the
+// table again must not drop it to the page body), else at the start of
+// this player's turn the first token.
+function restoreFocus(key) {
+  const asked = S.focusNext;
+  S.focusNext = null;
+  if (asked === 'first-move') {
+    const first = boardRows().pop();
+    if (!first || !first.length) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    first[0].focus({ preventScroll: true });
+    return;
+  }
+  for (const want of [asked, key]) {
+    const node = want && document.querySelector(`[data-key="${want}"]`);
+    if (node && !node.disabled) {
+      if (node !== document.activeElement) node.focus({ preventScroll: true });
+      return;
+    }
   }
 }
