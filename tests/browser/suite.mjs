@@ -381,6 +381,8 @@ const STEPS = [
     // for her, so the lobby offers to watch instead (issue 23).
     await signIn(eve, `${run.baseUrl}/#${run.shared.code}`);
     const { page } = eve;
+    // The refusal is worded by the page from its code, of its own buttons.
+    await page.locator(SEL.toast, { hasText: 'you can watch instead' }).waitFor();
     await page.locator('#watch-instead').click();
     await page.locator('#game').waitFor({ state: 'visible' });
     await checkAccessibility(run, page, 'watching a room from its link');

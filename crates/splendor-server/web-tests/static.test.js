@@ -85,6 +85,9 @@ const BUILT_KEYS = [
   ...['mine', 'other'].flatMap((w) => ['', 'Return', 'Noble'].map((p) => `turn.${w}${p}`)),
   ...['', 'Deck'].flatMap((d) => ['', 'Gold'].map((g) => `event.reserved${d}${g}`)),
   ...['inaccuracy', 'mistake', 'blunder'].map((m) => `analysis.mark.${m}`),
+  ...['room_not_found', 'room_full', 'game_already_started', 'stale_version', 'not_your_turn',
+    'spectator_cannot_act', 'too_many_session_rooms', 'too_many_rooms_from_address', 'seat_held',
+    'rate_limited', 'storage_unavailable', 'room_unavailable', 'hint_not_allowed'].map((c) => `error.${c}`),
 ];
 
 test('every key the scripts use is in the English table', () => {

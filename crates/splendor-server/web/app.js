@@ -311,8 +311,7 @@ function handle(msg) {
         save(TOKEN_KEY, null);
         toast(t('toast.expired'));
       } else {
-        // The server words `message` in the language of our hello.
-        toast(msg.message || msg.code);
+        toast(errorText(msg));
       }
       // A seat refused because the game started or the room is full: the
       // lobby offers to watch instead (issue 23).
@@ -414,6 +413,18 @@ function show(id) {
 
 // Shows the screen that fits: while reconnecting, the last room stays on
 // screen (with no moves offered) until the server says where we are.
+// Refusals the page words itself from their code, speaking of its own
+// buttons (issue 23); the others in the server's words (in the language
+// of our hello), starting with a capital.
+const PAGE_ERRORS = ['room_not_found', 'room_full', 'game_already_started', 'stale_version',
+  'not_your_turn', 'spectator_cannot_act', 'too_many_session_rooms', 'too_many_rooms_from_address',
+  'seat_held', 'rate_limited', 'storage_unavailable', 'room_unavailable', 'hint_not_allowed'];
+
+function errorText(msg) {
+  if (PAGE_ERRORS.includes(msg.code)) return t(`error.${msg.code}`);
+  return capitalized(msg.message || msg.code);
+}
+
 function render() {
   // What had the focus, to give it back once the screen is drawn again.
   const active = document.activeElement;
