@@ -137,29 +137,61 @@ pub(crate) fn initial() -> Glicko2Rating {
     Glicko2Rating::new()
 }
 
+/// In the people's pool, a session moves others' ratings fully only once
+/// it has finished this many rated games (issue 22: ratings integrity).
+pub const ESTABLISHED_GAMES: i64 = 5;
+
+/// How much a result against a session with fewer than
+/// [`ESTABLISHED_GAMES`] counts, in the people's pool: a farmer who beats a
+/// dozen throwaway sessions gains tens of points, not hundreds.
+pub const FRESH_OPPONENT_WEIGHT: f64 = 0.02;
+
 /// The Glicko-2 step of one game: every seat's new rating from everyone's
-/// rating before it and the pairwise results of their places.
+/// rating before it and the pairwise results of their places. In the
+/// people's pool, results against opponents with fewer than
+/// [`ESTABLISHED_GAMES`] rated games count [`FRESH_OPPONENT_WEIGHT`] of
+/// their usual weight (the step with them is taken, and only that share of
+/// its change kept); the bots' pool counts every result.
 pub(crate) fn rate(seats: Vec<RatedSeat>) -> Vec<RatedUpdate> {
     let config = Glicko2Config::new();
-    let before: Vec<(Glicko2Rating, u8)> = seats.iter().map(|s| (s.before, s.place)).collect();
+    let before: Vec<(Glicko2Rating, u8, bool)> = seats
+        .iter()
+        .map(|s| (s.before, s.place, s.bot || s.games >= ESTABLISHED_GAMES))
+        .collect();
     seats
         .into_iter()
         .enumerate()
         .map(|(i, seat)| {
-            let results: Vec<(Glicko2Rating, Outcomes)> = before
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, &(rating, place))| {
-                    let outcome = match seat.place.cmp(&place) {
-                        std::cmp::Ordering::Less => Outcomes::WIN,
-                        std::cmp::Ordering::Equal => Outcomes::DRAW,
-                        std::cmp::Ordering::Greater => Outcomes::LOSS,
-                    };
-                    (rating, outcome)
-                })
+            let outcome_against = |place: u8| match seat.place.cmp(&place) {
+                std::cmp::Ordering::Less => Outcomes::WIN,
+                std::cmp::Ordering::Equal => Outcomes::DRAW,
+                std::cmp::Ordering::Greater => Outcomes::LOSS,
+            };
+            let others = before.iter().enumerate().filter(|(j, _)| *j != i);
+            let (full, fresh): (Vec<_>, Vec<_>) =
+                others.partition(|&(_, &(_, _, established))| seat.bot || established);
+            let full: Vec<(Glicko2Rating, Outcomes)> = full
+                .into_iter()
+                .map(|(_, &(rating, place, _))| (rating, outcome_against(place)))
                 .collect();
-            let after = glicko2_rating_period(&seat.before, &results, &config);
+            let fresh: Vec<(Glicko2Rating, Outcomes)> = fresh
+                .into_iter()
+                .map(|(_, &(rating, place, _))| (rating, outcome_against(place)))
+                .collect();
+            let mut after = if full.is_empty() {
+                seat.before
+            } else {
+                glicko2_rating_period(&seat.before, &full, &config)
+            };
+            if !fresh.is_empty() {
+                let with = glicko2_rating_period(&after, &fresh, &config);
+                let blend = |a: f64, b: f64| a + FRESH_OPPONENT_WEIGHT * (b - a);
+                after = Glicko2Rating {
+                    rating: blend(after.rating, with.rating),
+                    deviation: blend(after.deviation, with.deviation),
+                    volatility: blend(after.volatility, with.volatility),
+                };
+            }
             RatedUpdate { seat, after }
         })
         .collect()
@@ -239,6 +271,45 @@ mod tests {
             games: 0,
             wins: 0,
         }
+    }
+
+    fn established(place: u8) -> RatedSeat {
+        RatedSeat {
+            games: ESTABLISHED_GAMES,
+            ..seat(place)
+        }
+    }
+
+    /// Issue 22: a farmer who beats twelve fresh throwaway sessions, one
+    /// after the other, gains at most 50 points; against established
+    /// players the same wins count fully.
+    #[test]
+    fn wins_over_fresh_sessions_count_little_and_over_established_ones_fully() {
+        let mut farmer = seat(1);
+        for _ in 0..12 {
+            let out = rate(vec![farmer.clone(), seat(2)]);
+            farmer.before = out[0].after;
+            farmer.games += 1;
+        }
+        let farmed = farmer.before.rating;
+        assert!(farmed > 1500.0 && farmed <= 1550.0, "{farmed}");
+        let mut honest = seat(1);
+        for _ in 0..12 {
+            let out = rate(vec![honest.clone(), established(2)]);
+            honest.before = out[0].after;
+            honest.games += 1;
+        }
+        assert!(honest.before.rating > 1800.0, "{}", honest.before.rating);
+        // The throwaway still loses its points to an established winner.
+        let out = rate(vec![established(1), seat(2)]);
+        assert!(out[1].after.rating < 1400.0, "{}", out[1].after.rating);
+        // Program bots keep every result (their pool has its own rules).
+        let bot = |place| RatedSeat {
+            bot: true,
+            ..seat(place)
+        };
+        let out = rate(vec![bot(1), bot(2)]);
+        assert!(out[0].after.rating > 1600.0, "{}", out[0].after.rating);
     }
 
     #[test]

@@ -18,6 +18,7 @@ on_both_backends!(
     queues_form_games_from_the_oldest_present_sessions,
     ratings_survive_reopening_and_queues_are_cleared,
     a_game_with_bots_takes_the_asker_first_and_only_while_queued,
+    a_farmer_beating_a_dozen_throwaway_sessions_gains_little,
 );
 
 async fn sessions(store: &Store, names: &[&str]) -> Vec<SessionId> {
@@ -53,6 +54,41 @@ fn rated_game(id: u128, players: &[SessionId], names: &[&str], bots: &[Option<&s
         listed: false,
         rated: true,
     }
+}
+
+/// Issue 22: the farmer of the hostile test (twelve fresh sessions beaten
+/// in rated games, one each) went from 1500 to 2021; results against
+/// sessions with fewer than five rated games now count little.
+async fn a_farmer_beating_a_dozen_throwaway_sessions_gains_little(db: TestDb) {
+    let store = db.open().await;
+    let names: Vec<String> = (0..13).map(|i| format!("p{i}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let ids = sessions(&store, &refs).await;
+    for (k, &throwaway) in ids[1..].iter().enumerate() {
+        let id = 100 + k as u128;
+        store
+            .create_game(rated_game(
+                id,
+                &[ids[0], throwaway],
+                &["farmer", "throwaway"],
+                &[],
+            ))
+            .await
+            .unwrap();
+        store
+            .finish_game(Uuid::from_u128(id), "{}", 5_000 + k as i64, &[1, 2])
+            .await
+            .unwrap();
+    }
+    let farmer = store.rating_of(ids[0]).await.unwrap().unwrap();
+    assert_eq!((farmer.games, farmer.wins), (12, 12));
+    assert!(
+        farmer.rating > 1500.0 && farmer.rating <= 1550.0,
+        "{farmer:?}"
+    );
+    // Each throwaway lost a little too, not the farmer's gain times twelve.
+    let throwaway = store.rating_of(ids[1]).await.unwrap().unwrap();
+    assert!(throwaway.rating < 1500.0, "{throwaway:?}");
 }
 
 async fn a_rated_game_moves_ratings_the_right_way_once(db: TestDb) {
