@@ -139,12 +139,12 @@ pub(crate) fn initial() -> Glicko2Rating {
 
 /// In the people's pool, a session moves others' ratings fully only once
 /// it has finished this many rated games (issue 22: ratings integrity).
-pub const ESTABLISHED_GAMES: i64 = 5;
+pub(crate) const ESTABLISHED_GAMES: i64 = 5;
 
 /// How much a result against a session with fewer than
 /// [`ESTABLISHED_GAMES`] counts, in the people's pool: a farmer who beats a
 /// dozen throwaway sessions gains tens of points, not hundreds.
-pub const FRESH_OPPONENT_WEIGHT: f64 = 0.02;
+pub(crate) const FRESH_OPPONENT_WEIGHT: f64 = 0.02;
 
 /// The Glicko-2 step of one game: every seat's new rating from everyone's
 /// rating before it and the pairwise results of their places. In the
