@@ -96,6 +96,7 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/i18n-fr.js", "text/javascript; charset=utf-8"),
         ("/i18n-de.js", "text/javascript; charset=utf-8"),
         ("/icon-turn.svg", "image/svg+xml"),
+        ("/rules.md", "text/markdown; charset=utf-8"),
         ("/games", "text/html; charset=utf-8"),
         (
             "/games/0123456789abcdef0123456789abcdef",
@@ -262,4 +263,23 @@ async fn an_odd_host_header_is_not_copied_into_the_policy() {
         assert!(csp_line.contains("connect-src 'self';"), "{csp_line}");
     }
     assert!(!csp_line.contains("a.example"), "{csp_line}");
+}
+
+/// Issue 24: every rule an error's `rule` can cite is in the rules the
+/// server serves at /rules.md (docs/RULES.md), so someone who only cloned
+/// the project, or only talks to the server, can read it.
+#[tokio::test]
+async fn every_rule_an_error_cites_is_in_the_served_rules() {
+    let server = TestServer::start().await;
+    let rules = get(&server, "/rules.md").await.body;
+    for rule in splendor_rules::REFUSAL_RULES {
+        // "R4.1" is written "- R4.1 ..." (a section "R2" as "## R2 ...").
+        let listed =
+            rules.contains(&format!("- {rule} ")) || rules.contains(&format!("## {rule} "));
+        assert!(listed, "{rule} is not in docs/RULES.md");
+    }
+    assert!(
+        rules.contains("R12.5") && rules.contains("R13.2"),
+        "the rules are current"
+    );
 }

@@ -117,6 +117,12 @@ const TABLE_SCRIPT: Asset = Asset::new(
 const TURN_ICON: Asset = Asset::new(include_bytes!("../web/icon-turn.svg"), "image/svg+xml");
 const STYLE: Asset = Asset::new(include_bytes!("../web/app.css"), "text/css; charset=utf-8");
 const ICON: Asset = Asset::new(include_bytes!("../web/icon.svg"), "image/svg+xml");
+/// The rules the server enforces (R1..R13), which every error's `rule`
+/// cites: served so that a player or bot author can read them (issue 24).
+const RULES: Asset = Asset::new(
+    include_bytes!("../../../docs/RULES.md"),
+    "text/markdown; charset=utf-8",
+);
 
 /// The routes of the page and its files.
 pub(crate) fn routes() -> Router<AppState> {
@@ -194,6 +200,7 @@ pub(crate) fn routes() -> Router<AppState> {
         )
         .route("/app.css", get(async |h: HeaderMap| serve(&STYLE, &h)))
         .route("/icon.svg", get(async |h: HeaderMap| serve(&ICON, &h)))
+        .route("/rules.md", get(async |h: HeaderMap| serve(&RULES, &h)))
 }
 
 /// The file, or a 304 when the browser's copy (`If-None-Match`) is current.
