@@ -431,3 +431,45 @@ async fn a_mute_silences_a_sessions_chat_in_every_room_until_lifted() {
     assert_eq!(said["type"], "chat", "{said}");
     assert_eq!(get(&server, "/api/admin/mutes").await["mutes"], json!([]));
 }
+
+/// Issue 22: a mark keeps a session off the leaderboard without telling
+/// it: made, listed and lifted through the API (bad ones refused), the
+/// session plays on, and it is not among the bans.
+#[tokio::test]
+async fn a_mark_is_made_listed_and_lifted_and_the_session_plays_on() {
+    let server = with_token().await;
+    let mut bob = TestClient::connect(&server, "bob").await;
+    let welcome = bob.request(json!({"type": "hello", "name": "bob"})).await;
+    let session = welcome["session"].as_str().unwrap().to_owned();
+    let (status, made) = post(
+        &server,
+        "/api/admin/marks",
+        &json!({"session": session, "reason": "farmed throwaway sessions"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let marks = get(&server, "/api/admin/marks").await;
+    assert_eq!(marks["marks"][0]["session"], session.as_str(), "{marks}");
+    assert_eq!(get(&server, "/api/admin/bans").await["bans"], json!([]));
+    // Not told: the session still says hello, creates rooms and chats.
+    let room = bob.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(room["type"], "room", "{room}");
+    for body in [
+        json!({"session": "nope", "reason": "x"}),
+        json!({"session": session, "reason": " "}),
+        json!({"session": session, "reason": "x", "minutes": 0}),
+        json!({"session": session, "reason": "x", "extra": 1}),
+    ] {
+        let (status, answer) = post(&server, "/api/admin/marks", &body.to_string()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+    }
+    let id = made["mark"]["id"].as_i64().unwrap();
+    let (status, lifted) = post(
+        &server,
+        &format!("/api/admin/marks/{id}/lift"),
+        &json!({"reason": "appeal accepted"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{lifted}");
+    assert_eq!(get(&server, "/api/admin/marks").await["marks"], json!([]));
+}

@@ -23,6 +23,9 @@ pub(crate) const BAN_NAME: &str = "ban_name";
 pub(crate) const BAN_ADDRESS: &str = "ban_address";
 /// A session's chat muted on every node.
 pub(crate) const MUTE_SESSION: &str = "mute_session";
+/// A mark (issue 22): the session is kept off the leaderboards, without
+/// being told (its own page still shows its rating).
+pub(crate) const MARK_SESSION: &str = splendor_store::MARK_SESSION;
 
 /// What a ban names.
 #[derive(Clone, Debug, PartialEq, Eq)]

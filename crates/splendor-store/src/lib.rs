@@ -92,7 +92,7 @@ pub use model::{
     StoredGame, UnixMillis, unix_millis_now,
 };
 pub(crate) use moderation::AuditNote;
-pub use moderation::{AuditEntry, FORMER_PLAYER, NewSanction, Sanction};
+pub use moderation::{AuditEntry, FORMER_PLAYER, MARK_SESSION, NewSanction, Sanction};
 pub use node::{NodeClaim, OpenElsewhere, OpenRoomRecord};
 pub use queue::QueueEntry;
 pub use rating::{

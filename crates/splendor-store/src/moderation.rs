@@ -7,6 +7,10 @@
 use crate::backend::dispatch;
 use crate::{Store, StoreError};
 
+/// The sanction kind of a mark (issue 22): the session is kept off the
+/// leaderboards (`value`: the session id in 32 hexadecimal digits).
+pub const MARK_SESSION: &str = "mark_session";
+
 /// The name a forgotten player's games show.
 pub const FORMER_PLAYER: &str = "a former player";
 

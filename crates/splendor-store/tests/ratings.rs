@@ -19,6 +19,7 @@ on_both_backends!(
     ratings_survive_reopening_and_queues_are_cleared,
     a_game_with_bots_takes_the_asker_first_and_only_while_queued,
     a_farmer_beating_a_dozen_throwaway_sessions_gains_little,
+    a_marked_session_is_off_the_leaderboard_until_the_mark_is_lifted,
 );
 
 async fn sessions(store: &Store, names: &[&str]) -> Vec<SessionId> {
@@ -89,6 +90,48 @@ async fn a_farmer_beating_a_dozen_throwaway_sessions_gains_little(db: TestDb) {
     // Each throwaway lost a little too, not the farmer's gain times twelve.
     let throwaway = store.rating_of(ids[1]).await.unwrap().unwrap();
     assert!(throwaway.rating < 1500.0, "{throwaway:?}");
+}
+
+/// Issue 22: a mark keeps a session off the leaderboard (and its count)
+/// without changing its rating; lifted, it is back.
+async fn a_marked_session_is_off_the_leaderboard_until_the_mark_is_lifted(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["ann", "bob"]).await;
+    store
+        .create_game(rated_game(1, &ids, &["ann", "bob"], &[]))
+        .await
+        .unwrap();
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2])
+        .await
+        .unwrap();
+    let board = |store: &Store| {
+        let store = store.clone();
+        async move {
+            let page = store.leaderboard(BoardKind::Humans, 1, 50).await.unwrap();
+            let names: Vec<String> = page.players.iter().map(|p| p.name.clone()).collect();
+            (page.total, names)
+        }
+    };
+    assert_eq!(board(&store).await, (2, vec!["ann".into(), "bob".into()]));
+    let mark = store
+        .add_sanction(&splendor_store::NewSanction {
+            kind: splendor_store::MARK_SESSION.into(),
+            value: ids[0].0.simple().to_string(),
+            until_in_ms: None,
+            reason: "farmed throwaway sessions".into(),
+            actor: "operator".into(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(board(&store).await, (1, vec!["bob".into()]));
+    // Not told: the session's own rating is as it was.
+    assert!(store.rating_of(ids[0]).await.unwrap().unwrap().rating > 1500.0);
+    store
+        .lift_sanction(mark.id, "operator", "appeal")
+        .await
+        .unwrap();
+    assert_eq!(board(&store).await, (2, vec!["ann".into(), "bob".into()]));
 }
 
 async fn a_rated_game_moves_ratings_the_right_way_once(db: TestDb) {

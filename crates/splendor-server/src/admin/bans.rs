@@ -252,6 +252,57 @@ pub(super) async fn mute(State(state): State<AppState>, bytes: Bytes) -> Result<
         .into_response())
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewMark {
+    /// The session, as `welcome` names it.
+    session: String,
+    /// How long; absent: until lifted.
+    minutes: Option<u64>,
+    /// Why (for the audit; the player is not told).
+    reason: String,
+}
+
+/// `POST /api/admin/marks`: keeps a session off the leaderboards (issue
+/// 22), without telling it: a farmer or a cheat whose rating should not
+/// be shown. Audited like a ban.
+pub(super) async fn mark(State(state): State<AppState>, bytes: Bytes) -> Result<Response, Refusal> {
+    let new: NewMark = body(&bytes)?;
+    let session = uuid::Uuid::try_parse(new.session.trim()).map_err(|_| {
+        invalid(format!(
+            "{:?} is not a session id (32 hexadecimal digits)",
+            new.session
+        ))
+    })?;
+    let made = make(
+        &state,
+        (crate::sanctions::MARK_SESSION, session.simple().to_string()),
+        new.minutes,
+        &new.reason,
+    )
+    .await?;
+    tracing::info!(id = made.id, session = %made.value, "session marked: off the leaderboards");
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "mark": sanction_json(&made) })),
+    )
+        .into_response())
+}
+
+/// `GET /api/admin/marks`: the marks in force, oldest first.
+pub(super) async fn marks(State(state): State<AppState>) -> Result<Response, Refusal> {
+    let all = store(&state)?
+        .active_sanctions()
+        .await
+        .map_err(store_error)?;
+    let marks: Vec<_> = all
+        .iter()
+        .filter(|s| s.kind == crate::sanctions::MARK_SESSION)
+        .map(sanction_json)
+        .collect();
+    Ok(Json(json!({ "marks": marks })).into_response())
+}
+
 /// `GET /api/admin/mutes`: the chat mutes in force, oldest first.
 pub(super) async fn mutes(State(state): State<AppState>) -> Result<Response, Refusal> {
     let all = store(&state)?

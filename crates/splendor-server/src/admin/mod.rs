@@ -82,6 +82,11 @@ pub(crate) fn routes(state: &AppState) -> Option<Router<AppState>> {
                 "/api/admin/mutes/{id}/lift",
                 axum::routing::post(bans::lift),
             )
+            .route("/api/admin/marks", get(bans::marks).post(bans::mark))
+            .route(
+                "/api/admin/marks/{id}/lift",
+                axum::routing::post(bans::lift),
+            )
             .route("/api/admin/audit", get(bans::audit))
             .route(
                 "/api/admin/players/{session}/forget",

@@ -25,19 +25,34 @@ fn rating_from_row(row: &DbRow) -> Result<PlayerRating, StoreError> {
     })
 }
 
+/// A rating row's session id as sanctions name it: 32 lowercase hex digits.
+const SESSION_HEX: &str = match BACKEND {
+    crate::backend::Backend::Postgres => "replace(ratings.session_id::text, '-', '')",
+    crate::backend::Backend::Sqlite => "lower(hex(ratings.session_id))",
+};
+
 pub(crate) async fn leaderboard(
     pool: &Pool<Db>,
     bot: bool,
     offset: i64,
     limit: i64,
 ) -> Result<BoardPage, StoreError> {
-    let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE bot = $1")
-        .bind(bot)
-        .fetch_one(pool)
-        .await
-        .map_err(read_error)?;
+    // Marked sessions (issue 22) stay off the board, in the count too.
+    let unmarked = format!(
+        "NOT EXISTS (SELECT 1 FROM sanctions m WHERE m.kind = '{}' \
+         AND m.value = {SESSION_HEX} AND m.lifted_at IS NULL \
+         AND (m.until_ms IS NULL OR m.until_ms > {NOW_MS}))",
+        crate::MARK_SESSION
+    );
+    let total: i64 = sqlx::query_scalar(&format!(
+        "SELECT COUNT(*) FROM ratings WHERE bot = $1 AND {unmarked}"
+    ))
+    .bind(bot)
+    .fetch_one(pool)
+    .await
+    .map_err(read_error)?;
     let sql = format!(
-        "SELECT {RATING_COLUMNS} FROM ratings WHERE bot = $1 \
+        "SELECT {RATING_COLUMNS} FROM ratings WHERE bot = $1 AND {unmarked} \
          ORDER BY rating DESC, player_id LIMIT $2 OFFSET $3"
     );
     let rows = sqlx::query(&sql)
