@@ -240,7 +240,10 @@ function session(url, game) {
         game.entryId = game.queueId;
       } else if (game.createId === null) {
         const create = { type: 'create', seats: game.create.seats || 2 };
-        if (game.create.clock) create.clock = game.create.clock;
+        // Every option `create` takes (docs/PROTOCOL.md), passed as given.
+        for (const key of ['clock', 'listed', 'rated', 'stand_in_when_away']) {
+          if (game.create[key] !== undefined && game.create[key] !== null) create[key] = game.create[key];
+        }
         game.createId = send(create);
         game.entryId = game.createId;
       }

@@ -57,6 +57,7 @@ test('a whole game against the greedy bot, every frame valid', async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-token-'));
   const tokenFile = path.join(tmp, 'token');
   const seen = new Set();
+  const rooms = [];
   const check = frameChecker();
   try {
     const result = await kit.play((state) => {
@@ -64,9 +65,11 @@ test('a whole game against the greedy bot, every frame valid', async () => {
       assert.strictEqual(state.me.seat, state.you);
       return state.legal_actions[state.legal_actions.length - 1];
     }, {
-      url: server.url, name: 'nodekit', tokenFile, create: { seats: 2, bots: ['greedy'] },
-      onFrame: (frame) => { check(frame); seen.add(frame.type); },
+      url: server.url, name: 'nodekit', tokenFile, create: { seats: 2, bots: ['greedy'], listed: true },
+      onFrame: (frame) => { check(frame); seen.add(frame.type); if (frame.type === 'room') rooms.push(frame); },
     });
+    // Every create option goes to the server (issue 24): listed.
+    assert.ok(rooms.length && rooms.every((r) => r.listed === true), JSON.stringify(rooms[0]));
     assert.strictEqual(result.ranking.length, 2);
     assert.ok(result.ranking.some((r) => r.name === 'nodekit'));
     assert.strictEqual(fs.readFileSync(tokenFile, 'utf8').trim().length, 64);

@@ -125,9 +125,13 @@ class KitTest(unittest.TestCase):
         seen = []
         check = frame_checker()
 
+        rooms = []
+
         def on_frame(frame):
             check(frame)
             seen.append(frame["type"])
+            if frame["type"] == "room":
+                rooms.append(frame)
 
         def choose(state):
             self.assertTrue(state.my_turn)
@@ -138,8 +142,10 @@ class KitTest(unittest.TestCase):
             token_file = os.path.join(tmp, "token")
             result = splendor_kit.run(
                 choose, url=server.url, name="pykit", token_file=token_file,
-                create={"seats": 2, "bots": ["greedy"]}, on_frame=on_frame,
+                create={"seats": 2, "bots": ["greedy"], "listed": True}, on_frame=on_frame,
             )
+            # Every create option goes to the server (issue 24): listed.
+            self.assertTrue(rooms and all(r.get("listed") for r in rooms), rooms[:1])
             self.assertEqual(len(result.ranking), 2)
             self.assertIn("pykit", [r["name"] for r in result.ranking])
             self.assertTrue(result.game)

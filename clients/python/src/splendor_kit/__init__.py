@@ -295,8 +295,10 @@ class _Game:
         elif self.create_id is None:
             c = self.create or {}
             req = {"type": "create", "seats": c.get("seats", 2)}
-            if c.get("clock"):
-                req["clock"] = c["clock"]
+            # Every option `create` takes (docs/PROTOCOL.md), passed as given.
+            for key in ("clock", "listed", "rated", "stand_in_when_away"):
+                if c.get(key) is not None:
+                    req[key] = c[key]
             self.create_id = self.send(req)
             self.entry_id = self.create_id
 
