@@ -283,3 +283,24 @@ async fn every_rule_an_error_cites_is_in_the_served_rules() {
         "the rules are current"
     );
 }
+
+/// Issue 23: `--public-url` is said in `welcome` (without a trailing
+/// slash), so that the page's room links are ones a friend can open; a
+/// server without one says nothing.
+#[tokio::test]
+async fn welcome_says_the_public_url_when_the_host_set_one() {
+    let server = TestServer::start_with(splendor_server::Config {
+        public_url: Some("https://splendor.example.org/".into()),
+        ..splendor_server::Config::default()
+    })
+    .await;
+    let mut ann = splendor_e2e::TestClient::connect(&server, "ann").await;
+    let welcome = ann.hello().await;
+    assert_eq!(
+        welcome.public_url.as_deref(),
+        Some("https://splendor.example.org")
+    );
+    let plain = TestServer::start().await;
+    let mut bob = splendor_e2e::TestClient::connect(&plain, "bob").await;
+    assert_eq!(bob.hello().await.public_url, None);
+}

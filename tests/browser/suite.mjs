@@ -44,6 +44,8 @@ const STEPS = [
     await page.locator(SEL.room).waitFor({ state: 'visible' });
     const code = (await page.locator(SEL.roomCode).textContent()).trim();
     assert.match(code, /^[A-Z]{5}$/, 'the room code is shown');
+    // The link names the host's public address, not 127.0.0.1 (issue 23).
+    assert.equal(await page.locator('#room-link').inputValue(), `https://splendor.example.org/#${code}`);
     run.shared.code = code;
   }),
 

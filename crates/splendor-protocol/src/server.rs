@@ -83,6 +83,10 @@ pub struct Welcome {
     /// True for a bot session (`"bot": true` in a `hello`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,
+    /// The address people reach this server at, when the host set one
+    /// (`--public-url`): for links to a room (`PUBLIC_URL/#CODE`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public_url: Option<String>,
 }
 
 fn english() -> String {

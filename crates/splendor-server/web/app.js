@@ -234,6 +234,8 @@ function handle(msg) {
       S.token = msg.token;
       S.name = msg.name;
       S.playerId = msg.player_id || null;
+      // Room links use the host's public address when it set one (issue 23).
+      S.publicUrl = msg.public_url || null;
       save(TOKEN_KEY, msg.token);
       // A resumed session gets its room and state next, if it still has a
       // room; the answer to list_rooms comes after them and renders the lobby

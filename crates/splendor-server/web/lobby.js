@@ -99,7 +99,7 @@ function renderClocks() {
 function renderRoom() {
   const r = S.room;
   $('room-code').textContent = r.code;
-  $('room-link').value = `${location.origin}/#${r.code}`;
+  $('room-link').value = `${S.publicUrl || location.origin}/#${r.code}`;
   $('room-listed').textContent = r.rated ? t('room.rated') : t(r.listed ? 'room.listed' : 'room.unlisted');
   const seats = $('seat-list');
   seats.replaceChildren();

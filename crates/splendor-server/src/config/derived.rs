@@ -131,6 +131,9 @@ impl Config {
         if let Some(path) = &self.word_filter {
             crate::limits::WordFilter::load(path)?;
         }
+        if let Some(url) = &self.public_url {
+            check_public_url(url)?;
+        }
         if let Some(header) = &self.client_ip_header
             && axum::http::HeaderName::from_bytes(header.as_bytes()).is_err()
         {
@@ -140,4 +143,26 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// `--public-url`: an http(s) address with a host, no query or fragment.
+fn check_public_url(url: &str) -> Result<(), String> {
+    let bad = |why: &str| Err(format!("--public-url {url:?}: {why}"));
+    let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    else {
+        return bad("it must start with https:// (or http://)");
+    };
+    let host = rest.split('/').next().unwrap_or_default();
+    if host.is_empty() {
+        return bad("it names no host");
+    }
+    if url.contains(['?', '#', ' ', '"', '<', '>']) || url.chars().any(char::is_control) {
+        return bad("it must be a plain address, with no query, fragment or spaces");
+    }
+    if url.len() > 200 {
+        return bad("it is longer than 200 characters");
+    }
+    Ok(())
 }

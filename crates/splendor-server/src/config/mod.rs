@@ -88,6 +88,13 @@ pub struct Config {
     #[arg(long, env = "SPLENDOR_CLIENT_IP_HEADER", help_heading = "Network")]
     pub client_ip_header: Option<String>,
 
+    /// The address people reach this server at (https://splendor.example.org):
+    /// the page's room links use it instead of the address the host's own
+    /// browser opened (127.0.0.1 is no link for a friend). Said in
+    /// `welcome` as `public_url`.
+    #[arg(long, env = "SPLENDOR_PUBLIC_URL", help_heading = "Network")]
+    pub public_url: Option<String>,
+
     /// Serve /metrics on this address and port only (e.g. 127.0.0.1:9090,
     /// or a private network), and not on --listen. Unset: /metrics is on
     /// --listen with everything else; block it at your proxy.
@@ -429,6 +436,7 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             allow_same_origin: true,
             client_ip_header: None,
+            public_url: None,
             metrics_listen: None,
             shutdown_grace: Duration::from_secs(10),
             data_dir: PathBuf::from("./data"),

@@ -175,3 +175,32 @@ fn retention_is_longer_than_the_abandoned_game_time() {
     assert!(e.contains("--retention") && e.contains("abandoned"), "{e}");
     assert_eq!(Config::default().retention, None);
 }
+
+#[test]
+fn a_public_url_is_a_plain_http_address() {
+    let parse = |url: &str| {
+        Config::try_parse_from(["splendor-server", "--public-url", url])
+            .unwrap()
+            .check()
+    };
+    for good in [
+        "https://splendor.example.org",
+        "https://splendor.example.org/",
+        "http://192.0.2.7:8080/games-night",
+    ] {
+        assert_eq!(parse(good), Ok(()), "{good}");
+    }
+    for bad in [
+        "splendor.example.org",
+        "ftp://x",
+        "https://",
+        "https://x/?a=1",
+        "https://x/#ABCDE",
+        "https://x y",
+        "javascript:alert(1)",
+    ] {
+        let e = parse(bad).unwrap_err();
+        assert!(e.contains("--public-url"), "{bad}: {e}");
+    }
+    assert_eq!(Config::default().public_url, None);
+}

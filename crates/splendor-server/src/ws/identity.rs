@@ -145,6 +145,12 @@ impl Client {
             lang: self.lang.get().code().to_owned(),
             player_id: splendor_store::player_id(splendor_store::SessionId(session.id.0)),
             bot,
+            public_url: self
+                .state
+                .config()
+                .public_url
+                .as_ref()
+                .map(|u| u.trim_end_matches('/').to_owned()),
         }));
         self.session = Some(session.clone());
         // Back into the room the session was in: its seat and the current state at once.
