@@ -37,9 +37,10 @@ impl Store {
     }
 
     /// Claims the analysis of `game` (of `total` positions) for `owner`:
-    /// true when nobody had claimed it, or when its claim was not written
-    /// for at least `stale_ms` (its progress starts again from 0); false
-    /// when it is finished or another claim is alive.
+    /// true when nobody had claimed it, when `owner` itself had (a claim it
+    /// no longer works on), or when its claim was not written for at least
+    /// `stale_ms` (its progress starts again from 0); false when it is
+    /// finished or another owner's claim is alive.
     pub async fn claim_analysis(
         &self,
         game: Uuid,

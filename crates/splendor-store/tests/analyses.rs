@@ -53,19 +53,25 @@ async fn one_owner_claims_an_analysis_and_only_it_writes_progress_and_the_end(db
             .await
             .unwrap()
     );
-    // A live claim is nobody else's, nor a second time the owner's.
+    // A live claim is nobody else's; its owner may take it again (a claim
+    // it no longer works on), its progress from 0.
     assert!(
         !store
             .claim_analysis(game, "node-b", 60, HOUR)
             .await
             .unwrap()
     );
+    assert!(store.analysis_progress(game, "node-a", 5).await.unwrap());
     assert!(
-        !store
+        store
             .claim_analysis(game, "node-a", 60, HOUR)
             .await
             .unwrap()
     );
+    assert!(matches!(
+        store.analysis(game).await.unwrap(),
+        Some(AnalysisRecord::Running { done: 0, .. })
+    ));
     assert!(store.analysis_progress(game, "node-a", 12).await.unwrap());
     assert!(!store.analysis_progress(game, "node-b", 30).await.unwrap());
     match store.analysis(game).await.unwrap() {

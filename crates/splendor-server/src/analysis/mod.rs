@@ -219,6 +219,13 @@ impl Analyses {
         while let Some((game, plan)) = next {
             if let Err(why) = self.analyse(game, plan).await {
                 warn!(game = %game, error = %why, "an analysis stopped");
+                // The next request starts it again (a claim another node
+                // took over is not ours to give up: nothing is deleted).
+                let _ = self
+                    .inner
+                    .store
+                    .release_analysis(game, &self.inner.owner)
+                    .await;
             }
             let mut queue = self.lock();
             queue.running = queue.waiting.pop_front();

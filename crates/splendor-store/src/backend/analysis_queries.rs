@@ -48,7 +48,8 @@ pub(crate) async fn claim_analysis(
          VALUES ($1, 'running', $2, 0, $3, NULL, {NOW_MS}) \
          ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, done = 0, \
          total = excluded.total, updated_at = excluded.updated_at \
-         WHERE analyses.status = 'running' AND analyses.updated_at <= {NOW_MS} - $4 \
+         WHERE analyses.status = 'running' \
+         AND (analyses.owner = excluded.owner OR analyses.updated_at <= {NOW_MS} - $4) \
          RETURNING owner"
     );
     let claimed = sqlx::query(&sql)
