@@ -258,6 +258,14 @@ const STEPS = [
     assert.ok(await page.locator(SEL.replayNext).isDisabled(), 'nothing after the last move');
     await page.locator(SEL.replayPrev).click();
     assert.equal(await step.inputValue(), String(run.shared.moves - 1), 'one move back');
+    // The move list beside the board (issue 23): one entry per move, the
+    // one shown marked, a click goes to its position.
+    assert.equal(await page.locator('#move-list button').count(), run.shared.moves);
+    assert.equal(await page.locator('#move-list button[aria-current="step"]').getAttribute('data-step'), String(run.shared.moves - 1));
+    await page.locator('#move-list button').nth(2).click();
+    assert.equal(await step.inputValue(), '3', 'the third move\'s position');
+    await page.locator(SEL.replayLast).click();
+    await page.locator(SEL.replayPrev).click();
     console.log(`  the replay steps through ${run.shared.moves} moves`);
   }),
 

@@ -293,6 +293,7 @@
   'replay.loading': 'Wird geladen…',
   'replay.title': 'Raum {room}: {names}',
   'replay.step': 'Zug {step} von {last}',
+  'replay.moves': 'Züge',
   'replay.showResult': 'Ergebnis zeigen',
   'replay.missingTitle': 'Diese Partie gibt es nicht',
   'replay.missingLink': 'Zu den gespielten Partien',

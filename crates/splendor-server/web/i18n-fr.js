@@ -293,6 +293,7 @@
   'replay.loading': 'Chargement…',
   'replay.title': 'Salle {room} : {names}',
   'replay.step': 'Coup {step} sur {last}',
+  'replay.moves': 'Coups',
   'replay.showResult': 'Afficher le résultat',
   'replay.missingTitle': 'Partie introuvable',
   'replay.missingLink': 'Voir les parties jouées',

@@ -293,6 +293,7 @@
   'replay.loading': 'Laden…',
   'replay.title': 'Kamer {room}: {names}',
   'replay.step': 'Zet {step} van {last}',
+  'replay.moves': 'Zetten',
   'replay.showResult': 'Toon de uitslag',
   'replay.missingTitle': 'Dit spel bestaat niet',
   'replay.missingLink': 'Bekijk de gespeelde spellen',

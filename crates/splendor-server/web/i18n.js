@@ -320,6 +320,7 @@ const MESSAGES = {
     'replay.loading': 'Loading…',
     'replay.title': 'Room {room}: {names}',
     'replay.step': 'Move {step} of {last}',
+    'replay.moves': 'Moves',
     'replay.showResult': 'Show the result',
     'replay.missingTitle': 'No such game',
     'replay.missingLink': 'See the past games',

@@ -100,8 +100,33 @@ async function loadGame(id) {
   const fromHash = Number(location.hash.slice(1));
   R.step = Number.isInteger(fromHash) && fromHash >= 0 && fromHash < d.positions.length ? fromHash : 0;
   renderResult();
+  renderMoveList();
   show();
   setupAnalysis();
+}
+
+// Every move beside the board (issue 23), each a button to the position
+// it leads to; the one shown is marked.
+function renderMoveList() {
+  const d = R.data;
+  $('move-list').replaceChildren(...d.actions.map((a, i) => el('li', {},
+    el('button', {
+      type: 'button', cls: 'quiet small', 'data-step': i + 1,
+      onclick: () => go(i + 1),
+    }, actionText(a.events, a.by, nameOf)))));
+}
+
+function markMoveList() {
+  for (const b of document.querySelectorAll('#move-list button')) {
+    const current = Number(b.dataset.step) === R.step;
+    b.classList.toggle('current', current);
+    if (current) {
+      b.setAttribute('aria-current', 'step');
+      // Keep the current move in the list's view (the page does not scroll).
+      const list = $('move-list');
+      list.scrollTop = b.offsetTop - list.offsetTop - list.clientHeight / 2;
+    } else b.removeAttribute('aria-current');
+  }
 }
 
 function missingText() {
@@ -148,6 +173,7 @@ function show() {
   renderLevels(st);
   renderSupply(st);
   renderPlayers(st);
+  markMoveList();
   // The result stays hidden until the last move, unless asked for.
   const open = R.step === last || R.resultShown;
   $('result').hidden = !open;
@@ -265,6 +291,7 @@ function languageChanged() {
   if (R.data) {
     viewerTitle();
     renderResult();
+    renderMoveList();
     renderAnalysis();
     show();
   } else if (!$('list').hidden) {
