@@ -90,7 +90,7 @@ function cardNode(card, opts) {
   el('span', { cls: 'card-top' },
     el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
     el('span', { cls: `chip gem-${card.bonus}`, text: colorName(card.bonus) })),
-  costNode(card.cost));
+  costNode(card.cost, opts && opts.bonuses));
 }
 
 // The bonuses of the seat this page plays, or null for a spectator.
@@ -100,9 +100,10 @@ function myBonuses() {
 }
 
 // A card's cost as chips; for a player, what is left to pay after their
-// bonuses follows an arrow ("3 blue →1").
-function costNode(cost) {
-  const bonuses = myBonuses();
+// bonuses follows an arrow ("3 blue →1"): this page's player's, or for a
+// card another player reserved, that player's (issue 23).
+function costNode(cost, owner) {
+  const bonuses = owner || myBonuses();
   return el('span', { cls: 'cost' }, COLORS.filter((c) => cost[c] > 0).map((c) => {
     const net = bonuses ? Math.max(0, cost[c] - (bonuses[c] || 0)) : cost[c];
     if (net === cost[c]) return el('span', { cls: `chip gem-${c}` }, countText(cost[c], c));
@@ -361,7 +362,7 @@ function renderPlayers() {
       el('span', { cls: 'score', text: t('points', { n: p.points }) }),
       seat ? muteButton(S.room, seat) : null);
     const reserved = p.reserved.map((r) => (r.card
-      ? cardNode(r.card, { small: true })
+      ? cardNode(r.card, { small: true, bonuses: p.bonuses })
       : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.hidden', { level: r.level }) })));
     const marks = recentMarks();
     const lastMover = marks.seats.has(p.seat);
