@@ -24,6 +24,18 @@ import {
   SEL, buyWithMoreGold, firstToAct, logLines, offersGoldChoice, playUntil, signIn, status, waitStatus,
 } from './table.mjs';
 
+// The turn, the player count and the log's round lines at one instant
+// when the page's state is the one its last move led to (a move's events
+// and its state are two messages, and a bot may move at any moment).
+async function settledRounds(page) {
+  const handle = await page.waitForFunction(() => {
+    const last = S.moves[S.moves.length - 1];
+    if (!S.state || !last || last.version !== S.state.version) return false;
+    return { turn: S.state.turn, players: S.state.players.length, rounds: document.querySelectorAll('#log li.round').length };
+  });
+  return handle.jsonValue();
+}
+
 /// Moves played before one player reloads the page.
 const MOVES_BEFORE_RELOAD = 12;
 
@@ -198,6 +210,10 @@ const STEPS = [
       const newest = (await logLines(p))[0];
       assert.ok(last.startsWith('Last move: ') && last.includes(newest), `${p.name}: "${last}" / "${newest}"`);
       assert.equal(await p.page.locator('.player.last-mover').count(), 1, `${p.name}: one last mover`);
+      // Rounds are set apart in the log: one line for each round begun
+      // after the first (whichever seat plays first).
+      const { turn, players, rounds } = await settledRounds(p.page);
+      assert.equal(rounds, Math.max(0, Math.ceil(turn / players) - 1), `${p.name}: rounds after ${turn} turns`);
     }
   }),
 
@@ -408,6 +424,10 @@ const STEPS = [
     await checkAccessibility(run, page, 'a practice game with a hint');
     await page.locator('#hint-play').click();
     await page.locator('#log li', { hasText: '(with a hint)' }).first().waitFor();
+    // Rounds in the log whichever seat plays first (here the seat order is
+    // random): one line for each round begun after the first.
+    const { turn, players, rounds } = await settledRounds(page);
+    assert.equal(rounds, Math.max(0, Math.ceil(turn / players) - 1), `rounds after ${turn} turns`);
     // The bot's name is in the page's language like the rest (issue 23).
     await page.locator('#players', { hasText: 'Greedy bot' }).waitFor();
     await page.locator('#lang').selectOption('de');

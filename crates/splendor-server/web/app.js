@@ -364,16 +364,20 @@ function leaveRoomView() {
 function recordMove(version, events, by) {
   const seat = events.map((ev) => ev.seat).find((x) => x !== undefined);
   const resign = events.some((ev) => ev.event === 'resigned');
-  // Seats play in turn order from seat 0 (they are numbered so at the
-  // start): a seat below the one before starts a round. A resignation
-  // comes at any moment (R13.1) and starts none.
+  // A round ends when a seat that already moved in it moves again (a
+  // player's own follow-ups, returning tokens or choosing a noble, are
+  // the same turn); whichever seat played first. A resignation comes at
+  // any moment (R13.1) and counts for none.
   if (!resign && seat !== undefined) {
-    if (S.logRound === null) S.logRound = { n: 1, seat };
-    else if (seat < S.logRound.seat) S.logRound = { n: S.logRound.n + 1, seat };
-    else S.logRound.seat = seat;
-    if (S.logRound.n > 1 && S.logRound.seat === seat && S.logRound.fresh !== S.logRound.n) {
-      S.logRound.fresh = S.logRound.n;
+    const r = S.logRound;
+    if (r === null) {
+      S.logRound = { n: 1, seen: [seat], last: seat };
+    } else if (seat !== r.last && r.seen.includes(seat)) {
+      S.logRound = { n: r.n + 1, seen: [seat], last: seat };
       S.log.unshift({ round: S.logRound.n });
+    } else {
+      if (!r.seen.includes(seat)) r.seen.push(seat);
+      r.last = seat;
     }
   }
   S.log.unshift(...events.map((ev) => ({ ev, by })));
