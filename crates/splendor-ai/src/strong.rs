@@ -212,44 +212,45 @@ impl Search {
         // Selection and expansion.
         while let Some(actor) = game.to_act() {
             game.legal_actions(legal);
-            if let Some(action) = forced.take() {
+            // The move here: the forced one (through its child if searched),
+            // else an untried one (a new child), else UCB's among the tried.
+            let (action, existing) = if let Some(action) = forced.take() {
                 let existing = tree[node]
                     .children
                     .iter()
                     .map(|&c| c as usize)
                     .find(|&c| tree[c].action == action);
-                if let Some(child) = existing {
-                    apply(&mut game, actor, action);
+                (action, existing)
+            } else {
+                let untried = legal.iter().filter(|&&a| !has_child(tree, node, a)).count();
+                if untried > 0 {
+                    let pick = (rng.next_u64() % untried as u64) as usize;
+                    let action = *legal
+                        .iter()
+                        .filter(|&&a| !has_child(tree, node, a))
+                        .nth(pick)
+                        .expect("pick < untried");
+                    (action, None)
+                } else {
+                    let child = select(tree, node, legal);
+                    (tree[child].action, Some(child))
+                }
+            };
+            apply(&mut game, actor, action);
+            match existing {
+                Some(child) => {
                     path.push(child as u32);
                     node = child;
-                    continue;
                 }
-                let child = tree.len() as u32;
-                tree.push(Node::new(action, actor));
-                tree[node].children.push(child);
-                apply(&mut game, actor, action);
-                path.push(child);
-                break;
+                None => {
+                    // Expansion: one new node per iteration.
+                    let child = tree.len() as u32;
+                    tree.push(Node::new(action, actor));
+                    tree[node].children.push(child);
+                    path.push(child);
+                    break;
+                }
             }
-            let untried = legal.iter().filter(|&&a| !has_child(tree, node, a)).count();
-            if untried > 0 {
-                let pick = (rng.next_u64() % untried as u64) as usize;
-                let action = *legal
-                    .iter()
-                    .filter(|&&a| !has_child(tree, node, a))
-                    .nth(pick)
-                    .expect("pick < untried");
-                let child = tree.len() as u32;
-                tree.push(Node::new(action, actor));
-                tree[node].children.push(child);
-                apply(&mut game, actor, action);
-                path.push(child);
-                break;
-            }
-            let child = select(tree, node, legal);
-            apply(&mut game, actor, tree[child].action);
-            path.push(child as u32);
-            node = child;
         }
         let rewards = rollout(&mut game, rng, legal);
         for &n in path.iter() {

@@ -216,21 +216,27 @@ struct Lift {
     reason: String,
 }
 
+/// What a sanction of one session (a mute, a mark) is made from.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewMute {
+struct NewSessionSanction {
     /// The session, as `welcome` names it.
     session: String,
     /// How long; absent: until lifted.
     minutes: Option<u64>,
-    /// Why (the player is shown it).
+    /// Why (a muted player is shown it; a marked one is not told).
     reason: String,
 }
 
-/// `POST /api/admin/mutes`: mutes a session's chat in every room, on every
-/// node (its `chat` is refused `chat_muted`, with the reason).
-pub(super) async fn mute(State(state): State<AppState>, bytes: Bytes) -> Result<Response, Refusal> {
-    let new: NewMute = body(&bytes)?;
+/// Makes a sanction of `kind` on the session the body names, answered as
+/// `{label: sanction}` with 201.
+async fn session_sanction(
+    state: &AppState,
+    bytes: &Bytes,
+    kind: &'static str,
+    label: &'static str,
+) -> Result<Response, Refusal> {
+    let new: NewSessionSanction = body(bytes)?;
     let session = uuid::Uuid::try_parse(new.session.trim()).map_err(|_| {
         invalid(format!(
             "{:?} is not a session id (32 hexadecimal digits)",
@@ -238,83 +244,59 @@ pub(super) async fn mute(State(state): State<AppState>, bytes: Bytes) -> Result<
         ))
     })?;
     let made = make(
-        &state,
-        (crate::sanctions::MUTE_SESSION, session.simple().to_string()),
+        state,
+        (kind, session.simple().to_string()),
         new.minutes,
         &new.reason,
     )
     .await?;
-    tracing::info!(id = made.id, session = %made.value, "chat muted");
+    tracing::info!(id = made.id, session = %made.value, kind, "session sanctioned");
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "mute": sanction_json(&made) })),
+        Json(json!({ label: sanction_json(&made) })),
     )
         .into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewMark {
-    /// The session, as `welcome` names it.
-    session: String,
-    /// How long; absent: until lifted.
-    minutes: Option<u64>,
-    /// Why (for the audit; the player is not told).
-    reason: String,
+/// The sanctions of `kind` in force, oldest first, as `{label: [...]}`.
+async fn session_sanctions(
+    state: &AppState,
+    kind: &'static str,
+    label: &'static str,
+) -> Result<Response, Refusal> {
+    let all = store(state)?
+        .active_sanctions()
+        .await
+        .map_err(store_error)?;
+    let list: Vec<_> = all
+        .iter()
+        .filter(|s| s.kind == kind)
+        .map(sanction_json)
+        .collect();
+    Ok(Json(json!({ label: list })).into_response())
+}
+
+/// `POST /api/admin/mutes`: mutes a session's chat in every room, on every
+/// node (its `chat` is refused `chat_muted`, with the reason).
+pub(super) async fn mute(State(state): State<AppState>, bytes: Bytes) -> Result<Response, Refusal> {
+    session_sanction(&state, &bytes, crate::sanctions::MUTE_SESSION, "mute").await
+}
+
+/// `GET /api/admin/mutes`: the chat mutes in force, oldest first.
+pub(super) async fn mutes(State(state): State<AppState>) -> Result<Response, Refusal> {
+    session_sanctions(&state, crate::sanctions::MUTE_SESSION, "mutes").await
 }
 
 /// `POST /api/admin/marks`: keeps a session off the leaderboards (issue
 /// 22), without telling it: a farmer or a cheat whose rating should not
 /// be shown. Audited like a ban.
 pub(super) async fn mark(State(state): State<AppState>, bytes: Bytes) -> Result<Response, Refusal> {
-    let new: NewMark = body(&bytes)?;
-    let session = uuid::Uuid::try_parse(new.session.trim()).map_err(|_| {
-        invalid(format!(
-            "{:?} is not a session id (32 hexadecimal digits)",
-            new.session
-        ))
-    })?;
-    let made = make(
-        &state,
-        (crate::sanctions::MARK_SESSION, session.simple().to_string()),
-        new.minutes,
-        &new.reason,
-    )
-    .await?;
-    tracing::info!(id = made.id, session = %made.value, "session marked: off the leaderboards");
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "mark": sanction_json(&made) })),
-    )
-        .into_response())
+    session_sanction(&state, &bytes, crate::sanctions::MARK_SESSION, "mark").await
 }
 
 /// `GET /api/admin/marks`: the marks in force, oldest first.
 pub(super) async fn marks(State(state): State<AppState>) -> Result<Response, Refusal> {
-    let all = store(&state)?
-        .active_sanctions()
-        .await
-        .map_err(store_error)?;
-    let marks: Vec<_> = all
-        .iter()
-        .filter(|s| s.kind == crate::sanctions::MARK_SESSION)
-        .map(sanction_json)
-        .collect();
-    Ok(Json(json!({ "marks": marks })).into_response())
-}
-
-/// `GET /api/admin/mutes`: the chat mutes in force, oldest first.
-pub(super) async fn mutes(State(state): State<AppState>) -> Result<Response, Refusal> {
-    let all = store(&state)?
-        .active_sanctions()
-        .await
-        .map_err(store_error)?;
-    let mutes: Vec<_> = all
-        .iter()
-        .filter(|s| s.kind == crate::sanctions::MUTE_SESSION)
-        .map(sanction_json)
-        .collect();
-    Ok(Json(json!({ "mutes": mutes })).into_response())
+    session_sanctions(&state, crate::sanctions::MARK_SESSION, "marks").await
 }
 
 fn sanction_json(s: &Sanction) -> serde_json::Value {
