@@ -197,6 +197,7 @@ pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
                 bank_ms: millis(c.clock.bank()),
                 increment_ms: millis(c.clock.increment()),
                 stand_in_when_away: c.stand_in_when_away,
+                per_move: c.clock.on_deadline(),
             }),
             listed: plan.listed,
             rated: plan.rated,
@@ -267,12 +268,16 @@ fn rematch_from_wire(
     let clock = clock
         .map(|c| {
             let ms = std::time::Duration::from_millis;
-            TurnClock::new(ms(c.bank_ms), ms(c.increment_ms))
-                .map(|clock| ClockOptions {
-                    clock,
-                    stand_in_when_away: c.stand_in_when_away,
-                })
-                .map_err(|e| Unreadable(format!("clock: {e:?}")))
+            match c.per_move {
+                // The owner checked the time when the room was made.
+                Some(on_deadline) => Ok(TurnClock::per_move_unchecked(ms(c.bank_ms), on_deadline)),
+                None => TurnClock::new(ms(c.bank_ms), ms(c.increment_ms)),
+            }
+            .map(|clock| ClockOptions {
+                clock,
+                stand_in_when_away: c.stand_in_when_away,
+            })
+            .map_err(|e| Unreadable(format!("clock: {e:?}")))
         })
         .transpose()?;
     Ok(RematchPlan {

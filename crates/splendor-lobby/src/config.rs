@@ -59,6 +59,9 @@ pub struct LobbyConfig {
     /// R12.2's shortest grace of a marked or away seat: 10 seconds. Only
     /// tests lower it (a game whose player is away plays out in moments).
     pub min_grace: Duration,
+    /// R12.5's shortest time per move of a turn-based room: 1 hour. Only
+    /// tests lower it (a day's game in seconds).
+    pub min_per_move: Duration,
     /// This server's node: its connections' ids name it, and the room
     /// directory records it as the owner of its rooms (0 on one node).
     pub node: NodeId,
@@ -83,6 +86,7 @@ impl Default for LobbyConfig {
             turn_clock: None,
             room_seed: None,
             min_grace: splendor_room::clock::MIN_GRACE,
+            min_per_move: splendor_room::MIN_PER_MOVE,
             node: NodeId::default(),
         }
     }

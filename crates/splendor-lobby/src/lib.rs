@@ -57,6 +57,7 @@ pub use persist::{
 pub use presence::{Presence, RoomSeat};
 pub use room::{Answer, Caller, Joined, RemoteRooms, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
+pub use splendor_room::{MAX_PER_MOVE, MIN_PER_MOVE, OnDeadline};
 pub use splendor_room::{RoomCode, code, error, text};
 pub use thinking::ThinkPool;
 pub use timings::{TimeHistogram, Timings};

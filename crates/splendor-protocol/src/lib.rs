@@ -34,7 +34,7 @@ pub mod view;
 pub use action::{ActionSyntaxError, BuyTarget, WireAction};
 pub use client::{
     Act, ClientFrame, ClientMessage, ClockSpec, Create, FrameError, Hello, Join, MAX_LIVENESS_S,
-    RequestId, Role, SeatOrder, Start, parse_client_frame, peek_request_id,
+    OnDeadline, RequestId, Role, SeatOrder, Start, TurnBased, parse_client_frame, peek_request_id,
 };
 pub use error::ErrorCode;
 pub use frames::{EventsFrames, LeanStateFrames};

@@ -246,6 +246,10 @@ pub struct WireClock {
     pub increment_ms: u64,
     /// R12.3: the stand-in plays for the away.
     pub stand_in_when_away: bool,
+    /// A turn-based room (R12.5): `bank_ms` is the time per move, and
+    /// this what a passed deadline means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_move: Option<crate::OnDeadline>,
 }
 
 /// A room's refusal: its variant and what it carries.

@@ -169,6 +169,9 @@ pub struct RoomInfo {
     /// The room's turn clock (R12); absent without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<RoomClock>,
+    /// A turn-based room's time per move (R12.5); absent in a live room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_based: Option<crate::client::TurnBased>,
     /// After the end, once someone offered a rematch: who accepted, and
     /// the new room once everyone did.
     #[serde(default, skip_serializing_if = "Option::is_none")]

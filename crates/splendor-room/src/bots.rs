@@ -14,6 +14,7 @@ use splendor_rules::{Action, Seat, Viewer};
 use tracing::{info, warn};
 use uuid::Uuid;
 
+use super::config::OnDeadline;
 use super::core::RoomCore;
 use super::effect::{Effect, Tally, Think};
 use super::input::Caller;
@@ -157,11 +158,26 @@ impl RoomCore {
         let Some(clocks) = self.running.as_mut().and_then(|r| r.clocks_mut()) else {
             return;
         };
-        if let Some(seat) = clocks.expire(now) {
-            info!(seat, "out of time: the stand-in plays the turn (R12.2)");
-            self.push(Effect::Count(Tally::ClockTimeout));
-            self.broadcast_game(None, None);
+        let on_deadline = clocks.options.clock.on_deadline();
+        let Some(seat) = clocks.expire(now) else {
+            return;
+        };
+        self.push(Effect::Count(Tally::ClockTimeout));
+        if on_deadline == Some(OnDeadline::Resign) {
+            // R12.5: the room says a passed deadline resigns the player
+            // (R13); the write records it as the stand-in's.
+            info!(seat, "deadline passed: the player resigns (R12.5, R13)");
+            if let Err(e) = self.act_as(seat, Action::Resign, None, None) {
+                warn!(seat, ?e, "the deadline's resignation was refused");
+                self.broadcast_game(None, None);
+            }
+            return;
         }
+        info!(
+            seat,
+            "out of time: the stand-in plays the turn (R12.2, R12.5)"
+        );
+        self.broadcast_game(None, None);
     }
 
     /// Asks for a bot's move when a bot must act on a position it was not

@@ -15,6 +15,11 @@
 //!   stand-in plays the turn.
 //! - R12.3 With `stand_in_when_away`, a seat whose player is disconnected
 //!   when its turn starts gets no more than the grace before the stand-in.
+//! - R12.5 In a turn-based room every turn has the same time (its
+//!   deadline, counted from the start of the turn); the bank of a seat is
+//!   what is left of its turn's time, and it is full again when its turn
+//!   ends. A marked seat's grace is that next deadline. Being away counts
+//!   for nothing (R12.3 does not apply).
 
 use std::time::{Duration, Instant};
 
@@ -123,9 +128,18 @@ impl Clocks {
         self
     }
 
-    /// R12.2: the increment or 10 seconds, whichever is longer.
+    /// R12.2: the increment or 10 seconds, whichever is longer; in a
+    /// turn-based room the next deadline (R12.5).
     pub(crate) fn grace(&self) -> Duration {
+        if self.options.clock.is_per_move() {
+            return self.options.clock.bank();
+        }
         self.options.clock.increment().max(self.min_grace)
+    }
+
+    /// A turn-based room's clocks (R12.5).
+    pub(crate) fn per_move(&self) -> bool {
+        self.options.clock.is_per_move()
     }
 
     /// The game waits for `seat` from `now` (its turn, or a decision in
@@ -143,7 +157,11 @@ impl Clocks {
         };
         let grace = self.grace();
         let away = away && !self.restored_turn;
-        let budget = if clock.stand_in || (away && self.options.stand_in_when_away) {
+        let budget = if self.per_move() {
+            // R12.5: what is left of this turn's time, marked or not, away
+            // or not.
+            clock.bank
+        } else if clock.stand_in || (away && self.options.stand_in_when_away) {
             // R12.2 a marked seat, R12.3 an away player: the grace at most.
             grace.min(if clock.stand_in { grace } else { clock.bank })
         } else {
@@ -167,21 +185,26 @@ impl Clocks {
         let Some(clock) = self.seats.get_mut(usize::from(seat)) else {
             return;
         };
+        let per_move = self.options.clock.is_per_move();
         if by_person {
             let used = ticking.map_or(Duration::ZERO, |t| now.saturating_duration_since(t.since));
-            if clock.stand_in {
+            if clock.stand_in && !per_move {
                 // R12.2: back in the seat, with what was left of the grace.
                 clock.bank = grace.saturating_sub(used);
                 clock.stand_in = false;
             } else {
                 clock.bank = clock.bank.saturating_sub(used);
+                clock.stand_in = false;
             }
             if self.standing_in == Some(seat) {
                 self.standing_in = None;
             }
         }
         if turn_ends {
-            if by_person {
+            if per_move {
+                // R12.5: the next turn has its whole time again.
+                clock.bank = self.options.clock.bank();
+            } else if by_person {
                 clock.bank += increment;
             }
             if self.standing_in == Some(seat) {

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+pub use splendor_protocol::OnDeadline;
+
 /// The settings a room uses, passed in by whoever makes the room (the
 /// lobby builds them from its own configuration): the room knows nothing
 /// of the process's other limits.
@@ -44,14 +46,24 @@ impl Default for RoomConfig {
     }
 }
 
-/// A Fischer clock (R12.1): a time bank per player, and an increment added
-/// when each of their turns ends. Whole seconds: a bank of 1 second to
-/// 7 days, an increment of 0 to 1 day.
+/// A turn clock: a Fischer clock (R12.1: a time bank per player, and an
+/// increment added when each of their turns ends; whole seconds, a bank of
+/// 1 second to 7 days, an increment of 0 to 1 day), or a turn-based room's
+/// time per move (R12.5: a deadline for each turn, 1 hour to 14 days, and
+/// what passing it means).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnClock {
+    /// The bank; per move, the time of each turn.
     bank: Duration,
     increment: Duration,
+    /// `Some` in a turn-based room (R12.5).
+    per_move: Option<OnDeadline>,
 }
+
+/// The shortest time per move of a turn-based room (R12.5).
+pub const MIN_PER_MOVE: Duration = Duration::from_secs(60 * 60);
+/// The longest time per move of a turn-based room (R12.5).
+pub const MAX_PER_MOVE: Duration = Duration::from_secs(14 * DAY);
 
 /// A clock outside what R12.1 allows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,6 +74,9 @@ pub enum TurnClockError {
     /// The increment is not 0 to 1 day in whole seconds.
     #[error("a clock's increment is 0 to 1 day in whole seconds (R12.1), not {0:?}")]
     Increment(Duration),
+    /// The time per move is not 1 hour to 14 days in whole seconds.
+    #[error("a time per move is 1 hour to 14 days in whole seconds (R12.5), not {0:?}")]
+    PerMove(Duration),
     /// The text is not `BANK+INCREMENT`.
     #[error(
         "{0:?} is not a clock: write BANK+INCREMENT in seconds, minutes, hours or days, like 5m+10s or 1d+0s"
@@ -77,6 +92,9 @@ impl TurnClockError {
             TurnClockError::Bank(d) => Words::new("clock-bank").text("value", format!("{d:?}")),
             TurnClockError::Increment(d) => {
                 Words::new("clock-increment").text("value", format!("{d:?}"))
+            }
+            TurnClockError::PerMove(d) => {
+                Words::new("clock-per-move").text("value", format!("{d:?}"))
             }
             // Only the command line parses clocks from text.
             TurnClockError::Syntax(_) => Words::new("room-internal"),
@@ -96,12 +114,52 @@ impl TurnClock {
         if !whole(increment) || increment > Duration::from_secs(DAY) {
             return Err(TurnClockError::Increment(increment));
         }
-        Ok(TurnClock { bank, increment })
+        Ok(TurnClock {
+            bank,
+            increment,
+            per_move: None,
+        })
     }
 
-    /// Each player's time at the start.
+    /// A turn-based room's clock (R12.5): `time` for each turn, 1 hour to
+    /// 14 days in whole seconds, and what a passed deadline means.
+    pub fn per_move(time: Duration, on_deadline: OnDeadline) -> Result<TurnClock, TurnClockError> {
+        if time.subsec_nanos() != 0 || time < MIN_PER_MOVE || time > MAX_PER_MOVE {
+            return Err(TurnClockError::PerMove(time));
+        }
+        Ok(TurnClock {
+            bank: time,
+            increment: Duration::ZERO,
+            per_move: Some(on_deadline),
+        })
+    }
+
+    /// The same clock with `time` per move but no bounds checked: for
+    /// tests that stand seconds for days only
+    /// ([`RoomConfig`] has no say in it; the server's test setting does).
+    pub fn per_move_unchecked(time: Duration, on_deadline: OnDeadline) -> TurnClock {
+        TurnClock {
+            bank: time,
+            increment: Duration::ZERO,
+            per_move: Some(on_deadline),
+        }
+    }
+
+    /// Each player's time at the start; in a turn-based room, the time of
+    /// every turn.
     pub fn bank(self) -> Duration {
         self.bank
+    }
+
+    /// In a turn-based room (R12.5), what a passed deadline means; `None`
+    /// for a Fischer clock.
+    pub fn on_deadline(self) -> Option<OnDeadline> {
+        self.per_move
+    }
+
+    /// A turn-based room's clock (R12.5).
+    pub fn is_per_move(self) -> bool {
+        self.per_move.is_some()
     }
 
     /// Added when each of a player's turns ends.
@@ -138,7 +196,13 @@ impl std::str::FromStr for TurnClock {
 
 impl std::fmt::Display for TurnClock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}s+{}s", self.bank.as_secs(), self.increment.as_secs())
+        match self.per_move {
+            None => write!(f, "{}s+{}s", self.bank.as_secs(), self.increment.as_secs()),
+            Some(OnDeadline::StandIn) => write!(f, "{}s per move", self.bank.as_secs()),
+            Some(OnDeadline::Resign) => {
+                write!(f, "{}s per move, resign", self.bank.as_secs())
+            }
+        }
     }
 }
 
@@ -157,6 +221,31 @@ mod tests {
         assert_eq!(correspondence.increment(), Duration::from_secs(DAY));
         assert!("7d+0s".parse::<TurnClock>().is_ok());
         assert!("1s+0s".parse::<TurnClock>().is_ok());
+    }
+
+    #[test]
+    fn r12_5_a_time_per_move_is_one_hour_to_fourteen_days() {
+        let day = TurnClock::per_move(Duration::from_secs(DAY), OnDeadline::Resign).unwrap();
+        assert_eq!(day.bank(), Duration::from_secs(DAY));
+        assert_eq!(day.increment(), Duration::ZERO);
+        assert_eq!(day.on_deadline(), Some(OnDeadline::Resign));
+        assert_eq!(day.to_string(), "86400s per move, resign");
+        assert!(!"1d+0s".parse::<TurnClock>().unwrap().is_per_move());
+        for ok in [MIN_PER_MOVE, MAX_PER_MOVE] {
+            assert!(TurnClock::per_move(ok, OnDeadline::StandIn).is_ok());
+        }
+        for bad in [
+            Duration::ZERO,
+            MIN_PER_MOVE - Duration::from_secs(1),
+            MAX_PER_MOVE + Duration::from_secs(1),
+            Duration::from_secs(10 * 365 * DAY),
+            Duration::from_millis(3_600_500),
+        ] {
+            assert_eq!(
+                TurnClock::per_move(bad, OnDeadline::StandIn),
+                Err(TurnClockError::PerMove(bad))
+            );
+        }
     }
 
     #[test]

@@ -60,7 +60,9 @@ use splendor_replay::Salt;
 use splendor_rules::{Game, Options};
 
 pub use self::code::RoomCode;
-pub use self::config::{RoomConfig, TurnClock, TurnClockError};
+pub use self::config::{
+    MAX_PER_MOVE, MIN_PER_MOVE, OnDeadline, RoomConfig, TurnClock, TurnClockError,
+};
 pub use self::conn::{CloseReason, ConnId, NodeId, Outgoing, SharedFrame, Worded};
 pub use self::core::RoomCore;
 pub use self::effect::{Answer, Closed, Effect, Joined, RoomProbe};

@@ -113,10 +113,20 @@ impl RoomCore {
                 .collect(),
             spectators_muted: self.spectators_muted(),
             you,
-            clock: self.clock.map(|c| splendor_protocol::RoomClock {
-                initial_s: c.clock.bank().as_secs(),
-                increment_s: c.clock.increment().as_secs(),
-                stand_in_when_away: c.stand_in_when_away,
+            clock: self.clock.filter(|c| !c.clock.is_per_move()).map(|c| {
+                splendor_protocol::RoomClock {
+                    initial_s: c.clock.bank().as_secs(),
+                    increment_s: c.clock.increment().as_secs(),
+                    stand_in_when_away: c.stand_in_when_away,
+                }
+            }),
+            turn_based: self.clock.and_then(|c| {
+                c.clock
+                    .on_deadline()
+                    .map(|on_deadline| splendor_protocol::TurnBased {
+                        per_move_s: c.clock.bank().as_secs() as i64,
+                        on_deadline,
+                    })
             }),
             rematch: self.rematch_info(),
         }

@@ -75,6 +75,9 @@ pub(crate) struct ExpiryInputs {
     pub(crate) last_activity: Instant,
     /// Since when nobody, player or spectator, has been attached.
     pub(crate) empty_since: Option<Instant>,
+    /// A turn-based room (R12.5): before its end it waits for its players
+    /// as long as it takes.
+    pub(crate) turn_based: bool,
 }
 
 /// When the room closes by itself, if nothing happens before: a finished
@@ -84,9 +87,11 @@ pub(crate) struct ExpiryInputs {
 /// whole viewing time, issue 20's soak); a running game once every player has been
 /// away for the abandoned-game TTL; before the start, a short grace once no
 /// player is connected (a reload, a network change), the idle TTL while
-/// one is.
+/// one is. A turn-based room (R12.5) closes only after its end: away is
+/// the normal state of its players.
 pub(crate) fn expiry(config: &RoomConfig, inputs: &ExpiryInputs) -> Option<Instant> {
     match inputs.status {
+        RoomStatus::Playing | RoomStatus::Waiting if inputs.turn_based => None,
         RoomStatus::Finished => {
             let viewing_over = inputs.finished_at.map(|at| at + config.finished_room_ttl);
             match inputs.empty_since {

@@ -51,6 +51,7 @@ impl RoomCore {
                     quiet_since: self.quiet_since,
                     last_activity: self.last_activity,
                     empty_since: self.empty_since,
+                    turn_based: self.clock.is_some_and(|c| c.clock.is_per_move()),
                 },
             )
         };

@@ -187,3 +187,33 @@ fn answers_round_trip_and_a_rematch_plan_says_it_cannot_cross() {
         Err(LobbyError::Internal(_))
     ));
 }
+
+#[test]
+fn a_rematch_keeps_its_clock_across_nodes_fischer_or_turn_based() {
+    use splendor_lobby::room::clock::ClockOptions;
+    use splendor_lobby::{OnDeadline, TurnClock};
+    use std::time::Duration;
+    for clock in [
+        ClockOptions {
+            clock: "5m+10s".parse().unwrap(),
+            stand_in_when_away: true,
+        },
+        // R12.5: a turn-based room's rematch is turn-based too.
+        ClockOptions {
+            clock: TurnClock::per_move(Duration::from_secs(86_400), OnDeadline::Resign).unwrap(),
+            stand_in_when_away: false,
+        },
+    ] {
+        let plan = splendor_lobby::room::RematchPlan {
+            others: Vec::new(),
+            clock: Some(clock),
+            listed: true,
+            rated: false,
+        };
+        let back = answer_from_wire(through_the_wire(answer_to_wire(Ok(Answer::Rematch(plan)))));
+        match back {
+            Ok(Answer::Rematch(plan)) => assert_eq!(plan.clock, Some(clock)),
+            other => panic!("{other:?}"),
+        }
+    }
+}

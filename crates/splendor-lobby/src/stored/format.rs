@@ -11,6 +11,7 @@ use splendor_rules::{GameResult, Options, Seat, Standing};
 use crate::config::TurnClock;
 use crate::room::clock::{ClockOptions, SeatClock};
 use crate::room::effect::Mover;
+use splendor_room::{MAX_PER_MOVE, OnDeadline};
 
 /// A game's rules options as stored with its log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,17 +108,21 @@ impl From<StoredResult> for GameResult {
     }
 }
 
-/// A room's turn clock as stored with its game (R12.1, R12.3).
+/// A room's turn clock as stored with its game (R12.1, R12.3, R12.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoredClock {
-    /// Each player's bank at the start, in seconds.
+    /// Each player's bank at the start, in seconds; in a turn-based room
+    /// the time of every turn.
     pub initial_s: u64,
     /// Added when each of a player's turns ends, in seconds.
     pub increment_s: u64,
     /// R12.3: a disconnected player's turn goes to the stand-in.
     #[serde(default)]
     pub stand_in_when_away: bool,
+    /// A turn-based room (R12.5): what a passed deadline means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_move: Option<OnDeadline>,
 }
 
 /// What is stored beside an action's move: who made it, when it was not
@@ -150,6 +155,7 @@ pub fn clock_json(options: ClockOptions) -> String {
         initial_s: options.clock.bank().as_secs(),
         increment_s: options.clock.increment().as_secs(),
         stand_in_when_away: options.stand_in_when_away,
+        per_move: options.clock.on_deadline(),
     };
     // Plain data: serialising cannot fail.
     serde_json::to_string(&stored).unwrap_or_default()
@@ -159,11 +165,17 @@ pub fn clock_json(options: ClockOptions) -> String {
 pub fn parse_clock_json(json: &str) -> Result<ClockOptions, String> {
     let stored: StoredClock =
         serde_json::from_str(json).map_err(|e| format!("clock {json:?}: {e}"))?;
-    let clock = TurnClock::new(
-        Duration::from_secs(stored.initial_s),
-        Duration::from_secs(stored.increment_s),
-    )
-    .map_err(|e| format!("clock {json:?}: {e}"))?;
+    let bank = Duration::from_secs(stored.initial_s);
+    let clock = match stored.per_move {
+        // R12.5; a time per move shorter than an hour was allowed by a
+        // test's setting when the game was made (never longer than 14 days).
+        Some(on_deadline) if (1..=MAX_PER_MOVE.as_secs()).contains(&stored.initial_s) => {
+            TurnClock::per_move_unchecked(bank, on_deadline)
+        }
+        Some(_) => return Err(format!("clock {json:?}: not a time per move (R12.5)")),
+        None => TurnClock::new(bank, Duration::from_secs(stored.increment_s))
+            .map_err(|e| format!("clock {json:?}: {e}"))?,
+    };
     Ok(ClockOptions {
         clock,
         stand_in_when_away: stored.stand_in_when_away,
@@ -336,6 +348,31 @@ mod tests {
         assert_eq!(parse_clock_json(&json), Ok(options));
         assert!(parse_clock_json(r#"{"initial_s":0,"increment_s":10}"#).is_err());
         assert!(parse_clock_json(r#"{"initial_s":60,"increment_s":1,"x":1}"#).is_err());
+
+        // R12.5: a turn-based room's time per move and what its deadline means.
+        let turn_based = ClockOptions {
+            clock: TurnClock::per_move(Duration::from_secs(86_400), OnDeadline::Resign).unwrap(),
+            stand_in_when_away: false,
+        };
+        let json = clock_json(turn_based);
+        assert_eq!(
+            json,
+            r#"{"initial_s":86400,"increment_s":0,"stand_in_when_away":false,"per_move":"resign"}"#
+        );
+        assert_eq!(parse_clock_json(&json), Ok(turn_based));
+        // A test's short time per move reads back; nothing past 14 days does.
+        let short = parse_clock_json(r#"{"initial_s":2,"increment_s":0,"per_move":"stand_in"}"#);
+        assert_eq!(short.map(|c| c.clock.bank()), Ok(Duration::from_secs(2)));
+        assert!(
+            parse_clock_json(r#"{"initial_s":1209601,"increment_s":0,"per_move":"resign"}"#)
+                .is_err()
+        );
+        assert!(
+            parse_clock_json(r#"{"initial_s":0,"increment_s":0,"per_move":"resign"}"#).is_err()
+        );
+        assert!(
+            parse_clock_json(r#"{"initial_s":60,"increment_s":0,"per_move":"never"}"#).is_err()
+        );
 
         assert_eq!(meta_json(Mover::Person, None), None);
         assert_eq!(parse_meta_json(None), Ok((Mover::Person, None)));

@@ -15,6 +15,7 @@ use crate::code::RoomCode;
 use crate::lobby::Lobby;
 use crate::persist::GameId;
 use crate::room::RestoredGame;
+use crate::room::clock::{ClockOptions, SeatClock};
 use crate::room::effect::Mover;
 use crate::session::{Session, SessionId};
 
@@ -132,6 +133,43 @@ pub async fn take_over_orphans(
     Ok(taken)
 }
 
+/// R12.5 after a restart: the deadline of the turn in progress is a wall-
+/// clock time (when the last action was accepted, or the game started,
+/// plus what was left of that seat's turn); what is left of it now is the
+/// seat's bank. A deadline that passed while no server ran the game gives
+/// the player one more hour from now.
+fn per_move_deadline(
+    options: ClockOptions,
+    mut seats: Vec<SeatClock>,
+    players: usize,
+    to_act: usize,
+    last_at: UnixMillis,
+    now: UnixMillis,
+) -> Vec<SeatClock> {
+    let time = options.clock.bank();
+    seats.resize(
+        players,
+        SeatClock {
+            bank: time,
+            stand_in: false,
+        },
+    );
+    if let Some(seat) = seats.get_mut(to_act) {
+        let left = i64::try_from(seat.bank.as_millis()).unwrap_or(i64::MAX);
+        let deadline = last_at.saturating_add(left);
+        seat.bank = if deadline > now {
+            Duration::from_millis(u64::try_from(deadline - now).unwrap_or(0))
+        } else {
+            RESTART_GRACE
+        };
+    }
+    seats
+}
+
+/// R12.5: one more hour for a deadline that passed while no server ran the
+/// game.
+pub(crate) const RESTART_GRACE: Duration = Duration::from_secs(60 * 60);
+
 fn idle_longer_than(now: UnixMillis, since: UnixMillis, limit: Duration) -> bool {
     let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
     now.saturating_sub(since) > limit
@@ -162,6 +200,13 @@ async fn restore_one(
     let code = RoomCode::parse(&stored.room_code)
         .ok_or_else(|| format!("{:?} is not a room code", stored.room_code))?;
     let options = parse_options(stored)?;
+    let clock = stored
+        .clock_json
+        .as_deref()
+        .map(format::parse_clock_json)
+        .transpose()?;
+    // R12.5: a turn-based game waits for its players as long as it takes.
+    let abandoned = abandoned && !clock.is_some_and(|c| c.clock.is_per_move());
     let log = logged_actions(stored)?;
     let salt = Salt(stored.salt);
     let seed = Seed(stored.seed);
@@ -238,11 +283,6 @@ async fn restore_one(
         .map(|s| s.bot.as_deref().map(str::parse).transpose())
         .collect::<Result<Vec<Option<splendor_ai::Level>>, _>>()
         .map_err(|e| format!("seat of a bot: {e}"))?;
-    let clock = stored
-        .clock_json
-        .as_deref()
-        .map(format::parse_clock_json)
-        .transpose()?;
     let mut clocks = None;
     let mut stand_in_actions = Vec::new();
     for (index, action) in stored.actions.iter().enumerate() {
@@ -253,6 +293,19 @@ async fn restore_one(
         if after.is_some() {
             clocks = after;
         }
+    }
+    if let Some(options) = clock.filter(|c| c.clock.is_per_move())
+        && let Some(seat) = game.to_act()
+    {
+        let last_at = stored.actions.last().map_or(stored.created_at, |a| a.at);
+        clocks = Some(per_move_deadline(
+            options,
+            clocks.unwrap_or_default(),
+            stored.seats.len(),
+            usize::from(seat),
+            last_at,
+            unix_millis_now(),
+        ));
     }
     let restored = RestoredGame {
         id: GameId(stored.id),
@@ -292,6 +345,52 @@ async fn restore_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn per_move(seconds: u64) -> ClockOptions {
+        ClockOptions {
+            clock: crate::config::TurnClock::per_move(
+                Duration::from_secs(seconds),
+                splendor_room::OnDeadline::StandIn,
+            )
+            .unwrap(),
+            stand_in_when_away: false,
+        }
+    }
+
+    #[test]
+    fn r12_5_a_restored_turn_keeps_its_wall_clock_deadline() {
+        let day = per_move(86_400);
+        let full =
+            |seats: &[SeatClock]| -> Vec<u64> { seats.iter().map(|s| s.bank.as_secs()).collect() };
+        // The first turn of a game started an hour ago, no action stored.
+        let seats = per_move_deadline(day, Vec::new(), 3, 0, 0, 3_600_000);
+        assert_eq!(full(&seats), [82_800, 86_400, 86_400]);
+        // Seat 1, marked, had 10 hours of its turn left after its last
+        // action (a decision in its turn) stored at 5 h; now is 7 h.
+        let stored = vec![
+            SeatClock {
+                bank: Duration::from_secs(86_400),
+                stand_in: false,
+            },
+            SeatClock {
+                bank: Duration::from_secs(36_000),
+                stand_in: true,
+            },
+        ];
+        let seats = per_move_deadline(day, stored, 2, 1, 5 * 3_600_000, 7 * 3_600_000);
+        assert_eq!(full(&seats), [86_400, 28_800]);
+        assert!(seats[1].stand_in, "the mark stays");
+    }
+
+    #[test]
+    fn r12_5_a_deadline_passed_while_down_gives_one_more_hour() {
+        let day = per_move(86_400);
+        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 86_400_000);
+        assert_eq!(seats[1].bank, RESTART_GRACE, "exactly at the deadline");
+        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 30 * 86_400_000);
+        assert_eq!(seats[1].bank, RESTART_GRACE);
+        assert_eq!(seats[0].bank, Duration::from_secs(86_400));
+    }
 
     #[test]
     fn idleness_is_measured_in_milliseconds_without_overflow() {

@@ -153,6 +153,10 @@ pub struct Create {
     /// long as the room lives (the server may set a default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSpec>,
+    /// A turn-based room (R12.5): each turn has a deadline instead of a
+    /// bank. Not with `clock` nor `stand_in_when_away`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_based: Option<TurnBased>,
     /// R12.3: a disconnected player's turn goes to the stand-in after the
     /// grace (needs a clock).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -175,6 +179,33 @@ pub struct ClockSpec {
     pub increment_s: i64,
 }
 
+/// A turn-based room's time per move as `create` gives it (R12.5): whole
+/// seconds from 1 hour to 14 days, else `invalid_clock`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnBased {
+    /// The time each turn has, from the moment it starts, in seconds.
+    pub per_move_s: i64,
+    /// What a passed deadline means: `stand_in` (the default: the stand-in
+    /// plays that turn) or `resign` (the player resigns, R13).
+    #[serde(default)]
+    pub on_deadline: OnDeadline,
+}
+
+/// What a passed deadline of a turn-based room means (R12.5).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum OnDeadline {
+    /// `stand_in`: the stand-in plays that turn (as R12.2); the player has
+    /// the next deadline to take the seat back.
+    #[default]
+    StandIn,
+    /// `resign`: the player resigns (R13).
+    Resign,
+}
+
 fn is_player(role: &Role) -> bool {
     *role == Role::Player
 }
@@ -186,6 +217,7 @@ impl Default for Create {
             listed: false,
             role: Role::Player,
             clock: None,
+            turn_based: None,
             stand_in_when_away: false,
             rated: false,
         }

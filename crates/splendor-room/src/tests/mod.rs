@@ -17,3 +17,4 @@ mod properties;
 mod resign;
 mod social;
 mod storage;
+mod turn_based;

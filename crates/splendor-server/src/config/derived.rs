@@ -46,6 +46,7 @@ impl Config {
             turn_clock: self.turn_clock,
             room_seed: self.room_seed,
             min_grace: self.min_grace.unwrap_or(LobbyConfig::default().min_grace),
+            min_per_move: self.min_per_move,
             ..LobbyConfig::default()
         }
     }

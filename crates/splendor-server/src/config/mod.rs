@@ -416,6 +416,10 @@ pub struct Config {
     /// The analyses of finished games.
     #[command(flatten)]
     pub analysis: AnalysisOptions,
+    /// The shortest time per move of a turn-based room (R12.5: 1 hour).
+    /// Only tests lower it (a day's game in seconds).
+    #[arg(long, env = "SPLENDOR_MIN_PER_MOVE", default_value = "1h", value_parser = parse_positive_duration, hide = true)]
+    pub min_per_move: Duration,
     /// Not a command-line setting: R12.2's shortest grace (10 seconds),
     /// lowered only by tests (`LobbyConfig::min_grace`).
     #[arg(skip)]
@@ -486,6 +490,7 @@ impl Default for Config {
             analysis: AnalysisOptions::default(),
             word_filter: None,
             retention: None,
+            min_per_move: lobby.min_per_move,
             min_grace: None,
             room_seed: None,
         }

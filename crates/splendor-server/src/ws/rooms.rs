@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use splendor_lobby::MIN_PER_MOVE;
 use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::{
     Answer, Caller, CreateRoom, LobbyError, Request, RoomCode, RoomSeat, Session, TurnClock,
@@ -25,7 +26,8 @@ impl Client {
         {
             return self.reply_lobby_error(e, id);
         }
-        let clock = match room_clock(&create, self.state.lobby().config().turn_clock) {
+        let config = self.state.lobby().config();
+        let clock = match room_clock(&create, config.turn_clock, config.min_per_move) {
             Ok(clock) => clock,
             Err(e) => return self.reply_lobby_error(e, id),
         };
@@ -324,24 +326,51 @@ impl Client {
     }
 }
 
-/// The clock of a room `create` asks for (R12.1, R12.3), or the server's
-/// default clock when it names none.
+/// The clock of a room `create` asks for (R12.1, R12.3, R12.5), or the
+/// server's default clock when it names none. `min_per_move` is R12.5's
+/// hour unless a test lowered it.
 fn room_clock(
     create: &Create,
     default: Option<TurnClock>,
+    min_per_move: Duration,
 ) -> Result<Option<ClockOptions>, LobbyError> {
+    let seconds = |n: i64, what: &str| {
+        u64::try_from(n).map(Duration::from_secs).map_err(|_| {
+            LobbyError::InvalidClock(
+                Words::new("clock-whole-seconds")
+                    .text("field", what)
+                    .num("value", n),
+            )
+        })
+    };
+    if let Some(turn_based) = create.turn_based {
+        let refuse = |id: &'static str| Err(LobbyError::InvalidClock(Words::new(id)));
+        if create.clock.is_some() {
+            return refuse("clock-and-turn-based");
+        }
+        if create.stand_in_when_away {
+            // R12.5: being away is the normal state of a turn-based player.
+            return refuse("clock-turn-based-away");
+        }
+        if create.rated {
+            return refuse("clock-turn-based-rated");
+        }
+        let time = seconds(turn_based.per_move_s, "per_move_s")?;
+        let on_deadline = turn_based.on_deadline;
+        let clock = if time < MIN_PER_MOVE && time >= min_per_move && !time.is_zero() {
+            TurnClock::per_move_unchecked(time, on_deadline)
+        } else {
+            TurnClock::per_move(time, on_deadline)
+                .map_err(|e| LobbyError::InvalidClock(e.words()))?
+        };
+        return Ok(Some(ClockOptions {
+            clock,
+            stand_in_when_away: false,
+        }));
+    }
     let clock = match create.clock {
         None => default,
         Some(spec) => {
-            let seconds = |n: i64, what: &str| {
-                u64::try_from(n).map(Duration::from_secs).map_err(|_| {
-                    LobbyError::InvalidClock(
-                        Words::new("clock-whole-seconds")
-                            .text("field", what)
-                            .num("value", n),
-                    )
-                })
-            };
             let bank = seconds(spec.initial_s, "initial_s")?;
             let increment = seconds(spec.increment_s, "increment_s")?;
             Some(TurnClock::new(bank, increment).map_err(|e| LobbyError::InvalidClock(e.words()))?)

@@ -126,6 +126,10 @@ clock-whole-seconds = der Wert { $field } einer Uhr ist eine ganze Zahl von Seku
 clock-bank = die Bedenkzeit einer Uhr beträgt 1 Sekunde bis 7 Tage in ganzen Sekunden (R12.1), nicht { $value }
 clock-increment = der Zeitzuschlag einer Uhr beträgt 0 bis 1 Tag in ganzen Sekunden (R12.1), nicht { $value }
 clock-needed-for-stand-in = stand_in_when_away braucht eine Uhr (R12.3): gib eine an, wie { $example }
+clock-per-move = eine Zeit pro Zug ist 1 Stunde bis 14 Tage in ganzen Sekunden (R12.5), nicht { $value }
+clock-and-turn-based = ein Raum hat eine Uhr oder eine Zeit pro Zug (turn_based), nicht beides
+clock-turn-based-away = stand_in_when_away gilt nicht für ein rundenbasiertes Spiel: Abwesenheit ist dort normal (R12.5)
+clock-turn-based-rated = rundenbasierte Spiele werden noch nicht gewertet: erstelle den Raum ohne rated
 
 ## Chat und Revanche (splendor-room, social.rs).
 

@@ -107,12 +107,16 @@ room-rated = this room is rated: its seats are for people and bot programs, not 
 room-seat-held = you still hold a seat in the game running in room { $code }; finish it first (join { $code } to take your seat back)
 room-no-person-in-seat = seat { $seat } has no person in it (it is free or a bot's)
 
-## Clocks (R12.1, R12.3).
+## Clocks (R12.1, R12.3, R12.5).
 
 clock-whole-seconds = a clock's { $field } is a whole number of seconds, not { $value } (R12.1)
 clock-bank = a clock's bank is 1 second to 7 days in whole seconds (R12.1), not { $value }
 clock-increment = a clock's increment is 0 to 1 day in whole seconds (R12.1), not { $value }
 clock-needed-for-stand-in = stand_in_when_away needs a clock (R12.3): give one, like { $example }
+clock-per-move = a time per move is 1 hour to 14 days in whole seconds (R12.5), not { $value }
+clock-and-turn-based = a room has a clock or a time per move (turn_based), not both
+clock-turn-based-away = stand_in_when_away does not apply to a turn-based room: being away is normal there (R12.5)
+clock-turn-based-rated = turn-based rooms are not rated yet: create it without rated
 
 ## Chat and rematch (splendor-room, social.rs).
 

@@ -127,6 +127,10 @@ clock-whole-seconds = la valeur { $field } d'une pendule est un nombre entier de
 clock-bank = le temps initial d'une pendule va de 1 seconde à 7 jours, en secondes entières (R12.1), pas { $value }
 clock-increment = l'incrément d'une pendule va de 0 à 1 jour, en secondes entières (R12.1), pas { $value }
 clock-needed-for-stand-in = stand_in_when_away demande une pendule (R12.3) : indiquez-en une, comme { $example }
+clock-per-move = un temps par coup va d'une heure à 14 jours en secondes entières (R12.5), pas { $value }
+clock-and-turn-based = une salle a une pendule ou un temps par coup (turn_based), pas les deux
+clock-turn-based-away = stand_in_when_away ne s'applique pas à une partie au tour par tour : y être absent est normal (R12.5)
+clock-turn-based-rated = les parties au tour par tour ne sont pas encore classées : créez la salle sans rated
 
 ## Discussion et revanche (splendor-room, social.rs).
 

@@ -129,6 +129,10 @@ clock-whole-seconds = de waarde { $field } van een klok is een geheel aantal sec
 clock-bank = de bedenktijd van een klok is 1 seconde tot 7 dagen in hele seconden (R12.1), niet { $value }
 clock-increment = de extra tijd per beurt van een klok is 0 tot 1 dag in hele seconden (R12.1), niet { $value }
 clock-needed-for-stand-in = stand_in_when_away vraagt een klok (R12.3): geef er een, zoals { $example }
+clock-per-move = een bedenktijd per zet is 1 uur tot 14 dagen in hele seconden (R12.5), niet { $value }
+clock-and-turn-based = een kamer heeft een klok of een bedenktijd per zet (turn_based), niet allebei
+clock-turn-based-away = stand_in_when_away geldt niet voor een beurtspel: afwezig zijn is daar gewoon (R12.5)
+clock-turn-based-rated = beurtspellen tellen nog niet voor de rating: maak de kamer zonder rated
 
 ## Chat en revanche (splendor-room, social.rs).
 

@@ -11,6 +11,8 @@
 //! room 4 watching ann@c1    ann hosts as a spectator, without a seat
 //! room 2 clock 60s+10s ann@c1   a room with a turn clock (R12.1); add
 //!                           `away` for stand_in_when_away (R12.3)
+//! room 2 per_move 24h ann@c1   a turn-based room (R12.5); add `resign` for
+//!                           a passed deadline to resign the player
 //! restored 2 ann bob        a game of 2 restored at version 0, nobody connected
 //! bob@c2 join player        a request: join player|spectator [verbose], leave,
 //!                           detach, sync, resign, start joined|random

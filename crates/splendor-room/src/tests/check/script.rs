@@ -209,10 +209,17 @@ impl Table {
     pub(super) fn restored(&mut self, players: &str, words: &[&str]) {
         let players: u8 = players.parse().unwrap();
         let clock = clock_option(words);
+        let after_option = |i: usize| i > 0 && matches!(words[i - 1], "clock" | "per_move");
         let names: Vec<&str> = words
             .iter()
             .copied()
-            .filter(|w| *w != "away" && *w != "clock" && !w.contains('+') || w.starts_with('+'))
+            .enumerate()
+            .filter(|&(i, w)| {
+                !after_option(i)
+                    && !matches!(w, "away" | "clock" | "per_move" | "resign")
+                    && (!w.contains('+') || w.starts_with('+'))
+            })
+            .map(|(_, w)| w)
             .collect();
         let sessions = names
             .iter()
@@ -255,8 +262,21 @@ impl Table {
     }
 }
 
-/// `clock BANK+INCREMENT [away]` among a script line's words.
+/// `clock BANK+INCREMENT [away]` or `per_move TIME [resign]` among a
+/// script line's words.
 pub(super) fn clock_option(words: &[&str]) -> Option<crate::clock::ClockOptions> {
+    if let Some(at) = words.iter().position(|w| *w == "per_move") {
+        let on_deadline = if words.contains(&"resign") {
+            crate::OnDeadline::Resign
+        } else {
+            crate::OnDeadline::StandIn
+        };
+        return Some(crate::clock::ClockOptions {
+            clock: crate::TurnClock::per_move(parse_time(words[at + 1]), on_deadline)
+                .expect("per_move 1h to 14d"),
+            stand_in_when_away: false,
+        });
+    }
     let at = words.iter().position(|w| *w == "clock")?;
     Some(crate::clock::ClockOptions {
         clock: words[at + 1].parse().expect("clock BANK+INCREMENT"),
@@ -270,6 +290,7 @@ pub(super) fn parse_time(text: &str) -> Duration {
     Duration::from_secs(match unit {
         "s" => n,
         "m" => n * 60,
+        "d" => n * 86_400,
         "h" => n * 3600,
         other => panic!("unit {other}?"),
     })

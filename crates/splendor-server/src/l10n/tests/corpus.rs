@@ -276,6 +276,14 @@ fn lobby_messages(corpus: &mut Corpus) {
                 .expect_err("too long an increment")
                 .words(),
         ),
+        LobbyError::InvalidClock(
+            TurnClock::per_move(Duration::from_secs(60), splendor_lobby::OnDeadline::StandIn)
+                .expect_err("too short a time per move")
+                .words(),
+        ),
+        LobbyError::InvalidClock(Words::new("clock-and-turn-based")),
+        LobbyError::InvalidClock(Words::new("clock-turn-based-away")),
+        LobbyError::InvalidClock(Words::new("clock-turn-based-rated")),
         LobbyError::NotABot(2),
         LobbyError::NotEnoughPlayers,
         LobbyError::GameAlreadyStarted,
