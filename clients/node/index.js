@@ -241,7 +241,7 @@ function session(url, game) {
       } else if (game.createId === null) {
         const create = { type: 'create', seats: game.create.seats || 2 };
         // Every option `create` takes (docs/PROTOCOL.md), passed as given.
-        for (const key of ['clock', 'listed', 'rated', 'stand_in_when_away']) {
+        for (const key of ['clock', 'turn_based', 'listed', 'rated', 'stand_in_when_away']) {
           if (game.create[key] !== undefined && game.create[key] !== null) create[key] = game.create[key];
         }
         game.createId = send(create);

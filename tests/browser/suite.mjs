@@ -435,6 +435,32 @@ const STEPS = [
     await page.locator('#lang').selectOption('en');
   }),
 
+  step('Fay creates a turn-based room: a day a move, and a passed deadline resigns (R12.5)', async (run) => {
+    const fay = await run.openPlayer('Fay', { width: 1280, height: 900 });
+    await signIn(fay, `${run.baseUrl}/`);
+    const { page } = fay;
+    await page.locator(SEL.seats).selectOption('2');
+    await page.locator('#clock').selectOption('300+10');
+    assert.equal(await page.locator('#away').isDisabled(), false, 'a live clock may have a stand-in for the away');
+    assert.equal(await page.locator('#deadline-field').isHidden(), true, 'no deadline with a live clock');
+    await page.locator('#clock').selectOption('turn:86400');
+    // R12.3 does not apply to a turn-based room: being away is normal there.
+    assert.equal(await page.locator('#away').isDisabled(), true);
+    await page.locator('#deadline-field').waitFor({ state: 'visible' });
+    await page.locator('#on-deadline').selectOption('resign');
+    await page.locator(SEL.create).click();
+    await page.locator(SEL.room).waitFor({ state: 'visible' });
+    assert.equal(
+      (await page.locator('#room-clock').textContent()).trim(),
+      'Turn-based: 1 day for each move; a player whose time is up resigns.',
+    );
+    await page.locator('#lang').selectOption('fr');
+    await page.locator('#room-clock', { hasText: 'Au tour par tour : 1 jour pour chaque coup' }).waitFor();
+    await page.locator('#lang').selectOption('en');
+    await page.locator('#leave-room').click();
+    await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+  }),
+
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);

@@ -65,11 +65,12 @@ test('a whole game against the greedy bot, every frame valid', async () => {
       assert.strictEqual(state.me.seat, state.you);
       return state.legal_actions[state.legal_actions.length - 1];
     }, {
-      url: server.url, name: 'nodekit', tokenFile, create: { seats: 2, bots: ['greedy'], listed: true },
+      url: server.url, name: 'nodekit', tokenFile, create: { seats: 2, bots: ['greedy'], listed: true, turn_based: { per_move_s: 86400 } },
       onFrame: (frame) => { check(frame); seen.add(frame.type); if (frame.type === 'room') rooms.push(frame); },
     });
-    // Every create option goes to the server (issue 24): listed.
+    // Every create option goes to the server (issue 24): listed, turn_based.
     assert.ok(rooms.length && rooms.every((r) => r.listed === true), JSON.stringify(rooms[0]));
+    assert.ok(rooms.every((r) => r.turn_based && r.turn_based.per_move_s === 86400), JSON.stringify(rooms[0]));
     assert.strictEqual(result.ranking.length, 2);
     assert.ok(result.ranking.some((r) => r.name === 'nodekit'));
     assert.strictEqual(fs.readFileSync(tokenFile, 'utf8').trim().length, 64);

@@ -142,10 +142,12 @@ class KitTest(unittest.TestCase):
             token_file = os.path.join(tmp, "token")
             result = splendor_kit.run(
                 choose, url=server.url, name="pykit", token_file=token_file,
-                create={"seats": 2, "bots": ["greedy"], "listed": True}, on_frame=on_frame,
+                create={"seats": 2, "bots": ["greedy"], "listed": True,
+                        "turn_based": {"per_move_s": 86400}}, on_frame=on_frame,
             )
             # Every create option goes to the server (issue 24): listed.
             self.assertTrue(rooms and all(r.get("listed") for r in rooms), rooms[:1])
+            self.assertTrue(all(r.get("turn_based", {}).get("per_move_s") == 86400 for r in rooms), rooms[:1])
             self.assertEqual(len(result.ranking), 2)
             self.assertIn("pykit", [r["name"] for r in result.ranking])
             self.assertTrue(result.game)

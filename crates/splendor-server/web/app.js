@@ -483,7 +483,10 @@ function setup() {
     e.preventDefault();
     const msg = { type: 'create', seats: Number($('seats').value), listed: $('listed').checked };
     const clock = $('clock').value;
-    if (clock) {
+    if (clock.startsWith('turn:')) {
+      // R12.5: a deadline for each move instead of a bank.
+      msg.turn_based = { per_move_s: Number(clock.slice(5)), on_deadline: $('on-deadline').value };
+    } else if (clock) {
       const [initial, increment] = clock.split('+').map(Number);
       msg.clock = { initial_s: initial, increment_s: increment };
       if ($('away').checked) msg.stand_in_when_away = true;
@@ -492,9 +495,11 @@ function setup() {
     send(msg);
   });
   $('clock').addEventListener('change', () => {
-    // R12.3 needs a clock.
-    $('away').disabled = !$('clock').value;
+    // R12.3 needs a clock, and does not apply to a turn-based room (R12.5).
+    const turnBased = $('clock').value.startsWith('turn:');
+    $('away').disabled = !$('clock').value || turnBased;
     if ($('away').disabled) $('away').checked = false;
+    $('deadline-field').hidden = !turnBased;
   });
   $('bots-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -122,10 +122,13 @@ function renderRoom() {
   const seated = r.seats.filter(Boolean).length;
   $('start-box').hidden = !host;
   $('bot-box').hidden = !host || seated >= r.seats.length;
-  $('room-clock').textContent = r.clock
-    ? t(r.clock.stand_in_when_away ? 'room.clockAway' : 'room.clock',
-      { initial: durationText(r.clock.initial_s), increment: durationText(r.clock.increment_s) })
-    : t('room.noClock');
+  $('room-clock').textContent = r.turn_based
+    ? t(r.turn_based.on_deadline === 'resign' ? 'room.turnBasedResign' : 'room.turnBased',
+      { time: durationText(r.turn_based.per_move_s) })
+    : r.clock
+      ? t(r.clock.stand_in_when_away ? 'room.clockAway' : 'room.clock',
+        { initial: durationText(r.clock.initial_s), increment: durationText(r.clock.increment_s) })
+      : t('room.noClock');
   $('start').disabled = seated < 2;
   $('wait-note').textContent = t(host
     ? (seated < 2 ? 'room.needTwo' : 'room.ready')

@@ -296,7 +296,7 @@ class _Game:
             c = self.create or {}
             req = {"type": "create", "seats": c.get("seats", 2)}
             # Every option `create` takes (docs/PROTOCOL.md), passed as given.
-            for key in ("clock", "listed", "rated", "stand_in_when_away"):
+            for key in ("clock", "turn_based", "listed", "rated", "stand_in_when_away"):
                 if c.get(key) is not None:
                     req[key] = c[key]
             self.create_id = self.send(req)
