@@ -461,6 +461,24 @@ const STEPS = [
     await page.locator(SEL.lobby).waitFor({ state: 'visible' });
   }),
 
+  step('Fay leaves a game against a bot keeping her seat: My games lists it, and Open takes her back', async (run) => {
+    const { page } = run.player('Fay');
+    assert.equal(await page.locator('#my-games').isHidden(), true, 'no game in play yet');
+    await page.locator('#bot-count').selectOption('1');
+    await page.locator('#play-bots').click();
+    await page.locator('#game').waitFor({ state: 'visible' });
+    const code = await page.evaluate(() => S.room.code);
+    await page.locator('#leave-game').click();
+    await page.locator('#leave-keep').click();
+    await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    const line = page.locator('#my-games-list li', { hasText: code });
+    await line.waitFor({ state: 'visible' });
+    assert.match(await line.textContent(), /your turn|to play/);
+    await line.getByRole('button', { name: 'Open' }).click();
+    await page.locator('#game').waitFor({ state: 'visible' });
+    assert.equal(await page.evaluate(() => S.room.code), code, 'back at the same table');
+  }),
+
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);

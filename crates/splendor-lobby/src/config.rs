@@ -31,6 +31,9 @@ pub struct LobbyConfig {
     pub max_spectators: usize,
     /// At most this many open rooms created by one session.
     pub max_rooms_per_session: usize,
+    /// The most unfinished turn-based rooms (R12.5) one session may have
+    /// created, counted apart from `max_rooms_per_session`.
+    pub max_turn_based_rooms_per_session: usize,
     /// At most this many rooms waiting for players (not started) created
     /// from one client address ([`ClientKey`](crate::ClientKey)). Sessions
     /// cost nothing, so the per-session limit alone does not stop one
@@ -78,6 +81,7 @@ impl Default for LobbyConfig {
             max_rooms: 10_000,
             max_spectators: 32,
             max_rooms_per_session: 3,
+            max_turn_based_rooms_per_session: 20,
             max_waiting_rooms_per_ip: 8,
             max_bot_tables_per_ip: 4,
             bot_delay: Duration::from_millis(1000),

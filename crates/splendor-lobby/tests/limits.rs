@@ -41,6 +41,61 @@ async fn listed_rooms_show_only_listed_waiting_rooms_with_free_seats() {
 
 // ---- limits and figures for hosting -------------------------------------
 
+/// R12.5: turn-based rooms count apart from live ones, so a player with a
+/// live room or two may keep many turn-based games going, up to their own
+/// limit.
+#[tokio::test(start_paused = true)]
+async fn turn_based_rooms_count_apart_from_live_ones() {
+    let lobby = lobby_with(
+        LobbyConfig {
+            max_rooms_per_session: 1,
+            max_turn_based_rooms_per_session: 2,
+            ..LobbyConfig::default()
+        },
+        Arc::new(NoPersistence),
+    );
+    let ann = Client::new("ann");
+    let day = splendor_lobby::room::clock::ClockOptions {
+        clock: splendor_lobby::TurnClock::per_move(
+            Duration::from_secs(86_400),
+            splendor_lobby::OnDeadline::StandIn,
+        )
+        .unwrap(),
+        stand_in_when_away: false,
+    };
+    let make = |clock| {
+        let client = ann.reconnect();
+        let lobby = lobby.clone();
+        async move {
+            lobby
+                .create_room(CreateRoom {
+                    seats: 2,
+                    listed: false,
+                    host: client.session.clone(),
+                    role: splendor_protocol::Role::Player,
+                    clock,
+                    conn: client.conn.clone(),
+                    request: None,
+                    verbose: false,
+                    client: None,
+                    rated: false,
+                })
+                .await
+                .map(|_| ())
+        }
+    };
+    assert_eq!(make(None).await, Ok(()));
+    assert_eq!(make(None).await, Err(LobbyError::TooManyRoomsForSession(1)));
+    assert_eq!(make(Some(day)).await, Ok(()));
+    assert_eq!(make(Some(day)).await, Ok(()));
+    assert_eq!(
+        make(Some(day)).await,
+        Err(LobbyError::TooManyRoomsForSession(2))
+    );
+    assert_eq!(make(None).await, Err(LobbyError::TooManyRoomsForSession(1)));
+    assert_eq!(lobby.room_count(), 3, "the refused rooms were not created");
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_session_may_hold_only_so_many_open_rooms() {
     let lobby = lobby_with(

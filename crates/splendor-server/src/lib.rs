@@ -49,6 +49,7 @@ mod http;
 pub mod l10n;
 pub mod limits;
 pub mod metrics;
+mod my_games;
 pub mod probe;
 mod ratings;
 mod sanctions;
@@ -179,6 +180,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/replay", get(games::replay))
         .route("/api/games/{id}/positions", get(games::positions))
         .route("/api/games/{id}/analysis", get(analysis::api::analysis))
+        .route("/api/me/games", get(my_games::my_games))
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/players/{key}", get(ratings::player))
         .route_layer(axum::middleware::from_fn_with_state(

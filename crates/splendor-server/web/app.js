@@ -334,6 +334,8 @@ function handle(msg) {
     case 'rooms':
       S.rooms = msg.rooms;
       renderRooms(msg.rooms);
+      // The lobby is shown or refreshed: the player's games too (issue 25).
+      if (!S.room) loadMyGames();
       break;
     default:
       return;
@@ -461,6 +463,7 @@ function languageChanged() {
   if (S.status) setStatus(...S.status);
   if (!$('reconnect').hidden) offerReconnect($('reconnect').dataset.label);
   if (S.rooms) renderRooms(S.rooms);
+  renderMyGames();
   if (S.invited) $('invite').textContent = t('login.invite', { code: S.invited });
   turnAlerts(true);
   render();

@@ -19,6 +19,55 @@ function renderRooms(rooms) {
   }
 }
 
+// ---- My games (issue 25) -----------------------------------------------------
+
+// Every game this session sits in, from GET /api/me/games: those waiting for
+// the player first, each a click away. Read with the session's token.
+async function loadMyGames() {
+  if (!S.token) return;
+  try {
+    const response = await fetch('/api/me/games', {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${S.token}` },
+    });
+    if (!response.ok) return;
+    S.myGames = await response.json();
+    renderMyGames();
+  } catch (_) {
+    // Offline for a moment: the list stays as it was.
+  }
+}
+
+// Roughly how long: "5 min", "3 h", "2 days".
+function roughText(ms) {
+  const min = Math.max(1, Math.round(ms / 60000));
+  if (min < 60) return t('duration.min', { n: min });
+  const h = Math.round(min / 60);
+  if (h < 48) return t('duration.hours', { n: h });
+  return t('duration.days', { n: Math.round(h / 24) });
+}
+
+function renderMyGames() {
+  const data = S.myGames;
+  const games = data ? data.games.filter((g) => !S.room || g.room !== S.room.code) : [];
+  $('my-games').hidden = !games.length;
+  const list = $('my-games-list');
+  list.replaceChildren();
+  for (const g of games) {
+    const others = g.players.filter((_, i) => i !== g.seat).map((p) => p.name).join(', ');
+    const parts = [];
+    if (g.status === 'waiting') parts.push(t('my.waiting'));
+    else if (g.your_turn) parts.push(t('my.yourTurn'));
+    else parts.push(t('my.theirTurn', { name: g.players[g.to_act].name }));
+    if (g.status !== 'waiting' && others) parts.push(t('my.against', { names: others }));
+    if (g.deadline) parts.push(t('my.left', { time: clockText(g.deadline - data.now) }));
+    if (g.last_move) parts.push(t('my.lastMove', { time: roughText(data.now - g.last_move.at) }));
+    list.append(el('li', { cls: g.your_turn ? 'my-turn' : '' },
+      el('span', { cls: 'code small-code', text: g.room }),
+      el('span', { cls: 'grow', text: parts.join(' · ') }),
+      el('button', { type: 'button', text: t('my.open'), onclick: () => join(g.room, 'player') })));
+  }
+}
+
 function join(code, as) {
   const clean = code.trim();
   if (!CODE_RE.test(clean)) { toast(t('toast.badCode')); return; }

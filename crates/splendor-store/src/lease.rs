@@ -129,6 +129,28 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::seat_room(pool, session.0).await)
     }
 
+    /// The unfinished games in which `session` holds a seat, newest first,
+    /// at most `limit`, each with its seats and whole log: a player's
+    /// games in play (issue 25). The seeds and salts are in them: a caller
+    /// must not reveal them.
+    pub async fn unfinished_games_of(
+        &self,
+        session: crate::SessionId,
+        limit: u32,
+    ) -> Result<Vec<crate::StoredGame>, StoreError> {
+        let ids: Vec<uuid::Uuid> = dispatch!(&self.inner.pool, pool, q => {
+            q::unfinished_games_of(pool, session.0, i64::from(limit)).await
+        })?;
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            // A game that finished meanwhile is still given, finished.
+            if let Some(game) = self.game(id).await? {
+                games.push(game);
+            }
+        }
+        Ok(games)
+    }
+
     /// The database's clock now, in Unix ms (what leases expire by).
     pub async fn database_now(&self) -> Result<i64, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::database_now(pool).await)

@@ -305,6 +305,32 @@ async fn orphaned_games_are_the_unfinished_ones_no_live_lease_holds(db: TestDb) 
     );
     let stranger = SessionId(Uuid::from_u128(999));
     assert_eq!(store.seat_room(stranger).await.unwrap(), None);
+
+    // A player's games in play (issue 25): every unfinished one, newest
+    // first, with its log; the finished one is not among them.
+    let games: Vec<String> = store
+        .unfinished_games_of(ann, 50)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.room_code)
+        .collect();
+    assert_eq!(games, ["CCCCC", "BBBBB", "AAAAA"]);
+    let newest: Vec<String> = store
+        .unfinished_games_of(ann, 1)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.room_code)
+        .collect();
+    assert_eq!(newest, ["CCCCC"]);
+    assert!(
+        store
+            .unfinished_games_of(stranger, 50)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 async fn a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost(db: TestDb) {

@@ -314,8 +314,12 @@ impl Lobby {
         if rooms.len() >= self.inner.config.max_rooms {
             return Err(LobbyError::TooManyRooms);
         }
+        // Turn-based rooms (R12.5) count apart: a player keeps many going.
+        let turn_based = create.clock.is_some_and(|c| c.clock.is_per_move());
         let limit = if create.matched {
             usize::MAX
+        } else if turn_based {
+            self.inner.config.max_turn_based_rooms_per_session
         } else {
             self.inner.config.max_rooms_per_session
         };
@@ -324,6 +328,7 @@ impl Lobby {
         let own = rooms
             .values()
             .filter(|e| e.creator == Some(create.host.id))
+            .filter(|e| e.turn_based == turn_based)
             .filter(|e| e.summary.borrow().status != RoomStatus::Finished)
             .count()
             + elsewhere.own;
@@ -400,6 +405,7 @@ impl Lobby {
                 lease,
                 listed: create.listed,
                 rated: create.rated,
+                turn_based,
                 summary,
                 occupancy,
             },
@@ -448,6 +454,7 @@ impl Lobby {
         let sessions: Vec<_> = restored.players.iter().map(|p| p.id).collect();
         let listed = restored.listed;
         let rated = restored.rated;
+        let turn_based = restored.clock.is_some_and(|c| c.clock.is_per_move());
         let mut rooms = self.inner.rooms();
         if rooms.contains_key(&code) {
             return Err(RestoreError::CodeInUse(code.to_string()));
@@ -483,6 +490,7 @@ impl Lobby {
                 lease,
                 listed,
                 rated,
+                turn_based,
                 summary,
                 occupancy,
             },

@@ -65,6 +65,9 @@ struct RoomEntry {
     listed: bool,
     /// The room's game counts for the ratings.
     rated: bool,
+    /// A turn-based room (R12.5): counted apart from live rooms in the
+    /// rooms a session may have.
+    turn_based: bool,
     /// What the room currently shows in listings.
     summary: watch::Receiver<RoomSummary>,
     /// Who is in it, for the metrics.

@@ -12,6 +12,7 @@
 
 pub mod action;
 pub mod format;
+pub mod glance;
 mod restore;
 
 pub use action::{action_json, parse_action};

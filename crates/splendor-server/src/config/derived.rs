@@ -30,6 +30,7 @@ impl Config {
             abandoned_game_ttl: self.abandoned_game_ttl,
             max_rooms: self.max_rooms,
             max_rooms_per_session: self.max_rooms_per_session,
+            max_turn_based_rooms_per_session: self.max_turn_based_rooms_per_session,
             max_waiting_rooms_per_ip: self.max_waiting_rooms_per_ip,
             max_bot_tables_per_ip: self.max_bot_tables_per_ip,
             max_spectators: self.max_spectators,

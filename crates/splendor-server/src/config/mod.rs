@@ -284,6 +284,17 @@ pub struct Config {
     )]
     pub max_rooms_per_session: usize,
 
+    /// The most unfinished turn-based rooms (a deadline per move, R12.5)
+    /// one session may have created, counted apart from the live rooms of
+    /// --max-rooms-per-session.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_TURN_BASED_ROOMS_PER_SESSION",
+        default_value_t = 20,
+        help_heading = "Players and rooms"
+    )]
+    pub max_turn_based_rooms_per_session: usize,
+
     /// The most rooms waiting for players (not started) created from one
     /// client address (IPv6: per /64; see --client-ip-header), whatever
     /// the session; past it, too_many_rooms_from_address.
@@ -465,6 +476,7 @@ impl Default for Config {
             name_chars: names.chars,
             max_rooms: lobby.max_rooms,
             max_rooms_per_session: lobby.max_rooms_per_session,
+            max_turn_based_rooms_per_session: lobby.max_turn_based_rooms_per_session,
             max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_ip,
             max_bot_tables_per_ip: lobby.max_bot_tables_per_ip,
             max_spectators: lobby.max_spectators,

@@ -189,6 +189,25 @@ pub(crate) async fn orphaned_games(pool: &Pool<Db>) -> Result<Vec<Uuid>, StoreEr
         .map_err(|e| classify(BACKEND, e))
 }
 
+/// The unfinished games in which `session` holds a seat, newest first, at
+/// most `limit`.
+pub(crate) async fn unfinished_games_of(
+    pool: &Pool<Db>,
+    session: Uuid,
+    limit: i64,
+) -> Result<Vec<Uuid>, StoreError> {
+    sqlx::query_scalar(
+        "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id \
+         WHERE s.session_id = $1 AND g.finished_at IS NULL \
+         ORDER BY g.created_at DESC LIMIT $2",
+    )
+    .bind(session)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))
+}
+
 /// The room of the newest unfinished game in which `session` holds a
 /// seat, if any.
 pub(crate) async fn seat_room(
