@@ -147,3 +147,60 @@ async fn my_games_needs_the_sessions_token() {
         assert_eq!(body["error"], "unauthorized", "{body}");
     }
 }
+
+/// R12.5: a player who leaves a turn-based room before its start keeps
+/// the seat: the room is in their games while it waits, the one who comes
+/// becomes its host and starts it, and it is then a game in play of both.
+/// `"give_up":true` frees the seat instead.
+#[tokio::test]
+async fn a_turn_based_room_keeps_the_seat_of_a_player_who_leaves_before_the_start() {
+    let server = TestServer::start().await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let token = ann.token.clone().unwrap();
+    let room = ann
+        .request(json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 86_400}}))
+        .await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let left = ann.request(json!({"type": "leave"})).await;
+    assert_eq!(left["type"], "left", "{left}");
+    assert_eq!(
+        rooms(&my_games(&server, &token).await),
+        [(code.clone(), "waiting".to_owned(), false)]
+    );
+    // Ann may make another room meanwhile, and give that one up.
+    let other = ann
+        .request(json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 3600}}))
+        .await;
+    let other = other["code"].as_str().unwrap().to_owned();
+    let refused = ann
+        .request(json!({"type": "leave", "give_up": "yes"}))
+        .await;
+    assert_eq!(refused["code"], "invalid_field", "{refused}");
+    ann.request(json!({"type": "leave", "give_up": true})).await;
+    let list = my_games(&server, &token).await;
+    assert!(!list.to_string().contains(&other), "{list}");
+
+    // Bob comes, is the host (Ann is away) and starts.
+    let joined = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["seats"][1]["host"], true, "{joined}");
+    let started = bob
+        .request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    assert_eq!(started["type"], "room", "{started}");
+    let mine = rooms(&my_games(&server, &token).await);
+    assert_eq!(mine, [(code.clone(), "playing".to_owned(), true)]);
+    // Ann comes back to her seat and plays.
+    let back = ann.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(back["you"]["seat"], 0, "{back}");
+    let state = ann.state().await;
+    assert_eq!(state.to_act, Some(0));
+    let action = state.legal_actions.unwrap()[0].clone();
+    ann.request(json!({"type": "act", "action": action, "expect_version": 0}))
+        .await;
+    let theirs = rooms(&my_games(&server, &token).await);
+    assert_eq!(theirs, [(code, "playing".to_owned(), false)]);
+    // A seat in a game in progress is given up by resigning.
+    let refused = ann.request(json!({"type": "leave", "give_up": true})).await;
+    assert_eq!(refused["code"], "game_already_started", "{refused}");
+}

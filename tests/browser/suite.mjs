@@ -457,8 +457,21 @@ const STEPS = [
     await page.locator('#lang').selectOption('fr');
     await page.locator('#room-clock', { hasText: 'Au tour par tour : 1 jour pour chaque coup' }).waitFor();
     await page.locator('#lang').selectOption('en');
-    await page.locator('#leave-room').click();
+    // Leaving keeps the seat: the room waits among Fay's games.
+    const code = await page.evaluate(() => S.room.code);
+    const leave = page.locator('#leave-room');
+    assert.equal((await leave.textContent()).trim(), 'Leave, keep my seat');
+    await leave.click();
     await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    const line = page.locator('#my-games-list li', { hasText: code });
+    await line.waitFor({ state: 'visible' });
+    assert.match(await line.textContent(), /waiting for players/);
+    await line.getByRole('button', { name: 'Open' }).click();
+    await page.locator(SEL.room).waitFor({ state: 'visible' });
+    // Giving the seat up ends it: the room is gone from her games.
+    await page.locator('#give-up-seat').click();
+    await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    await page.locator('#my-games').waitFor({ state: 'hidden' });
   }),
 
   step('Fay leaves a game against a bot keeping her seat: My games lists it, and Open takes her back', async (run) => {

@@ -49,6 +49,7 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
             verbose: *verbose,
         },
         Request::Leave => WireRequest::Leave,
+        Request::GiveUp => WireRequest::GiveUp,
         Request::Detach => WireRequest::Detach,
         Request::Start { order } => WireRequest::Start { order: *order },
         Request::Act {
@@ -96,6 +97,7 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
             verbose,
         },
         WireRequest::Leave => Request::Leave,
+        WireRequest::GiveUp => Request::GiveUp,
         WireRequest::Detach => Request::Detach,
         WireRequest::Start { order } => Request::Start { order },
         WireRequest::Act {

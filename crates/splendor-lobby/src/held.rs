@@ -27,7 +27,12 @@ impl Lobby {
         if let Some(seat) = seat
             && seat.role == Role::Player
             && !presence.take_resigned(session, seat.code)
-            && matches!(self.room_status(seat.code), Some((RoomStatus::Playing, _)))
+            && match self.room_status(seat.code) {
+                Some((RoomStatus::Playing, _)) => true,
+                // R12.5: a turn-based room keeps its seats before the start.
+                Some((RoomStatus::Waiting, _)) => self.is_turn_based(seat.code),
+                _ => false,
+            }
         {
             presence.hold(session, seat.code);
         }

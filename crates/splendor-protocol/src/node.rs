@@ -119,6 +119,8 @@ pub enum WireRequest {
     },
     /// Leave with a goodbye.
     Leave,
+    /// Leave giving the seat up, before the start.
+    GiveUp,
     /// The connection ended.
     Detach,
     /// Start the game.

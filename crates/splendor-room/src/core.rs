@@ -230,8 +230,9 @@ impl RoomCore {
                     self.effects.push_back(Effect::Release { conn });
                 }
             }
-            Request::Leave => {
-                let result = self.leave(&caller);
+            Request::Leave | Request::GiveUp => {
+                let give_up = matches!(request, Request::GiveUp);
+                let result = self.leave(&caller, give_up);
                 self.reply(ticket, result.map(|()| Answer::Done));
                 if self.running.is_none()
                     && self.people.humans() == 0
@@ -289,7 +290,7 @@ impl RoomCore {
                     // Not at this table (removed, say): nothing to leave.
                     Ok(())
                 } else if self.status() == RoomStatus::Finished {
-                    self.leave(&caller)
+                    self.leave(&caller, false)
                 } else {
                     Err(LobbyError::AlreadyInRoom(self.code.to_string()))
                 };

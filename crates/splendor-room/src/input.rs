@@ -40,8 +40,12 @@ pub enum Request {
         verbose: bool,
     },
     /// Leave the room with a goodbye (`left`). A player of a running game
-    /// keeps the seat and may come back.
+    /// keeps the seat and may come back, and so does one of a turn-based
+    /// room before its start (R12.5).
     Leave,
+    /// Leave the room giving the seat up (`leave` with `give_up`): before
+    /// the start only (a game in progress is given up by resigning, R13).
+    GiveUp,
     /// The connection ended: its seat (if any) stays, disconnected. Has no
     /// answer.
     Detach,

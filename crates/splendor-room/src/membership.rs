@@ -121,12 +121,23 @@ impl RoomCore {
         }
     }
 
-    pub(crate) fn leave(&mut self, caller: &Caller) -> Result<(), LobbyError> {
+    pub(crate) fn leave(&mut self, caller: &Caller, give_up: bool) -> Result<(), LobbyError> {
         let (session, conn) = (caller.session, caller.conn);
+        if give_up && self.running.is_some() && self.people.seat_of_conn(session, conn).is_some() {
+            // A seat in a game is given up by resigning (R13).
+            return Err(LobbyError::GameAlreadyStarted);
+        }
         let left = if let Some(seat) = self.people.seat_of_conn(session, conn) {
             if self.running.is_some() {
                 // A running game keeps the seat; the player may come back.
                 self.people.detach(seat)
+            } else if self.turn_based() && !give_up {
+                // R12.5: before the start too, a turn-based room keeps the
+                // seat of a player who goes (to another game, for days);
+                // the host role passes to someone present.
+                let conn = self.people.detach(seat);
+                self.people.pass_host_if_away();
+                conn
             } else {
                 // A host who leaves hands the role on (`Seats::free`).
                 self.people.free(seat).and_then(|m| m.conn)
@@ -152,6 +163,11 @@ impl RoomCore {
         }
         self.broadcast_room(None);
         Ok(())
+    }
+
+    /// A turn-based room (R12.5).
+    pub(crate) fn turn_based(&self) -> bool {
+        self.clock.is_some_and(|c| c.clock.is_per_move())
     }
 
     pub(crate) fn detach(&mut self, caller: &Caller) {

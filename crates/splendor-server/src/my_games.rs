@@ -133,14 +133,22 @@ pub(crate) async fn my_games(
             std::cmp::Reverse(g.last_move.as_ref().map_or(g.started_at, |m| Some(m.at))),
         )
     });
-    // The room the session waits in for a start, on this node.
-    if let Some(seat) = state.lobby().presence().room_of(session.id)
-        && let Some(room) = state
-            .lobby()
-            .open_rooms_here()
-            .into_iter()
-            .find(|r| r.summary.code == seat.code.as_str())
-        && room.summary.status == RoomStatus::Waiting
+    // The rooms the session waits in for a start, on this node: the one it
+    // is in, and turn-based ones it left keeping its seat (R12.5).
+    let presence = state.lobby().presence();
+    let mut waiting: Vec<String> = presence
+        .room_of(session.id)
+        .filter(|seat| seat.role == splendor_protocol::Role::Player)
+        .map(|seat| seat.code)
+        .into_iter()
+        .chain(presence.held(session.id))
+        .map(|code| code.to_string())
+        .collect();
+    waiting.dedup();
+    let open = state.lobby().open_rooms_here();
+    for room in open
+        .iter()
+        .filter(|r| r.summary.status == RoomStatus::Waiting && waiting.contains(&r.summary.code))
     {
         games.push(MyGame {
             room: room.summary.code.clone(),

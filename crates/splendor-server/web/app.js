@@ -522,6 +522,8 @@ function setup() {
   $('refresh').addEventListener('click', () => send({ type: 'list_rooms' }));
   $('start').addEventListener('click', () => send({ type: 'start', seat_order: $('seat-order').value }));
   $('leave-room').addEventListener('click', () => send({ type: 'leave' }));
+  // R12.5: leaving a turn-based room keeps the seat; this gives it up.
+  $('give-up-seat').addEventListener('click', () => send({ type: 'leave', give_up: true }));
   // During a game, a player who has not resigned chooses: resign
   // (R13), leave keeping the seat, or stay.
   $('game').addEventListener('keydown', boardArrows);

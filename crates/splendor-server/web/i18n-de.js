@@ -121,6 +121,8 @@
   'order.joined': 'nach Beitritt',
   'room.start': 'Spiel starten',
   'room.leave': 'Raum verlassen',
+  'room.giveUp': 'Meinen Platz aufgeben',
+  'room.leaveKeep': 'Gehen, Platz behalten',
   'room.listed': 'Unter den offenen Räumen aufgeführt.',
   'room.unlisted': 'Nicht aufgeführt: Teile den Code oder den Link.',
   'room.freeSeat': 'freier Platz',

@@ -121,6 +121,8 @@
   'order.joined': 'ordre d’arrivée',
   'room.start': 'Commencer la partie',
   'room.leave': 'Quitter la salle',
+  'room.giveUp': 'Céder ma place',
+  'room.leaveKeep': 'Partir en gardant ma place',
   'room.listed': 'Affichée parmi les salles ouvertes.',
   'room.unlisted': 'Non affichée : partagez le code ou le lien.',
   'room.freeSeat': 'place libre',

@@ -121,6 +121,8 @@
   'order.joined': 'volgorde van binnenkomst',
   'room.start': 'Het spel starten',
   'room.leave': 'De kamer verlaten',
+  'room.giveUp': 'Mijn plaats opgeven',
+  'room.leaveKeep': 'Weggaan, plaats houden',
   'room.listed': 'Staat bij de open kamers.',
   'room.unlisted': 'Niet getoond: deel de code of de link.',
   'room.freeSeat': 'vrije plaats',

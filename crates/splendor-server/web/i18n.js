@@ -140,6 +140,8 @@ const MESSAGES = {
     'order.joined': 'order of joining',
     'room.start': 'Start the game',
     'room.leave': 'Leave the room',
+    'room.giveUp': 'Give up my seat',
+    'room.leaveKeep': 'Leave, keep my seat',
     'room.listed': 'Listed among the open rooms.',
     'room.unlisted': 'Not listed: share the code or the link.',
     'room.freeSeat': 'free seat',

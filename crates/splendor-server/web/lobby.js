@@ -179,6 +179,13 @@ function renderRoom() {
         { initial: durationText(r.clock.initial_s), increment: durationText(r.clock.increment_s) })
       : t('room.noClock');
   $('start').disabled = seated < 2;
+  // R12.5: before the start a turn-based room keeps the seat of a player
+  // who leaves (My games lists it); the seat can be given up instead.
+  const seatedHere = r.you && r.you.role === 'player';
+  $('give-up-seat').hidden = !(r.turn_based && r.status === 'waiting' && seatedHere);
+  const leaveKey = r.turn_based && seatedHere ? 'room.leaveKeep' : 'room.leave';
+  $('leave-room').dataset.i18n = leaveKey; // kept when the language changes
+  $('leave-room').textContent = t(leaveKey);
   $('wait-note').textContent = t(host
     ? (seated < 2 ? 'room.needTwo' : 'room.ready')
     : (r.status === 'waiting' ? 'room.waitHost' : 'room.loading'));

@@ -21,6 +21,7 @@ fn every_request_round_trips() {
             verbose: true,
         },
         Request::Leave,
+        Request::GiveUp,
         Request::Detach,
         Request::Start {
             order: SeatOrder::Joined,

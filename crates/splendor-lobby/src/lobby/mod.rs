@@ -354,6 +354,14 @@ impl Lobby {
             .map(|e| (e.summary.borrow().status, e.rated))
     }
 
+    /// Whether the room `code` of this node is turn-based (R12.5).
+    pub fn is_turn_based(&self, code: RoomCode) -> bool {
+        self.inner
+            .rooms()
+            .get(&code)
+            .is_some_and(|e| e.turn_based && !e.handle.is_closed())
+    }
+
     /// Before the room `code` starts: when nobody but built-in bots sits
     /// in it, the running games of bots only made from the same client
     /// address must be fewer than [`LobbyConfig::max_bot_tables_per_ip`]

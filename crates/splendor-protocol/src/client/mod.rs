@@ -54,8 +54,9 @@ pub enum ClientMessage {
     Create(Create),
     /// Join a room by code, as a player (default) or a spectator.
     Join(Join),
-    /// Leave the current room.
-    Leave,
+    /// Leave the current room (`give_up`: the seat too, before the start
+    /// of a turn-based room).
+    Leave(Leave),
     /// Start the game (host only, at least two seated).
     Start(Start),
     /// Seat a built-in bot in a free seat (host only, before the start).
@@ -236,6 +237,20 @@ pub enum Role {
     /// `spectator`: watch without a seat, seeing only what everyone may see
     /// (R6.4).
     Spectator,
+}
+
+/// `leave`: leave the current room. A player of a game in progress keeps
+/// the seat, and so does one of a turn-based room before its start
+/// (R12.5), unless `give_up` is true: then the seat is free again (before
+/// a start only; a game in progress is given up with `resign`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct Leave {
+    /// Give the seat up too (before the start).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub give_up: bool,
 }
 
 /// `join`: join a room by its code. Answered by `room`, then, in a running

@@ -143,10 +143,7 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
         "hello" => ClientMessage::Hello(fields_of(kind, body)?),
         "create" => ClientMessage::Create(fields_of(kind, body)?),
         "join" => ClientMessage::Join(fields_of(kind, body)?),
-        "leave" => {
-            no_fields(kind, &body)?;
-            ClientMessage::Leave
-        }
+        "leave" => ClientMessage::Leave(fields_of(kind, body)?),
         "start" => ClientMessage::Start(fields_of(kind, body)?),
         "add_bot" => ClientMessage::AddBot(fields_of(kind, body)?),
         "remove_bot" => ClientMessage::RemoveBot(fields_of(kind, body)?),
@@ -344,7 +341,10 @@ mod tests {
                 role: Role::Spectator
             })
         );
-        assert_eq!(ok(r#"{"type":"leave"}"#).message, ClientMessage::Leave);
+        assert_eq!(
+            ok(r#"{"type":"leave"}"#).message,
+            ClientMessage::Leave(Leave::default())
+        );
         assert_eq!(
             ok(r#"{"type":"start","seat_order":"joined"}"#).message,
             ClientMessage::Start(Start {
@@ -388,7 +388,7 @@ mod tests {
                 code: "ABCDE".into(),
                 role: Role::Player,
             })),
-            ClientFrame::new(ClientMessage::Leave),
+            ClientFrame::new(ClientMessage::Leave(Leave::default())),
             ClientFrame::new(ClientMessage::Hello(Hello {
                 name: None,
                 token: Some("t".into()),

@@ -277,3 +277,54 @@ fn r12_5_a_turn_based_room_outlives_the_away() {
         "#]],
     );
 }
+
+/// R12.5 before the start: a player who leaves a turn-based room keeps the
+/// seat (to come back days later, or to play elsewhere meanwhile); the
+/// host role goes to whoever is present, who may start. `give_up` frees a
+/// seat before the start, and is refused once the game runs (resign, R13).
+#[test]
+fn r12_5_leaving_a_turn_based_room_before_the_start_keeps_the_seat() {
+    check(
+        r#"
+        ~ room 3 per_move 24h ann@c1
+        ann@c1 leave
+        bob@c2 join player
+        cy@c3 join player
+        cy@c3 give_up
+        bob@c2 start joined
+        bob@c2 give_up
+        "#,
+        expect![[r#"
+            ~ room 3 per_move 24h ann@c1
+            ann@c1 leave
+              c1 <- left id=r1
+              release c1
+              reply ok
+            bob@c2 join player
+              c2 <- room Waiting [ann~ bob* -] you player#1 id=r2
+              reply joined player#1
+              listed Waiting 2/3 host bob
+            cy@c3 join player
+              c2 <- room Waiting [ann~ bob* cy] you player#1
+              c3 <- room Waiting [ann~ bob* cy] you player#2 id=r3
+              reply joined player#2
+              listed Waiting 3/3 host bob
+            cy@c3 give_up
+              c3 <- left id=r4
+              release c3
+              c2 <- room Waiting [ann~ bob* -] you player#1
+              reply ok
+              listed Waiting 2/3 host bob
+            bob@c2 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c2 <- room Playing [ann~ bob*] you player#1 id=r5
+              c2 <- state v0 to_act 0 legal - clocks [86400000* 86400000]
+              reply ok
+              listed Playing 2/2 host bob
+              deadline 86400s
+            bob@c2 give_up
+              reply game_already_started: room-game-started(example="\"as\":\"spectator\"")
+        "#]],
+    );
+}

@@ -339,7 +339,7 @@ impl Client {
             }
             ClientMessage::Create(create) => self.create(create, id).await,
             ClientMessage::Join(join) => self.join(join, id).await,
-            ClientMessage::Leave => self.leave(id).await,
+            ClientMessage::Leave(leave) => self.leave(leave.give_up, id).await,
             ClientMessage::Start(start) => {
                 let order = start.seat_order;
                 if let Some(room) = self.room.as_ref().filter(|r| r.remote_lease().is_none())

@@ -246,13 +246,26 @@ impl Client {
         self.call_room(Request::Hint, id).await;
     }
 
-    pub(super) async fn leave(&mut self, id: Option<RequestId>) {
-        let Some(session) = self.call_room(Request::Leave, id).await else {
+    /// `leave`, keeping a seat a game in progress or a turn-based room
+    /// holds for its player, or (`give_up`, before a start) giving it up.
+    pub(super) async fn leave(&mut self, give_up: bool, id: Option<RequestId>) {
+        let request = if give_up {
+            Request::GiveUp
+        } else {
+            Request::Leave
+        };
+        let Some(session) = self.call_room(request, id).await else {
             return;
         };
         self.set_room(None);
         let lobby = self.state.lobby();
-        lobby.left_room(session.id, lobby.presence().room_of(session.id));
+        let seat = lobby.presence().room_of(session.id);
+        if give_up && let Some(seat) = seat {
+            lobby.presence().unhold(session.id, seat.code);
+            lobby.presence().set_room(session.id, None);
+        } else {
+            lobby.left_room(session.id, seat);
+        }
     }
 
     pub(super) async fn act(&mut self, act: Act, id: Option<RequestId>) {

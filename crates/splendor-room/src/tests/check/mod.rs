@@ -15,7 +15,7 @@
 //!                           a passed deadline to resign the player
 //! restored 2 ann bob        a game of 2 restored at version 0, nobody connected
 //! bob@c2 join player        a request: join player|spectator [verbose], leave,
-//!                           detach, sync, resign, start joined|random
+//!                           detach, give_up, sync, resign, start joined|random
 //! bob@c2 act {"take_two":"red"} v3   an action (wire JSON), optionally on version 3
 //! play 4                    whoever is to act plays a legal action, 4 times: a
 //!                           purchase when there is one (so games end), else one

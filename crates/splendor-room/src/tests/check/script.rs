@@ -132,6 +132,7 @@ impl Table {
                 seat: seat.parse().expect("remove_bot SEAT"),
             },
             ("leave", "") => Request::Leave,
+            ("give_up", "") => Request::GiveUp,
             ("leave_finished", "") => Request::LeaveFinished,
             ("chat", text) => Request::Chat {
                 text: text.to_owned(),
