@@ -31,6 +31,7 @@ pub mod directory;
 mod fair;
 mod held;
 pub mod lobby;
+pub mod notify;
 pub mod persist;
 pub mod presence;
 pub mod random;

@@ -124,6 +124,8 @@ pub struct RoomCore {
     pub(crate) bot_turn: Option<BotTurn>,
     /// Practice hints at the current position (issue 26).
     pub(crate) hints: crate::hint::Hints,
+    /// What players away were told (issue 25).
+    pub(crate) notified: crate::notices::Notified,
     /// No bot is asked again before then (after a move failed to store).
     pub(crate) bot_pause_until: Option<Instant>,
     /// The room's turn clock for its game (R12).
@@ -176,6 +178,7 @@ impl RoomCore {
             legal: Vec::new(),
             bot_turn: None,
             hints: Default::default(),
+            notified: Default::default(),
             bot_pause_until: None,
             clock: None,
             now,
@@ -435,6 +438,11 @@ impl RoomCore {
     /// What the lobby lists for this room.
     pub fn summary(&self) -> &RoomSummary {
         &self.summary
+    }
+
+    /// The room's code.
+    pub fn code(&self) -> RoomCode {
+        self.code
     }
 
     // ---- steps shared by the requests --------------------------------------

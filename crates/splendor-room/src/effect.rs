@@ -75,6 +75,10 @@ pub enum Effect {
     Count(Tally),
     /// The room is closed: the driver ends, and the lobby forgets it.
     Closed(Closed),
+    /// Something to tell a player who is not at the table (a turn-based
+    /// room's turn, its end, its chat; issue 25): the driver hands it to
+    /// the notifier, never waiting for it.
+    Notify(crate::notices::Notice),
 }
 
 /// What a bot is given to think about: its seat's view and nothing else

@@ -41,6 +41,7 @@ pub mod error;
 mod hint;
 pub mod input;
 mod membership;
+pub mod notices;
 mod outbox;
 mod play;
 mod running;

@@ -182,6 +182,7 @@ impl RoomCore {
         core.clock = clock;
         core.rated = rated;
         info!(listed = core.listed, rated, status = ?core.status(), "room restored");
+        core.notified_so_far();
         core.after_input(now);
         core
     }

@@ -175,6 +175,8 @@ impl RoomCore {
             seat,
             text,
         };
+        let author = info.from.clone();
+        self.notify_chat(session, &author);
         let shared = SharedFrame::new(&ServerMessage::Chat(info.clone()));
         for audience in self.audience() {
             if audience.conn == conn {

@@ -17,6 +17,7 @@ impl RoomCore {
     pub(crate) fn after_input(&mut self, now: Instant) {
         self.run_clock(now);
         self.schedule_bot(now);
+        self.notify_away();
         // A game that a bot is moving is not abandoned, whoever is
         // connected; a host who watches counts as present.
         if self.people.connected_players() > 0

@@ -50,6 +50,7 @@ pub mod l10n;
 pub mod limits;
 pub mod metrics;
 mod my_games;
+mod notify;
 pub mod probe;
 mod ratings;
 mod sanctions;
@@ -181,6 +182,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/positions", get(games::positions))
         .route("/api/games/{id}/analysis", get(analysis::api::analysis))
         .route("/api/me/games", get(my_games::my_games))
+        .route(
+            "/api/me/notifications",
+            get(notify::get).put(notify::put).delete(notify::delete),
+        )
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/players/{key}", get(ratings::player))
         .route_layer(axum::middleware::from_fn_with_state(

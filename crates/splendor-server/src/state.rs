@@ -158,6 +158,15 @@ impl AppState {
             }),
             None => crate::limits::WordFilter::default(),
         };
+        // Notices to players away (issue 25) go to their webhooks.
+        if let Some(store) = &store {
+            let notifier = crate::notify::webhook::start(
+                store.clone(),
+                metrics.clone(),
+                config.webhook_allow_private,
+            );
+            lobby.set_notifier(notifier);
+        }
         let analyses = store.clone().map(|store| {
             crate::analysis::Analyses::new(
                 store,

@@ -97,7 +97,7 @@ impl Store {
 
     /// Forgets `session`'s player: its name becomes [`FORMER_PLAYER`]
     /// wherever it is stored, its token stops working, it leaves the
-    /// quick-play queue; its games and their replays stay (the replays
+    /// quick-play queue and its notification settings go; its games and their replays stay (the replays
     /// still verify: names are not part of a game's commitment). Audited as
     /// `forget` by `actor`. False when there is no such session.
     pub async fn forget_session(

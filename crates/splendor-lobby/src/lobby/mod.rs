@@ -116,6 +116,8 @@ pub(crate) struct Stats {
     pub(crate) pool: ThinkPool,
     /// From an `act` reaching its room to its broadcast being queued.
     pub(crate) action_latency: Timings,
+    /// Where the rooms' notices go, once the server set it (issue 25).
+    pub(crate) notifier: std::sync::OnceLock<Arc<dyn crate::notify::Notifier>>,
 }
 
 /// Upper bounds of the action latency histogram, in seconds.
@@ -142,6 +144,7 @@ impl Stats {
             leases_lost: AtomicU64::new(0),
             pool,
             action_latency: Timings::new(&ACTION_LATENCY_BUCKETS),
+            notifier: std::sync::OnceLock::new(),
         }
     }
 }
@@ -277,6 +280,12 @@ impl Lobby {
                 waiters: crate::waiters::Waiters::default(),
             }),
         }
+    }
+
+    /// Where the rooms' notices go (issue 25); set once, before rooms
+    /// have players away. Without one, notices are dropped.
+    pub fn set_notifier(&self, notifier: Arc<dyn crate::notify::Notifier>) {
+        let _ = self.inner.stats.notifier.set(notifier);
     }
 
     /// Which connection and room each session has.

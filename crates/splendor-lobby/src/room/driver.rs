@@ -244,6 +244,11 @@ impl Driver {
                 let pool = self.stats.pool.clone();
                 self.thinking = Some(Box::pin(async move { pool.think(job).await }));
             }
+            Effect::Notify(notice) => {
+                if let Some(notifier) = self.stats.notifier.get() {
+                    notifier.notify(self.core.code(), notice);
+                }
+            }
             // `carry_out` keeps these in their place.
             Effect::Write { .. } | Effect::Closed(_) => {}
         }

@@ -14,7 +14,7 @@ pub mod handle;
 
 pub use splendor_room::{
     Answer, Caller, Closed, DriverEvent, Effect, Joined, RematchPlan, Request, RestoredGame,
-    RoomProbe, clock, effect, input, seats, social,
+    RoomProbe, clock, effect, input, notices, seats, social,
 };
 pub(crate) use splendor_room::{RoomCore, RoomSetup};
 

@@ -321,10 +321,88 @@ fn r12_5_leaving_a_turn_based_room_before_the_start_keeps_the_seat() {
               c2 <- room Playing [ann~ bob*] you player#1 id=r5
               c2 <- state v0 to_act 0 legal - clocks [86400000* 86400000]
               reply ok
+              notify ann your_turn 86400s left
               listed Playing 2/2 host bob
               deadline 86400s
             bob@c2 give_up
               reply game_already_started: room-game-started(example="\"as\":\"spectator\"")
+        "#]],
+    );
+}
+
+/// Issue 25: in a turn-based room a player who is away is told when a turn
+/// of theirs starts (once, with what is left of it), when someone writes in
+/// the chat (who, not what), and when the game ends. Those at the table
+/// are told nothing this way, nor is anyone told of a turn the stand-in
+/// plays.
+#[test]
+fn r12_5_players_away_are_told_of_their_turn_the_chat_and_the_end() {
+    check(
+        r#"
+        ~ room 2 per_move 24h ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
+        bob@c2 detach
+        wait 1h
+        ann@c1 act {"take":["white","blue","green"]} v0
+        ann@c1 chat your move
+        bob@c3 join player
+        bob@c3 act {"take":["white","blue","black"]} v1
+        bob@c3 detach
+        ann@c1 resign
+        "#,
+        expect![[r#"
+            ~ room 2 per_move 24h ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
+            bob@c2 detach
+              release c2
+              c1 <- room Playing [ann* bob~] you player#0
+              reply ok
+            wait 1h
+            ann@c1 act {"take":["white","blue","green"]} v0
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r4 (frame)
+              c1 <- lean state v1 to_act 1 legal - clocks [86400000 86400000*] (frame)
+              reply ok
+              notify bob your_turn 86400s left
+              deadline 90000s
+            ann@c1 chat your move
+              notify bob chat from ann
+              c1 <- chat ann#0: your move id=r5
+              reply ok
+            bob@c3 join player
+              c1 <- room Playing [ann* bob] you player#0
+              c3 <- room Playing [ann* bob] you player#1 id=r6
+              c3 <- history v1 (1 actions)
+              c3 <- state v1 to_act 1 legal 27 clocks [86400000 86400000*]
+              reply joined player#1
+            bob@c3 act {"take":["white","blue","black"]} v1
+              write action #1 seat 1 {"take":["white","blue","black"]} -> ok
+              count ActionApplied
+              c1 <- events v2 (1) (frame)
+              c1 <- lean state v2 to_act 0 legal 26 clocks [86400000* 86400000] (frame)
+              c3 <- events v2 (1) id=r7 (frame)
+              c3 <- lean state v2 to_act 0 legal - clocks [86400000* 86400000] (frame)
+              reply ok
+            bob@c3 detach
+              release c3
+              c1 <- room Playing [ann* bob~] you player#0
+              reply ok
+            ann@c1 resign
+              write action #2 seat 0 "resign" -> ok
+              count ActionApplied
+              count GameFinished
+              write result winners [1] -> ok
+              listed Finished 2/2 host ann
+              c1 <- events v3 (2) id=r9 (frame)
+              c1 <- lean state v3 to_act - legal - clocks [86400000 86400000] (frame)
+              c1 <- result winners [1] (frame)
+              c1 <- room Finished [ann* bob~] you player#0
+              reply ok
+              notify bob game_over
+              deadline 5400s
         "#]],
     );
 }

@@ -431,6 +431,11 @@ pub struct Config {
     /// Only tests lower it (a day's game in seconds).
     #[arg(long, env = "SPLENDOR_MIN_PER_MOVE", default_value = "1h", value_parser = parse_positive_duration, hide = true)]
     pub min_per_move: Duration,
+    /// Webhooks may be plain HTTP and on this machine or a private network
+    /// (issue 25). Only tests set it: a public server posts to public
+    /// HTTPS addresses only.
+    #[arg(long, env = "SPLENDOR_WEBHOOK_ALLOW_PRIVATE", hide = true)]
+    pub webhook_allow_private: bool,
     /// Not a command-line setting: R12.2's shortest grace (10 seconds),
     /// lowered only by tests (`LobbyConfig::min_grace`).
     #[arg(skip)]
@@ -503,6 +508,7 @@ impl Default for Config {
             word_filter: None,
             retention: None,
             min_per_move: lobby.min_per_move,
+            webhook_allow_private: false,
             min_grace: None,
             room_seed: None,
         }

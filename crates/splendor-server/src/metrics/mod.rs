@@ -17,6 +17,7 @@
 //! | `splendor_connections_closed_total` | counter | `reason` |
 //! | `splendor_messages_received_total` | counter | |
 //! | `splendor_messages_sent_total` | counter | |
+//! | `splendor_notices_total` | counter | `reason` (`sent`, `failed`, `dropped`) |
 //! | `splendor_intents_rejected_total` | counter | `code` |
 //! | `splendor_rooms` | gauge | `status` |
 //! | `splendor_games_started_total` | counter | |
@@ -143,6 +144,7 @@ struct Inner {
     closed: Family<Reason, Counter>,
     received: Counter,
     sent: Counter,
+    notices: Family<Reason, Counter>,
     rejected: Family<Code, Counter>,
     commit_seconds: HistogramFamily,
     request_deadlines: Counter,
@@ -225,6 +227,12 @@ impl Metrics {
         );
         let sent = Counter::default();
         registry.register("messages_sent", "Messages sent to clients", sent.clone());
+        let notices = Family::<Reason, Counter>::default();
+        registry.register(
+            "notices",
+            "Notices to players away (webhooks): sent, failed, or dropped (queue full)",
+            notices.clone(),
+        );
         let rejected = Family::<Code, Counter>::default();
         registry.register(
             "intents_rejected",
@@ -285,6 +293,7 @@ impl Metrics {
                 closed,
                 received,
                 sent,
+                notices,
                 rejected,
                 commit_seconds,
                 request_deadlines,
@@ -389,6 +398,15 @@ impl Metrics {
     /// Counts a message to a client.
     pub fn message_sent(&self) {
         self.inner.sent.inc();
+    }
+
+    /// Counts a notice to a player away (issue 25): `sent`, `failed` or
+    /// `dropped`.
+    pub fn notice(&self, outcome: &'static str) {
+        self.inner
+            .notices
+            .get_or_create(&Reason { reason: outcome })
+            .inc();
     }
 
     /// A game this node took over (a cluster).

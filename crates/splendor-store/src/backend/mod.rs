@@ -50,6 +50,7 @@ pub(crate) mod sqlite {
     include!("open_room_queries.rs");
     include!("moderation_queries.rs");
     include!("analysis_queries.rs");
+    include!("notify_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -64,6 +65,7 @@ pub(crate) mod postgres {
     include!("open_room_queries.rs");
     include!("moderation_queries.rs");
     include!("analysis_queries.rs");
+    include!("notify_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

@@ -197,6 +197,12 @@ pub(crate) async fn forget_session(
         .execute(&mut *tx)
         .await
         .map_err(|e| classify(BACKEND, e))?;
+    // Where its notices went (issue 25): a webhook's address is the player's.
+    sqlx::query("DELETE FROM notify_settings WHERE session_id = $1")
+        .bind(session)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     sqlx::query("UPDATE open_rooms SET host = $2 WHERE creator = $1")
         .bind(session.to_string())
         .bind(replacement)

@@ -92,6 +92,17 @@ impl Table {
                     .as_ref()
                     .map_or(String::new(), |h| format!(" (a hint for c{})", h.conn.0))
             ),
+            Effect::Notify(notice) => format!(
+                "notify {} {}{}",
+                self.name(notice.session),
+                notice.event.name(),
+                match &notice.event {
+                    crate::notices::NoticeEvent::YourTurn { left } =>
+                        format!(" {}s left", left.as_secs()),
+                    crate::notices::NoticeEvent::Chat { from } => format!(" from {from}"),
+                    crate::notices::NoticeEvent::GameOver => String::new(),
+                }
+            ),
             Effect::Closed(closed) => {
                 let sessions: Vec<String> = closed.sessions.iter().map(|&s| self.name(s)).collect();
                 let farewell: Vec<String> = closed
