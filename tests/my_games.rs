@@ -203,4 +203,9 @@ async fn a_turn_based_room_keeps_the_seat_of_a_player_who_leaves_before_the_star
     // A seat in a game in progress is given up by resigning.
     let refused = ann.request(json!({"type": "leave", "give_up": true})).await;
     assert_eq!(refused["code"], "game_already_started", "{refused}");
+    // A turn-based game Ann left does not hold her out of quick play (a
+    // live game she left would: seat_held).
+    ann.request(json!({"type": "leave"})).await;
+    let queued = ann.request(json!({"type": "queue", "players": 2})).await;
+    assert_eq!(queued["type"], "queued", "{queued}");
 }

@@ -44,14 +44,19 @@ impl Lobby {
         self.presence().resign(session, code);
     }
 
-    /// A running game in which the session holds a seat it left, if any.
-    /// Held seats whose game is over (or whose room closed) are forgotten.
+    /// A running live game in which the session holds a seat it left, if
+    /// any. Held seats whose game is over (or whose room closed) are
+    /// forgotten. A turn-based game (R12.5) is not one: its players keep
+    /// other games going meanwhile, and a turn-based room waiting for
+    /// players keeps its hold.
     pub fn held_seat(&self, session: SessionId) -> Option<RoomCode> {
         let presence = self.presence();
         let mut running = None;
         for code in presence.held(session) {
+            let turn_based = self.is_turn_based(code);
             match self.room_status(code) {
-                Some((RoomStatus::Playing, _)) => running = running.or(Some(code)),
+                Some((RoomStatus::Playing, _)) if !turn_based => running = running.or(Some(code)),
+                Some((RoomStatus::Playing | RoomStatus::Waiting, _)) if turn_based => {}
                 _ => presence.unhold(session, code),
             }
         }

@@ -99,12 +99,14 @@ impl Presence {
         entry.room
     }
 
-    /// The sessions that have a live connection now, or are in a room
-    /// (seated while away, waiting for a game to start).
+    /// The sessions that have a live connection now, are in a room
+    /// (seated while away, waiting for a game to start), or hold a seat
+    /// they left (a turn-based room waiting for players is in no store
+    /// yet: its session must not be pruned as unused).
     pub fn present_sessions(&self) -> Vec<SessionId> {
         self.lock()
             .iter()
-            .filter(|(_, e)| e.conn.is_some() || e.room.is_some())
+            .filter(|(_, e)| e.conn.is_some() || e.room.is_some() || !e.held.is_empty())
             .map(|(&id, _)| id)
             .collect()
     }

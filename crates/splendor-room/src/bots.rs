@@ -158,12 +158,11 @@ impl RoomCore {
         let Some(clocks) = self.running.as_mut().and_then(|r| r.clocks_mut()) else {
             return;
         };
-        let on_deadline = clocks.options.clock.on_deadline();
-        let Some(seat) = clocks.expire(now) else {
-            return;
-        };
-        self.push(Effect::Count(Tally::ClockTimeout));
-        if on_deadline == Some(OnDeadline::Resign) {
+        if clocks.options.clock.on_deadline() == Some(OnDeadline::Resign) {
+            let Some(seat) = clocks.lapse(now) else {
+                return;
+            };
+            self.push(Effect::Count(Tally::ClockTimeout));
             // R12.5: the room says a passed deadline resigns the player
             // (R13); the write records it as the stand-in's.
             info!(seat, "deadline passed: the player resigns (R12.5, R13)");
@@ -173,6 +172,10 @@ impl RoomCore {
             }
             return;
         }
+        let Some(seat) = clocks.expire(now) else {
+            return;
+        };
+        self.push(Effect::Count(Tally::ClockTimeout));
         info!(
             seat,
             "out of time: the stand-in plays the turn (R12.2, R12.5)"

@@ -28,6 +28,10 @@ use splendor_rules::Seat;
 
 use crate::config::TurnClock;
 
+/// How soon a passed deadline's resignation is tried again when it could
+/// not be stored (R12.5).
+const RESIGN_RETRY: Duration = Duration::from_secs(1);
+
 /// The shortest grace of a marked seat (R12.2).
 pub const MIN_GRACE: Duration = Duration::from_secs(10);
 
@@ -223,6 +227,18 @@ impl Clocks {
         clock.bank = Duration::ZERO;
         clock.stand_in = true;
         self.standing_in = Some(ticking.seat);
+        Some(ticking.seat)
+    }
+
+    /// R12.5 with `resign`: the deadline of the running clock passed at
+    /// `now`; the seat is to resign, not to be played by the stand-in, so
+    /// nothing is marked. If that resignation cannot be stored, the seat's
+    /// clock runs again with a second left: it is tried again then.
+    pub(crate) fn lapse(&mut self, now: Instant) -> Option<Seat> {
+        let ticking = self.ticking.filter(|t| t.deadline <= now)?;
+        self.ticking = None;
+        let clock = self.seats.get_mut(usize::from(ticking.seat))?;
+        clock.bank = RESIGN_RETRY;
         Some(ticking.seat)
     }
 

@@ -393,7 +393,10 @@ impl RoomCore {
         while let Some(timer) = self.timers.take_expired(now) {
             match timer {
                 RoomTimer::Expiry => {
-                    let why = expiry_reason(self.status(), self.quiet_since.is_some());
+                    let why = expiry_reason(
+                        self.status(),
+                        self.quiet_since.is_some() && !self.turn_based(),
+                    );
                     self.close(why);
                 }
                 RoomTimer::BotMove => self.bot_due(now),

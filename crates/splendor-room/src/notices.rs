@@ -52,13 +52,19 @@ impl NoticeEvent {
     }
 }
 
+/// A player away is told of the chat at most once in this long (a busy
+/// chat is one notice, not one a message).
+pub const CHAT_NOTICE_EVERY: Duration = Duration::from_secs(10 * 60);
+
 /// What was already told, so that nothing is told twice.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Notified {
     /// The turn (its number and seat) last told.
     turn: Option<(u32, Seat)>,
     /// The end was told.
     over: bool,
+    /// When each player away was last told of the chat.
+    chat: std::collections::HashMap<SessionId, std::time::Instant>,
 }
 
 impl RoomCore {
@@ -70,6 +76,7 @@ impl RoomCore {
             self.notified = Notified {
                 turn: game.to_act().map(|seat| (game.turn(), seat)),
                 over: game.is_over(),
+                chat: Default::default(),
             };
         }
     }
@@ -127,15 +134,26 @@ impl RoomCore {
     }
 
     /// A chat message from `author` in a turn-based room: the seated people
-    /// who are away are told who wrote (not what: the chat is kept nowhere).
+    /// who are away are told who wrote (not what: the chat is kept nowhere),
+    /// each at most once in [`CHAT_NOTICE_EVERY`].
     pub(crate) fn notify_chat(&mut self, author: SessionId, from: &str) {
         if !self.turn_based() {
             return;
         }
+        let now = self.now;
+        let told = &mut self.notified.chat;
+        told.retain(|_, at| now.saturating_duration_since(*at) < CHAT_NOTICE_EVERY);
         let notices: Vec<Notice> = self
             .people
             .members()
             .filter(|m| m.bot.is_none() && m.conn.is_none() && m.session != author)
+            .filter(|m| {
+                let fresh = !told.contains_key(&m.session);
+                if fresh {
+                    told.insert(m.session, now);
+                }
+                fresh
+            })
             .map(|m| Notice {
                 session: m.session,
                 event: NoticeEvent::Chat {

@@ -87,11 +87,16 @@ pub(crate) struct ExpiryInputs {
 /// whole viewing time, issue 20's soak); a running game once every player has been
 /// away for the abandoned-game TTL; before the start, a short grace once no
 /// player is connected (a reload, a network change), the idle TTL while
-/// one is. A turn-based room (R12.5) closes only after its end: away is
-/// the normal state of its players.
+/// one is. A turn-based room (R12.5) is not closed for its players'
+/// absence, which is normal there: its game runs to its end, and before the
+/// start it waits [`TURN_BASED_WAITING_TTL`] after the last thing that
+/// happened in it (a join, a leave, a request).
 pub(crate) fn expiry(config: &RoomConfig, inputs: &ExpiryInputs) -> Option<Instant> {
     match inputs.status {
-        RoomStatus::Playing | RoomStatus::Waiting if inputs.turn_based => None,
+        RoomStatus::Playing if inputs.turn_based => None,
+        RoomStatus::Waiting if inputs.turn_based => {
+            Some(inputs.last_activity + TURN_BASED_WAITING_TTL)
+        }
         RoomStatus::Finished => {
             let viewing_over = inputs.finished_at.map(|at| at + config.finished_room_ttl);
             match inputs.empty_since {
@@ -109,6 +114,10 @@ pub(crate) fn expiry(config: &RoomConfig, inputs: &ExpiryInputs) -> Option<Insta
         }),
     }
 }
+
+/// How long a turn-based room waits for players with nothing happening in
+/// it: the longest time per move (R12.5).
+pub(crate) const TURN_BASED_WAITING_TTL: std::time::Duration = crate::config::MAX_PER_MOVE;
 
 /// Why an expired room closes, as everyone in it is told: the id of the
 /// words (`closed-*` in the server's message files).

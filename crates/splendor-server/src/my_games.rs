@@ -129,7 +129,9 @@ pub(crate) async fn my_games(
     games.sort_by_key(|g| {
         (
             !g.your_turn,
-            g.deadline.unwrap_or(UnixMillis::MAX),
+            g.deadline
+                .filter(|_| g.your_turn)
+                .unwrap_or(UnixMillis::MAX),
             std::cmp::Reverse(g.last_move.as_ref().map_or(g.started_at, |m| Some(m.at))),
         )
     });

@@ -92,9 +92,9 @@ pub fn glance(stored: &StoredGame, session: SessionId) -> Result<Option<Glance>,
         .map(format::parse_clock_json)
         .transpose()?;
     let to_act = game.to_act();
-    let last_at = log.last().map_or(stored.created_at, |a| a.at);
     let deadline = match (clock, to_act) {
         (Some(options), Some(to_act)) if options.clock.is_per_move() => {
+            let last_at = super::turn_began(stored, to_act);
             let mut left = options.clock.bank();
             for action in stored.actions.iter().rev() {
                 let (_, clocks) = format::parse_meta_json(action.meta_json.as_deref())?;

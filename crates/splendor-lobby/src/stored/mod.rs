@@ -71,6 +71,19 @@ pub fn logged_actions(game: &StoredGame) -> Result<Vec<LoggedAction>, String> {
         .collect()
 }
 
+/// When the turn of `to_act` in progress began, by the log: the time of
+/// the last action, or the game's start, leaving out resignations of other
+/// seats (R13.1 lets anyone resign out of turn; that does not start a turn,
+/// and the clocks stored with it still show the seat's time as of its
+/// turn's start). A turn-based deadline (R12.5) counts from it.
+pub(crate) fn turn_began(game: &StoredGame, to_act: u8) -> UnixMillis {
+    game.actions
+        .iter()
+        .rev()
+        .find(|a| a.seat == to_act || a.action_json != "\"resign\"")
+        .map_or(game.created_at, |a| a.at)
+}
+
 /// The rules options of a stored game.
 pub fn parse_options(game: &StoredGame) -> Result<Options, String> {
     format::parse_options_json(&game.options_json)
@@ -346,5 +359,54 @@ mod tests {
                 .unwrap_err()
                 .contains("twice")
         );
+    }
+}
+
+#[cfg(test)]
+mod turn_tests {
+    use super::*;
+    use splendor_store::{StoredAction, StoredGame};
+
+    fn action(seq: u32, seat: u8, json: &str, at: i64) -> StoredAction {
+        StoredAction {
+            seq,
+            seat,
+            action_json: json.to_owned(),
+            at,
+            meta_json: None,
+        }
+    }
+
+    /// R12.5 with R13.1: a resignation out of turn starts no turn.
+    #[test]
+    fn a_turn_begins_at_the_last_action_but_another_seats_resignation() {
+        let mut game = StoredGame {
+            id: uuid::Uuid::nil(),
+            room_code: "ABCDE".into(),
+            players: 3,
+            options_json: "{}".into(),
+            seed: 1,
+            salt: [0; 32],
+            commitment: String::new(),
+            created_at: 1_000,
+            clock_json: None,
+            listed: false,
+            rated: false,
+            seats: Vec::new(),
+            actions: Vec::new(),
+            finished: None,
+        };
+        assert_eq!(turn_began(&game, 0), 1_000, "the start");
+        game.actions = vec![
+            action(0, 0, r#"{"take":["red","blue","green"]}"#, 5_000),
+            action(1, 2, r#""resign""#, 9_000),
+        ];
+        assert_eq!(
+            turn_began(&game, 1),
+            5_000,
+            "seat 2 resigned during seat 1's turn"
+        );
+        game.actions.push(action(2, 1, r#""resign""#, 12_000));
+        assert_eq!(turn_began(&game, 1), 12_000, "its own resignation counts");
     }
 }

@@ -297,7 +297,7 @@ async fn restore_one(
     if let Some(options) = clock.filter(|c| c.clock.is_per_move())
         && let Some(seat) = game.to_act()
     {
-        let last_at = stored.actions.last().map_or(stored.created_at, |a| a.at);
+        let last_at = super::turn_began(stored, seat);
         clocks = Some(per_move_deadline(
             options,
             clocks.unwrap_or_default(),

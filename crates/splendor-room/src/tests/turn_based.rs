@@ -161,10 +161,10 @@ fn r12_5_a_passed_deadline_resigns_the_player_when_the_room_says_so() {
               write result winners [1] -> ok
               listed Finished 2/2 host ann
               c1 <- events v1 (2) by stand_in (frame)
-              c1 <- lean state v1 to_act - legal - clocks [0! 3600000] (frame)
+              c1 <- lean state v1 to_act - legal - clocks [1000 3600000] (frame)
               c1 <- result winners [1] (frame)
               c2 <- events v1 (2) by stand_in (frame)
-              c2 <- lean state v1 to_act - legal - clocks [0! 3600000] (frame)
+              c2 <- lean state v1 to_act - legal - clocks [1000 3600000] (frame)
               c2 <- result winners [1] (frame)
               c1 <- room Finished [ann* bob] you player#0
               c2 <- room Finished [ann* bob] you player#1
@@ -211,11 +211,11 @@ fn r12_5_a_resigned_seat_of_three_is_played_by_the_stand_in() {
               count ActionApplied
               count StandInAction
               c1 <- events v2 (1) by stand_in (frame)
-              c1 <- lean state v2 to_act 1 legal - clocks [7200000 0! 7200000] (frame)
+              c1 <- lean state v2 to_act 1 legal - clocks [7200000 1000 7200000] (frame)
               c2 <- events v2 (1) by stand_in (frame)
-              c2 <- lean state v2 to_act 1 legal - clocks [7200000 0! 7200000] (frame)
+              c2 <- lean state v2 to_act 1 legal - clocks [7200000 1000 7200000] (frame)
               c3 <- events v2 (1) by stand_in (frame)
-              c3 <- lean state v2 to_act 1 legal - clocks [7200000 0! 7200000] (frame)
+              c3 <- lean state v2 to_act 1 legal - clocks [7200000 1000 7200000] (frame)
               think seat 1 v2 greedy
               deadline none
             cy@c3 act {"take":["white","blue","red"]} v2
@@ -228,26 +228,27 @@ fn r12_5_a_resigned_seat_of_three_is_played_by_the_stand_in() {
               count ActionApplied
               count StandInAction
               c1 <- events v3 (1) by stand_in (frame)
-              c1 <- lean state v3 to_act 2 legal - clocks [7200000 7200000! 7200000*] (frame)
+              c1 <- lean state v3 to_act 2 legal - clocks [7200000 7200000 7200000*] (frame)
               c2 <- events v3 (1) by stand_in (frame)
-              c2 <- lean state v3 to_act 2 legal - clocks [7200000 7200000! 7200000*] (frame)
+              c2 <- lean state v3 to_act 2 legal - clocks [7200000 7200000 7200000*] (frame)
               c3 <- events v3 (1) by stand_in (frame)
-              c3 <- lean state v3 to_act 2 legal 28 clocks [7200000 7200000! 7200000*] (frame)
+              c3 <- lean state v3 to_act 2 legal 28 clocks [7200000 7200000 7200000*] (frame)
               deadline 14401s
         "#]],
     );
 }
 
-/// R12.5: a turn-based room waits for its players as long as it takes,
-/// before the start and during the game, with nobody connected: none of
-/// the lifetimes of a live room close it (the deadline still runs).
+/// R12.5: a turn-based room waits for its players with nobody connected:
+/// before the start up to 14 days after the last thing that happened in it
+/// (a join, a leave), and its game as long as it runs (the deadline still
+/// does); none of the lifetimes of a live room close it.
 #[test]
 fn r12_5_a_turn_based_room_outlives_the_away() {
     check(
         r#"
         ~ room 2 per_move 336h ann@c1
         ann@c1 detach
-        wait 30d
+        wait 13d
         ann@c1 join player
         ~ bob@c2 join player
         ~ ann@c1 start joined
@@ -260,10 +261,11 @@ fn r12_5_a_turn_based_room_outlives_the_away() {
             ann@c1 detach
               release c1
               reply ok
-            wait 30d
+            wait 13d
             ann@c1 join player
               c1 <- room Waiting [ann* -] you player#0 id=r2
               reply joined player#0
+              deadline 2332800s
             ~ bob@c2 join player
             ~ ann@c1 start joined
             ann@c1 detach
@@ -332,7 +334,8 @@ fn r12_5_leaving_a_turn_based_room_before_the_start_keeps_the_seat() {
 
 /// Issue 25: in a turn-based room a player who is away is told when a turn
 /// of theirs starts (once, with what is left of it), when someone writes in
-/// the chat (who, not what), and when the game ends. Those at the table
+/// the chat (who, not what; at most once in ten minutes), and when the
+/// game ends. Those at the table
 /// are told nothing this way, nor is anyone told of a turn the stand-in
 /// plays.
 #[test]
@@ -346,6 +349,9 @@ fn r12_5_players_away_are_told_of_their_turn_the_chat_and_the_end() {
         wait 1h
         ann@c1 act {"take":["white","blue","green"]} v0
         ann@c1 chat your move
+        ann@c1 chat please
+        wait 10m
+        ann@c1 chat still there?
         bob@c3 join player
         bob@c3 act {"take":["white","blue","black"]} v1
         bob@c3 detach
@@ -372,20 +378,29 @@ fn r12_5_players_away_are_told_of_their_turn_the_chat_and_the_end() {
               notify bob chat from ann
               c1 <- chat ann#0: your move id=r5
               reply ok
+            ann@c1 chat please
+              c1 <- chat ann#0: please id=r6
+              reply ok
+            wait 10m
+            ann@c1 chat still there?
+              notify bob chat from ann
+              c1 <- chat ann#0: still there? id=r7
+              reply ok
             bob@c3 join player
               c1 <- room Playing [ann* bob] you player#0
-              c3 <- room Playing [ann* bob] you player#1 id=r6
+              c3 <- room Playing [ann* bob] you player#1 id=r8
               c3 <- history v1 (1 actions)
-              c3 <- state v1 to_act 1 legal 27 clocks [86400000 86400000*]
+              c3 <- state v1 to_act 1 legal 27 clocks [86400000 85800000*]
               reply joined player#1
             bob@c3 act {"take":["white","blue","black"]} v1
               write action #1 seat 1 {"take":["white","blue","black"]} -> ok
               count ActionApplied
               c1 <- events v2 (1) (frame)
               c1 <- lean state v2 to_act 0 legal 26 clocks [86400000* 86400000] (frame)
-              c3 <- events v2 (1) id=r7 (frame)
+              c3 <- events v2 (1) id=r9 (frame)
               c3 <- lean state v2 to_act 0 legal - clocks [86400000* 86400000] (frame)
               reply ok
+              deadline 90600s
             bob@c3 detach
               release c3
               c1 <- room Playing [ann* bob~] you player#0
@@ -396,13 +411,81 @@ fn r12_5_players_away_are_told_of_their_turn_the_chat_and_the_end() {
               count GameFinished
               write result winners [1] -> ok
               listed Finished 2/2 host ann
-              c1 <- events v3 (2) id=r9 (frame)
+              c1 <- events v3 (2) id=r11 (frame)
               c1 <- lean state v3 to_act - legal - clocks [86400000 86400000] (frame)
               c1 <- result winners [1] (frame)
               c1 <- room Finished [ann* bob~] you player#0
               reply ok
               notify bob game_over
-              deadline 5400s
+              deadline 6000s
+        "#]],
+    );
+}
+
+/// R12.5 with `resign`: when the resignation cannot be stored, the seat is
+/// not handed to the stand-in; the resignation is tried again a second
+/// later.
+#[test]
+fn r12_5_a_resignation_that_cannot_be_stored_is_tried_again() {
+    check(
+        r#"
+        ~ room 3 per_move 1h resign ann@c1
+        ~ bob@c2 join player
+        ~ cy@c3 join player
+        ~ ann@c1 start joined
+        store fails unavailable
+        wait 1h
+        wait 1s
+        "#,
+        expect![[r#"
+            ~ room 3 per_move 1h resign ann@c1
+            ~ bob@c2 join player
+            ~ cy@c3 join player
+            ~ ann@c1 start joined
+            store fails unavailable
+            wait 1h
+              @3600s timeout
+              count ClockTimeout
+              write action #0 seat 0 "resign" -> Unavailable
+              deadline 3601s
+            wait 1s
+              @3601s timeout
+              count ClockTimeout
+              write action #0 seat 0 "resign" -> ok
+              count ActionApplied
+              count StandInAction
+              c1 <- events v1 (1) by stand_in (frame)
+              c1 <- lean state v1 to_act 0 legal - clocks [1000 3600000 3600000] (frame)
+              c2 <- events v1 (1) by stand_in (frame)
+              c2 <- lean state v1 to_act 0 legal - clocks [1000 3600000 3600000] (frame)
+              c3 <- events v1 (1) by stand_in (frame)
+              c3 <- lean state v1 to_act 0 legal - clocks [1000 3600000 3600000] (frame)
+              think seat 0 v1 greedy
+              deadline none
+        "#]],
+    );
+}
+
+/// R12.5: a turn-based room nobody joins closes 14 days after the last
+/// thing that happened in it.
+#[test]
+fn r12_5_a_turn_based_room_nobody_joins_closes_after_fourteen_days() {
+    check(
+        r#"
+        ~ room 2 per_move 24h ann@c1
+        ann@c1 leave
+        wait 14d
+        "#,
+        expect![[r#"
+            ~ room 2 per_move 24h ann@c1
+            ann@c1 leave
+              c1 <- left id=r1
+              release c1
+              reply ok
+            wait 14d
+              @1209600s timeout
+              closed "closed-idle" sessions ["ann"] farewell []: room_closed "closed-idle"
+              deadline none
         "#]],
     );
 }

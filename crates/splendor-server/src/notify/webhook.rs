@@ -53,6 +53,8 @@ pub(crate) fn start(store: Store, metrics: Metrics, allow_private: bool) -> Arc<
     let (queue, mut rx) = mpsc::channel::<(RoomCode, Notice)>(QUEUE);
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        // A proxy would resolve the host itself, past `PublicOnly`.
+        .no_proxy()
         .timeout(TIMEOUT)
         .user_agent(concat!("splendor-server/", env!("CARGO_PKG_VERSION")))
         .dns_resolver(Arc::new(PublicOnly { allow_private }))
@@ -230,19 +232,28 @@ pub(crate) fn is_public(ip: IpAddr) -> bool {
                 || a == 0
                 || (a == 100 && (64..128).contains(&b))
                 || (a == 198 && (b == 18 || b == 19))
+                || (a == 192 && b == 0 && v4.octets()[2] == 0)
                 || a >= 240)
         }
         IpAddr::V6(v6) => {
             if let Some(v4) = v6.to_ipv4_mapped() {
                 return is_public(IpAddr::V4(v4));
             }
-            let first = v6.segments()[0];
+            let s = v6.segments();
+            let first = s[0];
+            // IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4
+            // (2002::/16) addresses may reach any IPv4 address.
+            let embeds_v4 = s[..6] == [0; 6]
+                || (s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0; 4])
+                || first == 0x2002;
             !(v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
+                || embeds_v4
                 || (first & 0xfe00) == 0xfc00
                 || (first & 0xffc0) == 0xfe80
-                || first == 0x2001 && v6.segments()[1] == 0x0db8)
+                || (first & 0xffc0) == 0xfec0
+                || first == 0x2001 && s[1] == 0x0db8)
         }
     }
 }
@@ -300,6 +311,14 @@ mod tests {
             "https://[fd00::1]/x",
             "https://[fe80::1]/x",
             "https://[::ffff:127.0.0.1]/x",
+            "https://[::127.0.0.1]/x",
+            "https://[64:ff9b::a00:1]/x",
+            "https://[2002:a00:1::1]/x",
+            "https://[fec0::1]/x",
+            "https://192.0.0.8/x",
+            "https://0x7f.1/x",
+            "https://2130706433/x",
+            "https://127.0.0.1./x",
             "not a url",
         ] {
             assert!(check_url(bad, false).is_err(), "{bad}");
