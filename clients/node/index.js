@@ -389,4 +389,18 @@ async function run(choose, options = {}) {
   return result;
 }
 
-module.exports = { play, run, KitError, actionKey, isLegal, TOKENS, RESIGN };
+// Every game the session of `token` sits in (GET /api/me/games), those
+// waiting for it first: a bot with many turn-based games picks the next to
+// play from it (each has room, your_turn, deadline in Unix ms for a
+// turn-based one, and the players). `options.url` is the server's WebSocket
+// URL, as for run(). Throws KitError when the server refuses (401).
+async function myGames(token, options = {}) {
+  const ws = new URL(options.url || process.env.SPLENDOR_URL || DEFAULT_URL);
+  const scheme = { 'ws:': 'http:', 'wss:': 'https:' }[ws.protocol] || ws.protocol;
+  const api = `${scheme}//${ws.host}/api/me/games`;
+  const response = await fetch(api, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+  if (!response.ok) throw new KitError(`my games: HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  return (await response.json()).games;
+}
+
+module.exports = { play, run, myGames, KitError, actionKey, isLegal, TOKENS, RESIGN };

@@ -338,3 +338,43 @@ test('an invalid token file says hello anew, still as a bot', { timeout: 90000 }
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('myGames lists the turn-based games a bot sits in (issue 25)', async () => {
+  const server = await startServer();
+  const WebSocket = require('ws');
+  try {
+    const ws = new WebSocket(server.url);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const frames = [];
+    let wake = null;
+    ws.on('message', (data) => { frames.push(JSON.parse(data)); if (wake) wake(); });
+    const request = async (message, kind) => {
+      ws.send(JSON.stringify(message));
+      for (;;) {
+        const i = frames.findIndex((f) => f.type === kind || f.type === 'error');
+        if (i >= 0) {
+          const [frame] = frames.splice(0, i + 1).slice(-1);
+          if (frame.type === 'error') throw new Error(JSON.stringify(frame));
+          return frame;
+        }
+        await new Promise((resolve) => { wake = resolve; });
+      }
+    };
+    const { token } = await request({ type: 'hello', name: 'many' }, 'welcome');
+    const codes = [];
+    for (let i = 0; i < 2; i += 1) {
+      const room = await request({ type: 'create', seats: 2, turn_based: { per_move_s: 86400 } }, 'room');
+      codes.push(room.code);
+      await request({ type: 'add_bot', level: 'greedy' }, 'room');
+      await request({ type: 'start', seat_order: 'joined' }, 'state');
+      await request({ type: 'leave' }, 'left');
+    }
+    ws.close();
+    const games = await kit.myGames(token, { url: server.url });
+    assert.deepEqual(games.map((g) => g.room).sort(), codes.sort());
+    assert.ok(games.every((g) => g.your_turn && g.deadline), JSON.stringify(games));
+    await assert.rejects(kit.myGames('not-a-token', { url: server.url }), /401/);
+  } finally {
+    server.stop();
+  }
+});

@@ -358,6 +358,41 @@ class KitTest(unittest.TestCase):
             second = splendor_kit.run(lambda s: s.legal_actions[-1], **settings)
             self.assertNotEqual(first.game, second.game)
 
+    def test_my_games_lists_the_turn_based_games_a_bot_sits_in(self):
+        """Issue 25: a bot keeps several turn-based games going; my_games says which wait for it."""
+        import websockets
+
+        async def two_games(url):
+            async with websockets.connect(url) as ws:
+                async def request(m, kind):
+                    await ws.send(json.dumps(m))
+                    while True:
+                        frame = json.loads(await ws.recv())
+                        if frame["type"] == "error":
+                            raise AssertionError(frame)
+                        if frame["type"] == kind:
+                            return frame
+
+                token = (await request({"type": "hello", "name": "many"}, "welcome"))["token"]
+                codes = []
+                for _ in range(2):
+                    room = await request({"type": "create", "seats": 2,
+                                          "turn_based": {"per_move_s": 86400}}, "room")
+                    codes.append(room["code"])
+                    await request({"type": "add_bot", "level": "greedy"}, "room")
+                    await request({"type": "start", "seat_order": "joined"}, "state")
+                    await request({"type": "leave"}, "left")
+                return token, codes
+
+        with Server() as server:
+            token, codes = asyncio.run(asyncio.wait_for(two_games(server.url), 60))
+            games = splendor_kit.my_games(token, url=server.url)
+            self.assertEqual(sorted(g["room"] for g in games), sorted(codes))
+            self.assertTrue(all(g["your_turn"] and g["deadline"] for g in games), games)
+            with self.assertRaises(splendor_kit.KitError) as caught:
+                splendor_kit.my_games("not-a-token", url=server.url)
+            self.assertIn("401", str(caught.exception))
+
     def test_a_room_that_does_not_exist_is_an_error(self):
         with Server() as server:
             with self.assertRaises(splendor_kit.KitError) as caught:

@@ -58,7 +58,8 @@ import websockets
 from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State
 
 __all__ = [
-    "run", "play", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError", "RESIGN",
+    "run", "play", "my_games", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError",
+    "RESIGN",
 ]
 
 log = logging.getLogger("splendor_kit")
@@ -161,6 +162,30 @@ async def play(
         if attempts > max_reconnects:
             raise KitError("gave up reconnecting")
         await asyncio.sleep(min(60.0, (1 + 4 * random.random()) * 2 ** min(attempts - 1, 5)))
+
+
+def my_games(token: str, url: Optional[str] = None) -> List[Dict[str, Any]]:
+    """Every game the session of ``token`` sits in (``GET /api/me/games``),
+    those waiting for it first: a bot with many turn-based games picks the
+    next one to play from it (each has ``room``, ``your_turn``,
+    ``deadline`` in Unix ms for a turn-based one, and the players).
+    ``url`` is the server's WebSocket URL, as for :func:`run`.
+    Raises :class:`KitError` when the server refuses (a bad token: 401).
+    """
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
+    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
+    api = urllib.parse.urlunsplit((scheme, ws.netloc, "/api/me/games", "", ""))
+    request = urllib.request.Request(api, headers={"Authorization": f"Bearer {token}",
+                                                   "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())["games"]
+    except urllib.error.HTTPError as e:
+        raise KitError(f"my games: HTTP {e.code}: {e.read()[:200]!r}") from e
 
 
 def _hosting(room: Dict[str, Any]) -> bool:
