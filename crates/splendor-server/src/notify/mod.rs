@@ -45,10 +45,6 @@ pub(crate) struct Answer {
     secret: Option<String>,
 }
 
-fn unauthorized(message: &str) -> ApiError {
-    ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
-}
-
 fn invalid(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "invalid_settings", message)
 }
@@ -58,23 +54,7 @@ async fn session_and_store(
     state: &AppState,
     headers: &HeaderMap,
 ) -> Result<(Session, Store), ApiError> {
-    let Some(token) = crate::admin::bearer(headers) else {
-        return Err(unauthorized(
-            "send the session's token as Authorization: Bearer TOKEN (hello gives it)",
-        ));
-    };
-    let session = match state.sessions().resume(token).await {
-        Ok(Some(session)) => session,
-        Ok(None) => return Err(unauthorized("the token is not a session's")),
-        Err(e) => {
-            warn!(error = %e, "notifications: sessions unavailable");
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "storage_unavailable",
-                "the session cannot be checked right now; try again shortly",
-            ));
-        }
-    };
+    let session = crate::my_games::bearer_session(state, headers).await?;
     let store = state.store().cloned().ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
