@@ -186,6 +186,13 @@ pub fn app(state: AppState) -> Router {
             "/api/me/notifications",
             get(notify::get).put(notify::put).delete(notify::delete),
         )
+        .route("/api/push/key", get(notify::push_api::key))
+        .route(
+            "/api/me/push",
+            get(notify::push_api::list)
+                .put(notify::push_api::put)
+                .delete(notify::push_api::delete),
+        )
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/players/{key}", get(ratings::player))
         .route_layer(axum::middleware::from_fn_with_state(

@@ -68,6 +68,8 @@ struct AppInner {
     admin: Option<admin::AdminGate>,
     /// The analyses of finished games (issue 26), with a database.
     analyses: Option<crate::analysis::Analyses>,
+    /// Web Push (issue 25), with a database.
+    push: Option<Arc<crate::notify::push::Push>>,
 }
 
 impl AppState {
@@ -158,12 +160,20 @@ impl AppState {
             }),
             None => crate::limits::WordFilter::default(),
         };
-        // Notices to players away (issue 25) go to their webhooks.
-        if let Some(store) = &store {
-            let notifier = crate::notify::webhook::start(
+        // Notices to players away (issue 25) go to their webhooks and
+        // browsers.
+        let push = store.as_ref().map(|store| {
+            let contact = config.push_contact.clone().unwrap_or_else(|| {
+                crate::notify::push::default_contact(config.public_url.as_deref())
+            });
+            Arc::new(crate::notify::push::Push::new(store.clone(), contact))
+        });
+        if let (Some(store), Some(push)) = (&store, &push) {
+            let notifier = crate::notify::delivery::start(
                 store.clone(),
                 metrics.clone(),
                 config.webhook_allow_private,
+                push.clone(),
             );
             lobby.set_notifier(notifier);
         }
@@ -203,6 +213,7 @@ impl AppState {
                 cluster,
                 node: std::sync::OnceLock::new(),
                 admin,
+                push,
             }),
         }
     }
@@ -282,6 +293,11 @@ impl AppState {
                 now.saturating_sub(millis(config.unused_session_ttl)),
             )
             .await
+    }
+
+    /// Web Push, when the server has a database.
+    pub(crate) fn push(&self) -> Option<&crate::notify::push::Push> {
+        self.inner.push.as_deref()
     }
 
     /// The database, when the server has one.

@@ -95,7 +95,7 @@ pub use model::{
 pub(crate) use moderation::AuditNote;
 pub use moderation::{AuditEntry, FORMER_PLAYER, MARK_SESSION, NewSanction, Sanction};
 pub use node::{NodeClaim, OpenElsewhere, OpenRoomRecord};
-pub use notify::NotifySettings;
+pub use notify::{NotifySettings, PushSubscription};
 pub use queue::QueueEntry;
 pub use rating::{
     BoardKind, BoardPage, MAX_BOARD_PAGE, PROVISIONAL_DEVIATION, PlayerRating, RECENT_GAMES,

@@ -431,9 +431,14 @@ pub struct Config {
     /// Only tests lower it (a day's game in seconds).
     #[arg(long, env = "SPLENDOR_MIN_PER_MOVE", default_value = "1h", value_parser = parse_positive_duration, hide = true)]
     pub min_per_move: Duration,
-    /// Webhooks may be plain HTTP and on this machine or a private network
-    /// (issue 25). Only tests set it: a public server posts to public
-    /// HTTPS addresses only.
+    /// Who push services may write to about this server's pushes (Web
+    /// Push's VAPID contact, issue 25): `mailto:you@example.org` or an
+    /// `https://` page. Default: the public URL when it is HTTPS.
+    #[arg(long, env = "SPLENDOR_PUSH_CONTACT", value_parser = parse_push_contact)]
+    pub push_contact: Option<String>,
+    /// Webhooks and push endpoints may be plain HTTP and on this machine
+    /// or a private network (issue 25). Only tests set it: a public server
+    /// posts to public HTTPS addresses only.
     #[arg(long, env = "SPLENDOR_WEBHOOK_ALLOW_PRIVATE", hide = true)]
     pub webhook_allow_private: bool,
     /// Not a command-line setting: R12.2's shortest grace (10 seconds),
@@ -508,6 +513,7 @@ impl Default for Config {
             word_filter: None,
             retention: None,
             min_per_move: lobby.min_per_move,
+            push_contact: None,
             webhook_allow_private: false,
             min_grace: None,
             room_seed: None,
@@ -517,3 +523,14 @@ impl Default for Config {
 
 #[cfg(test)]
 mod tests;
+
+/// A VAPID contact: a `mailto:` address or an `https://` URL (RFC 8292).
+fn parse_push_contact(text: &str) -> Result<String, String> {
+    let ok = (text.starts_with("mailto:") && text.len() > 8 && text.contains('@'))
+        || (text.starts_with("https://") && text.len() > 8);
+    if ok && text.len() <= 256 && !text.chars().any(char::is_whitespace) {
+        Ok(text.to_owned())
+    } else {
+        Err("a push contact is mailto:you@example.org or an https:// URL".into())
+    }
+}

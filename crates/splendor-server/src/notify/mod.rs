@@ -2,9 +2,14 @@
 //! /api/me/notifications` set which events a session wants told
 //! (`your_turn`, `game_over`, `chat`) and the webhook they go to, with
 //! the session's token (`Authorization: Bearer TOKEN`; 401 without).
-//! Turn-based rooms give the notices ([`splendor_lobby::room::notices`]);
-//! [`webhook`] delivers them, signed with a secret `PUT` gives once.
+//! The same events go to the session's browsers by Web Push ([`push`]:
+//! `/api/me/push`). Turn-based rooms give the notices
+//! ([`splendor_lobby::room::notices`]); [`delivery`] hands them to the
+//! webhook (signed with a secret `PUT` gives once) and the browsers.
 
+pub(crate) mod delivery;
+pub(crate) mod push;
+pub(crate) mod push_api;
 pub(crate) mod webhook;
 
 use axum::Json;
@@ -25,12 +30,23 @@ pub(crate) const EVENTS: [&str; 3] = ["your_turn", "game_over", "chat"];
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Settings {
-    /// The events to be told of, among [`EVENTS`].
+    /// The events to be told of, among [`EVENTS`]; absent: as they were.
     #[serde(default)]
-    events: Vec<String>,
-    /// An `https://` URL to post them to; `null` or absent: none.
-    #[serde(default)]
-    webhook: Option<String>,
+    events: Option<Vec<String>>,
+    /// An `https://` URL to post them to; `null`: none; absent: as it was
+    /// (with its secret).
+    #[serde(default, deserialize_with = "present")]
+    webhook: Option<Option<String>>,
+}
+
+/// A field that is present, `null` or not: `Some` of its value (serde's
+/// `default` makes an absent one `None`).
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
 }
 
 /// What `GET` and `PUT` answer.
@@ -83,8 +99,8 @@ pub(crate) async fn get(
     }))
 }
 
-/// `PUT /api/me/notifications`: replaces the settings; a webhook gets a
-/// new secret.
+/// `PUT /api/me/notifications`: sets what it names (`events`, `webhook`)
+/// and keeps the rest; a new webhook gets a new secret.
 pub(crate) async fn put(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -99,8 +115,13 @@ pub(crate) async fn put(
             "{e}; send {{\"events\":[\"your_turn\",\"game_over\",\"chat\"],\"webhook\":\"https://...\"}}"
         ))
     })?;
+    let before = store
+        .notify_settings(SessionId(session.id.0))
+        .await
+        .map_err(ApiError::store)?
+        .unwrap_or_default();
     let mut events = Vec::new();
-    for event in settings.events {
+    for event in settings.events.unwrap_or(before.events) {
         if !EVENTS.contains(&event.as_str()) {
             return Err(invalid(format!(
                 "{event:?} is not an event: the events are your_turn, game_over and chat"
@@ -110,12 +131,14 @@ pub(crate) async fn put(
             events.push(event);
         }
     }
-    let webhook = match settings.webhook {
-        Some(url) => {
-            webhook::check_url(&url, state.config().webhook_allow_private).map_err(invalid)?;
-            Some((url, secret()?))
+    let (webhook, fresh) = match settings.webhook {
+        Some(Some(url)) => {
+            webhook::check_url(&url, state.config().webhook_allow_private, "webhook")
+                .map_err(invalid)?;
+            (Some((url, secret()?)), true)
         }
-        None => None,
+        Some(None) => (None, false),
+        None => (before.webhook, false),
     };
     let stored = NotifySettings {
         events: events.clone(),
@@ -129,7 +152,8 @@ pub(crate) async fn put(
     Ok(Json(Answer {
         events,
         webhook,
-        secret,
+        // Shown once: only when this `PUT` made it.
+        secret: secret.filter(|_| fresh),
     }))
 }
 

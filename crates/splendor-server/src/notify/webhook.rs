@@ -1,87 +1,23 @@
-//! Delivering the rooms' notices to webhooks (issue 25): a queue the rooms
-//! put into without waiting, a task that reads each player's settings from
-//! the store and posts what they asked for, signed, to their webhook.
+//! Webhooks (issue 25): a session's notices posted as JSON to a URL it
+//! gave, signed with a secret it was given once.
 //!
 //! A public server posts only over HTTPS to public addresses: a webhook
-//! whose host is (or resolves to) a loopback, private, link-local or other
-//! special address is refused, redirects are not followed, and a delivery
-//! gets 5 seconds. At most [`IN_FLIGHT`] deliveries run at once; a full
-//! queue drops the notice (counted), so a slow or hanging endpoint never
-//! delays a move.
+//! (or a push endpoint, [`super::push`]) whose host is (or resolves to) a
+//! loopback, private, link-local or other special address is refused,
+//! redirects are not followed, and a delivery gets 5 seconds.
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
-use std::time::Duration;
 
 use hmac::{Hmac, Mac};
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde::Serialize;
 use sha2::Sha256;
 use splendor_lobby::RoomCode;
-use splendor_lobby::notify::Notifier;
 use splendor_lobby::room::notices::{Notice, NoticeEvent};
-use splendor_store::{SessionId, Store, unix_millis_now};
-use tokio::sync::{Semaphore, mpsc};
-use tracing::{debug, warn};
+use splendor_store::unix_millis_now;
+use tracing::debug;
 
 use crate::metrics::Metrics;
-
-/// Notices waiting for delivery; past it, new ones are dropped.
-const QUEUE: usize = 1024;
-/// Deliveries at once.
-const IN_FLIGHT: usize = 16;
-/// How long one delivery may take, connection included.
-const TIMEOUT: Duration = Duration::from_secs(5);
-
-/// The rooms' side: [`Notifier::notify`] queues and returns.
-#[derive(Debug)]
-pub(crate) struct WebhookNotifier {
-    queue: mpsc::Sender<(RoomCode, Notice)>,
-    metrics: Metrics,
-}
-
-impl Notifier for WebhookNotifier {
-    fn notify(&self, room: RoomCode, notice: Notice) {
-        if self.queue.try_send((room, notice)).is_err() {
-            self.metrics.notice("dropped");
-        }
-    }
-}
-
-/// Starts the delivery task; the notifier to give the lobby.
-pub(crate) fn start(store: Store, metrics: Metrics, allow_private: bool) -> Arc<WebhookNotifier> {
-    let (queue, mut rx) = mpsc::channel::<(RoomCode, Notice)>(QUEUE);
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        // A proxy would resolve the host itself, past `PublicOnly`.
-        .no_proxy()
-        .timeout(TIMEOUT)
-        .user_agent(concat!("splendor-server/", env!("CARGO_PKG_VERSION")))
-        .dns_resolver(Arc::new(PublicOnly { allow_private }))
-        .build();
-    let client = match client {
-        Ok(client) => client,
-        Err(e) => {
-            warn!(error = %e, "webhooks are off: no HTTP client");
-            return Arc::new(WebhookNotifier { queue, metrics });
-        }
-    };
-    let task_metrics = metrics.clone();
-    tokio::spawn(async move {
-        let slots = Arc::new(Semaphore::new(IN_FLIGHT));
-        while let Some((room, notice)) = rx.recv().await {
-            let Ok(slot) = slots.clone().acquire_owned().await else {
-                return;
-            };
-            let (store, client, metrics) = (store.clone(), client.clone(), task_metrics.clone());
-            tokio::spawn(async move {
-                let _slot = slot;
-                deliver(&store, &client, &metrics, allow_private, room, notice).await;
-            });
-        }
-    });
-    Arc::new(WebhookNotifier { queue, metrics })
-}
 
 /// What a webhook receives (JSON): the event, the room, and its detail.
 #[derive(Serialize)]
@@ -98,32 +34,18 @@ struct Payload<'a> {
     from: Option<&'a str>,
 }
 
-async fn deliver(
-    store: &Store,
+/// Posts `notice` of `room` to the webhook `url`, signed with `secret`.
+pub(crate) async fn post(
     client: &reqwest::Client,
     metrics: &Metrics,
     allow_private: bool,
-    room: RoomCode,
-    notice: Notice,
+    (url, secret): (&str, &str),
+    room: &RoomCode,
+    notice: &Notice,
 ) {
     let event = notice.event.name();
-    let settings = match store.notify_settings(SessionId(notice.session.0)).await {
-        Ok(Some(settings)) => settings,
-        Ok(None) => return,
-        Err(e) => {
-            warn!(error = %e, "a notice's settings cannot be read");
-            metrics.notice("failed");
-            return;
-        }
-    };
-    let Some((url, secret)) = settings.webhook else {
-        return;
-    };
-    if !settings.events.iter().any(|e| e == event) {
-        return;
-    }
     // Checked when set; checked again in case the rules changed since.
-    if let Err(why) = check_url(&url, allow_private) {
+    if let Err(why) = check_url(url, allow_private, "webhook") {
         debug!(why, "a webhook is not posted to");
         metrics.notice("failed");
         return;
@@ -142,9 +64,9 @@ async fn deliver(
         },
     };
     let body = serde_json::to_vec(&payload).unwrap_or_default();
-    let signature = sign(&secret, &body);
+    let signature = sign(secret, &body);
     let sent = client
-        .post(&url)
+        .post(url)
         .header(reqwest::header::CONTENT_TYPE, "application/json")
         .header("X-Splendor-Event", event)
         .header("X-Splendor-Signature", format!("sha256={signature}"))
@@ -180,23 +102,25 @@ pub(crate) fn sign(secret: &str, body: &[u8]) -> String {
 /// The longest webhook URL taken.
 pub(crate) const MAX_URL: usize = 512;
 
-/// Whether `url` may be a webhook: HTTPS (HTTP too where private
-/// addresses are allowed, in tests), no credentials, and a host that is
-/// not a special address. Says why not.
-pub(crate) fn check_url(url: &str, allow_private: bool) -> Result<(), &'static str> {
-    if url.len() > MAX_URL {
-        return Err("a webhook's URL has at most 512 characters");
+/// Whether `url` may be posted to (`what`: a webhook, a push endpoint):
+/// HTTPS (HTTP too where private addresses are allowed, in tests), no
+/// credentials, and a host that is not a special address. Says why not.
+pub(crate) fn check_url(url: &str, allow_private: bool, what: &str) -> Result<(), String> {
+    if what == "webhook" && url.len() > MAX_URL {
+        return Err(format!("a webhook's URL has at most {MAX_URL} characters"));
     }
-    let parsed = reqwest::Url::parse(url).map_err(|_| "the webhook is not a URL")?;
+    let parsed = reqwest::Url::parse(url).map_err(|_| format!("the {what} is not a URL"))?;
     match parsed.scheme() {
         "https" => {}
         "http" if allow_private => {}
-        _ => return Err("a webhook's URL starts with https://"),
+        _ => return Err(format!("a {what}'s URL starts with https://")),
     }
     if !parsed.username().is_empty() || parsed.password().is_some() {
-        return Err("a webhook's URL has no user name or password in it");
+        return Err(format!("a {what}'s URL has no user name or password in it"));
     }
-    let host = parsed.host_str().ok_or("the webhook's URL names no host")?;
+    let host = parsed
+        .host_str()
+        .ok_or_else(|| format!("the {what}'s URL names no host"))?;
     let ip = host
         .trim_start_matches('[')
         .trim_end_matches(']')
@@ -204,13 +128,17 @@ pub(crate) fn check_url(url: &str, allow_private: bool) -> Result<(), &'static s
         .ok();
     let name = host.trim_end_matches('.').to_ascii_lowercase();
     if ip.is_none() && !allow_private && (name == "localhost" || name.ends_with(".localhost")) {
-        return Err("a webhook's host is a public address, not this machine or a private network");
+        return Err(format!(
+            "a {what}'s host is a public address, not this machine or a private network"
+        ));
     }
     if let Some(ip) = ip
         && !allow_private
         && !is_public(ip)
     {
-        return Err("a webhook's host is a public address, not this machine or a private network");
+        return Err(format!(
+            "a {what}'s host is a public address, not this machine or a private network"
+        ));
     }
     Ok(())
 }
@@ -258,11 +186,11 @@ pub(crate) fn is_public(ip: IpAddr) -> bool {
     }
 }
 
-/// Resolves a webhook's host to its public addresses only: a name that
+/// Resolves a webhook's (or push service's) host to its public addresses only: a name that
 /// points at this machine or a private network is not posted to.
 #[derive(Debug)]
-struct PublicOnly {
-    allow_private: bool,
+pub(crate) struct PublicOnly {
+    pub(crate) allow_private: bool,
 }
 
 impl Resolve for PublicOnly {
@@ -274,7 +202,7 @@ impl Resolve for PublicOnly {
                 .filter(|a| allow_private || is_public(a.ip()))
                 .collect();
             if found.is_empty() {
-                return Err("the webhook's host has no public address".into());
+                return Err("the host has no public address".into());
             }
             Ok(Box::new(found.into_iter()) as Addrs)
         })
@@ -292,7 +220,7 @@ mod tests {
             "https://93.184.216.34/x",
             "https://[2606:4700::1111]/x",
         ] {
-            assert_eq!(check_url(ok, false), Ok(()), "{ok}");
+            assert_eq!(check_url(ok, false, "webhook"), Ok(()), "{ok}");
         }
         for bad in [
             "http://hooks.example.org/x",
@@ -321,12 +249,15 @@ mod tests {
             "https://127.0.0.1./x",
             "not a url",
         ] {
-            assert!(check_url(bad, false).is_err(), "{bad}");
+            assert!(check_url(bad, false, "webhook").is_err(), "{bad}");
         }
         let long = format!("https://hooks.example.org/{}", "a".repeat(MAX_URL));
-        assert!(check_url(&long, false).is_err());
+        assert!(check_url(&long, false, "webhook").is_err());
         // A test's own receiver on this machine, where allowed.
-        assert_eq!(check_url("http://127.0.0.1:9/hook", true), Ok(()));
+        assert_eq!(
+            check_url("http://127.0.0.1:9/hook", true, "webhook"),
+            Ok(())
+        );
     }
 
     #[test]

@@ -203,6 +203,12 @@ pub(crate) async fn forget_session(
         .execute(&mut *tx)
         .await
         .map_err(|e| classify(BACKEND, e))?;
+    // The browsers it was pushed to: an endpoint names a device.
+    sqlx::query("DELETE FROM push_subscriptions WHERE session_id = $1")
+        .bind(session)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     sqlx::query("UPDATE open_rooms SET host = $2 WHERE creator = $1")
         .bind(session.to_string())
         .bind(replacement)

@@ -66,3 +66,93 @@ pub(crate) async fn delete_notify_settings(
         .map_err(|e| classify(BACKEND, e))?;
     Ok(())
 }
+
+pub(crate) async fn server_key(
+    pool: &Pool<Db>,
+    name: &str,
+    candidate: &str,
+    now: i64,
+) -> Result<String, StoreError> {
+    sqlx::query(
+        "INSERT INTO server_keys (name, value, created_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (name) DO NOTHING",
+    )
+    .bind(name)
+    .bind(candidate)
+    .bind(now)
+    .execute(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    sqlx::query_scalar("SELECT value FROM server_keys WHERE name = $1")
+        .bind(name)
+        .fetch_one(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))
+}
+
+pub(crate) async fn push_subscriptions(
+    pool: &Pool<Db>,
+    session: Uuid,
+) -> Result<Vec<crate::PushSubscription>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT endpoint, p256dh, auth, lang, created_at FROM push_subscriptions \
+         WHERE session_id = $1 ORDER BY created_at, endpoint",
+    )
+    .bind(session)
+    .fetch_all(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    let get = |e| classify(BACKEND, e);
+    rows.iter()
+        .map(|row| {
+            Ok(crate::PushSubscription {
+                endpoint: row.try_get("endpoint").map_err(get)?,
+                p256dh: row.try_get("p256dh").map_err(get)?,
+                auth: row.try_get("auth").map_err(get)?,
+                lang: row.try_get("lang").map_err(get)?,
+                created_at: row.try_get("created_at").map_err(get)?,
+            })
+        })
+        .collect()
+}
+
+pub(crate) async fn put_push_subscription(
+    pool: &Pool<Db>,
+    session: Uuid,
+    subscription: &crate::PushSubscription,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO push_subscriptions (endpoint, session_id, p256dh, auth, lang, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (endpoint) DO UPDATE SET session_id = excluded.session_id, \
+         p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang, \
+         created_at = excluded.created_at",
+    )
+    .bind(&subscription.endpoint)
+    .bind(session)
+    .bind(&subscription.p256dh)
+    .bind(&subscription.auth)
+    .bind(&subscription.lang)
+    .bind(subscription.created_at)
+    .execute(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+pub(crate) async fn delete_push_subscriptions(
+    pool: &Pool<Db>,
+    session: Option<Uuid>,
+    endpoint: Option<&str>,
+) -> Result<u64, StoreError> {
+    let done = sqlx::query(
+        "DELETE FROM push_subscriptions WHERE ($1 IS NULL OR session_id = $1) \
+         AND ($2 IS NULL OR endpoint = $2)",
+    )
+    .bind(session)
+    .bind(endpoint)
+    .execute(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    Ok(done.rows_affected())
+}

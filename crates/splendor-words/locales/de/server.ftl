@@ -233,3 +233,8 @@ close-rate-limited = Ratenlimit überschritten: zu viele Nachrichten pro Sekunde
 close-idle = untätig: zu lange nichts gesendet
 close-heartbeat = keine Antwort auf Pings
 close-banned = von den Betreibern des Servers gesperrt
+
+## Web Push (issue 25): was eine Benachrichtigung auf dem Gerät eines Spielers sagt.
+push-your-turn = Du bist am Zug in Raum { $room }.
+push-game-over = Das Spiel in Raum { $room } ist zu Ende.
+push-chat = { $name } hat im Chat von Raum { $room } geschrieben.

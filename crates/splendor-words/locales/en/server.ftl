@@ -220,3 +220,9 @@ close-rate-limited = rate limit exceeded: too many messages per second
 close-idle = idle: nothing sent for too long
 close-heartbeat = no answer to pings
 close-banned = banned by the server's operators
+
+## Web Push (issue 25): what a notification on a player's device says.
+## Little: the room's code, never anything of the game.
+push-your-turn = It is your turn in room { $room }.
+push-game-over = The game in room { $room } is over.
+push-chat = { $name } wrote in the chat of room { $room }.

@@ -234,3 +234,8 @@ close-rate-limited = limite de débit dépassée : trop de messages par seconde
 close-idle = inactivité : rien n'a été envoyé depuis trop longtemps
 close-heartbeat = pas de réponse aux pings
 close-banned = banni par les opérateurs du serveur
+
+## Web Push (issue 25) : ce que dit une notification sur l'appareil d'un joueur.
+push-your-turn = C'est à vous de jouer dans la salle { $room }.
+push-game-over = La partie de la salle { $room } est terminée.
+push-chat = { $name } a écrit dans le chat de la salle { $room }.

@@ -236,3 +236,8 @@ close-rate-limited = limiet overschreden: te veel berichten per seconde
 close-idle = inactief: te lang niets verstuurd
 close-heartbeat = geen antwoord op pings
 close-banned = verbannen door de beheerders van de server
+
+## Web Push (issue 25): wat een melding op het apparaat van een speler zegt.
+push-your-turn = Je bent aan de beurt in kamer { $room }.
+push-game-over = Het spel in kamer { $room } is afgelopen.
+push-chat = { $name } schreef in de chat van kamer { $room }.

@@ -35,6 +35,7 @@ impl Corpus {
         lobby_messages(&mut corpus);
         protocol_messages(&mut corpus);
         name_messages(&mut corpus);
+        push_messages(&mut corpus);
         corpus
     }
 }
@@ -408,5 +409,19 @@ fn name_messages(corpus: &mut Corpus) {
                 corpus.add("gateway: name", why);
             }
         }
+    }
+}
+
+/// What a Web Push notification says (issue 25).
+fn push_messages(corpus: &mut Corpus) {
+    use splendor_lobby::room::notices::NoticeEvent;
+    for event in [
+        NoticeEvent::YourTurn {
+            left: Duration::from_secs(86_400),
+        },
+        NoticeEvent::GameOver,
+        NoticeEvent::Chat { from: "ann".into() },
+    ] {
+        corpus.add("push", crate::notify::push::words(&event, "KXQZ"));
     }
 }
