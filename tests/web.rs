@@ -86,6 +86,8 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/replay.js", "text/javascript; charset=utf-8"),
         ("/analysis.js", "text/javascript; charset=utf-8"),
         ("/social.js", "text/javascript; charset=utf-8"),
+        ("/push.js", "text/javascript; charset=utf-8"),
+        ("/sw.js", "text/javascript; charset=utf-8"),
         ("/pay.js", "text/javascript; charset=utf-8"),
         ("/table.js", "text/javascript; charset=utf-8"),
         ("/quickplay.js", "text/javascript; charset=utf-8"),
@@ -148,7 +150,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 12, "{page}");
+    assert_eq!(page.matches("<script").count(), 13, "{page}");
     let replay_page = get(&server, "/games").await.body;
     assert_eq!(replay_page.matches("<script").count(), 8, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;
@@ -172,6 +174,8 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/lobby.js",
         "/common.js",
         "/social.js",
+        "/push.js",
+        "/sw.js",
         "/pay.js",
         "/table.js",
         "/replay.js",

@@ -474,6 +474,60 @@ const STEPS = [
     await page.locator('#my-games').waitFor({ state: 'hidden' });
   }),
 
+  step('Fay asks to be told on her device (Web Push, the browser\'s push service stubbed): nothing is subscribed before she opts in', async (run) => {
+    const fay = run.player('Fay');
+    const { page } = fay;
+    await fay.context.grantPermissions(['notifications'], { origin: run.baseUrl });
+    // A real subscription needs the browser vendor's push service, which
+    // this machine cannot reach: PushManager answers as it would.
+    await page.evaluate(() => {
+      window.pushCalls = [];
+      PushManager.prototype.subscribe = async function (options) {
+        const { public_key: key } = await (await fetch('/api/push/key')).json();
+        window.pushCalls.push({ key: btoa(String.fromCharCode(...new Uint8Array(options.applicationServerKey))), server: key, visible: options.userVisibleOnly });
+        window.pushSub = {
+          endpoint: 'https://push.example.net/send/fay-1',
+          // Any P-256 point will do for the stub: the server's own.
+          toJSON() { return { endpoint: this.endpoint, expirationTime: null, keys: { p256dh: key, auth: 'AAECAwQFBgcICQoLDA0ODw' } }; },
+          unsubscribe: async () => { window.pushSub = null; return true; },
+        };
+        return window.pushSub;
+      };
+      PushManager.prototype.getSubscription = async () => window.pushSub || null;
+    });
+    const api = (path) => page.evaluate(async (p) => (await fetch(p, { headers: { Authorization: `Bearer ${S.token}` } })).json(), path);
+    assert.deepEqual((await api('/api/me/push')).browsers, [], 'nothing is sent before she opts in');
+    assert.equal(await page.evaluate(() => window.pushCalls.length), 0, 'nothing is subscribed before she opts in');
+    await page.locator('#alerts-toggle').click();
+    assert.equal(await page.locator('#push-events').isHidden(), true);
+    await page.locator('#alert-push').check();
+    await page.locator('#push-events').waitFor({ state: 'visible' });
+    await page.locator(SEL.toast, { hasText: 'This device will be told' }).click();
+    const calls = await page.evaluate(() => window.pushCalls);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].visible, true);
+    assert.equal(calls[0].key.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''), calls[0].server, "subscribed to the server's key");
+    const browsers = (await api('/api/me/push')).browsers;
+    assert.equal(browsers.length, 1);
+    assert.equal(browsers[0].endpoint, 'https://push.example.net/send/fay-1');
+    assert.equal(browsers[0].lang, 'en');
+    assert.deepEqual((await api('/api/me/notifications')).events, ['your_turn', 'game_over']);
+    await checkAccessibility(run, page, 'the turn alerts with pushes on');
+    // For docs/BROWSER.md.
+    await page.screenshot({ path: path.join(run.shotsDir, 'push-opt-in.png'), clip: { x: 0, y: 0, width: 1280, height: 420 } });
+    // The chat too; a new language is the pushes' language.
+    await page.locator('#push-chat').check();
+    await page.waitForFunction(async () => (await (await fetch('/api/me/notifications', { headers: { Authorization: `Bearer ${S.token}` } })).json()).events.includes('chat'));
+    await page.locator('#lang').selectOption('nl');
+    await page.waitForFunction(async () => (await (await fetch('/api/me/push', { headers: { Authorization: `Bearer ${S.token}` } })).json()).browsers[0].lang === 'nl');
+    await page.locator('#lang').selectOption('en');
+    // Off: forgotten on the server and in the browser.
+    await page.locator('#alert-push').uncheck();
+    await page.waitForFunction(async () => (await (await fetch('/api/me/push', { headers: { Authorization: `Bearer ${S.token}` } })).json()).browsers.length === 0);
+    assert.equal(await page.evaluate(() => window.pushSub), null);
+    await page.locator('#alerts-toggle').click();
+  }),
+
   step('Fay leaves a game against a bot keeping her seat: My games lists it, and Open takes her back', async (run) => {
     const { page } = run.player('Fay');
     assert.equal(await page.locator('#my-games').isHidden(), true, 'no game in play yet');

@@ -77,6 +77,16 @@ const LEADERBOARD_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/leaderboard.js"),
     "text/javascript; charset=utf-8",
 );
+// Web Push: the opt-in (issue 25), and the service worker that shows what
+// is pushed.
+const PUSH_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/push.js"),
+    "text/javascript; charset=utf-8",
+);
+const SERVICE_WORKER: Asset = Asset::new(
+    include_bytes!("../web/sw.js"),
+    "text/javascript; charset=utf-8",
+);
 const SOCIAL_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/social.js"),
     "text/javascript; charset=utf-8",
@@ -154,6 +164,15 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/leaderboard.js",
             get(async |h: HeaderMap| serve(&LEADERBOARD_SCRIPT, &h)),
+        )
+        .route(
+            "/push.js",
+            get(async |h: HeaderMap| serve(&PUSH_SCRIPT, &h)),
+        )
+        // At the root, so that its scope is the whole page.
+        .route(
+            "/sw.js",
+            get(async |h: HeaderMap| serve(&SERVICE_WORKER, &h)),
         )
         .route(
             "/social.js",

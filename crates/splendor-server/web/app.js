@@ -466,6 +466,7 @@ function languageChanged() {
   renderMyGames();
   if (S.invited) $('invite').textContent = t('login.invite', { code: S.invited });
   turnAlerts(true);
+  pushLanguageChanged();
   render();
 }
 
@@ -547,6 +548,7 @@ function setup() {
   $('chat-form').addEventListener('submit', sendChat);
   $('mute-spectators').addEventListener('click', muteSpectators);
   setupAlerts();
+  setupPush();
   setupQueue();
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });
   window.addEventListener('hashchange', prefillCode);

@@ -43,6 +43,14 @@ const MESSAGES = {
     'alerts.yourTurn': 'It is your turn.',
     'alerts.noNotifications': 'This browser has no desktop notifications.',
     'alerts.blocked': 'Notifications are blocked for this site in the browser settings.',
+    'push.optIn': 'a notification on this device when a turn-based game needs me, even with no tab open',
+    'push.when': 'Push me when',
+    'push.yourTurn': 'it is my turn',
+    'push.gameOver': 'a game is over',
+    'push.chat': 'someone writes in the chat',
+    'push.on': 'This device will be told when a turn-based game needs you.',
+    'push.unsupported': 'This browser cannot receive notifications with the page closed.',
+    'push.failed': 'The notifications could not be set up; try again later.',
 
     // Connection
     'status.connecting': 'Connecting…',
