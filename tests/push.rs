@@ -249,7 +249,13 @@ fn config() -> Config {
 
 async fn wait_for_metric(server: &TestServer, line: &str) {
     tokio::time::timeout(SAFETY_TIMEOUT, async {
-        while !server.http_get("/metrics").await.1.contains(line) {
+        while !server
+            .http_get("/metrics")
+            .await
+            .1
+            .lines()
+            .any(|l| l == line)
+        {
             tokio::task::yield_now().await;
         }
     })
@@ -533,12 +539,40 @@ async fn subscriptions_are_checked_capped_and_need_the_sessions_token() {
     );
     let (_, list) = call(&server, "GET", "/api/me/push", &token, "").await;
     assert_eq!(list["browsers"].as_array().unwrap().len(), 9);
+    // An empty body forgets nothing (a proxy may drop a body).
     assert_eq!(
         call(&server, "DELETE", "/api/me/push", &token, "").await.0,
+        400
+    );
+    let all = r#"{"all":true}"#;
+    assert_eq!(
+        call(&server, "DELETE", "/api/me/push", &token, all).await.0,
         204
     );
     let (_, list) = call(&server, "GET", "/api/me/push", &token, "").await;
     assert_eq!(list, json!({"browsers": []}));
+    // Another session that knows an endpoint but not its browser's keys
+    // cannot take it.
+    assert_eq!(
+        call(&server, "PUT", "/api/me/push", &token, &good(1))
+            .await
+            .0,
+        204
+    );
+    let bob = TestClient::join_server(&server, "bob").await;
+    let thief = Browser::new(8).subscription("https://push.example.org/s/1", "en");
+    let (status, answer) = call(
+        &server,
+        "PUT",
+        "/api/me/push",
+        bob.token.as_ref().unwrap(),
+        &thief,
+    )
+    .await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(answer["error"], "endpoint_taken");
+    let (_, list) = call(&server, "GET", "/api/me/push", &token, "").await;
+    assert_eq!(list["browsers"].as_array().unwrap().len(), 1);
 }
 
 #[tokio::test]

@@ -237,6 +237,7 @@ function handle(msg) {
       // Room links use the host's public address when it set one (issue 23).
       S.publicUrl = msg.public_url || null;
       save(TOKEN_KEY, msg.token);
+      pushLanguageChanged();
       // A resumed session gets its room and state next, if it still has a
       // room; the answer to list_rooms comes after them and renders the lobby
       // otherwise. Waiting for it avoids flashing the lobby on a reconnect.

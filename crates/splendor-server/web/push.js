@@ -50,11 +50,23 @@ async function subscribePush() {
   if (!keyResponse.ok) throw new Error(`key ${keyResponse.status}`);
   const { public_key: key } = await keyResponse.json();
   const registration = await pushRegistration();
+  const wanted = keyBytes(key);
+  // A subscription to another key (the server's database was replaced)
+  // cannot be reused, and a new one is refused while it exists.
+  const old = await registration.pushManager.getSubscription();
+  if (old && !sameKey(old, wanted)) await old.unsubscribe().catch(() => {});
   const subscription = await registration.pushManager.subscribe({
-    userVisibleOnly: true, applicationServerKey: keyBytes(key),
+    userVisibleOnly: true, applicationServerKey: wanted,
   });
   await sendSubscription(subscription);
   await saveEvents();
+}
+
+function sameKey(subscription, wanted) {
+  const had = subscription.options && subscription.options.applicationServerKey;
+  if (!had) return false;
+  const bytes = new Uint8Array(had);
+  return bytes.length === wanted.length && bytes.every((b, i) => b === wanted[i]);
 }
 
 async function sendSubscription(subscription) {
@@ -98,6 +110,8 @@ function setupPush() {
       $('alert-push').checked = false;
       showPushEvents();
       save(PUSH_KEY, 'off');
+      // Nothing half made stays behind, here or on the server.
+      if (on && pushSupported() && e.message !== 'unsupported') unsubscribePush().catch(() => {});
       toast(t(e.message === 'unsupported' ? 'push.unsupported' : e.message === 'blocked' ? 'alerts.blocked' : 'push.failed'));
     }
   });
@@ -127,7 +141,9 @@ function setupPush() {
   }
 }
 
-// Pushes are worded in the page's language: a new one tells the server.
+// Pushes are worded in the page's language: a new one tells the server;
+// so does every new `welcome` (the browser may have a new subscription, or
+// the session a new token).
 async function pushLanguageChanged() {
   if (!$('alert-push').checked || !S.token || !pushSupported()) return;
   try {

@@ -78,12 +78,15 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::push_subscriptions(pool, session.0).await)
     }
 
-    /// Adds (or moves to `session`) a browser to push to.
+    /// Adds a browser to push to, or updates it; moves it to `session`
+    /// from another session only when it is the same browser (the same
+    /// `auth` secret: someone who merely knows an endpoint cannot take
+    /// it). Whether it was kept.
     pub async fn put_push_subscription(
         &self,
         session: SessionId,
         subscription: &PushSubscription,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::put_push_subscription(pool, session.0, subscription).await)
     }
 

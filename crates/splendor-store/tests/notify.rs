@@ -62,15 +62,23 @@ async fn push_subscriptions_follow_their_endpoint_and_session(db: TestDb) {
     assert!(store.push_subscriptions(ann).await.unwrap().is_empty());
     let phone = browser("https://push.example.org/phone", "nl", 2);
     let laptop = browser("https://push.example.org/laptop", "en", 3);
-    store.put_push_subscription(ann, &phone).await.unwrap();
-    store.put_push_subscription(ann, &laptop).await.unwrap();
+    assert!(store.put_push_subscription(ann, &phone).await.unwrap());
+    assert!(store.put_push_subscription(ann, &laptop).await.unwrap());
     assert_eq!(
         store.push_subscriptions(ann).await.unwrap(),
         vec![phone.clone(), laptop.clone()]
     );
+    // Someone who knows the endpoint but not the browser's secret cannot
+    // take it.
+    let thief = PushSubscription {
+        auth: "other".into(),
+        ..browser("https://push.example.org/laptop", "de", 4)
+    };
+    assert!(!store.put_push_subscription(bob, &thief).await.unwrap());
+    assert!(store.push_subscriptions(bob).await.unwrap().is_empty());
     // The same browser given by another session is that session's now.
     let laptop_bob = browser("https://push.example.org/laptop", "de", 4);
-    store.put_push_subscription(bob, &laptop_bob).await.unwrap();
+    assert!(store.put_push_subscription(bob, &laptop_bob).await.unwrap());
     assert_eq!(
         store.push_subscriptions(ann).await.unwrap(),
         vec![phone.clone()]

@@ -150,15 +150,17 @@ impl Channels {
                 return;
             }
         };
-        for browser in &browsers {
+        // All of a session's browsers at once: one slow push service does
+        // not hold the others (each post is bounded by the client's timeout).
+        let pushes = browsers.iter().filter_map(|browser| {
             if let Err(why) =
                 webhook::check_url(&browser.endpoint, self.allow_private, "push endpoint")
             {
                 debug!(why, "a push endpoint is not posted to");
                 self.metrics.notice("push_failed");
-                continue;
+                return None;
             }
-            super::push::push(
+            Some(super::push::push(
                 &self.client,
                 &vapid,
                 &self.store,
@@ -166,8 +168,8 @@ impl Channels {
                 browser,
                 &room,
                 &notice.event,
-            )
-            .await;
-        }
+            ))
+        });
+        futures_util::future::join_all(pushes).await;
     }
 }

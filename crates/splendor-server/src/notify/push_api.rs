@@ -190,22 +190,33 @@ pub(crate) async fn put(
             ),
         ));
     }
-    push.store
+    let kept = push
+        .store
         .put_push_subscription(session, &browser)
         .await
         .map_err(ApiError::store)?;
+    if !kept {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "endpoint_taken",
+            "another session has that endpoint with other keys",
+        ));
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// What `DELETE` may take: one browser's endpoint; none means all.
+/// What `DELETE` takes: one browser's endpoint, or `all`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Unsubscribe {
-    endpoint: String,
+    #[serde(default)]
+    endpoint: Option<String>,
+    #[serde(default)]
+    all: bool,
 }
 
-/// `DELETE /api/me/push`: forgets one browser (`{"endpoint":...}`) or,
-/// with no body, all of the session's.
+/// `DELETE /api/me/push`: forgets one browser (`{"endpoint":...}`) or
+/// all of the session's (`{"all":true}`).
 pub(crate) async fn delete(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -213,18 +224,22 @@ pub(crate) async fn delete(
 ) -> Result<StatusCode, ApiError> {
     let push = push_of(&state)?;
     let session = crate::my_games::bearer_session(&state, &headers).await?;
-    let endpoint = if body.is_empty() {
-        None
-    } else {
-        if body.len() > 4096 {
-            return Err(invalid("the body is at most 4096 bytes"));
-        }
-        let one: Unsubscribe = serde_json::from_slice(&body).map_err(|e| {
-            invalid(format!(
-                "{e}; send {{\"endpoint\":\"https://...\"}}, or no body for all"
-            ))
-        })?;
-        Some(one.endpoint)
+    if body.len() > 4096 {
+        return Err(invalid("the body is at most 4096 bytes"));
+    }
+    let usage = "send {\"endpoint\":\"https://...\"} for one browser, or {\"all\":true}";
+    let asked: Unsubscribe =
+        serde_json::from_slice(&body).map_err(|e| invalid(format!("{e}; {usage}")))?;
+    let endpoint = match asked {
+        Unsubscribe {
+            endpoint: Some(endpoint),
+            all: false,
+        } => Some(endpoint),
+        Unsubscribe {
+            endpoint: None,
+            all: true,
+        } => None,
+        _ => return Err(invalid(usage)),
     };
     let forgotten = push
         .store

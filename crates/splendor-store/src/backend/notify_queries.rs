@@ -120,13 +120,15 @@ pub(crate) async fn put_push_subscription(
     pool: &Pool<Db>,
     session: Uuid,
     subscription: &crate::PushSubscription,
-) -> Result<(), StoreError> {
-    sqlx::query(
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
         "INSERT INTO push_subscriptions (endpoint, session_id, p256dh, auth, lang, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6) \
          ON CONFLICT (endpoint) DO UPDATE SET session_id = excluded.session_id, \
          p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang, \
-         created_at = excluded.created_at",
+         created_at = excluded.created_at \
+         WHERE push_subscriptions.session_id = excluded.session_id \
+            OR push_subscriptions.auth = excluded.auth",
     )
     .bind(&subscription.endpoint)
     .bind(session)
@@ -137,7 +139,7 @@ pub(crate) async fn put_push_subscription(
     .execute(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
-    Ok(())
+    Ok(done.rows_affected() > 0)
 }
 
 pub(crate) async fn delete_push_subscriptions(
