@@ -68,6 +68,12 @@ pub struct LobbyConfig {
     /// This server's node: its connections' ids name it, and the room
     /// directory records it as the owner of its rooms (0 on one node).
     pub node: NodeId,
+    /// A turn-based game whose people are all away and whose turn waits
+    /// for one of them is parked in the store after this long (issue 25):
+    /// its room's task ends. `None`: never (no database).
+    pub park_after: Option<Duration>,
+    /// How often the sweeper looks for parked games whose deadline passed.
+    pub park_sweep_every: Duration,
 }
 
 impl Default for LobbyConfig {
@@ -92,6 +98,8 @@ impl Default for LobbyConfig {
             min_grace: splendor_room::clock::MIN_GRACE,
             min_per_move: splendor_room::MIN_PER_MOVE,
             node: NodeId::default(),
+            park_after: None,
+            park_sweep_every: Duration::from_secs(5),
         }
     }
 }
@@ -107,6 +115,7 @@ impl LobbyConfig {
             max_spectators: self.max_spectators,
             bot_delay: self.bot_delay,
             min_grace: self.min_grace,
+            park_after: self.park_after,
         }
     }
 }

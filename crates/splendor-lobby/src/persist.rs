@@ -65,6 +65,10 @@ impl Persistence for NoPersistence {
                 Write::LoadLog { game } => Err(PersistError::failed(format!(
                     "no log is kept of game {game}"
                 ))),
+                // A game parked nowhere would be lost.
+                Write::Park { game, .. } => Err(PersistError::failed(format!(
+                    "game {game} cannot be parked: nothing is kept"
+                ))),
                 _ => Ok(Stored::Done),
             }
         })

@@ -30,6 +30,11 @@ pub struct RoomConfig {
     /// R12.2's shortest grace of a marked or away seat: 10 seconds. Only
     /// tests lower it.
     pub min_grace: Duration,
+    /// A turn-based game (R12.5) whose people are all away and whose turn
+    /// waits for one of them is parked after this long: its state is in
+    /// the store, and the room's task ends (issue 25). `None`: never (a
+    /// server without a database).
+    pub park_after: Option<Duration>,
 }
 
 impl Default for RoomConfig {
@@ -42,6 +47,7 @@ impl Default for RoomConfig {
             max_spectators: 32,
             bot_delay: Duration::from_millis(1000),
             min_grace: crate::clock::MIN_GRACE,
+            park_after: None,
         }
     }
 }

@@ -67,6 +67,8 @@ pub(crate) enum Pending {
     },
     /// The result of a game that ended is being stored; then `then`.
     Result { then: AfterResult },
+    /// The game is being parked in the store (issue 25).
+    Park,
     /// The store said it is ahead of the room: its log is being read.
     Reload {
         ticket: Option<Ticket>,
@@ -118,6 +120,8 @@ pub struct RoomCore {
     pub(crate) summary: RoomSummary,
     /// Once closed, every request is answered `room_closed`.
     pub(crate) closed: bool,
+    /// When parking the game last failed (issue 25): the next try waits.
+    pub(crate) park_failed_at: Option<Instant>,
     /// Scratch space for legal actions.
     pub(crate) legal: Vec<Action>,
     /// The bot move asked about, answered or waiting for the bots' delay.
@@ -175,6 +179,7 @@ impl RoomCore {
                 status: RoomStatus::Waiting,
             },
             closed: false,
+            park_failed_at: None,
             legal: Vec::new(),
             bot_turn: None,
             hints: Default::default(),
@@ -401,6 +406,7 @@ impl RoomCore {
                 }
                 RoomTimer::BotMove => self.bot_due(now),
                 RoomTimer::TurnClock => self.clock_ran_out(now),
+                RoomTimer::Park => self.park(now),
             }
         }
         self.after_input(now);

@@ -148,6 +148,17 @@ pub enum Write {
         /// The game.
         game: GameId,
     },
+    /// Park a turn-based game in the store (issue 25): it waits there,
+    /// with no room, until someone comes back or its turn's deadline
+    /// passes.
+    Park {
+        /// The game.
+        game: GameId,
+        /// Its room.
+        room: RoomCode,
+        /// When the turn it waits on ends (R12.5).
+        deadline: std::time::Instant,
+    },
 }
 
 impl Write {
@@ -158,6 +169,7 @@ impl Write {
             Write::ActionApplied { .. } => "action_applied",
             Write::GameFinished { .. } => "game_finished",
             Write::LoadLog { .. } => "load_log",
+            Write::Park { .. } => "park",
         }
     }
 }
@@ -232,6 +244,11 @@ impl Mover {
 /// Why a room closed that lives on on another node: its lease was taken
 /// over, or it was handed off by a stopping node (`room_closed` says it).
 pub const CLOSED_MOVED: &str = "closed-moved";
+
+/// Why a turn-based room closed whose game waits in the store (issue 25):
+/// nobody was there to be told; its sessions keep their seats, and a join
+/// or the deadline's passing loads it again.
+pub const CLOSED_PARKED: &str = "closed-parked";
 
 /// Why a room closed and whose sessions it held: the lobby forgets the room
 /// and clears their presence.

@@ -43,6 +43,7 @@ pub mod input;
 mod membership;
 pub mod notices;
 mod outbox;
+mod parking;
 mod play;
 mod running;
 pub mod seats;

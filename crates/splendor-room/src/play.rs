@@ -332,6 +332,7 @@ impl RoomCore {
                 }
                 self.after_result(then);
             }
+            Pending::Park => self.park_written(now, outcome),
             Pending::Reload { ticket, .. } => {
                 // A reload is answered by `LogLoaded`, never by `Written`.
                 if let Some(ticket) = ticket {
@@ -449,6 +450,7 @@ impl RoomCore {
                 AfterResult::Close { .. } => None,
             },
             Pending::Reload { ticket, .. } => ticket,
+            Pending::Park => None,
         };
         if let Some(ticket) = ticket {
             self.reply(ticket, Err(LobbyError::RoomClosed));

@@ -20,16 +20,24 @@ pub(crate) enum RoomTimer {
     BotMove,
     /// The running turn clock runs out (R12.2).
     TurnClock,
+    /// A turn-based game that waits for a person away is parked (issue 25).
+    Park,
 }
 
 impl RoomTimer {
-    const ALL: [RoomTimer; 3] = [RoomTimer::Expiry, RoomTimer::BotMove, RoomTimer::TurnClock];
+    const ALL: [RoomTimer; 4] = [
+        RoomTimer::Expiry,
+        RoomTimer::BotMove,
+        RoomTimer::TurnClock,
+        RoomTimer::Park,
+    ];
 
     fn index(self) -> usize {
         match self {
             RoomTimer::Expiry => 0,
             RoomTimer::BotMove => 1,
             RoomTimer::TurnClock => 2,
+            RoomTimer::Park => 3,
         }
     }
 }

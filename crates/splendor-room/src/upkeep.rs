@@ -71,6 +71,8 @@ impl RoomCore {
             _ => None,
         };
         self.timers.set(RoomTimer::TurnClock, clock);
+        let park = self.park_deadline();
+        self.timers.set(RoomTimer::Park, park);
     }
 
     pub(crate) fn current_summary(&self) -> RoomSummary {

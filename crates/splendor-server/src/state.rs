@@ -97,6 +97,8 @@ impl AppState {
         };
         let restored = restore(state.lobby(), &store).await.map_err(database)?;
         log_restore(&restored);
+        // Parked games whose deadline passes are loaded and applied.
+        state.lobby().spawn_park_sweeper();
         // Nobody is connected yet: whoever waited in a quick-play queue
         // before the restart queues again (ratings stay). Not in a
         // cluster: the other nodes' players wait in the same queues.
@@ -160,6 +162,10 @@ impl AppState {
             }),
             None => crate::limits::WordFilter::default(),
         };
+        // Turn-based games nobody is at wait in the database (issue 25).
+        if let Some(store) = &store {
+            lobby.set_park_store(store.clone());
+        }
         // Notices to players away (issue 25) go to their webhooks and
         // browsers.
         let push = store.as_ref().map(|store| {

@@ -70,6 +70,7 @@ mod model;
 mod moderation;
 mod node;
 mod notify;
+mod park;
 mod queue;
 mod rating;
 #[cfg(feature = "testing")]
@@ -96,6 +97,7 @@ pub(crate) use moderation::AuditNote;
 pub use moderation::{AuditEntry, FORMER_PLAYER, MARK_SESSION, NewSanction, Sanction};
 pub use node::{NodeClaim, OpenElsewhere, OpenRoomRecord};
 pub use notify::{NotifySettings, PushSubscription};
+pub use park::ParkedRoom;
 pub use queue::QueueEntry;
 pub use rating::{
     BoardKind, BoardPage, MAX_BOARD_PAGE, PROVISIONAL_DEVIATION, PlayerRating, RECENT_GAMES,

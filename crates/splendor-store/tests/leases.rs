@@ -19,6 +19,7 @@ on_both_backends!(
     a_fenced_owner_cannot_write_after_a_takeover,
     fenced_appends_batched_together_are_refused_one_by_one,
     orphaned_games_are_the_unfinished_ones_no_live_lease_holds,
+    a_parked_game_waits_in_the_store_and_is_swept_when_due,
     a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost,
     one_process_per_node_id_until_its_claim_runs_out_or_is_given_up,
     open_rooms_count_only_under_their_owners_live_lease,
@@ -508,4 +509,57 @@ async fn open_rooms_count_only_under_their_owners_live_lease(db: TestDb) {
         .unwrap();
     let rooms = store.open_rooms().await.unwrap();
     assert_eq!(rooms[1], open_room(&b2, "playing", 8, "10.0.0.3"));
+}
+
+/// Issue 25: a parked game is no one's orphan and is not restored at
+/// start; the sweep finds it once its deadline passed, marks it seen, and
+/// unparking it (once) puts it back among the orphans' candidates.
+async fn a_parked_game_waits_in_the_store_and_is_swept_when_due(db: TestDb) {
+    let store = db.open().await;
+    store.create_game(game(1, "AAAAA")).await.unwrap();
+    store.create_game(game(2, "BBBBB")).await.unwrap();
+    let one = Uuid::from_u128(1);
+    store.park_room("AAAAA", one, 5_000, 1_000).await.unwrap();
+    assert_eq!(store.parked_count().await.unwrap(), 1);
+    assert_eq!(store.orphaned_games().await.unwrap(), [Uuid::from_u128(2)]);
+    let restored: Vec<Uuid> = store
+        .unfinished_games()
+        .await
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(
+        restored,
+        [Uuid::from_u128(2)],
+        "a parked game is not restored at start"
+    );
+    let parked = store.parked_room("AAAAA").await.unwrap().unwrap();
+    assert_eq!(
+        (
+            parked.game,
+            parked.deadline_at,
+            parked.parked_at,
+            parked.swept_at
+        ),
+        (one, 5_000, 1_000, None)
+    );
+    // Not due yet; then due, as it was, and marked seen from then on.
+    assert!(store.due_parked_rooms(4_999, 10).await.unwrap().is_empty());
+    let due = store.due_parked_rooms(6_000, 10).await.unwrap();
+    assert_eq!(due, std::slice::from_ref(&parked));
+    let again = store.due_parked_rooms(7_000, 10).await.unwrap();
+    assert_eq!(again[0].swept_at, Some(6_000));
+    // Unparked once: the second finds nothing.
+    assert!(store.unpark_room("AAAAA", one).await.unwrap());
+    assert!(!store.unpark_room("AAAAA", one).await.unwrap());
+    assert_eq!(store.parked_room("AAAAA").await.unwrap(), None);
+    assert_eq!(
+        store.orphaned_games().await.unwrap(),
+        [one, Uuid::from_u128(2)]
+    );
+    // Parked again: a fresh deadline, not seen passed.
+    store.park_room("AAAAA", one, 9_000, 8_000).await.unwrap();
+    let parked = store.parked_room("AAAAA").await.unwrap().unwrap();
+    assert_eq!((parked.deadline_at, parked.swept_at), (9_000, None));
 }

@@ -382,7 +382,7 @@ impl Lobby {
                     rated: create.rated,
                     matched: create.matched,
                     clock: create.clock,
-                    config: self.inner.config.room(),
+                    config: self.room_config(),
                 },
                 rng_seed,
                 tokio::time::Instant::now().into_std(),
@@ -468,7 +468,7 @@ impl Lobby {
         let core = span.in_scope(|| {
             RoomCore::restored(
                 restored,
-                self.inner.config.room(),
+                self.room_config(),
                 rng_seed,
                 tokio::time::Instant::now().into_std(),
             )

@@ -93,6 +93,13 @@ pub(crate) struct LobbyInner {
     directory: Arc<dyn RoomDirectory>,
     /// How rooms on other nodes are reached, once a cluster is set up.
     remote: std::sync::OnceLock<Arc<dyn crate::room::RemoteRooms>>,
+    /// The database parked turn-based games wait in (issue 25), if any.
+    pub(crate) parked: std::sync::OnceLock<splendor_store::Store>,
+    /// One parked game loaded at a time (two joins of one code at once).
+    pub(crate) unparking: tokio::sync::Mutex<()>,
+    /// When this lobby started, Unix ms: a parked deadline that passed
+    /// before it passed while no server ran (R12.5's grace).
+    pub(crate) started_at: splendor_store::UnixMillis,
     next_instance: AtomicU64,
     stats: Arc<Stats>,
     /// The connections waiting for games formed or agreed here.
@@ -225,7 +232,10 @@ impl LobbyInner {
         // A room that moved to another node (its lease lost, or handed off)
         // lives on there: its sessions stay in it, so that their
         // connections here join it where it lives now when told.
-        if closed.why != splendor_room::effect::CLOSED_MOVED {
+        // So does a game parked in the store (issue 25): a join loads it.
+        if closed.why != splendor_room::effect::CLOSED_MOVED
+            && closed.why != splendor_room::effect::CLOSED_PARKED
+        {
             for &session in &closed.sessions {
                 self.presence.forget_room(session, code);
             }
@@ -248,7 +258,7 @@ pub enum Location {
 /// The lobby of one server process. Cheap to clone.
 #[derive(Clone)]
 pub struct Lobby {
-    inner: Arc<LobbyInner>,
+    pub(crate) inner: Arc<LobbyInner>,
 }
 
 impl Lobby {
@@ -272,6 +282,9 @@ impl Lobby {
                 persistence,
                 directory,
                 remote: std::sync::OnceLock::new(),
+                parked: std::sync::OnceLock::new(),
+                unparking: tokio::sync::Mutex::new(()),
+                started_at: splendor_store::unix_millis_now(),
                 next_instance: AtomicU64::new(1),
                 stats: Arc::new(Stats::new(ThinkPool::new(
                     config.think_threads,
@@ -328,10 +341,19 @@ impl Lobby {
         if let Some(handle) = self.find_code(parsed) {
             return Ok(handle);
         }
-        if let Some(remote) = self.inner.remote.get()
-            && let Location::Elsewhere(lease) = self.locate(parsed).await
-        {
-            return Ok(RoomHandle::remote(lease, remote.clone()));
+        match self.locate(parsed).await {
+            Location::Here(handle) => return Ok(handle),
+            Location::Elsewhere(lease) => {
+                if let Some(remote) = self.inner.remote.get() {
+                    return Ok(RoomHandle::remote(lease, remote.clone()));
+                }
+            }
+            Location::Nowhere => {
+                // A turn-based game parked in the store comes back (issue 25).
+                if let Some(handle) = crate::stored::park::unpark(self, parsed).await {
+                    return Ok(handle);
+                }
+            }
         }
         Err(LobbyError::RoomNotFound(parsed.to_string()))
     }

@@ -13,6 +13,7 @@
 pub mod action;
 pub mod format;
 pub mod glance;
+pub mod park;
 mod restore;
 
 pub use action::{action_json, parse_action};
@@ -189,6 +190,21 @@ impl StorePersistence {
                     let places = format::places(&result);
                     self.store
                         .finish_game(game.0, &json, unix_millis_now(), &places)
+                        .await
+                        .map_err(persist_error)
+                }
+                Write::Park {
+                    game,
+                    room,
+                    deadline,
+                } => {
+                    // The deadline as a wall-clock time (R12.5).
+                    let now = unix_millis_now();
+                    let left = deadline.saturating_duration_since(std::time::Instant::now());
+                    let at =
+                        now.saturating_add(i64::try_from(left.as_millis()).unwrap_or(i64::MAX));
+                    self.store
+                        .park_room(room.as_str(), game.0, at, now)
                         .await
                         .map_err(persist_error)
                 }

@@ -56,7 +56,7 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
         let id = GameId(game.id);
         let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
         let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, game, abandoned).await {
+        match restore_one(lobby, store, game, abandoned, true).await {
             Ok(Restored::Abandoned) => {
                 info!(game = %id, room = %game.room_code, "not restoring an abandoned game");
                 summary.abandoned += 1;
@@ -114,7 +114,7 @@ pub async fn take_over_orphans(
         };
         let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
         let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, &game, abandoned).await {
+        match restore_one(lobby, store, &game, abandoned, true).await {
             Ok(Restored::Room | Restored::Viewable) => {
                 info!(game = %id, room = %game.room_code, actions = game.actions.len(), "took the game over");
                 taken.extend(RoomCode::parse(&game.room_code));
@@ -137,7 +137,8 @@ pub async fn take_over_orphans(
 /// clock time (when the last action was accepted, or the game started,
 /// plus what was left of that seat's turn); what is left of it now is the
 /// seat's bank. A deadline that passed while no server ran the game gives
-/// the player one more hour from now.
+/// the player one more hour from now (`grace`); one a running server saw
+/// pass (a parked game's, issue 25) passes now.
 fn per_move_deadline(
     options: ClockOptions,
     mut seats: Vec<SeatClock>,
@@ -145,6 +146,7 @@ fn per_move_deadline(
     to_act: usize,
     last_at: UnixMillis,
     now: UnixMillis,
+    grace: bool,
 ) -> Vec<SeatClock> {
     let time = options.clock.bank();
     seats.resize(
@@ -159,8 +161,10 @@ fn per_move_deadline(
         let deadline = last_at.saturating_add(left);
         seat.bank = if deadline > now {
             Duration::from_millis(u64::try_from(deadline - now).unwrap_or(0))
-        } else {
+        } else if grace {
             RESTART_GRACE
+        } else {
+            Duration::ZERO
         };
     }
     seats
@@ -175,7 +179,7 @@ fn idle_longer_than(now: UnixMillis, since: UnixMillis, limit: Duration) -> bool
     now.saturating_sub(since) > limit
 }
 
-enum Restored {
+pub(super) enum Restored {
     Room,
     Viewable,
     Finished,
@@ -191,11 +195,12 @@ enum Restored {
 /// if it is over: a game whose result could not be stored when it ended
 /// must not stay unfinished (and without a replay) just because the server
 /// restarted long after.
-async fn restore_one(
+pub(super) async fn restore_one(
     lobby: &Lobby,
     store: &Store,
     stored: &StoredGame,
     abandoned: bool,
+    grace: bool,
 ) -> Result<Restored, String> {
     let code = RoomCode::parse(&stored.room_code)
         .ok_or_else(|| format!("{:?} is not a room code", stored.room_code))?;
@@ -305,6 +310,7 @@ async fn restore_one(
             usize::from(seat),
             last_at,
             unix_millis_now(),
+            grace,
         ));
     }
     let restored = RestoredGame {
@@ -363,7 +369,7 @@ mod tests {
         let full =
             |seats: &[SeatClock]| -> Vec<u64> { seats.iter().map(|s| s.bank.as_secs()).collect() };
         // The first turn of a game started an hour ago, no action stored.
-        let seats = per_move_deadline(day, Vec::new(), 3, 0, 0, 3_600_000);
+        let seats = per_move_deadline(day, Vec::new(), 3, 0, 0, 3_600_000, true);
         assert_eq!(full(&seats), [82_800, 86_400, 86_400]);
         // Seat 1, marked, had 10 hours of its turn left after its last
         // action (a decision in its turn) stored at 5 h; now is 7 h.
@@ -377,7 +383,7 @@ mod tests {
                 stand_in: true,
             },
         ];
-        let seats = per_move_deadline(day, stored, 2, 1, 5 * 3_600_000, 7 * 3_600_000);
+        let seats = per_move_deadline(day, stored, 2, 1, 5 * 3_600_000, 7 * 3_600_000, true);
         assert_eq!(full(&seats), [86_400, 28_800]);
         assert!(seats[1].stand_in, "the mark stays");
     }
@@ -385,11 +391,23 @@ mod tests {
     #[test]
     fn r12_5_a_deadline_passed_while_down_gives_one_more_hour() {
         let day = per_move(86_400);
-        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 86_400_000);
+        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 86_400_000, true);
         assert_eq!(seats[1].bank, RESTART_GRACE, "exactly at the deadline");
-        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 30 * 86_400_000);
+        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 30 * 86_400_000, true);
         assert_eq!(seats[1].bank, RESTART_GRACE);
         assert_eq!(seats[0].bank, Duration::from_secs(86_400));
+    }
+
+    #[test]
+    fn r12_5_a_parked_deadline_a_server_saw_pass_passes_now() {
+        // Issue 25: a parked game's deadline that passed while a server
+        // ran gives no hour: its turn ends at once.
+        let day = per_move(86_400);
+        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 2 * 86_400_000, false);
+        assert_eq!(seats[1].bank, Duration::ZERO);
+        // Before its deadline it keeps what is left.
+        let seats = per_move_deadline(day, Vec::new(), 2, 1, 0, 3_600_000, false);
+        assert_eq!(seats[1].bank, Duration::from_secs(82_800));
     }
 
     #[test]

@@ -48,6 +48,8 @@ impl Config {
             room_seed: self.room_seed,
             min_grace: self.min_grace.unwrap_or(LobbyConfig::default().min_grace),
             min_per_move: self.min_per_move,
+            park_after: (!self.park_after.is_zero()).then_some(self.park_after),
+            park_sweep_every: self.park_sweep_every,
             ..LobbyConfig::default()
         }
     }

@@ -431,6 +431,15 @@ pub struct Config {
     /// Only tests lower it (a day's game in seconds).
     #[arg(long, env = "SPLENDOR_MIN_PER_MOVE", default_value = "1h", value_parser = parse_positive_duration, hide = true)]
     pub min_per_move: Duration,
+    /// A turn-based game whose players are all away and whose turn waits
+    /// for one of them is parked in the database after this long (issue
+    /// 25): it then costs no memory until someone opens it or its deadline
+    /// passes. 0: never.
+    #[arg(long, env = "SPLENDOR_PARK_AFTER", default_value = "5m", value_parser = parse_duration)]
+    pub park_after: Duration,
+    /// How often each node looks for parked games whose deadline passed.
+    #[arg(long, env = "SPLENDOR_PARK_SWEEP_EVERY", default_value = "5s", value_parser = parse_positive_duration, hide = true)]
+    pub park_sweep_every: Duration,
     /// Who push services may write to about this server's pushes (Web
     /// Push's VAPID contact, issue 25): `mailto:you@example.org` or an
     /// `https://` page. Default: the public URL when it is HTTPS.
@@ -514,6 +523,8 @@ impl Default for Config {
             retention: None,
             min_per_move: lobby.min_per_move,
             push_contact: None,
+            park_after: Duration::from_secs(5 * 60),
+            park_sweep_every: Duration::from_secs(5),
             webhook_allow_private: false,
             min_grace: None,
             room_seed: None,

@@ -174,13 +174,15 @@ pub(crate) async fn database_now(pool: &Pool<Db>) -> Result<i64, StoreError> {
 
 /// The unfinished games whose room no live lease holds: their owner died,
 /// paused past its lease or was cut off from the database (or the room
-/// closed without its game ending). Oldest first.
+/// closed without its game ending). A parked game (issue 25) is nobody's
+/// orphan: it waits in the store. Oldest first.
 pub(crate) async fn orphaned_games(pool: &Pool<Db>) -> Result<Vec<Uuid>, StoreError> {
     let sql = format!(
         "SELECT g.id FROM games g \
          WHERE g.finished_at IS NULL \
            AND NOT EXISTS (SELECT 1 FROM room_leases l \
                            WHERE l.room_code = g.room_code AND l.expires_at >= {NOW_MS}) \
+           AND NOT EXISTS (SELECT 1 FROM parked_rooms p WHERE p.game_id = g.id) \
          ORDER BY g.created_at, g.id"
     );
     sqlx::query_scalar(&sql)

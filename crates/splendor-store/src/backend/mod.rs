@@ -51,6 +51,7 @@ pub(crate) mod sqlite {
     include!("moderation_queries.rs");
     include!("analysis_queries.rs");
     include!("notify_queries.rs");
+    include!("park_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -66,6 +67,7 @@ pub(crate) mod postgres {
     include!("moderation_queries.rs");
     include!("analysis_queries.rs");
     include!("notify_queries.rs");
+    include!("park_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

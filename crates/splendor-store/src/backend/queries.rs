@@ -223,7 +223,9 @@ pub(crate) async fn games_to_restore(
 ) -> Result<Vec<StoredGame>, StoreError> {
     let mut tx = begin_snapshot(pool).await?;
     let rows = sqlx::query(&format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL OR finished_at >= $1 \
+        "SELECT {GAME_COLUMNS} FROM games \
+         WHERE (finished_at IS NULL OR finished_at >= $1) \
+           AND NOT EXISTS (SELECT 1 FROM parked_rooms p WHERE p.game_id = games.id) \
          ORDER BY created_at, id"
     ))
     .bind(finished_since)
@@ -239,7 +241,9 @@ pub(crate) async fn games_to_restore(
     let seats = sqlx::query(
         "SELECT s.game_id, s.seat, s.session_id, s.name, s.bot FROM seats s \
          JOIN games g ON g.id = s.game_id \
-         WHERE g.finished_at IS NULL OR g.finished_at >= $1 ORDER BY s.game_id, s.seat",
+         WHERE (g.finished_at IS NULL OR g.finished_at >= $1) \
+           AND NOT EXISTS (SELECT 1 FROM parked_rooms p WHERE p.game_id = g.id) \
+         ORDER BY s.game_id, s.seat",
     )
     .bind(finished_since)
     .fetch_all(&mut *tx)
@@ -255,7 +259,9 @@ pub(crate) async fn games_to_restore(
     let actions = sqlx::query(
         "SELECT a.game_id, a.seq, a.seat, a.action_json, a.at, a.meta_json FROM actions a \
          JOIN games g ON g.id = a.game_id \
-         WHERE g.finished_at IS NULL OR g.finished_at >= $1 ORDER BY a.game_id, a.seq",
+         WHERE (g.finished_at IS NULL OR g.finished_at >= $1) \
+           AND NOT EXISTS (SELECT 1 FROM parked_rooms p WHERE p.game_id = g.id) \
+         ORDER BY a.game_id, a.seq",
     )
     .bind(finished_since)
     .fetch_all(&mut *tx)

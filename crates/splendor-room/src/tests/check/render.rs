@@ -63,6 +63,9 @@ impl Table {
                         format!("result winners {:?}", result.winners)
                     }
                     Write::LoadLog { .. } => "load log".into(),
+                    Write::Park { deadline, .. } => {
+                        format!("park until @{}", self.secs(*deadline))
+                    }
                 };
                 let outcome = match event {
                     Some(DriverEvent::Written {

@@ -1,0 +1,103 @@
+// Turn-based games parked in the store (issue 25), included once per
+// backend. `cargo fmt` does not reach an included file: after editing, run
+// `rustfmt --edition 2024 crates/splendor-store/src/backend/park_queries.rs`.
+
+fn parked_from_row(row: &<Db as sqlx::Database>::Row) -> Result<crate::ParkedRoom, StoreError> {
+    let get = |e| classify(BACKEND, e);
+    Ok(crate::ParkedRoom {
+        room_code: row.try_get("room_code").map_err(get)?,
+        game: row.try_get("game_id").map_err(get)?,
+        deadline_at: row.try_get("deadline_at").map_err(get)?,
+        parked_at: row.try_get("parked_at").map_err(get)?,
+        swept_at: row.try_get("swept_at").map_err(get)?,
+    })
+}
+
+pub(crate) async fn park_room(
+    pool: &Pool<Db>,
+    code: &str,
+    game: Uuid,
+    deadline_at: i64,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO parked_rooms (room_code, game_id, deadline_at, parked_at, swept_at) \
+         VALUES ($1, $2, $3, $4, NULL) \
+         ON CONFLICT (room_code) DO UPDATE SET game_id = excluded.game_id, \
+         deadline_at = excluded.deadline_at, parked_at = excluded.parked_at, swept_at = NULL",
+    )
+    .bind(code)
+    .bind(game)
+    .bind(deadline_at)
+    .bind(now)
+    .execute(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+pub(crate) async fn parked_room(
+    pool: &Pool<Db>,
+    code: &str,
+) -> Result<Option<crate::ParkedRoom>, StoreError> {
+    let row = sqlx::query(
+        "SELECT room_code, game_id, deadline_at, parked_at, swept_at FROM parked_rooms \
+         WHERE room_code = $1",
+    )
+    .bind(code)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    row.as_ref().map(parked_from_row).transpose()
+}
+
+pub(crate) async fn unpark_room(
+    pool: &Pool<Db>,
+    code: &str,
+    game: Uuid,
+) -> Result<bool, StoreError> {
+    let done = sqlx::query("DELETE FROM parked_rooms WHERE room_code = $1 AND game_id = $2")
+        .bind(code)
+        .bind(game)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub(crate) async fn due_parked_rooms(
+    pool: &Pool<Db>,
+    now: i64,
+    limit: i64,
+) -> Result<Vec<crate::ParkedRoom>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT room_code, game_id, deadline_at, parked_at, swept_at FROM parked_rooms \
+         WHERE deadline_at <= $1 ORDER BY deadline_at, room_code LIMIT $2",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    let due = rows
+        .iter()
+        .map(parked_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    if !due.is_empty() {
+        sqlx::query(
+            "UPDATE parked_rooms SET swept_at = $1 WHERE deadline_at <= $1 AND swept_at IS NULL",
+        )
+        .bind(now)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    }
+    Ok(due)
+}
+
+pub(crate) async fn parked_count(pool: &Pool<Db>) -> Result<i64, StoreError> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM parked_rooms")
+        .fetch_one(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))
+}

@@ -1,0 +1,67 @@
+//! Turn-based games parked in the store (issue 25, R12.5): a game whose
+//! players are all away and whose turn waits for a person holds no room
+//! task and no lease, only a row here with its turn's deadline. A join or
+//! a resume loads it again from its log; the sweeper of whichever node
+//! sees its deadline passed loads it and lets the room apply the deadline
+//! (the lease's claim decides which node, and the log's append at one
+//! version makes the deadline's action happen once). Parked games are not
+//! restored at start, and are no one's orphans.
+
+use crate::backend::dispatch;
+use crate::{Store, StoreError, UnixMillis};
+
+/// One parked game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParkedRoom {
+    /// Its room's code.
+    pub room_code: String,
+    /// The game.
+    pub game: uuid::Uuid,
+    /// When the turn it waits on ends (R12.5), Unix ms.
+    pub deadline_at: UnixMillis,
+    /// When it was parked.
+    pub parked_at: UnixMillis,
+    /// When a running server first found its deadline passed, if one did.
+    pub swept_at: Option<UnixMillis>,
+}
+
+impl Store {
+    /// Parks `game` of room `code` until `deadline_at` (replacing what the
+    /// code had parked).
+    pub async fn park_room(
+        &self,
+        code: &str,
+        game: uuid::Uuid,
+        deadline_at: UnixMillis,
+        now: UnixMillis,
+    ) -> Result<(), StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::park_room(pool, code, game, deadline_at, now).await)
+    }
+
+    /// The game parked under room `code`, if any.
+    pub async fn parked_room(&self, code: &str) -> Result<Option<ParkedRoom>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::parked_room(pool, code).await)
+    }
+
+    /// Takes `game` of room `code` out of the parked games (it runs in a
+    /// room again); whether it was parked.
+    pub async fn unpark_room(&self, code: &str, game: uuid::Uuid) -> Result<bool, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::unpark_room(pool, code, game).await)
+    }
+
+    /// The parked games whose deadline is at or before `now`, soonest
+    /// first, at most `limit`, as they were; each is marked as seen passed
+    /// by a running server (`swept_at`) if it was not yet.
+    pub async fn due_parked_rooms(
+        &self,
+        now: UnixMillis,
+        limit: i64,
+    ) -> Result<Vec<ParkedRoom>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::due_parked_rooms(pool, now, limit).await)
+    }
+
+    /// How many games are parked.
+    pub async fn parked_count(&self) -> Result<i64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::parked_count(pool).await)
+    }
+}

@@ -1,0 +1,155 @@
+//! Turn-based games parked in the database (issue 25, R12.5) against the
+//! real server: once both players of a turn-based game went, the game
+//! waits in the store with no room (the rooms gauge drops to 0); "My
+//! games" still lists it with its deadline; a join of its code brings it
+//! back where it was and play goes on; and a parked game whose deadline
+//! passes is loaded by the sweeper and its deadline applied once (the
+//! player resigns). A test setting lowers the shortest time per move to a
+//! second and parks after a tenth of a second, so the tests wait for
+//! messages and for the server's own counts, not for the clock.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use splendor_e2e::process::http_get_with;
+use splendor_e2e::{SAFETY_TIMEOUT, TestClient, TestServer};
+use splendor_server::Config;
+
+fn config(per_move_min: u64) -> Config {
+    Config {
+        max_messages_per_second: 10_000,
+        message_burst: 10_000,
+        max_api_requests_per_ip_per_minute: 0,
+        bot_delay_ms: 0,
+        min_per_move: Duration::from_secs(per_move_min),
+        park_after: Duration::from_millis(100),
+        park_sweep_every: Duration::from_millis(50),
+        ..Config::default()
+    }
+}
+
+/// The rooms the server runs, of every status.
+async fn rooms(server: &TestServer) -> f64 {
+    let (_, text) = server.http_get("/metrics").await;
+    text.lines()
+        .filter(|l| l.starts_with("splendor_rooms{"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// Waits until the server runs `count` rooms.
+async fn rooms_running(server: &TestServer, count: f64) {
+    tokio::time::timeout(SAFETY_TIMEOUT, async {
+        while rooms(server).await != count {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{count} rooms running"));
+}
+
+async fn my_games(server: &TestServer, token: &str) -> Value {
+    let auth = format!("Bearer {token}");
+    let (status, body) =
+        http_get_with(server.addr(), "/api/me/games", &[("Authorization", &auth)]).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// Ann and Bob start a turn-based game, Ann moves, both leave keeping
+/// their seats; the room's code.
+async fn played_and_left(ann: &mut TestClient, bob: &mut TestClient, turn_based: Value) -> String {
+    let room = ann
+        .request(json!({"type": "create", "seats": 2, "turn_based": turn_based}))
+        .await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+    ann.request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    let state = ann.state().await;
+    let action = state.legal_actions.unwrap()[0].clone();
+    ann.request(json!({"type": "act", "action": action, "expect_version": 0}))
+        .await;
+    ann.request(json!({"type": "leave"})).await;
+    bob.request(json!({"type": "leave"})).await;
+    code
+}
+
+#[tokio::test]
+async fn a_game_nobody_is_at_waits_in_the_store_and_a_join_brings_it_back() {
+    let server = TestServer::start_with(config(1)).await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let code = played_and_left(&mut ann, &mut bob, json!({"per_move_s": 86_400})).await;
+    // Parked: no room runs it any more.
+    rooms_running(&server, 0.0).await;
+    // Bob's games still list it: his turn, with its deadline.
+    let listed = my_games(&server, bob.token.as_ref().unwrap()).await;
+    let game = &listed["games"][0];
+    assert_eq!(game["room"], code.as_str(), "{listed}");
+    assert_eq!(game["your_turn"], true, "{listed}");
+    let left = game["deadline"].as_i64().unwrap() - listed["now"].as_i64().unwrap();
+    assert!((86_000_000..=86_400_000).contains(&left), "{left}");
+
+    // Bob opens it: the game where it was, his turn, and play goes on.
+    let joined = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(joined["type"], "room", "{joined}");
+    let state = bob.state().await;
+    assert_eq!(state.version, 1);
+    assert_eq!(state.to_act, Some(1));
+    let action = state.legal_actions.unwrap()[0].clone();
+    let done = bob
+        .request(json!({"type": "act", "action": action, "expect_version": 1}))
+        .await;
+    assert_ne!(done["type"], "error", "{done}");
+    // Ann comes back too and sees Bob's move.
+    ann.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(ann.state().await.version, 2);
+}
+
+#[tokio::test]
+async fn a_parked_deadline_is_applied_by_the_sweeper_once() {
+    // Three seconds a move, resigning: Bob's turn passes while the game
+    // is parked.
+    let server = TestServer::start_with(config(1)).await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let code = played_and_left(
+        &mut ann,
+        &mut bob,
+        json!({"per_move_s": 3, "on_deadline": "resign"}),
+    )
+    .await;
+    rooms_running(&server, 0.0).await;
+    // The sweeper loads it once the deadline passed; Bob resigns (R12.5),
+    // one person is left in play and the game ends (R13.2).
+    let finished = tokio::time::timeout(SAFETY_TIMEOUT, async {
+        loop {
+            let (status, body) = server.http_get("/api/games?limit=5").await;
+            assert_eq!(status, 200);
+            let list: Value = serde_json::from_str(&body).unwrap();
+            if let Some(game) = list["games"]
+                .as_array()
+                .and_then(|g| g.iter().find(|g| g["room"] == code.as_str()))
+            {
+                return game.clone();
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("the parked game ends when its deadline passes");
+    let id = finished["id"].as_str().unwrap();
+    let (status, body) = server.http_get(&format!("/api/games/{id}/replay")).await;
+    assert_eq!(status, 200, "{body}");
+    let replay: Value = serde_json::from_str(&body).unwrap();
+    let actions = replay["actions"].as_array().unwrap();
+    // Ann's move and Bob's resignation: nothing fired twice.
+    assert_eq!(actions.len(), 2, "{replay}");
+    assert_eq!(actions[1]["seat"], 1, "{replay}");
+    assert!(
+        actions[1]["action"].to_string().contains("resign"),
+        "{replay}"
+    );
+    assert_eq!(finished["winners"], json!([0]), "{finished}");
+}
