@@ -4,15 +4,17 @@
 //! games" still lists it with its deadline; a join of its code brings it
 //! back where it was and play goes on; and a parked game whose deadline
 //! passes is loaded by the sweeper and its deadline applied once (the
-//! player resigns). A test setting lowers the shortest time per move to a
-//! second and parks after a tenth of a second, so the tests wait for
-//! messages and for the server's own counts, not for the clock.
+//! player resigns), exactly once even when the server is killed (SIGKILL)
+//! in the middle of a sweep, on SQLite and PostgreSQL. A test setting
+//! lowers the shortest time per move to a second and parks after a tenth of
+//! a second, so the tests wait for messages and for the server's own
+//! counts, not for the clock.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use splendor_e2e::process::http_get_with;
-use splendor_e2e::{SAFETY_TIMEOUT, TestClient, TestServer};
+use splendor_e2e::{SAFETY_TIMEOUT, ServerProcess, TestClient, TestDatabase, TestServer};
 use splendor_server::Config;
 
 fn config(per_move_min: u64) -> Config {
@@ -152,4 +154,139 @@ async fn a_parked_deadline_is_applied_by_the_sweeper_once() {
         "{replay}"
     );
     assert_eq!(finished["winners"], json!([0]), "{finished}");
+}
+
+/// The server binary (the root package's copy of `splendor-server`).
+const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
+
+#[tokio::test]
+async fn sqlite_a_sweep_killed_midway_applies_each_deadline_once() {
+    sweep_killed_midway(TestDatabase::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_a_sweep_killed_midway_applies_each_deadline_once() {
+    if let Some(db) = TestDatabase::postgres("postgres_parked_sweep_killed").await {
+        sweep_killed_midway(db).await;
+    }
+}
+
+/// Twelve parked games whose deadlines (4 s, resigning) pass within a
+/// moment of each other; the server is killed as soon as the sweeper has
+/// loaded the first, and started again. Every game then ends with exactly
+/// Ann's move and Bob's resignation, or, where the restart came between
+/// the deadline's passing and its being applied, waits one more hour
+/// (R12.5) with Ann's move alone: nothing fired twice, nothing was lost.
+async fn sweep_killed_midway(db: TestDatabase) {
+    const GAMES: usize = 12;
+    let kind = db.kind;
+    let env = [
+        ("SPLENDOR_MIN_PER_MOVE", "1s"),
+        ("SPLENDOR_PARK_AFTER", "100ms"),
+        ("SPLENDOR_PARK_SWEEP_EVERY", "50ms"),
+        ("SPLENDOR_MAX_TURN_BASED_ROOMS_PER_SESSION", "100"),
+    ];
+    let server = ServerProcess::start_with_env(SERVER, &db.url, &env).await;
+    let mut ann = TestClient::connect_to(server.addr(), "ann").await;
+    ann.hello().await;
+    let mut bob = TestClient::connect_to(server.addr(), "bob").await;
+    bob.hello().await;
+    let mut codes = Vec::new();
+    for _ in 0..GAMES {
+        let room = ann
+            .request(json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 4, "on_deadline": "resign"}}))
+            .await;
+        assert_eq!(room["type"], "room", "{kind}: {room}");
+        let code = room["code"].as_str().unwrap().to_owned();
+        bob.request(json!({"type": "join", "code": code})).await;
+        ann.request(json!({"type": "start", "seat_order": "joined"}))
+            .await;
+        ann.request(json!({"type": "leave"})).await;
+        bob.request(json!({"type": "leave"})).await;
+        codes.push(code);
+    }
+    // Ann moves in each, one after the other: twelve deadlines close
+    // together.
+    for code in &codes {
+        ann.request(json!({"type": "join", "code": code})).await;
+        let state = ann.state().await;
+        let action = state.legal_actions.unwrap()[0].clone();
+        ann.request(json!({"type": "act", "action": action, "expect_version": 0}))
+            .await;
+        ann.request(json!({"type": "leave"})).await;
+    }
+    let store = splendor_store::Store::open(&db.url).await.unwrap();
+    let games = tokio::time::timeout(SAFETY_TIMEOUT, async {
+        loop {
+            let mut games = Vec::new();
+            for code in &codes {
+                if let Ok(Some(parked)) = store.parked_room(code).await {
+                    games.push(parked.game);
+                }
+            }
+            if games.len() == GAMES {
+                return games;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{kind}: every game parked"));
+    // The first parked game loaded by the sweeper: kill it there.
+    tokio::time::timeout(SAFETY_TIMEOUT, async {
+        while store.parked_count().await.unwrap() == GAMES as i64 {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{kind}: the sweeper loads a game"));
+    server.kill().await;
+
+    let server = ServerProcess::start_with_env(SERVER, &db.url, &env).await;
+    let settled = tokio::time::timeout(SAFETY_TIMEOUT, async {
+        loop {
+            let mut settled = Vec::new();
+            for &id in &games {
+                let game = store.game(id).await.unwrap().unwrap();
+                let parked = store.parked_room(&game.room_code).await.unwrap();
+                let waits_an_hour = parked.as_ref().is_some_and(|p| {
+                    p.deadline_at > splendor_store::unix_millis_now() + 50 * 60 * 1000
+                });
+                if game.finished.is_some() || waits_an_hour {
+                    settled.push(game);
+                }
+            }
+            if settled.len() == GAMES {
+                return settled;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{kind}: every game ends or waits its hour"));
+    let mut ended = 0;
+    for game in &settled {
+        let seats: Vec<u8> = game.actions.iter().map(|a| a.seat).collect();
+        if game.finished.is_some() {
+            ended += 1;
+            assert_eq!(
+                seats,
+                [0, 1],
+                "{kind}: {}: {:?}",
+                game.room_code,
+                game.actions
+            );
+            assert!(
+                game.actions[1].action_json.contains("resign"),
+                "{kind}: {:?}",
+                game.actions
+            );
+        } else {
+            assert_eq!(seats, [0], "{kind}: {}: {:?}", game.room_code, game.actions);
+        }
+    }
+    // How many ended depends on where the kill fell; either way each
+    // deadline was applied at most once, and none was lost.
+    eprintln!("{kind}: {ended} of {GAMES} games ended, the others wait their hour");
+    drop(server);
 }
