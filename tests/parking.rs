@@ -156,6 +156,74 @@ async fn a_parked_deadline_is_applied_by_the_sweeper_once() {
     assert_eq!(finished["winners"], json!([0]), "{finished}");
 }
 
+#[tokio::test]
+async fn parked_games_count_against_the_sessions_turn_based_rooms() {
+    let server = TestServer::start_with(Config {
+        max_turn_based_rooms_per_session: 2,
+        ..config(1)
+    })
+    .await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    for _ in 0..2 {
+        played_and_left(&mut ann, &mut bob, json!({"per_move_s": 86_400})).await;
+    }
+    rooms_running(&server, 0.0).await;
+    // Both wait in the store; a third is past the cap all the same.
+    let refused = ann
+        .request(json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 86_400}}))
+        .await;
+    assert_eq!(refused["code"], "too_many_session_rooms", "{refused}");
+    // Live rooms count apart.
+    let live = ann.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(live["type"], "room", "{live}");
+}
+
+#[tokio::test]
+async fn a_parked_game_loaded_by_the_sweeper_does_not_take_its_players_from_their_tables() {
+    let server = TestServer::start_with(config(1)).await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    // A turn-based game of three seconds a move, with the stand-in, parks.
+    let parked = played_and_left(&mut ann, &mut bob, json!({"per_move_s": 3})).await;
+    rooms_running(&server, 0.0).await;
+    // Bob sits down at a live table with Cy meanwhile.
+    let mut cy = TestClient::join_server(&server, "cy").await;
+    let live = cy.request(json!({"type": "create", "seats": 2})).await;
+    let live = live["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": live})).await;
+    // Bob's deadline passes: the sweeper loads the game, the stand-in
+    // plays his turn (R12.5), and it parks again on Ann's turn.
+    let store_says = tokio::time::timeout(SAFETY_TIMEOUT, async {
+        loop {
+            let listed = my_games(&server, bob.token.as_ref().unwrap()).await;
+            let game = listed["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["room"] == parked.as_str())
+                .cloned();
+            if let Some(game) = game
+                && game["your_turn"] == false
+            {
+                return game;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("the stand-in plays Bob's turn of the parked game");
+    assert_eq!(store_says["status"], "playing", "{store_says}");
+    // Bob's connection drops and comes back: he is at Cy's table, where
+    // he was, not in the game the sweeper loaded.
+    let token = bob.token.clone().unwrap();
+    drop(bob);
+    let mut bob = TestClient::connect(&server, "bob").await;
+    bob.resume(&token).await;
+    let room = bob.recv_type("room").await;
+    assert_eq!(room["code"], live.as_str(), "{room}");
+}
+
 /// The server binary (the root package's copy of `splendor-server`).
 const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
 

@@ -164,6 +164,11 @@ impl ServerProcess {
         self.addr
     }
 
+    /// The process id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
     /// Waits until the server has written a line that `matches` (lines
     /// already written count), and returns it.
     pub async fn wait_for_line(&self, matches: impl Fn(&str) -> bool) -> String {

@@ -27,15 +27,29 @@ pub struct ParkedRoom {
 
 impl Store {
     /// Parks `game` of room `code` until `deadline_at` (replacing what the
-    /// code had parked).
+    /// code had parked). With `epoch` (several nodes), only while the
+    /// room's lease has that epoch: else [`StoreError::Fenced`], nothing
+    /// written (a node that lost the room cannot park it).
     pub async fn park_room(
         &self,
         code: &str,
         game: uuid::Uuid,
-        deadline_at: UnixMillis,
-        now: UnixMillis,
+        (deadline_at, now): (UnixMillis, UnixMillis),
+        epoch: Option<u64>,
     ) -> Result<(), StoreError> {
-        dispatch!(&self.inner.pool, pool, q => q::park_room(pool, code, game, deadline_at, now).await)
+        let epoch = epoch.map(|e| i64::try_from(e).unwrap_or(i64::MAX));
+        dispatch!(&self.inner.pool, pool, q => q::park_room(pool, code, game, deadline_at, now, epoch).await)
+    }
+
+    /// Moves the deadline of a parked game that could not be loaded to
+    /// `until`, out of the other deadlines' way.
+    pub async fn postpone_parked(
+        &self,
+        code: &str,
+        game: uuid::Uuid,
+        until: UnixMillis,
+    ) -> Result<(), StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::postpone_parked(pool, code, game, until).await)
     }
 
     /// The game parked under room `code`, if any.
@@ -58,6 +72,11 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<ParkedRoom>, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::due_parked_rooms(pool, now, limit).await)
+    }
+
+    /// How many parked games `session` sits in.
+    pub async fn parked_seats_of(&self, session: crate::SessionId) -> Result<i64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::parked_seats_of(pool, session.0).await)
     }
 
     /// How many games are parked.

@@ -519,7 +519,10 @@ async fn a_parked_game_waits_in_the_store_and_is_swept_when_due(db: TestDb) {
     store.create_game(game(1, "AAAAA")).await.unwrap();
     store.create_game(game(2, "BBBBB")).await.unwrap();
     let one = Uuid::from_u128(1);
-    store.park_room("AAAAA", one, 5_000, 1_000).await.unwrap();
+    store
+        .park_room("AAAAA", one, (5_000, 1_000), None)
+        .await
+        .unwrap();
     assert_eq!(store.parked_count().await.unwrap(), 1);
     assert_eq!(store.orphaned_games().await.unwrap(), [Uuid::from_u128(2)]);
     let restored: Vec<Uuid> = store
@@ -558,8 +561,33 @@ async fn a_parked_game_waits_in_the_store_and_is_swept_when_due(db: TestDb) {
         store.orphaned_games().await.unwrap(),
         [one, Uuid::from_u128(2)]
     );
+    // Fenced: only under the room's current lease.
+    let lease = claim(&store, "AAAAA", 1).await.unwrap();
+    let stale = store
+        .park_room("AAAAA", one, (9_000, 8_000), Some(lease.epoch + 1))
+        .await;
+    assert!(matches!(stale, Err(StoreError::Fenced { .. })), "{stale:?}");
+    assert_eq!(store.parked_room("AAAAA").await.unwrap(), None);
+    store
+        .park_room("AAAAA", one, (9_000, 8_000), Some(lease.epoch))
+        .await
+        .unwrap();
+    // A game that cannot be loaded is put out of the way.
+    store.postpone_parked("AAAAA", one, 99_000).await.unwrap();
+    assert_eq!(
+        store
+            .parked_room("AAAAA")
+            .await
+            .unwrap()
+            .unwrap()
+            .deadline_at,
+        99_000
+    );
     // Parked again: a fresh deadline, not seen passed.
-    store.park_room("AAAAA", one, 9_000, 8_000).await.unwrap();
+    store
+        .park_room("AAAAA", one, (9_000, 8_000), None)
+        .await
+        .unwrap();
     let parked = store.parked_room("AAAAA").await.unwrap().unwrap();
     assert_eq!((parked.deadline_at, parked.swept_at), (9_000, None));
 }

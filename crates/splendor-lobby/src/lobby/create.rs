@@ -272,6 +272,12 @@ impl Lobby {
         } else {
             OpenElsewhere::default()
         };
+        let mut elsewhere = elsewhere;
+        // A session's turn-based games parked in the store (issue 25) are
+        // not in the map, and count all the same.
+        if create.clock.is_some_and(|c| c.clock.is_per_move()) && !create.matched {
+            elsewhere.own += self.parked_seats_of(create.host.id).await;
+        }
         let lease = self.claim_fresh_code().await?;
         let made = self.install(create, lease, elsewhere);
         if made.is_err() {
@@ -286,6 +292,10 @@ impl Lobby {
             let code = RoomCode::random(random::fill)
                 .map_err(|e| LobbyError::internal(format!("no room code: {e}")))?;
             if self.inner.rooms().contains_key(&code) {
+                continue;
+            }
+            // A turn-based game parked under it (issue 25) keeps its code.
+            if self.is_parked(code).await {
                 continue;
             }
             match self
@@ -456,7 +466,9 @@ impl Lobby {
         let rated = restored.rated;
         let turn_based = restored.clock.is_some_and(|c| c.clock.is_per_move());
         let mut rooms = self.inner.rooms();
-        if rooms.contains_key(&code) {
+        // A room of the code that closed but is not reaped yet (a parked
+        // game's, issue 25) gives way; its reaping checks the instance.
+        if rooms.get(&code).is_some_and(|e| !e.handle.is_closed()) {
             return Err(RestoreError::CodeInUse(code.to_string()));
         }
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
@@ -497,13 +509,18 @@ impl Lobby {
         );
         drop(rooms);
         for session in sessions {
-            self.inner.presence.set_room(
-                session,
-                Some(RoomSeat {
-                    code,
-                    role: splendor_protocol::Role::Player,
-                }),
-            );
+            match self.inner.presence.room_of(session) {
+                // In another room now (a parked game loaded, issue 25, or
+                // one taken over): the seat here is held, not current.
+                Some(current) if current.code != code => self.inner.presence.hold(session, code),
+                _ => self.inner.presence.set_room(
+                    session,
+                    Some(RoomSeat {
+                        code,
+                        role: splendor_protocol::Role::Player,
+                    }),
+                ),
+            }
         }
         self.spawn((code, instance, lease), driver, rx, span);
         Ok(handle)

@@ -100,6 +100,8 @@ pub(crate) struct LobbyInner {
     /// When this lobby started, Unix ms: a parked deadline that passed
     /// before it passed while no server ran (R12.5's grace).
     pub(crate) started_at: splendor_store::UnixMillis,
+    /// Set when the lobby drains: the sweeper loads nothing more.
+    pub(crate) stopping: std::sync::atomic::AtomicBool,
     next_instance: AtomicU64,
     stats: Arc<Stats>,
     /// The connections waiting for games formed or agreed here.
@@ -285,6 +287,7 @@ impl Lobby {
                 parked: std::sync::OnceLock::new(),
                 unparking: tokio::sync::Mutex::new(()),
                 started_at: splendor_store::unix_millis_now(),
+                stopping: std::sync::atomic::AtomicBool::new(false),
                 next_instance: AtomicU64::new(1),
                 stats: Arc::new(Stats::new(ThinkPool::new(
                     config.think_threads,
@@ -550,6 +553,10 @@ impl Lobby {
     /// that an action in progress is durable (or refused) before the
     /// process stops. Rooms stay open.
     pub async fn drain(&self) {
+        // No parked game is loaded from now on (issue 25).
+        self.inner
+            .stopping
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let handles: Vec<RoomHandle> = self
             .inner
             .rooms()

@@ -204,7 +204,7 @@ impl StorePersistence {
                     let at =
                         now.saturating_add(i64::try_from(left.as_millis()).unwrap_or(i64::MAX));
                     self.store
-                        .park_room(room.as_str(), game.0, at, now)
+                        .park_room(room.as_str(), game.0, (at, now), fence)
                         .await
                         .map_err(persist_error)
                 }

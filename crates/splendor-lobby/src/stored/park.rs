@@ -26,6 +26,8 @@ use crate::room::RoomHandle;
 
 /// At most this many parked games are swept in one round.
 const SWEEP_BATCH: i64 = 100;
+/// A parked game that could not be loaded is tried again this much later.
+const RETRY_FAILED: Duration = Duration::from_secs(60 * 60);
 
 /// The room of the game parked under `code`, loaded again; `None` when
 /// nothing is parked there, or it could not be loaded here (another node
@@ -63,7 +65,17 @@ async fn unpark_one(lobby: &Lobby, store: &Store, parked: &ParkedRoom) -> Option
         }
     };
     let grace = parked.swept_at.is_none() && parked.deadline_at < lobby.started_at_millis();
-    match restore_one(lobby, store, &game, false, grace).await {
+    // The room that parked it may still be closing (a join right as it
+    // parks): its code is free again within moments.
+    let mut restored = restore_one(lobby, store, &game, false, grace).await;
+    for _ in 0..50 {
+        if !matches!(restored, Ok(Restored::Busy)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        restored = restore_one(lobby, store, &game, false, grace).await;
+    }
+    match restored {
         Ok(Restored::Room | Restored::Viewable) => {
             info!(%code, game = %parked.game, late = parked.deadline_at <= unix_millis_now(), "parked game loaded");
             forget(store, parked).await;
@@ -75,8 +87,20 @@ async fn unpark_one(lobby: &Lobby, store: &Store, parked: &ParkedRoom) -> Option
         Ok(Restored::Elsewhere) => {
             debug!(%code, "a parked game runs on another node");
         }
+        // Still closing here: the next join or sweep loads it.
+        Ok(Restored::Busy) => {
+            warn!(%code, "a parked game's room is still closing");
+        }
         Err(why) => {
-            error!(%code, game = %parked.game, error = %why, "cannot load a parked game");
+            error!(%code, game = %parked.game, error = %why, "cannot load a parked game; trying again in an hour");
+            // Out of the way of the other deadlines meanwhile.
+            let later = unix_millis_now().saturating_add(RETRY_FAILED.as_millis() as i64);
+            if let Err(e) = store
+                .postpone_parked(&parked.room_code, parked.game, later)
+                .await
+            {
+                warn!(%code, error = %e, "cannot postpone a parked game");
+            }
         }
     }
     lobby.find_code(code)
@@ -96,6 +120,10 @@ pub async fn sweep(lobby: &Lobby) -> usize {
     let Some(store) = lobby.inner_parked() else {
         return 0;
     };
+    // A stopping node loads nothing it would leave at once.
+    if lobby.is_stopping() {
+        return 0;
+    }
     let due = match store.due_parked_rooms(unix_millis_now(), SWEEP_BATCH).await {
         Ok(due) => due,
         Err(e) => {
@@ -127,12 +155,45 @@ impl Lobby {
         config
     }
 
+    /// How many parked games `session` sits in (0 without a store, or
+    /// when the store cannot say: the cap is a courtesy, not a guard).
+    pub(crate) async fn parked_seats_of(&self, session: crate::session::SessionId) -> usize {
+        let Some(store) = self.inner_parked() else {
+            return 0;
+        };
+        match store
+            .parked_seats_of(splendor_store::SessionId(session.0))
+            .await
+        {
+            Ok(n) => usize::try_from(n).unwrap_or(0),
+            Err(e) => {
+                warn!(error = %e, "cannot count a session's parked games");
+                0
+            }
+        }
+    }
+
+    /// Whether a game is parked under `code` (a store that cannot say
+    /// counts as yes: a new room then draws another code).
+    pub(crate) async fn is_parked(&self, code: RoomCode) -> bool {
+        let Some(store) = self.inner_parked() else {
+            return false;
+        };
+        !matches!(store.parked_room(code.as_str()).await, Ok(None))
+    }
+
     fn inner_parked(&self) -> Option<&Store> {
         self.inner.parked.get()
     }
 
     async fn unparking(&self) -> tokio::sync::MutexGuard<'_, ()> {
         self.inner.unparking.lock().await
+    }
+
+    fn is_stopping(&self) -> bool {
+        self.inner
+            .stopping
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn started_at_millis(&self) -> splendor_store::UnixMillis {

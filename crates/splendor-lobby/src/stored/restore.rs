@@ -80,6 +80,10 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
             Ok(Restored::Superseded) => {
                 info!(game = %id, room = %game.room_code, "finished game not restored: a newer game has its room code");
             }
+            Ok(Restored::Busy) => {
+                error!(game = %id, room = %game.room_code, "cannot restore a game: its code is in use");
+                summary.failed += 1;
+            }
             Err(why) => {
                 error!(game = %id, room = %game.room_code, error = %why, "cannot restore a game");
                 summary.failed += 1;
@@ -119,8 +123,9 @@ pub async fn take_over_orphans(
                 info!(game = %id, room = %game.room_code, actions = game.actions.len(), "took the game over");
                 taken.extend(RoomCode::parse(&game.room_code));
             }
-            // Another node was quicker: nothing to do.
-            Ok(Restored::Elsewhere) => {}
+            // Another node was quicker, or its old room still closes here:
+            // nothing to do now.
+            Ok(Restored::Elsewhere | Restored::Busy) => {}
             Ok(Restored::Abandoned | Restored::Finished | Restored::Superseded) => {
                 settled.insert(id);
             }
@@ -188,6 +193,9 @@ pub(super) enum Restored {
     Superseded,
     /// Another node of the cluster runs it.
     Elsewhere,
+    /// Its code is still claimed here by a room that is closing (a parked
+    /// game's own room, issue 25): try again in a moment.
+    Busy,
 }
 
 /// Restores one game, or only stores its result when its log already ended
@@ -334,10 +342,12 @@ pub(super) async fn restore_one(
     match lobby.restore(restored).await {
         Ok(_) => {}
         // Another node runs it under a live lease (a cluster, issue 21).
-        Err(crate::RestoreError::CodeInUse(_))
-            if matches!(lobby.locate(code).await, crate::Location::Elsewhere(_)) =>
-        {
-            return Ok(Restored::Elsewhere);
+        Err(crate::RestoreError::CodeInUse(_)) => {
+            return Ok(match lobby.locate(code).await {
+                crate::Location::Elsewhere(_) => Restored::Elsewhere,
+                _ if lobby.find_code(code).is_none() => Restored::Busy,
+                _ => return Err(format!("room code {code} is in use here")),
+            });
         }
         Err(e) => return Err(e.to_string()),
     }

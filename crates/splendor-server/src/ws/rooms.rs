@@ -99,27 +99,39 @@ impl Client {
         if !self.leave_finished_room(&session, &id).await {
             return;
         }
-        let handle = match self.state.lobby().find_anywhere(&join.code).await {
-            Ok(handle) => handle,
-            Err(e) => return self.reply_lobby_error(e, id),
+        // A turn-based room that parks its game as the join comes
+        // (issue 25) closes under it: the join finds the game again.
+        let mut tries = 0;
+        let (handle, joined) = loop {
+            let handle = match self.state.lobby().find_anywhere(&join.code).await {
+                Ok(handle) => handle,
+                Err(e) => return self.reply_lobby_error(e, id),
+            };
+            if join.role == Role::Player
+                && let Err(e) = self
+                    .state
+                    .lobby()
+                    .check_free_for_rated(session.id, Some(handle.code()))
+            {
+                return self.reply_lobby_error(e, id);
+            }
+            self.leave_queue_quietly(&session).await;
+            let joined = handle
+                .join(
+                    self.caller(&session, id.clone()),
+                    (session.name.clone(), join.role, self.verbose),
+                    self.conn.clone(),
+                )
+                .await;
+            match joined {
+                Err(LobbyError::RoomClosed) if tries < 3 => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                joined => break (handle, joined),
+            }
         };
-        if join.role == Role::Player
-            && let Err(e) = self
-                .state
-                .lobby()
-                .check_free_for_rated(session.id, Some(handle.code()))
-        {
-            return self.reply_lobby_error(e, id);
-        }
-        self.leave_queue_quietly(&session).await;
-        match handle
-            .join(
-                self.caller(&session, id.clone()),
-                (session.name.clone(), join.role, self.verbose),
-                self.conn.clone(),
-            )
-            .await
-        {
+        match joined {
             Ok(joined) => {
                 self.state.lobby().presence().set_room(
                     session.id,

@@ -19,10 +19,15 @@ pub(crate) async fn park_room(
     game: Uuid,
     deadline_at: i64,
     now: i64,
+    epoch: Option<i64>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    // Fenced (several nodes): only while the room's lease is this epoch,
+    // in the statement itself, as an append is.
+    let done = sqlx::query(
         "INSERT INTO parked_rooms (room_code, game_id, deadline_at, parked_at, swept_at) \
-         VALUES ($1, $2, $3, $4, NULL) \
+         SELECT $1, $2, $3, $4, NULL \
+         WHERE $5 IS NULL OR EXISTS (SELECT 1 FROM room_leases l \
+                                     WHERE l.room_code = $1 AND l.epoch = $5) \
          ON CONFLICT (room_code) DO UPDATE SET game_id = excluded.game_id, \
          deadline_at = excluded.deadline_at, parked_at = excluded.parked_at, swept_at = NULL",
     )
@@ -30,9 +35,32 @@ pub(crate) async fn park_room(
     .bind(game)
     .bind(deadline_at)
     .bind(now)
+    .bind(epoch)
     .execute(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::Fenced {
+            room: code.to_owned(),
+            epoch: epoch.and_then(|e| u64::try_from(e).ok()).unwrap_or(0),
+        });
+    }
+    Ok(())
+}
+
+pub(crate) async fn postpone_parked(
+    pool: &Pool<Db>,
+    code: &str,
+    game: Uuid,
+    until: i64,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE parked_rooms SET deadline_at = $3 WHERE room_code = $1 AND game_id = $2")
+        .bind(code)
+        .bind(game)
+        .bind(until)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     Ok(())
 }
 
@@ -93,6 +121,17 @@ pub(crate) async fn due_parked_rooms(
         .map_err(|e| classify(BACKEND, e))?;
     }
     Ok(due)
+}
+
+pub(crate) async fn parked_seats_of(pool: &Pool<Db>, session: Uuid) -> Result<i64, StoreError> {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM parked_rooms p JOIN seats s ON s.game_id = p.game_id \
+         WHERE s.session_id = $1",
+    )
+    .bind(session)
+    .fetch_one(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))
 }
 
 pub(crate) async fn parked_count(pool: &Pool<Db>) -> Result<i64, StoreError> {
