@@ -4,13 +4,15 @@
 //! move), make the first move and leave them all, then disconnect. With
 //! parking (`--park-after`, the default 1s here) the games wait in the
 //! database; with `--park-after 0` each keeps its room in memory, for
-//! comparison. The server's RSS is read from /proc before and after. Not a
-//! test: a measurement (docs/BENCHMARKS.md).
+//! comparison. The server's RSS is read from /proc before and after
+//! (after `--warmup` games by other players, so that what any server that
+//! ran a while holds is not put on the games measured). Not a test: a
+//! measurement (docs/BENCHMARKS.md).
 //!
 //! ```text
 //! cargo build --release --bin splendor-server && cargo build --release -p splendor-e2e --example park_memory
-//! ./target/release/examples/park_memory --games 10000 --server target/release/splendor-server
-//! ./target/release/examples/park_memory --games 10000 --server target/release/splendor-server --park-after 0
+//! ./target/release/examples/park_memory --games 10000 --warmup 10000 --server target/release/splendor-server
+//! ./target/release/examples/park_memory --games 10000 --warmup 10000 --server target/release/splendor-server --park-after 0
 //! ```
 
 use std::time::{Duration, Instant};
@@ -102,14 +104,44 @@ async fn main() {
     let server = ServerProcess::start_with_env(&binary, &url, &env).await;
     let pid = server.pid().expect("the server runs");
     tokio::time::sleep(Duration::from_secs(1)).await;
+    let fresh = rss_kib(pid);
+    // A warm-up round first (`--warmup` games, by other players): what a
+    // server that has run a while holds anyway (the database's page
+    // caches, the allocator's arenas) is not put on the games measured.
+    let warmup = arg("--warmup", 0) as usize;
+    if warmup > 0 {
+        make(&server, pairs, warmup, &park_after, 1_000).await;
+    }
     let before = rss_kib(pid);
+    let made = make(&server, pairs, games, &park_after, 0).await;
+    let after = rss_kib(pid);
+    let running = rooms(&server).await;
+    let per_game = (after.saturating_sub(before) as f64 * 1024.0) / games as f64;
+    println!(
+        "games {games} after {warmup} of warm-up (park after {park_after}), made in {:.1} s; \
+         rooms running {running}; server RSS {fresh} KiB fresh, {before} KiB before, \
+         {after} KiB after: {per_game:.0} bytes per waiting game",
+        made.as_secs_f64()
+    );
+    server.kill().await;
+}
 
+/// `games` games by `pairs` pairs of players (numbered from `first`), all
+/// left; waits until they are parked (with parking) and the allocator
+/// settles. How long making them took.
+async fn make(
+    server: &ServerProcess,
+    pairs: usize,
+    games: usize,
+    park_after: &str,
+    first: usize,
+) -> Duration {
     let started = Instant::now();
     let addr = server.addr();
     let mut tasks = Vec::new();
     for index in 0..pairs {
         let share = games / pairs + usize::from(index < games % pairs);
-        tasks.push(tokio::spawn(pair(addr, index, share)));
+        tasks.push(tokio::spawn(pair(addr, first + index, share)));
     }
     for task in tasks {
         task.await.expect("a pair of players");
@@ -117,19 +149,11 @@ async fn main() {
     let made = started.elapsed();
     // Parked: no room runs any more (or, without parking, every room).
     if park_after != "0" {
-        while rooms(&server).await > 0.0 {
+        while rooms(server).await > 0.0 {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
     // What the allocator keeps settles.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let after = rss_kib(pid);
-    let running = rooms(&server).await;
-    let per_game = (after.saturating_sub(before) as f64 * 1024.0) / games as f64;
-    println!(
-        "games {games} (park after {park_after}), made in {:.1} s; rooms running {running}; \
-         server RSS {before} KiB before, {after} KiB after: {per_game:.0} bytes per waiting game",
-        made.as_secs_f64()
-    );
-    server.kill().await;
+    made
 }
