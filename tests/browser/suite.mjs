@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { checkAccessibility } from './axe.mjs';
 import { runSuite, step } from './harness.mjs';
 import {
-  SEL, buyWithMoreGold, firstToAct, logLines, offersGoldChoice, playUntil, signIn, status, waitStatus,
+  SEL, buyWithMoreGold, firstToAct, logLines, offersGoldChoice, playMove, playUntil, signIn, status, waitStatus,
 } from './table.mjs';
 
 // The turn, the player count and the log's round lines at one instant
@@ -544,6 +544,52 @@ const STEPS = [
     await line.getByRole('button', { name: 'Open' }).click();
     await page.locator('#game').waitFor({ state: 'visible' });
     assert.equal(await page.evaluate(() => S.room.code), code, 'back at the same table');
+  }),
+
+  step('At her bot table Fay is told of her turn in another game, and one click takes her there', async (run) => {
+    const fay = run.player('Fay');
+    const gus = await run.openPlayer('Gus', { width: 1280, height: 900 });
+    await signIn(gus, `${run.baseUrl}/`);
+    // Gus makes a turn-based room for two; Fay leaves her bot table
+    // (keeping the seat) and joins it by its code.
+    await gus.page.locator(SEL.seats).selectOption('2');
+    await gus.page.locator('#clock').selectOption('turn:86400');
+    await gus.page.locator(SEL.create).click();
+    await gus.page.locator(SEL.room).waitFor({ state: 'visible' });
+    const code = await gus.page.evaluate(() => S.room.code);
+    const botTable = await fay.page.evaluate(() => S.room.code);
+    await fay.page.locator('#leave-game').click();
+    await fay.page.locator('#leave-keep').click();
+    await fay.page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    await fay.page.locator(SEL.joinCode).fill(code);
+    await fay.page.locator(SEL.joinAsPlayer).click();
+    await fay.page.locator(SEL.room).waitFor({ state: 'visible' });
+    await gus.page.locator(SEL.seatOrder).selectOption('joined');
+    await gus.page.locator(SEL.start).click();
+    await fay.page.locator(SEL.game).waitFor({ state: 'visible' });
+    // Fay goes back to her bot table while Gus thinks.
+    await fay.page.locator('#leave-game').click();
+    await fay.page.locator('#leave-keep').click();
+    await fay.page.locator('#my-games-list li', { hasText: botTable }).getByRole('button', { name: 'Open' }).click();
+    await fay.page.locator(SEL.game).waitFor({ state: 'visible' });
+    assert.equal(await fay.page.locator('#other-turn').isHidden(), true, 'no other game waits for Fay');
+    // Gus moves: the turn-based game waits for Fay now. The page looks
+    // every 20 s; the test asks it to look now rather than wait.
+    await waitStatus(gus, ['mine']);
+    await playMove(gus);
+    await waitStatus(gus, ['theirs']);
+    await fay.page.evaluate(() => loadMyGames());
+    const other = fay.page.locator('#other-turn');
+    await other.waitFor({ state: 'visible' });
+    assert.equal((await other.textContent()).trim(), `Your turn in ${code}`);
+    await checkAccessibility(run, fay.page, 'a table, with a turn waiting in another game');
+    await other.click();
+    await fay.page.waitForFunction((c) => S.room && S.room.code === c, code);
+    await waitStatus(fay, ['mine']);
+    // From here the header names only other games (her bot table, if it
+    // waits for her), never this one.
+    await fay.page.evaluate(() => loadMyGames());
+    assert.ok(!(await other.textContent()).includes(code), 'not the game she is at');
   }),
 
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {

@@ -326,6 +326,8 @@ function handle(msg) {
       if (S.room && msg.room !== S.room.code) return;
       leaveRoomView();
       send({ type: 'list_rooms' });
+      // On to the game that waits (the header's "Your turn in ...").
+      if (S.goTo) { join(S.goTo, 'player'); S.goTo = null; }
       break;
     case 'room_closed':
       toast(t('toast.roomClosed', { room: msg.room, reason: msg.reason }));
@@ -345,6 +347,7 @@ function handle(msg) {
 }
 
 function leaveRoomView() {
+  $('other-turn').hidden = true;
   if (S.room) history.replaceState(null, '', location.pathname);
   S.room = null;
   S.state = null;
@@ -555,6 +558,9 @@ function setup() {
   window.addEventListener('hashchange', prefillCode);
   // Keep the open rooms fresh while the lobby is on screen.
   setInterval(() => { if (S.identified && !S.room && !document.hidden) send({ type: 'list_rooms' }); }, 15000);
+  // At a table: whether another game waits for this player (issue 25).
+  setInterval(() => { if (S.identified && S.room && S.state && !document.hidden) loadMyGames(); }, 20000);
+  $('other-turn').addEventListener('click', openOtherTurn);
   prefillCode();
   connect();
 }

@@ -106,6 +106,8 @@
   'my.against': 'mit {names}',
   'my.left': 'noch {time}',
   'my.lastMove': 'letzter Zug vor {time}',
+  'my.otherTurn': 'Du bist am Zug in {code}',
+  'my.otherTurns': 'Du bist am Zug in {code} und {n} weiteren',
   'my.open': 'Öffnen',
   'lobby.open': 'Offene Räume',
   'lobby.refresh': 'Aktualisieren',

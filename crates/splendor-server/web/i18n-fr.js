@@ -106,6 +106,8 @@
   'my.against': 'avec {names}',
   'my.left': 'encore {time}',
   'my.lastMove': 'dernier coup il y a {time}',
+  'my.otherTurn': 'À vous de jouer dans {code}',
+  'my.otherTurns': ({ code, n }) => `À vous de jouer dans ${code} et ${n} autre${n === 1 ? '' : 's'}`,
   'my.open': 'Ouvrir',
   'lobby.open': 'Salles ouvertes',
   'lobby.refresh': 'Actualiser',

@@ -106,6 +106,8 @@
   'my.against': 'met {names}',
   'my.left': 'nog {time}',
   'my.lastMove': 'laatste zet {time} geleden',
+  'my.otherTurn': 'Jouw beurt in {code}',
+  'my.otherTurns': 'Jouw beurt in {code} en nog {n}',
   'my.open': 'Openen',
   'lobby.open': 'Open kamers',
   'lobby.refresh': 'Vernieuwen',

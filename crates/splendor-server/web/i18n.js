@@ -124,6 +124,8 @@ const MESSAGES = {
     'my.against': 'with {names}',
     'my.left': '{time} left',
     'my.lastMove': 'last move {time} ago',
+    'my.otherTurn': 'Your turn in {code}',
+    'my.otherTurns': 'Your turn in {code} and {n} more',
     'my.open': 'Open',
     'lobby.open': 'Open rooms',
     'lobby.refresh': 'Refresh',

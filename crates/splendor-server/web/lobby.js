@@ -46,7 +46,38 @@ function roughText(ms) {
   return t('duration.days', { n: Math.round(h / 24) });
 }
 
+// Away from the lobby (at a table, in a waiting room): a button in the
+// header when another game waits for this player (issue 25), with the room
+// of the one waiting longest; a screen reader is told once per game.
+function renderOtherTurn() {
+  const data = S.myGames;
+  const here = S.room && S.room.code;
+  const waiting = data ? data.games.filter((g) => g.your_turn && g.room !== here) : [];
+  const button = $('other-turn');
+  // Only from a game (leaving a waiting room would give its seat up).
+  button.hidden = !S.room || !S.state || !waiting.length;
+  if (button.hidden) return;
+  const first = waiting[0];
+  button.textContent = waiting.length === 1
+    ? t('my.otherTurn', { code: first.room })
+    : t('my.otherTurns', { code: first.room, n: waiting.length - 1 });
+  button.dataset.room = first.room;
+  S.toldOtherTurns = S.toldOtherTurns || new Set();
+  const fresh = waiting.filter((g) => !S.toldOtherTurns.has(`${g.room}:${g.version}`));
+  for (const g of fresh) S.toldOtherTurns.add(`${g.room}:${g.version}`);
+  if (fresh.length) $('announce').textContent = button.textContent;
+}
+
+// Leaves the table (keeping the seat) for the game that waits.
+function openOtherTurn() {
+  const code = $('other-turn').dataset.room;
+  if (!code || !CODE_RE.test(code)) return;
+  S.goTo = code;
+  send({ type: 'leave' });
+}
+
 function renderMyGames() {
+  renderOtherTurn();
   const data = S.myGames;
   const games = data ? data.games.filter((g) => !S.room || g.room !== S.room.code) : [];
   $('my-games').hidden = !games.length;
