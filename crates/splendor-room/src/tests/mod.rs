@@ -12,6 +12,7 @@ mod clocks;
 mod expiry;
 mod hint;
 mod membership;
+mod parking;
 mod play;
 mod properties;
 mod resign;
