@@ -14,6 +14,7 @@ mod hosting;
 
 pub mod faultproxy;
 pub mod haproxy;
+pub mod hook;
 pub mod leaks;
 pub mod process;
 pub mod steady;

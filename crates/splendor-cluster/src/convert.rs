@@ -82,6 +82,9 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
             room: room.map(|r| r.to_string()),
         },
         Request::StartMatch => WireRequest::StartMatch,
+        Request::Invite { to } => WireRequest::Invite {
+            to: to.0.simple().to_string(),
+        },
     }
 }
 
@@ -134,6 +137,11 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
             },
         },
         WireRequest::StartMatch => Request::StartMatch,
+        WireRequest::Invite { to } => Request::Invite {
+            to: splendor_lobby::SessionId(
+                uuid::Uuid::parse_str(&to).map_err(|_| Unreadable(format!("session {to:?}")))?,
+            ),
+        },
     })
 }
 
@@ -355,6 +363,7 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         LobbyError::RematchUnavailable(w) => words("rematch_unavailable", w),
         LobbyError::NoPersonInSeat(seat) => numbers("no_person_in_seat", vec![u64::from(*seat)]),
         LobbyError::RatedRoom => plain("rated_room"),
+        LobbyError::AlreadySeated => plain("already_seated"),
         LobbyError::SeatHeld(code) => text("seat_held", code),
         LobbyError::Rule(e) => WireError {
             words: Some(words_to_wire(&e.words)),
@@ -432,6 +441,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         "rematch_unavailable" => LobbyError::RematchUnavailable(words()?),
         "no_person_in_seat" => LobbyError::NoPersonInSeat(small(0)?),
         "rated_room" => LobbyError::RatedRoom,
+        "already_seated" => LobbyError::AlreadySeated,
         "seat_held" => LobbyError::SeatHeld(text()?),
         "rule" => {
             let (code, rule) = wire

@@ -125,6 +125,11 @@ pub enum ErrorCode {
     /// The server's operators banned this session, name or address; the
     /// error says until when (`until`), and the connection is closed.
     Banned,
+    /// `invite` names a `player_id` that is no session's.
+    PlayerNotFound,
+    /// The session made as many invitations as it may in an hour; the
+    /// error says when the next may be made (`retry_after_ms`).
+    TooManyInvitations,
 }
 
 impl ErrorCode {
@@ -182,6 +187,8 @@ impl ErrorCode {
             ErrorCode::Banned => "banned",
             ErrorCode::RematchUnavailable => "rematch_unavailable",
             ErrorCode::InvalidSeat => "invalid_seat",
+            ErrorCode::PlayerNotFound => "player_not_found",
+            ErrorCode::TooManyInvitations => "too_many_invitations",
         }
     }
 }

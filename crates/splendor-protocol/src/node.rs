@@ -186,6 +186,11 @@ pub enum WireRequest {
     },
     /// Start a quick-play room.
     StartMatch,
+    /// May the caller invite this session (a simple UUID)?
+    Invite {
+        /// The invitee.
+        to: String,
+    },
 }
 
 /// The answer to a [`ToOwner::Call`].

@@ -48,6 +48,8 @@ pub enum ServerMessage {
     Matched(crate::quickplay::Matched),
     /// `hint`: the answer to `hint` (issue 26), to the asking player only.
     Hint(HintInfo),
+    /// `invited`: the answer to `invite` (issue 25).
+    Invited(crate::social::Invited),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -523,6 +525,7 @@ impl ServerMessage {
             ServerMessage::Unqueued(m) => m.id.as_ref(),
             ServerMessage::Matched(_) => None,
             ServerMessage::Hint(m) => m.id.as_ref(),
+            ServerMessage::Invited(m) => m.id.as_ref(),
         }
     }
 
@@ -545,6 +548,7 @@ impl ServerMessage {
             ServerMessage::Unqueued(_) => "unqueued",
             ServerMessage::Matched(_) => "matched",
             ServerMessage::Hint(_) => "hint",
+            ServerMessage::Invited(_) => "invited",
         }
     }
 }

@@ -38,6 +38,38 @@ pub struct Mute {
     pub muted: bool,
 }
 
+/// `invite` (issue 25): a seated player of a room waiting for players
+/// invites another player by their `player_id` (`welcome` gives each
+/// session its own; names are not unique). The invitation waits in the
+/// invitee's My games (`GET /api/me/games`) until they join the room or
+/// decline it, and tells them (their notification settings: event
+/// `invitation`). Answered by `invited`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Invite {
+    /// The invitee's public id: ten lowercase hexadecimal digits.
+    pub player_id: String,
+}
+
+/// `invited`: the answer to `invite`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Invited {
+    /// The id of the `invite` request, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The room the player is invited to.
+    pub room: String,
+    /// Whom, as `invite` named them.
+    pub player_id: String,
+    /// Their display name (text from a person: show it as text).
+    pub name: String,
+    /// The invitation's id (what the invitee declines).
+    pub invitation: String,
+    /// False when the same invitation was already made: nothing new, and
+    /// the invitee is not told again.
+    pub new: bool,
+}
+
 /// `chat` from the server: what someone in the room said.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ChatInfo {

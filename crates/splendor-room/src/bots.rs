@@ -86,6 +86,29 @@ impl RoomCore {
         Ok(())
     }
 
+    /// Whether the caller may invite `to` (issue 25): it sits here on this
+    /// connection, the game has not started, a seat is free, and `to` has
+    /// none.
+    pub(crate) fn may_invite(&self, caller: &Caller, to: SessionId) -> Result<(), LobbyError> {
+        if self
+            .people
+            .seat_of_conn(caller.session, caller.conn)
+            .is_none()
+        {
+            return Err(LobbyError::NotInRoom);
+        }
+        if self.running.is_some() {
+            return Err(LobbyError::GameAlreadyStarted);
+        }
+        if self.people.seat_of(to).is_some() {
+            return Err(LobbyError::AlreadySeated);
+        }
+        if self.people.free_seat().is_none() {
+            return Err(LobbyError::RoomFull);
+        }
+        Ok(())
+    }
+
     /// "Strong bot", then "Strong bot 2", … so that names stay apart.
     fn bot_name(&self, level: Level) -> String {
         let mut name = level.name().to_owned();

@@ -320,6 +320,10 @@ impl RoomCore {
                 let result = self.rematch(&caller);
                 self.reply(ticket, result);
             }
+            Request::Invite { to } => {
+                let result = self.may_invite(&caller, to);
+                self.reply(ticket, result.map(|()| Answer::Done));
+            }
             Request::RematchReady { room } => {
                 self.rematch_ready(room);
                 self.reply(ticket, Ok(Answer::Done));

@@ -100,6 +100,8 @@ pub enum LobbyError {
     /// The session left a running game but still holds its seat there:
     /// no quick play or rated room until that game is over.
     SeatHeld(String),
+    /// `invite` names a player who sits in this room already.
+    AlreadySeated,
     /// The rules rejected the action (R11.3).
     Rule(RuleError),
 }
@@ -176,6 +178,7 @@ impl LobbyError {
             LobbyError::NoPersonInSeat(_) => ErrorCode::InvalidSeat,
             LobbyError::RatedRoom => ErrorCode::RatedRoom,
             LobbyError::SeatHeld(_) => ErrorCode::SeatHeld,
+            LobbyError::AlreadySeated => ErrorCode::InvalidField,
             LobbyError::Rule(e) => return e.code,
         };
         code.as_str()
@@ -245,6 +248,7 @@ impl LobbyError {
             LobbyError::NoPersonInSeat(seat) => w("room-no-person-in-seat").num("seat", *seat),
             LobbyError::RatedRoom => w("room-rated"),
             LobbyError::SeatHeld(code) => w("room-seat-held").text("code", code.as_str()),
+            LobbyError::AlreadySeated => w("invite-already-seated"),
             LobbyError::Rule(e) => e.words.clone(),
         }
     }

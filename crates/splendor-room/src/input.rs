@@ -119,6 +119,14 @@ pub enum Request {
         /// The new room.
         room: Option<crate::code::RoomCode>,
     },
+    /// May the caller invite the session `to` here (issue 25)? A seated
+    /// player, before the start, with a seat free, and `to` not seated:
+    /// answered `Done`, nothing changes (the gateway keeps the invitation
+    /// in the store and tells the invitee).
+    Invite {
+        /// The invitee.
+        to: SessionId,
+    },
     /// The gateway starts a quick-play room the queue filled (seat order
     /// drawn from the seed). Refused in any other room.
     StartMatch,

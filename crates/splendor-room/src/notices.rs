@@ -39,6 +39,12 @@ pub enum NoticeEvent {
         /// The author's name at the table.
         from: String,
     },
+    /// This player invites the session to the room (given by the
+    /// gateway, not by a room).
+    Invitation {
+        /// The inviter's name.
+        from: String,
+    },
 }
 
 impl NoticeEvent {
@@ -48,6 +54,7 @@ impl NoticeEvent {
             NoticeEvent::YourTurn { .. } => "your_turn",
             NoticeEvent::GameOver => "game_over",
             NoticeEvent::Chat { .. } => "chat",
+            NoticeEvent::Invitation { .. } => "invitation",
         }
     }
 }

@@ -46,6 +46,7 @@ pub mod config;
 mod finished_cache;
 mod games;
 mod http;
+mod invitations;
 pub mod l10n;
 pub mod limits;
 pub mod metrics;
@@ -182,6 +183,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/positions", get(games::positions))
         .route("/api/games/{id}/analysis", get(analysis::api::analysis))
         .route("/api/me/games", get(my_games::my_games))
+        .route(
+            "/api/me/invitations/{id}",
+            axum::routing::delete(invitations::decline),
+        )
         .route(
             "/api/me/notifications",
             get(notify::get).put(notify::put).delete(notify::delete),

@@ -29,6 +29,11 @@ pub(crate) struct MyGames {
     now: UnixMillis,
     /// The games, those that wait for this player first.
     games: Vec<MyGame>,
+    /// Invitations to rooms that wait for players (newest first): join
+    /// the room to accept, `DELETE /api/me/invitations/{id}` to decline.
+    invitations: Vec<crate::invitations::InvitationJson>,
+    /// The session's own public id, for friends to invite it by.
+    player_id: String,
 }
 
 #[derive(Serialize)]
@@ -183,9 +188,12 @@ pub(crate) async fn my_games(
             deadline: None,
         });
     }
+    let me = splendor_store::SessionId(session.id.0);
     Ok(Json(MyGames {
         now: unix_millis_now(),
         games,
+        invitations: crate::invitations::listed(&state, me).await,
+        player_id: splendor_store::player_id(me),
     }))
 }
 

@@ -65,6 +65,7 @@
 mod analysis;
 mod backend;
 mod error;
+mod invitation;
 mod lease;
 mod model;
 mod moderation;
@@ -87,6 +88,7 @@ use uuid::Uuid;
 pub use analysis::AnalysisRecord;
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
 pub use error::{DbCause, StoreError};
+pub use invitation::{Invitation, Invited, Invitee};
 pub use lease::RoomLease;
 pub use model::{
     ActionRecord, Finished, FinishedCursor, GameSummary, MAX_JSON_BYTES, MAX_NAME_CHARS, MAX_PAGE,
@@ -215,14 +217,18 @@ impl Store {
                 None
             }
         };
-        Ok(Store {
+        let store = Store {
             inner: Arc::new(Inner {
                 pool,
                 commands,
                 counters,
                 _temporary: temporary,
             }),
-        })
+        };
+        // Sessions from before migration 0016 get their player_id, which
+        // invitations look them up by.
+        store.backfill_player_ids().await?;
+        Ok(store)
     }
 
     /// Which database this store runs on.

@@ -53,6 +53,9 @@ fn every_request_round_trips() {
         },
         Request::RematchReady { room: None },
         Request::StartMatch,
+        Request::Invite {
+            to: splendor_lobby::SessionId(uuid::Uuid::from_u128(7)),
+        },
     ];
     for request in requests {
         let wire = through_the_wire(request_to_wire(&request));
@@ -132,6 +135,7 @@ fn every_refusal_round_trips() {
         LobbyError::RematchUnavailable(Words::new("rematch-player-left").text("name", "bob")),
         LobbyError::NoPersonInSeat(1),
         LobbyError::RatedRoom,
+        LobbyError::AlreadySeated,
         LobbyError::SeatHeld("KHPQZ".into()),
         LobbyError::Rule(rule_error()),
         LobbyError::Rule(splendor_rules::RuleError {

@@ -304,6 +304,15 @@ impl Lobby {
         let _ = self.inner.stats.notifier.set(notifier);
     }
 
+    /// Hands `notice` of room `room` to the notifier (issue 25: an
+    /// invitation is told from the gateway, not from a room); dropped
+    /// without one.
+    pub fn notify(&self, room: RoomCode, notice: crate::room::notices::Notice) {
+        if let Some(notifier) = self.inner.stats.notifier.get() {
+            notifier.notify(room, notice);
+        }
+    }
+
     /// Which connection and room each session has.
     pub fn presence(&self) -> &Presence {
         &self.inner.presence

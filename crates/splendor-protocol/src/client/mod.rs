@@ -87,6 +87,8 @@ pub enum ClientMessage {
     Queue(crate::quickplay::Queue),
     /// Leave the quick-play queue.
     Unqueue,
+    /// Invite a player by `player_id` to the room (issue 25).
+    Invite(crate::social::Invite),
 }
 
 /// `hello`: identify the connection, as a new session (`name`) or by

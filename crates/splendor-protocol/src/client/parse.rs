@@ -31,7 +31,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 18] = [
+pub const MESSAGE_TYPES: [&str; 19] = [
     "hello",
     "create",
     "join",
@@ -50,6 +50,7 @@ pub const MESSAGE_TYPES: [&str; 18] = [
     "rematch",
     "queue",
     "unqueue",
+    "invite",
 ];
 
 /// The keys that make an object an action (docs/PROTOCOL.md, actions).
@@ -191,6 +192,7 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
             no_fields(kind, &body)?;
             ClientMessage::Unqueue
         }
+        "invite" => ClientMessage::Invite(fields_of(kind, body)?),
         _ => {
             let words = Words::new("frame-type-unknown")
                 .text("type", format!("{kind:?}"))

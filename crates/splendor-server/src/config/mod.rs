@@ -295,6 +295,16 @@ pub struct Config {
     )]
     pub max_turn_based_rooms_per_session: usize,
 
+    /// The most invitations (`invite`, issue 25) one session may make in
+    /// an hour, on all nodes together; past it, too_many_invitations.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_INVITATIONS_PER_HOUR",
+        default_value_t = 20,
+        help_heading = "Players and rooms"
+    )]
+    pub max_invitations_per_hour: u32,
+
     /// The most rooms waiting for players (not started) created from one
     /// client address (IPv6: per /64; see --client-ip-header), whatever
     /// the session; past it, too_many_rooms_from_address.
@@ -496,6 +506,7 @@ impl Default for Config {
             max_rooms: lobby.max_rooms,
             max_rooms_per_session: lobby.max_rooms_per_session,
             max_turn_based_rooms_per_session: lobby.max_turn_based_rooms_per_session,
+            max_invitations_per_hour: 20,
             max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_ip,
             max_bot_tables_per_ip: lobby.max_bot_tables_per_ip,
             max_spectators: lobby.max_spectators,

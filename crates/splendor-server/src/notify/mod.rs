@@ -24,7 +24,7 @@ use crate::AppState;
 use crate::games::ApiError;
 
 /// The events a session may ask to be told of.
-pub(crate) const EVENTS: [&str; 3] = ["your_turn", "game_over", "chat"];
+pub(crate) const EVENTS: [&str; 4] = ["your_turn", "game_over", "chat", "invitation"];
 
 /// What `PUT` takes.
 #[derive(Deserialize)]
@@ -112,7 +112,7 @@ pub(crate) async fn put(
     }
     let settings: Settings = serde_json::from_slice(&body).map_err(|e| {
         invalid(format!(
-            "{e}; send {{\"events\":[\"your_turn\",\"game_over\",\"chat\"],\"webhook\":\"https://...\"}}"
+            "{e}; send {{\"events\":[\"your_turn\",\"game_over\",\"chat\",\"invitation\"],\"webhook\":\"https://...\"}}"
         ))
     })?;
     let before = store
@@ -124,7 +124,7 @@ pub(crate) async fn put(
     for event in settings.events.unwrap_or(before.events) {
         if !EVENTS.contains(&event.as_str()) {
             return Err(invalid(format!(
-                "{event:?} is not an event: the events are your_turn, game_over and chat"
+                "{event:?} is not an event: the events are your_turn, game_over, chat and invitation"
             )));
         }
         if !events.contains(&event) {

@@ -174,6 +174,9 @@ pub(crate) fn words(event: &NoticeEvent, room: &str) -> Words {
         NoticeEvent::YourTurn { .. } => Words::new("push-your-turn"),
         NoticeEvent::GameOver => Words::new("push-game-over"),
         NoticeEvent::Chat { from } => Words::new("push-chat").text("name", from.clone()),
+        NoticeEvent::Invitation { from } => {
+            Words::new("push-invitation").text("name", from.clone())
+        }
     }
     .text("room", room)
 }

@@ -29,7 +29,8 @@ struct Payload<'a> {
     /// `your_turn`: what is left of the turn (R12.5), in seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     left_s: Option<u64>,
-    /// `chat`: who wrote (the text is not kept, nor sent).
+    /// `chat`: who wrote (the text is not kept, nor sent); `invitation`:
+    /// who invites.
     #[serde(skip_serializing_if = "Option::is_none")]
     from: Option<&'a str>,
 }
@@ -59,7 +60,7 @@ pub(crate) async fn post(
             _ => None,
         },
         from: match &notice.event {
-            NoticeEvent::Chat { from } => Some(from),
+            NoticeEvent::Chat { from } | NoticeEvent::Invitation { from } => Some(from),
             _ => None,
         },
     };

@@ -402,6 +402,7 @@ impl Client {
             ClientMessage::Rematch => self.rematch(id).await,
             ClientMessage::Queue(queue) => self.queue(queue, id).await,
             ClientMessage::Unqueue => self.unqueue(id).await,
+            ClientMessage::Invite(invite) => self.invite(invite, id).await,
         }
     }
 

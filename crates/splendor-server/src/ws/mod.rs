@@ -15,6 +15,7 @@
 
 mod client;
 mod identity;
+mod invite;
 mod queue;
 mod rooms;
 mod writer;

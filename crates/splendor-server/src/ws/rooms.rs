@@ -140,6 +140,18 @@ impl Client {
                         role: joined.role,
                     }),
                 );
+                // Joining as a player accepts the invitations to the room
+                // (issue 25): they go from My games.
+                if joined.role == splendor_protocol::Role::Player
+                    && let Some(store) = self.state.store().cloned()
+                {
+                    let (to, code) = (splendor_store::SessionId(session.id.0), handle.code());
+                    tokio::spawn(async move {
+                        if let Err(e) = store.drop_invitations(to, code.as_str()).await {
+                            tracing::debug!(error = %e, "invitations to a joined room stay");
+                        }
+                    });
+                }
                 self.set_room(Some(handle));
             }
             Err(e) => self.reply_lobby_error(e, id),

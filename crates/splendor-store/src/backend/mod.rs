@@ -52,6 +52,7 @@ pub(crate) mod sqlite {
     include!("analysis_queries.rs");
     include!("notify_queries.rs");
     include!("park_queries.rs");
+    include!("invitation_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -68,6 +69,7 @@ pub(crate) mod postgres {
     include!("analysis_queries.rs");
     include!("notify_queries.rs");
     include!("park_queries.rs");
+    include!("invitation_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

@@ -209,6 +209,18 @@ pub(crate) async fn forget_session(
         .execute(&mut *tx)
         .await
         .map_err(|e| classify(BACKEND, e))?;
+    // Invitations it sent or got (issue 25), and the id it was found by
+    // (empty, not NULL: NULL is what the backfill at open fills).
+    sqlx::query("DELETE FROM invitations WHERE from_session = $1 OR to_session = $1")
+        .bind(session)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    sqlx::query("UPDATE sessions SET player_id = '' WHERE id = $1")
+        .bind(session)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     sqlx::query("UPDATE open_rooms SET host = $2 WHERE creator = $1")
         .bind(session.to_string())
         .bind(replacement)

@@ -226,12 +226,14 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
             created_at,
         } => {
             sqlx::query(
-                "INSERT INTO sessions (id, token_hash, name, created_at) VALUES ($1, $2, $3, $4)",
+                "INSERT INTO sessions (id, token_hash, name, created_at, player_id) \
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(id.0)
             .bind(token_hash.as_slice())
             .bind(name.as_str())
             .bind(*created_at)
+            .bind(crate::player_id(*id))
             .execute(&mut *conn)
             .await?;
             Ok(Ok(()))

@@ -72,9 +72,16 @@ pub(crate) fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Applied {
             created_at,
         } => {
             tx.prepare_cached(
-                "INSERT INTO sessions (id, token_hash, name, created_at) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO sessions (id, token_hash, name, created_at, player_id) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![id.0, token_hash, name, created_at])?;
+            .execute(params![
+                id.0,
+                token_hash,
+                name,
+                created_at,
+                crate::player_id(*id)
+            ])?;
             Ok(Ok(()))
         }
         WriteOp::RenameSession { id, name } => {

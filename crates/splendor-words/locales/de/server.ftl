@@ -238,3 +238,14 @@ close-banned = von den Betreibern des Servers gesperrt
 push-your-turn = Du bist am Zug in Raum { $room }.
 push-game-over = Das Spiel in Raum { $room } ist zu Ende.
 push-chat = { $name } hat im Chat von Raum { $room } geschrieben.
+## Einladungen (issue 25).
+invite-bad-player-id = { $id } ist keine Spieler-ID: eine Spieler-ID hat zehn Ziffern und Buchstaben a-f, wie Meine Spiele sie zeigt
+invite-player-not-found = kein Spieler hat die ID { $id }
+invite-player-ambiguous = mehr als ein Spieler hat die ID { $id }; bitte sie, dich stattdessen einzuladen
+invite-yourself = du kannst dich nicht selbst einladen
+invite-already-seated = dieser Spieler sitzt schon in diesem Raum
+invite-too-many = höchstens { $max } Einladungen pro Stunde; versuche es in { $minutes ->
+    [one] 1 Minute
+   *[other] { $minutes } Minuten
+} wieder
+push-invitation = { $name } lädt dich in Raum { $room } ein.

@@ -226,3 +226,14 @@ close-banned = banned by the server's operators
 push-your-turn = It is your turn in room { $room }.
 push-game-over = The game in room { $room } is over.
 push-chat = { $name } wrote in the chat of room { $room }.
+## Invitations (issue 25).
+invite-bad-player-id = { $id } is not a player id: a player id is ten digits and letters a-f, as My games shows it
+invite-player-not-found = no player has the id { $id }
+invite-player-ambiguous = more than one player has the id { $id }; ask them to send you an invitation instead
+invite-yourself = you cannot invite yourself
+invite-already-seated = that player already sits in this room
+invite-too-many = at most { $max } invitations an hour; try again in { $minutes ->
+    [one] 1 minute
+   *[other] { $minutes } minutes
+}
+push-invitation = { $name } invites you to room { $room }.

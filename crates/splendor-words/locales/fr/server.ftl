@@ -239,3 +239,14 @@ close-banned = banni par les opérateurs du serveur
 push-your-turn = C'est à vous de jouer dans la salle { $room }.
 push-game-over = La partie de la salle { $room } est terminée.
 push-chat = { $name } a écrit dans le chat de la salle { $room }.
+## Invitations (issue 25).
+invite-bad-player-id = { $id } n'est pas un identifiant de joueur : il compte dix chiffres et lettres a-f, comme Mes parties l'affiche
+invite-player-not-found = aucun joueur n'a l'identifiant { $id }
+invite-player-ambiguous = plusieurs joueurs ont l'identifiant { $id } ; demandez-leur de vous inviter plutôt
+invite-yourself = vous ne pouvez pas vous inviter vous-même
+invite-already-seated = ce joueur est déjà assis dans cette salle
+invite-too-many = au plus { $max } invitations par heure ; réessayez dans { $minutes ->
+    [one] 1 minute
+   *[other] { $minutes } minutes
+}
+push-invitation = { $name } vous invite dans la salle { $room }.

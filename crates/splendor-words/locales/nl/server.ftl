@@ -241,3 +241,14 @@ close-banned = verbannen door de beheerders van de server
 push-your-turn = Je bent aan de beurt in kamer { $room }.
 push-game-over = Het spel in kamer { $room } is afgelopen.
 push-chat = { $name } schreef in de chat van kamer { $room }.
+## Uitnodigingen (issue 25).
+invite-bad-player-id = { $id } is geen speler-id: een speler-id is tien cijfers en letters a-f, zoals Mijn spellen het toont
+invite-player-not-found = geen speler heeft het id { $id }
+invite-player-ambiguous = meer dan één speler heeft het id { $id }; vraag hen jou een uitnodiging te sturen
+invite-yourself = je kunt jezelf niet uitnodigen
+invite-already-seated = die speler zit al in deze kamer
+invite-too-many = hoogstens { $max } uitnodigingen per uur; probeer het opnieuw over { $minutes ->
+    [one] 1 minuut
+   *[other] { $minutes } minuten
+}
+push-invitation = { $name } nodigt je uit in kamer { $room }.

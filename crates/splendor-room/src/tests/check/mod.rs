@@ -160,6 +160,17 @@ impl Table {
         SessionId(Uuid::from_u128(index as u128 + 1))
     }
 
+    /// The session a name stands for, without making it known (a name
+    /// the script has not used yet is the next one's).
+    pub(super) fn session_named(&self, name: &str) -> SessionId {
+        let index = self
+            .names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or(self.names.len());
+        SessionId(Uuid::from_u128(index as u128 + 1))
+    }
+
     fn name(&self, session: SessionId) -> String {
         // A bot's id is random: it names no session of the script.
         let index = (session.0.as_u128() as usize).wrapping_sub(1);

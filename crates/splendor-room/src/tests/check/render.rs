@@ -102,7 +102,8 @@ impl Table {
                 match &notice.event {
                     crate::notices::NoticeEvent::YourTurn { left } =>
                         format!(" {}s left", left.as_secs()),
-                    crate::notices::NoticeEvent::Chat { from } => format!(" from {from}"),
+                    crate::notices::NoticeEvent::Chat { from }
+                    | crate::notices::NoticeEvent::Invitation { from } => format!(" from {from}"),
                     crate::notices::NoticeEvent::GameOver => String::new(),
                 }
             ),

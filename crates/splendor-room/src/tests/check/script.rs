@@ -128,6 +128,9 @@ impl Table {
             ("add_bot", level) => Request::AddBot {
                 level: level.to_owned(),
             },
+            ("invite", who) => Request::Invite {
+                to: self.session_named(who),
+            },
             ("remove_bot", seat) => Request::RemoveBot {
                 seat: seat.parse().expect("remove_bot SEAT"),
             },

@@ -36,6 +36,7 @@ impl Corpus {
         protocol_messages(&mut corpus);
         name_messages(&mut corpus);
         push_messages(&mut corpus);
+        invite_messages(&mut corpus);
         corpus
     }
 }
@@ -310,6 +311,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         LobbyError::NoPersonInSeat(1),
         LobbyError::RatedRoom,
         LobbyError::SeatHeld("KHPQZ".into()),
+        LobbyError::AlreadySeated,
     ];
     for error in errors {
         corpus.add(&format!("lobby: {}", error.code()), error.words());
@@ -421,7 +423,28 @@ fn push_messages(corpus: &mut Corpus) {
         },
         NoticeEvent::GameOver,
         NoticeEvent::Chat { from: "ann".into() },
+        NoticeEvent::Invitation { from: "ann".into() },
     ] {
         corpus.add("push", crate::notify::push::words(&event, "KXQZ"));
+    }
+}
+
+/// What `invite` answers (issue 25), as `ws::invite` words it.
+fn invite_messages(corpus: &mut Corpus) {
+    corpus.add(
+        "invite",
+        Words::new("invite-bad-player-id").text("id", "\"bob\""),
+    );
+    for id in ["invite-player-not-found", "invite-player-ambiguous"] {
+        corpus.add("invite", Words::new(id).text("id", "0123456789"));
+    }
+    corpus.add("invite", Words::new("invite-yourself"));
+    for minutes in [1u64, 42] {
+        corpus.add(
+            "invite",
+            Words::new("invite-too-many")
+                .count("max", 20u64)
+                .count("minutes", minutes),
+        );
     }
 }

@@ -1,0 +1,120 @@
+//! `invite` (issue 25): a seated player of a room that waits for players
+//! invites another player by `player_id`. The room says whether it may
+//! (`Request::Invite`: seated, before the start, a seat free, the invitee
+//! not seated); the store keeps the invitation (one per inviter, invitee
+//! and room; at most `--max-invitations-per-hour` an inviter, counted on
+//! every node); the invitee is told by their notification settings
+//! (event `invitation`) and finds it in My games, to join or decline.
+
+use splendor_lobby::room::notices::{Notice, NoticeEvent};
+use splendor_lobby::{LobbyError, Request};
+use splendor_protocol::social::{Invite, Invited};
+use splendor_protocol::{ErrorCode, ErrorInfo, RequestId, ServerMessage, Words};
+use splendor_store::{Invitation, SessionId, is_player_id, unix_millis_now};
+use tracing::{info, warn};
+
+use super::client::Client;
+
+/// The window the invitations of one inviter are counted in.
+const WINDOW_MS: i64 = 60 * 60 * 1000;
+
+impl Client {
+    pub(super) async fn invite(&mut self, invite: Invite, id: Option<RequestId>) {
+        let Some((session, room)) = self.require_room(&id) else {
+            return;
+        };
+        let player_id = invite.player_id.trim().to_ascii_lowercase();
+        if !is_player_id(&player_id) {
+            let words =
+                Words::new("invite-bad-player-id").text("id", format!("{:?}", invite.player_id));
+            return self.reply_error(ErrorCode::InvalidField, words, id);
+        }
+        let Some(store) = self.state.store().cloned() else {
+            return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+        };
+        let found = match store.sessions_by_player_id(&player_id).await {
+            Ok(found) => found,
+            Err(e) => {
+                warn!(error = %e, "invite: the sessions cannot be read");
+                return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+            }
+        };
+        let invitee = match found.as_slice() {
+            [one] => one.clone(),
+            [] => {
+                let words = Words::new("invite-player-not-found").text("id", player_id.clone());
+                return self.reply_error(ErrorCode::PlayerNotFound, words, id);
+            }
+            // Forty bits: two sessions may share one; invite neither.
+            _ => {
+                let words = Words::new("invite-player-ambiguous").text("id", player_id.clone());
+                return self.reply_error(ErrorCode::PlayerNotFound, words, id);
+            }
+        };
+        if invitee.session.0 == session.id.0 {
+            return self.reply_error(ErrorCode::InvalidField, Words::new("invite-yourself"), id);
+        }
+        let to = splendor_lobby::SessionId(invitee.session.0);
+        if let Err(e) = room
+            .call(self.caller(&session, id.clone()), Request::Invite { to })
+            .await
+        {
+            return self.reply_lobby_error(e, id);
+        }
+        // The lease's epoch tells this room from a later one under its code.
+        let epoch = room
+            .remote_lease()
+            .or_else(|| self.state.lobby().lease_of(room.code()))
+            .map_or(0, |lease| lease.epoch);
+        let now = unix_millis_now();
+        let invitation = Invitation {
+            id: uuid::Builder::from_random_bytes(rand::random()).into_uuid(),
+            room_code: room.code().to_string(),
+            room_epoch: epoch,
+            from: SessionId(session.id.0),
+            from_name: session.name.clone(),
+            to: invitee.session,
+            created_at: now,
+        };
+        let max = self.state.config().max_invitations_per_hour;
+        let (invitation_id, new) = match store.invite(&invitation, now - WINDOW_MS, max).await {
+            Ok(splendor_store::Invited::Made(made)) => (made, true),
+            Ok(splendor_store::Invited::Already(made)) => (made, false),
+            Ok(splendor_store::Invited::Limited { oldest_at }) => {
+                let wait = (oldest_at + WINDOW_MS - now).max(1000);
+                let words = Words::new("invite-too-many")
+                    .count("max", max)
+                    .count("minutes", (wait + 59_999) / 60_000);
+                let mut error =
+                    ErrorInfo::new(ErrorCode::TooManyInvitations, self.word(&words), id);
+                error.retry_after_ms = u64::try_from(wait).ok();
+                self.state.metrics().intent_rejected(&error.code);
+                return self.send(ServerMessage::Error(error));
+            }
+            Err(e) => {
+                warn!(error = %e, "invite: the invitation cannot be stored");
+                return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+            }
+        };
+        if new {
+            info!(room = %room.code(), "invitation made");
+            self.state.lobby().notify(
+                room.code(),
+                Notice {
+                    session: to,
+                    event: NoticeEvent::Invitation {
+                        from: session.name.clone(),
+                    },
+                },
+            );
+        }
+        self.send(ServerMessage::Invited(Invited {
+            id,
+            room: room.code().to_string(),
+            player_id,
+            name: invitee.name,
+            invitation: invitation_id.simple().to_string(),
+            new,
+        }));
+    }
+}
