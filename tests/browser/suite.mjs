@@ -511,7 +511,7 @@ const STEPS = [
     assert.equal(browsers.length, 1);
     assert.equal(browsers[0].endpoint, 'https://push.example.net/send/fay-1');
     assert.equal(browsers[0].lang, 'en');
-    assert.deepEqual((await api('/api/me/notifications')).events, ['your_turn', 'game_over']);
+    assert.deepEqual((await api('/api/me/notifications')).events, ['your_turn', 'game_over', 'invitation']);
     await checkAccessibility(run, page, 'the turn alerts with pushes on');
     // For docs/BROWSER.md.
     await page.screenshot({ path: path.join(run.shotsDir, 'push-opt-in.png'), clip: { x: 0, y: 0, width: 1280, height: 420 } });
@@ -590,6 +590,60 @@ const STEPS = [
     // waits for her), never this one.
     await fay.page.evaluate(() => loadMyGames());
     assert.ok(!(await other.textContent()).includes(code), 'not the game she is at');
+  }),
+
+  step('Hal invites Ida by her player id: she declines, is invited again and joins from My games', async (run) => {
+    const hal = await run.openPlayer('Hal', { width: 1280, height: 900 });
+    const ida = await run.openPlayer('Ida', { width: 1280, height: 900 });
+    await signIn(hal, `${run.baseUrl}/`);
+    await signIn(ida, `${run.baseUrl}/`);
+    // The lobby shows each player the id friends invite them by.
+    const idLine = ida.page.locator('#friend-id');
+    await idLine.waitFor({ state: 'visible' });
+    const idaId = (await ida.page.locator('#friend-id-value').textContent()).trim();
+    assert.match(idaId, /^[0-9a-f]{10}$/);
+    assert.equal(idaId, await ida.page.evaluate(() => S.playerId));
+    // Hal makes a turn-based room for three and invites her (typed in
+    // capitals, as a person may).
+    await hal.page.locator(SEL.seats).selectOption('3');
+    await hal.page.locator('#clock').selectOption('turn:86400');
+    await hal.page.locator(SEL.create).click();
+    await hal.page.locator(SEL.room).waitFor({ state: 'visible' });
+    const code = await hal.page.evaluate(() => S.room.code);
+    const form = hal.page.locator('#invite-form');
+    await form.waitFor({ state: 'visible' });
+    await hal.page.locator('#invite-id').fill('not an id');
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await hal.page.locator(SEL.toast, { hasText: 'ten digits' }).waitFor();
+    await hal.page.locator('#invite-id').fill(idaId.toUpperCase());
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await hal.page.locator(SEL.toast, { hasText: 'Ida is invited' }).waitFor();
+    // The lobby looks every 15 s; the test asks it to look now.
+    await ida.page.evaluate(() => loadMyGames());
+    const invitation = ida.page.locator('#my-invitations li', { hasText: code });
+    await invitation.waitFor({ state: 'visible' });
+    assert.match(await invitation.textContent(), /Hal invites you \(1 of 3 seated\)/);
+    await checkAccessibility(run, ida.page, 'the lobby with an invitation');
+    await invitation.getByRole('button', { name: 'Decline' }).click();
+    await invitation.waitFor({ state: 'detached' });
+    // Invited again (the first answer's toast put away first), she joins
+    // from My games.
+    await hal.page.locator(SEL.toast).click();
+    await hal.page.locator(SEL.toast).waitFor({ state: 'hidden' });
+    assert.equal(await hal.page.locator('#invite-id').inputValue(), '', 'emptied once sent');
+    await hal.page.locator('#invite-id').fill(idaId);
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await hal.page.locator(SEL.toast, { hasText: 'Ida is invited' }).waitFor();
+    await ida.page.evaluate(() => loadMyGames());
+    await invitation.getByRole('button', { name: 'Join' }).click();
+    await ida.page.locator(SEL.room).waitFor({ state: 'visible' });
+    assert.equal(await ida.page.evaluate(() => S.room.code), code);
+    await hal.page.locator('#seat-list li', { hasText: 'Ida' }).waitFor();
+    // Joined, the invitation is gone from her list.
+    await ida.page.waitForFunction(async () => {
+      const r = await fetch('/api/me/games', { headers: { Authorization: `Bearer ${S.token}` } });
+      return (await r.json()).invitations.length === 0;
+    });
   }),
 
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {

@@ -166,3 +166,13 @@ test('no user-visible English literal is left in the scripts', () => {
   }
   assert.deepEqual(found, []);
 });
+
+// An id names one element of a page: getElementById finds only the first
+// (two "my-id"s once left the second one's script writing into the first).
+test('no page uses an element id twice', () => {
+  for (const page of PAGES) {
+    const ids = [...read(page).matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+    assert.deepEqual(twice, [], `${page}: ids used twice`);
+  }
+});

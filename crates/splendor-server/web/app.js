@@ -306,6 +306,9 @@ function handle(msg) {
     case 'chat':
       if (S.room && msg.room === S.room.code) chatReceived(msg);
       return;
+    case 'invited':
+      invited(msg);
+      return;
     case 'error':
       S.pending = false;
       S.quick = null;
@@ -554,6 +557,7 @@ function setup() {
   setupAlerts();
   setupPush();
   setupQueue();
+  setupInvites();
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });
   window.addEventListener('hashchange', prefillCode);
   // Keep the open rooms fresh while the lobby is on screen.

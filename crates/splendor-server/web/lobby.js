@@ -78,9 +78,12 @@ function openOtherTurn() {
 
 function renderMyGames() {
   renderOtherTurn();
+  renderMyId();
   const data = S.myGames;
   const games = data ? data.games.filter((g) => !S.room || g.room !== S.room.code) : [];
-  $('my-games').hidden = !games.length;
+  const invitations = data && data.invitations ? data.invitations : [];
+  $('my-games').hidden = !games.length && !invitations.length;
+  renderInvitations(invitations);
   const list = $('my-games-list');
   list.replaceChildren();
   for (const g of games) {
@@ -97,6 +100,60 @@ function renderMyGames() {
       el('span', { cls: 'grow', text: parts.join(' · ') }),
       el('button', { type: 'button', text: t('my.open'), onclick: () => join(g.room, 'player') })));
   }
+}
+
+// ---- Invitations (issue 25) ---------------------------------------------------
+
+// The session's own player id, for friends to invite it by.
+function renderMyId() {
+  $('friend-id').hidden = !S.playerId;
+  $('friend-id-value').textContent = S.playerId || '';
+}
+
+// Invitations to rooms that wait for players, newest first: join to accept.
+function renderInvitations(invitations) {
+  const list = $('my-invitations');
+  list.replaceChildren();
+  for (const inv of invitations) {
+    if (!CODE_RE.test(inv.room)) continue;
+    list.append(el('li', { cls: 'invitation' },
+      el('span', { cls: 'code small-code', text: inv.room }),
+      el('span', { cls: 'grow', text: t('my.invitation', { name: inv.from.name, players: inv.players, seats: inv.seats }) }),
+      el('button', { type: 'button', text: t('my.accept'), onclick: () => join(inv.room, 'player') }),
+      el('button', { type: 'button', cls: 'quiet', text: t('my.decline'), onclick: () => declineInvitation(inv.id) })));
+  }
+}
+
+async function declineInvitation(id) {
+  if (!S.token || !/^[0-9a-f]{32}$/.test(id)) return;
+  try {
+    const response = await fetch(`/api/me/invitations/${id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${S.token}` },
+    });
+    if (response.ok) toast(t('my.declined'));
+  } catch (_) {
+    // Offline for a moment: the list is read again below.
+  }
+  loadMyGames();
+}
+
+// The waiting room's "Invite a player": the id as My games shows it.
+function sendInvite(e) {
+  e.preventDefault();
+  const id = $('invite-id').value.trim().toLowerCase();
+  if (!/^[0-9a-f]{10}$/.test(id)) { toast(t('room.badPlayerId')); return; }
+  send({ type: 'invite', player_id: id });
+}
+
+function invited(msg) {
+  $('invite-id').value = '';
+  toast(t(msg.new ? 'room.invited' : 'room.invitedAgain', { name: msg.name }));
+}
+
+function setupInvites() {
+  $('invite-form').addEventListener('submit', sendInvite);
+  $('copy-friend-id').addEventListener('click', () => copy($('friend-id-value'), 'id'));
 }
 
 function join(code, as) {
@@ -214,6 +271,8 @@ function renderRoom() {
   // who leaves (My games lists it); the seat can be given up instead.
   const seatedHere = r.you && r.you.role === 'player';
   $('give-up-seat').hidden = !(r.turn_based && r.status === 'waiting' && seatedHere);
+  // Any seated player may invite while a seat is free (issue 25).
+  $('invite-form').hidden = !(r.status === 'waiting' && seatedHere && r.seats.some((s) => !s));
   const leaveKey = r.turn_based && seatedHere ? 'room.leaveKeep' : 'room.leave';
   $('leave-room').dataset.i18n = leaveKey; // kept when the language changes
   $('leave-room').textContent = t(leaveKey);
@@ -229,19 +288,20 @@ function isHost(r) {
   return false;
 }
 
-// Copies the text of `node`; `what` is 'code' or 'link'. The clipboard API
-// exists on https and localhost only; elsewhere (a LAN address) the old
-// selection copy works.
+// Copies the text of `node`; `what` is 'code', 'link' or 'id'. The
+// clipboard API exists on https and localhost only; elsewhere (a LAN
+// address) the old selection copy works.
 async function copy(node, what) {
   const text = node.value || node.textContent;
+  const done = { code: 'copy.code', link: 'copy.link', id: 'copy.id' }[what];
   try {
     await navigator.clipboard.writeText(text);
-    toast(t(what === 'code' ? 'copy.code' : 'copy.link'));
+    toast(t(done));
     return;
   } catch { /* fall back to selecting it */ }
   if (node.select) node.select();
   else window.getSelection().selectAllChildren(node);
   const copied = document.execCommand && document.execCommand('copy');
-  if (copied) toast(t(what === 'code' ? 'copy.code' : 'copy.link'));
-  else toast(t(what === 'code' ? 'copy.codeByHand' : 'copy.linkByHand'));
+  if (copied) toast(t(done));
+  else toast(t(what === 'link' ? 'copy.linkByHand' : 'copy.codeByHand'));
 }

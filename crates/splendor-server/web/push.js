@@ -9,7 +9,7 @@
 'use strict';
 
 const PUSH_KEY = 'splendor.push';
-const PUSH_EVENTS = ['your_turn', 'game_over', 'chat'];
+const PUSH_EVENTS = ['your_turn', 'game_over', 'chat', 'invitation'];
 
 function pushSupported() {
   return 'serviceWorker' in navigator && typeof window.PushManager === 'function' && Boolean(window.Notification);
