@@ -33,7 +33,13 @@ export interface Result {
 }
 export interface Options {
   url?: string; room?: string; name?: string; tokenFile?: string;
-  create?: { seats?: number; bots?: ('random' | 'greedy' | 'strong')[]; clock?: { initial_s: number; increment_s: number } };
+  create?: {
+    seats?: number; bots?: ('random' | 'greedy' | 'strong')[]; clock?: { initial_s: number; increment_s: number };
+    turn_based?: { per_move_s: number; on_deadline?: 'stand_in' | 'resign' }; listed?: boolean; rated?: boolean;
+    stand_in_when_away?: boolean;
+    /** Players invited by player_id once the room is made (issue 25); the game starts when they came. */
+    invite?: string[];
+  };
   onFrame?: (frame: any) => void; maxReconnects?: number; log?: (...args: any[]) => void;
   /** Sees the server's `error` for each move of choose() it refused (code, rule, message). */
   onRefused?: (error: { code: string; rule?: string; message: string }) => void;
@@ -49,3 +55,13 @@ export const RESIGN: 'resign';
 export function play(choose: (state: State) => Action | typeof RESIGN, options?: Options): Promise<Result>;
 export function run(choose: (state: State) => Action | typeof RESIGN, options?: Options): Promise<Result | null>;
 export class KitError extends Error {}
+/** An invitation in My games (issue 25): join `room` to accept. */
+export interface Invitation {
+  id: string; room: string; from: { name: string; player_id: string }; at: number; host: string; seats: number; players: number;
+}
+/** Every game the session of `token` sits in (GET /api/me/games), those waiting for it first. */
+export function myGames(token: string, options?: { url?: string }): Promise<any[]>;
+/** The session's invitations, newest first. */
+export function invitations(token: string, options?: { url?: string }): Promise<Invitation[]>;
+/** Declines an invitation; rejects with KitError (404) when the session has none such. */
+export function declineInvitation(token: string, id: string, options?: { url?: string }): Promise<void>;

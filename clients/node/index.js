@@ -95,7 +95,8 @@ function withHelpers(state) {
 
 /**
  * Plays one game and resolves with its `result` message.
- * options: url, room, name, tokenFile, create ({seats, bots: ['greedy'], clock}),
+ * options: url, room, name, tokenFile, create ({seats, bots: ['greedy'], clock,
+ * turn_based, invite: [player_id, ...]: invited once the room is made}),
  * onFrame (sees every frame), onRefused (sees the server's error for each
  * move of choose it refused), maxReconnects, log (a function, default
  * console.error). The result carries `refused`: this bot's refused moves.
@@ -125,6 +126,9 @@ async function play(choose, options = {}) {
     actId: null,
     refused: false,
     bots: [],
+    // Players to invite by player_id once our room is made (issue 25).
+    invite: [],
+    inviteIds: new Set(),
     nextId: 1,
     // The latest state of our game: its version, and whether we must act on it.
     version: null,
@@ -137,6 +141,7 @@ async function play(choose, options = {}) {
   };
   if (!game.room && !game.queue && !game.create) game.create = { seats: 2, bots: ['greedy'] };
   game.bots = [...((game.create && game.create.bots) || [])];
+  game.invite = [...((game.create && game.create.invite) || [])];
   game.token = game.shared.token || null;
   if (!game.token && game.tokenFile && fs.existsSync(game.tokenFile)) {
     game.token = fs.readFileSync(game.tokenFile, 'utf8').trim() || null;
@@ -281,6 +286,9 @@ function session(url, game) {
           if (msg.resumed && game.started) return; // the server sends the room and state again
           enter();
           return;
+        case 'invited':
+          game.log(`invited ${msg.name} (#${msg.player_id}) to room ${msg.room}`);
+          return;
         case 'matched':
           // Quick play: the server seats us; room and state follow.
           if (game.queue && game.room === null) game.room = msg.room;
@@ -294,6 +302,8 @@ function session(url, game) {
           const seat = msg.you.seat;
           const hosting = seat !== undefined && msg.seats[seat] && msg.seats[seat].host;
           if (game.create && hosting) {
+            // Invitations first, once: the invitees take seats the bots leave free.
+            while (game.invite.length) game.inviteIds.add(send({ type: 'invite', player_id: game.invite.shift() }));
             if (game.bots.length && msg.seats.includes(null)) send({ type: 'add_bot', level: game.bots.shift() });
             else if (!msg.seats.includes(null) && !game.started) { game.started = true; send({ type: 'start' }); }
           }
@@ -335,6 +345,9 @@ function session(url, game) {
         case 'error':
           if (msg.code === 'rate_limited') {
             rateLimited(msg);
+          } else if (msg.id !== undefined && game.inviteIds.has(msg.id)) {
+            // Nobody would come to the seat: say so rather than wait.
+            finish({ fatal: new KitError(`invite: ${msg.code}: ${msg.message}`) });
           } else if (msg.code === 'invalid_token') {
             game.token = null;
             send({ type: 'hello', name: game.name, verbose: true, bot: true });
@@ -389,18 +402,38 @@ async function run(choose, options = {}) {
   return result;
 }
 
+// One call of the server's HTTP API with the session's token: the answer's
+// JSON (null for an empty one); KitError when the server refuses.
+async function api(token, method, path, options = {}) {
+  const ws = new URL(options.url || process.env.SPLENDOR_URL || DEFAULT_URL);
+  const scheme = { 'ws:': 'http:', 'wss:': 'https:' }[ws.protocol] || ws.protocol;
+  const response = await fetch(`${scheme}//${ws.host}${path}`, {
+    method, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+  });
+  if (!response.ok) throw new KitError(`${method} ${path}: HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
 // Every game the session of `token` sits in (GET /api/me/games), those
 // waiting for it first: a bot with many turn-based games picks the next to
 // play from it (each has room, your_turn, deadline in Unix ms for a
 // turn-based one, and the players). `options.url` is the server's WebSocket
 // URL, as for run(). Throws KitError when the server refuses (401).
 async function myGames(token, options = {}) {
-  const ws = new URL(options.url || process.env.SPLENDOR_URL || DEFAULT_URL);
-  const scheme = { 'ws:': 'http:', 'wss:': 'https:' }[ws.protocol] || ws.protocol;
-  const api = `${scheme}//${ws.host}/api/me/games`;
-  const response = await fetch(api, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
-  if (!response.ok) throw new KitError(`my games: HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
-  return (await response.json()).games;
+  return (await api(token, 'GET', '/api/me/games', options)).games;
 }
 
-module.exports = { play, run, myGames, KitError, actionKey, isLegal, TOKENS, RESIGN };
+// The session's invitations (issue 25), newest first: each has id, room
+// (play it with play(choose, { room }): joining accepts), from (name,
+// player_id), seats and players. Only rooms still waiting are listed.
+async function invitations(token, options = {}) {
+  return (await api(token, 'GET', '/api/me/games', options)).invitations;
+}
+
+// Declines the invitation `id`; KitError (404) when the session has none such.
+async function declineInvitation(token, id, options = {}) {
+  await api(token, 'DELETE', `/api/me/invitations/${encodeURIComponent(id)}`, options);
+}
+
+module.exports = { play, run, myGames, invitations, declineInvitation, KitError, actionKey, isLegal, TOKENS, RESIGN };

@@ -646,6 +646,73 @@ const STEPS = [
     });
   }),
 
+  step('Joy keeps five games going from one page (three live, two turn-based), reloads, and plays each to its end from My games', async (run) => {
+    const joy = await run.openPlayer('Joy', { width: 1280, height: 900 });
+    await signIn(joy, `${run.baseUrl}/`);
+    const { page } = joy;
+    const leaveKeepingSeat = async () => {
+      await page.locator('#leave-game').click();
+      await page.locator('#leave-keep').click();
+      await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    };
+    const listed = () => page.evaluate(() => [...document.querySelectorAll('#my-games-list li .code')].map((n) => n.textContent));
+    const untilListed = (n) => page.waitForFunction((k) => document.querySelectorAll('#my-games-list li').length === k, n);
+    // Three live games against a bot, each left at once keeping the seat.
+    const live = [];
+    for (let i = 0; i < 3; i += 1) {
+      await page.locator('#bot-count').selectOption('1');
+      await page.locator('#play-bots').click();
+      await page.locator(SEL.game).waitFor({ state: 'visible' });
+      live.push(await page.evaluate(() => S.room.code));
+      await leaveKeepingSeat();
+    }
+    // Two turn-based games against a bot.
+    const turnBased = [];
+    for (let i = 0; i < 2; i += 1) {
+      await page.locator(SEL.seats).selectOption('2');
+      await page.locator('#clock').selectOption('turn:86400');
+      await page.locator(SEL.create).click();
+      await page.locator(SEL.room).waitFor({ state: 'visible' });
+      await page.locator('#add-bot').click();
+      await page.locator('#seat-list li', { hasText: 'bot' }).waitFor();
+      await page.locator(SEL.start).click();
+      await page.locator(SEL.game).waitFor({ state: 'visible' });
+      turnBased.push(await page.evaluate(() => S.room.code));
+      await waitStatus(joy, ['mine']);
+      await leaveKeepingSeat();
+    }
+    await page.evaluate(() => loadMyGames());
+    await untilListed(5);
+    // All wait for Joy (the bots moved); the turn-based ones, with a
+    // deadline, come first.
+    assert.deepEqual((await listed()).slice(0, 2).sort(), [...turnBased].sort());
+    assert.deepEqual((await listed()).sort(), [...live, ...turnBased].sort());
+    // A reload keeps all five.
+    await page.reload();
+    await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    await untilListed(5);
+    // Each game to its end, opened from the list; the list drops it.
+    for (let left = 5; left > 0; left -= 1) {
+      const first = page.locator('#my-games-list li').first();
+      const code = (await first.locator('.code').textContent()).trim();
+      await first.getByRole('button', { name: 'Open' }).click();
+      await page.waitForFunction((c) => S.room && S.room.code === c && S.state, code);
+      let moves = 0;
+      while ((await waitStatus(joy, ['mine', 'over'])) === 'mine') {
+        await playMove(joy);
+        moves += 1;
+        assert.ok(moves < 200, `the game in ${code} ends`);
+      }
+      console.log(`  ${code}: over after ${moves} moves of Joy's`);
+      await page.locator('#leave-game').click();
+      await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+      await page.evaluate(() => loadMyGames());
+      await untilListed(left - 1);
+      assert.ok(!(await listed()).includes(code), `${code} is no longer listed`);
+    }
+    assert.equal(await page.locator('#my-games').isHidden(), true, 'no game left');
+  }),
+
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);

@@ -378,3 +378,51 @@ test('myGames lists the turn-based games a bot sits in (issue 25)', async () => 
     server.stop();
   }
 });
+
+test('a kit bot invites another, which finds the invitation and plays (issue 25)', async () => {
+  const server = await startServer();
+  const WebSocket = require('ws');
+  try {
+    // The guest's session, and its player_id.
+    const ws = new WebSocket(server.url);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const welcome = await new Promise((resolve) => {
+      ws.once('message', (data) => resolve(JSON.parse(data)));
+      ws.send(JSON.stringify({ type: 'hello', name: 'guest', bot: true }));
+    });
+    ws.close();
+    // Buyers, so that the game ends (two bots that only take tokens could go on for ever).
+    const buying = (pick) => (s) => {
+      const legal = s.legal_actions;
+      const buys = legal.filter((a) => a && typeof a === 'object' && 'buy' in a);
+      const takes = legal.filter((a) => a && typeof a === 'object' && ('take' in a || 'take_two' in a));
+      return pick(buys.length ? buys : takes.length ? takes : legal);
+    };
+    let invited;
+    const wasInvited = new Promise((resolve) => { invited = resolve; });
+    const host = kit.play(buying((pool) => pool[pool.length - 1]), {
+      url: server.url, name: 'host', log: () => {},
+      create: { seats: 2, turn_based: { per_move_s: 86400 }, invite: [welcome.player_id] },
+      onFrame: (f) => { if (f.type === 'invited') invited(f); },
+    });
+    const answer = await wasInvited;
+    assert.equal(answer.name, 'guest');
+    const found = await kit.invitations(welcome.token, { url: server.url });
+    assert.equal(found.length, 1, JSON.stringify(found));
+    assert.deepEqual([found[0].room, found[0].from.name], [answer.room, 'host']);
+    const guest = await kit.play(buying((pool) => pool[0]), {
+      url: server.url, room: found[0].room, session: { token: welcome.token }, log: () => {},
+    });
+    const first = await host;
+    assert.equal(first.game, guest.game);
+    // Joined: the invitation is gone; declining it now is a 404.
+    assert.deepEqual(await kit.invitations(welcome.token, { url: server.url }), []);
+    await assert.rejects(kit.declineInvitation(welcome.token, found[0].id, { url: server.url }), /404/);
+    // An unknown player id: the host's kit says so rather than wait.
+    await assert.rejects(kit.play((s) => s.legal_actions[0], {
+      url: server.url, name: 'lonely', log: () => {}, create: { seats: 2, invite: ['0000000000'] },
+    }), /player_not_found/);
+  } finally {
+    server.stop();
+  }
+});

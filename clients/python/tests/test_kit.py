@@ -393,6 +393,54 @@ class KitTest(unittest.TestCase):
                 splendor_kit.my_games("not-a-token", url=server.url)
             self.assertIn("401", str(caught.exception))
 
+    def test_a_kit_bot_invites_another_which_finds_the_invitation_and_plays(self):
+        """Issue 25: create={"invite": [player_id]} invites; invitations() lists it; joining accepts."""
+        import websockets
+
+        async def new_session(url, name):
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello", "name": name, "bot": True}))
+                welcome = json.loads(await ws.recv())
+                return welcome["token"], welcome["player_id"]
+
+        async def game(url):
+            token, player_id = await new_session(url, "guest")
+            invited = asyncio.Event()
+            host_frames = []
+
+            def on_host_frame(frame):
+                host_frames.append(frame)
+                if frame["type"] == "invited":
+                    invited.set()
+
+            # Buyers, so that the game ends (two bots that only take
+            # tokens could go on for ever).
+            host = asyncio.create_task(splendor_kit.play(
+                buyer(lambda p: p[-1]), url=url, name="host",
+                create={"seats": 2, "turn_based": {"per_move_s": 86400}, "invite": [player_id]},
+                on_frame=on_host_frame))
+            await asyncio.wait_for(invited.wait(), 30)
+            found = await asyncio.to_thread(splendor_kit.invitations, token, url)
+            self.assertEqual(len(found), 1, found)
+            self.assertEqual(found[0]["from"]["name"], "host")
+            guest = await splendor_kit.play(buyer(lambda p: p[0]), url=url, room=found[0]["room"],
+                                            session={"token": token})
+            first = await host
+            self.assertEqual(first.game, guest.game)
+            # Joined: the invitation is gone; a declined unknown one is a 404.
+            self.assertEqual(await asyncio.to_thread(splendor_kit.invitations, token, url), [])
+            with self.assertRaises(splendor_kit.KitError) as caught:
+                await asyncio.to_thread(splendor_kit.decline_invitation, token, found[0]["id"], url)
+            self.assertIn("404", str(caught.exception))
+            # An unknown player id: the host's kit says so rather than wait.
+            with self.assertRaises(splendor_kit.KitError) as caught:
+                await splendor_kit.play(lambda s: s.legal_actions[0], url=url, name="lonely",
+                                        create={"seats": 2, "invite": ["0000000000"]})
+            self.assertIn("player_not_found", str(caught.exception))
+
+        with Server() as server:
+            asyncio.run(asyncio.wait_for(game(server.url), 120))
+
     def test_a_room_that_does_not_exist_is_an_error(self):
         with Server() as server:
             with self.assertRaises(splendor_kit.KitError) as caught:

@@ -58,7 +58,7 @@ import websockets
 from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State
 
 __all__ = [
-    "run", "play", "my_games", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError",
+    "run", "play", "my_games", "invitations", "decline_invitation", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError",
     "RESIGN",
 ]
 
@@ -119,7 +119,10 @@ async def play(
 
     ``room``: the code to join as a player. Without one, ``create`` makes a
     room: ``{"seats": 2, "bots": ["greedy"], "clock": {...}}`` (the bots are
-    seated with ``add_bot``; the game starts when the seats are full).
+    seated with ``add_bot``; the game starts when the seats are full);
+    ``"invite": ["3fa9c01d2e", ...]`` invites those players by their
+    ``player_id`` once the room is made (they find the invitation in their
+    My games: :func:`invitations`), and the game starts when they came.
     ``queue`` (2, 3 or 4): quick play instead, a rated game with whoever is
     waiting; the server seats the bot when enough are there.
     ``on_frame`` sees every frame the server sends (tests validate them).
@@ -164,6 +167,27 @@ async def play(
         await asyncio.sleep(min(60.0, (1 + 4 * random.random()) * 2 ** min(attempts - 1, 5)))
 
 
+def _api(token: str, method: str, path: str, url: Optional[str]) -> Any:
+    """One call of the server's HTTP API with the session's token; the
+    answer's JSON (None for an empty one). Raises :class:`KitError` when
+    the server refuses."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
+    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
+    api = urllib.parse.urlunsplit((scheme, ws.netloc, path, "", ""))
+    request = urllib.request.Request(api, method=method, headers={"Authorization": f"Bearer {token}",
+                                                                   "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body = response.read()
+            return json.loads(body) if body else None
+    except urllib.error.HTTPError as e:
+        raise KitError(f"{method} {path}: HTTP {e.code}: {e.read()[:200]!r}") from e
+
+
 def my_games(token: str, url: Optional[str] = None) -> List[Dict[str, Any]]:
     """Every game the session of ``token`` sits in (``GET /api/me/games``),
     those waiting for it first: a bot with many turn-based games picks the
@@ -172,20 +196,21 @@ def my_games(token: str, url: Optional[str] = None) -> List[Dict[str, Any]]:
     ``url`` is the server's WebSocket URL, as for :func:`run`.
     Raises :class:`KitError` when the server refuses (a bad token: 401).
     """
-    import urllib.error
-    import urllib.parse
-    import urllib.request
+    return _api(token, "GET", "/api/me/games", url)["games"]
 
-    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
-    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
-    api = urllib.parse.urlunsplit((scheme, ws.netloc, "/api/me/games", "", ""))
-    request = urllib.request.Request(api, headers={"Authorization": f"Bearer {token}",
-                                                   "Accept": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read())["games"]
-    except urllib.error.HTTPError as e:
-        raise KitError(f"my games: HTTP {e.code}: {e.read()[:200]!r}") from e
+
+def invitations(token: str, url: Optional[str] = None) -> List[Dict[str, Any]]:
+    """The invitations of the session of ``token`` (issue 25), newest
+    first: each has ``id``, ``room`` (play it with ``run(..., room=...)``:
+    joining accepts), ``from`` (``name``, ``player_id``), ``seats`` and
+    ``players``. Only rooms that still wait for players are listed."""
+    return _api(token, "GET", "/api/me/games", url)["invitations"]
+
+
+def decline_invitation(token: str, invitation: str, url: Optional[str] = None) -> None:
+    """Declines the invitation with id ``invitation``; :class:`KitError`
+    (404) when the session has none such."""
+    _api(token, "DELETE", f"/api/me/invitations/{invitation}", url)
 
 
 def _hosting(room: Dict[str, Any]) -> bool:
@@ -209,6 +234,8 @@ class _Game:
             with open(token_file) as f:
                 self.token = f.read().strip() or None
         self.bots_to_add: List[str] = list((self.create or {}).get("bots", []))
+        self.to_invite: List[str] = list((self.create or {}).get("invite", []))
+        self.invite_ids: set = set()
         self.started = False
         self.next_id = 1
         self.create_id: Optional[int] = None
@@ -370,6 +397,8 @@ class _Game:
                     log.info("playing as %s #%s (rated with the bots)", msg.get("name"), msg.get("player_id"))
                 if not (msg.get("resumed") and self.started):
                     self.enter()
+            elif kind == "invited":
+                log.info("invited %s (#%s) to room %s", msg.get("name"), msg.get("player_id"), msg.get("room"))
             elif kind == "matched":
                 # Quick play: the server seats us; room and state follow.
                 if self.queue and self.room is None:
@@ -391,6 +420,10 @@ class _Game:
                 if msg["status"] != "waiting":
                     self.started = True
                 elif self.create is not None and _hosting(msg):
+                    # Invitations first (issue 25), once: the invitees
+                    # take seats the bots leave free.
+                    while self.to_invite:
+                        self.invite_ids.add(self.send({"type": "invite", "player_id": self.to_invite.pop(0)}))
                     if self.bots_to_add and None in msg["seats"]:
                         self.send({"type": "add_bot", "level": self.bots_to_add.pop(0)})
                     elif None not in msg["seats"] and not self.started:
@@ -413,6 +446,9 @@ class _Game:
                 code = msg.get("code")
                 if code == "rate_limited":
                     self.rate_limited(msg)
+                elif msg.get("id") in self.invite_ids:
+                    # Nobody would come to the seat: say so rather than wait.
+                    raise KitError(f"invite: {code}: {msg.get('message')}")
                 elif code == "invalid_token":
                     self.token = None
                     self.send({"type": "hello", "verbose": True, "bot": True, "name": self.name})
