@@ -108,7 +108,9 @@ async fn a_queue_of_four_forms_two_rated_games_of_two(db: TestDatabase) {
     let mut clients: Vec<TestClient> = Vec::new();
     let mut rooms = Vec::new();
     for (i, name) in ["ann", "bob", "cy", "dee"].iter().enumerate() {
-        let (mut client, _) = player(&server, name, i % 2 == 1).await;
+        // Two people, then two programs: each pair plays in its own pool
+        // (issue 24; tests/quick_play_pools.rs).
+        let (mut client, _) = player(&server, name, i >= 2).await;
         let queued = queue(&mut client, 2).await;
         clients.push(client);
         // The first waits alone; the second completes a game at once
@@ -191,8 +193,10 @@ async fn rating(server: &TestServer, player_id: &str) -> Value {
 
 async fn ratings_move_the_right_way_and_a_disconnect_does_not_dodge(db: TestDatabase) {
     let server = TestServer::start_with(config(&db)).await;
+    // Two people (people and programs wait in pools of their own, issue
+    // 24): rated on the people's board, none on the bots'.
     let (mut ann, ann_hello) = player(&server, "ann", false).await;
-    let (mut bob, bob_hello) = player(&server, "bob", true).await;
+    let (mut bob, bob_hello) = player(&server, "bob", false).await;
     queue(&mut ann, 2).await;
     queue(&mut bob, 2).await;
     let room = matched(&mut ann).await;
@@ -217,7 +221,7 @@ async fn ratings_move_the_right_way_and_a_disconnect_does_not_dodge(db: TestData
         assert_eq!(r["provisional"], true, "{r}");
         assert_eq!(r["recent"].as_array().unwrap().len(), 1, "{r}");
     }
-    assert_eq!(bob_rating["bot"], true);
+    assert_eq!(bob_rating["bot"], false);
     assert_eq!(ann_rating["bot"], false);
     let (a, b) = (
         ann_rating["rating"].as_f64().unwrap(),
@@ -233,12 +237,11 @@ async fn ratings_move_the_right_way_and_a_disconnect_does_not_dodge(db: TestData
     assert_eq!(status, 200, "{body}");
     let humans: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(humans["kind"], "humans");
-    assert_eq!(humans["total"], 1, "{humans}");
-    assert_eq!(humans["players"][0]["name"], "ann");
+    assert_eq!(humans["total"], 2, "{humans}");
     assert_eq!(humans["players"][0]["rank"], 1);
     let (_, body) = server.http_get("/api/leaderboard?kind=bots").await;
     let bots: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(bots["players"][0]["player_id"], bob_hello["player_id"]);
+    assert_eq!(bots["total"], 0, "{bots}");
     // Found by name too.
     let (status, body) = server.http_get("/api/players/bob").await;
     assert_eq!(status, 200, "{body}");
@@ -474,7 +477,7 @@ async fn after_the_wait_bots_fill_the_seats_and_only_people_are_rated() {
 
     // Two people for a game of three, one of them unwilling to wait: the
     // game starts with both and a bot, and both are rated.
-    let (mut bob, bob_hello) = player(&server, "bob", true).await;
+    let (mut bob, bob_hello) = player(&server, "bob", false).await;
     let (mut cy, cy_hello) = player(&server, "cy", false).await;
     queue(&mut bob, 3).await;
     cy.request(json!({"type": "queue", "players": 3, "bot_after_s": 1}))

@@ -180,6 +180,7 @@ impl Bot {
                 let queue = Queue {
                     players,
                     bot_after_s: None,
+                    pool: None,
                 };
                 ("queue", ClientMessage::Queue(queue))
             }

@@ -40,7 +40,7 @@ pub use client::{
 pub use error::ErrorCode;
 pub use frames::{EventsFrames, LeanStateFrames};
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
-pub use quickplay::{Matched, Queue, Queued, Unqueued};
+pub use quickplay::{Matched, Pool, Queue, Queued, Unqueued};
 pub use schema::protocol_schema;
 pub use server::{
     ClockInfo, ErrorInfo, EventsInfo, HintInfo, HistoryInfo, Left, PROTOCOL_VERSION, PhaseName,

@@ -6,6 +6,18 @@ use serde::{Deserialize, Serialize};
 use crate::client::RequestId;
 use crate::server::RoomClock;
 
+/// The quick-play pools (issue 24): people and programs wait apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Pool {
+    /// People: a person's default. Rated on the people's leaderboard.
+    People,
+    /// Programs (sessions whose `hello` said `"bot":true`): a program's
+    /// only pool. A person may choose it to play programs; such a game is
+    /// not rated.
+    Programs,
+}
+
 /// `queue`: wait for a rated game of `players`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -17,6 +29,12 @@ pub struct Queue {
     /// not rated. Absent: wait for people only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_after_s: Option<u32>,
+    /// The pool to wait in: absent, the session's own (`people` for a
+    /// person, `programs` for a program); a person may ask for `programs`
+    /// (unrated games against programs); a program may not ask for
+    /// `people` (`invalid_field`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<Pool>,
 }
 
 /// `queued`: the session waits in the queue for games of `players`.
@@ -27,7 +45,10 @@ pub struct Queued {
     pub id: Option<RequestId>,
     /// The game size waited for.
     pub players: u8,
-    /// Sessions waiting in that queue now, this one included.
+    /// The pool waited in.
+    pub pool: Pool,
+    /// Sessions waiting in that queue (that size, that pool) now, this one
+    /// included.
     pub waiting: u64,
     /// The clock of its games (R12), with the stand-in for the away.
     pub clock: RoomClock,

@@ -100,7 +100,7 @@ pub use moderation::{AuditEntry, FORMER_PLAYER, MARK_SESSION, NewSanction, Sanct
 pub use node::{NodeClaim, OpenElsewhere, OpenRoomRecord};
 pub use notify::{NotifySettings, PushSubscription};
 pub use park::ParkedRoom;
-pub use queue::QueueEntry;
+pub use queue::{QueueEntry, QueuePool};
 pub use rating::{
     BoardKind, BoardPage, MAX_BOARD_PAGE, PROVISIONAL_DEVIATION, PlayerRating, RECENT_GAMES,
     RatedGame, is_player_id, player_id,

@@ -11,6 +11,35 @@
 use crate::backend::dispatch;
 use crate::{SessionId, Store, StoreError, UnixMillis};
 
+/// Which quick-play pool an entry waits in (issue 24): games are formed
+/// within one pool, so people and programs are kept apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QueuePool {
+    /// People (sessions that did not say they are programs).
+    People,
+    /// Programs (`"bot":true` in hello), and people who chose to play them.
+    Programs,
+}
+
+impl QueuePool {
+    /// How the store and the protocol name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueuePool::People => "people",
+            QueuePool::Programs => "programs",
+        }
+    }
+
+    /// The pool named `text`, if any.
+    pub fn parse(text: &str) -> Option<QueuePool> {
+        match text {
+            "people" => Some(QueuePool::People),
+            "programs" => Some(QueuePool::Programs),
+            _ => None,
+        }
+    }
+}
+
 /// A session in a queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueEntry {
@@ -27,16 +56,34 @@ pub struct QueueEntry {
     /// From when built-in bots may fill the seats nobody took, if the
     /// session asked for that.
     pub bots_at: Option<UnixMillis>,
+    /// The pool it waits in.
+    pub pool: QueuePool,
+    /// Its session is a program.
+    pub program: bool,
 }
 
 impl Store {
-    /// Puts a session in the queue for games of `players`. A session
-    /// already queued gets [`StoreError::AlreadyQueued`] with its queue.
+    /// Puts a person in the people's queue for games of `players` (see
+    /// [`Store::enqueue_in`]).
     pub async fn enqueue(
         &self,
         session: SessionId,
         name: &str,
         players: u8,
+        times: (UnixMillis, Option<UnixMillis>),
+    ) -> Result<(), StoreError> {
+        self.enqueue_in(session, name, (players, QueuePool::People, false), times)
+            .await
+    }
+
+    /// Puts a session (a program or not) in the queue of `pool` for games
+    /// of `players`. A session already queued gets
+    /// [`StoreError::AlreadyQueued`] with its queue.
+    pub async fn enqueue_in(
+        &self,
+        session: SessionId,
+        name: &str,
+        (players, pool, program): (u8, QueuePool, bool),
         (at, bots_at): (UnixMillis, Option<UnixMillis>),
     ) -> Result<(), StoreError> {
         crate::model::check_name("session name", name)?;
@@ -46,7 +93,8 @@ impl Store {
                 format!("a game has 2, 3 or 4 players, not {players}"),
             ));
         }
-        dispatch!(&self.inner.pool, pool, q => q::enqueue(pool, session, name, players, (at, bots_at)).await)
+        let queue = pool;
+        dispatch!(&self.inner.pool, pool, q => q::enqueue(pool, session, name, (players, queue, program), (at, bots_at)).await)
     }
 
     /// Takes a session out of its queue; returns the queue's game size, or
@@ -70,9 +118,14 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::set_queue_away(pool, session, since).await)
     }
 
-    /// How many present sessions wait for games of `players`.
+    /// How many present sessions wait for games of `players` among people.
     pub async fn queue_length(&self, players: u8) -> Result<u64, StoreError> {
-        dispatch!(&self.inner.pool, pool, q => q::queue_length(pool, players).await)
+        self.queue_length_in(players, QueuePool::People).await
+    }
+
+    /// How many present sessions wait for games of `players` in `queue`.
+    pub async fn queue_length_in(&self, players: u8, queue: QueuePool) -> Result<u64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::queue_length(pool, players, queue).await)
     }
 
     /// Drops the entries away since before `away_before`, then takes the
@@ -84,11 +137,22 @@ impl Store {
         players: u8,
         away_before: UnixMillis,
     ) -> Result<Option<Vec<QueueEntry>>, StoreError> {
-        dispatch!(&self.inner.pool, pool, q => q::take_match(pool, players, away_before).await)
+        self.take_match_in((players, QueuePool::People), away_before)
+            .await
+    }
+
+    /// [`Store::take_match`] in the queue of `pool`: only entries of that
+    /// pool make a game together.
+    pub async fn take_match_in(
+        &self,
+        (players, queue): (u8, QueuePool),
+        away_before: UnixMillis,
+    ) -> Result<Option<Vec<QueueEntry>>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::take_match(pool, (players, queue), away_before).await)
     }
 
     /// The session's game with bots: takes its entry and up to `players -
-    /// 1` other present entries of its queue (oldest first) out of it, the
+    /// 1` other present entries of its queue and pool (oldest first) out of it, the
     /// session's first; built-in bots take the seats left. `None` when the
     /// session is no longer queued and present (it was matched meanwhile).
     pub async fn take_with_bots(

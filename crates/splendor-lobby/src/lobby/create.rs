@@ -188,8 +188,8 @@ impl Lobby {
     }
 
     /// Makes the room of a quick-play game the queue formed: `players` (2
-    /// to 4 sessions, none connected yet) fill its seats, it is rated and
-    /// unlisted, with `clock`. Their sessions are in this room from now on
+    /// to 4 sessions, none connected yet) fill its seats, it is unlisted,
+    /// rated as `rated` says, with `clock`. Their sessions are in this room from now on
     /// (a resume or a `join` seats each on its connection); the caller then
     /// starts it with [`Request::StartMatch`](crate::Request::StartMatch).
     /// Quick-play rooms count against no session's or address's limits.
@@ -201,6 +201,7 @@ impl Lobby {
         players: Vec<Session>,
         bots: usize,
         clock: ClockOptions,
+        rated: bool,
     ) -> Result<RoomHandle, LobbyError> {
         let mut players = players.into_iter();
         let host = players.next().ok_or(LobbyError::InvalidSeats(0))?;
@@ -237,7 +238,7 @@ impl Lobby {
                 client: None,
                 others,
                 fixed_host: true,
-                rated: true,
+                rated,
                 matched: true,
             })
             .await?;

@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-use splendor_store::{QueueEntry, Store, StoreError, unix_millis_now};
+use splendor_store::{QueueEntry, QueuePool, Store, StoreError, unix_millis_now};
 use tracing::{info, warn};
 
 use super::Lobby;
@@ -29,20 +29,20 @@ use crate::session::{Session, SessionId};
 use crate::waiters::Match;
 
 impl Lobby {
-    /// Forms every game of `players` that the queue can fill now, with
-    /// `clock`, from the entries present within `away_ttl`; returns how
-    /// many it formed. Errors are logged: the entries of a game that could
-    /// not be made go back into the queue.
+    /// Forms every game of `players` that the queue of `pool` can fill
+    /// now, with `clock`, from the entries present within `away_ttl`;
+    /// returns how many it formed. Errors are logged: the entries of a game
+    /// that could not be made go back into the queue.
     pub async fn form_games(
         &self,
         store: &Store,
-        (players, clock, away_ttl): (u8, ClockOptions, Duration),
+        (players, pool, clock, away_ttl): (u8, QueuePool, ClockOptions, Duration),
     ) -> usize {
         let mut formed = 0;
         loop {
             let cutoff = unix_millis_now()
                 .saturating_sub(i64::try_from(away_ttl.as_millis()).unwrap_or(i64::MAX));
-            let entries = match store.take_match(players, cutoff).await {
+            let entries = match store.take_match_in((players, pool), cutoff).await {
                 Ok(Some(entries)) => entries,
                 Ok(None) => return formed,
                 Err(e) => {
@@ -114,7 +114,12 @@ impl Lobby {
             .first()
             .map(|s| s.id)
             .ok_or(LobbyError::InvalidSeats(0))?;
-        let handle = self.create_match(sessions, bots, clock).await?;
+        // Issue 24: a game of the programs' pool with a person in it (who
+        // chose to play programs) is not rated; the rest are.
+        let rated = entries
+            .iter()
+            .all(|e| e.program == (e.pool == QueuePool::Programs));
+        let handle = self.create_match(sessions, bots, clock, rated).await?;
         let caller = Caller {
             session: host,
             conn: ConnId(0),
@@ -190,7 +195,12 @@ impl Lobby {
 async fn requeue(store: &Store, entries: &[QueueEntry]) {
     for e in entries {
         match store
-            .enqueue(e.session, &e.name, e.players, (e.queued_at, e.bots_at))
+            .enqueue_in(
+                e.session,
+                &e.name,
+                (e.players, e.pool, e.program),
+                (e.queued_at, e.bots_at),
+            )
             .await
         {
             Ok(()) | Err(StoreError::AlreadyQueued(_)) => {}

@@ -45,6 +45,9 @@ pub(super) struct Client {
     /// While queued with `bot_after_s`: when bots fill the free seats, and
     /// the game size.
     pub(super) bots_at: Option<(Instant, u8)>,
+    /// Set by `hello`: the session is a program (`"bot":true`, now or
+    /// before): it waits among programs in quick play (issue 24).
+    pub(super) program: bool,
     /// The connection's span, parent of `room_span`.
     pub(super) conn_span: Span,
     /// A `room` span naming the room this connection is in (a disabled span

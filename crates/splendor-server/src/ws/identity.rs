@@ -130,6 +130,7 @@ impl Client {
         }
         self.verbose = hello.verbose;
         let bot = self.session_is_bot(session.id, hello.bot).await;
+        self.program = bot;
         // Silent for 2.4 times the promised interval: away (R12.3).
         self.liveness = hello
             .liveness_s

@@ -224,6 +224,7 @@ async fn serve_socket(
             matches: None,
             awaiting_rematch: false,
             bots_at: None,
+            program: false,
             look_again: None,
             conn_span,
             room_span: Span::none(),

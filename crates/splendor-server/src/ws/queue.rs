@@ -8,9 +8,10 @@ use splendor_lobby::{Match, Request, RoomCode, RoomSeat, Session, SessionId};
 use std::time::Duration;
 
 use splendor_protocol::{
-    ErrorCode, Matched, Queue, Queued, RequestId, Role, RoomClock, ServerMessage, Unqueued, Words,
+    ErrorCode, Matched, Pool, Queue, Queued, RequestId, Role, RoomClock, ServerMessage, Unqueued,
+    Words,
 };
-use splendor_store::{Store, StoreError, unix_millis_now};
+use splendor_store::{QueuePool, Store, StoreError, unix_millis_now};
 use tokio::time::Instant;
 use tracing::{debug, warn};
 
@@ -68,6 +69,18 @@ impl Client {
                 .num("value", wait);
             return self.reply_error(ErrorCode::InvalidField, words, id);
         }
+        // Issue 24: people and programs wait apart; a person may choose to
+        // play programs (unrated), a program may not wait among people.
+        let pool = match (queue.pool, self.program) {
+            (None | Some(Pool::People), false) => QueuePool::People,
+            (None | Some(Pool::Programs), true) | (Some(Pool::Programs), false) => {
+                QueuePool::Programs
+            }
+            (Some(Pool::People), true) => {
+                let words = Words::new("queue-programs-among-people");
+                return self.reply_error(ErrorCode::InvalidField, words, id);
+            }
+        };
         let Some(store) = self.quick_play_store(&id) else {
             return;
         };
@@ -96,7 +109,12 @@ impl Client {
             .bot_after_s
             .map(|s| now.saturating_add(i64::from(s) * 1000));
         match store
-            .enqueue(store_id(session.id), &session.name, players, (now, bots_at))
+            .enqueue_in(
+                store_id(session.id),
+                &session.name,
+                (players, pool, self.program),
+                (now, bots_at),
+            )
             .await
         {
             Ok(()) => {}
@@ -119,8 +137,8 @@ impl Client {
         self.bots_at = queue
             .bot_after_s
             .map(|s| (Instant::now() + Duration::from_secs(u64::from(s)), players));
-        self.announce_queued(&store, players, id).await;
-        self.form(&store, players).await;
+        self.announce_queued(&store, (players, pool), id).await;
+        self.form(&store, (players, pool)).await;
     }
 
     /// `unqueue`: leaves the queue.
@@ -220,8 +238,9 @@ impl Client {
             let left = u64::try_from(at.saturating_sub(unix_millis_now())).unwrap_or(0);
             (Instant::now() + Duration::from_millis(left), entry.players)
         });
-        self.announce_queued(&store, entry.players, None).await;
-        self.form(&store, entry.players).await;
+        self.announce_queued(&store, (entry.players, entry.pool), None)
+            .await;
+        self.form(&store, (entry.players, entry.pool)).await;
     }
 
     /// The wait for people ran out: this session's game starts with the
@@ -326,8 +345,13 @@ impl Client {
         self.state.lobby().waiters().forget(session, self.conn.id());
     }
 
-    async fn announce_queued(&self, store: &Store, players: u8, id: Option<RequestId>) {
-        let waiting = store.queue_length(players).await.unwrap_or(1);
+    async fn announce_queued(
+        &self,
+        store: &Store,
+        (players, pool): (u8, QueuePool),
+        id: Option<RequestId>,
+    ) {
+        let waiting = store.queue_length_in(players, pool).await.unwrap_or(1);
         let clock = room_clock(quick_play_clock(self.state.config().quick_play_clock));
         let bot_after_s = self.bots_at.map(|(at, _)| {
             let left = at.saturating_duration_since(Instant::now());
@@ -336,19 +360,23 @@ impl Client {
         self.send(ServerMessage::Queued(Queued {
             id,
             players,
+            pool: match pool {
+                QueuePool::People => Pool::People,
+                QueuePool::Programs => Pool::Programs,
+            },
             waiting,
             clock,
             bot_after_s,
         }));
     }
 
-    async fn form(&self, store: &Store, players: u8) {
+    async fn form(&self, store: &Store, (players, pool): (u8, QueuePool)) {
         let config = self.state.config();
         let clock = quick_play_clock(config.quick_play_clock);
         let formed = self
             .state
             .lobby()
-            .form_games(store, (players, clock, config.queue_away_ttl))
+            .form_games(store, (players, pool, clock, config.queue_away_ttl))
             .await;
         for _ in 0..formed {
             self.state.metrics().quick_play_game();

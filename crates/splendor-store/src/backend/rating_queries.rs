@@ -155,6 +155,9 @@ fn entry_from_row(row: &DbRow) -> Result<QueueEntry, StoreError> {
         queued_at: get(row, "queued_at")?,
         away_since: get(row, "away_since")?,
         bots_at: get(row, "bots_at")?,
+        pool: crate::QueuePool::parse(&get::<String>(row, "pool")?)
+            .ok_or_else(|| StoreError::invalid("pool", "an unknown quick-play pool"))?,
+        program: get(row, "program")?,
     })
 }
 
@@ -162,18 +165,20 @@ pub(crate) async fn enqueue(
     pool: &Pool<Db>,
     session: SessionId,
     name: &str,
-    players: u8,
+    (players, queue, program): (u8, crate::QueuePool, bool),
     (at, bots_at): (UnixMillis, Option<UnixMillis>),
 ) -> Result<(), StoreError> {
     let done = sqlx::query(
-        "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at) \
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING",
+        "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at, pool, program) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING",
     )
     .bind(session.0)
     .bind(name)
     .bind(i32::from(players))
     .bind(at)
     .bind(bots_at)
+    .bind(queue.as_str())
+    .bind(program)
     .execute(pool)
     .await
     .map_err(write_error)?;
@@ -183,7 +188,16 @@ pub(crate) async fn enqueue(
     match queue_entry(pool, session).await? {
         Some(entry) => Err(StoreError::AlreadyQueued(entry.players)),
         // Taken out between the two statements: try once more.
-        None => Box::pin(enqueue(pool, session, name, players, (at, bots_at))).await,
+        None => {
+            Box::pin(enqueue(
+                pool,
+                session,
+                name,
+                (players, queue, program),
+                (at, bots_at),
+            ))
+            .await
+        }
     }
 }
 
@@ -202,8 +216,8 @@ pub(crate) async fn queue_entry(
     session: SessionId,
 ) -> Result<Option<QueueEntry>, StoreError> {
     let row = sqlx::query(
-        "SELECT session_id, name, players, queued_at, away_since, bots_at FROM queue_entries \
-         WHERE session_id = $1",
+        "SELECT session_id, name, players, queued_at, away_since, bots_at, pool, program \
+         FROM queue_entries WHERE session_id = $1",
     )
     .bind(session.0)
     .fetch_optional(pool)
@@ -226,11 +240,17 @@ pub(crate) async fn set_queue_away(
     Ok(())
 }
 
-pub(crate) async fn queue_length(pool: &Pool<Db>, players: u8) -> Result<u64, StoreError> {
+pub(crate) async fn queue_length(
+    pool: &Pool<Db>,
+    players: u8,
+    queue: crate::QueuePool,
+) -> Result<u64, StoreError> {
     let n: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM queue_entries WHERE players = $1 AND away_since IS NULL",
+        "SELECT COUNT(*) FROM queue_entries \
+         WHERE players = $1 AND pool = $2 AND away_since IS NULL",
     )
     .bind(i32::from(players))
+    .bind(queue.as_str())
     .fetch_one(pool)
     .await
     .map_err(read_error)?;
@@ -239,7 +259,7 @@ pub(crate) async fn queue_length(pool: &Pool<Db>, players: u8) -> Result<u64, St
 
 pub(crate) async fn take_match(
     pool: &Pool<Db>,
-    players: u8,
+    (players, queue): (u8, crate::QueuePool),
     away_before: UnixMillis,
 ) -> Result<Option<Vec<QueueEntry>>, StoreError> {
     sqlx::query("DELETE FROM queue_entries WHERE away_since < $1")
@@ -251,13 +271,16 @@ pub(crate) async fn take_match(
     // One statement: the oldest present entries, only if there are enough.
     let rows = sqlx::query(
         "DELETE FROM queue_entries WHERE session_id IN \
-           (SELECT session_id FROM queue_entries WHERE players = $1 AND away_since IS NULL \
+           (SELECT session_id FROM queue_entries \
+            WHERE players = $1 AND pool = $3 AND away_since IS NULL \
             ORDER BY queued_at, session_id LIMIT $2) \
-         AND (SELECT COUNT(*) FROM queue_entries WHERE players = $1 AND away_since IS NULL) >= $2 \
-         RETURNING session_id, name, players, queued_at, away_since, bots_at",
+         AND (SELECT COUNT(*) FROM queue_entries \
+              WHERE players = $1 AND pool = $3 AND away_since IS NULL) >= $2 \
+         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program",
     )
     .bind(size)
     .bind(i64::from(players))
+    .bind(queue.as_str())
     .fetch_all(pool)
     .await
     .map_err(write_error)?;
@@ -269,18 +292,7 @@ pub(crate) async fn take_match(
         // Another server took some of them at the same moment: put these
         // back where they were.
         for e in &entries {
-            sqlx::query(
-                "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at) \
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING",
-            )
-            .bind(e.session.0)
-            .bind(e.name.as_str())
-            .bind(size)
-            .bind(e.queued_at)
-            .bind(e.bots_at)
-            .execute(pool)
-            .await
-            .map_err(write_error)?;
+            put_back(pool, e).await?;
         }
         return Ok(None);
     }
@@ -297,11 +309,12 @@ pub(crate) async fn take_with_bots(
     let rows = sqlx::query(
         "DELETE FROM queue_entries WHERE session_id IN \
            (SELECT session_id FROM queue_entries WHERE players = $1 AND away_since IS NULL \
+            AND pool = (SELECT pool FROM queue_entries WHERE session_id = $2) \
             ORDER BY CASE WHEN session_id = $2 THEN 0 ELSE 1 END, queued_at, session_id \
             LIMIT $3) \
          AND EXISTS (SELECT 1 FROM queue_entries \
                      WHERE session_id = $2 AND players = $1 AND away_since IS NULL) \
-         RETURNING session_id, name, players, queued_at, away_since, bots_at",
+         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program",
     )
     .bind(size)
     .bind(session.0)
@@ -313,23 +326,33 @@ pub(crate) async fn take_with_bots(
     if !entries.iter().any(|e| e.session == session) {
         // Matched by someone else meanwhile; whatever this took goes back.
         for e in &entries {
-            sqlx::query(
-                "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at) \
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING",
-            )
-            .bind(e.session.0)
-            .bind(e.name.as_str())
-            .bind(size)
-            .bind(e.queued_at)
-            .bind(e.bots_at)
-            .execute(pool)
-            .await
-            .map_err(write_error)?;
+            put_back(pool, e).await?;
         }
         return Ok(None);
     }
     entries.sort_by_key(|e| (e.session != session, e.queued_at, e.session));
     Ok(Some(entries))
+}
+
+/// Puts an entry taken out back where it was (another server took some of
+/// its game's entries at the same moment).
+async fn put_back(pool: &Pool<Db>, e: &QueueEntry) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO queue_entries \
+         (session_id, name, players, queued_at, bots_at, pool, program) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING",
+    )
+    .bind(e.session.0)
+    .bind(e.name.as_str())
+    .bind(i32::from(e.players))
+    .bind(e.queued_at)
+    .bind(e.bots_at)
+    .bind(e.pool.as_str())
+    .bind(e.program)
+    .execute(pool)
+    .await
+    .map_err(write_error)?;
+    Ok(())
 }
 
 pub(crate) async fn clear_queues(pool: &Pool<Db>) -> Result<u64, StoreError> {

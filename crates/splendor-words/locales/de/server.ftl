@@ -169,6 +169,7 @@ closed-removed = die Betreiber des Servers haben dich aus diesem Raum entfernt: 
 
 queue-invalid-players = Schnellspiel hat Spiele mit 2, 3 oder 4 Spielern, nicht { $players }
 queue-bot-after = queue: bot_after_s ist 1 bis { $max } Sekunden, nicht { $value }
+queue-programs-among-people = queue: ein Programm wartet bei den Programmen ("pool":"programs", oder ohne pool); der Pool der Menschen ist für Menschen
 queue-already = du wartest schon auf Spiele mit { $players } Spielern; sende zuerst { $example }
 queue-not-queued = du wartest in keiner Schnellspiel-Warteschlange; sende { $example }, um einer beizutreten
 queue-no-database = Schnellspiel und Wertungen brauchen die Datenbank des Servers, und dieser Server läuft ohne

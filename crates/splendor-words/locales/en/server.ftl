@@ -156,6 +156,7 @@ closed-removed = the server's operators removed you from this room: { $reason }
 
 queue-invalid-players = quick play has games of 2, 3 or 4 players, not { $players }
 queue-bot-after = queue: bot_after_s is 1 to { $max } seconds, not { $value }
+queue-programs-among-people = queue: a program waits among programs ("pool":"programs", or no pool); the people's pool is for people
 queue-already = you are already queued for { $players }-player games; send { $example } first
 queue-not-queued = you are not in a quick-play queue; send { $example } to join one
 queue-no-database = quick play and ratings need the server's database, and this server runs without one

@@ -170,6 +170,7 @@ closed-removed = les opérateurs du serveur vous ont retiré de cette salle : { 
 
 queue-invalid-players = la partie rapide se joue à 2, 3 ou 4 joueurs, pas { $players }
 queue-bot-after = queue : bot_after_s va de 1 à { $max } secondes, pas { $value }
+queue-programs-among-people = queue : un programme attend parmi les programmes ("pool":"programs", ou sans pool) ; la file des personnes est pour les personnes
 queue-already = vous êtes déjà dans la file des parties à { $players } joueurs ; envoyez d’abord { $example }
 queue-not-queued = vous n’êtes dans aucune file de partie rapide ; envoyez { $example } pour en rejoindre une
 queue-no-database = la partie rapide et le classement ont besoin de la base de données du serveur, et ce serveur n’en a pas

@@ -172,6 +172,7 @@ closed-removed = de beheerders van de server hebben je uit deze kamer verwijderd
 
 queue-invalid-players = snel spelen kent spellen van 2, 3 of 4 spelers, niet { $players }
 queue-bot-after = queue: bot_after_s is 1 tot { $max } seconden, niet { $value }
+queue-programs-among-people = queue: een programma wacht bij de programma's ("pool":"programs", of geen pool); de pool van mensen is voor mensen
 queue-already = je staat al in de wachtrij voor spellen met { $players } spelers; stuur eerst { $example }
 queue-not-queued = je staat in geen wachtrij voor snel spelen; stuur { $example } om er een in te gaan
 queue-no-database = snel spelen en ratings hebben de database van de server nodig, en deze server draait zonder

@@ -439,6 +439,7 @@ fn invite_messages(corpus: &mut Corpus) {
         corpus.add("invite", Words::new(id).text("id", "0123456789"));
     }
     corpus.add("invite", Words::new("invite-yourself"));
+    corpus.add("queue", Words::new("queue-programs-among-people"));
     for minutes in [1u64, 42] {
         corpus.add(
             "invite",
