@@ -221,6 +221,15 @@ async fn ratings_move_the_right_way_and_a_disconnect_does_not_dodge(db: TestData
         assert_eq!(r["provisional"], true, "{r}");
         assert_eq!(r["recent"].as_array().unwrap().len(), 1, "{r}");
     }
+    // Each game names the others at the table, with their ids (issue 24).
+    assert_eq!(
+        ann_rating["recent"][0]["opponents"],
+        json!([{"name": "bob", "player_id": bob_hello["player_id"]}])
+    );
+    assert_eq!(
+        bob_rating["recent"][0]["opponents"],
+        json!([{"name": "ann", "player_id": ann_hello["player_id"]}])
+    );
     assert_eq!(bob_rating["bot"], false);
     assert_eq!(ann_rating["bot"], false);
     let (a, b) = (
@@ -497,6 +506,24 @@ async fn after_the_wait_bots_fill_the_seats_and_only_people_are_rated() {
         let r = rating(&server, hello["player_id"].as_str().unwrap()).await;
         assert_eq!(r["games"], 1, "{r}");
         assert_eq!(r["recent"][0]["players"], 3, "{r}");
+        // The other person by id, the built-in bot by its level.
+        let opponents = r["recent"][0]["opponents"].as_array().unwrap();
+        assert_eq!(opponents.len(), 2, "{r}");
+        assert_eq!(
+            opponents
+                .iter()
+                .filter(|o| o["bot"] == "greedy" && o.get("player_id").is_none())
+                .count(),
+            1,
+            "{r}"
+        );
+        assert!(
+            opponents
+                .iter()
+                .any(|o| o["player_id"] == bob_hello["player_id"]
+                    || o["player_id"] == cy_hello["player_id"]),
+            "{r}"
+        );
     }
 }
 

@@ -156,6 +156,8 @@ pub(crate) struct GameListJson {
 pub(crate) struct ListQuery {
     limit: Option<u32>,
     before: Option<String>,
+    /// Only the games of the player with this `player_id` (issue 24).
+    player: Option<String>,
 }
 
 fn summary(
@@ -242,7 +244,7 @@ pub(crate) async fn list(
         ApiError::new(
             StatusCode::BAD_REQUEST,
             "invalid_query",
-            format!("{e}; use ?limit=1..{MAX_PAGE}&before=CURSOR"),
+            format!("{e}; use ?limit=1..{MAX_PAGE}&before=CURSOR&player=PLAYER_ID"),
         )
     })?;
     let limit = query.limit.unwrap_or(DEFAULT_PAGE);
@@ -272,10 +274,20 @@ pub(crate) async fn list(
             }));
         }
     };
-    let page = store
-        .list_finished(before, limit)
-        .await
-        .map_err(ApiError::store)?;
+    let page = match query.player.as_deref() {
+        None => store.list_finished(before, limit).await,
+        Some(player) if splendor_store::is_player_id(player) => {
+            store.list_finished_of(player, before, limit).await
+        }
+        Some(player) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_query",
+                format!("{player:?} is not a player id (ten digits and letters a-f)"),
+            ));
+        }
+    }
+    .map_err(ApiError::store)?;
     let next = (page.len() == limit as usize)
         .then(|| page.last().map(|g| cursor_text(g.cursor())))
         .flatten();

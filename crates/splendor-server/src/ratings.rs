@@ -87,6 +87,18 @@ struct RecentJson {
     place: u8,
     rating_before: f64,
     rating_after: f64,
+    /// The others at the table, in seat order (issue 24).
+    opponents: Vec<OpponentJson>,
+}
+
+#[derive(Serialize)]
+struct OpponentJson {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player_id: Option<String>,
+    /// A built-in bot's level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bot: Option<String>,
 }
 
 impl From<&RatedGame> for RecentJson {
@@ -98,6 +110,15 @@ impl From<&RatedGame> for RecentJson {
             place: g.place,
             rating_before: tenth(g.rating_before),
             rating_after: tenth(g.rating_after),
+            opponents: g
+                .opponents
+                .iter()
+                .map(|o| OpponentJson {
+                    name: o.name.clone(),
+                    player_id: o.player_id.clone(),
+                    bot: o.bot.clone(),
+                })
+                .collect(),
         }
     }
 }

@@ -102,8 +102,8 @@ pub use notify::{NotifySettings, PushSubscription};
 pub use park::ParkedRoom;
 pub use queue::{QueueEntry, QueuePool};
 pub use rating::{
-    BoardKind, BoardPage, MAX_BOARD_PAGE, PROVISIONAL_DEVIATION, PlayerRating, RECENT_GAMES,
-    RatedGame, is_player_id, player_id,
+    BoardKind, BoardPage, MAX_BOARD_PAGE, Opponent, PROVISIONAL_DEVIATION, PlayerRating,
+    RECENT_GAMES, RatedGame, is_player_id, player_id,
 };
 pub use writer::WriterStats;
 
@@ -405,7 +405,29 @@ impl Store {
                 format!("it must be from 1 to {MAX_PAGE}, not {limit}"),
             ));
         }
-        dispatch!(&self.inner.pool, pool, q => q::list_finished(pool, before, limit).await)
+        dispatch!(&self.inner.pool, pool, q => q::list_finished(pool, before, limit, None).await)
+    }
+
+    /// [`Store::list_finished`], only the games in which the player with
+    /// `player_id` ([`player_id`]) held a seat. A text that is not a
+    /// player id finds none.
+    pub async fn list_finished_of(
+        &self,
+        player_id: &str,
+        before: Option<FinishedCursor>,
+        limit: u32,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        if limit == 0 || limit > MAX_PAGE {
+            return Err(StoreError::invalid(
+                "page size",
+                format!("it must be from 1 to {MAX_PAGE}, not {limit}"),
+            ));
+        }
+        if !is_player_id(player_id) {
+            return Ok(Vec::new());
+        }
+        let player = Some(player_id);
+        dispatch!(&self.inner.pool, pool, q => q::list_finished(pool, before, limit, player).await)
     }
 
     /// What the writer has done so far.

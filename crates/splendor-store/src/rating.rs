@@ -91,6 +91,19 @@ pub struct RatedGame {
     pub rating_before: f64,
     /// The rating after the game.
     pub rating_after: f64,
+    /// The others at the table, in seat order (issue 24).
+    pub opponents: Vec<Opponent>,
+}
+
+/// Another player of a rated game, as a player's page lists them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opponent {
+    /// Their name at that table ("a former player" once forgotten).
+    pub name: String,
+    /// Their public id; `None` for a built-in bot and a forgotten player.
+    pub player_id: Option<String>,
+    /// A built-in bot's level.
+    pub bot: Option<String>,
 }
 
 /// Whose players a leaderboard lists.

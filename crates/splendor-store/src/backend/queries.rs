@@ -284,29 +284,48 @@ pub(crate) async fn list_finished(
     pool: &Pool<Db>,
     before: Option<FinishedCursor>,
     limit: u32,
+    player: Option<&str>,
 ) -> Result<Vec<GameSummary>, StoreError> {
     let columns = "id, room_code, players, created_at, finished_at, result_json";
+    // Issue 24: one player's games, by the player_id of a seat's session.
+    let of_player = |n: usize| {
+        if player.is_some() {
+            format!(
+                " AND id IN (SELECT s.game_id FROM seats s \
+                 JOIN sessions p ON p.id = s.session_id WHERE p.player_id = ${n})"
+            )
+        } else {
+            String::new()
+        }
+    };
     let rows = match before {
         None => {
-            sqlx::query(&format!(
-                "SELECT {columns} FROM games WHERE finished_at IS NOT NULL \
-                 ORDER BY finished_at DESC, id DESC LIMIT $1"
-            ))
-            .bind(i64::from(limit))
-            .fetch_all(pool)
-            .await
+            let sql = format!(
+                "SELECT {columns} FROM games WHERE finished_at IS NOT NULL{} \
+                 ORDER BY finished_at DESC, id DESC LIMIT $1",
+                of_player(2)
+            );
+            let query = sqlx::query(&sql).bind(i64::from(limit));
+            match player {
+                Some(player) => query.bind(player).fetch_all(pool).await,
+                None => query.fetch_all(pool).await,
+            }
         }
         Some(cursor) => {
-            sqlx::query(&format!(
+            let sql = format!(
                 "SELECT {columns} FROM games \
-                 WHERE finished_at IS NOT NULL AND (finished_at, id) < ($1, $2) \
-                 ORDER BY finished_at DESC, id DESC LIMIT $3"
-            ))
-            .bind(cursor.finished_at)
-            .bind(cursor.id)
-            .bind(i64::from(limit))
-            .fetch_all(pool)
-            .await
+                 WHERE finished_at IS NOT NULL AND (finished_at, id) < ($1, $2){} \
+                 ORDER BY finished_at DESC, id DESC LIMIT $3",
+                of_player(4)
+            );
+            let query = sqlx::query(&sql)
+                .bind(cursor.finished_at)
+                .bind(cursor.id)
+                .bind(i64::from(limit));
+            match player {
+                Some(player) => query.bind(player).fetch_all(pool).await,
+                None => query.fetch_all(pool).await,
+            }
         }
     }
     .map_err(read_error)?;

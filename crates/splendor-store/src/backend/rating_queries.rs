@@ -125,7 +125,8 @@ pub(crate) async fn recent_rated_games(
     .fetch_all(pool)
     .await
     .map_err(read_error)?;
-    rows.iter()
+    let mut games: Vec<RatedGame> = rows
+        .iter()
         .map(|row| {
             Ok(RatedGame {
                 game_id: get(row, "game_id")?,
@@ -134,9 +135,47 @@ pub(crate) async fn recent_rated_games(
                 place: narrow("place", i64::from(get::<i32>(row, "place")?))?,
                 rating_before: get(row, "rating_before")?,
                 rating_after: get(row, "rating_after")?,
+                opponents: Vec::new(),
             })
         })
-        .collect()
+        .collect::<Result<_, StoreError>>()?;
+    // The others at each table: one statement for all the games. Their
+    // ids come from the sessions (a forgotten player's is blank, a bot has
+    // no session), never computed from a seat's session id.
+    if games.is_empty() {
+        return Ok(games);
+    }
+    let placeholders: Vec<String> = (2..games.len() + 2).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "SELECT s.game_id, s.seat, s.name, s.bot, p.player_id FROM seats s \
+         LEFT JOIN sessions p ON p.id = s.session_id \
+         WHERE s.game_id IN ({}) AND (p.player_id IS NULL OR p.player_id <> $1) \
+         ORDER BY s.game_id, s.seat",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(&sql).bind(player_id);
+    for game in &games {
+        query = query.bind(game.game_id);
+    }
+    let seats = query.fetch_all(pool).await.map_err(read_error)?;
+    let place: std::collections::HashMap<Uuid, usize> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.game_id, i))
+        .collect();
+    for row in &seats {
+        let game: Uuid = get(row, "game_id")?;
+        let Some(&i) = place.get(&game) else {
+            continue;
+        };
+        let id: Option<String> = get(row, "player_id")?;
+        games[i].opponents.push(crate::rating::Opponent {
+            name: get(row, "name")?,
+            player_id: id.filter(|id| crate::is_player_id(id)),
+            bot: get(row, "bot")?,
+        });
+    }
+    Ok(games)
 }
 
 // ---- quick-play queues ------------------------------------------------------
