@@ -99,6 +99,7 @@ const STEPS = [
     for (const p of [ann, bob]) {
       await p.page.locator(SEL.chatLines).filter({ hasText: text }).waitFor();
     }
+    run.shared.chatText = text;
   }),
 
   step('axe: the table at the start', async (run) => {
@@ -192,7 +193,7 @@ const STEPS = [
     assert.ok(!over, 'the game is still running');
   }),
 
-  step('the player to act reloads the page: same seat, same log', async (run) => {
+  step('the player to act reloads the page: same seat, same log, same chat', async (run) => {
     const player = run.shared.actor;
     const before = await logLines(player);
     assert.ok(before.length >= MOVES_BEFORE_RELOAD, `the log shows the moves (${before.length} lines)`);
@@ -202,6 +203,8 @@ const STEPS = [
     await waitStatus(player, ['mine']);
     const after = await logLines(player);
     assert.deepEqual(after, before, `${player.name}'s log after the reload equals the log before it`);
+    // The chat too (issue 23: chat_history on the way back in).
+    await player.page.locator(SEL.chatLines).filter({ hasText: run.shared.chatText }).waitFor();
     console.log(`  ${player.name}'s log: ${after.length} lines, the same after the reload`);
     // The last move is said above the board, for both, reload or not
     // (issue 23); its player's panel is marked.

@@ -50,6 +50,8 @@ pub enum ServerMessage {
     Hint(HintInfo),
     /// `invited`: the answer to `invite` (issue 25).
     Invited(crate::social::Invited),
+    /// `chat_history`: the room's last chat lines, on join and return.
+    ChatHistory(crate::social::ChatHistory),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -526,6 +528,7 @@ impl ServerMessage {
             ServerMessage::Matched(_) => None,
             ServerMessage::Hint(m) => m.id.as_ref(),
             ServerMessage::Invited(m) => m.id.as_ref(),
+            ServerMessage::ChatHistory(_) => None,
         }
     }
 
@@ -549,6 +552,7 @@ impl ServerMessage {
             ServerMessage::Matched(_) => "matched",
             ServerMessage::Hint(_) => "hint",
             ServerMessage::Invited(_) => "invited",
+            ServerMessage::ChatHistory(_) => "chat_history",
         }
     }
 }

@@ -87,6 +87,19 @@ pub struct ChatInfo {
     pub text: String,
 }
 
+/// `chat_history` (issue 23): the room's last chat lines (at most 50,
+/// oldest first), given to a connection that joins the room or comes back
+/// to it, after `room` (and `state`). Lines of a person the host muted or
+/// the operators removed are not among them. Each line is as `chat` sent
+/// it, without `id`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ChatHistory {
+    /// The room code.
+    pub room: String,
+    /// The lines, oldest first.
+    pub lines: Vec<ChatInfo>,
+}
+
 /// The rematch after a finished game, as `room` shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RematchInfo {

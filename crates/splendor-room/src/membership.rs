@@ -119,6 +119,8 @@ impl RoomCore {
         if let Some(audience) = self.audience_of(caller.conn) {
             self.send_game_to(&audience, None);
         }
+        // The conversation so far (issue 23): a reload keeps it.
+        self.send_chat_history(caller.conn);
     }
 
     pub(crate) fn leave(&mut self, caller: &Caller, give_up: bool) -> Result<(), LobbyError> {
@@ -209,6 +211,7 @@ impl RoomCore {
                 .is_some_and(|r| r.game().has_resigned(s as Seat))
         });
         self.people.bar(session);
+        self.forget_chat_of(session);
         let conn = match (seat, spectator) {
             // From the start a seat is the game's: it stays, away.
             (Some(seat), _) if started => self.people.detach(seat),

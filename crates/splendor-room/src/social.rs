@@ -1,10 +1,13 @@
 //! The table around the game (issue 11): chat between the people in the
 //! room, the host's mute, and the rematch after the end.
 //!
-//! Chat is text from a person, relayed to everyone in the room and kept
-//! nowhere: not in the store, not in the core once sent (only the send
-//! times, for the rate limit). Nothing the server knows about the game is
-//! ever written into it, so chat cannot leak what a seat may not see.
+//! Chat is text from a person, relayed to everyone in the room. The room
+//! keeps its last [`CHAT_KEPT`] lines (in memory, not in the store) and
+//! gives them to whoever joins or comes back (`chat_history`, issue 23), so
+//! a reload keeps the conversation; the lines of a person the host mutes or
+//! the operators remove are dropped, and those of the spectators when the
+//! host mutes them. Nothing the server knows about the game is ever written
+//! into chat, so chat cannot leak what a seat may not see.
 //!
 //! A rematch is agreed in the finished room (every person seated accepts;
 //! bots always do), then made by the gateway, which alone can create rooms
@@ -38,9 +41,15 @@ pub(crate) const CHAT_WINDOW: Duration = Duration::from_secs(10);
 /// [`CHAT_WINDOW`]: a crowd of spectators cannot flood the players.
 pub(crate) const ROOM_CHAT_BURST: usize = 20;
 
+/// The most chat lines a room keeps for those who join or come back.
+pub const CHAT_KEPT: usize = 50;
+
 /// Chat and rematch state of a room; none of it is stored.
 #[derive(Debug, Default)]
 pub(crate) struct Social {
+    /// The room's last [`CHAT_KEPT`] lines, oldest first, each with its
+    /// author's session (so that a muted or removed person's go).
+    lines: VecDeque<(SessionId, ChatInfo)>,
     /// Sessions the host muted (by session: seats are renumbered at the
     /// start).
     muted: Vec<SessionId>,
@@ -177,6 +186,10 @@ impl RoomCore {
         };
         let author = info.from.clone();
         self.notify_chat(session, &author);
+        if self.social.lines.len() == CHAT_KEPT {
+            self.social.lines.pop_front();
+        }
+        self.social.lines.push_back((session, info.clone()));
         let shared = SharedFrame::new(&ServerMessage::Chat(info.clone()));
         for audience in self.audience() {
             if audience.conn == conn {
@@ -206,9 +219,32 @@ impl RoomCore {
             return Err(LobbyError::NotHost);
         }
         self.social.spectators_muted = muted;
+        if muted {
+            // Their lines go from what newcomers are given.
+            self.social.lines.retain(|(_, line)| line.seat.is_some());
+        }
         info!(muted, "spectators' chat mute changed");
         self.broadcast_room(Some((caller.conn, caller.request.clone())));
         Ok(())
+    }
+
+    /// Drops `session`'s lines from what newcomers are given (muted or
+    /// removed).
+    pub(crate) fn forget_chat_of(&mut self, session: SessionId) {
+        self.social.lines.retain(|(author, _)| *author != session);
+    }
+
+    /// Gives `conn` the room's kept chat lines, if any (`chat_history`).
+    pub(crate) fn send_chat_history(&mut self, conn: crate::conn::ConnId) {
+        if self.social.lines.is_empty() {
+            return;
+        }
+        let lines = self.social.lines.iter().map(|(_, l)| l.clone()).collect();
+        let history = splendor_protocol::social::ChatHistory {
+            room: self.code.to_string(),
+            lines,
+        };
+        self.send(conn, ServerMessage::ChatHistory(history));
     }
 
     /// Whether the host muted the spectators' chat.
@@ -238,6 +274,7 @@ impl RoomCore {
         self.social.muted.retain(|s| *s != target);
         if muted {
             self.social.muted.push(target);
+            self.forget_chat_of(target);
         }
         info!(seat, muted, "chat mute changed");
         self.broadcast_room(Some((caller.conn, caller.request.clone())));

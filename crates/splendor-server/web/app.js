@@ -309,6 +309,9 @@ function handle(msg) {
     case 'invited':
       invited(msg);
       return;
+    case 'chat_history':
+      if (S.room && msg.room === S.room.code) chatHistory(msg);
+      return;
     case 'error':
       S.pending = false;
       S.quick = null;

@@ -17,6 +17,14 @@ function chatReceived(msg) {
   renderChat();
 }
 
+// The room's last lines, given on join and return (issue 23): a reload
+// keeps the conversation. They replace what this page holds.
+function chatHistory(msg) {
+  chatLines.length = 0;
+  chatLines.push(...msg.lines.slice(-100));
+  renderChat();
+}
+
 function chatReset() {
   chatLines.length = 0;
   renderChat();

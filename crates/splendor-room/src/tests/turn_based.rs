@@ -391,6 +391,7 @@ fn r12_5_players_away_are_told_of_their_turn_the_chat_and_the_end() {
               c3 <- room Playing [ann* bob] you player#1 id=r8
               c3 <- history v1 (1 actions)
               c3 <- state v1 to_act 1 legal 27 clocks [86400000 85800000*]
+              c3 <- chat_history [ann#0: your move | ann#0: please | ann#0: still there?]
               reply joined player#1
             bob@c3 act {"take":["white","blue","black"]} v1
               write action #1 seat 1 {"take":["white","blue","black"]} -> ok

@@ -233,6 +233,19 @@ impl Table {
                 serde_json::to_string(&h.action).unwrap(),
                 id(&h.id)
             ),
+            ServerMessage::ChatHistory(h) => format!(
+                "chat_history [{}]",
+                h.lines
+                    .iter()
+                    .map(|c| format!(
+                        "{}{}: {}",
+                        c.from,
+                        c.seat.map_or(String::new(), |s| format!("#{s}")),
+                        c.text
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
             other => format!("{other:?}"),
         }
     }
