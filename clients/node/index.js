@@ -12,7 +12,8 @@
 // Settings come from options or the environment (the arena sets the first
 // three): SPLENDOR_URL (default ws://127.0.0.1:8080/ws), SPLENDOR_ROOM (the
 // room to join as a player), SPLENDOR_BOT_NAME, SPLENDOR_TOKEN_FILE (where
-// the session token is kept: the bot's identity and rating),
+// the session token is kept: the bot's identity and rating; by default
+// `my_bot.token` beside the script `node my_bot.js`; `none` for none),
 // SPLENDOR_QUEUE (2, 3 or 4: quick play, a rated game with whoever is
 // waiting), SPLENDOR_GAMES (games in a row, default 1). A room to join wins
 // over the queue, the queue over creating a room with a bot. The kit says
@@ -39,6 +40,7 @@
 'use strict';
 
 const fs = require('node:fs');
+const path = require('node:path');
 const WebSocket = require('ws');
 
 const DEFAULT_URL = 'ws://127.0.0.1:8080/ws';
@@ -84,6 +86,17 @@ function isLegal(action, legal) {
   return card !== undefined && typeof action.buy === 'object' && legal.some((a) => buyCard(a) === card);
 }
 
+// Where a bot keeps its identity when nothing says (issue 24): `<bot>.token`
+// beside the script run directly (`node my_bot.js` keeps `my_bot.token`),
+// so that it plays as the same rated player on every run. Null under the
+// test runner (NODE_TEST_CONTEXT) or without a script file.
+function defaultTokenFile() {
+  const script = process.argv[1];
+  if (!script || process.env.NODE_TEST_CONTEXT || !/\.[cm]?js$/.test(script)) return null;
+  const full = path.resolve(script);
+  return path.join(path.dirname(full), `${path.basename(full).replace(/\.[cm]?js$/, '')}.token`);
+}
+
 // The state with a few conveniences: me, myTurn.
 function withHelpers(state) {
   return Object.assign(state, {
@@ -112,7 +125,7 @@ async function play(choose, options = {}) {
     queue,
     queueId: null,
     name: options.name || process.env.SPLENDOR_BOT_NAME || 'nodebot',
-    tokenFile: options.tokenFile || process.env.SPLENDOR_TOKEN_FILE || null,
+    tokenFile: options.tokenFile || process.env.SPLENDOR_TOKEN_FILE || defaultTokenFile(),
     shared: options.session || {},
     create: options.create || null,
     onFrame: options.onFrame || null,
@@ -139,6 +152,7 @@ async function play(choose, options = {}) {
     // rate_limited refusals met by this game (every connection).
     refusals: 0,
   };
+  if (game.tokenFile === 'none') game.tokenFile = null;
   if (!game.room && !game.queue && !game.create) game.create = { seats: 2, bots: ['greedy'] };
   game.bots = [...((game.create && game.create.bots) || [])];
   game.invite = [...((game.create && game.create.invite) || [])];
@@ -278,7 +292,12 @@ function session(url, game) {
         case 'welcome':
           game.token = msg.token;
           game.shared.token = msg.token;
-          if (game.tokenFile) fs.writeFileSync(game.tokenFile, game.token);
+          if (game.tokenFile) {
+            if (!fs.existsSync(game.tokenFile)) {
+              game.log(`keeping this bot's identity (its rating) in ${game.tokenFile}: delete the file to start as a new player`);
+            }
+            fs.writeFileSync(game.tokenFile, game.token);
+          }
           if (!game.shared.announced) {
             game.shared.announced = true;
             game.log(`playing as ${msg.name} #${msg.player_id} (rated with the bots)`);

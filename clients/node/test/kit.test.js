@@ -164,6 +164,36 @@ test('the template bot plays a game', async () => {
   }
 });
 
+test('a bot script keeps its identity beside itself with no setting (issue 24)', async () => {
+  const os = require('node:os');
+  const server = await startServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-'));
+  try {
+    // The template, run as `node my_bot.js` from elsewhere, with the kit.
+    const template = fs.readFileSync(path.join(__dirname, '..', 'examples', 'template_bot.js'), 'utf8');
+    const bot = path.join(dir, 'my_bot.js');
+    fs.writeFileSync(bot, template.replace(/require\((['"])[^'"]*\1\)/, `require(${JSON.stringify(path.join(__dirname, '..'))})`));
+    const env = { ...process.env, SPLENDOR_URL: server.url };
+    delete env.NODE_TEST_CONTEXT;
+    delete env.SPLENDOR_TOKEN_FILE;
+    const runs = [];
+    for (let i = 0; i < 2; i += 1) {
+      const stderr = await new Promise((resolve, reject) => {
+        execFile('node', [bot], { env, timeout: 120000 },
+          (err, _stdout, errs) => (err ? reject(new Error(`${err.message}\n${errs}`)) : resolve(errs)));
+      });
+      runs.push({ token: fs.readFileSync(path.join(dir, 'my_bot.token'), 'utf8').trim(), stderr });
+    }
+    assert.equal(runs[0].token.length, 64);
+    assert.equal(runs[1].token, runs[0].token, 'the second run played as the same session');
+    assert.match(runs[0].stderr, /keeping this bot's identity/);
+    assert.doesNotMatch(runs[1].stderr, /keeping this bot's identity/);
+  } finally {
+    server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 async function getJson(url) {
   const http = require('node:http');
   return new Promise((resolve, reject) => {

@@ -450,12 +450,36 @@ class KitTest(unittest.TestCase):
     def test_the_template_bot_plays_a_game(self):
         example = ROOT / "clients" / "python" / "examples" / "template_bot.py"
         with Server() as server:
+            # No token file beside the example in the source tree.
             out = subprocess.run(
-                ["python3", str(example)], env=dict(os.environ, SPLENDOR_URL=server.url),
+                ["python3", str(example)],
+                env=dict(os.environ, SPLENDOR_URL=server.url, SPLENDOR_TOKEN_FILE="none"),
                 capture_output=True, text=True, timeout=120,
             )
             self.assertEqual(out.returncode, 0, out.stderr)
             self.assertIn("winners:", out.stdout)
+            self.assertFalse(example.with_suffix(".token").exists())
+
+    def test_a_bot_script_keeps_its_identity_beside_itself_with_no_setting(self):
+        """Issue 24: `python3 my_bot.py` keeps `my_bot.token` and says so once."""
+        example = ROOT / "clients" / "python" / "examples" / "template_bot.py"
+        with Server() as server, tempfile.TemporaryDirectory() as tmp:
+            bot = pathlib.Path(tmp) / "my_bot.py"
+            bot.write_text(example.read_text())
+            env = {k: v for k, v in os.environ.items() if k != "SPLENDOR_TOKEN_FILE"}
+            env["SPLENDOR_URL"] = server.url
+            runs = []
+            for _ in range(2):
+                out = subprocess.run(["python3", str(bot)], env=env, capture_output=True,
+                                     text=True, timeout=120)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                token = (pathlib.Path(tmp) / "my_bot.token").read_text().strip()
+                runs.append((token, out.stderr))
+            self.assertEqual(len(runs[0][0]), 64)
+            # The second run played as the same session: the same token.
+            self.assertEqual(runs[0][0], runs[1][0])
+            self.assertIn("keeping this bot's identity", runs[0][1])
+            self.assertNotIn("keeping this bot's identity", runs[1][1])
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ import json
 import logging
 import os
 import random
+import sys
 from typing import Any, Callable, Dict, List, Optional
 
 import websockets
@@ -78,6 +79,22 @@ RATE_LIMIT_MIN_GAP_S = 0.05
 RATE_LIMIT_MAX_GAP_S = 1.0
 # How many sent messages are remembered, to send one again when refused.
 REMEMBERED_MESSAGES = 64
+
+
+def default_token_file() -> Optional[str]:
+    """Where a bot keeps its identity when nothing says (issue 24):
+    ``<bot>.token`` beside the script run directly (``python3 my_bot.py``
+    keeps ``my_bot.token``), so that it plays as the same rated player on
+    every run. ``None`` for anything else (``python -m ...``, a test
+    runner, an interactive session): those keep the token in memory only.
+    ``SPLENDOR_TOKEN_FILE`` names another file, or ``none`` for none."""
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None:
+        return None
+    path = getattr(main, "__file__", None)
+    if not path or not path.endswith(".py"):
+        return None
+    return os.path.splitext(os.path.abspath(path))[0] + ".token"
 
 
 class KitError(Exception):
@@ -133,7 +150,9 @@ async def play(
     url = url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL
     room = room or os.environ.get("SPLENDOR_ROOM") or None
     name = name or os.environ.get("SPLENDOR_BOT_NAME") or "pybot"
-    token_file = token_file or os.environ.get("SPLENDOR_TOKEN_FILE") or None
+    token_file = token_file or os.environ.get("SPLENDOR_TOKEN_FILE") or default_token_file()
+    if token_file == "none":
+        token_file = None
     if room is None:
         queue = queue or int(os.environ.get("SPLENDOR_QUEUE") or 0) or None
     else:
@@ -390,6 +409,9 @@ class _Game:
                 self.token = msg["token"]
                 self.shared["token"] = self.token
                 if self.token_file:
+                    if not os.path.exists(self.token_file):
+                        log.warning("keeping this bot's identity (its rating) in %s: "
+                                    "delete the file to start as a new player", self.token_file)
                     with open(self.token_file, "w") as f:
                         f.write(self.token)
                 if not self.shared.get("announced"):
