@@ -93,6 +93,8 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/quickplay.js", "text/javascript; charset=utf-8"),
         ("/leaderboard.js", "text/javascript; charset=utf-8"),
         ("/leaderboard", "text/html; charset=utf-8"),
+        ("/how-to-play", "text/html; charset=utf-8"),
+        ("/how-to-play.js", "text/javascript; charset=utf-8"),
         ("/i18n.js", "text/javascript; charset=utf-8"),
         ("/i18n-nl.js", "text/javascript; charset=utf-8"),
         ("/i18n-fr.js", "text/javascript; charset=utf-8"),
@@ -155,7 +157,9 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
     assert_eq!(replay_page.matches("<script").count(), 8, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;
     assert_eq!(board_page.matches("<script").count(), 7, "{board_page}");
-    for page in [&page, &replay_page, &board_page] {
+    let howto_page = get(&server, "/how-to-play").await.body;
+    assert_eq!(howto_page.matches("<script").count(), 7, "{howto_page}");
+    for page in [&page, &replay_page, &board_page, &howto_page] {
         assert!(!page.contains("style="), "{page}");
         assert!(!has_inline_handler(page), "{page}");
         assert_eq!(
@@ -182,6 +186,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/analysis.js",
         "/quickplay.js",
         "/leaderboard.js",
+        "/how-to-play.js",
         "/i18n.js",
         "/i18n-nl.js",
         "/i18n-fr.js",

@@ -716,6 +716,22 @@ const STEPS = [
     assert.equal(await page.locator('#my-games').isHidden(), true, 'no game left');
   }),
 
+  step('Joy opens How to play from the lobby: the rules in short, in English and Dutch, clean under axe', async (run) => {
+    const { page } = run.player('Joy');
+    await page.locator('#how-to-play').click();
+    await page.waitForURL(/\/how-to-play$/);
+    await page.getByRole('heading', { name: 'How to play' }).waitFor();
+    await page.getByRole('img', { name: /A card: 1 point/ }).waitFor();
+    await checkAccessibility(run, page, 'how to play');
+    await page.locator('#lang').selectOption('nl');
+    await page.getByRole('heading', { name: 'Zo speel je' }).waitFor();
+    await page.getByRole('img', { name: /Een kaart: 1 punt/ }).waitFor();
+    await checkAccessibility(run, page, 'how to play, in Dutch');
+    await page.locator('#lang').selectOption('en');
+    await page.goBack();
+    await page.locator(SEL.lobby).waitFor({ state: 'visible' });
+  }),
+
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);

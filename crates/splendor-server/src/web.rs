@@ -77,6 +77,15 @@ const LEADERBOARD_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/leaderboard.js"),
     "text/javascript; charset=utf-8",
 );
+// How to play (issue 23): the rules in short, in the page's languages.
+const HOWTO_PAGE: Asset = Asset::new(
+    include_bytes!("../web/how-to-play.html"),
+    "text/html; charset=utf-8",
+);
+const HOWTO_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/how-to-play.js"),
+    "text/javascript; charset=utf-8",
+);
 // Web Push: the opt-in (issue 25), and the service worker that shows what
 // is pushed.
 const PUSH_SCRIPT: Asset = Asset::new(
@@ -164,6 +173,14 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/leaderboard.js",
             get(async |h: HeaderMap| serve(&LEADERBOARD_SCRIPT, &h)),
+        )
+        .route(
+            "/how-to-play",
+            get(async |h: HeaderMap| serve(&HOWTO_PAGE, &h)),
+        )
+        .route(
+            "/how-to-play.js",
+            get(async |h: HeaderMap| serve(&HOWTO_SCRIPT, &h)),
         )
         .route(
             "/push.js",
