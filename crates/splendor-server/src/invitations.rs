@@ -77,9 +77,14 @@ pub(crate) async fn listed(state: &AppState, session: SessionId) -> Vec<Invitati
                 return Vec::new();
             }
         };
+    let before = unix_millis_now() - LIFETIME_MS;
     let mut shown = Vec::new();
     let mut stale = Vec::new();
     for invitation in invitations {
+        if invitation.created_at < before {
+            stale.push(invitation.id);
+            continue;
+        }
         match open.get(&invitation.room_code) {
             Some(room)
                 if room.lease.epoch == invitation.room_epoch
@@ -104,7 +109,11 @@ pub(crate) async fn listed(state: &AppState, session: SessionId) -> Vec<Invitati
             _ => stale.push(invitation.id),
         }
     }
-    let before = unix_millis_now() - LIFETIME_MS;
+    // Only when there is something to delete: My games is read every few
+    // seconds by open pages.
+    if stale.is_empty() {
+        return shown;
+    }
     let store = store.clone();
     tokio::spawn(async move {
         if let Err(e) = store.drop_stale_invitations(&stale, before).await {
