@@ -732,6 +732,17 @@ const STEPS = [
     await page.locator(SEL.lobby).waitFor({ state: 'visible' });
   }),
 
+  step('Joy asks Quick play for bot programs: she waits in their pool, told it is not rated, and cancels', async (run) => {
+    const { page } = run.player('Joy');
+    await page.locator('#queue-programs').check();
+    await page.locator(SEL.queuePlayers).selectOption('2');
+    await page.locator(SEL.queueButton).click();
+    await page.locator('#queue-text', { hasText: 'against bot programs, not rated' }).waitFor();
+    await page.locator('#unqueue').click();
+    await page.locator('#queue-form').waitFor({ state: 'visible' });
+    await page.locator('#queue-programs').uncheck();
+  }),
+
   step('Cy presses Quick play for two; cancels, waits again (bots after 30 s) and reloads', async (run) => {
     const cy = await run.openPlayer('Cy', { width: 1280, height: 900 });
     await signIn(cy, `${run.baseUrl}/`);

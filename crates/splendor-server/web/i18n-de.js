@@ -414,6 +414,8 @@
   'quick.about': 'Ein gewertetes Spiel mit allen, die warten, mit Uhr; ein Ersatzspieler spielt für alle, die gehen.',
   'quick.players': 'Spieler',
   'quick.bots': 'Bots nehmen die Plätze, die nach 30 s noch frei sind',
+  'quick.programs': 'gegen Bot-Programme (ohne Wertung)',
+  'quick.waitingPrograms': 'Warte auf ein Spiel zu {players} gegen Bot-Programme, ohne Wertung: {waiting} in der Warteschlange.',
   'quick.play': 'Schnellspiel',
   'quick.cancel': 'Abbrechen',
   'quick.waiting': 'Warte auf ein Spiel zu {players}: {waiting} in der Warteschlange.',

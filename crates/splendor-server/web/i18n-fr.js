@@ -414,6 +414,8 @@
   'quick.about': 'Une partie classée avec ceux qui attendent, avec une pendule ; un remplaçant joue pour qui s’en va.',
   'quick.players': 'Joueurs',
   'quick.bots': 'des bots prennent les places encore libres après 30 s',
+  'quick.programs': 'contre des programmes (partie non classée)',
+  'quick.waitingPrograms': 'En attente d’une partie à {players} contre des programmes, non classée : {waiting} dans la file.',
   'quick.play': 'Partie rapide',
   'quick.cancel': 'Annuler',
   'quick.waiting': 'En attente d’une partie à {players} : {waiting} dans la file.',

@@ -414,6 +414,8 @@
   'quick.about': 'Een spel voor de rating met wie er wacht, met een klok; een invaller speelt voor wie weggaat.',
   'quick.players': 'Spelers',
   'quick.bots': 'bots nemen de plaatsen die na 30 s nog vrij zijn',
+  'quick.programs': 'tegen botprogramma\'s (telt niet voor de rating)',
+  'quick.waitingPrograms': 'Wachten op een spel met {players} tegen botprogramma\'s, telt niet voor de rating: {waiting} in de wachtrij.',
   'quick.play': 'Snel spelen',
   'quick.cancel': 'Annuleren',
   'quick.waiting': 'Wachten op een spel met {players}: {waiting} in de wachtrij.',

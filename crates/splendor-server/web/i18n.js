@@ -441,6 +441,8 @@ const MESSAGES = {
     'quick.about': 'A rated game with whoever is waiting, with a clock; a stand-in plays for anyone who leaves.',
     'quick.players': 'Players',
     'quick.bots': 'bots take the seats nobody takes within 30 s',
+    'quick.programs': 'against bot programs (not rated)',
+    'quick.waitingPrograms': 'Waiting for a game of {players} against bot programs, not rated: {waiting} in the queue.',
     'quick.play': 'Quick play',
     'quick.cancel': 'Cancel',
     'quick.waiting': 'Waiting for a game of {players}: {waiting} in the queue.',

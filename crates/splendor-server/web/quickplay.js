@@ -14,6 +14,9 @@ function startQueue() {
   if (queueWait || S.room) return;
   const msg = { type: 'queue', players: Number($('queue-players').value) };
   if ($('queue-bots').checked) msg.bot_after_s = 30;
+  // People and programs wait apart (issue 24); a person may choose
+  // programs, in games that are not rated.
+  if ($('queue-programs').checked) msg.pool = 'programs';
   send(msg);
 }
 
@@ -47,7 +50,7 @@ function renderQueue() {
   // What a screen reader is told (a live region) changes only when the
   // server says something; the seconds tick beside it, outside the region.
   const said = [
-    t('quick.waiting', { players: q.players, waiting: q.waiting }),
+    t(q.pool === 'programs' ? 'quick.waitingPrograms' : 'quick.waiting', { players: q.players, waiting: q.waiting }),
     t('quick.clock', { initial: durationText(q.clock.initial_s), increment: durationText(q.clock.increment_s) }),
   ].join(' ');
   if ($('queue-text').textContent !== said) $('queue-text').textContent = said;
