@@ -124,3 +124,67 @@ async fn a_person_may_play_programs_unrated_and_a_program_may_not_wait_among_peo
     assert_eq!(a.get("rated"), None, "{a}");
     assert_eq!(p.get("rated"), None, "{p}");
 }
+
+/// Issue 22: a session the operators marked is kept out of rated quick
+/// play without being told: it waits apart (its `queued` says the people's
+/// pool, as for anyone), is matched only with other marked sessions, and
+/// their game is not rated.
+#[tokio::test]
+async fn a_marked_session_waits_apart_unrated_and_is_not_told() {
+    use splendor_server::config::{AdminOptions, AdminToken};
+    const TOKEN: &str = "operators-only-0123456789";
+    let server = TestServer::start_with(Config {
+        admin: AdminOptions {
+            admin_token: Some(AdminToken::new(TOKEN).expect("a token")),
+            admin_token_file: None,
+        },
+        ..config()
+    })
+    .await;
+    let mark = |session: String| {
+        let server = &server;
+        async move {
+            let auth = format!("Bearer {TOKEN}");
+            let body = json!({"session": session, "reason": "farmed throwaway sessions"});
+            let (status, answer) = splendor_e2e::process::http_post_with(
+                server.addr(),
+                "/api/admin/marks",
+                &[("Authorization", auth.as_str())],
+                &body.to_string(),
+            )
+            .await;
+            assert_eq!(status, 201, "{answer}");
+        }
+    };
+    let mut sessions = Vec::new();
+    let mut clients = Vec::new();
+    for name in ["farmer", "ann", "alt"] {
+        let mut client = TestClient::connect(&server, name).await;
+        let welcome = client.request(json!({"type": "hello", "name": name})).await;
+        sessions.push(welcome["session"].as_str().unwrap().to_owned());
+        clients.push(client);
+    }
+    mark(sessions[0].clone()).await;
+    mark(sessions[2].clone()).await;
+    let two = json!({"type": "queue", "players": 2});
+    // The farmer and a person: each waits alone, the farmer told nothing.
+    let queued = queue(&mut clients[0], two.clone()).await;
+    assert_eq!(
+        (&queued["pool"], &queued["waiting"]),
+        (&json!("people"), &json!(1))
+    );
+    let queued = queue(&mut clients[1], two.clone()).await;
+    assert_eq!(
+        (&queued["pool"], &queued["waiting"]),
+        (&json!("people"), &json!(1))
+    );
+    // Another marked session: matched with the farmer, unrated.
+    queue(&mut clients[2], two.clone()).await;
+    let (farmer, rest) = clients.split_at_mut(1);
+    let (f, a) = tokio::join!(matched(&mut farmer[0]), matched(&mut rest[1]));
+    assert_eq!(f["code"], a["code"]);
+    assert_eq!(f.get("rated"), None, "{f}");
+    // The person still waits for people.
+    let unqueued = clients[1].request(json!({"type": "unqueue"})).await;
+    assert_eq!(unqueued["type"], "unqueued", "{unqueued}");
+}

@@ -254,6 +254,25 @@ pub(crate) async fn mute_for(
     }
 }
 
+/// Whether the operators marked `session` (issue 22): read from the store
+/// at each `queue`, so a mark made on any node holds at once. A store that
+/// cannot be read marks nobody (logged).
+pub(crate) async fn is_marked(state: &crate::AppState, session: uuid::Uuid) -> bool {
+    let Some(store) = state.store() else {
+        return false;
+    };
+    let id = session.simple().to_string();
+    match store.active_sanctions().await {
+        Ok(sanctions) => sanctions
+            .iter()
+            .any(|s| s.kind == MARK_SESSION && s.value == id),
+        Err(e) => {
+            warn!(error = %e, "reading the marks");
+            false
+        }
+    }
+}
+
 /// Minutes left until `until_ms` (at least 1), by this node's clock.
 pub(crate) fn minutes_left(until_ms: i64) -> usize {
     let now_ms = std::time::SystemTime::now()

@@ -19,6 +19,9 @@ pub enum QueuePool {
     People,
     /// Programs (`"bot":true` in hello), and people who chose to play them.
     Programs,
+    /// Sessions the operators marked (issue 22): kept out of rated quick
+    /// play without being told; matched only with each other, unrated.
+    Marked,
 }
 
 impl QueuePool {
@@ -27,6 +30,7 @@ impl QueuePool {
         match self {
             QueuePool::People => "people",
             QueuePool::Programs => "programs",
+            QueuePool::Marked => "marked",
         }
     }
 
@@ -35,6 +39,7 @@ impl QueuePool {
         match text {
             "people" => Some(QueuePool::People),
             "programs" => Some(QueuePool::Programs),
+            "marked" => Some(QueuePool::Marked),
             _ => None,
         }
     }

@@ -115,10 +115,13 @@ impl Lobby {
             .map(|s| s.id)
             .ok_or(LobbyError::InvalidSeats(0))?;
         // Issue 24: a game of the programs' pool with a person in it (who
-        // chose to play programs) is not rated; the rest are.
-        let rated = entries
-            .iter()
-            .all(|e| e.program == (e.pool == QueuePool::Programs));
+        // chose to play programs) is not rated, nor (issue 22) one of
+        // marked sessions; the rest are.
+        let rated = entries.iter().all(|e| match e.pool {
+            QueuePool::People => !e.program,
+            QueuePool::Programs => e.program,
+            QueuePool::Marked => false,
+        });
         let handle = self.create_match(sessions, bots, clock, rated).await?;
         let caller = Caller {
             session: host,

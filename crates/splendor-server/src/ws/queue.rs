@@ -81,6 +81,15 @@ impl Client {
                 return self.reply_error(ErrorCode::InvalidField, words, id);
             }
         };
+        // Issue 22: a session the operators marked waits apart, with other
+        // marked ones only, unrated, and is not told (`queued` names the
+        // pool it asked for).
+        let told = pool;
+        let pool = if crate::sanctions::is_marked(&self.state, session.id.0).await {
+            QueuePool::Marked
+        } else {
+            pool
+        };
         let Some(store) = self.quick_play_store(&id) else {
             return;
         };
@@ -137,7 +146,8 @@ impl Client {
         self.bots_at = queue
             .bot_after_s
             .map(|s| (Instant::now() + Duration::from_secs(u64::from(s)), players));
-        self.announce_queued(&store, (players, pool), id).await;
+        self.announce_queued(&store, (players, pool, told), id)
+            .await;
         self.form(&store, (players, pool)).await;
     }
 
@@ -238,7 +248,13 @@ impl Client {
             let left = u64::try_from(at.saturating_sub(unix_millis_now())).unwrap_or(0);
             (Instant::now() + Duration::from_millis(left), entry.players)
         });
-        self.announce_queued(&store, (entry.players, entry.pool), None)
+        // A marked session is told the pool its kind would have.
+        let told = match entry.pool {
+            QueuePool::Marked if self.program => QueuePool::Programs,
+            QueuePool::Marked => QueuePool::People,
+            pool => pool,
+        };
+        self.announce_queued(&store, (entry.players, entry.pool, told), None)
             .await;
         self.form(&store, (entry.players, entry.pool)).await;
     }
@@ -348,7 +364,7 @@ impl Client {
     async fn announce_queued(
         &self,
         store: &Store,
-        (players, pool): (u8, QueuePool),
+        (players, pool, told): (u8, QueuePool, QueuePool),
         id: Option<RequestId>,
     ) {
         let waiting = store.queue_length_in(players, pool).await.unwrap_or(1);
@@ -360,9 +376,9 @@ impl Client {
         self.send(ServerMessage::Queued(Queued {
             id,
             players,
-            pool: match pool {
-                QueuePool::People => Pool::People,
+            pool: match told {
                 QueuePool::Programs => Pool::Programs,
+                QueuePool::People | QueuePool::Marked => Pool::People,
             },
             waiting,
             clock,
