@@ -7,10 +7,12 @@
 //! its dependencies, the crate cannot.
 
 mod bots;
+mod chat_history;
 mod check;
 mod clocks;
 mod expiry;
 mod hint;
+mod invite;
 mod membership;
 mod parking;
 mod play;

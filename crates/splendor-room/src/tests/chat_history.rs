@@ -1,0 +1,122 @@
+//! The chat a room keeps for whoever joins or comes back (issue 23):
+//! `chat_history`, without the lines of a muted or removed person.
+
+use expect_test::expect;
+
+use super::check::check;
+
+#[test]
+fn whoever_joins_or_comes_back_gets_the_chat_so_far_without_muted_or_removed_lines() {
+    // Issue 23: a reload keeps the conversation (`chat_history` after the
+    // room and the state); the host's mute and the operators' removal take
+    // a person's lines out of it, the spectators' mute theirs.
+    check(
+        r#"
+        room 3 ann@c1
+        bob@c2 join player
+        eve@c5 join spectator
+        ann@c1 chat hello all
+        bob@c2 chat hi ann
+        eve@c5 chat watching you
+        cy@c3 join player
+        ann@c1 mute 1
+        bob@c7 join player
+        ann@c1 mute spectators
+        cy@c3 chat hey
+        dan@c4 join spectator
+        cy@c3 removed spamming
+        dan@c9 join spectator
+        "#,
+        expect![[r#"
+            room 3 ann@c1
+              c1 <- room Waiting [ann* - -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob -] you player#0
+              c2 <- room Waiting [ann* bob -] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/3 host ann
+            eve@c5 join spectator
+              c1 <- room Waiting [ann* bob -] watching ["eve"] you player#0
+              c2 <- room Waiting [ann* bob -] watching ["eve"] you player#1
+              c5 <- room Waiting [ann* bob -] watching ["eve"] you spectator id=r2
+              reply joined spectator
+            ann@c1 chat hello all
+              c1 <- chat ann#0: hello all id=r3
+              c2 <- chat ann#0: hello all (frame)
+              c5 <- chat ann#0: hello all (frame)
+              reply ok
+            bob@c2 chat hi ann
+              c1 <- chat bob#1: hi ann (frame)
+              c2 <- chat bob#1: hi ann id=r4
+              c5 <- chat bob#1: hi ann (frame)
+              reply ok
+            eve@c5 chat watching you
+              c1 <- chat eve: watching you (frame)
+              c2 <- chat eve: watching you (frame)
+              c5 <- chat eve: watching you id=r5
+              reply ok
+            cy@c3 join player
+              c1 <- room Waiting [ann* bob cy] watching ["eve"] you player#0
+              c2 <- room Waiting [ann* bob cy] watching ["eve"] you player#1
+              c3 <- room Waiting [ann* bob cy] watching ["eve"] you player#2 id=r6
+              c5 <- room Waiting [ann* bob cy] watching ["eve"] you spectator (frame)
+              c3 <- chat_history [ann#0: hello all | bob#1: hi ann | eve: watching you]
+              reply joined player#2
+              listed Waiting 3/3 host ann
+            ann@c1 mute 1
+              c1 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#0 id=r7
+              c2 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#1
+              c3 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#2
+              c5 <- room Waiting [ann* bob muted cy] watching ["eve"] you spectator (frame)
+              reply ok
+            bob@c7 join player
+              close c2 Replaced
+              release c2
+              c1 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#0
+              c7 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#1 id=r8
+              c3 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#2
+              c5 <- room Waiting [ann* bob muted cy] watching ["eve"] you spectator (frame)
+              c7 <- chat_history [ann#0: hello all | eve: watching you]
+              reply joined player#1
+            ann@c1 mute spectators
+              c1 <- room Waiting [ann* bob muted cy] watching ["eve"] (muted) you player#0 id=r9
+              c7 <- room Waiting [ann* bob muted cy] watching ["eve"] (muted) you player#1
+              c3 <- room Waiting [ann* bob muted cy] watching ["eve"] (muted) you player#2
+              c5 <- room Waiting [ann* bob muted cy] watching ["eve"] (muted) you spectator (frame)
+              reply ok
+            cy@c3 chat hey
+              c1 <- chat cy#2: hey (frame)
+              c7 <- chat cy#2: hey (frame)
+              c3 <- chat cy#2: hey id=r10
+              c5 <- chat cy#2: hey (frame)
+              reply ok
+            dan@c4 join spectator
+              c1 <- room Waiting [ann* bob muted cy] watching ["eve", "dan"] (muted) you player#0
+              c7 <- room Waiting [ann* bob muted cy] watching ["eve", "dan"] (muted) you player#1
+              c3 <- room Waiting [ann* bob muted cy] watching ["eve", "dan"] (muted) you player#2
+              c5 <- room Waiting [ann* bob muted cy] watching ["eve", "dan"] (muted) you spectator (frame)
+              c4 <- room Waiting [ann* bob muted cy] watching ["eve", "dan"] (muted) you spectator id=r11
+              c4 <- chat_history [ann#0: hello all | cy#2: hey]
+              reply joined spectator
+            cy@c3 removed spamming
+              c3 <- room_closed "closed-removed(reason=\"spamming\")"
+              release c3
+              c1 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you player#0
+              c7 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you player#1
+              c5 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you spectator (frame)
+              c4 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you spectator (frame)
+              reply ok
+              listed Waiting 2/3 host ann
+            dan@c9 join spectator
+              close c4 Replaced
+              release c4
+              c1 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you player#0
+              c7 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you player#1
+              c5 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you spectator (frame)
+              c9 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you spectator id=r13
+              c9 <- chat_history [ann#0: hello all]
+              reply joined spectator
+        "#]],
+    );
+}
