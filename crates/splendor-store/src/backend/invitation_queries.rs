@@ -165,6 +165,20 @@ pub(crate) async fn drop_invitations(
     to: Uuid,
     room: &str,
 ) -> Result<u64, StoreError> {
+    // Every join of a player asks; almost none has an invitation. A read
+    // first: on SQLite even a DELETE that matches nothing takes the write
+    // lock from the writer (issue 20 found that of the queue's).
+    let any: Option<i32> = sqlx::query_scalar(
+        "SELECT 1 FROM invitations WHERE to_session = $1 AND room_code = $2 LIMIT 1",
+    )
+    .bind(to)
+    .bind(room)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    if any.is_none() {
+        return Ok(0);
+    }
     let done = sqlx::query("DELETE FROM invitations WHERE to_session = $1 AND room_code = $2")
         .bind(to)
         .bind(room)
