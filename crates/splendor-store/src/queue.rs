@@ -68,23 +68,10 @@ pub struct QueueEntry {
 }
 
 impl Store {
-    /// Puts a person in the people's queue for games of `players` (see
-    /// [`Store::enqueue_in`]).
-    pub async fn enqueue(
-        &self,
-        session: SessionId,
-        name: &str,
-        players: u8,
-        times: (UnixMillis, Option<UnixMillis>),
-    ) -> Result<(), StoreError> {
-        self.enqueue_in(session, name, (players, QueuePool::People, false), times)
-            .await
-    }
-
     /// Puts a session (a program or not) in the queue of `pool` for games
     /// of `players`. A session already queued gets
     /// [`StoreError::AlreadyQueued`] with its queue.
-    pub async fn enqueue_in(
+    pub async fn enqueue(
         &self,
         session: SessionId,
         name: &str,
@@ -123,32 +110,17 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::set_queue_away(pool, session, since).await)
     }
 
-    /// How many present sessions wait for games of `players` among people.
-    pub async fn queue_length(&self, players: u8) -> Result<u64, StoreError> {
-        self.queue_length_in(players, QueuePool::People).await
-    }
-
     /// How many present sessions wait for games of `players` in `queue`.
-    pub async fn queue_length_in(&self, players: u8, queue: QueuePool) -> Result<u64, StoreError> {
+    pub async fn queue_length(&self, players: u8, queue: QueuePool) -> Result<u64, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::queue_length(pool, players, queue).await)
     }
 
     /// Drops the entries away since before `away_before`, then takes the
-    /// `players` oldest present entries of that queue out of it, if there
+    /// `players` oldest present entries of that queue and pool (only entries
+    /// of one pool make a game together) out of it, if there
     /// are that many: the sessions of one new game, oldest first. `None`
     /// when too few wait.
     pub async fn take_match(
-        &self,
-        players: u8,
-        away_before: UnixMillis,
-    ) -> Result<Option<Vec<QueueEntry>>, StoreError> {
-        self.take_match_in((players, QueuePool::People), away_before)
-            .await
-    }
-
-    /// [`Store::take_match`] in the queue of `pool`: only entries of that
-    /// pool make a game together.
-    pub async fn take_match_in(
         &self,
         (players, queue): (u8, QueuePool),
         away_before: UnixMillis,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use common::TestDb;
-use splendor_store::{NewGame, SeatRecord, SessionId};
+use splendor_store::{NewGame, QueuePool, SeatRecord, SessionId};
 use uuid::Uuid;
 
 fn game(id: Uuid, players: &[SessionId]) -> NewGame {
@@ -56,8 +56,10 @@ async fn queue_traffic_vs_writer(db: TestDb) {
             let mut n = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 let s = SessionId(Uuid::from_u128(((t as u128) << 64) | n as u128));
-                let _ = store.enqueue(s, "q", 2, (n as i64, None)).await;
-                let _ = store.take_match(2, 0).await;
+                let _ = store
+                    .enqueue(s, "q", (2, QueuePool::People, false), (n as i64, None))
+                    .await;
+                let _ = store.take_match((2, QueuePool::People), 0).await;
                 let _ = store.dequeue(s).await;
                 n += 1;
             }
@@ -99,7 +101,7 @@ async fn concurrent_takes(db: TestDb) {
             .enqueue(
                 SessionId(Uuid::from_u128(i + 1)),
                 "q",
-                2,
+                (2, QueuePool::People, false),
                 ((i / 3) as i64, None),
             )
             .await
@@ -112,7 +114,7 @@ async fn concurrent_takes(db: TestDb) {
         tasks.push(tokio::spawn(async move {
             let mut got = Vec::new();
             loop {
-                match store.take_match(2, 0).await {
+                match store.take_match((2, QueuePool::People), 0).await {
                     Ok(Some(e)) => got.push(e),
                     Ok(None) => return got,
                     Err(e) => {
@@ -135,7 +137,7 @@ async fn concurrent_takes(db: TestDb) {
             }
         }
     }
-    let left = store.queue_length(2).await.unwrap();
+    let left = store.queue_length(2, QueuePool::People).await.unwrap();
     eprintln!(
         "{:?}: {games} games, {} taken, {left} left, {} errors",
         db.kind,

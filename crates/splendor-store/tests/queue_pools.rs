@@ -31,31 +31,25 @@ async fn people_and_programs_are_matched_within_their_pool_only(db: TestDb) {
     for (i, (pool, program)) in queued.iter().enumerate() {
         let at = 100 + i as i64;
         store
-            .enqueue_in(ids[i], "x", (2, *pool, *program), (at, None))
+            .enqueue(ids[i], "x", (2, *pool, *program), (at, None))
             .await
             .unwrap();
     }
     // Queued once, whatever the pool.
     assert!(matches!(
         store
-            .enqueue_in(ids[0], "x", (3, QueuePool::Programs, false), (200, None))
+            .enqueue(ids[0], "x", (3, QueuePool::Programs, false), (200, None))
             .await,
         Err(StoreError::AlreadyQueued(2))
     ));
-    assert_eq!(
-        store.queue_length_in(2, QueuePool::People).await.unwrap(),
-        2
-    );
-    assert_eq!(
-        store.queue_length_in(2, QueuePool::Programs).await.unwrap(),
-        3
-    );
+    assert_eq!(store.queue_length(2, QueuePool::People).await.unwrap(), 2);
+    assert_eq!(store.queue_length(2, QueuePool::Programs).await.unwrap(), 3);
     let entry = store.queue_entry(ids[2]).await.unwrap().unwrap();
     assert_eq!((entry.pool, entry.program), (QueuePool::Programs, false));
 
     // The people's game: the two people, never the older program.
     let people = store
-        .take_match_in((2, QueuePool::People), 0)
+        .take_match((2, QueuePool::People), 0)
         .await
         .unwrap()
         .unwrap();
@@ -67,25 +61,19 @@ async fn people_and_programs_are_matched_within_their_pool_only(db: TestDb) {
             .all(|e| e.pool == QueuePool::People && !e.program)
     );
     assert_eq!(
-        store
-            .take_match_in((2, QueuePool::People), 0)
-            .await
-            .unwrap(),
+        store.take_match((2, QueuePool::People), 0).await.unwrap(),
         None
     );
     // The programs' game: the two oldest there (a program and the person
     // who chose programs); the last program waits on.
     let programs = store
-        .take_match_in((2, QueuePool::Programs), 0)
+        .take_match((2, QueuePool::Programs), 0)
         .await
         .unwrap()
         .unwrap();
     let sessions: Vec<_> = programs.iter().map(|e| (e.session, e.program)).collect();
     assert_eq!(sessions, [(ids[1], true), (ids[2], false)]);
-    assert_eq!(
-        store.queue_length_in(2, QueuePool::Programs).await.unwrap(),
-        1
-    );
+    assert_eq!(store.queue_length(2, QueuePool::Programs).await.unwrap(), 1);
 }
 
 async fn a_game_with_bots_takes_the_sessions_pool_only(db: TestDb) {
@@ -95,15 +83,15 @@ async fn a_game_with_bots_takes_the_sessions_pool_only(db: TestDb) {
         ids.push(store.create_session(&format!("s{i}"), 1).await.unwrap().0);
     }
     store
-        .enqueue_in(ids[0], "a", (3, QueuePool::People, false), (100, Some(150)))
+        .enqueue(ids[0], "a", (3, QueuePool::People, false), (100, Some(150)))
         .await
         .unwrap();
     store
-        .enqueue_in(ids[1], "b", (3, QueuePool::Programs, true), (90, None))
+        .enqueue(ids[1], "b", (3, QueuePool::Programs, true), (90, None))
         .await
         .unwrap();
     store
-        .enqueue_in(ids[2], "c", (3, QueuePool::People, false), (110, None))
+        .enqueue(ids[2], "c", (3, QueuePool::People, false), (110, None))
         .await
         .unwrap();
     // The person's wait ran out: the people of their pool, bots for the
@@ -111,8 +99,5 @@ async fn a_game_with_bots_takes_the_sessions_pool_only(db: TestDb) {
     let taken = store.take_with_bots(ids[0], 3).await.unwrap().unwrap();
     let sessions: Vec<_> = taken.iter().map(|e| e.session).collect();
     assert_eq!(sessions, [ids[0], ids[2]]);
-    assert_eq!(
-        store.queue_length_in(3, QueuePool::Programs).await.unwrap(),
-        1
-    );
+    assert_eq!(store.queue_length(3, QueuePool::Programs).await.unwrap(), 1);
 }

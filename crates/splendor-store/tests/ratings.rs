@@ -5,7 +5,9 @@
 mod common;
 
 use common::{TestDb, on_both_backends};
-use splendor_store::{BoardKind, NewGame, SeatRecord, SessionId, Store, StoreError, player_id};
+use splendor_store::{
+    BoardKind, NewGame, QueuePool, SeatRecord, SessionId, Store, StoreError, player_id,
+};
 use uuid::Uuid;
 
 on_both_backends!(
@@ -346,44 +348,72 @@ async fn queues_form_games_from_the_oldest_present_sessions(db: TestDb) {
     let ids = sessions(&store, &["a", "b", "c", "d", "e"]).await;
     for (i, &id) in ids[..4].iter().enumerate() {
         store
-            .enqueue(id, "x", 2, (100 + i as i64, None))
+            .enqueue(
+                id,
+                "x",
+                (2, QueuePool::People, false),
+                (100 + i as i64, None),
+            )
             .await
             .unwrap();
     }
-    store.enqueue(ids[4], "x", 3, (100, None)).await.unwrap();
+    store
+        .enqueue(ids[4], "x", (3, QueuePool::People, false), (100, None))
+        .await
+        .unwrap();
     assert!(matches!(
-        store.enqueue(ids[0], "x", 3, (200, None)).await,
+        store
+            .enqueue(ids[0], "x", (3, QueuePool::People, false), (200, None))
+            .await,
         Err(StoreError::AlreadyQueued(2))
     ));
-    assert!(store.enqueue(ids[4], "x", 5, (1, None)).await.is_err());
-    assert_eq!(store.queue_length(2).await.unwrap(), 4);
+    assert!(
+        store
+            .enqueue(ids[4], "x", (5, QueuePool::People, false), (1, None))
+            .await
+            .is_err()
+    );
+    assert_eq!(store.queue_length(2, QueuePool::People).await.unwrap(), 4);
     // The oldest is away: it is skipped, not matched.
     store.set_queue_away(ids[0], Some(150)).await.unwrap();
-    assert_eq!(store.queue_length(2).await.unwrap(), 3);
+    assert_eq!(store.queue_length(2, QueuePool::People).await.unwrap(), 3);
     let first = store
-        .take_match(2, 0)
+        .take_match((2, QueuePool::People), 0)
         .await
         .unwrap()
         .expect("a game of two");
     let taken: Vec<_> = first.iter().map(|e| e.session).collect();
     assert_eq!(taken, [ids[1], ids[2]]);
     assert_eq!(
-        store.take_match(2, 0).await.unwrap(),
+        store.take_match((2, QueuePool::People), 0).await.unwrap(),
         None,
         "one present left"
     );
-    assert_eq!(store.take_match(3, 0).await.unwrap(), None);
+    assert_eq!(
+        store.take_match((3, QueuePool::People), 0).await.unwrap(),
+        None
+    );
     // Back: matched with the last one.
     store.set_queue_away(ids[0], None).await.unwrap();
-    let second = store.take_match(2, 0).await.unwrap().unwrap();
+    let second = store
+        .take_match((2, QueuePool::People), 0)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(
         second.iter().map(|e| e.session).collect::<Vec<_>>(),
         [ids[0], ids[3]]
     );
     // An entry away since before the cutoff is dropped.
-    store.enqueue(ids[1], "x", 2, (300, None)).await.unwrap();
+    store
+        .enqueue(ids[1], "x", (2, QueuePool::People, false), (300, None))
+        .await
+        .unwrap();
     store.set_queue_away(ids[1], Some(310)).await.unwrap();
-    assert_eq!(store.take_match(2, 400).await.unwrap(), None);
+    assert_eq!(
+        store.take_match((2, QueuePool::People), 400).await.unwrap(),
+        None
+    );
     assert_eq!(store.queue_entry(ids[1]).await.unwrap(), None);
     assert_eq!(store.dequeue(ids[4]).await.unwrap(), Some(3));
     assert_eq!(store.dequeue(ids[4]).await.unwrap(), None);
@@ -402,7 +432,10 @@ async fn ratings_survive_reopening_and_queues_are_cleared(db: TestDb) {
             .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2])
             .await
             .unwrap();
-        store.enqueue(ids[0], "ann", 2, (20, None)).await.unwrap();
+        store
+            .enqueue(ids[0], "ann", (2, QueuePool::People, false), (20, None))
+            .await
+            .unwrap();
         store.close().await;
     }
     let store = db.open().await;
@@ -415,13 +448,22 @@ async fn ratings_survive_reopening_and_queues_are_cleared(db: TestDb) {
 async fn a_game_with_bots_takes_the_asker_first_and_only_while_queued(db: TestDb) {
     let store = db.open().await;
     let ids = sessions(&store, &["a", "b", "c", "d"]).await;
-    store.enqueue(ids[0], "a", 4, (100, None)).await.unwrap();
-    store.enqueue(ids[1], "b", 4, (110, None)).await.unwrap();
     store
-        .enqueue(ids[2], "c", 4, (120, Some(500)))
+        .enqueue(ids[0], "a", (4, QueuePool::People, false), (100, None))
         .await
         .unwrap();
-    store.enqueue(ids[3], "d", 3, (90, None)).await.unwrap();
+    store
+        .enqueue(ids[1], "b", (4, QueuePool::People, false), (110, None))
+        .await
+        .unwrap();
+    store
+        .enqueue(ids[2], "c", (4, QueuePool::People, false), (120, Some(500)))
+        .await
+        .unwrap();
+    store
+        .enqueue(ids[3], "d", (3, QueuePool::People, false), (90, None))
+        .await
+        .unwrap();
     assert_eq!(
         store.queue_entry(ids[2]).await.unwrap().unwrap().bots_at,
         Some(500)
@@ -431,17 +473,17 @@ async fn a_game_with_bots_takes_the_asker_first_and_only_while_queued(db: TestDb
     let taken = store.take_with_bots(ids[2], 4).await.unwrap().unwrap();
     let order: Vec<_> = taken.iter().map(|e| e.session).collect();
     assert_eq!(order, [ids[2], ids[0], ids[1]]);
-    assert_eq!(store.queue_length(4).await.unwrap(), 0);
-    assert_eq!(store.queue_length(3).await.unwrap(), 1);
+    assert_eq!(store.queue_length(4, QueuePool::People).await.unwrap(), 0);
+    assert_eq!(store.queue_length(3, QueuePool::People).await.unwrap(), 1);
     // No longer queued (matched meanwhile): nothing is taken.
     assert_eq!(store.take_with_bots(ids[2], 4).await.unwrap(), None);
     // Away: not taken either, and the others stay.
     store
-        .enqueue(ids[0], "a", 3, (200, Some(300)))
+        .enqueue(ids[0], "a", (3, QueuePool::People, false), (200, Some(300)))
         .await
         .unwrap();
     store.set_queue_away(ids[0], Some(250)).await.unwrap();
     assert_eq!(store.take_with_bots(ids[0], 3).await.unwrap(), None);
-    assert_eq!(store.queue_length(3).await.unwrap(), 1);
+    assert_eq!(store.queue_length(3, QueuePool::People).await.unwrap(), 1);
     assert!(store.queue_entry(ids[3]).await.unwrap().is_some());
 }

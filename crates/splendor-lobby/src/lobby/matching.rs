@@ -42,7 +42,7 @@ impl Lobby {
         loop {
             let cutoff = unix_millis_now()
                 .saturating_sub(i64::try_from(away_ttl.as_millis()).unwrap_or(i64::MAX));
-            let entries = match store.take_match_in((players, pool), cutoff).await {
+            let entries = match store.take_match((players, pool), cutoff).await {
                 Ok(Some(entries)) => entries,
                 Ok(None) => return formed,
                 Err(e) => {
@@ -198,7 +198,7 @@ impl Lobby {
 async fn requeue(store: &Store, entries: &[QueueEntry]) {
     for e in entries {
         match store
-            .enqueue_in(
+            .enqueue(
                 e.session,
                 &e.name,
                 (e.players, e.pool, e.program),

@@ -118,7 +118,7 @@ impl Client {
             .bot_after_s
             .map(|s| now.saturating_add(i64::from(s) * 1000));
         match store
-            .enqueue_in(
+            .enqueue(
                 store_id(session.id),
                 &session.name,
                 (players, pool, self.program),
@@ -367,7 +367,7 @@ impl Client {
         (players, pool, told): (u8, QueuePool, QueuePool),
         id: Option<RequestId>,
     ) {
-        let waiting = store.queue_length_in(players, pool).await.unwrap_or(1);
+        let waiting = store.queue_length(players, pool).await.unwrap_or(1);
         let clock = room_clock(quick_play_clock(self.state.config().quick_play_clock));
         let bot_after_s = self.bots_at.map(|(at, _)| {
             let left = at.saturating_duration_since(Instant::now());
