@@ -22,6 +22,7 @@ fn replay_of(seed: u64, log: &[LoggedAction], players: u8) -> Replay {
                 seat,
                 name: format!("P{seat}"),
                 bot: None,
+                program_bot: false,
             })
             .collect(),
         seed: Seed(seed),

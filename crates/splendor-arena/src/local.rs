@@ -173,6 +173,7 @@ fn play_game(
                         seat: seat as u8,
                         name: config.entrants[e].name.clone(),
                         bot: Some(levels[seat].name().to_owned()),
+                        program_bot: false,
                     })
                     .collect(),
                 seed: Seed(deal),

@@ -41,10 +41,12 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
     match request {
         Request::Join {
             name,
+            program,
             role,
             verbose,
         } => WireRequest::Join {
             name: name.clone(),
+            program: *program,
             role: *role,
             verbose: *verbose,
         },
@@ -92,10 +94,12 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
     Ok(match wire {
         WireRequest::Join {
             name,
+            program,
             role,
             verbose,
         } => Request::Join {
             name,
+            program,
             role,
             verbose,
         },
@@ -247,6 +251,7 @@ fn member_to_wire(member: &Member) -> WireMember {
         session: member.session().0.simple().to_string(),
         name: member.name().to_owned(),
         bot: member.bot_level().map(|level| level.name().to_owned()),
+        program: member.program(),
     }
 }
 
@@ -271,6 +276,7 @@ fn rematch_from_wire(
                 None => Member::person(&Session {
                     id: SessionId(id),
                     name: m.name,
+                    program: m.program,
                 }),
             })
         })

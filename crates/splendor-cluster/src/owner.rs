@@ -81,6 +81,7 @@ async fn call(
     let result = match request {
         Request::Join {
             name,
+            program,
             role,
             verbose,
         } => {
@@ -95,7 +96,7 @@ async fn call(
                 forward(cluster.clone(), holder, (code, epoch, generation), rx).in_current_span(),
             );
             handle
-                .join(caller, (name, role, verbose), proxy)
+                .join(caller, (name, program, role, verbose), proxy)
                 .await
                 .map(Answer::Joined)
         }

@@ -133,6 +133,7 @@ impl SessionStore for MemorySessions {
             let session = Session {
                 id: random_session_id()?,
                 name: name.to_owned(),
+                program: false,
             };
             self.lock()
                 .insert(token_hash(token.expose()), session.clone());

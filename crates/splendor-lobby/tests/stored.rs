@@ -158,7 +158,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
         .unwrap();
     room.join(
         bob.caller(),
-        ("bob".into(), Role::Player, true),
+        ("bob".into(), false, Role::Player, true),
         bob.conn.clone(),
     )
     .await
@@ -274,7 +274,7 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
         };
         room.join(
             caller,
-            (session.name.clone(), Role::Spectator, true),
+            (session.name.clone(), false, Role::Spectator, true),
             conn.clone(),
         )
         .await
@@ -459,6 +459,7 @@ async fn store_game(
             session_id: splendor_store::SessionId(session.id.0),
             name: name.into(),
             bot: None,
+            program: false,
         });
     }
     let id = uuid::Uuid::from_u128(u128::from(seed) + 1);

@@ -112,6 +112,9 @@ pub enum WireRequest {
     Join {
         /// The display name.
         name: String,
+        /// A program plays for the session (issue 24).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        program: bool,
         /// Player or spectator.
         role: Role,
         /// Full states after every action.
@@ -242,6 +245,9 @@ pub struct WireMember {
     /// A bot's level (`random`, `greedy`, `strong`); none for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// A program plays for the session (issue 24).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub program: bool,
 }
 
 /// A room's turn clock (R12).

@@ -133,6 +133,11 @@ pub struct SeatInfo {
     /// for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// True when a program plays for this seat's player (a session that
+    /// said `"bot":true` in `hello`): marked for everyone, as a bot account
+    /// is on Lichess. Absent for a person and for a built-in bot (`bot`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub program_bot: bool,
     /// True when the host muted this seat's chat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub muted: bool,
@@ -450,6 +455,10 @@ pub struct RoomSummary {
     pub seats: u8,
     /// The number of seated players.
     pub players: u8,
+    /// How many of them are programs (sessions that said `"bot":true`,
+    /// issue 24); absent when none.
+    #[serde(default, skip_serializing_if = "crate::tokens::is_zero")]
+    pub programs: u8,
     /// `waiting`, `playing` or `finished`.
     pub status: RoomStatus,
 }

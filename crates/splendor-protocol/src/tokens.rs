@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use splendor_rules::{Color, Gems, Tokens};
 
-fn is_zero(n: &u8) -> bool {
+pub(crate) fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 

@@ -43,8 +43,8 @@
 //!     started_at: 0,
 //!     options: Options::default(),
 //!     seats: vec![
-//!         SeatName { seat: 0, name: "ann".into(), bot: None },
-//!         SeatName { seat: 1, name: "bob".into(), bot: None },
+//!         SeatName { seat: 0, name: "ann".into(), bot: None, program_bot: false },
+//!         SeatName { seat: 1, name: "bob".into(), bot: None, program_bot: true },
 //!     ],
 //!     seed,
 //!     salt: Salt([9; 32]),

@@ -59,6 +59,10 @@ pub struct SeatName {
     /// The level of the built-in bot that held the seat; absent for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// True when a program played for the seat's player (issue 24: a
+    /// session that said `"bot":true` in `hello`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub program_bot: bool,
 }
 
 /// One accepted action and its events, unredacted, in the wire forms of

@@ -31,6 +31,7 @@ fn header(players: u8, seed: u64) -> GameHeader {
                 seat,
                 name: ["ann", "bob", "cyd", "dee"][usize::from(seat)].into(),
                 bot: None,
+                program_bot: false,
             })
             .collect(),
         seed: Seed(seed),
@@ -291,6 +292,7 @@ fn wrong_format_and_seats_are_caught_first() {
         seat,
         name: "x".into(),
         bot: None,
+        program_bot: false,
     }));
     check_caught(&forged, "setup");
 }

@@ -176,6 +176,7 @@ impl RoomCore {
                 host: String::new(),
                 seats: 0,
                 players: 0,
+                programs: 0,
                 status: RoomStatus::Waiting,
             },
             closed: false,
@@ -223,6 +224,7 @@ impl RoomCore {
         match request {
             Request::Join {
                 name,
+                program,
                 role,
                 verbose,
             } => {
@@ -230,6 +232,7 @@ impl RoomCore {
                 let session = Session {
                     id: caller.session,
                     name,
+                    program,
                 };
                 let result = self.join(session, role, verbose, &caller);
                 let failed = result.is_err();

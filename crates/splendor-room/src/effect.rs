@@ -195,6 +195,9 @@ pub struct GameRecord {
     pub names: Vec<String>,
     /// The level of each seat a built-in bot holds, in the same order.
     pub bots: Vec<Option<Level>>,
+    /// Whether a program plays for each seat's session, in the same order
+    /// (issue 24: kept with the seats for lists and replays).
+    pub programs: Vec<bool>,
     /// The room's turn clock, if any (R12).
     pub clock: Option<super::clock::ClockOptions>,
     /// Whether the room is listed for strangers to join.

@@ -34,6 +34,8 @@ pub enum Request {
     Join {
         /// The session's display name.
         name: String,
+        /// A program plays for the session (issue 24).
+        program: bool,
         /// Player or spectator.
         role: Role,
         /// Full states after every action, not lean ones (protocol 2).

@@ -84,6 +84,7 @@ impl RoomCore {
                         conn: Some(conn),
                         verbose,
                         bot: None,
+                        program: session.program,
                     },
                 );
                 info!(session = %session.id, seat, "player joined");

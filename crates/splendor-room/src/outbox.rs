@@ -100,6 +100,7 @@ impl RoomCore {
                         connected: m.conn.is_some() || m.bot.is_some(),
                         host: self.people.is_host(m.session),
                         bot: m.bot.map(|level| level.name().to_owned()),
+                        program_bot: m.program,
                         muted: self.is_muted(m.session),
                         player_id: (self.rated && m.bot.is_none()).then(|| m.session.player_id()),
                     })

@@ -76,6 +76,7 @@ impl RoomCore {
         let players = members.iter().map(|m| m.session).collect();
         let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
         let bots: Vec<_> = members.iter().map(|m| m.bot).collect();
+        let programs = members.iter().map(|m| m.program).collect();
         // R13.2 counts the built-in bots apart from people.
         let game = game.with_bots(splendor_rules::bot_mask(bots.iter().map(Option::is_some)));
         let clocks = self.clock.map(|options| {
@@ -117,6 +118,7 @@ impl RoomCore {
                 players,
                 names,
                 bots,
+                programs,
                 clock: self.clock,
                 listed: self.listed,
                 rated: self.rated,

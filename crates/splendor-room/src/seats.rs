@@ -26,6 +26,8 @@ pub struct Member {
     pub(crate) verbose: bool,
     /// `Some` when a built-in bot of this level holds the seat.
     pub(crate) bot: Option<Level>,
+    /// A program plays for the session (its `Session::program`).
+    pub(crate) program: bool,
 }
 
 impl Member {
@@ -38,6 +40,7 @@ impl Member {
             conn: None,
             verbose: false,
             bot: None,
+            program: session.program,
         }
     }
 
@@ -49,6 +52,11 @@ impl Member {
     /// The name shown for the seat.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether a program plays for the seat's session.
+    pub fn program(&self) -> bool {
+        self.program
     }
 
     /// The level of the built-in bot holding the seat, if one does.
@@ -64,6 +72,7 @@ impl Member {
             conn: None,
             verbose: false,
             bot: Some(level),
+            program: false,
         }
     }
 }

@@ -47,4 +47,7 @@ pub struct Session {
     pub id: SessionId,
     /// Its display name.
     pub name: String,
+    /// A program plays for it (`hello` with `"bot":true`, kept by the
+    /// store): marked `program_bot` in its seats for everyone (issue 24).
+    pub program: bool,
 }

@@ -66,6 +66,7 @@ impl RoomCore {
                     conn: setup.conn,
                     verbose: setup.verbose,
                     bot: None,
+                    program: setup.host.program,
                 });
             }
             Role::Spectator => spectators.extend(setup.conn.map(|conn| Spectator {
@@ -148,6 +149,7 @@ impl RoomCore {
                     conn: None,
                     verbose: false,
                     bot: bots.get(i).copied().flatten(),
+                    program: p.program,
                 })
             })
             .collect();

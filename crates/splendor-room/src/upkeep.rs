@@ -81,6 +81,13 @@ impl RoomCore {
             host: self.people.host_name(),
             seats: self.people.len() as u8,
             players: self.people.seated() as u8,
+            programs: self
+                .people
+                .slots()
+                .iter()
+                .flatten()
+                .filter(|m| m.program)
+                .count() as u8,
             status: self.status(),
         }
     }

@@ -191,6 +191,7 @@ fn summary(
                 seat: s.seat,
                 name: s.name.clone(),
                 bot: s.bot.clone(),
+                program_bot: s.program,
             })
             .collect(),
         started_at,

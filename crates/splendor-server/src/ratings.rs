@@ -99,6 +99,9 @@ struct OpponentJson {
     /// A built-in bot's level.
     #[serde(skip_serializing_if = "Option::is_none")]
     bot: Option<String>,
+    /// A program played for them (issue 24).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    program_bot: bool,
 }
 
 impl From<&RatedGame> for RecentJson {
@@ -117,6 +120,7 @@ impl From<&RatedGame> for RecentJson {
                     name: o.name.clone(),
                     player_id: o.player_id.clone(),
                     bot: o.bot.clone(),
+                    program_bot: o.program,
                 })
                 .collect(),
         }

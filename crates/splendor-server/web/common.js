@@ -88,6 +88,16 @@ function shownName(name, level) {
   return capitalized(t('botName', { level: botName(level) })) + (m[2] || '');
 }
 
+// The tag that says what plays a seat (issue 24): a built-in bot's level,
+// or "bot program" for a session a program plays for (`program_bot`);
+// nothing for a person.
+function botTag(s) {
+  if (!s) return null;
+  if (s.bot) return el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) });
+  if (s.program_bot) return el('span', { cls: 'tag bot', text: t('tag.program'), title: t('tag.programTitle') });
+  return null;
+}
+
 // An action's events in words, with "(stand-in)" when a stand-in moved
 // (R12.4) and "(with a hint)" after a practice hint.
 function actionText(events, by, nameOf) {

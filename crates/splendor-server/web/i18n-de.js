@@ -149,6 +149,7 @@
   'lobby.refresh': 'Aktualisieren',
   'lobby.noRooms': 'Gerade keine offenen Räume.',
   'lobby.roomLine': 'Raum von {host}, {players}/{seats} Plätze belegt',
+  'lobby.programs': 'Bot-Programme: {n}',
   'toast.badCode': 'Ein Raumcode hat fünf Buchstaben, zum Beispiel ABCDE.',
 
   'room.code': 'Raumcode',
@@ -193,6 +194,8 @@
 
   'tag.host': 'Gastgeber',
   'tag.bot': 'Bot: {level}',
+  'tag.program': 'Bot-Programm',
+  'tag.programTitle': 'Für diesen Spieler spielt ein Programm (das hat es beim Verbinden gesagt)',
   'tag.you': 'du',
   'tag.away': 'abwesend',
   'tag.muted': 'stumm',

@@ -149,6 +149,7 @@
   'lobby.refresh': 'Actualiser',
   'lobby.noRooms': 'Aucune salle ouverte pour le moment.',
   'lobby.roomLine': 'salle de {host}, {players}/{seats} places prises',
+  'lobby.programs': 'programmes bots : {n}',
   'toast.badCode': 'Un code de salle fait cinq lettres, comme ABCDE.',
 
   'room.code': 'Code de la salle',
@@ -193,6 +194,8 @@
 
   'tag.host': 'hôte',
   'tag.bot': 'bot : {level}',
+  'tag.program': 'programme bot',
+  'tag.programTitle': 'Un programme joue pour ce joueur (il l’a annoncé en se connectant)',
   'tag.you': 'vous',
   'tag.away': 'absent',
   'tag.muted': 'muet',

@@ -149,6 +149,7 @@
   'lobby.refresh': 'Vernieuwen',
   'lobby.noRooms': 'Er zijn nu geen open kamers.',
   'lobby.roomLine': 'kamer van {host}, {players}/{seats} spelers',
+  'lobby.programs': 'botprogramma’s: {n}',
   'toast.badCode': 'Een kamercode bestaat uit vijf letters, zoals ABCDE.',
 
   'room.code': 'Kamercode',
@@ -193,6 +194,8 @@
 
   'tag.host': 'gastheer',
   'tag.bot': 'bot: {level}',
+  'tag.program': 'botprogramma',
+  'tag.programTitle': 'Een programma speelt voor deze speler (dat meldde het bij het verbinden)',
   'tag.you': 'jij',
   'tag.away': 'weg',
   'tag.muted': 'gedempt',

@@ -144,6 +144,7 @@ const MESSAGES = {
     'lobby.refresh': 'Refresh',
     'lobby.noRooms': 'No open rooms right now.',
     'lobby.roomLine': "{host}'s room, {players}/{seats} seated",
+    'lobby.programs': 'bot programs: {n}',
     'toast.badCode': 'A room code is five letters, like ABCDE.',
 
     // Waiting room
@@ -190,6 +191,8 @@ const MESSAGES = {
     // Tags beside names
     'tag.host': 'host',
     'tag.bot': 'bot: {level}',
+    'tag.program': 'bot program',
+    'tag.programTitle': 'A program plays for this player (it said so when it connected)',
     'tag.you': 'you',
     'tag.away': 'away',
     'tag.muted': 'muted',

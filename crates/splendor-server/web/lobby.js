@@ -13,7 +13,8 @@ function renderRooms(rooms) {
   for (const r of rooms) {
     list.append(el('li', {},
       el('span', { cls: 'code small-code', text: r.code }),
-      el('span', { cls: 'grow', text: t('lobby.roomLine', { host: r.host, players: r.players, seats: r.seats }) }),
+      el('span', { cls: 'grow', text: t('lobby.roomLine', { host: r.host, players: r.players, seats: r.seats }) },
+        r.programs ? el('span', { cls: 'tag bot', text: t('lobby.programs', { n: r.programs }), title: t('tag.programTitle') }) : null),
       el('button', { type: 'button', text: t('lobby.joinButton'), onclick: () => join(r.code, 'player') }),
       el('button', { type: 'button', cls: 'quiet', text: t('lobby.watchButton'), onclick: () => join(r.code, 'spectator') })));
   }
@@ -244,7 +245,7 @@ function renderRoom() {
     if (!s) { seats.append(el('li', { cls: 'muted', text: t('room.freeSeat') })); continue; }
     seats.append(el('li', {}, shownName(s.name, s.bot),
       s.host ? el('span', { cls: 'tag', text: t('tag.host') }) : null,
-      s.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) }) : null,
+      botTag(s),
       r.you.seat === s.seat ? el('span', { cls: 'tag', text: t('tag.you') }) : null,
       s.connected ? null : el('span', { cls: 'tag away', text: t('tag.away') }),
       s.bot && isHost(r) && r.status === 'waiting'

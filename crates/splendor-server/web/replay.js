@@ -61,7 +61,7 @@ function gameRow(g) {
   const winners = new Set(g.winners || []);
   const points = new Map((g.ranking || []).map((r) => [r.seat, r.points]));
   const names = (g.seats || []).map((s) => el('span', { cls: winners.has(s.seat) ? 'winner-name' : '' },
-    `${shownName(s.name, s.bot)} (${points.get(s.seat) ?? 0})`, s.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(s.bot) }) }) : null));
+    `${shownName(s.name, s.bot)} (${points.get(s.seat) ?? 0})`, botTag(s)));
   const players = el('span', {});
   names.forEach((n, i) => { if (i) players.append(', '); players.append(n); });
   const ended = g.finished_at ? new Date(g.finished_at).toLocaleString(currentLang) : '';
@@ -230,7 +230,7 @@ function renderPlayers(st) {
       : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.level', { level: r.level }) })));
     box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}` },
       el('div', { cls: 'player-head' }, el('strong', { text: nameOf(p.seat) }),
-        seat.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(seat.bot) }) }) : null,
+        botTag(seat),
         st.to_act === p.seat ? el('span', { cls: 'tag turn-tag', text: t('tag.toPlay') }) : null,
         el('span', { cls: 'score', text: t('points', { n: p.points }) })),
       el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), countsLine(p.tokens)),

@@ -353,7 +353,7 @@ function renderPlayers() {
       st.first_seat === p.seat ? el('span', { cls: 'tag', text: t('tag.first') }) : null,
       connected ? null : el('span', { cls: 'tag away', text: t('tag.away') }),
       (st.resigned || []).includes(p.seat) ? el('span', { cls: 'tag away', text: t('tag.resigned') }) : null,
-      seat && seat.bot ? el('span', { cls: 'tag bot', text: t('tag.bot', { level: botName(seat.bot) }) }) : null,
+      botTag(seat),
       clock && clock.stand_in ? el('span', { cls: 'tag away', text: t('tag.standIn'), title: t('tag.standInTitle') }) : null,
       clock && !clock.bot ? el('span', {
         cls: `clock${clock.running ? ' running' : ''}`, 'data-clock': p.seat, role: 'timer',

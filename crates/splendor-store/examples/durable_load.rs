@@ -175,6 +175,7 @@ fn new_game(id: Uuid) -> NewGame {
                 session_id: SessionId(Uuid::new_v4()),
                 name: format!("Bot {seat}"),
                 bot: None,
+                program: false,
             })
             .collect(),
         created_at: 1_700_000_000_000,

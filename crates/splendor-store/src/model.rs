@@ -93,6 +93,9 @@ pub struct SeatRecord {
     /// The level of a built-in bot that holds the seat (its `session_id`
     /// is then the bot's own id, not a session's); `None` for a person.
     pub bot: Option<String>,
+    /// A program played for the session (issue 24: `program_bot` in
+    /// seats, lists and replays); false for a person and a built-in bot.
+    pub program: bool,
 }
 
 /// A game to store when it starts: everything needed to rebuild it.

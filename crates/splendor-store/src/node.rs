@@ -86,6 +86,8 @@ pub struct OpenRoomRecord {
     pub creator: Option<crate::SessionId>,
     /// The client address it was made from (the gateway's text form).
     pub client: Option<String>,
+    /// How many seats programs hold (issue 24).
+    pub programs: u8,
 }
 
 /// How many open rooms on other nodes count against a session's and an

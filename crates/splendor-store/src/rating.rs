@@ -104,6 +104,8 @@ pub struct Opponent {
     pub player_id: Option<String>,
     /// A built-in bot's level.
     pub bot: Option<String>,
+    /// A program played for them (issue 24).
+    pub program: bool,
 }
 
 /// Whose players a leaderboard lists.

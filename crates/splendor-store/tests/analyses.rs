@@ -32,6 +32,7 @@ async fn stored_game(store: &Store, id: u128) -> Uuid {
                 session_id: SessionId(Uuid::from_u128(100 + u128::from(seat))),
                 name: format!("p{seat}"),
                 bot: None,
+                program: false,
             })
             .collect(),
         created_at: 1,

@@ -42,6 +42,7 @@ fn game(id: u128, room: &str) -> NewGame {
                 session_id: SessionId(Uuid::from_u128(100 + u128::from(seat))),
                 name: format!("p{seat}"),
                 bot: None,
+                program: false,
             })
             .collect(),
         created_at: id as i64,
@@ -454,6 +455,7 @@ fn open_room(lease: &RoomLease, status: &str, creator: u128, client: &str) -> Op
         host: format!("host of {}", lease.room_code),
         creator: Some(SessionId(Uuid::from_u128(creator))),
         client: Some(client.to_owned()),
+        programs: 1,
     }
 }
 

@@ -118,6 +118,7 @@ fn game(id: u128, room: &str, created_at: i64) -> NewGame {
                 session_id: SessionId(Uuid::from_u128(100 + u128::from(seat))),
                 name: format!("p{seat}"),
                 bot: None,
+                program: false,
             })
             .collect(),
         created_at,

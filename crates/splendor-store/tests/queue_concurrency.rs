@@ -31,6 +31,7 @@ fn game(id: Uuid, players: &[SessionId]) -> NewGame {
                 session_id,
                 name: format!("p{i}"),
                 bot: None,
+                program: false,
             })
             .collect(),
         created_at: 100,

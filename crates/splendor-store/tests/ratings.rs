@@ -50,6 +50,7 @@ fn rated_game(id: u128, players: &[SessionId], names: &[&str], bots: &[Option<&s
                 session_id,
                 name: names[i].into(),
                 bot: bots.get(i).copied().flatten().map(str::to_owned),
+                program: false,
             })
             .collect(),
         created_at: 100,

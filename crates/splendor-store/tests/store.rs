@@ -47,6 +47,8 @@ fn new_game(id: Uuid, players: u8, created_at: i64) -> NewGame {
                 session_id: SessionId(Uuid::from_u128(1000 + u128::from(seat))),
                 name: format!("Player {seat}"),
                 bot: None,
+                // Issue 24: seat 1 is a program's, read back as written.
+                program: seat == 1,
             })
             .collect(),
         created_at,
@@ -362,6 +364,7 @@ async fn finished_games_are_listed_recent_first_in_pages(db: TestDb) {
     assert_eq!(first.players, 2);
     assert_eq!(first.seats.len(), 2);
     assert_eq!(first.seats[1].name, "Player 1");
+    assert!(first.seats[1].program && !first.seats[0].program, "issue 24");
     let n = (0..7).find(|&n| game_id(n) == first.id).unwrap();
     assert_eq!(first.result_json, format!(r#"{{"ranking":[{n}]}}"#));
 

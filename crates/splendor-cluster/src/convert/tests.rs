@@ -17,8 +17,15 @@ fn every_request_round_trips() {
     let requests = [
         Request::Join {
             name: "Zoë".into(),
+            program: false,
             role: Role::Spectator,
             verbose: true,
+        },
+        Request::Join {
+            name: "bot1".into(),
+            program: true,
+            role: Role::Player,
+            verbose: false,
         },
         Request::Leave,
         Request::GiveUp,

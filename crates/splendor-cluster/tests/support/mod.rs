@@ -84,6 +84,7 @@ impl Client {
             session: Session {
                 id: splendor_lobby::session::random_session_id().unwrap(),
                 name: name.into(),
+                program: false,
             },
             conn,
             rx,
@@ -161,7 +162,7 @@ impl Client {
     pub async fn join(&self, room: &RoomHandle, role: Role) -> Result<(), LobbyError> {
         room.join(
             self.caller(),
-            (self.session.name.clone(), role, true),
+            (self.session.name.clone(), false, role, true),
             self.conn.clone(),
         )
         .await

@@ -57,6 +57,7 @@ fn open_room_of(row: &splendor_store::OpenRoomRecord) -> Option<OpenRoom> {
             host: row.host.clone(),
             seats: row.seats,
             players: row.players,
+            programs: row.programs,
             status,
         },
         listed: row.listed,
@@ -89,6 +90,7 @@ impl RoomDirectory for StoreDirectory {
                 host: room.summary.host,
                 creator: room.creator.map(|s| splendor_store::SessionId(s.0)),
                 client: room.client.map(|c| c.as_str().to_owned()),
+                programs: room.summary.programs,
             };
             // A room whose summary could not be written shows its last one
             // until the next change; the write is retried then.

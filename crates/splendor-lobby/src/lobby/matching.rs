@@ -108,6 +108,7 @@ impl Lobby {
             .map(|e| Session {
                 id: SessionId(e.session.0),
                 name: e.name.clone(),
+                program: e.program,
             })
             .collect();
         let host = sessions

@@ -141,15 +141,17 @@ impl RoomHandle {
 
     /// Joins as `role` on `conn`; a session that already holds a seat gets
     /// it back with `conn` as its connection (reconnect), whatever `role`
-    /// says. `verbose`: full states after every action, not lean ones.
+    /// says. `program`: a program plays for the session (issue 24).
+    /// `verbose`: full states after every action, not lean ones.
     pub async fn join(
         &self,
         caller: Caller,
-        (name, role, verbose): (String, Role, bool),
+        (name, program, role, verbose): (String, bool, Role, bool),
         conn: Connection,
     ) -> Result<Joined, LobbyError> {
         let request = Request::Join {
             name,
+            program,
             role,
             verbose,
         };

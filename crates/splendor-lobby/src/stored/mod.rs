@@ -115,6 +115,7 @@ fn build_replay(game: &StoredGame, finished_at: UnixMillis) -> Result<Replay, St
                 seat: s.seat,
                 name: s.name.clone(),
                 bot: s.bot.clone(),
+                program_bot: s.program,
             })
             .collect(),
         seed: Seed(game.seed),
@@ -249,6 +250,7 @@ impl StorePersistence {
                     .copied()
                     .flatten()
                     .map(|level| level.name().to_owned()),
+                program: record.programs.get(seat).copied().unwrap_or(false),
             })
             .collect();
         let game = NewGame {
@@ -308,6 +310,7 @@ impl SessionStore for StoreSessions {
             let session = Session {
                 id: SessionId(id.0),
                 name: name.to_owned(),
+                program: false,
             };
             Ok((session, SessionToken::issued(token.into_string())))
         })
@@ -337,6 +340,7 @@ impl SessionStore for StoreSessions {
             Ok(found.map(|s| Session {
                 id: SessionId(s.id.0),
                 name: s.name,
+                program: s.bot,
             }))
         })
     }

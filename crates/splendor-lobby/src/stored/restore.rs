@@ -288,6 +288,7 @@ pub(super) async fn restore_one(
         .map(|s| Session {
             id: SessionId(s.session_id.0),
             name: s.name.clone(),
+            program: s.program,
         })
         .collect();
     let bots = stored

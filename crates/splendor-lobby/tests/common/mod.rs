@@ -36,6 +36,7 @@ impl Client {
             session: Session {
                 id: splendor_lobby::session::random_session_id().unwrap(),
                 name: name.into(),
+                program: false,
             },
             conn,
             rx,
@@ -115,8 +116,12 @@ impl Client {
         role: Role,
     ) -> Result<splendor_lobby::Joined, LobbyError> {
         let name = self.session.name.clone();
-        room.join(self.caller(None), (name, role, false), self.conn.clone())
-            .await
+        room.join(
+            self.caller(None),
+            (name, false, role, false),
+            self.conn.clone(),
+        )
+        .await
     }
 
     pub async fn call(&self, room: &RoomHandle, request: Request) -> Result<(), LobbyError> {

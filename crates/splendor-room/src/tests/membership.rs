@@ -353,3 +353,42 @@ fn every_spectator_gets_the_same_shared_bytes() {
         "#]],
     );
 }
+
+#[test]
+fn a_program_is_marked_in_its_seat_for_everyone_and_keeps_the_mark_across_a_reconnect() {
+    // Issue 24: a session a program plays for (`hello` with `"bot":true`)
+    // is marked `program_bot` in its seat; a built-in bot is not (its
+    // `bot` level says what it is), nor is a person.
+    check(
+        r#"
+        room 3 ann@c1
+        bot1@c2 join player program
+        ann@c1 add_bot greedy
+        bot1@c2 detach
+        bot1@c3 join player program
+        "#,
+        expect![[r#"
+            room 3 ann@c1
+              c1 <- room Waiting [ann* - -] you player#0 id=create
+              deadline 3600s
+            bot1@c2 join player program
+              c1 <- room Waiting [ann* bot1[program] -] you player#0
+              c2 <- room Waiting [ann* bot1[program] -] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/3 host ann
+            ann@c1 add_bot greedy
+              c1 <- room Waiting [ann* bot1[program] Greedy bot(greedy)] you player#0 id=r2
+              c2 <- room Waiting [ann* bot1[program] Greedy bot(greedy)] you player#1
+              reply ok
+              listed Waiting 3/3 host ann
+            bot1@c2 detach
+              release c2
+              c1 <- room Waiting [ann* bot1~[program] Greedy bot(greedy)] you player#0
+              reply ok
+            bot1@c3 join player program
+              c1 <- room Waiting [ann* bot1[program] Greedy bot(greedy)] you player#0
+              c3 <- room Waiting [ann* bot1[program] Greedy bot(greedy)] you player#1 id=r4
+              reply joined player#1
+        "#]],
+    );
+}

@@ -123,6 +123,7 @@ impl Sim {
         let host = Session {
             id: session(0),
             name: "p0".into(),
+            program: false,
         };
         let config = RoomConfig {
             bot_delay: Duration::from_millis(500),
@@ -276,6 +277,7 @@ impl Sim {
                 };
                 let request = Request::Join {
                     name: format!("p{p}"),
+                    program: p % 2 == 1,
                     role,
                     verbose: true,
                 };
@@ -290,6 +292,7 @@ impl Sim {
                     p,
                     Request::Join {
                         name: format!("p{p}"),
+                        program: p % 2 == 1,
                         role: Role::Player,
                         verbose: true,
                     },

@@ -129,8 +129,10 @@ impl Client {
             room = self.seat_elsewhere(session.id).await;
         }
         self.verbose = hello.verbose;
-        let bot = self.session_is_bot(session.id, hello.bot).await;
+        let bot = self.session_is_bot(&session, hello.bot).await;
         self.program = bot;
+        let mut session = session;
+        session.program = bot;
         // Silent for 2.4 times the promised interval: away (R12.3).
         self.liveness = hello
             .liveness_s
@@ -237,7 +239,12 @@ impl Client {
             Ok(handle) => handle
                 .join(
                     self.caller(&session, None),
-                    (session.name.clone(), seat.role, self.verbose),
+                    (
+                        session.name.clone(),
+                        session.program,
+                        seat.role,
+                        self.verbose,
+                    ),
                     self.conn.clone(),
                 )
                 .await

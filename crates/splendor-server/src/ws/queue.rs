@@ -336,23 +336,21 @@ impl Client {
     }
 
     /// Whether the session is a bot: marks it one when `hello` says so.
-    pub(super) async fn session_is_bot(&self, session: SessionId, says_bot: bool) -> bool {
+    /// A resumed session's mark came with it from the store.
+    pub(super) async fn session_is_bot(&self, session: &Session, says_bot: bool) -> bool {
+        if session.program {
+            return true;
+        }
         let Some(store) = self.state.store() else {
             return says_bot;
         };
         if says_bot {
-            if let Err(e) = store.mark_bot(store_id(session)).await {
+            if let Err(e) = store.mark_bot(store_id(session.id)).await {
                 warn!(error = %e, "could not mark a session as a bot");
             }
             return true;
         }
-        match store.session_is_bot(store_id(session)).await {
-            Ok(bot) => bot,
-            Err(e) => {
-                warn!(error = %e, "could not read whether a session is a bot");
-                false
-            }
-        }
+        false
     }
 
     fn stop_waiting(&mut self, session: SessionId) {

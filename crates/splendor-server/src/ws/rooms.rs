@@ -87,7 +87,12 @@ impl Client {
             let joined = current
                 .join(
                     caller,
-                    (session.name.clone(), join.role, self.verbose),
+                    (
+                        session.name.clone(),
+                        session.program,
+                        join.role,
+                        self.verbose,
+                    ),
                     self.conn.clone(),
                 )
                 .await;
@@ -119,7 +124,12 @@ impl Client {
             let joined = handle
                 .join(
                     self.caller(&session, id.clone()),
-                    (session.name.clone(), join.role, self.verbose),
+                    (
+                        session.name.clone(),
+                        session.program,
+                        join.role,
+                        self.verbose,
+                    ),
                     self.conn.clone(),
                 )
                 .await;
@@ -228,7 +238,12 @@ impl Client {
         let joined = new
             .join(
                 self.caller(&session, None),
-                (session.name.clone(), Role::Player, self.verbose),
+                (
+                    session.name.clone(),
+                    session.program,
+                    Role::Player,
+                    self.verbose,
+                ),
                 self.conn.clone(),
             )
             .await;

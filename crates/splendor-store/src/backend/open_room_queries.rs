@@ -11,13 +11,13 @@ pub(crate) async fn publish_open_room(
 ) -> Result<(), StoreError> {
     let sql = format!(
         "INSERT INTO open_rooms (room_code, node_id, epoch, listed, status, seats, players, \
-             host, creator, client, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, {NOW_MS}) \
+             host, creator, client, programs, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, {NOW_MS}) \
          ON CONFLICT (room_code) DO UPDATE \
          SET node_id = excluded.node_id, epoch = excluded.epoch, listed = excluded.listed, \
              status = excluded.status, seats = excluded.seats, players = excluded.players, \
              host = excluded.host, creator = excluded.creator, client = excluded.client, \
-             updated_at = excluded.updated_at \
+             programs = excluded.programs, updated_at = excluded.updated_at \
          WHERE open_rooms.epoch <= excluded.epoch"
     );
     sqlx::query(&sql)
@@ -31,6 +31,7 @@ pub(crate) async fn publish_open_room(
         .bind(&room.host)
         .bind(room.creator.map(|s| s.0.to_string()))
         .bind(room.client.as_deref())
+        .bind(i32::from(room.programs))
         .execute(pool)
         .await
         .map_err(|e| classify(BACKEND, e))?;
@@ -41,7 +42,7 @@ pub(crate) async fn publish_open_room(
 pub(crate) async fn open_rooms(pool: &Pool<Db>) -> Result<Vec<crate::OpenRoomRecord>, StoreError> {
     let sql = format!(
         "SELECT o.room_code, o.node_id, o.epoch, o.listed, o.status, o.seats, o.players, \
-             o.host, o.creator, o.client \
+             o.host, o.creator, o.client, o.programs \
          FROM open_rooms o JOIN room_leases l \
            ON l.room_code = o.room_code AND l.epoch = o.epoch AND l.node_id = o.node_id \
          WHERE l.expires_at >= {NOW_MS} \
@@ -105,5 +106,6 @@ fn open_room_of(row: &DbRow) -> Result<crate::OpenRoomRecord, StoreError> {
             .and_then(|c| Uuid::parse_str(&c).ok())
             .map(crate::SessionId),
         client: row.try_get("client").map_err(|e| classify(BACKEND, e))?,
+        programs: u8::try_from(get_i32("programs")?).unwrap_or_default(),
     })
 }

@@ -323,13 +323,15 @@ async fn create_game(conn: &mut Conn, game: &NewGame, fence: Option<u64>) -> App
     }
     for seat in &game.seats {
         sqlx::query(
-            "INSERT INTO seats (game_id, seat, session_id, name, bot) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO seats (game_id, seat, session_id, name, bot, program) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(game.id)
         .bind(i32::from(seat.seat))
         .bind(seat.session_id.0)
         .bind(seat.name.as_str())
         .bind(seat.bot.as_deref())
+        .bind(seat.program)
         .execute(&mut *conn)
         .await?;
     }

@@ -139,6 +139,7 @@ fn seat_from_row(row: &DbRow) -> Result<SeatRecord, StoreError> {
         session_id: SessionId(get(row, "session_id")?),
         name: get(row, "name")?,
         bot: get(row, "bot")?,
+        program: get(row, "program")?,
     })
 }
 
@@ -192,7 +193,7 @@ pub(crate) async fn game(pool: &Pool<Db>, id: Uuid) -> Result<Option<StoredGame>
     };
     let mut game = game_from_row(&row)?;
     let seats = sqlx::query(
-        "SELECT seat, session_id, name, bot FROM seats WHERE game_id = $1 ORDER BY seat",
+        "SELECT seat, session_id, name, bot, program FROM seats WHERE game_id = $1 ORDER BY seat",
     )
     .bind(id)
     .fetch_all(&mut *tx)
@@ -239,7 +240,7 @@ pub(crate) async fn games_to_restore(
     let place: HashMap<Uuid, usize> = games.iter().enumerate().map(|(i, g)| (g.id, i)).collect();
 
     let seats = sqlx::query(
-        "SELECT s.game_id, s.seat, s.session_id, s.name, s.bot FROM seats s \
+        "SELECT s.game_id, s.seat, s.session_id, s.name, s.bot, s.program FROM seats s \
          JOIN games g ON g.id = s.game_id \
          WHERE (g.finished_at IS NULL OR g.finished_at >= $1) \
            AND NOT EXISTS (SELECT 1 FROM parked_rooms p WHERE p.game_id = g.id) \
@@ -353,7 +354,7 @@ pub(crate) async fn list_finished(
         .collect();
     let placeholders: Vec<String> = (1..=summaries.len()).map(|n| format!("${n}")).collect();
     let sql = format!(
-        "SELECT game_id, seat, session_id, name, bot FROM seats WHERE game_id IN ({}) \
+        "SELECT game_id, seat, session_id, name, bot, program FROM seats WHERE game_id IN ({}) \
          ORDER BY game_id, seat",
         placeholders.join(", ")
     );

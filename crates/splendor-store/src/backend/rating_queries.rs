@@ -147,7 +147,7 @@ pub(crate) async fn recent_rated_games(
     }
     let placeholders: Vec<String> = (2..games.len() + 2).map(|n| format!("${n}")).collect();
     let sql = format!(
-        "SELECT s.game_id, s.seat, s.name, s.bot, p.player_id FROM seats s \
+        "SELECT s.game_id, s.seat, s.name, s.bot, s.program, p.player_id FROM seats s \
          LEFT JOIN sessions p ON p.id = s.session_id \
          WHERE s.game_id IN ({}) AND (p.player_id IS NULL OR p.player_id <> $1) \
          ORDER BY s.game_id, s.seat",
@@ -173,6 +173,7 @@ pub(crate) async fn recent_rated_games(
             name: get(row, "name")?,
             player_id: id.filter(|id| crate::is_player_id(id)),
             bot: get(row, "bot")?,
+            program: get(row, "program")?,
         });
     }
     Ok(games)

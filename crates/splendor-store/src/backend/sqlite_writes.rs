@@ -150,7 +150,8 @@ fn create_game(tx: &Transaction<'_>, game: &NewGame, fence: Option<u64>) -> Appl
         return Ok(Err(StoreError::GameExists(game.id)));
     }
     let mut seat_insert = tx.prepare_cached(
-        "INSERT INTO seats (game_id, seat, session_id, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO seats (game_id, seat, session_id, name, bot, program) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     for seat in &game.seats {
         seat_insert.execute(params![
@@ -159,6 +160,7 @@ fn create_game(tx: &Transaction<'_>, game: &NewGame, fence: Option<u64>) -> Appl
             seat.session_id.0,
             seat.name,
             seat.bot,
+            seat.program,
         ])?;
     }
     Ok(Ok(()))

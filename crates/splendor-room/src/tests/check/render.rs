@@ -139,11 +139,12 @@ impl Table {
                     .map(|s| match s {
                         None => "-".into(),
                         Some(s) => format!(
-                            "{}{}{}{}{}",
+                            "{}{}{}{}{}{}",
                             s.name,
                             if s.host { "*" } else { "" },
                             if s.connected { "" } else { "~" },
                             s.bot.as_ref().map_or(String::new(), |l| format!("({l})")),
+                            if s.program_bot { "[program]" } else { "" },
                             if s.muted { " muted" } else { "" }
                         ),
                     })

@@ -105,26 +105,20 @@ impl Table {
     pub(super) fn request(&self, name: &str, text: &str) -> Request {
         let (verb, rest) = text.split_once(' ').unwrap_or((text, ""));
         match (verb, rest) {
-            ("join", "player") => Request::Join {
-                name: name.to_owned(),
-                role: Role::Player,
-                verbose: false,
-            },
-            ("join", "player verbose") => Request::Join {
-                name: name.to_owned(),
-                role: Role::Player,
-                verbose: true,
-            },
-            ("join", "spectator") => Request::Join {
-                name: name.to_owned(),
-                role: Role::Spectator,
-                verbose: false,
-            },
-            ("join", "spectator verbose") => Request::Join {
-                name: name.to_owned(),
-                role: Role::Spectator,
-                verbose: true,
-            },
+            ("join", how) => {
+                // `join player|spectator [verbose] [program]`
+                let words: Vec<&str> = how.split(' ').collect();
+                Request::Join {
+                    name: name.to_owned(),
+                    program: words.contains(&"program"),
+                    role: match words[0] {
+                        "player" => Role::Player,
+                        "spectator" => Role::Spectator,
+                        other => panic!("join {other}?"),
+                    },
+                    verbose: words.contains(&"verbose"),
+                }
+            }
             ("add_bot", level) => Request::AddBot {
                 level: level.to_owned(),
             },
@@ -191,6 +185,7 @@ impl Table {
             host: Session {
                 id: caller.session,
                 name,
+                program: false,
             },
             conn: Some(caller.conn),
             request: Some(RequestId::String("create".into())),
@@ -230,6 +225,7 @@ impl Table {
             .map(|n| Session {
                 id: self.session(n),
                 name: (*n).to_owned(),
+                program: false,
             })
             .collect();
         let bots = names

@@ -1,0 +1,11 @@
+-- A program's seats are marked for everyone (issue 24): `program` is set
+-- when a game starts from its session's mark (a session that said
+-- "bot":true in hello), so a finished game's list entry and replay say
+-- which players were programs, as they were when it was played.
+ALTER TABLE seats ADD COLUMN program BOOLEAN NOT NULL DEFAULT FALSE;
+UPDATE seats SET program = TRUE
+ WHERE bot IS NULL
+   AND session_id IN (SELECT id FROM sessions WHERE bot);
+
+-- The room list says how many seats of a waiting room programs hold.
+ALTER TABLE open_rooms ADD COLUMN programs INTEGER NOT NULL DEFAULT 0;
