@@ -123,3 +123,75 @@ async fn an_invitation_made_through_one_node_is_listed_and_accepted_through_anot
     assert!(gone.is_empty());
     drop(ann);
 }
+
+/// `GET /api/bots/online` on `node`, by name.
+async fn bots_online(node: &ServerProcess) -> Vec<String> {
+    let (status, body) = http_get_with(node.addr(), "/api/bots/online", &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let list: Value = serde_json::from_str(&body).unwrap();
+    list["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_challenge_and_its_decline_cross_nodes_and_a_dead_nodes_programs_leave_the_list() {
+    // Issue 24: a program connected to node 2 is listed online by node 1,
+    // gets a challenge made on node 1 at once (through NATS), and the
+    // challenger on node 1 hears its decline. Killed with node 2, it
+    // leaves node 1's list when node 2's claim runs out.
+    let Some(db) = TestDatabase::postgres("challenges across nodes").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let (one, two) = (node(&db, &nats, "1").await, node(&db, &nats, "2").await);
+    let mut gem = TestClient::connect_to(two.addr(), "gem").await;
+    let welcome = gem
+        .request(json!({"type": "hello", "name": "gem", "bot": true, "challenges": true}))
+        .await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let gem_id = welcome["player_id"].as_str().unwrap().to_owned();
+    assert_eq!(bots_online(&one).await, ["gem"]);
+    // A program of that name on node 1 is refused: names are unique in the
+    // database, not per node.
+    let mut other = TestClient::connect_to(one.addr(), "gem").await;
+    let refused = other
+        .request(json!({"type": "hello", "name": "GEM", "bot": true}))
+        .await;
+    assert_eq!(refused["code"], "name_taken", "{refused}");
+
+    let (mut ann, _) = player(&one, "ann").await;
+    ann.request(json!({"type": "create", "seats": 2})).await;
+    let invited = ann
+        .request(json!({"type": "invite", "player_id": gem_id}))
+        .await;
+    assert_eq!(invited["type"], "invited", "{invited}");
+    let challenge = gem.recv_type("challenge").await;
+    assert_eq!(challenge["from"]["name"], "ann", "{challenge}");
+    assert_eq!(challenge["terms"]["seats"], 2, "{challenge}");
+    let declined = gem
+        .request(
+            json!({"type": "decline", "invitation": challenge["invitation"], "reason": "later"}),
+        )
+        .await;
+    assert_eq!(declined["type"], "declined", "{declined}");
+    let told = ann.recv_type("challenge_declined").await;
+    assert_eq!(
+        (&told["by"]["name"], &told["reason"]),
+        (&json!("gem"), &json!("later")),
+        "{told}"
+    );
+
+    // kill -9 of node 2: its rows stay in the database, but node 1 stops
+    // listing them once node 2's claim runs out (4 s lease here).
+    two.kill().await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !bots_online(&one).await.is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "still listed");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    drop(gem);
+}

@@ -49,6 +49,7 @@ impl Bot {
             lang: None,
             bot: true,
             liveness_s: None,
+            challenges: false,
         };
         let mut bot = Bot {
             config,
@@ -85,6 +86,7 @@ impl Bot {
             lang: None,
             bot: true,
             liveness_s: None,
+            challenges: false,
         };
         self.send("hello", ClientMessage::Hello(hello));
     }

@@ -205,6 +205,7 @@ pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
             seat: joined.seat,
         },
         Ok(Answer::Done) => CallAnswer::Done,
+        Ok(Answer::Invitable(terms)) => CallAnswer::Invitable { terms },
         Ok(Answer::Rematch(plan)) => CallAnswer::Rematch {
             others: plan.others.iter().map(member_to_wire).collect(),
             clock: plan.clock.map(|c| WireClock {
@@ -226,6 +227,7 @@ pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError>
     match answer {
         CallAnswer::Joined { role, seat } => Ok(Answer::Joined(Joined { role, seat })),
         CallAnswer::Done => Ok(Answer::Done),
+        CallAnswer::Invitable { terms } => Ok(Answer::Invitable(terms)),
         CallAnswer::Rematch {
             others,
             clock,

@@ -223,6 +223,16 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                     }
                     return;
                 }
+                Some(splendor_protocol::node::ToAll::Tell { session, message }) => {
+                    match (uuid::Uuid::parse_str(&session), cluster.inner.told.get()) {
+                        (Ok(session), Some(hook)) => {
+                            hook(splendor_lobby::SessionId(session), message);
+                        }
+                        (Err(_), _) => warn!(%session, "an unreadable message for a session"),
+                        (Ok(_), None) => {}
+                    }
+                    return;
+                }
                 Some(splendor_protocol::node::ToAll::Reattach { room, epoch, node }) => {
                     if node == cluster.inner.node.0 {
                         return;

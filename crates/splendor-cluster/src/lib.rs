@@ -69,6 +69,10 @@ pub type MatchedHook = Arc<dyn Fn(SessionId, splendor_lobby::Match) + Send + Syn
 /// Told of a sanction another node made.
 pub type SanctionedHook = Arc<dyn Fn(splendor_protocol::node::WireSanction) + Send + Sync>;
 
+/// Told of a message another node has for a session's connections: the
+/// session and the message's JSON text.
+pub type ToldHook = Arc<dyn Fn(SessionId, String) + Send + Sync>;
+
 /// Why a cluster could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
@@ -122,6 +126,8 @@ struct Inner {
     matched: std::sync::OnceLock<MatchedHook>,
     /// Who is told of sanctions made on other nodes.
     sanctioned: std::sync::OnceLock<SanctionedHook>,
+    /// Who is told of messages for sessions whose connections are here.
+    told: std::sync::OnceLock<ToldHook>,
     /// What crossed to and from the other nodes.
     counters: stats::Counters,
     /// The newest stand-in of each connection another node holds in one
@@ -168,6 +174,7 @@ impl Cluster {
                 handed_off: Arc::new(tokio::sync::Notify::new()),
                 matched: std::sync::OnceLock::new(),
                 sanctioned: std::sync::OnceLock::new(),
+                told: std::sync::OnceLock::new(),
                 counters: stats::Counters::default(),
                 stand_ins: Mutex::new((0, HashMap::new())),
             }),
@@ -350,6 +357,26 @@ impl Cluster {
         };
         if let Err(e) = self.tell_all(message).await {
             warn!(room = %found.room, error = %e, "announcing a formed game");
+        }
+    }
+
+    /// Tells `hook` of every message another node has for a session
+    /// ([`Cluster::tell_session`]); the hook finds the session's
+    /// connections on this node, if any.
+    pub fn on_told(&self, hook: ToldHook) {
+        let _ = self.inner.told.set(hook);
+    }
+
+    /// Tells every node that `session`'s open connections are to get
+    /// `message` (a server message's JSON text): the node holding one
+    /// sends it. Best effort, like any push: lost while NATS is away.
+    pub async fn tell_session(&self, session: SessionId, message: String) {
+        let message = splendor_protocol::node::ToAll::Tell {
+            session: session.0.simple().to_string(),
+            message,
+        };
+        if let Err(e) = self.tell_all(message).await {
+            warn!(error = %e, "telling a session on another node");
         }
     }
 

@@ -130,6 +130,12 @@ pub enum ErrorCode {
     /// The session made as many invitations as it may in an hour; the
     /// error says when the next may be made (`retry_after_ms`).
     TooManyInvitations,
+    /// `hello` as a program (`"bot":true`) under a name another program
+    /// holds: programs' names are unique among programs (issue 24).
+    NameTaken,
+    /// `decline` names an invitation the session does not have (never
+    /// made, already declined or accepted, or its room gone).
+    InvitationNotFound,
 }
 
 impl ErrorCode {
@@ -189,6 +195,8 @@ impl ErrorCode {
             ErrorCode::InvalidSeat => "invalid_seat",
             ErrorCode::PlayerNotFound => "player_not_found",
             ErrorCode::TooManyInvitations => "too_many_invitations",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::InvitationNotFound => "invitation_not_found",
         }
     }
 }

@@ -209,6 +209,11 @@ pub enum CallAnswer {
     },
     /// Any other request succeeded.
     Done,
+    /// An invitation may go ahead: what the room offers (issue 24).
+    Invitable {
+        /// Seats, players, rated, clock.
+        terms: crate::social::RoomTerms,
+    },
     /// It failed; nothing changed.
     Refused {
         /// Why, as the room says it.
@@ -361,6 +366,16 @@ pub enum ToAll {
     /// The operators made a sanction (a ban): every node closes its own
     /// connections that it names (new `hello`s find it in the database).
     Sanctioned(WireSanction),
+    /// A message for a session's open connections, wherever they are
+    /// (issue 24: `challenge`, `challenge_declined`): the node holding one
+    /// sends it as it is. A message with words in it never crosses this
+    /// way (it is worded by the connection's node).
+    Tell {
+        /// The session, as 32 hex digits.
+        session: String,
+        /// The server message's JSON text.
+        message: String,
+    },
 }
 
 /// A sanction as it crosses between nodes.

@@ -52,6 +52,12 @@ pub enum ServerMessage {
     Invited(crate::social::Invited),
     /// `chat_history`: the room's last chat lines, on join and return.
     ChatHistory(crate::social::ChatHistory),
+    /// `challenge`: an invitation by `player_id`, pushed live (issue 24).
+    Challenge(crate::social::Challenge),
+    /// `declined`: the answer to `decline`.
+    Declined(crate::social::Declined),
+    /// `challenge_declined`: the challenged player declined (issue 24).
+    ChallengeDeclined(crate::social::ChallengeDeclined),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -538,6 +544,9 @@ impl ServerMessage {
             ServerMessage::Hint(m) => m.id.as_ref(),
             ServerMessage::Invited(m) => m.id.as_ref(),
             ServerMessage::ChatHistory(_) => None,
+            ServerMessage::Challenge(_) => None,
+            ServerMessage::Declined(m) => m.id.as_ref(),
+            ServerMessage::ChallengeDeclined(_) => None,
         }
     }
 
@@ -562,6 +571,9 @@ impl ServerMessage {
             ServerMessage::Hint(_) => "hint",
             ServerMessage::Invited(_) => "invited",
             ServerMessage::ChatHistory(_) => "chat_history",
+            ServerMessage::Challenge(_) => "challenge",
+            ServerMessage::Declined(_) => "declined",
+            ServerMessage::ChallengeDeclined(_) => "challenge_declined",
         }
     }
 }

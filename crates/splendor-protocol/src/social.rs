@@ -110,3 +110,122 @@ pub struct RematchInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub room: Option<String>,
 }
+
+/// What a room waiting for players offers an invited player (issue 24):
+/// enough to accept or decline a challenge without joining first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RoomTerms {
+    /// The number of seats: 2, 3 or 4.
+    pub seats: u8,
+    /// The seated players now (the challenger among them).
+    pub players: u8,
+    /// A rated room.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The room's turn clock (R12); absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::RoomClock>,
+    /// A turn-based room's time per move (R12.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_based: Option<crate::client::TurnBased>,
+}
+
+/// Who challenges (issue 24).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Challenger {
+    /// Their display name (text from a person: show it as text).
+    pub name: String,
+    /// Their public id.
+    pub player_id: String,
+    /// A program plays for them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub program_bot: bool,
+}
+
+/// `challenge` (issue 24): pushed to every open connection of a session
+/// invited by `player_id` (`invite`), at once, on whatever node it is
+/// connected to. Accept by `join`ing the room as a player; decline with
+/// `decline`, giving a reason the challenger is told. An invitation made
+/// while the session had no open connection waits in My games (and a
+/// program that says `"challenges":true` in `hello` gets its waiting ones
+/// as `challenge` messages after `welcome`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Challenge {
+    /// The invitation's id (what `decline` names).
+    pub invitation: String,
+    /// The room's code, to `join`.
+    pub room: String,
+    /// Who challenges.
+    pub from: Challenger,
+    /// What the room offers.
+    pub terms: RoomTerms,
+}
+
+/// Why a challenge is declined (issue 24; Lichess's reasons, less its
+/// variants).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclineReason {
+    /// No reason given.
+    #[default]
+    Generic,
+    /// Not now; perhaps later.
+    Later,
+    /// The clock is too fast.
+    TooFast,
+    /// The clock is too slow (or turn-based).
+    TooSlow,
+    /// Not with this clock.
+    TimeControl,
+    /// Only rated games, please.
+    Rated,
+    /// Only unrated games, please.
+    Casual,
+    /// Not against programs.
+    NoBot,
+    /// Only against programs.
+    OnlyBot,
+}
+
+/// `decline` (issue 24): decline a challenge (an invitation) by its id;
+/// the challenger is told why (`challenge_declined`). Answered by
+/// `declined`. `DELETE /api/me/invitations/{id}` does the same over HTTP.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Decline {
+    /// The invitation's id, as `challenge` (or My games) gave it.
+    pub invitation: String,
+    /// Why; `generic` when absent.
+    #[serde(default)]
+    pub reason: DeclineReason,
+}
+
+/// `declined`: the answer to `decline`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Declined {
+    /// The id of the `decline` request, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The invitation declined.
+    pub invitation: String,
+    /// Its room.
+    pub room: String,
+    /// The reason given.
+    pub reason: DeclineReason,
+}
+
+/// `challenge_declined` (issue 24): pushed to the challenger's open
+/// connections when the challenged player declines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ChallengeDeclined {
+    /// The invitation declined.
+    pub invitation: String,
+    /// The room it was to.
+    pub room: String,
+    /// Who declined.
+    pub by: Challenger,
+    /// Why.
+    pub reason: DeclineReason,
+}

@@ -89,7 +89,11 @@ impl RoomCore {
     /// Whether the caller may invite `to` (issue 25): it sits here on this
     /// connection, the game has not started, a seat is free, and `to` has
     /// none.
-    pub(crate) fn may_invite(&self, caller: &Caller, to: SessionId) -> Result<(), LobbyError> {
+    pub(crate) fn may_invite(
+        &self,
+        caller: &Caller,
+        to: SessionId,
+    ) -> Result<splendor_protocol::social::RoomTerms, LobbyError> {
         if self
             .people
             .seat_of_conn(caller.session, caller.conn)
@@ -106,7 +110,7 @@ impl RoomCore {
         if self.people.free_seat().is_none() {
             return Err(LobbyError::RoomFull);
         }
-        Ok(())
+        Ok(self.terms())
     }
 
     /// "Strong bot", then "Strong bot 2", … so that names stay apart.

@@ -325,7 +325,7 @@ impl RoomCore {
             }
             Request::Invite { to } => {
                 let result = self.may_invite(&caller, to);
-                self.reply(ticket, result.map(|()| Answer::Done));
+                self.reply(ticket, result.map(Answer::Invitable));
             }
             Request::RematchReady { room } => {
                 self.rematch_ready(room);

@@ -20,6 +20,8 @@ pub enum Answer {
     Joined(Joined),
     /// The last `rematch` acceptance: the gateway makes the new room.
     Rematch(super::social::RematchPlan),
+    /// `Invite` may go ahead: what the room offers the invitee (issue 24).
+    Invitable(splendor_protocol::social::RoomTerms),
     /// Any other request that succeeded.
     Done,
 }

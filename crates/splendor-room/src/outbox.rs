@@ -80,6 +80,21 @@ impl RoomCore {
         });
     }
 
+    /// What the room offers an invited player (issue 24), as `room` says it.
+    pub(crate) fn terms(&self) -> splendor_protocol::social::RoomTerms {
+        let info = self.room_info(You {
+            role: Role::Spectator,
+            seat: None,
+        });
+        splendor_protocol::social::RoomTerms {
+            seats: info.seats.len() as u8,
+            players: info.seats.iter().flatten().count() as u8,
+            rated: info.rated,
+            clock: info.clock,
+            turn_based: info.turn_based,
+        }
+    }
+
     pub(crate) fn room_info(&self, you: You) -> RoomInfo {
         RoomInfo {
             id: None,

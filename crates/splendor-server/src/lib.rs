@@ -40,6 +40,7 @@
 
 mod admin;
 mod analysis;
+mod bots;
 pub mod cli;
 mod cluster;
 pub mod config;
@@ -57,6 +58,7 @@ mod ratings;
 mod sanctions;
 mod state;
 pub mod tcp;
+mod tell;
 pub mod verify;
 mod web;
 pub mod ws;
@@ -185,7 +187,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/me/games", get(my_games::my_games))
         .route(
             "/api/me/invitations/{id}",
-            axum::routing::delete(invitations::decline),
+            axum::routing::delete(invitations::decline_route),
         )
         .route(
             "/api/me/notifications",
@@ -199,6 +201,7 @@ pub fn app(state: AppState) -> Router {
                 .delete(notify::push_api::delete),
         )
         .route("/api/leaderboard", get(ratings::leaderboard))
+        .route("/api/bots/online", get(bots::online))
         .route("/api/players/{key}", get(ratings::player))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -350,6 +353,7 @@ pub async fn serve(
             "the process may open few files: raise it (ulimit -n, docker run --ulimit nofile=65536) to hold more players"
         );
     }
+    bots::clear_on_start(&state).await;
     let pruning = tokio::spawn(prune_sessions_every(state.clone()));
     // `tap_io` (a no-op here) gives the guarded listener axum's ConnectInfo
     // of the peer's address.

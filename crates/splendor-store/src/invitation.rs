@@ -38,6 +38,9 @@ pub struct Invitation {
     pub to: SessionId,
     /// When, Unix ms.
     pub created_at: UnixMillis,
+    /// What the room offered then (issue 24: a `challenge`'s `terms`, as
+    /// JSON); `None` for invitations from before it was kept.
+    pub terms_json: Option<String>,
 }
 
 /// What [`Store::invite`] did.
@@ -105,8 +108,13 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::invitations_to(pool, to.0, i64::from(limit)).await)
     }
 
-    /// Declines (deletes) the invitation `id` of `to`; whether it was one.
-    pub async fn decline_invitation(&self, id: Uuid, to: SessionId) -> Result<bool, StoreError> {
+    /// Declines (deletes) the invitation `id` of `to`; what it was, if it
+    /// was one.
+    pub async fn decline_invitation(
+        &self,
+        id: Uuid,
+        to: SessionId,
+    ) -> Result<Option<Invitation>, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::decline_invitation(pool, id, to.0).await)
     }
 

@@ -64,6 +64,7 @@
 
 mod analysis;
 mod backend;
+mod bots;
 mod error;
 mod invitation;
 mod lease;
@@ -87,6 +88,7 @@ use uuid::Uuid;
 
 pub use analysis::AnalysisRecord;
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
+pub use bots::{OnlineBot, bot_name_key};
 pub use error::{DbCause, StoreError};
 pub use invitation::{Invitation, Invited, Invitee};
 pub use lease::RoomLease;

@@ -24,6 +24,7 @@ fn invitation(from: SessionId, to: SessionId, room: &str, epoch: u64, at: i64) -
         from_name: "ann".into(),
         to,
         created_at: at,
+        terms_json: Some(format!(r#"{{"seats":{epoch},"players":1}}"#)),
     }
 }
 
@@ -116,9 +117,13 @@ async fn invitations_go_when_declined_joined_stale_or_forgotten(db: TestDb) {
         [d.id, c.id, b.id, a.id]
     );
     // Declined by its invitee only.
-    assert!(!store.decline_invitation(a.id, ann).await.unwrap());
-    assert!(store.decline_invitation(a.id, bob).await.unwrap());
-    assert!(!store.decline_invitation(a.id, bob).await.unwrap());
+    assert_eq!(store.decline_invitation(a.id, ann).await.unwrap(), None);
+    // What was declined comes back whole (issue 24: the challenger is told).
+    assert_eq!(
+        store.decline_invitation(a.id, bob).await.unwrap(),
+        Some(a.clone())
+    );
+    assert_eq!(store.decline_invitation(a.id, bob).await.unwrap(), None);
     // Joined: that room's invitations go.
     assert_eq!(store.drop_invitations(bob, "BBBBB").await.unwrap(), 1);
     // Stale: named ones, and any older than a time.

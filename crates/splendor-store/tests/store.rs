@@ -364,7 +364,10 @@ async fn finished_games_are_listed_recent_first_in_pages(db: TestDb) {
     assert_eq!(first.players, 2);
     assert_eq!(first.seats.len(), 2);
     assert_eq!(first.seats[1].name, "Player 1");
-    assert!(first.seats[1].program && !first.seats[0].program, "issue 24");
+    assert!(
+        first.seats[1].program && !first.seats[0].program,
+        "issue 24"
+    );
     let n = (0..7).find(|&n| game_id(n) == first.id).unwrap();
     assert_eq!(first.result_json, format!(r#"{{"ranking":[{n}]}}"#));
 

@@ -185,6 +185,24 @@ fn answers_round_trip_and_a_rematch_plan_says_it_cannot_cross() {
         answer_from_wire(answer_to_wire(Ok(Answer::Done))),
         Ok(Answer::Done)
     ));
+    // Issue 24: what a room offers an invitee crosses whole.
+    let terms = splendor_protocol::social::RoomTerms {
+        seats: 3,
+        players: 1,
+        rated: true,
+        clock: Some(splendor_protocol::RoomClock {
+            initial_s: 300,
+            increment_s: 10,
+            stand_in_when_away: true,
+        }),
+        turn_based: None,
+    };
+    match answer_from_wire(through_the_wire(answer_to_wire(Ok(Answer::Invitable(
+        terms.clone(),
+    ))))) {
+        Ok(Answer::Invitable(back)) => assert_eq!(back, terms),
+        other => panic!("{other:?}"),
+    }
     let unknown = CallAnswer::Refused {
         error: splendor_protocol::node::WireError {
             kind: "from_the_future".into(),

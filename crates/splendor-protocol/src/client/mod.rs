@@ -89,6 +89,8 @@ pub enum ClientMessage {
     Unqueue,
     /// Invite a player by `player_id` to the room (issue 25).
     Invite(crate::social::Invite),
+    /// Decline a challenge (an invitation), with a reason (issue 24).
+    Decline(crate::social::Decline),
 }
 
 /// `hello`: identify the connection, as a new session (`name`) or by
@@ -126,6 +128,12 @@ pub struct Hello {
     /// page kept in the back/forward cache answers pings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub liveness_s: Option<u32>,
+    /// A program (`"bot":true`) that takes challenges (issue 24): listed
+    /// by `GET /api/bots/online` while this connection is open. Every
+    /// session invited by `player_id` gets `challenge` messages whether or
+    /// not it says this.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub challenges: bool,
 }
 
 /// The longest `liveness_s` a client may promise.

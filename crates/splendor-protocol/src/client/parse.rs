@@ -31,7 +31,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 19] = [
+pub const MESSAGE_TYPES: [&str; 20] = [
     "hello",
     "create",
     "join",
@@ -51,6 +51,7 @@ pub const MESSAGE_TYPES: [&str; 19] = [
     "queue",
     "unqueue",
     "invite",
+    "decline",
 ];
 
 /// The keys that make an object an action (docs/PROTOCOL.md, actions).
@@ -193,6 +194,7 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
             ClientMessage::Unqueue
         }
         "invite" => ClientMessage::Invite(fields_of(kind, body)?),
+        "decline" => ClientMessage::Decline(fields_of(kind, body)?),
         _ => {
             let words = Words::new("frame-type-unknown")
                 .text("type", format!("{kind:?}"))
@@ -300,12 +302,36 @@ mod tests {
                 lang: None,
                 bot: false,
                 liveness_s: None,
+                challenges: false,
             })
         );
         assert_eq!(
             ok(r#"{"type":"create"}"#).message,
             ClientMessage::Create(Create::default())
         );
+        // Issue 24: a decline's reason is `generic` unless given; another
+        // word, or another field, is refused.
+        assert_eq!(
+            ok(r#"{"type":"decline","invitation":"9b1f"}"#).message,
+            ClientMessage::Decline(crate::social::Decline {
+                invitation: "9b1f".into(),
+                reason: crate::social::DeclineReason::Generic,
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"decline","invitation":"9b1f","reason":"too_fast"}"#).message,
+            ClientMessage::Decline(crate::social::Decline {
+                invitation: "9b1f".into(),
+                reason: crate::social::DeclineReason::TooFast,
+            })
+        );
+        for bad in [
+            r#"{"type":"decline","invitation":"9b1f","reason":"boring"}"#,
+            r#"{"type":"decline","invitation":"9b1f","why":"later"}"#,
+            r#"{"type":"decline"}"#,
+        ] {
+            assert!(parse_client_frame(bad).is_err(), "{bad}");
+        }
         assert_eq!(
             ok(r#"{"type":"create","seats":2,"as":"spectator"}"#).message,
             ClientMessage::Create(Create {
@@ -398,14 +424,16 @@ mod tests {
                 lang: None,
                 bot: false,
                 liveness_s: None,
+                challenges: false,
             })),
             ClientFrame::new(ClientMessage::Hello(Hello {
                 name: Some("ann".into()),
                 token: None,
                 verbose: true,
                 lang: Some("nl".into()),
-                bot: false,
+                bot: true,
                 liveness_s: Some(5),
+                challenges: true,
             })),
         ];
         for frame in frames {

@@ -40,9 +40,9 @@ fn a_seated_player_may_invite_before_the_start_while_a_seat_is_free() {
               c3 <- room Waiting [ann* bob -] watching ["cy"] you spectator id=r2
               reply joined spectator
             ann@c1 invite dan
-              reply ok
+              reply invitable 2/3
             bob@c2 invite dan
-              reply ok
+              reply invitable 2/3
             cy@c3 invite dan
               reply not_in_room: room-not-in
             ann@c1 invite bob
@@ -75,6 +75,25 @@ fn a_seated_player_may_invite_before_the_start_while_a_seat_is_free() {
               deadline none
             ann@c1 invite dan
               reply game_already_started: room-game-started(example="\"as\":\"spectator\"")
+        "#]],
+    );
+}
+
+#[test]
+fn an_invitation_says_what_the_room_offers() {
+    // Issue 24: the answer carries the room's terms (seats, players,
+    // rated, clock), which the challenged player gets with `challenge`.
+    check(
+        r#"
+        room 2 rated clock 300s+5s ann@c1
+        ann@c1 invite dan
+        "#,
+        expect![[r#"
+            room 2 rated clock 300s+5s ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            ann@c1 invite dan
+              reply invitable 1/2 rated clock 300+5
         "#]],
     );
 }

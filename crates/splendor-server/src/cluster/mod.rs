@@ -99,6 +99,11 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     cluster.on_matched(Arc::new(move |session, found| {
         lobby.waiters().notify_here(session, found);
     }));
+    // Challenges and their answers (issue 24) for sessions connected here.
+    let told = state.clone();
+    cluster.on_told(Arc::new(move |session, json| {
+        crate::tell::told(&told, session, json);
+    }));
     Ok(state)
 }
 

@@ -48,6 +48,9 @@ pub(super) struct Client {
     /// Set by `hello`: the session is a program (`"bot":true`, now or
     /// before): it waits among programs in quick play (issue 24).
     pub(super) program: bool,
+    /// Set by `hello`: a program that takes challenges, listed online
+    /// while this connection is open (issue 24).
+    pub(super) challenges: bool,
     /// The connection's span, parent of `room_span`.
     pub(super) conn_span: Span,
     /// A `room` span naming the room this connection is in (a disabled span
@@ -406,6 +409,7 @@ impl Client {
             ClientMessage::Queue(queue) => self.queue(queue, id).await,
             ClientMessage::Unqueue => self.unqueue(id).await,
             ClientMessage::Invite(invite) => self.invite(invite, id).await,
+            ClientMessage::Decline(decline) => self.decline(decline, id).await,
         }
     }
 

@@ -46,6 +46,10 @@ impl Client {
                 .num("value", every);
             return self.reply_error(ErrorCode::InvalidField, words, id);
         }
+        if hello.challenges && !hello.bot {
+            let words = Words::new("conn-hello-challenges-needs-bot");
+            return self.reply_error(ErrorCode::InvalidField, words, id);
+        }
         let names = *self.state.names();
         let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
             Ok(name) => name,
@@ -83,6 +87,19 @@ impl Client {
                     if let Some(ban) = ban_for(&self.state, &who).await {
                         return self.refuse_banned(&ban, id);
                     }
+                    // A program's name is unique among programs (issue
+                    // 24): claimed before the session changes at all.
+                    if (session.program || hello.bot)
+                        && !self
+                            .claim_program_name(
+                                session.id,
+                                name.as_deref().unwrap_or(&session.name),
+                                &id,
+                            )
+                            .await
+                    {
+                        return;
+                    }
                     if let Some(name) = name
                         && name != session.name
                     {
@@ -103,8 +120,17 @@ impl Client {
                     return self.reply_session_error(&e, id);
                 }
             },
+            (None, Some(name)) if hello.bot && !self.program_name_free(&name, &id).await => {
+                return;
+            }
             (None, Some(name)) => match sessions.create(&name).await {
-                Ok((session, token)) => (session, token.expose().to_owned(), false),
+                Ok((session, token)) => {
+                    // A program's name is unique among programs (issue 24).
+                    if hello.bot && !self.claim_program_name(session.id, &name, &id).await {
+                        return;
+                    }
+                    (session, token.expose().to_owned(), false)
+                }
                 Err(e) => {
                     warn!(error = %e, "session creation failed");
                     return self.reply_session_error(&e, id);
@@ -163,6 +189,16 @@ impl Client {
         // Back in the quick-play queue it waits in.
         if resumed {
             self.resume_queue(&session).await;
+        }
+        // A program that takes challenges (issue 24): listed online while
+        // this connection is open, and told of the challenges waiting.
+        if bot && hello.challenges {
+            self.challenges = true;
+            self.program_online(session.id).await;
+            let me = splendor_store::SessionId(session.id.0);
+            for challenge in crate::invitations::pending_challenges(&self.state, me).await {
+                self.send(ServerMessage::Challenge(challenge));
+            }
         }
     }
 

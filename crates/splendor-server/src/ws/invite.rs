@@ -7,8 +7,8 @@
 //! (event `invitation`) and finds it in My games, to join or decline.
 
 use splendor_lobby::room::notices::{Notice, NoticeEvent};
-use splendor_lobby::{LobbyError, Request};
-use splendor_protocol::social::{Invite, Invited};
+use splendor_lobby::{Answer, LobbyError, Request};
+use splendor_protocol::social::{Challenger, Decline, Declined, Invite, Invited, RoomTerms};
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId, ServerMessage, Words};
 use splendor_store::{Invitation, SessionId, is_player_id, unix_millis_now};
 use tracing::{info, warn};
@@ -55,12 +55,21 @@ impl Client {
             return self.reply_error(ErrorCode::InvalidField, Words::new("invite-yourself"), id);
         }
         let to = splendor_lobby::SessionId(invitee.session.0);
-        if let Err(e) = room
+        let terms = match room
             .call(self.caller(&session, id.clone()), Request::Invite { to })
             .await
         {
-            return self.reply_lobby_error(e, id);
-        }
+            Ok(Answer::Invitable(terms)) => terms,
+            // A room on a node from before issue 24 says only yes.
+            Ok(_) => RoomTerms {
+                seats: 0,
+                players: 0,
+                rated: false,
+                clock: None,
+                turn_based: None,
+            },
+            Err(e) => return self.reply_lobby_error(e, id),
+        };
         // The lease's epoch tells this room from a later one under its code.
         let epoch = room
             .remote_lease()
@@ -75,6 +84,7 @@ impl Client {
             from_name: session.name.clone(),
             to: invitee.session,
             created_at: now,
+            terms_json: serde_json::to_string(&terms).ok(),
         };
         let max = self.state.config().max_invitations_per_hour;
         let (invitation_id, new) = match store.invite(&invitation, now - WINDOW_MS, max).await {
@@ -98,6 +108,14 @@ impl Client {
         };
         if new {
             info!(room = %room.code(), "invitation made");
+            // Issue 24: the invitee's open connection, on whatever node,
+            // gets it at once as a `challenge`.
+            let made = Invitation {
+                id: invitation_id,
+                ..invitation
+            };
+            let challenge = crate::invitations::challenge_of(&made, self.program, terms);
+            crate::tell::tell_session(&self.state, to, ServerMessage::Challenge(challenge)).await;
             self.state.lobby().notify(
                 room.code(),
                 Notice {
@@ -116,5 +134,39 @@ impl Client {
             invitation: invitation_id.simple().to_string(),
             new,
         }));
+    }
+}
+
+impl Client {
+    /// `decline` (issue 24): declines a challenge (an invitation) of this
+    /// session by its id, and tells the challenger why.
+    pub(super) async fn decline(&mut self, decline: Decline, id: Option<RequestId>) {
+        let Some(session) = self.require_session(&id) else {
+            return;
+        };
+        let not_found =
+            || Words::new("invite-not-found").text("id", format!("{:?}", decline.invitation));
+        let Ok(invitation) = uuid::Uuid::parse_str(decline.invitation.trim()) else {
+            return self.reply_error(ErrorCode::InvitationNotFound, not_found(), id);
+        };
+        let me = SessionId(session.id.0);
+        let by = Challenger {
+            name: session.name.clone(),
+            player_id: splendor_store::player_id(me),
+            program_bot: self.program,
+        };
+        match crate::invitations::decline(&self.state, (me, by), invitation, decline.reason).await {
+            Ok(Some(declined)) => self.send(ServerMessage::Declined(Declined {
+                id,
+                invitation: declined.id.simple().to_string(),
+                room: declined.room_code,
+                reason: decline.reason,
+            })),
+            Ok(None) => self.reply_error(ErrorCode::InvitationNotFound, not_found(), id),
+            Err(e) => {
+                warn!(error = %e, "decline: the invitation cannot be deleted");
+                self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@
 mod client;
 mod identity;
 mod invite;
+mod programs;
 mod queue;
 mod rooms;
 mod writer;
@@ -225,6 +226,7 @@ async fn serve_socket(
             awaiting_rematch: false,
             bots_at: None,
             program: false,
+            challenges: false,
             look_again: None,
             conn_span,
             room_span: Span::none(),

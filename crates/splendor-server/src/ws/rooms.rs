@@ -362,6 +362,9 @@ impl Client {
             return;
         };
         self.queue_away(session).await;
+        if self.challenges {
+            self.program_offline(session).await;
+        }
         if let Some(room) = self.room.clone() {
             self.set_room(None);
             room.detach(Caller {

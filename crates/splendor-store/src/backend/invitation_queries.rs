@@ -15,6 +15,7 @@ fn invitation_from_row(
         from_name: row.try_get("from_name").map_err(get)?,
         to: crate::SessionId(row.try_get("to_session").map_err(get)?),
         created_at: row.try_get("created_at").map_err(get)?,
+        terms_json: row.try_get("terms").map_err(get)?,
     })
 }
 
@@ -110,11 +111,12 @@ pub(crate) async fn invite(
     }
     sqlx::query(
         "INSERT INTO invitations \
-         (id, room_code, room_epoch, from_session, from_name, to_session, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         (id, room_code, room_epoch, from_session, from_name, to_session, created_at, terms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
          ON CONFLICT (to_session, room_code, from_session) DO UPDATE SET \
          id = excluded.id, room_epoch = excluded.room_epoch, \
-         from_name = excluded.from_name, created_at = excluded.created_at",
+         from_name = excluded.from_name, created_at = excluded.created_at, \
+         terms = excluded.terms",
     )
     .bind(invitation.id)
     .bind(invitation.room_code.as_str())
@@ -123,6 +125,7 @@ pub(crate) async fn invite(
     .bind(invitation.from_name.as_str())
     .bind(invitation.to.0)
     .bind(invitation.created_at)
+    .bind(invitation.terms_json.as_deref())
     .execute(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
@@ -135,7 +138,8 @@ pub(crate) async fn invitations_to(
     limit: i64,
 ) -> Result<Vec<crate::invitation::Invitation>, StoreError> {
     let rows = sqlx::query(
-        "SELECT id, room_code, room_epoch, from_session, from_name, to_session, created_at \
+        "SELECT id, room_code, room_epoch, from_session, from_name, to_session, created_at, \
+                terms \
          FROM invitations WHERE to_session = $1 ORDER BY created_at DESC, id LIMIT $2",
     )
     .bind(to)
@@ -150,14 +154,18 @@ pub(crate) async fn decline_invitation(
     pool: &Pool<Db>,
     id: Uuid,
     to: Uuid,
-) -> Result<bool, StoreError> {
-    let done = sqlx::query("DELETE FROM invitations WHERE id = $1 AND to_session = $2")
-        .bind(id)
-        .bind(to)
-        .execute(pool)
-        .await
-        .map_err(|e| classify(BACKEND, e))?;
-    Ok(done.rows_affected() > 0)
+) -> Result<Option<crate::invitation::Invitation>, StoreError> {
+    let row = sqlx::query(
+        "DELETE FROM invitations WHERE id = $1 AND to_session = $2 \
+         RETURNING id, room_code, room_epoch, from_session, from_name, to_session, created_at, \
+                   terms",
+    )
+    .bind(id)
+    .bind(to)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    row.as_ref().map(invitation_from_row).transpose()
 }
 
 pub(crate) async fn drop_invitations(

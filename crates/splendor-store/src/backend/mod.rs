@@ -53,6 +53,7 @@ pub(crate) mod sqlite {
     include!("notify_queries.rs");
     include!("park_queries.rs");
     include!("invitation_queries.rs");
+    include!("bot_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -70,6 +71,7 @@ pub(crate) mod postgres {
     include!("notify_queries.rs");
     include!("park_queries.rs");
     include!("invitation_queries.rs");
+    include!("bot_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

@@ -216,6 +216,17 @@ pub(crate) async fn forget_session(
         .execute(&mut *tx)
         .await
         .map_err(|e| classify(BACKEND, e))?;
+    // Its program name and its place among the programs online (issue 24).
+    for sql in [
+        "DELETE FROM bot_names WHERE session_id = $1",
+        "DELETE FROM bots_online WHERE session_id = $1",
+    ] {
+        sqlx::query(sql)
+            .bind(session)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| classify(BACKEND, e))?;
+    }
     sqlx::query("UPDATE sessions SET player_id = '' WHERE id = $1")
         .bind(session)
         .execute(&mut *tx)

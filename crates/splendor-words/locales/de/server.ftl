@@ -184,6 +184,8 @@ conn-unknown-token = unbekanntes Sitzungs-Token; sende { $example } für eine ne
 conn-hello-needs-name = hello: braucht einen "name" (neue Sitzung) oder ein "token" (fortsetzen)
 conn-hello-lang = hello: "lang" ist eins von { $langs } (eine Region wie "nl-BE" wird akzeptiert), nicht { $value }
 conn-hello-liveness = hello: liveness_s ist 1 bis { $max } Sekunden, nicht { $value }
+conn-hello-challenges-needs-bot = hello: "challenges":true ist für Programme; sende "bot":true mit
+conn-bot-name-taken = ein anderes Programm heißt schon { $name }; Namen von Programmen sind unter Programmen eindeutig: wähle einen anderen Namen (ein Mensch darf ihn teilen)
 conn-not-identified = sende zuerst { $example }
 conn-database-away = der Server erreicht seine Datenbank gerade nicht; versuche es gleich noch einmal
 conn-internal = interner Fehler
@@ -242,6 +244,7 @@ push-chat = { $name } hat im Chat von Raum { $room } geschrieben.
 ## Einladungen (issue 25).
 invite-bad-player-id = { $id } ist keine Spieler-ID: eine Spieler-ID hat zehn Ziffern und Buchstaben a-f, wie Meine Spiele sie zeigt
 invite-player-not-found = kein Spieler hat die ID { $id }
+invite-not-found = du hast keine Einladung { $id } (nie gemacht, schon abgelehnt oder angenommen, oder ihr Raum ist weg)
 invite-player-ambiguous = mehr als ein Spieler hat die ID { $id }; bitte sie, dich stattdessen einzuladen
 invite-yourself = du kannst dich nicht selbst einladen
 invite-already-seated = dieser Spieler sitzt schon in diesem Raum

@@ -171,6 +171,8 @@ conn-unknown-token = unknown session token; send { $example } for a new session
 conn-hello-needs-name = hello: needs a "name" (new session) or a "token" (resume)
 conn-hello-lang = hello: "lang" is one of { $langs } (a region like "nl-BE" is accepted), not { $value }
 conn-hello-liveness = hello: liveness_s is 1 to { $max } seconds, not { $value }
+conn-hello-challenges-needs-bot = hello: "challenges":true is for programs; say "bot":true with it
+conn-bot-name-taken = another program is called { $name }; programs' names are unique among programs: choose another name (a person may share it)
 conn-not-identified = send { $example } first
 conn-database-away = the server cannot reach its database right now; try again shortly
 conn-internal = internal error
@@ -230,6 +232,7 @@ push-chat = { $name } wrote in the chat of room { $room }.
 ## Invitations (issue 25).
 invite-bad-player-id = { $id } is not a player id: a player id is ten digits and letters a-f, as My games shows it
 invite-player-not-found = no player has the id { $id }
+invite-not-found = you have no invitation { $id } (never made, already declined or accepted, or its room is gone)
 invite-player-ambiguous = more than one player has the id { $id }; ask them to send you an invitation instead
 invite-yourself = you cannot invite yourself
 invite-already-seated = that player already sits in this room

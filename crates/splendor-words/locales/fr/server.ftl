@@ -185,6 +185,8 @@ conn-unknown-token = clé de session inconnue ; envoyez { $example } pour une no
 conn-hello-needs-name = hello : il faut un "name" (nouvelle session) ou un "token" (reprise)
 conn-hello-lang = hello : "lang" est l'un de { $langs } (une région comme "nl-BE" est acceptée), pas { $value }
 conn-hello-liveness = hello : liveness_s va de 1 à { $max } secondes, pas { $value }
+conn-hello-challenges-needs-bot = hello : "challenges":true est réservé aux programmes ; ajoutez "bot":true
+conn-bot-name-taken = un autre programme s'appelle déjà { $name } ; les noms des programmes sont uniques entre programmes : choisissez-en un autre (une personne peut le partager)
 conn-not-identified = envoyez d'abord { $example }
 conn-database-away = le serveur ne peut pas joindre sa base de données pour l'instant ; réessayez dans un instant
 conn-internal = erreur interne
@@ -243,6 +245,7 @@ push-chat = { $name } a écrit dans le chat de la salle { $room }.
 ## Invitations (issue 25).
 invite-bad-player-id = { $id } n'est pas un identifiant de joueur : il compte dix chiffres et lettres a-f, comme Mes parties l'affiche
 invite-player-not-found = aucun joueur n'a l'identifiant { $id }
+invite-not-found = vous n'avez pas d'invitation { $id } (jamais faite, déjà refusée ou acceptée, ou sa salle n'existe plus)
 invite-player-ambiguous = plusieurs joueurs ont l'identifiant { $id } ; demandez-leur de vous inviter plutôt
 invite-yourself = vous ne pouvez pas vous inviter vous-même
 invite-already-seated = ce joueur est déjà assis dans cette salle

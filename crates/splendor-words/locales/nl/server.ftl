@@ -187,6 +187,8 @@ conn-unknown-token = onbekend sessietoken; stuur { $example } voor een nieuwe se
 conn-hello-needs-name = hello: vraagt een "name" (nieuwe sessie) of een "token" (hervatten)
 conn-hello-lang = hello: "lang" is een van { $langs } (een regio zoals "nl-BE" wordt ook aanvaard), niet { $value }
 conn-hello-liveness = hello: liveness_s is 1 tot { $max } seconden, niet { $value }
+conn-hello-challenges-needs-bot = hello: "challenges":true is voor programma's; zeg er "bot":true bij
+conn-bot-name-taken = een ander programma heet al { $name }; namen van programma's zijn uniek onder programma's: kies een andere naam (een mens mag hem delen)
 conn-not-identified = stuur eerst { $example }
 conn-database-away = de server kan zijn database nu niet bereiken; probeer het zo opnieuw
 conn-internal = interne fout
@@ -245,6 +247,7 @@ push-chat = { $name } schreef in de chat van kamer { $room }.
 ## Uitnodigingen (issue 25).
 invite-bad-player-id = { $id } is geen speler-id: een speler-id is tien cijfers en letters a-f, zoals Mijn spellen het toont
 invite-player-not-found = geen speler heeft het id { $id }
+invite-not-found = je hebt geen uitnodiging { $id } (nooit gedaan, al afgeslagen of aangenomen, of de kamer is weg)
 invite-player-ambiguous = meer dan één speler heeft het id { $id }; vraag hen jou een uitnodiging te sturen
 invite-yourself = je kunt jezelf niet uitnodigen
 invite-already-seated = die speler zit al in deze kamer

@@ -11,6 +11,16 @@ impl Table {
         match effect {
             Effect::Reply { result, .. } => match result {
                 Ok(Answer::Done) => "reply ok".into(),
+                Ok(Answer::Invitable(t)) => format!(
+                    "reply invitable {}/{}{}{}",
+                    t.players,
+                    t.seats,
+                    if t.rated { " rated" } else { "" },
+                    t.clock.as_ref().map_or(String::new(), |c| format!(
+                        " clock {}+{}",
+                        c.initial_s, c.increment_s
+                    ))
+                ),
                 Ok(Answer::Joined(j)) => format!("reply joined {}", you(j.role, j.seat)),
                 Ok(Answer::Rematch(plan)) => {
                     let others: Vec<String> = plan

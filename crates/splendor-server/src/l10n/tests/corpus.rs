@@ -439,6 +439,15 @@ fn invite_messages(corpus: &mut Corpus) {
         corpus.add("invite", Words::new(id).text("id", "0123456789"));
     }
     corpus.add("invite", Words::new("invite-yourself"));
+    corpus.add(
+        "decline",
+        Words::new("invite-not-found").text("id", "\"0f3c\""),
+    );
+    corpus.add(
+        "hello",
+        Words::new("conn-bot-name-taken").text("name", "\"gem-bot\""),
+    );
+    corpus.add("hello", Words::new("conn-hello-challenges-needs-bot"));
     corpus.add("queue", Words::new("queue-programs-among-people"));
     for minutes in [1u64, 42] {
         corpus.add(

@@ -1,0 +1,152 @@
+// Programs' names and the programs online (issue 24), included once per
+// backend beside lease_queries.rs (whose `NOW_MS` it uses). `cargo fmt`
+// does not reach an included file: after editing, run
+// `rustfmt --edition 2024 crates/splendor-store/src/backend/bot_queries.rs`.
+
+/// Who holds the program name `key`, if anyone.
+pub(crate) async fn bot_name_holder(
+    pool: &Pool<Db>,
+    key: &str,
+) -> Result<Option<Uuid>, StoreError> {
+    sqlx::query_scalar("SELECT session_id FROM bot_names WHERE name_key = $1")
+        .bind(key)
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))
+}
+
+/// Claims `key` for `session` unless another session holds it; then
+/// frees the session's other names. Whether the session holds it now.
+/// Each statement stands alone: the primary key decides between two
+/// claimants of one name, on any node.
+pub(crate) async fn claim_bot_name(
+    pool: &Pool<Db>,
+    session: Uuid,
+    key: &str,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let error = |e| classify(BACKEND, e);
+    sqlx::query(
+        "INSERT INTO bot_names (name_key, session_id, claimed_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (name_key) DO NOTHING",
+    )
+    .bind(key)
+    .bind(session)
+    .bind(now)
+    .execute(pool)
+    .await
+    .map_err(error)?;
+    let holder = bot_name_holder(pool, key).await?;
+    if holder != Some(session) {
+        return Ok(false);
+    }
+    sqlx::query("DELETE FROM bot_names WHERE session_id = $1 AND name_key <> $2")
+        .bind(session)
+        .bind(key)
+        .execute(pool)
+        .await
+        .map_err(error)?;
+    Ok(true)
+}
+
+/// Frees every name `session` holds.
+pub(crate) async fn free_bot_names(pool: &Pool<Db>, session: Uuid) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM bot_names WHERE session_id = $1")
+        .bind(session)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+/// `session` is online on connection `conn` of node `node` (replacing
+/// its row of an older connection).
+pub(crate) async fn bot_online(
+    pool: &Pool<Db>,
+    session: Uuid,
+    (node, conn): (i32, i64),
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO bots_online (session_id, node_id, conn, since) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (session_id) DO UPDATE \
+         SET node_id = excluded.node_id, conn = excluded.conn, since = excluded.since",
+    )
+    .bind(session)
+    .bind(node)
+    .bind(conn)
+    .bind(now)
+    .execute(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+/// Connection `conn` of `session` ended: its row goes, unless a newer
+/// connection's replaced it.
+pub(crate) async fn bot_offline(
+    pool: &Pool<Db>,
+    session: Uuid,
+    conn: i64,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM bots_online WHERE session_id = $1 AND conn = $2")
+        .bind(session)
+        .bind(conn)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+/// Deletes node `node`'s rows (it starts: none of its connections is
+/// open); how many.
+pub(crate) async fn clear_bots_online(pool: &Pool<Db>, node: i32) -> Result<u64, StoreError> {
+    let done = sqlx::query("DELETE FROM bots_online WHERE node_id = $1")
+        .bind(node)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(done.rows_affected())
+}
+
+/// The programs online, longest online first, at most `limit`; with
+/// `live_nodes`, only those on a node whose claim is live (a cluster).
+pub(crate) async fn bots_online(
+    pool: &Pool<Db>,
+    live_nodes: bool,
+    limit: i64,
+) -> Result<Vec<crate::bots::OnlineBot>, StoreError> {
+    let sql = format!(
+        "SELECT b.session_id, b.node_id, b.since, s.name, s.player_id, \
+                r.rating, r.deviation, r.games \
+         FROM bots_online b JOIN sessions s ON s.id = b.session_id \
+         LEFT JOIN ratings r ON r.session_id = b.session_id \
+         WHERE s.bot AND ($1 = 0 OR EXISTS (SELECT 1 FROM nodes n \
+                 WHERE n.node_id = b.node_id AND n.expires_at >= {NOW_MS})) \
+         ORDER BY b.since, b.session_id LIMIT $2"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(i32::from(live_nodes))
+        .bind(limit)
+        .fetch_all(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    rows.iter()
+        .map(|row| {
+            let get = |e| classify(BACKEND, e);
+            let node: i32 = row.try_get("node_id").map_err(get)?;
+            let games: Option<i64> = row.try_get("games").map_err(get)?;
+            let player_id: Option<String> = row.try_get("player_id").map_err(get)?;
+            Ok(crate::bots::OnlineBot {
+                session: crate::SessionId(row.try_get("session_id").map_err(get)?),
+                name: row.try_get("name").map_err(get)?,
+                player_id: player_id.filter(|id| crate::is_player_id(id)),
+                rating: row.try_get("rating").map_err(get)?,
+                deviation: row.try_get("deviation").map_err(get)?,
+                rated_games: games.map_or(0, |g| u64::try_from(g).unwrap_or(0)),
+                since: row.try_get("since").map_err(get)?,
+                node: u16::try_from(node).unwrap_or_default(),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,96 @@
+//! Programs as others find them (issue 24): a program's name is unique
+//! among programs (claimed in `bot_names`, the name folded to lower case,
+//! so that the bots' leaderboard and the list of programs online name one
+//! program each), and the programs connected now that take challenges are
+//! listed for `GET /api/bots/online` on every node (`bots_online`).
+
+use crate::backend::dispatch;
+use crate::{SessionId, Store, StoreError, UnixMillis};
+
+/// A program connected now that takes challenges.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnlineBot {
+    /// Its session.
+    pub session: SessionId,
+    /// Its name.
+    pub name: String,
+    /// Its public id (what a challenge names); `None` only while the
+    /// store's backfill of old sessions has not reached it.
+    pub player_id: Option<String>,
+    /// Its rating on the bots' board, once it played a rated game.
+    pub rating: Option<f64>,
+    /// The rating's deviation.
+    pub deviation: Option<f64>,
+    /// Its rated games.
+    pub rated_games: u64,
+    /// Online since, Unix ms.
+    pub since: UnixMillis,
+    /// The node holding its connection.
+    pub node: u16,
+}
+
+/// The key under which a program's name is unique: trimmed, in lower
+/// case (so "Gem-Bot" and "gem-bot" are one name).
+pub fn bot_name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+impl Store {
+    /// The session holding program name `name`, if any.
+    pub async fn bot_name_holder(&self, name: &str) -> Result<Option<SessionId>, StoreError> {
+        let key = bot_name_key(name);
+        let found = dispatch!(&self.inner.pool, pool, q => q::bot_name_holder(pool, &key).await)?;
+        Ok(found.map(SessionId))
+    }
+
+    /// Claims program name `name` for `session` (freeing any other it
+    /// held); false, changing nothing, when another session holds it.
+    pub async fn claim_bot_name(
+        &self,
+        session: SessionId,
+        name: &str,
+        now: UnixMillis,
+    ) -> Result<bool, StoreError> {
+        let key = bot_name_key(name);
+        dispatch!(&self.inner.pool, pool, q => q::claim_bot_name(pool, session.0, &key, now).await)
+    }
+
+    /// Frees every program name `session` holds.
+    pub async fn free_bot_names(&self, session: SessionId) -> Result<(), StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::free_bot_names(pool, session.0).await)
+    }
+
+    /// `session` is online on connection `conn` of node `node`.
+    pub async fn bot_online(
+        &self,
+        session: SessionId,
+        (node, conn): (u16, u64),
+        now: UnixMillis,
+    ) -> Result<(), StoreError> {
+        // The connection id's bits as they are (its node is in the top 16).
+        let conn = conn as i64;
+        dispatch!(&self.inner.pool, pool, q => q::bot_online(pool, session.0, (i32::from(node), conn), now).await)
+    }
+
+    /// Connection `conn` of `session` ended.
+    pub async fn bot_offline(&self, session: SessionId, conn: u64) -> Result<(), StoreError> {
+        let conn = conn as i64;
+        dispatch!(&self.inner.pool, pool, q => q::bot_offline(pool, session.0, conn).await)
+    }
+
+    /// Deletes node `node`'s rows of programs online (it starts); how many.
+    pub async fn clear_bots_online(&self, node: u16) -> Result<u64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::clear_bots_online(pool, i32::from(node)).await)
+    }
+
+    /// The programs online that take challenges, longest online first, at
+    /// most `limit`; `live_nodes`: only those on a node whose claim is
+    /// live (in a cluster; a single node has no claim).
+    pub async fn bots_online(
+        &self,
+        live_nodes: bool,
+        limit: u32,
+    ) -> Result<Vec<OnlineBot>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::bots_online(pool, live_nodes, i64::from(limit)).await)
+    }
+}
