@@ -49,6 +49,30 @@ export interface Options {
   games?: number;
   /** Shared between games: the session token kept in memory. */
   session?: { token?: string };
+  /**
+   * Take challenges (issue 24): listed by GET /api/bots/online, and without a
+   * room, queue or create, wait for one. Return true to accept (the kit joins
+   * and plays it), a reason to decline, or false for 'generic'.
+   */
+  onChallenge?: (challenge: Challenge) => boolean | DeclineReason;
+}
+/** Why a challenge may be declined (docs/PROTOCOL.md, `decline`). */
+export type DeclineReason =
+  | 'generic' | 'later' | 'too_fast' | 'too_slow' | 'time_control' | 'rated' | 'casual' | 'no_bot' | 'only_bot';
+export const DECLINE_REASONS: DeclineReason[];
+/** A challenge (an invitation by player_id), as the server pushes it. */
+export interface Challenge {
+  type: 'challenge'; invitation: string; room: string;
+  from: { name: string; player_id: string; program_bot?: boolean };
+  terms: {
+    seats: number; players: number; rated?: boolean;
+    clock?: { initial_s: number; increment_s: number; stand_in_when_away?: boolean };
+    turn_based?: { per_move_s: number; on_deadline: 'stand_in' | 'resign' };
+  };
+}
+/** A program online that takes challenges (GET /api/bots/online). */
+export interface BotOnline {
+  name: string; player_id: string; rating?: number; deviation?: number; rated_games: number; online_since: number;
 }
 /** What choose() returns to resign the game (R13). */
 export const RESIGN: 'resign';
@@ -63,5 +87,7 @@ export interface Invitation {
 export function myGames(token: string, options?: { url?: string }): Promise<any[]>;
 /** The session's invitations, newest first. */
 export function invitations(token: string, options?: { url?: string }): Promise<Invitation[]>;
-/** Declines an invitation; rejects with KitError (404) when the session has none such. */
-export function declineInvitation(token: string, id: string, options?: { url?: string }): Promise<void>;
+/** Declines an invitation, telling the challenger `reason`; rejects with KitError (404) when the session has none such. */
+export function declineInvitation(token: string, id: string, options?: { url?: string; reason?: DeclineReason }): Promise<void>;
+/** The programs connected now that take challenges, longest online first. */
+export function botsOnline(options?: { url?: string }): Promise<BotOnline[]>;

@@ -32,6 +32,21 @@
 // end; either way the kit resolves with the result, where the bot ranks
 // below everyone who did not resign.
 //
+// Challenges (issue 24): play(choose, { onChallenge }) (or
+// SPLENDOR_CHALLENGES=accept) says "challenges":true in hello, so the bot is
+// listed by GET /api/bots/online (botsOnline()), and waits for a challenge
+// instead of making a room: onChallenge(challenge) returns true to accept
+// (the kit joins the room and plays it), or a reason to decline ('later',
+// 'too_fast', 'rated', ... or false for 'generic'); while it plays, other
+// challenges are declined 'later'. To challenge a bot: create: { seats: 2,
+// invite: [itsPlayerId], rated: true }; a declined challenge is a KitError
+// saying why.
+//
+// Names: a program's name is unique among programs on a server. Without
+// SPLENDOR_BOT_NAME the kit names a new bot after its script with a few
+// random letters (my_bot-k3f9), kept with the token; a name given that
+// another program holds is a KitError saying so.
+//
 // Every message the kit sends has an id. When the server refuses one for
 // going over its message rate (rate_limited), the kit waits the error's
 // retry_after_ms (1 s if absent), then sends that message again (a move only
@@ -57,6 +72,8 @@ const RATE_LIMIT_MIN_GAP_MS = 50;
 const RATE_LIMIT_MAX_GAP_MS = 1000;
 // How many sent messages are remembered, to send one again when refused.
 const REMEMBERED_MESSAGES = 64;
+// Why a challenge may be declined (docs/PROTOCOL.md, `decline`).
+const DECLINE_REASONS = ['generic', 'later', 'too_fast', 'too_slow', 'time_control', 'rated', 'casual', 'no_bot', 'only_bot'];
 const now = () => performance.now();
 
 class KitError extends Error {}
@@ -97,6 +114,21 @@ function defaultTokenFile() {
   return path.join(path.dirname(full), `${path.basename(full).replace(/\.[cm]?js$/, '')}.token`);
 }
 
+// A new bot's name when none is given: its script's name (`nodebot` for
+// none) and four random letters, since programs' names are unique on a
+// server (issue 24).
+function defaultName() {
+  const script = process.argv[1];
+  let stem = 'nodebot';
+  if (script && !process.env.NODE_TEST_CONTEXT && /\.[cm]?js$/.test(script)) {
+    stem = path.basename(script).replace(/\.[cm]?js$/, '').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 16) || 'nodebot';
+  }
+  const letters = 'abcdefghjkmnpqrstuvwxyz23456789';
+  let suffix = '';
+  for (let i = 0; i < 4; i += 1) suffix += letters[Math.floor(Math.random() * letters.length)];
+  return `${stem}-${suffix}`;
+}
+
 // The state with a few conveniences: me, myTurn.
 function withHelpers(state) {
   return Object.assign(state, {
@@ -111,8 +143,10 @@ function withHelpers(state) {
  * options: url, room, name, tokenFile, create ({seats, bots: ['greedy'], clock,
  * turn_based, invite: [player_id, ...]: invited once the room is made}),
  * onFrame (sees every frame), onRefused (sees the server's error for each
- * move of choose it refused), maxReconnects, log (a function, default
- * console.error). The result carries `refused`: this bot's refused moves.
+ * move of choose it refused), onChallenge (take challenges, issue 24: without
+ * a room, queue or create, wait for one and play it), maxReconnects, log (a
+ * function, default console.error). The result carries `refused`: this
+ * bot's refused moves.
  */
 async function play(choose, options = {}) {
   const url = options.url || process.env.SPLENDOR_URL || DEFAULT_URL;
@@ -124,7 +158,12 @@ async function play(choose, options = {}) {
     room,
     queue,
     queueId: null,
-    name: options.name || process.env.SPLENDOR_BOT_NAME || 'nodebot',
+    name: options.name || process.env.SPLENDOR_BOT_NAME || defaultName(),
+    nameGiven: Boolean(options.name || process.env.SPLENDOR_BOT_NAME),
+    onChallenge: options.onChallenge
+      || ((process.env.SPLENDOR_CHALLENGES || '').toLowerCase() === 'accept' ? () => true : null),
+    // The room we went to on a challenge, until we sit in it.
+    challengeRoom: null,
     tokenFile: options.tokenFile || process.env.SPLENDOR_TOKEN_FILE || defaultTokenFile(),
     shared: options.session || {},
     create: options.create || null,
@@ -153,7 +192,7 @@ async function play(choose, options = {}) {
     refusals: 0,
   };
   if (game.tokenFile === 'none') game.tokenFile = null;
-  if (!game.room && !game.queue && !game.create) game.create = { seats: 2, bots: ['greedy'] };
+  if (!game.room && !game.queue && !game.create && !game.onChallenge) game.create = { seats: 2, bots: ['greedy'] };
   game.bots = [...((game.create && game.create.bots) || [])];
   game.invite = [...((game.create && game.create.invite) || [])];
   game.token = game.shared.token || null;
@@ -251,8 +290,41 @@ function session(url, game) {
         else pump();
       }
     };
-    // Join the room, or create one (once).
+    const hello = (extra) => ({
+      type: 'hello', verbose: true, bot: true, ...(game.onChallenge ? { challenges: true } : {}), ...extra,
+    });
+    // A challenge (issue 24): the bot decides while it has no game; with
+    // one, the kit declines it for later.
+    const challenged = (msg) => {
+      const who = msg.from && msg.from.name;
+      if (!game.onChallenge || game.room !== null || game.create || game.queue) {
+        game.log(`challenge from ${who} declined: busy`);
+        send({ type: 'decline', invitation: msg.invitation, reason: 'later' });
+        return;
+      }
+      let answer;
+      try { answer = game.onChallenge(msg); } catch (e) {
+        game.log(`onChallenge() failed (${e.message}); declining`);
+        answer = 'generic';
+      }
+      if (answer === true) {
+        game.log(`challenge from ${who} accepted: room ${msg.room}`);
+        game.room = msg.room;
+        game.challengeRoom = msg.room;
+        enter();
+        return;
+      }
+      const reason = DECLINE_REASONS.includes(answer) ? answer : 'generic';
+      game.log(`challenge from ${who} declined: ${reason}`);
+      send({ type: 'decline', invitation: msg.invitation, reason });
+    };
+    // Join the room, or create one (once); with challenges and nothing else
+    // to do, wait for one.
     const enter = () => {
+      if (!game.room && !game.queue && !game.create) {
+        game.log('waiting for a challenge');
+        return;
+      }
       if (game.room) game.entryId = send({ type: 'join', code: game.room });
       else if (game.queue) {
         game.queueId = send({ type: 'queue', players: game.queue });
@@ -270,9 +342,7 @@ function session(url, game) {
     // Frames of another room (an earlier game the session was still in) are not ours.
     const ours = (msg) => game.room !== null && (msg.type === 'room' ? msg.code : msg.room) === game.room;
     ws.on('open', () => {
-      send(game.token
-        ? { type: 'hello', token: game.token, verbose: true, bot: true }
-        : { type: 'hello', name: game.name, verbose: true, bot: true });
+      send(game.token ? hello({ token: game.token }) : hello({ name: game.name }));
     });
     ws.on('error', (e) => game.log(`socket error: ${e.message}`));
     ws.on('close', (code) => {
@@ -292,6 +362,7 @@ function session(url, game) {
         case 'welcome':
           game.token = msg.token;
           game.shared.token = msg.token;
+          game.shared.name = msg.name;
           if (game.tokenFile) {
             if (!fs.existsSync(game.tokenFile)) {
               game.log(`keeping this bot's identity (its rating) in ${game.tokenFile}: delete the file to start as a new player`);
@@ -308,6 +379,15 @@ function session(url, game) {
         case 'invited':
           game.log(`invited ${msg.name} (#${msg.player_id}) to room ${msg.room}`);
           return;
+        case 'challenge':
+          challenged(msg);
+          return;
+        case 'challenge_declined':
+          if (game.create && msg.room === game.room && !game.started) {
+            const by = msg.by || {};
+            finish({ fatal: new KitError(`${by.name} (#${by.player_id}) declined the challenge: ${msg.reason}`) });
+          }
+          return;
         case 'matched':
           // Quick play: the server seats us; room and state follow.
           if (game.queue && game.room === null) game.room = msg.room;
@@ -317,6 +397,7 @@ function session(url, game) {
           // Matched while the connection was down: the resume seats us there.
           if (game.room === null && game.queue && msg.rated && msg.status === 'playing' && msg.you.role === 'player') game.room = msg.code;
           if (!ours(msg)) return;
+          game.challengeRoom = null;
           if (msg.status !== 'waiting') { game.started = true; return; }
           const seat = msg.you.seat;
           const hosting = seat !== undefined && msg.seats[seat] && msg.seats[seat].host;
@@ -369,7 +450,22 @@ function session(url, game) {
             finish({ fatal: new KitError(`invite: ${msg.code}: ${msg.message}`) });
           } else if (msg.code === 'invalid_token') {
             game.token = null;
-            send({ type: 'hello', name: game.name, verbose: true, bot: true });
+            send(hello({ name: game.name }));
+          } else if (msg.code === 'name_taken') {
+            // Programs' names are unique (issue 24): a name of the kit's own
+            // making is made again; a given one is the author's to change.
+            if (game.nameGiven) {
+              finish({ fatal: new KitError(`name_taken: ${msg.message} (set SPLENDOR_BOT_NAME or options.name)`) });
+              return;
+            }
+            game.name = defaultName();
+            send(hello({ name: game.name }));
+          } else if (game.challengeRoom !== null && msg.id === game.entryId
+            && ['room_not_found', 'room_full', 'game_already_started', 'room_closed'].includes(msg.code)) {
+            // The challenge's room went on without us: wait for another.
+            game.log(`challenge room ${game.room}: ${msg.code}; waiting for another challenge`);
+            game.room = null;
+            game.challengeRoom = null;
           } else if (msg.code === 'already_queued' && msg.id === game.queueId) {
             // Queued from an earlier connection of this session: wait on.
           } else if (msg.code === 'already_in_room' && msg.id === game.entryId) {
@@ -411,7 +507,7 @@ async function run(choose, options = {}) {
   try {
     for (let i = 0; i < games; i += 1) {
       result = await play(choose, { ...options, session });
-      const mine = result.ranking.find((r) => r.name === (options.name || process.env.SPLENDOR_BOT_NAME || 'nodebot'));
+      const mine = result.ranking.find((r) => r.name === session.name);
       console.error(`splendor-kit: game ${i + 1} of ${games} over${mine ? `, place ${mine.rank}` : ''}`);
     }
   } catch (e) {
@@ -450,9 +546,25 @@ async function invitations(token, options = {}) {
   return (await api(token, 'GET', '/api/me/games', options)).invitations;
 }
 
-// Declines the invitation `id`; KitError (404) when the session has none such.
+// Declines the invitation `id`, telling the challenger options.reason (one of
+// DECLINE_REASONS, 'generic' by default); KitError (404) when the session
+// has none such.
 async function declineInvitation(token, id, options = {}) {
-  await api(token, 'DELETE', `/api/me/invitations/${encodeURIComponent(id)}`, options);
+  const reason = encodeURIComponent(options.reason || 'generic');
+  await api(token, 'DELETE', `/api/me/invitations/${encodeURIComponent(id)}?reason=${reason}`, options);
 }
 
-module.exports = { play, run, myGames, invitations, declineInvitation, KitError, actionKey, isLegal, TOKENS, RESIGN };
+// The programs connected now that take challenges (GET /api/bots/online),
+// longest online first: each has name, player_id (what a challenge names),
+// rated_games and, once it played a rated game, rating.
+async function botsOnline(options = {}) {
+  const ws = new URL(options.url || process.env.SPLENDOR_URL || DEFAULT_URL);
+  const scheme = { 'ws:': 'http:', 'wss:': 'https:' }[ws.protocol] || ws.protocol;
+  const response = await fetch(`${scheme}//${ws.host}/api/bots/online`, { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new KitError(`GET /api/bots/online: HTTP ${response.status}`);
+  return (await response.json()).bots;
+}
+
+module.exports = {
+  play, run, myGames, invitations, declineInvitation, botsOnline, KitError, actionKey, isLegal, TOKENS, RESIGN, DECLINE_REASONS,
+};

@@ -456,3 +456,68 @@ test('a kit bot invites another, which finds the invitation and plays (issue 25)
     server.stop();
   }
 });
+
+test('a kit bot takes challenges, declines one with a reason and plays the one it accepts (issue 24)', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const check = frameChecker();
+  try {
+    const buying = (pick) => (s) => {
+      const legal = s.legal_actions;
+      const buys = legal.filter((a) => a && typeof a === 'object' && 'buy' in a);
+      const takes = legal.filter((a) => a && typeof a === 'object' && ('take' in a || 'take_two' in a));
+      return pick(buys.length ? buys : takes.length ? takes : legal);
+    };
+    const seen = [];
+    const waiting = kit.play(buying((pool) => pool[0]), {
+      url: server.url, name: 'waiter', log: () => {}, onFrame: check,
+      onChallenge: (c) => {
+        seen.push(c);
+        return c.terms.clock && c.terms.clock.initial_s < 120 ? 'too_fast' : true;
+      },
+    });
+    let online = [];
+    for (let i = 0; i < 300 && online.length === 0; i += 1) {
+      online = await kit.botsOnline({ url: server.url });
+      if (online.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(online.map((b) => b.name), ['waiter']);
+    const target = online[0].player_id;
+    await assert.rejects(kit.play((s) => s.legal_actions[0], {
+      url: server.url, name: 'hasty', log: () => {}, onFrame: check,
+      create: { seats: 2, clock: { initial_s: 30, increment_s: 0 }, invite: [target] },
+    }), /waiter .*declined the challenge: too_fast/);
+    const challenger = await kit.play(buying((pool) => pool[pool.length - 1]), {
+      url: server.url, name: 'patient', log: () => {}, onFrame: check,
+      create: { seats: 2, clock: { initial_s: 600, increment_s: 5 }, invite: [target] },
+    });
+    const accepted = await waiting;
+    assert.equal(challenger.game, accepted.game);
+    assert.deepEqual(seen.map((c) => c.from.name), ['hasty', 'patient']);
+  } finally {
+    server.stop();
+  }
+});
+
+test("a program's name is its own on a server (issue 24)", { timeout: 120000 }, async () => {
+  const server = await startServer();
+  try {
+    const first = await kit.play((s) => s.legal_actions.find((a) => a && a.buy !== undefined) || s.legal_actions[0], {
+      url: server.url, name: 'unique-one', log: () => {},
+    });
+    assert.ok(first.game);
+    await assert.rejects(kit.play((s) => s.legal_actions[0], {
+      url: server.url, name: 'Unique-One', log: () => {},
+    }), /name_taken/);
+    // Two bots with no name given: each gets one of its own.
+    const names = new Set();
+    for (let i = 0; i < 2; i += 1) {
+      const r = await kit.play((s) => s.legal_actions.find((a) => a && a.buy !== undefined) || s.legal_actions[0], {
+        url: server.url, log: () => {},
+      });
+      r.ranking.forEach((p) => names.add(p.name));
+    }
+    assert.equal([...names].filter((n) => /^nodebot-/.test(n)).length, 2, [...names].join(', '));
+  } finally {
+    server.stop();
+  }
+});

@@ -441,6 +441,66 @@ class KitTest(unittest.TestCase):
         with Server() as server:
             asyncio.run(asyncio.wait_for(game(server.url), 120))
 
+    def test_a_kit_bot_takes_challenges_declines_with_a_reason_and_plays_the_one_it_accepts(self):
+        """Issue 24: on_challenge lists the bot online and decides; a decline
+        reaches the challenging kit as a KitError with the reason."""
+        check = frame_checker()
+        seen = []
+
+        def decide(challenge):
+            seen.append(challenge)
+            clock = challenge["terms"].get("clock")
+            return "too_fast" if clock and clock["initial_s"] < 120 else True
+
+        async def game(url):
+            waiting = asyncio.create_task(splendor_kit.play(
+                buyer(lambda p: p[0]), url=url, name="waiter", on_challenge=decide, on_frame=check))
+            online = []
+            for _ in range(300):
+                online = await asyncio.to_thread(splendor_kit.bots_online, url)
+                if online:
+                    break
+                await asyncio.sleep(0.05)
+            self.assertEqual([b["name"] for b in online], ["waiter"])
+            target = online[0]["player_id"]
+            with self.assertRaises(splendor_kit.KitError) as caught:
+                await splendor_kit.play(
+                    lambda s: s.legal_actions[0], url=url, name="hasty",
+                    create={"seats": 2, "clock": {"initial_s": 30, "increment_s": 0}, "invite": [target]},
+                    on_frame=check)
+            self.assertIn("waiter", str(caught.exception))
+            self.assertIn("too_fast", str(caught.exception))
+            # A slower challenge is accepted and played to its end by both.
+            challenger = await splendor_kit.play(
+                buyer(lambda p: p[-1]), url=url, name="patient",
+                create={"seats": 2, "clock": {"initial_s": 600, "increment_s": 5}, "invite": [target]},
+                on_frame=check)
+            accepted = await waiting
+            self.assertEqual(challenger.game, accepted.game)
+            self.assertEqual([c["from"]["name"] for c in seen], ["hasty", "patient"])
+
+        with Server() as server:
+            asyncio.run(asyncio.wait_for(game(server.url), 120))
+
+    def test_a_programs_name_is_its_own_on_a_server(self):
+        """Issue 24: a name given that another program holds is a KitError;
+        a name the kit made up is made again."""
+        async def game(url):
+            first = await splendor_kit.play(buyer(lambda p: p[0]), url=url, name="unique-one")
+            self.assertTrue(first.game)
+            with self.assertRaises(splendor_kit.KitError) as caught:
+                await splendor_kit.play(lambda s: s.legal_actions[0], url=url, name="Unique-One")
+            self.assertIn("name_taken", str(caught.exception))
+            # Two bots with no name given: each gets one of its own.
+            a = await splendor_kit.play(buyer(lambda p: p[0]), url=url)
+            b = await splendor_kit.play(buyer(lambda p: p[0]), url=url)
+            names = {r["name"] for r in a.ranking} | {r["name"] for r in b.ranking}
+            made_up = [n for n in names if n.startswith("pybot-")]
+            self.assertEqual(len(made_up), 2, names)
+
+        with Server() as server:
+            asyncio.run(asyncio.wait_for(game(server.url), 120))
+
     def test_a_room_that_does_not_exist_is_an_error(self):
         with Server() as server:
             with self.assertRaises(splendor_kit.KitError) as caught:

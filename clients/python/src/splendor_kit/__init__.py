@@ -36,6 +36,22 @@ person (or only bots) would be left, else the server's stand-in plays the
 seat to the end; either way the kit returns the result, where the bot
 ranks below everyone who did not resign.
 
+Challenges (issue 24): ``run(choose, on_challenge=decide)`` (or
+``SPLENDOR_CHALLENGES=accept``) says ``"challenges": true`` in hello, so
+the bot is listed by ``GET /api/bots/online`` (:func:`bots_online`), and
+waits for a challenge instead of making a room: ``decide(challenge)``
+returns True to accept (the kit joins the room and plays it), or a
+reason to decline (``"later"``, ``"too_fast"``, ``"rated"``, ... or False
+for ``"generic"``); while it plays, other challenges are declined
+``"later"``. To challenge a bot: ``create={"seats": 2, "invite":
+[its_player_id], "rated": True}``; a declined challenge is a
+:class:`KitError` saying why.
+
+Names: a program's name is unique among programs on a server. Without
+``SPLENDOR_BOT_NAME`` the kit names a new bot after its script with a few
+random letters (``my_bot-k3f9``), kept with the token; a name given that
+another program holds is a :class:`KitError` saying so.
+
 Every message the kit sends has an ``id``. When the server refuses one for
 going over its message rate (``rate_limited``), the kit waits the error's
 ``retry_after_ms`` (1 s if absent), then sends that message again (a move
@@ -59,8 +75,8 @@ import websockets
 from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State
 
 __all__ = [
-    "run", "play", "my_games", "invitations", "decline_invitation", "State", "Result", "Card", "Noble", "Player", "Action", "COLORS", "TOKENS", "KitError",
-    "RESIGN",
+    "run", "play", "my_games", "invitations", "decline_invitation", "bots_online", "State", "Result", "Card", "Noble",
+    "Player", "Action", "COLORS", "TOKENS", "KitError", "RESIGN", "DECLINE_REASONS",
 ]
 
 log = logging.getLogger("splendor_kit")
@@ -79,6 +95,22 @@ RATE_LIMIT_MIN_GAP_S = 0.05
 RATE_LIMIT_MAX_GAP_S = 1.0
 # How many sent messages are remembered, to send one again when refused.
 REMEMBERED_MESSAGES = 64
+# Why a challenge may be declined (docs/PROTOCOL.md, `decline`).
+DECLINE_REASONS = (
+    "generic", "later", "too_fast", "too_slow", "time_control", "rated", "casual", "no_bot", "only_bot",
+)
+
+
+def default_name() -> str:
+    """A new bot's name when none is given: its script's name (``pybot``
+    for none) and four random letters, since programs' names are unique
+    on a server (issue 24)."""
+    main = sys.modules.get("__main__")
+    script = main is not None and getattr(main, "__spec__", None) is None
+    path = getattr(main, "__file__", None) if script else None
+    stem = os.path.splitext(os.path.basename(path))[0] if path and path.endswith(".py") else "pybot"
+    stem = "".join(c for c in stem if c.isalnum() or c in "-_")[:16] or "pybot"
+    return f"{stem}-{''.join(random.choice('abcdefghjkmnpqrstuvwxyz23456789') for _ in range(4))}"
 
 
 def default_token_file() -> Optional[str]:
@@ -129,6 +161,7 @@ async def play(
     queue: Optional[int] = None,
     on_frame: Optional[Callable[[Dict[str, Any]], None]] = None,
     on_refused: Optional[Callable[[Dict[str, Any]], None]] = None,
+    on_challenge: Optional[Callable[[Dict[str, Any]], Any]] = None,
     max_reconnects: int = 8,
     session: Optional[Dict[str, Any]] = None,
 ) -> Result:
@@ -145,11 +178,16 @@ async def play(
     ``on_frame`` sees every frame the server sends (tests validate them).
     ``on_refused`` sees the server's ``error`` for each move of ``choose``
     it refused (an illegal move: ``code``, ``rule``, ``message``).
+    ``on_challenge``: take challenges (issue 24; see the module's notes):
+    without a room, queue or ``create``, wait for one and play it.
     ``session``: a dict shared between games, keeping the token in memory.
     """
     url = url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL
     room = room or os.environ.get("SPLENDOR_ROOM") or None
-    name = name or os.environ.get("SPLENDOR_BOT_NAME") or "pybot"
+    given_name = name or os.environ.get("SPLENDOR_BOT_NAME") or None
+    name = given_name or default_name()
+    if on_challenge is None and (os.environ.get("SPLENDOR_CHALLENGES") or "").lower() == "accept":
+        on_challenge = _accept_all
     token_file = token_file or os.environ.get("SPLENDOR_TOKEN_FILE") or default_token_file()
     if token_file == "none":
         token_file = None
@@ -159,10 +197,12 @@ async def play(
         queue = None
     if queue is not None and queue not in (2, 3, 4):
         raise KitError(f"quick play has games of 2, 3 or 4 players, not {queue}")
-    if room is None and queue is None and create is None:
+    if room is None and queue is None and create is None and on_challenge is None:
         create = {"seats": 2, "bots": ["greedy"]}
     game = _Game(choose, room, name, token_file, create, on_frame)
     game.on_refused = on_refused
+    game.on_challenge = on_challenge
+    game.name_given = given_name is not None
     game.queue = queue
     game.shared = session if session is not None else {}
     game.token = game.shared.get("token") or game.token
@@ -226,10 +266,30 @@ def invitations(token: str, url: Optional[str] = None) -> List[Dict[str, Any]]:
     return _api(token, "GET", "/api/me/games", url)["invitations"]
 
 
-def decline_invitation(token: str, invitation: str, url: Optional[str] = None) -> None:
-    """Declines the invitation with id ``invitation``; :class:`KitError`
+def decline_invitation(token: str, invitation: str, url: Optional[str] = None, reason: str = "generic") -> None:
+    """Declines the invitation with id ``invitation``, telling the
+    challenger ``reason`` (one of :data:`DECLINE_REASONS`); :class:`KitError`
     (404) when the session has none such."""
-    _api(token, "DELETE", f"/api/me/invitations/{invitation}", url)
+    _api(token, "DELETE", f"/api/me/invitations/{invitation}?reason={reason}", url)
+
+
+def bots_online(url: Optional[str] = None) -> List[Dict[str, Any]]:
+    """The programs connected now that take challenges (``GET
+    /api/bots/online``), longest online first: each has ``name``,
+    ``player_id`` (what a challenge names), ``rated_games`` and, once it
+    played a rated game, ``rating``."""
+    import urllib.parse
+    import urllib.request
+
+    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
+    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
+    api = urllib.parse.urlunsplit((scheme, ws.netloc, "/api/bots/online", "", ""))
+    with urllib.request.urlopen(api, timeout=30) as response:
+        return json.loads(response.read())["bots"]
+
+
+def _accept_all(challenge: Dict[str, Any]) -> bool:
+    return True
 
 
 def _hosting(room: Dict[str, Any]) -> bool:
@@ -282,6 +342,12 @@ class _Game:
         # Moves of choose() the server refused (illegal), and who hears of them.
         self.refused_moves = 0
         self.on_refused: Optional[Callable[[Dict[str, Any]], None]] = None
+        # Challenges (issue 24): who decides, and whether the name was ours
+        # to choose again when another program holds it.
+        self.on_challenge: Optional[Callable[[Dict[str, Any]], Any]] = None
+        self.name_given = True
+        # The room we went to on a challenge, until we sit in it.
+        self.challenge_room: Optional[str] = None
 
     def send(self, message: Dict[str, Any]) -> int:
         """Queues a message for the writer, with the next id; returns the id."""
@@ -356,8 +422,41 @@ class _Game:
             if self.room is not None and self.started:
                 self.send({"type": "sync"})
 
+    def hello(self) -> Dict[str, Any]:
+        hello: Dict[str, Any] = {"type": "hello", "verbose": True, "bot": True}
+        if self.on_challenge is not None:
+            hello["challenges"] = True
+        return hello
+
+    def challenged(self, msg: Dict[str, Any]) -> None:
+        """A challenge (issue 24): the bot decides while it has no game;
+        with one, the kit declines it for later."""
+        who = msg.get("from", {}).get("name")
+        if self.on_challenge is None or self.room is not None or self.create is not None or self.queue:
+            log.info("challenge from %s declined: busy", who)
+            self.send({"type": "decline", "invitation": msg["invitation"], "reason": "later"})
+            return
+        try:
+            answer = self.on_challenge(msg)
+        except Exception:  # a bug in the hook must not leave the challenger waiting
+            log.exception("on_challenge() failed; declining")
+            answer = "generic"
+        if answer is True:
+            log.info("challenge from %s accepted: room %s", who, msg["room"])
+            self.room = msg["room"]
+            self.challenge_room = msg["room"]
+            self.enter()
+            return
+        reason = answer if isinstance(answer, str) and answer in DECLINE_REASONS else "generic"
+        log.info("challenge from %s declined: %s", who, reason)
+        self.send({"type": "decline", "invitation": msg["invitation"], "reason": reason})
+
     def enter(self) -> None:
-        """Joins the room, or creates one (once)."""
+        """Joins the room, or creates one (once); with challenges and
+        nothing else to do, waits for one."""
+        if not self.room and not self.queue and self.create is None:
+            log.info("waiting for a challenge")
+            return
         if self.room:
             self.entry_id = self.send({"type": "join", "code": self.room})
         elif self.queue:
@@ -394,7 +493,7 @@ class _Game:
                 pass
 
     async def read(self, ws) -> Optional[Result]:
-        hello: Dict[str, Any] = {"type": "hello", "verbose": True, "bot": True}
+        hello = self.hello()
         if self.token:
             hello["token"] = self.token
         else:
@@ -421,6 +520,12 @@ class _Game:
                     self.enter()
             elif kind == "invited":
                 log.info("invited %s (#%s) to room %s", msg.get("name"), msg.get("player_id"), msg.get("room"))
+            elif kind == "challenge":
+                self.challenged(msg)
+            elif kind == "challenge_declined":
+                if self.create is not None and msg.get("room") == self.room and not self.started:
+                    by = msg.get("by", {})
+                    raise KitError(f"{by.get('name')} (#{by.get('player_id')}) declined the challenge: {msg.get('reason')}")
             elif kind == "matched":
                 # Quick play: the server seats us; room and state follow.
                 if self.queue and self.room is None:
@@ -439,6 +544,7 @@ class _Game:
                     self.room = msg["code"]
                 if not self.ours(msg):
                     continue
+                self.challenge_room = None
                 if msg["status"] != "waiting":
                     self.started = True
                 elif self.create is not None and _hosting(msg):
@@ -473,7 +579,15 @@ class _Game:
                     raise KitError(f"invite: {code}: {msg.get('message')}")
                 elif code == "invalid_token":
                     self.token = None
-                    self.send({"type": "hello", "verbose": True, "bot": True, "name": self.name})
+                    self.send(dict(self.hello(), name=self.name))
+                elif code == "name_taken":
+                    # Programs' names are unique (issue 24): a name of the
+                    # kit's own making is made again; a given one is the
+                    # author's to change.
+                    if self.name_given:
+                        raise KitError(f"name_taken: {msg.get('message')} (set SPLENDOR_BOT_NAME or name=)")
+                    self.name = default_name()
+                    self.send(dict(self.hello(), name=self.name))
                 elif code == "already_queued" and msg.get("id") == self.queue_id:
                     pass  # queued from an earlier connection of this session: wait on
                 elif code == "already_in_room" and msg.get("id") == self.entry_id:
@@ -501,6 +615,15 @@ class _Game:
                     self.send({"type": "sync"})
                 elif code in ("stale_version", "stand_in_turn"):
                     log.info("%s: %s", code, msg.get("message"))
+                elif (
+                    self.challenge_room is not None
+                    and msg.get("id") == self.entry_id
+                    and code in ("room_not_found", "room_full", "game_already_started", "room_closed")
+                ):
+                    # The challenge's room went on without us: wait for another.
+                    log.info("challenge room %s: %s; waiting for another challenge", self.room, code)
+                    self.room = None
+                    self.challenge_room = None
                 elif code in (
                     "room_not_found",
                     "room_full",
