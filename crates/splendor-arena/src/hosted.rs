@@ -74,6 +74,9 @@ impl Server {
             max_rooms_per_session: 1_000_000,
             max_waiting_rooms_per_ip: 1_000_000,
             room_seed: Some(seed),
+            // Each game starts its programs anew, each a new session under
+            // its entrant's name: those names repeat (issue 24).
+            shared_program_names: true,
             ..splendor_server::Config::default()
         };
         let state = splendor_server::AppState::open(config)

@@ -305,6 +305,18 @@ pub struct Config {
     )]
     pub max_invitations_per_hour: u32,
 
+    /// Programs may share a name (issue 24). By default a program's name
+    /// (a session that said "bot":true) is unique among programs, so that
+    /// the bots' leaderboard and /api/bots/online name one program each;
+    /// the arena's own server sets this, since each of its games starts its
+    /// programs anew under their entrants' names.
+    #[arg(
+        long,
+        env = "SPLENDOR_SHARED_PROGRAM_NAMES",
+        help_heading = "Players and rooms"
+    )]
+    pub shared_program_names: bool,
+
     /// The most rooms waiting for players (not started) created from one
     /// client address (IPv6: per /64; see --client-ip-header), whatever
     /// the session; past it, too_many_rooms_from_address.
@@ -507,6 +519,7 @@ impl Default for Config {
             max_rooms_per_session: lobby.max_rooms_per_session,
             max_turn_based_rooms_per_session: lobby.max_turn_based_rooms_per_session,
             max_invitations_per_hour: 20,
+            shared_program_names: false,
             max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_ip,
             max_bot_tables_per_ip: lobby.max_bot_tables_per_ip,
             max_spectators: lobby.max_spectators,

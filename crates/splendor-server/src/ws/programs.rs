@@ -18,6 +18,9 @@ impl Client {
         let Some(store) = self.state.store() else {
             return true;
         };
+        if self.state.config().shared_program_names {
+            return true;
+        }
         match store.bot_name_holder(name).await {
             Ok(None) => true,
             Ok(Some(_)) => {
@@ -43,6 +46,9 @@ impl Client {
         let Some(store) = self.state.store() else {
             return true;
         };
+        if self.state.config().shared_program_names {
+            return true;
+        }
         match store
             .claim_bot_name(SessionId(session.0), name, unix_millis_now())
             .await
