@@ -270,7 +270,7 @@ async fn rule_errors_are_said_with_the_languages_colour_words_and_keep_code_and_
             .await;
         } else {
             let reply = players[other]
-                .request(json!({"type": "act", "action": {"noble": 12}}))
+                .request(json!({"type": "act", "action": {"noble": 3}}))
                 .await;
             assert_eq!(reply["code"], "wrong_phase", "{reply}");
             assert_eq!(

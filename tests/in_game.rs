@@ -157,21 +157,32 @@ async fn bad_input_during_a_game_gets_its_error_and_changes_nothing() {
         &before,
     )
     .await;
+    // No action at all (issue 24: refused as the schema refuses them, when
+    // the frame is read, whatever the phase): four colours, a level or a
+    // card or a noble that does not exist.
     refused(
         a,
         act(json!({"take": ["white", "blue", "red", "green"]}), None),
-        "invalid_colors",
+        "invalid_action",
         &before,
     )
     .await;
     refused(
         a,
         act(json!({"reserve_deck": 7}), None),
-        "unknown_level",
+        "invalid_action",
         &before,
     )
     .await;
-    refused(a, act(json!({"buy": 200}), None), "unknown_card", &before).await;
+    refused(a, act(json!({"buy": 200}), None), "invalid_action", &before).await;
+    refused(
+        a,
+        act(json!({"noble": 10}), None),
+        "invalid_action",
+        &before,
+    )
+    .await;
+    refused(a, act(json!({"take": []}), None), "invalid_colors", &before).await;
     refused(
         a,
         act(json!({"take": ["red", "red"]}), None),

@@ -141,9 +141,27 @@ impl From<Action> for WireAction {
     }
 }
 
+/// A card id names one of the 90 cards (R1.2), or it is not a card id.
+fn card_id(card: CardId) -> Result<CardId, ActionSyntaxError> {
+    let count = splendor_rules::all_cards().len();
+    if usize::from(card.0) < count {
+        Ok(card)
+    } else {
+        Err(ActionSyntaxError(
+            Words::new("action-card-id")
+                .num("id", card.0)
+                .count("max", count - 1),
+        ))
+    }
+}
+
 impl TryFrom<&WireAction> for Action {
     type Error = ActionSyntaxError;
 
+    /// The action the wire form says, or why it says none: a colour named
+    /// twice in `take`, more than three colours, a card id past 89, a noble
+    /// id past 9, a level other than 1 to 3. The schema refuses exactly
+    /// these too (issue 24); whether the action is legal now is the rules'.
     fn try_from(wire: &WireAction) -> Result<Self, Self::Error> {
         Ok(match wire {
             WireAction::Take(colors) => {
@@ -153,21 +171,43 @@ impl TryFrom<&WireAction> for Action {
                         Words::new("action-take-twice").text("example", r#"{"take_two": colour}"#),
                     ));
                 }
+                if colors.len() > 3 {
+                    return Err(ActionSyntaxError(
+                        Words::new("action-take-many").count("count", colors.len()),
+                    ));
+                }
                 Action::TakeDifferent(set)
             }
             WireAction::TakeTwo(c) => Action::TakeTwo(*c),
-            WireAction::Reserve(card) => Action::ReserveFaceUp(*card),
-            WireAction::ReserveDeck(level) => Action::ReserveFromDeck(*level),
+            WireAction::Reserve(card) => Action::ReserveFaceUp(card_id(*card)?),
+            WireAction::ReserveDeck(level) => {
+                if !(1..=3).contains(&level.0) {
+                    return Err(ActionSyntaxError(
+                        Words::new("action-level").num("level", level.0),
+                    ));
+                }
+                Action::ReserveFromDeck(*level)
+            }
             WireAction::Buy(BuyTarget::Card(card)) => Action::Buy {
-                card: *card,
+                card: card_id(*card)?,
                 gold: None,
             },
             WireAction::Buy(BuyTarget::WithGold { card, gold }) => Action::Buy {
-                card: *card,
+                card: card_id(*card)?,
                 gold: Some((*gold).into()),
             },
             WireAction::Return(tokens) => Action::ReturnTokens((*tokens).into()),
-            WireAction::Noble(noble) => Action::ChooseNoble(*noble),
+            WireAction::Noble(noble) => {
+                let count = splendor_rules::all_nobles().len();
+                if usize::from(noble.0) >= count {
+                    return Err(ActionSyntaxError(
+                        Words::new("action-noble-id")
+                            .num("id", noble.0)
+                            .count("max", count - 1),
+                    ));
+                }
+                Action::ChooseNoble(*noble)
+            }
             WireAction::Pass => Action::Pass,
             WireAction::Resign => Action::Resign,
         })

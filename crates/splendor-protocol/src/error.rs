@@ -139,6 +139,68 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order (the schema's enum of `error.code`
+    /// lists these and the rules' [`splendor_rules::REFUSAL_CODES`]).
+    pub const ALL: [ErrorCode; 55] = [
+        ErrorCode::InvalidJson,
+        ErrorCode::BadMessage,
+        ErrorCode::UnknownType,
+        ErrorCode::MissingField,
+        ErrorCode::InvalidField,
+        ErrorCode::InvalidAction,
+        ErrorCode::FrameTooLarge,
+        ErrorCode::NotIdentified,
+        ErrorCode::AlreadyIdentified,
+        ErrorCode::InvalidToken,
+        ErrorCode::InvalidName,
+        ErrorCode::RoomNotFound,
+        ErrorCode::RoomFull,
+        ErrorCode::AlreadyInRoom,
+        ErrorCode::NotInRoom,
+        ErrorCode::RoomClosed,
+        ErrorCode::RoomUnavailable,
+        ErrorCode::NotHost,
+        ErrorCode::NotEnoughPlayers,
+        ErrorCode::GameAlreadyStarted,
+        ErrorCode::GameNotStarted,
+        ErrorCode::GameOver,
+        ErrorCode::SpectatorCannotAct,
+        ErrorCode::StaleVersion,
+        ErrorCode::InvalidSeats,
+        ErrorCode::UnknownBotLevel,
+        ErrorCode::NotABot,
+        ErrorCode::InvalidClock,
+        ErrorCode::StandInTurn,
+        ErrorCode::Resigned,
+        ErrorCode::Removed,
+        ErrorCode::TooManyRooms,
+        ErrorCode::TooManySessionRooms,
+        ErrorCode::TooManyRoomsFromAddress,
+        ErrorCode::TooManyBotTables,
+        ErrorCode::RateLimited,
+        ErrorCode::PersistenceFailed,
+        ErrorCode::StorageUnavailable,
+        ErrorCode::Internal,
+        ErrorCode::InvalidChat,
+        ErrorCode::ChatMuted,
+        ErrorCode::ChatTooFast,
+        ErrorCode::HintNotAllowed,
+        ErrorCode::RematchUnavailable,
+        ErrorCode::InvalidSeat,
+        ErrorCode::InvalidPlayers,
+        ErrorCode::AlreadyQueued,
+        ErrorCode::NotQueued,
+        ErrorCode::RatedRoom,
+        ErrorCode::SeatHeld,
+        ErrorCode::Banned,
+        ErrorCode::PlayerNotFound,
+        ErrorCode::TooManyInvitations,
+        ErrorCode::NameTaken,
+        ErrorCode::InvitationNotFound,
+    ];
+}
+
+impl ErrorCode {
     /// The code as it appears on the wire.
     pub fn as_str(self) -> &'static str {
         match self {

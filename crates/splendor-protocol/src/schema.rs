@@ -89,7 +89,72 @@ pub fn protocol_schema() -> serde_json::Value {
         "description".into(),
         "The root validates every frame the server sends; $defs/ClientFrame validates a frame a client sends. Generated from the Rust types of splendor-protocol: do not edit by hand.".into(),
     );
-    root.to_value()
+    let mut value = root.to_value();
+    as_strict_as_the_server(&mut value);
+    value
+}
+
+/// What the types alone do not say and the server checks when it reads a
+/// frame (issue 24: the schema refuses what the server refuses): the id
+/// ranges of cards (0 to 89), nobles (0 to 9) and levels (1 to 3); a
+/// `take` of up to three distinct colours; `hello`'s `liveness_s` (1 to 60),
+/// `lang` (en, nl, fr, de, any case, a region after it), and `challenges`
+/// only with `bot`; and `error.code` as the list of every code.
+fn as_strict_as_the_server(schema: &mut serde_json::Value) {
+    use serde_json::json;
+    let defs = &mut schema["$defs"];
+    let bounded = |description: &serde_json::Value, min: usize, max: usize| {
+        json!({
+            "description": description,
+            "type": "integer",
+            "minimum": min,
+            "maximum": max,
+        })
+    };
+    for (name, min, max) in [
+        ("CardId", 0, splendor_rules::all_cards().len() - 1),
+        ("NobleId", 0, splendor_rules::all_nobles().len() - 1),
+        ("Level", 1, 3),
+    ] {
+        let description = defs[name]["description"].clone();
+        defs[name] = bounded(&description, min, max);
+    }
+    if let Some(take) = defs["WireAction"]["oneOf"]
+        .as_array_mut()
+        .and_then(|shapes| {
+            shapes
+                .iter_mut()
+                .find(|shape| shape["required"] == json!(["take"]))
+        })
+    {
+        let items = &mut take["properties"]["take"];
+        items["uniqueItems"] = json!(true);
+        items["maxItems"] = json!(3);
+    }
+    // Every message is read strictly: a field it does not have is refused.
+    defs["ClientFrame"]["unevaluatedProperties"] = json!(false);
+    defs["RequestId"]["anyOf"][1]["maxLength"] = json!(crate::client::MAX_REQUEST_ID_LEN);
+    let mut codes: Vec<&str> = crate::ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    codes.extend(splendor_rules::REFUSAL_CODES);
+    defs["ErrorInfo"]["properties"]["code"]["enum"] = json!(codes);
+    if let Some(hello) = defs["ClientFrame"]["oneOf"]
+        .as_array_mut()
+        .and_then(|frames| {
+            frames
+                .iter_mut()
+                .find(|frame| frame["properties"]["type"]["const"] == "hello")
+        })
+    {
+        let properties = &mut hello["properties"];
+        properties["liveness_s"]["minimum"] = json!(1);
+        properties["liveness_s"]["maximum"] = json!(crate::MAX_LIVENESS_S);
+        // What `Lang::parse` reads: the part before the first `-` or `_`.
+        properties["lang"]["pattern"] =
+            json!(r"^([eE][nN]|[nN][lL]|[fF][rR]|[dD][eE])([-_][\s\S]*)?$");
+        hello["if"] =
+            json!({"properties": {"challenges": {"const": true}}, "required": ["challenges"]});
+        hello["then"] = json!({"properties": {"bot": {"const": true}}, "required": ["bot"]});
+    }
 }
 
 #[cfg(test)]

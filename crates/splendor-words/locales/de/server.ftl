@@ -224,6 +224,10 @@ frame-fields = { $type }: ungültiges Feld ({ $detail })
 frame-no-fields = { $type }: unbekanntes Feld `{ $field }`, { $type } hat keine Felder
 frame-action = ungültige Aktion: { $detail }; Beispiele: { $examples }
 action-take-twice = take nennt eine Farbe zweimal; um 2 Chips derselben Farbe zu nehmen, verwende { $example }
+action-take-many = take nennt { $count } Farben; man nimmt je einen Chip von höchstens drei verschiedenen Farben (R4)
+action-card-id = es gibt keine Karte { $id }: die Karten sind von 0 bis { $max } nummeriert (R1.2)
+action-noble-id = es gibt keinen Adligen { $id }: die Adligen sind von 0 bis { $max } nummeriert (R1.3)
+action-level = es gibt keine Stufe { $level }: die Stapel sind Stufe 1, 2 und 3 (R1.2)
 
 ## Close-Frames (höchstens 123 Bytes; der Code sagt den Rest).
 

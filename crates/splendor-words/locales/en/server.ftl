@@ -211,6 +211,10 @@ frame-fields = { $type }: { $detail }
 frame-no-fields = { $type }: unknown field `{ $field }`, { $type } has no fields
 frame-action = invalid action: { $detail }; examples: { $examples }
 action-take-twice = take lists a colour twice; to take two of one colour use { $example }
+action-take-many = take names { $count } colours; it takes one token each of up to three different colours (R4)
+action-card-id = there is no card { $id }: cards are numbered 0 to { $max } (R1.2)
+action-noble-id = there is no noble { $id }: nobles are numbered 0 to { $max } (R1.3)
+action-level = there is no level { $level }: the decks are levels 1, 2 and 3 (R1.2)
 
 ## Close frames (at most 123 bytes; the code says the rest).
 

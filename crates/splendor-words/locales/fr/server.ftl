@@ -225,6 +225,10 @@ frame-fields = { $type } : champ non valide ({ $detail })
 frame-no-fields = { $type } : champ inconnu `{ $field }`, { $type } n'a pas de champ
 frame-action = action invalide : { $detail } ; exemples : { $examples }
 action-take-twice = take nomme une couleur deux fois ; pour prendre 2 jetons de la même couleur, utilisez { $example }
+action-take-many = take nomme { $count } couleurs ; on prend un jeton de trois couleurs différentes au plus (R4)
+action-card-id = il n'y a pas de carte { $id } : les cartes sont numérotées de 0 à { $max } (R1.2)
+action-noble-id = il n'y a pas de noble { $id } : les nobles sont numérotés de 0 à { $max } (R1.3)
+action-level = il n'y a pas de niveau { $level } : les pioches sont de niveau 1, 2 et 3 (R1.2)
 
 ## Les trames de fermeture (au plus 123 octets ; le code dit le reste).
 

@@ -227,6 +227,10 @@ frame-fields = { $type }: ongeldig veld ({ $detail })
 frame-no-fields = { $type }: onbekend veld `{ $field }`, { $type } heeft geen velden
 frame-action = ongeldige actie: { $detail }; voorbeelden: { $examples }
 action-take-twice = take noemt een kleur twee keer; neem twee fiches van één kleur met { $example }
+action-take-many = take noemt { $count } kleuren; je neemt één fiche van elk van hoogstens drie verschillende kleuren (R4)
+action-card-id = er is geen kaart { $id }: de kaarten zijn genummerd van 0 tot { $max } (R1.2)
+action-noble-id = er is geen edele { $id }: de edelen zijn genummerd van 0 tot { $max } (R1.3)
+action-level = er is geen niveau { $level }: de stapels zijn niveau 1, 2 en 3 (R1.2)
 
 ## Close-frames (hoogstens 123 bytes; de code zegt de rest).
 

@@ -381,6 +381,32 @@ fn protocol_messages(corpus: &mut Corpus) {
     let twice = splendor_protocol::WireAction::Take(vec![Color::Red, Color::Red]);
     let e = Action::try_from(&twice).expect_err("a colour twice");
     corpus.add("protocol: take twice", e.0);
+    for (what, wire) in [
+        (
+            "take four",
+            splendor_protocol::WireAction::Take(vec![
+                Color::Red,
+                Color::White,
+                Color::Blue,
+                Color::Green,
+            ]),
+        ),
+        (
+            "card 200",
+            splendor_protocol::WireAction::Reserve(splendor_rules::CardId(200)),
+        ),
+        (
+            "noble 12",
+            splendor_protocol::WireAction::Noble(splendor_rules::NobleId(12)),
+        ),
+        (
+            "level 7",
+            splendor_protocol::WireAction::ReserveDeck(splendor_rules::Level(7)),
+        ),
+    ] {
+        let e = Action::try_from(&wire).expect_err(what);
+        corpus.add(&format!("protocol: {what}"), e.0);
+    }
 }
 
 fn name_messages(corpus: &mut Corpus) {
