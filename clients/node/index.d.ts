@@ -55,6 +55,10 @@ export interface Options {
    * and plays it), a reason to decline, or false for 'generic'.
    */
   onChallenge?: (challenge: Challenge) => boolean | DeclineReason;
+  /** The author's secret (8 to 128 characters, SPLENDOR_OWNER): one's bots never play each other in quick play. */
+  owner?: string;
+  /** run(): the bots' ladder, rated games of this size one after the other, for ever unless `games` (SPLENDOR_LADDER). */
+  ladder?: 2 | 3 | 4;
 }
 /** Why a challenge may be declined (docs/PROTOCOL.md, `decline`). */
 export type DeclineReason =

@@ -42,6 +42,14 @@
 // invite: [itsPlayerId], rated: true }; a declined challenge is a KitError
 // saying why.
 //
+// The ladder (issue 24): run(choose, { ladder: 2 }) (or SPLENDOR_LADDER=2)
+// plays rated games of 2 (3, 4) with the other bots in quick play, one
+// after the other, for ever (or `games` of them), waiting when the server
+// says the owner's or the address's bots already play as many as it allows
+// (too_many_games). `owner` (SPLENDOR_OWNER) names the author: a secret of 8
+// to 128 characters given to all one's bots, so that they never play each
+// other and are capped together.
+//
 // Names: a program's name is unique among programs on a server. Without
 // SPLENDOR_BOT_NAME the kit names a new bot after its script with a few
 // random letters (my_bot-k3f9), kept with the token; a name given that
@@ -164,6 +172,8 @@ async function play(choose, options = {}) {
       || ((process.env.SPLENDOR_CHALLENGES || '').toLowerCase() === 'accept' ? () => true : null),
     // The room we went to on a challenge, until we sit in it.
     challengeRoom: null,
+    // The author's secret (issue 24), said in every hello.
+    owner: options.owner || process.env.SPLENDOR_OWNER || null,
     tokenFile: options.tokenFile || process.env.SPLENDOR_TOKEN_FILE || defaultTokenFile(),
     shared: options.session || {},
     create: options.create || null,
@@ -291,7 +301,12 @@ function session(url, game) {
       }
     };
     const hello = (extra) => ({
-      type: 'hello', verbose: true, bot: true, ...(game.onChallenge ? { challenges: true } : {}), ...extra,
+      type: 'hello',
+      verbose: true,
+      bot: true,
+      ...(game.onChallenge ? { challenges: true } : {}),
+      ...(game.owner ? { owner: game.owner } : {}),
+      ...extra,
     });
     // A challenge (issue 24): the bot decides while it has no game; with
     // one, the kit declines it for later.
@@ -468,6 +483,13 @@ function session(url, game) {
             game.challengeRoom = null;
           } else if (msg.code === 'already_queued' && msg.id === game.queueId) {
             // Queued from an earlier connection of this session: wait on.
+          } else if (msg.code === 'too_many_games' && msg.id === game.queueId) {
+            // The ladder's caps (issue 24): this owner's (or this address's)
+            // bots play as many games as the server allows; ask again when it says.
+            const wait = typeof msg.retry_after_ms === 'number' && msg.retry_after_ms >= 0
+              ? Math.min(300000, msg.retry_after_ms) : 15000;
+            game.log(`too_many_games: queueing again in ${Math.round(wait / 1000)} s`);
+            setTimeout(() => { if (!done) enter(); }, wait);
           } else if (msg.code === 'already_in_room' && msg.id === game.entryId) {
             // The session still sits in an earlier game: leave it (the seat
             // there stays its own), then try again.
@@ -501,14 +523,17 @@ function session(url, game) {
  * non-zero on one: for scripts. Resolves with the last result.
  */
 async function run(choose, options = {}) {
-  const games = Number(options.games || process.env.SPLENDOR_GAMES || 1) || 1;
+  const ladder = Number(options.ladder || process.env.SPLENDOR_LADDER || 0) || null;
+  // The ladder plays for ever unless told how many games.
+  const games = Number(options.games || process.env.SPLENDOR_GAMES || 0) || (ladder ? Infinity : 1);
   const session = options.session || {};
+  const settings = ladder ? { ...options, queue: ladder } : options;
   let result = null;
   try {
     for (let i = 0; i < games; i += 1) {
-      result = await play(choose, { ...options, session });
+      result = await play(choose, { ...settings, session });
       const mine = result.ranking.find((r) => r.name === session.name);
-      console.error(`splendor-kit: game ${i + 1} of ${games} over${mine ? `, place ${mine.rank}` : ''}`);
+      console.error(`splendor-kit: game ${i + 1}${games === Infinity ? '' : ` of ${games}`} over${mine ? `, place ${mine.rank}` : ''}`);
     }
   } catch (e) {
     console.error(`splendor-kit: ${e.message}`);

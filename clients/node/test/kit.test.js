@@ -521,3 +521,33 @@ test("a program's name is its own on a server (issue 24)", { timeout: 120000 }, 
     server.stop();
   }
 });
+
+test('ladder bots of one owner never meet and wait their turn (issue 24)', { timeout: 120000 }, async () => {
+  const server = await startServer({ SPLENDOR_LADDER_GAMES_PER_OWNER: '1', SPLENDOR_LADDER_RETRY_MS: '200' });
+  try {
+    const buying = (s) => s.legal_actions.find((a) => a && typeof a === 'object' && 'buy' in a)
+      || s.legal_actions.find((a) => a && typeof a === 'object' && ('take' in a || 'take_two' in a))
+      || s.legal_actions[0];
+    const frames = {};
+    const ladder = (name, owner) => {
+      frames[name] = [];
+      return kit.run(buying, {
+        url: server.url, name, owner, ladder: 2, games: 1, log: () => {}, onFrame: (f) => frames[name].push(f),
+      });
+    };
+    const results = await Promise.all([
+      ladder('alice-1', "alice's secret"), ladder('alice-2', "alice's secret"),
+      ladder('bob', "bob's secret"), ladder('carol', "carol's secret"),
+    ]);
+    for (const result of results) {
+      assert.ok(result, 'every ladder bot finished its game');
+      const names = result.ranking.map((r) => r.name);
+      assert.ok(!(names.includes('alice-1') && names.includes('alice-2')), names.join(', '));
+    }
+    assert.equal(new Set(results.map((r) => r.game)).size, 2);
+    const waits = [...frames['alice-1'], ...frames['alice-2']].filter((f) => f.type === 'error' && f.code === 'too_many_games');
+    assert.ok(waits.every((f) => f.retry_after_ms === 200), JSON.stringify(waits));
+  } finally {
+    server.stop();
+  }
+});

@@ -501,6 +501,43 @@ class KitTest(unittest.TestCase):
         with Server() as server:
             asyncio.run(asyncio.wait_for(game(server.url), 120))
 
+    def test_ladder_bots_of_one_owner_never_meet_and_wait_their_turn(self):
+        """Issue 24: ladder=2 plays rated games in quick play; two bots of
+        one owner never share a table, and the second waits (too_many_games,
+        then asks again) while the first plays, the server's cap being 1."""
+        frames = {}
+
+        def watcher(name):
+            frames[name] = []
+            return frames[name].append
+
+        async def ladder(url, name, owner):
+            return await asyncio.to_thread(
+                splendor_kit.run, buyer(lambda p: p[0]), url=url, name=name, ladder=2, games=1,
+                owner=owner, on_frame=watcher(name))
+
+        async def game(url):
+            results = await asyncio.gather(
+                ladder(url, "alice-1", "alice's secret"),
+                ladder(url, "alice-2", "alice's secret"),
+                ladder(url, "bob", "bob's secret"),
+                ladder(url, "carol", "carol's secret"),
+            )
+            for result in results:
+                names = {r["name"] for r in result.ranking}
+                self.assertFalse({"alice-1", "alice-2"} <= names, names)
+            # Four bots, two games: Alice's two played, one after the
+            # other; whichever queued second was told too_many_games (her
+            # first was waiting or playing) and queued again by itself.
+            games = {r.game for r in results}
+            self.assertEqual(len(games), 2, games)
+            waits = [f for name in ("alice-1", "alice-2") for f in frames[name]
+                     if f.get("type") == "error" and f.get("code") == "too_many_games"]
+            self.assertTrue(all(f["retry_after_ms"] == 200 for f in waits), waits)
+
+        with Server(SPLENDOR_LADDER_GAMES_PER_OWNER="1", SPLENDOR_LADDER_RETRY_MS="200") as server:
+            asyncio.run(asyncio.wait_for(game(server.url), 120))
+
     def test_a_room_that_does_not_exist_is_an_error(self):
         with Server() as server:
             with self.assertRaises(splendor_kit.KitError) as caught:

@@ -50,6 +50,7 @@ impl Bot {
             bot: true,
             liveness_s: None,
             challenges: false,
+            owner: None,
         };
         let mut bot = Bot {
             config,
@@ -87,6 +88,7 @@ impl Bot {
             bot: true,
             liveness_s: None,
             challenges: false,
+            owner: None,
         };
         self.send("hello", ClientMessage::Hello(hello));
     }

@@ -136,12 +136,16 @@ pub enum ErrorCode {
     /// `decline` names an invitation the session does not have (never
     /// made, already declined or accepted, or its room gone).
     InvitationNotFound,
+    /// `queue` of a program whose owner's programs (or whose address's)
+    /// already play as many rated games at once as the server allows; the
+    /// error says when to try again (`retry_after_ms`).
+    TooManyGames,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order (the schema's enum of `error.code`
     /// lists these and the rules' [`splendor_rules::REFUSAL_CODES`]).
-    pub const ALL: [ErrorCode; 55] = [
+    pub const ALL: [ErrorCode; 56] = [
         ErrorCode::InvalidJson,
         ErrorCode::BadMessage,
         ErrorCode::UnknownType,
@@ -197,6 +201,7 @@ impl ErrorCode {
         ErrorCode::TooManyInvitations,
         ErrorCode::NameTaken,
         ErrorCode::InvitationNotFound,
+        ErrorCode::TooManyGames,
     ];
 }
 
@@ -259,6 +264,7 @@ impl ErrorCode {
             ErrorCode::TooManyInvitations => "too_many_invitations",
             ErrorCode::NameTaken => "name_taken",
             ErrorCode::InvitationNotFound => "invitation_not_found",
+            ErrorCode::TooManyGames => "too_many_games",
         }
     }
 }

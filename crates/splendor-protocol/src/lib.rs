@@ -34,8 +34,8 @@ pub mod view;
 pub use action::{ActionSyntaxError, BuyTarget, WireAction};
 pub use client::{
     Act, ClientFrame, ClientMessage, ClockSpec, Create, FrameError, Hello, Join, Leave,
-    MAX_LIVENESS_S, OnDeadline, RequestId, Role, SeatOrder, Start, TurnBased, parse_client_frame,
-    peek_request_id,
+    MAX_LIVENESS_S, OWNER_CHARS, OnDeadline, RequestId, Role, SeatOrder, Start, TurnBased,
+    parse_client_frame, peek_request_id,
 };
 pub use error::ErrorCode;
 pub use frames::{EventsFrames, LeanStateFrames};

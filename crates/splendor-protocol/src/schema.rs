@@ -151,9 +151,20 @@ fn as_strict_as_the_server(schema: &mut serde_json::Value) {
         // What `Lang::parse` reads: the part before the first `-` or `_`.
         properties["lang"]["pattern"] =
             json!(r"^([eE][nN]|[nN][lL]|[fF][rR]|[dD][eE])([-_][\s\S]*)?$");
-        hello["if"] =
-            json!({"properties": {"challenges": {"const": true}}, "required": ["challenges"]});
-        hello["then"] = json!({"properties": {"bot": {"const": true}}, "required": ["bot"]});
+        properties["owner"]["minLength"] = json!(crate::client::OWNER_CHARS.start());
+        properties["owner"]["maxLength"] = json!(crate::client::OWNER_CHARS.end());
+        // `challenges` and `owner` are for programs only.
+        let program = json!({"properties": {"bot": {"const": true}}, "required": ["bot"]});
+        hello["allOf"] = json!([
+            {
+                "if": {"properties": {"challenges": {"const": true}}, "required": ["challenges"]},
+                "then": program
+            },
+            {
+                "if": {"properties": {"owner": {"type": "string"}}, "required": ["owner"]},
+                "then": program
+            }
+        ]);
     }
 }
 

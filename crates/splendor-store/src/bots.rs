@@ -93,4 +93,45 @@ impl Store {
     ) -> Result<Vec<OnlineBot>, StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::bots_online(pool, live_nodes, i64::from(limit)).await)
     }
+
+    /// Program `session`'s owner (a digest of the secret given in `hello`,
+    /// or none) and the address it said hello from (issue 24: the
+    /// ladder's caps and its pairing read them).
+    pub async fn set_program_owner(
+        &self,
+        session: SessionId,
+        owner: Option<&str>,
+        client: Option<&str>,
+    ) -> Result<(), StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::set_program_owner(pool, session.0, owner, client).await)
+    }
+
+    /// The rated program games that count against `session`'s caps (issue
+    /// 24), running or waiting in the queue: those of its owner (or its
+    /// own, without one), and those of programs from its address.
+    pub async fn ladder_load(&self, session: SessionId) -> Result<LadderLoad, StoreError> {
+        let (by_owner, by_address) =
+            dispatch!(&self.inner.pool, pool, q => q::ladder_load(pool, session.0).await)?;
+        Ok(LadderLoad {
+            by_owner: u64::try_from(by_owner).unwrap_or(0),
+            by_address: u64::try_from(by_address).unwrap_or(0),
+        })
+    }
+}
+
+/// What counts against a program's caps on rated games at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LadderLoad {
+    /// Games of its owner's programs (its own, without an owner).
+    pub by_owner: u64,
+    /// Games of programs from its address.
+    pub by_address: u64,
+}
+
+/// The digest a program's owner secret is kept as: 32 hex digits of
+/// SHA-256 (the secret itself is never stored).
+pub fn owner_digest(secret: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(secret.as_bytes());
+    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -65,6 +65,9 @@ pub struct QueueEntry {
     pub pool: QueuePool,
     /// Its session is a program.
     pub program: bool,
+    /// Its session's owner (a digest of the secret its author gave in
+    /// `hello`, issue 24): no game seats two entries of one owner.
+    pub owner: Option<String>,
 }
 
 impl Store {

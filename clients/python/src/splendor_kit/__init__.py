@@ -47,6 +47,14 @@ for ``"generic"``); while it plays, other challenges are declined
 [its_player_id], "rated": True}``; a declined challenge is a
 :class:`KitError` saying why.
 
+The ladder (issue 24): ``run(choose, ladder=2)`` (or ``SPLENDOR_LADDER=2``)
+plays rated games of 2 (3, 4) with the other bots in quick play, one after
+the other, for ever (or ``games`` of them), waiting when the server says
+the owner's or the address's bots already play as many as it allows
+(``too_many_games``). ``owner=`` (``SPLENDOR_OWNER``) names the author: a
+secret of 8 to 128 characters given to all one's bots, so that they never
+play each other and are capped together.
+
 Names: a program's name is unique among programs on a server. Without
 ``SPLENDOR_BOT_NAME`` the kit names a new bot after its script with a few
 random letters (``my_bot-k3f9``), kept with the token; a name given that
@@ -133,18 +141,30 @@ class KitError(Exception):
     """The server refused something the kit cannot recover from."""
 
 
-def run(choose: Callable[[State], Action], games: Optional[int] = None, **settings: Any) -> Result:
+def run(
+    choose: Callable[[State], Action],
+    games: Optional[int] = None,
+    ladder: Optional[int] = None,
+    **settings: Any,
+) -> Result:
     """Plays ``games`` games in a row (``SPLENDOR_GAMES``, default 1; with
     a queue, each is a new rated game) with ``choose``, and returns the last
-    result; see :func:`play`."""
-    games = games or int(os.environ.get("SPLENDOR_GAMES") or 1)
+    result; see :func:`play`. ``ladder`` (2, 3 or 4; ``SPLENDOR_LADDER``):
+    the bots' ladder, rated games of that size in quick play one after the
+    other, for ever unless ``games`` says how many."""
+    ladder = ladder or int(os.environ.get("SPLENDOR_LADDER") or 0) or None
+    if ladder is not None:
+        settings["queue"] = ladder
+    games = games or int(os.environ.get("SPLENDOR_GAMES") or 0) or (None if ladder else 1)
     session = settings.pop("session", None) or {}
 
     async def series() -> Result:
         result = None
-        for i in range(games):
+        played = 0
+        while games is None or played < games:
             result = await play(choose, session=session, **settings)
-            log.info("game %d of %d over", i + 1, games)
+            played += 1
+            log.info("game %d%s over", played, f" of {games}" if games else "")
         return result
 
     return asyncio.run(series())
@@ -162,6 +182,7 @@ async def play(
     on_frame: Optional[Callable[[Dict[str, Any]], None]] = None,
     on_refused: Optional[Callable[[Dict[str, Any]], None]] = None,
     on_challenge: Optional[Callable[[Dict[str, Any]], Any]] = None,
+    owner: Optional[str] = None,
     max_reconnects: int = 8,
     session: Optional[Dict[str, Any]] = None,
 ) -> Result:
@@ -180,6 +201,8 @@ async def play(
     it refused (an illegal move: ``code``, ``rule``, ``message``).
     ``on_challenge``: take challenges (issue 24; see the module's notes):
     without a room, queue or ``create``, wait for one and play it.
+    ``owner``: the author's secret (``SPLENDOR_OWNER``), so that one's
+    bots never play each other in quick play.
     ``session``: a dict shared between games, keeping the token in memory.
     """
     url = url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL
@@ -203,6 +226,7 @@ async def play(
     game.on_refused = on_refused
     game.on_challenge = on_challenge
     game.name_given = given_name is not None
+    game.owner = owner or os.environ.get("SPLENDOR_OWNER") or None
     game.queue = queue
     game.shared = session if session is not None else {}
     game.token = game.shared.get("token") or game.token
@@ -348,6 +372,8 @@ class _Game:
         self.name_given = True
         # The room we went to on a challenge, until we sit in it.
         self.challenge_room: Optional[str] = None
+        # The author's secret (issue 24), said in every hello.
+        self.owner: Optional[str] = None
 
     def send(self, message: Dict[str, Any]) -> int:
         """Queues a message for the writer, with the next id; returns the id."""
@@ -426,6 +452,8 @@ class _Game:
         hello: Dict[str, Any] = {"type": "hello", "verbose": True, "bot": True}
         if self.on_challenge is not None:
             hello["challenges"] = True
+        if self.owner:
+            hello["owner"] = self.owner
         return hello
 
     def challenged(self, msg: Dict[str, Any]) -> None:
@@ -590,6 +618,14 @@ class _Game:
                     self.send(dict(self.hello(), name=self.name))
                 elif code == "already_queued" and msg.get("id") == self.queue_id:
                     pass  # queued from an earlier connection of this session: wait on
+                elif code == "too_many_games" and msg.get("id") == self.queue_id:
+                    # The ladder's caps (issue 24): this owner's (or this
+                    # address's) bots play as many games as the server
+                    # allows; ask again when it says.
+                    wait = msg.get("retry_after_ms")
+                    wait = min(300.0, wait / 1000) if isinstance(wait, (int, float)) and wait >= 0 else 15.0
+                    log.info("too_many_games: queueing again in %d s", wait)
+                    asyncio.get_running_loop().call_later(wait, self.enter)
                 elif code == "already_in_room" and msg.get("id") == self.entry_id:
                     # The session still sits in an earlier game: leave it
                     # (its seat there stays its own), then try again.

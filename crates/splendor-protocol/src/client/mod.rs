@@ -134,7 +134,16 @@ pub struct Hello {
     /// not it says this.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub challenges: bool,
+    /// A program's owner (issue 24): a secret of 8 to 128 characters its
+    /// author gives all their bots. Quick play never seats two programs of
+    /// one owner at one table, and caps the rated games one owner's
+    /// programs play at once. Kept only as a digest; only with `bot`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
+
+/// The shortest and longest owner secret `hello` takes.
+pub const OWNER_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
 
 /// The longest `liveness_s` a client may promise.
 pub const MAX_LIVENESS_S: u32 = 60;

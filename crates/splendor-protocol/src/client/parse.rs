@@ -303,6 +303,7 @@ mod tests {
                 bot: false,
                 liveness_s: None,
                 challenges: false,
+                owner: None,
             })
         );
         assert_eq!(
@@ -425,6 +426,7 @@ mod tests {
                 bot: false,
                 liveness_s: None,
                 challenges: false,
+                owner: None,
             })),
             ClientFrame::new(ClientMessage::Hello(Hello {
                 name: Some("ann".into()),
@@ -434,6 +436,7 @@ mod tests {
                 bot: true,
                 liveness_s: Some(5),
                 challenges: true,
+                owner: Some("0123456789".into()),
             })),
         ];
         for frame in frames {

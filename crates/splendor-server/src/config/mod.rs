@@ -317,6 +317,38 @@ pub struct Config {
     )]
     pub shared_program_names: bool,
 
+    /// The most rated games the programs of one owner (`hello`'s `owner`;
+    /// a program without one is its own) play or wait for at once (issue
+    /// 24, the bots' ladder); past it, `queue` is too_many_games.
+    #[arg(
+        long,
+        env = "SPLENDOR_LADDER_GAMES_PER_OWNER",
+        default_value_t = 2,
+        help_heading = "Players and rooms"
+    )]
+    pub ladder_games_per_owner: u32,
+
+    /// The most rated games programs from one client address play or wait
+    /// for at once (issue 24); past it, `queue` is too_many_games.
+    #[arg(
+        long,
+        env = "SPLENDOR_LADDER_GAMES_PER_ADDRESS",
+        default_value_t = 8,
+        help_heading = "Players and rooms"
+    )]
+    pub ladder_games_per_address: u32,
+
+    /// How long a program refused for its games at once is told to wait
+    /// before it asks again (`retry_after_ms`), in milliseconds: about a
+    /// game's first moves. Only tests lower it.
+    #[arg(
+        long,
+        env = "SPLENDOR_LADDER_RETRY_MS",
+        default_value_t = 15_000,
+        hide = true
+    )]
+    pub ladder_retry_ms: u64,
+
     /// The most rooms waiting for players (not started) created from one
     /// client address (IPv6: per /64; see --client-ip-header), whatever
     /// the session; past it, too_many_rooms_from_address.
@@ -520,6 +552,9 @@ impl Default for Config {
             max_turn_based_rooms_per_session: lobby.max_turn_based_rooms_per_session,
             max_invitations_per_hour: 20,
             shared_program_names: false,
+            ladder_games_per_owner: 2,
+            ladder_games_per_address: 8,
+            ladder_retry_ms: 15_000,
             max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_ip,
             max_bot_tables_per_ip: lobby.max_bot_tables_per_ip,
             max_spectators: lobby.max_spectators,

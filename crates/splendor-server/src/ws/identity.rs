@@ -50,6 +50,15 @@ impl Client {
             let words = Words::new("conn-hello-challenges-needs-bot");
             return self.reply_error(ErrorCode::InvalidField, words, id);
         }
+        if let Some(owner) = &hello.owner {
+            let chars = owner.chars().count();
+            if !hello.bot || !splendor_protocol::OWNER_CHARS.contains(&chars) {
+                let words = Words::new("conn-hello-owner")
+                    .count("min", *splendor_protocol::OWNER_CHARS.start())
+                    .count("max", *splendor_protocol::OWNER_CHARS.end());
+                return self.reply_error(ErrorCode::InvalidField, words, id);
+            }
+        }
         let names = *self.state.names();
         let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
             Ok(name) => name,
@@ -163,6 +172,17 @@ impl Client {
         self.liveness = hello
             .liveness_s
             .map(|every| Duration::from_millis(u64::from(every) * 2400));
+        // A program's owner and address, as of this hello (issue 24: the
+        // ladder's pairing and caps read them); one that takes challenges
+        // is listed online while this connection is open, from before its
+        // `welcome` on.
+        if bot {
+            self.program_owner(session.id, hello.owner.as_deref()).await;
+        }
+        if bot && hello.challenges {
+            self.challenges = true;
+            self.program_online(session.id).await;
+        }
         self.send(ServerMessage::Welcome(Welcome {
             id,
             session: session.id.to_string(),
@@ -190,11 +210,9 @@ impl Client {
         if resumed {
             self.resume_queue(&session).await;
         }
-        // A program that takes challenges (issue 24): listed online while
-        // this connection is open, and told of the challenges waiting.
-        if bot && hello.challenges {
-            self.challenges = true;
-            self.program_online(session.id).await;
+        // A program that takes challenges (issue 24) is told of the
+        // challenges waiting for it.
+        if self.challenges {
             let me = splendor_store::SessionId(session.id.0);
             for challenge in crate::invitations::pending_challenges(&self.state, me).await {
                 self.send(ServerMessage::Challenge(challenge));

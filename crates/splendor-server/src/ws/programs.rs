@@ -70,6 +70,64 @@ impl Client {
         self.reply_error(ErrorCode::NameTaken, words, id);
     }
 
+    /// Program `session`'s owner (kept as a digest) and this connection's
+    /// address, for the ladder's pairing and caps.
+    pub(super) async fn program_owner(
+        &self,
+        session: splendor_lobby::SessionId,
+        owner: Option<&str>,
+    ) {
+        let Some(store) = self.state.store() else {
+            return;
+        };
+        let owner = owner.map(splendor_store::owner_digest);
+        let client = self.address.as_ref().map(|a| a.as_str().to_owned());
+        if let Err(e) = store
+            .set_program_owner(SessionId(session.0), owner.as_deref(), client.as_deref())
+            .await
+        {
+            warn!(error = %e, "a program's owner cannot be kept");
+        }
+    }
+
+    /// Whether program `session` may wait for one more rated game (issue
+    /// 24): its owner's programs, and its address's, play fewer than the
+    /// server's caps at once (counted in the store, on every node).
+    /// Refuses the `queue` (`too_many_games`) otherwise.
+    pub(super) async fn program_may_queue(
+        &self,
+        session: splendor_lobby::SessionId,
+        id: &Option<RequestId>,
+    ) -> bool {
+        let Some(store) = self.state.store() else {
+            return true;
+        };
+        let load = match store.ladder_load(SessionId(session.0)).await {
+            Ok(load) => load,
+            Err(e) => {
+                warn!(error = %e, "a program's games at once cannot be counted");
+                return true;
+            }
+        };
+        let config = self.state.config();
+        let words = if load.by_owner >= u64::from(config.ladder_games_per_owner) {
+            Words::new("queue-too-many-games-owner").num("max", config.ladder_games_per_owner)
+        } else if load.by_address >= u64::from(config.ladder_games_per_address) {
+            Words::new("queue-too-many-games-address").num("max", config.ladder_games_per_address)
+        } else {
+            return true;
+        };
+        let mut error = splendor_protocol::ErrorInfo::new(
+            ErrorCode::TooManyGames,
+            self.word(&words),
+            id.clone(),
+        );
+        error.retry_after_ms = Some(config.ladder_retry_ms);
+        self.state.metrics().intent_rejected(&error.code);
+        self.send(splendor_protocol::ServerMessage::Error(error));
+        false
+    }
+
     /// This connection of program `session` takes challenges: listed online
     /// until it ends (`program_offline`).
     pub(super) async fn program_online(&self, session: splendor_lobby::SessionId) {

@@ -113,6 +113,13 @@ impl Client {
         if let Err(e) = self.state.lobby().check_free_for_quick_play(session.id) {
             return self.reply_lobby_error(e, id);
         }
+        // The ladder's caps on rated program games at once (issue 24).
+        if pool == QueuePool::Programs
+            && self.program
+            && !self.program_may_queue(session.id, &id).await
+        {
+            return;
+        }
         let now = unix_millis_now();
         let bots_at = queue
             .bot_after_s

@@ -150,3 +150,58 @@ pub(crate) async fn bots_online(
         })
         .collect()
 }
+
+/// A program's owner (a digest, or none) and the address it said hello
+/// from, as of this hello.
+pub(crate) async fn set_program_owner(
+    pool: &Pool<Db>,
+    session: Uuid,
+    owner: Option<&str>,
+    client: Option<&str>,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE sessions SET owner = $2, client = $3 WHERE id = $1")
+        .bind(session)
+        .bind(owner)
+        .bind(client)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(())
+}
+
+/// The rated games programs play now, or wait in the queue for, that
+/// count against `session`'s caps: those of its owner (or of the session
+/// alone, without one), and those of programs from its address.
+pub(crate) async fn ladder_load(pool: &Pool<Db>, session: Uuid) -> Result<(i64, i64), StoreError> {
+    let row = sqlx::query(
+        "SELECT \
+           (SELECT COUNT(DISTINCT g.id) FROM games g \
+              JOIN seats s ON s.game_id = g.id JOIN sessions o ON o.id = s.session_id \
+            WHERE g.finished_at IS NULL AND g.rated AND s.program \
+              AND (o.id = me.id OR (me.owner IS NOT NULL AND o.owner = me.owner))) \
+         + (SELECT COUNT(*) FROM queue_entries q \
+            WHERE q.session_id <> me.id AND me.owner IS NOT NULL AND q.owner = me.owner) \
+           AS by_owner, \
+           (SELECT COUNT(DISTINCT g.id) FROM games g \
+              JOIN seats s ON s.game_id = g.id JOIN sessions o ON o.id = s.session_id \
+            WHERE g.finished_at IS NULL AND g.rated AND s.program \
+              AND (o.id = me.id OR (me.client IS NOT NULL AND o.client = me.client))) \
+         + (SELECT COUNT(*) FROM queue_entries q JOIN sessions o ON o.id = q.session_id \
+            WHERE q.session_id <> me.id AND q.program \
+              AND me.client IS NOT NULL AND o.client = me.client) \
+           AS by_client \
+         FROM sessions me WHERE me.id = $1",
+    )
+    .bind(session)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    let Some(row) = row else {
+        return Ok((0, 0));
+    };
+    let get = |e| classify(BACKEND, e);
+    Ok((
+        row.try_get("by_owner").map_err(get)?,
+        row.try_get("by_client").map_err(get)?,
+    ))
+}

@@ -198,6 +198,7 @@ fn entry_from_row(row: &DbRow) -> Result<QueueEntry, StoreError> {
         pool: crate::QueuePool::parse(&get::<String>(row, "pool")?)
             .ok_or_else(|| StoreError::invalid("pool", "an unknown quick-play pool"))?,
         program: get(row, "program")?,
+        owner: get(row, "owner")?,
     })
 }
 
@@ -209,8 +210,10 @@ pub(crate) async fn enqueue(
     (at, bots_at): (UnixMillis, Option<UnixMillis>),
 ) -> Result<(), StoreError> {
     let done = sqlx::query(
-        "INSERT INTO queue_entries (session_id, name, players, queued_at, bots_at, pool, program) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING",
+        "INSERT INTO queue_entries \
+         (session_id, name, players, queued_at, bots_at, pool, program, owner) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT owner FROM sessions WHERE id = $1)) \
+         ON CONFLICT (session_id) DO NOTHING",
     )
     .bind(session.0)
     .bind(name)
@@ -256,7 +259,7 @@ pub(crate) async fn queue_entry(
     session: SessionId,
 ) -> Result<Option<QueueEntry>, StoreError> {
     let row = sqlx::query(
-        "SELECT session_id, name, players, queued_at, away_since, bots_at, pool, program \
+        "SELECT session_id, name, players, queued_at, away_since, bots_at, pool, program, owner \
          FROM queue_entries WHERE session_id = $1",
     )
     .bind(session.0)
@@ -307,23 +310,48 @@ pub(crate) async fn take_match(
         .execute(pool)
         .await
         .map_err(write_error)?;
-    let size = i32::from(players);
-    // One statement: the oldest present entries, only if there are enough.
-    let rows = sqlx::query(
-        "DELETE FROM queue_entries WHERE session_id IN \
-           (SELECT session_id FROM queue_entries \
-            WHERE players = $1 AND pool = $3 AND away_since IS NULL \
-            ORDER BY queued_at, session_id LIMIT $2) \
-         AND (SELECT COUNT(*) FROM queue_entries \
-              WHERE players = $1 AND pool = $3 AND away_since IS NULL) >= $2 \
-         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program",
+    // The oldest present entries, skipping any whose owner is already at
+    // the table (issue 24: one owner's programs never play each other),
+    // then those taken out in one statement; another node that took some
+    // of them meanwhile leaves this one too few, and the rest go back.
+    let candidates: Vec<(Uuid, Option<String>)> = sqlx::query_as(
+        "SELECT session_id, owner FROM queue_entries \
+         WHERE players = $1 AND pool = $2 AND away_since IS NULL \
+         ORDER BY queued_at, session_id LIMIT 200",
     )
-    .bind(size)
-    .bind(i64::from(players))
+    .bind(i32::from(players))
     .bind(queue.as_str())
     .fetch_all(pool)
     .await
     .map_err(write_error)?;
+    let mut chosen: Vec<Uuid> = Vec::new();
+    let mut owners: Vec<String> = Vec::new();
+    for (session, owner) in candidates {
+        if let Some(owner) = owner {
+            if owners.contains(&owner) {
+                continue;
+            }
+            owners.push(owner);
+        }
+        chosen.push(session);
+        if chosen.len() == usize::from(players) {
+            break;
+        }
+    }
+    if chosen.len() < usize::from(players) {
+        return Ok(None);
+    }
+    let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "DELETE FROM queue_entries WHERE session_id IN ({}) AND away_since IS NULL \
+         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program, owner",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for session in &chosen {
+        query = query.bind(*session);
+    }
+    let rows = query.fetch_all(pool).await.map_err(write_error)?;
     let mut entries: Vec<QueueEntry> = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
     if entries.is_empty() {
         return Ok(None);
@@ -354,7 +382,7 @@ pub(crate) async fn take_with_bots(
             LIMIT $3) \
          AND EXISTS (SELECT 1 FROM queue_entries \
                      WHERE session_id = $2 AND players = $1 AND away_since IS NULL) \
-         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program",
+         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program, owner",
     )
     .bind(size)
     .bind(session.0)
@@ -379,8 +407,8 @@ pub(crate) async fn take_with_bots(
 async fn put_back(pool: &Pool<Db>, e: &QueueEntry) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO queue_entries \
-         (session_id, name, players, queued_at, bots_at, pool, program) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING",
+         (session_id, name, players, queued_at, bots_at, pool, program, owner) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (session_id) DO NOTHING",
     )
     .bind(e.session.0)
     .bind(e.name.as_str())
@@ -389,6 +417,7 @@ async fn put_back(pool: &Pool<Db>, e: &QueueEntry) -> Result<(), StoreError> {
     .bind(e.bots_at)
     .bind(e.pool.as_str())
     .bind(e.program)
+    .bind(e.owner.as_deref())
     .execute(pool)
     .await
     .map_err(write_error)?;

@@ -474,6 +474,15 @@ fn invite_messages(corpus: &mut Corpus) {
         Words::new("conn-bot-name-taken").text("name", "\"gem-bot\""),
     );
     corpus.add("hello", Words::new("conn-hello-challenges-needs-bot"));
+    corpus.add(
+        "hello",
+        Words::new("conn-hello-owner")
+            .count("min", 8)
+            .count("max", 128),
+    );
+    for id in ["queue-too-many-games-owner", "queue-too-many-games-address"] {
+        corpus.add("queue", Words::new(id).num("max", 2));
+    }
     corpus.add("queue", Words::new("queue-programs-among-people"));
     for minutes in [1u64, 42] {
         corpus.add(

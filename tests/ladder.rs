@@ -1,0 +1,120 @@
+//! The bots' ladder (issue 24) against the real server: programs queue in
+//! the programs' pool (rated, the bots' board); two programs of one owner
+//! (`hello`'s `owner`) are never seated together, and the rated games one
+//! owner's programs, or one address's, play at once are capped
+//! (`too_many_games` with a `retry_after_ms`, counted in the store).
+
+use serde_json::{Value, json};
+use splendor_e2e::{TestClient, TestServer};
+use splendor_server::Config;
+
+fn config(per_owner: u32, per_address: u32) -> Config {
+    Config {
+        max_messages_per_second: 10_000,
+        message_burst: 10_000,
+        bot_delay_ms: 0,
+        ladder_games_per_owner: per_owner,
+        ladder_games_per_address: per_address,
+        ..Config::default()
+    }
+}
+
+async fn program(server: &TestServer, name: &str, owner: Option<&str>) -> TestClient {
+    let mut client = TestClient::connect(server, name).await;
+    let mut hello = json!({"type": "hello", "name": name, "bot": true});
+    if let Some(owner) = owner {
+        hello["owner"] = json!(owner);
+    }
+    let welcome = client.request(hello).await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    client
+}
+
+async fn queue(client: &mut TestClient) -> Value {
+    client.request(json!({"type": "queue", "players": 2})).await
+}
+
+/// The room of the game quick play formed for `client`.
+async fn matched(client: &mut TestClient) -> String {
+    client.recv_type("matched").await["room"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn one_owners_programs_never_meet_and_their_games_at_once_are_capped() {
+    let server = TestServer::start_with(config(2, 8)).await;
+    let alice = "alice's ladder secret";
+    let mut a1 = program(&server, "alice-1", Some(alice)).await;
+    let mut a2 = program(&server, "alice-2", Some(alice)).await;
+    let mut bob = program(&server, "bob-1", Some("bob's ladder secret")).await;
+
+    // Alice's two programs wait side by side, but never play each other.
+    assert_eq!(queue(&mut a1).await["type"], "queued");
+    let queued = queue(&mut a2).await;
+    assert_eq!(queued["waiting"], 2, "{queued}");
+    // Bob's program comes: it plays Alice's first, the oldest.
+    assert_eq!(queue(&mut bob).await["type"], "queued");
+    let room = matched(&mut bob).await;
+    assert_eq!(matched(&mut a1).await, room);
+
+    // Alice's programs now play one rated game and wait for another: her
+    // cap (2) is reached. A third of hers is refused, said why and when to
+    // ask again.
+    let mut a3 = program(&server, "alice-3", Some(alice)).await;
+    let refused = queue(&mut a3).await;
+    assert_eq!(refused["code"], "too_many_games", "{refused}");
+    assert!(refused["retry_after_ms"].as_u64().unwrap() > 0, "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("2 rated games"),
+        "{refused}"
+    );
+    // A program without an owner is its own: it may queue, and plays the
+    // one of Alice's that waits.
+    let mut lone = program(&server, "lone", None).await;
+    assert_eq!(queue(&mut lone).await["type"], "queued");
+    let room = matched(&mut lone).await;
+    assert_eq!(matched(&mut a2).await, room);
+
+    // `owner` is for programs, 8 to 128 characters.
+    let mut person = TestClient::connect(&server, "cy").await;
+    let refused = person
+        .request(json!({"type": "hello", "name": "cy", "owner": alice}))
+        .await;
+    assert_eq!(refused["code"], "invalid_field", "{refused}");
+    let refused = person
+        .request(json!({"type": "hello", "name": "cy", "bot": true, "owner": "short"}))
+        .await;
+    assert_eq!(refused["code"], "invalid_field", "{refused}");
+}
+
+#[tokio::test]
+async fn the_programs_of_one_address_play_only_so_many_rated_games_at_once() {
+    // Every client of the test comes from 127.0.0.1: one address.
+    let server = TestServer::start_with(config(8, 2)).await;
+    // p1 and p2 play one game; p3 then waits: two games' worth for the
+    // address (a program waiting counts as a game it will play).
+    let mut p1 = program(&server, "p1", None).await;
+    let mut p2 = program(&server, "p2", None).await;
+    assert_eq!(queue(&mut p1).await["type"], "queued");
+    assert_eq!(queue(&mut p2).await["type"], "queued");
+    let room = matched(&mut p1).await;
+    assert_eq!(matched(&mut p2).await, room);
+    let mut p3 = program(&server, "p3", None).await;
+    let queued = queue(&mut p3).await;
+    assert_eq!(queued["type"], "queued", "{queued}");
+    let mut p4 = program(&server, "p4", None).await;
+    let refused = queue(&mut p4).await;
+    assert_eq!(refused["code"], "too_many_games", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("your address"),
+        "{refused}"
+    );
+}
