@@ -93,5 +93,9 @@ export function myGames(token: string, options?: { url?: string }): Promise<any[
 export function invitations(token: string, options?: { url?: string }): Promise<Invitation[]>;
 /** Declines an invitation, telling the challenger `reason`; rejects with KitError (404) when the session has none such. */
 export function declineInvitation(token: string, id: string, options?: { url?: string; reason?: DeclineReason }): Promise<void>;
+/** The server's cards and nobles by id (GET /api/catalogue), fetched once per server. */
+export function catalogue(options?: { url?: string }): Promise<{ cards: Card[]; nobles: Noble[] }>;
+/** A lean state read back into the full one, with the catalogue and the last full state of the game. */
+export function expandLean(raw: any, catalogue: { cards: Card[]; nobles: Noble[] }, full: any): any;
 /** The programs connected now that take challenges, longest online first. */
 export function botsOnline(options?: { url?: string }): Promise<BotOnline[]>;

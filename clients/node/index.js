@@ -137,6 +137,49 @@ function defaultName() {
   return `${stem}-${suffix}`;
 }
 
+// A lean `state` (docs/PROTOCOL.md, Lean states: cards and nobles by id, the
+// game's fixed fields left out) read back into the full one, with the
+// server's catalogue (GET /api/catalogue) and the last full state of the same
+// game (its names, game id, commitment, first seat). A state that is not lean
+// is returned as it is.
+function expandLean(raw, catalogue, full) {
+  if (!raw.lean) return raw;
+  const card = (c) => (typeof c === 'number' ? catalogue.cards[c] : c);
+  const noble = (n) => (typeof n === 'number' ? catalogue.nobles[n] : n);
+  const out = { ...raw };
+  delete out.lean;
+  for (const key of ['game', 'commitment', 'first_seat']) {
+    if (full && full[key] !== undefined && out[key] === undefined) out[key] = full[key];
+  }
+  const names = new Map(((full && full.players) || []).map((p) => [p.seat, p.name]));
+  out.levels = (raw.levels || []).map((l) => ({ ...l, cards: (l.cards || []).map(card) }));
+  out.nobles = (raw.nobles || []).map(noble);
+  if (raw.noble_choices) out.noble_choices = raw.noble_choices.map(noble);
+  out.players = (raw.players || []).map((p) => ({
+    ...p,
+    name: p.name !== undefined ? p.name : (names.get(p.seat) || ''),
+    cards: (p.cards || []).map(card),
+    nobles: (p.nobles || []).map(noble),
+    reserved: (p.reserved || []).map((r) => ({ ...r, card: r.card === null || r.card === undefined ? r.card : card(r.card) })),
+  }));
+  return out;
+}
+
+// The server's catalogue of cards and nobles (GET /api/catalogue), by server:
+// fixed, so fetched once.
+const catalogues = new Map();
+async function catalogue(options = {}) {
+  const ws = new URL(options.url || process.env.SPLENDOR_URL || DEFAULT_URL);
+  const scheme = { 'ws:': 'http:', 'wss:': 'https:' }[ws.protocol] || ws.protocol;
+  const api = `${scheme}//${ws.host}/api/catalogue`;
+  if (!catalogues.has(api)) {
+    const response = await fetch(api, { headers: { Accept: 'application/json' } });
+    if (!response.ok) throw new KitError(`GET /api/catalogue: HTTP ${response.status}`);
+    catalogues.set(api, await response.json());
+  }
+  return catalogues.get(api);
+}
+
 // The state with a few conveniences: me, myTurn.
 function withHelpers(state) {
   return Object.assign(state, {
@@ -172,6 +215,10 @@ async function play(choose, options = {}) {
       || ((process.env.SPLENDOR_CHALLENGES || '').toLowerCase() === 'accept' ? () => true : null),
     // The room we went to on a challenge, until we sit in it.
     challengeRoom: null,
+    // Lean states are read with the server's catalogue and the last full
+    // state of our game (its names and fixed fields).
+    catalogue: null,
+    lastFull: null,
     // The author's secret (issue 24), said in every hello.
     owner: options.owner || process.env.SPLENDOR_OWNER || null,
     tokenFile: options.tokenFile || process.env.SPLENDOR_TOKEN_FILE || defaultTokenFile(),
@@ -211,7 +258,15 @@ async function play(choose, options = {}) {
   }
   const maxReconnects = options.maxReconnects ?? 8;
   for (let attempt = 0; ; attempt += 1) {
-    const outcome = await session(url, game);
+    let outcome;
+    if (!game.catalogue) {
+      // Lean states are read with it; a server not reachable yet is retried.
+      try { game.catalogue = await catalogue({ url }); } catch (e) {
+        if (e instanceof KitError) throw e;
+        outcome = { code: `catalogue: ${e.message}` };
+      }
+    }
+    if (!outcome) outcome = await session(url, game);
     if (outcome.result) return outcome.result;
     if (outcome.fatal) throw outcome.fatal;
     if (attempt >= maxReconnects) throw new KitError('gave up reconnecting');
@@ -301,8 +356,9 @@ function session(url, game) {
       }
     };
     const hello = (extra) => ({
+      // Lean states after actions (protocol 2, what bots are meant to use):
+      // the kit reads them back with the server's catalogue.
       type: 'hello',
-      verbose: true,
       bot: true,
       ...(game.onChallenge ? { challenges: true } : {}),
       ...(game.owner ? { owner: game.owner } : {}),
@@ -426,7 +482,10 @@ function session(url, game) {
         }
         case 'state': {
           if (!ours(msg)) return;
-          const state = withHelpers(msg);
+          let full = msg;
+          if (msg.lean) full = expandLean(msg, game.catalogue, game.lastFull);
+          else game.lastFull = msg;
+          const state = withHelpers(full);
           game.version = state.version;
           game.myTurn = state.myTurn;
           if (!state.myTurn) return;
@@ -591,5 +650,6 @@ async function botsOnline(options = {}) {
 }
 
 module.exports = {
-  play, run, myGames, invitations, declineInvitation, botsOnline, KitError, actionKey, isLegal, TOKENS, RESIGN, DECLINE_REASONS,
+  play, run, myGames, invitations, declineInvitation, botsOnline, catalogue, expandLean,
+  KitError, actionKey, isLegal, TOKENS, RESIGN, DECLINE_REASONS,
 };

@@ -60,14 +60,30 @@ test('a whole game against the greedy bot, every frame valid', async () => {
   const rooms = [];
   const check = frameChecker();
   try {
+    let lean = 0;
     const result = await kit.play((state) => {
       assert.ok(state.myTurn);
       assert.strictEqual(state.me.seat, state.you);
+      // Lean states (issue 24) read back whole: cards with their cost,
+      // nobles with what they require, every player's name.
+      for (const level of state.levels) {
+        for (const card of level.cards) assert.ok(card === null || (card.level === level.level && card.bonus), JSON.stringify(card));
+      }
+      assert.ok(state.nobles.every((n) => n.requires), JSON.stringify(state.nobles));
+      assert.ok(state.players.every((p) => p.name), JSON.stringify(state.players));
+      assert.ok(state.game);
       return state.legal_actions[state.legal_actions.length - 1];
     }, {
       url: server.url, name: 'nodekit', tokenFile, create: { seats: 2, bots: ['greedy'], listed: true, turn_based: { per_move_s: 86400 } },
-      onFrame: (frame) => { check(frame); seen.add(frame.type); if (frame.type === 'room') rooms.push(frame); },
+      onFrame: (frame) => {
+        check(frame);
+        seen.add(frame.type);
+        if (frame.type === 'room') rooms.push(frame);
+        if (frame.type === 'state' && frame.lean) lean += 1;
+      },
     });
+    // The kit asks for lean states, what bots are meant to use.
+    assert.ok(lean > 0, 'no lean state came');
     // Every create option goes to the server (issue 24): listed, turn_based.
     assert.ok(rooms.length && rooms.every((r) => r.listed === true), JSON.stringify(rooms[0]));
     assert.ok(rooms.every((r) => r.turn_based && r.turn_based.per_move_s === 86400), JSON.stringify(rooms[0]));

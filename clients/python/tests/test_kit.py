@@ -127,15 +127,27 @@ class KitTest(unittest.TestCase):
 
         rooms = []
 
+        lean = []
+
         def on_frame(frame):
             check(frame)
             seen.append(frame["type"])
             if frame["type"] == "room":
                 rooms.append(frame)
+            if frame["type"] == "state" and frame.get("lean"):
+                lean.append(frame)
 
         def choose(state):
             self.assertTrue(state.my_turn)
             self.assertEqual(state.me.seat, state.you)
+            # Lean states (issue 24) read back whole: every face-up card
+            # with its cost, every noble, every player's name.
+            for level in state.levels:
+                for card in level.cards:
+                    self.assertTrue(card is None or (card.level == level.level and card.bonus), card)
+            self.assertTrue(all(n.requires for n in state.nobles))
+            self.assertTrue(all(p.name for p in state.players), state.players)
+            self.assertTrue(state.raw.get("game"))
             return state.legal_actions[-1]
 
         with Server() as server, tempfile.TemporaryDirectory() as tmp:
@@ -156,6 +168,8 @@ class KitTest(unittest.TestCase):
                 self.assertEqual(len(f.read().strip()), 64)
         for kind in ("welcome", "room", "state", "events", "result"):
             self.assertIn(kind, seen)
+        # The kit asks for lean states, what bots are meant to use.
+        self.assertTrue(lean, "no lean state came")
 
     def test_an_illegal_move_is_refused_by_the_server_and_reported_to_the_bot(self):
         # Issue 24, defect 3: choose() passes when it may not (R11.1), at

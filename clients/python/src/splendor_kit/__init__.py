@@ -80,10 +80,11 @@ from typing import Any, Callable, Dict, List, Optional
 
 import websockets
 
-from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State
+from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State, expand_lean
 
 __all__ = [
-    "run", "play", "my_games", "invitations", "decline_invitation", "bots_online", "State", "Result", "Card", "Noble",
+    "run", "play", "my_games", "invitations", "decline_invitation", "bots_online", "catalogue", "State", "Result",
+    "Card", "Noble",
     "Player", "Action", "COLORS", "TOKENS", "KitError", "RESIGN", "DECLINE_REASONS",
 ]
 
@@ -233,6 +234,8 @@ async def play(
     attempts = 0
     while True:
         try:
+            if not game.catalogue["cards"]:
+                game.catalogue = await asyncio.to_thread(catalogue, url)
             async with websockets.connect(url, max_size=2**22) as ws:
                 result = await game.session(ws)
                 if result is not None:
@@ -316,6 +319,26 @@ def _accept_all(challenge: Dict[str, Any]) -> bool:
     return True
 
 
+# The server's catalogue of cards and nobles (GET /api/catalogue), by
+# server: fixed, so fetched once.
+_CATALOGUES: Dict[str, Dict[str, Any]] = {}
+
+
+def catalogue(url: Optional[str] = None) -> Dict[str, Any]:
+    """The server's cards and nobles by id (``GET /api/catalogue``), what a
+    lean state names by id; fetched once per server."""
+    import urllib.parse
+    import urllib.request
+
+    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
+    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
+    api = urllib.parse.urlunsplit((scheme, ws.netloc, "/api/catalogue", "", ""))
+    if api not in _CATALOGUES:
+        with urllib.request.urlopen(api, timeout=30) as response:
+            _CATALOGUES[api] = json.loads(response.read())
+    return _CATALOGUES[api]
+
+
 def _hosting(room: Dict[str, Any]) -> bool:
     seat = room["you"].get("seat")
     return seat is not None and bool((room["seats"][seat] or {}).get("host"))
@@ -374,6 +397,10 @@ class _Game:
         self.challenge_room: Optional[str] = None
         # The author's secret (issue 24), said in every hello.
         self.owner: Optional[str] = None
+        # Lean states are read with the server's catalogue and the last
+        # full state of our game (its names and fixed fields).
+        self.catalogue: Dict[str, Any] = {"cards": [], "nobles": []}
+        self.last_full: Optional[Dict[str, Any]] = None
 
     def send(self, message: Dict[str, Any]) -> int:
         """Queues a message for the writer, with the next id; returns the id."""
@@ -449,7 +476,9 @@ class _Game:
                 self.send({"type": "sync"})
 
     def hello(self) -> Dict[str, Any]:
-        hello: Dict[str, Any] = {"type": "hello", "verbose": True, "bot": True}
+        # Lean states after actions (protocol 2, what bots are meant to
+        # use): the kit reads them back with the server's catalogue.
+        hello: Dict[str, Any] = {"type": "hello", "bot": True}
         if self.on_challenge is not None:
             hello["challenges"] = True
         if self.owner:
@@ -588,6 +617,10 @@ class _Game:
             elif kind == "state":
                 if not self.ours(msg):
                     continue
+                if msg.get("lean"):
+                    msg = expand_lean(msg, self.catalogue, self.last_full)
+                else:
+                    self.last_full = msg
                 state = State.parse(msg)
                 self.version = state.version
                 self.my_turn = state.my_turn

@@ -160,3 +160,42 @@ class Result:
             raw.get("game", ""), list(raw.get("winners", [])), list(raw.get("ranking", [])), raw,
             list(raw.get("resigned") or []),
         )
+
+
+def expand_lean(raw: Dict[str, Any], catalogue: Dict[str, Any], full: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """A lean ``state`` (docs/PROTOCOL.md, Lean states: cards and nobles by
+    id, the game's fixed fields left out) read back into the full one, with
+    the server's catalogue (``GET /api/catalogue``) and the last full state
+    of the same game (``full``: its names, game id, commitment, first seat).
+    A state that is not lean is returned as it is."""
+    if not raw.get("lean"):
+        return raw
+    cards, nobles = catalogue["cards"], catalogue["nobles"]
+
+    def card(c):
+        return cards[c] if isinstance(c, int) else c
+
+    def noble(n):
+        return nobles[n] if isinstance(n, int) else n
+
+    out = {k: v for k, v in raw.items() if k != "lean"}
+    for key in ("game", "commitment", "first_seat"):
+        if full is not None and key in full and key not in out:
+            out[key] = full[key]
+    names = {p["seat"]: p.get("name", "") for p in (full or {}).get("players", [])}
+    out["levels"] = [dict(l, cards=[card(c) for c in l.get("cards", [])]) for l in raw.get("levels", [])]
+    out["nobles"] = [noble(n) for n in raw.get("nobles", [])]
+    if "noble_choices" in raw:
+        out["noble_choices"] = [noble(n) for n in raw["noble_choices"]]
+    out["players"] = [
+        dict(
+            p,
+            name=p.get("name", names.get(p["seat"], "")),
+            cards=[card(c) for c in p.get("cards", [])],
+            nobles=[noble(n) for n in p.get("nobles", [])],
+            reserved=[dict(r, card=card(r.get("card"))) for r in p.get("reserved", [])],
+        )
+        for p in raw.get("players", [])
+    ]
+    return out
+
