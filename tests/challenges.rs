@@ -268,3 +268,28 @@ async fn programs_names_are_unique_among_programs_whatever_their_case() {
 fn welcome_token(welcome: &Value) -> String {
     welcome["token"].as_str().unwrap().to_owned()
 }
+
+#[tokio::test]
+async fn a_program_waiting_for_challenges_is_not_closed_as_idle() {
+    // The review found such a bot closed (4004) after the idle timeout:
+    // waiting for challenges is what it is there for.
+    let server = splendor_e2e::TestServer::start_with(splendor_server::Config {
+        idle_timeout: std::time::Duration::from_millis(300),
+        ..splendor_server::Config::default()
+    })
+    .await;
+    let (mut waiter, welcome) = program(&server, "patient-bot").await;
+    // Another session, identified after the program and in no room, is
+    // closed as idle: the idle time has passed for the program too.
+    let mut idle = TestClient::join_server(&server, "idle").await;
+    let (code, reason) = idle.expect_close().await;
+    assert!(reason.starts_with("idle"), "{code} {reason}");
+    // Still there, still listed, and still challenged.
+    assert_eq!(names(&bots_online(&server).await), ["patient-bot"]);
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    ann.request(json!({"type": "create", "seats": 2})).await;
+    ann.request(json!({"type": "invite", "player_id": welcome["player_id"]}))
+        .await;
+    let challenge = waiter.recv_type("challenge").await;
+    assert_eq!(challenge["from"]["name"], "ann", "{challenge}");
+}

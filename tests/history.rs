@@ -3,7 +3,7 @@
 //! `events` were (R6.4: another seat's blind reserve stays a level).
 
 use serde_json::{Value, json};
-use splendor_e2e::{Dice, TestClient, TestServer, open_table};
+use splendor_e2e::{Dice, TestClient, TestServer, events_by_id, open_table};
 
 /// The `events` of every `events` frame `frames` holds, by version.
 fn live_events(frames: &[String]) -> Vec<(u64, Value)> {
@@ -11,7 +11,12 @@ fn live_events(frames: &[String]) -> Vec<(u64, Value)> {
         .iter()
         .map(|f| serde_json::from_str::<Value>(f).unwrap())
         .filter(|m| m["type"] == "events")
-        .map(|m| (m["version"].as_u64().unwrap(), m["events"].clone()))
+        .map(|m| {
+            (
+                m["version"].as_u64().unwrap(),
+                events_by_id(m["events"].clone()),
+            )
+        })
         .collect()
 }
 
@@ -20,7 +25,12 @@ fn history_events(history: &Value) -> Vec<(u64, Value)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|a| (a["version"].as_u64().unwrap(), a["events"].clone()))
+        .map(|a| {
+            (
+                a["version"].as_u64().unwrap(),
+                events_by_id(a["events"].clone()),
+            )
+        })
         .collect()
 }
 

@@ -118,3 +118,27 @@ async fn the_programs_of_one_address_play_only_so_many_rated_games_at_once() {
         "{refused}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn programs_of_one_owner_queueing_at_once_count_each_other() {
+    // The cap is counted with the insert: six of one owner's programs
+    // queueing at the same moment, two get in (the review found all six
+    // queued when the count came before the insert).
+    let server = TestServer::start_with(config(2, 100)).await;
+    let mut clients = Vec::new();
+    for i in 0..6 {
+        clients.push(program(&server, &format!("same-{i}"), Some("one owner's secret")).await);
+    }
+    let answers = futures_util::future::join_all(
+        clients
+            .iter_mut()
+            .map(|c| async move { c.request(json!({"type": "queue", "players": 4})).await }),
+    )
+    .await;
+    let queued = answers.iter().filter(|a| a["type"] == "queued").count();
+    let refused = answers
+        .iter()
+        .filter(|a| a["code"] == "too_many_games")
+        .count();
+    assert_eq!((queued, refused), (2, 4), "{answers:?}");
+}

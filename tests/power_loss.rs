@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use serde_json::{Value, json};
-use splendor_e2e::{Dice, ServerProcess, Table, TestClient, choose, open_table_at};
+use splendor_e2e::{Dice, ServerProcess, Table, TestClient, choose, events_by_id, open_table_at};
 use splendor_faultfs::{Image, Mount};
 use splendor_protocol::StateInfo;
 use splendor_store::UNSAFE_SYNCHRONOUS_OFF_VAR;
@@ -273,7 +273,9 @@ async fn restore(
         };
         for (&version, ack) in mine {
             let found = history.get(version as usize - 1);
-            if found.map(|a| (&a["version"], &a["events"])) != Some((&json!(version), &ack.events))
+            // The history names cards in full, the live (lean) events by id.
+            if found.map(|a| (a["version"].clone(), events_by_id(a["events"].clone())))
+                != Some((json!(version), events_by_id(ack.events.clone())))
             {
                 outcome.lost.push(format!(
                     "{}: seat {seat}'s move to version {version}: acknowledged as {}, \

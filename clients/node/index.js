@@ -213,8 +213,10 @@ async function play(choose, options = {}) {
     nameGiven: Boolean(options.name || process.env.SPLENDOR_BOT_NAME),
     onChallenge: options.onChallenge
       || ((process.env.SPLENDOR_CHALLENGES || '').toLowerCase() === 'accept' ? () => true : null),
-    // The room we went to on a challenge, until we sit in it.
+    // The room we went to on a challenge, until its game starts, and the
+    // challenges answered (one may be told twice).
     challengeRoom: null,
+    answered: new Set(),
     // Lean states are read with the server's catalogue and the last full
     // state of our game (its names and fixed fields).
     catalogue: null,
@@ -364,10 +366,19 @@ function session(url, game) {
       ...(game.owner ? { owner: game.owner } : {}),
       ...extra,
     });
+    // Resumes the session of our token (keeping its name, unless the author
+    // gave one) or starts one under our name.
+    const identify = (extra = {}) => {
+      if (!game.token) return hello({ name: game.name, ...extra });
+      return hello({ token: game.token, ...(game.nameGiven ? { name: game.name } : {}), ...extra });
+    };
     // A challenge (issue 24): the bot decides while it has no game; with
     // one, the kit declines it for later.
     const challenged = (msg) => {
       const who = msg.from && msg.from.name;
+      // Told again (after a resume): answered already.
+      if (game.answered.has(msg.invitation)) return;
+      game.answered.add(msg.invitation);
       if (!game.onChallenge || game.room !== null || game.create || game.queue) {
         game.log(`challenge from ${who} declined: busy`);
         send({ type: 'decline', invitation: msg.invitation, reason: 'later' });
@@ -413,7 +424,7 @@ function session(url, game) {
     // Frames of another room (an earlier game the session was still in) are not ours.
     const ours = (msg) => game.room !== null && (msg.type === 'room' ? msg.code : msg.room) === game.room;
     ws.on('open', () => {
-      send(game.token ? hello({ token: game.token }) : hello({ name: game.name }));
+      send(identify());
     });
     ws.on('error', (e) => game.log(`socket error: ${e.message}`));
     ws.on('close', (code) => {
@@ -453,6 +464,13 @@ function session(url, game) {
         case 'challenge':
           challenged(msg);
           return;
+        case 'room_closed':
+          if (game.challengeRoom !== null && msg.room === game.room) {
+            game.log(`challenge room ${game.room} closed; waiting for another challenge`);
+            game.room = null;
+            game.challengeRoom = null;
+          }
+          return;
         case 'challenge_declined':
           if (game.create && msg.room === game.room && !game.started) {
             const by = msg.by || {};
@@ -468,10 +486,18 @@ function session(url, game) {
           // Matched while the connection was down: the resume seats us there.
           if (game.room === null && game.queue && msg.rated && msg.status === 'playing' && msg.you.role === 'player') game.room = msg.code;
           if (!ours(msg)) return;
-          game.challengeRoom = null;
-          if (msg.status !== 'waiting') { game.started = true; return; }
           const seat = msg.you.seat;
           const hosting = seat !== undefined && msg.seats[seat] && msg.seats[seat].host;
+          if (game.challengeRoom !== null && msg.status === 'waiting' && hosting) {
+            // The challenger left before the start: this room is nobody's
+            // game; leave it and wait for another.
+            game.log(`the challenger left room ${game.room}; waiting for another challenge`);
+            send({ type: 'leave', give_up: true });
+            game.room = null;
+            game.challengeRoom = null;
+            return;
+          }
+          if (msg.status !== 'waiting') { game.challengeRoom = null; game.started = true; return; }
           if (game.create && hosting) {
             // Invitations first, once: the invitees take seats the bots leave free.
             while (game.invite.length) game.inviteIds.add(send({ type: 'invite', player_id: game.invite.shift() }));
@@ -524,7 +550,7 @@ function session(url, game) {
             finish({ fatal: new KitError(`invite: ${msg.code}: ${msg.message}`) });
           } else if (msg.code === 'invalid_token') {
             game.token = null;
-            send(hello({ name: game.name }));
+            send(identify());
           } else if (msg.code === 'name_taken') {
             // Programs' names are unique (issue 24): a name of the kit's own
             // making is made again; a given one is the author's to change.
@@ -532,8 +558,10 @@ function session(url, game) {
               finish({ fatal: new KitError(`name_taken: ${msg.message} (set SPLENDOR_BOT_NAME or options.name)`) });
               return;
             }
+            // A resumed session keeps its token (its identity and rating):
+            // the new name goes with it.
             game.name = defaultName();
-            send(hello({ name: game.name }));
+            send(identify({ name: game.name }));
           } else if (game.challengeRoom !== null && msg.id === game.entryId
             && ['room_not_found', 'room_full', 'game_already_started', 'room_closed'].includes(msg.code)) {
             // The challenge's room went on without us: wait for another.
@@ -548,7 +576,7 @@ function session(url, game) {
             const wait = typeof msg.retry_after_ms === 'number' && msg.retry_after_ms >= 0
               ? Math.min(300000, msg.retry_after_ms) : 15000;
             game.log(`too_many_games: queueing again in ${Math.round(wait / 1000)} s`);
-            setTimeout(() => { if (!done) enter(); }, wait);
+            setTimeout(() => { if (!done && game.room === null) enter(); }, Math.max(wait, 50));
           } else if (msg.code === 'already_in_room' && msg.id === game.entryId) {
             // The session still sits in an earlier game: leave it (the seat
             // there stays its own), then try again.

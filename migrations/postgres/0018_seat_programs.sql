@@ -1,7 +1,9 @@
 -- A program's seats are marked for everyone (issue 24): `program` is set
 -- when a game starts from its session's mark (a session that said
 -- "bot":true in hello), so a finished game's list entry and replay say
--- which players were programs, as they were when it was played.
+-- which players were programs, as they were when it was played. Games
+-- from before this migration get the mark of their sessions as they are
+-- now (the best the data knows: a session is rarely made a program later).
 ALTER TABLE seats ADD COLUMN program BOOLEAN NOT NULL DEFAULT FALSE;
 UPDATE seats SET program = TRUE
  WHERE bot IS NULL

@@ -202,3 +202,17 @@ impl Table {
         }
     }
 }
+
+/// `events` (an `events` message's list) with every card and noble by its
+/// id: a lean connection's live events name them so (issue 24), `history`
+/// and verbose connections in full; compare the two through this.
+pub fn events_by_id(mut events: Value) -> Value {
+    for event in events.as_array_mut().into_iter().flatten() {
+        for key in ["card", "noble"] {
+            if let Some(id) = event[key].get("id").cloned() {
+                event[key] = id;
+            }
+        }
+    }
+    events
+}

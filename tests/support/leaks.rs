@@ -15,6 +15,12 @@ pub fn card_ids(value: &Value, out: &mut BTreeSet<u64>) {
     if value["lean"] == true {
         lean_card_ids(value, out);
     }
+    // A lean connection's events name their cards by bare id (issue 24).
+    if value["type"] == "events" {
+        for event in value["events"].as_array().into_iter().flatten() {
+            out.extend(event["card"].as_u64());
+        }
+    }
     any_card_ids(value, out);
 }
 
@@ -200,6 +206,21 @@ mod tests {
         };
         assert_eq!(scan(&hidden), Ok(1));
         let (who, leak) = scan(&leaked).unwrap_err();
+        assert_eq!(who, 1);
+        assert!(leak.contains("seat 0's blind reserve"), "{leak}");
+        // The same card named by id in a lean connection's events.
+        let event = |card: Value| {
+            serde_json::json!({
+                "type": "events", "room": "ABCDE", "version": 1,
+                "events": [{"event": "reserved", "seat": 0, "level": 2,
+                            "from_deck": true, "gold": true, "card": card}]
+            })
+            .to_string()
+        };
+        let frames = [vec![own.clone()], vec![event(Value::Null), hidden.clone()]];
+        assert_eq!(check_frames(&frames[..], &[]), Ok(2));
+        let frames = [vec![own.clone()], vec![event(40.into()), hidden]];
+        let (who, leak) = check_frames(&frames[..], &[]).unwrap_err();
         assert_eq!(who, 1);
         assert!(leak.contains("seat 0's blind reserve"), "{leak}");
     }

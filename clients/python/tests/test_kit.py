@@ -32,11 +32,15 @@ def server_binary() -> str:
 class Server:
     """The server binary on a free port; `env` adds settings (e.g. its limits)."""
 
-    def __init__(self, **env):
+    def __init__(self, db_dir=None, **env):
+        """`db_dir`: keep the database there (a restart finds it again)."""
         self.env = env
+        self.db_dir = db_dir
 
     def __enter__(self):
         self.dir = tempfile.TemporaryDirectory()
+        if self.db_dir is not None:
+            self.dir.name = self.db_dir
         env = dict(os.environ, SPLENDOR_BOT_DELAY_MS="0", **self.env)
         env["SPLENDOR_DATABASE_URL"] = f"sqlite://{self.dir.name}/kit.db"
         self.proc = subprocess.Popen(
@@ -58,7 +62,8 @@ class Server:
         self.proc.wait()
         self.drain.join(timeout=5)
         self.proc.stdout.close()
-        self.dir.cleanup()
+        if self.db_dir is None:
+            self.dir.cleanup()
 
 
 def frame_checker():
@@ -525,32 +530,61 @@ class KitTest(unittest.TestCase):
             frames[name] = []
             return frames[name].append
 
-        async def ladder(url, name, owner):
+        async def ladder(url, name, owner, games):
             return await asyncio.to_thread(
-                splendor_kit.run, buyer(lambda p: p[0]), url=url, name=name, ladder=2, games=1,
+                splendor_kit.run, buyer(lambda p: p[0]), url=url, name=name, ladder=2, games=games,
                 owner=owner, on_frame=watcher(name))
 
         async def game(url):
+            # Alice's two can only play Bob, who plays two games in a row.
             results = await asyncio.gather(
-                ladder(url, "alice-1", "alice's secret"),
-                ladder(url, "alice-2", "alice's secret"),
-                ladder(url, "bob", "bob's secret"),
-                ladder(url, "carol", "carol's secret"),
+                ladder(url, "alice-1", "alice's secret", 1),
+                ladder(url, "alice-2", "alice's secret", 1),
+                ladder(url, "bob", "bob's secret", 2),
             )
-            for result in results:
+            for result in results[:2]:
                 names = {r["name"] for r in result.ranking}
-                self.assertFalse({"alice-1", "alice-2"} <= names, names)
-            # Four bots, two games: Alice's two played, one after the
-            # other; whichever queued second was told too_many_games (her
-            # first was waiting or playing) and queued again by itself.
-            games = {r.game for r in results}
-            self.assertEqual(len(games), 2, games)
+                self.assertEqual(len(names & {"alice-1", "alice-2"}), 1, names)
+                self.assertIn("bob", names)
+            # Alice's two played one after the other: whichever queued
+            # second was told too_many_games (her first was waiting or
+            # playing) and queued again by itself.
+            self.assertNotEqual(results[0].game, results[1].game)
+            self.assertIn(results[2].game, {results[0].game, results[1].game})
             waits = [f for name in ("alice-1", "alice-2") for f in frames[name]
                      if f.get("type") == "error" and f.get("code") == "too_many_games"]
             self.assertTrue(all(f["retry_after_ms"] == 200 for f in waits), waits)
 
         with Server(SPLENDOR_LADDER_GAMES_PER_OWNER="1", SPLENDOR_LADDER_RETRY_MS="200") as server:
             asyncio.run(asyncio.wait_for(game(server.url), 120))
+
+    def test_a_bot_whose_old_name_is_taken_keeps_its_identity_under_a_new_name(self):
+        """Issue 24 (review): bots of the old kits all shared the default
+        name; when names became unique, the second to come back was told
+        name_taken and the kit started a new session, losing its rating.
+        It now renames the session it resumes."""
+        import websockets
+
+        async def session(url, hello):
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps(hello))
+                return json.loads(await ws.recv())
+
+        with tempfile.TemporaryDirectory() as db:
+            with Server(db_dir=db, SPLENDOR_SHARED_PROGRAM_NAMES="true") as server:
+                first = asyncio.run(session(server.url, {"type": "hello", "name": "pybot", "bot": True}))
+                second = asyncio.run(session(server.url, {"type": "hello", "name": "pybot", "bot": True}))
+                self.assertEqual(second["type"], "welcome", second)
+            with Server(db_dir=db) as server:
+                back = asyncio.run(session(server.url, {"type": "hello", "token": first["token"], "bot": True}))
+                self.assertEqual((back["type"], back["name"]), ("welcome", "pybot"), back)
+                welcomes = []
+                result = splendor_kit.run(
+                    buyer(lambda p: p[0]), url=server.url, session={"token": second["token"]},
+                    on_frame=lambda f: welcomes.append(f) if f.get("type") == "welcome" else None)
+                self.assertTrue(result.game)
+                self.assertEqual(welcomes[-1]["player_id"], second["player_id"], welcomes)
+                self.assertTrue(welcomes[-1]["name"].startswith("pybot-"), welcomes)
 
     def test_a_room_that_does_not_exist_is_an_error(self):
         with Server() as server:

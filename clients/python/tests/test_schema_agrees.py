@@ -102,6 +102,7 @@ BROKEN = [
     '{"type": "ping", "payload": 1}',
     '{"type": "ping", "id": "%s"}' % ("x" * 129),
     '{"type": "ping", "id": [1]}',
+    '{"type": "ping", "id": "%s"}' % ("é" * 129),
 ]
 
 # Frames both accept that are near the edges of what the schema allows.
@@ -120,6 +121,7 @@ EDGES = [
     {"type": "decline", "invitation": "9b1f", "reason": "only_bot"},
     {"type": "ping", "id": "a-string-id"},
     {"type": "ping", "id": "x" * 128},
+    {"type": "ping", "id": "é" * 128},
     {"type": "ping", "id": 2.5},
     {"type": "ping", "id": None},
 ]

@@ -172,8 +172,9 @@ impl EventsFrames {
         if let Some(by) = by {
             field(&mut room_version_by, "by", by);
         }
-        let mut events_json = Vec::with_capacity(512);
-        field(&mut events_json, "events", events);
+        // A lean connection's events name cards and nobles by id.
+        let mut events_json = Vec::with_capacity(256);
+        field(&mut events_json, "events", &crate::lean::LeanEvents(events));
         EventsFrames {
             room_version_by,
             events: events.clone(),
@@ -193,7 +194,7 @@ impl EventsFrames {
         if own.events == self.events {
             out.extend_from_slice(&self.events_json);
         } else {
-            field(&mut out, "events", &own.events);
+            field(&mut out, "events", &crate::lean::LeanEvents(&own.events));
         }
         out.push(b'}');
         text(out)
@@ -293,11 +294,17 @@ mod tests {
                     );
                     let id = (viewer == Viewer::Seat(seat)).then(|| RequestId::Number(7.into()));
                     let own = events_for(viewer, id);
+                    let frame = events_frames.frame(&own);
                     assert_eq!(
-                        events_frames.frame(&own),
-                        ServerMessage::Events(own.clone()).to_json(),
+                        frame,
+                        serde_json::to_string(&crate::lean::LeanEventsMessage(&own)).unwrap(),
                         "seed {seed}, version {version}, {viewer:?}"
                     );
+                    // Issue 24: lean events name cards by id, and read back
+                    // into exactly the events the viewer may see.
+                    assert!(!frame.contains("\"cost\""), "{frame}");
+                    let back: ServerMessage = serde_json::from_str(&frame).unwrap();
+                    assert_eq!(back, ServerMessage::Events(own), "seed {seed}, {viewer:?}");
                 }
             }
         }
@@ -335,7 +342,9 @@ mod tests {
         assert_eq!(other, frames.frame(&info(Viewer::Spectator)));
         assert_eq!(
             owner,
-            ServerMessage::Events(info(Viewer::Seat(0))).to_json()
+            serde_json::to_string(&crate::lean::LeanEventsMessage(&info(Viewer::Seat(0)))).unwrap()
         );
+        assert!(owner.contains(r#""card":11"#), "{owner}");
+        assert!(other.contains(r#""card":null"#), "{other}");
     }
 }

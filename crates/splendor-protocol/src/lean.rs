@@ -293,3 +293,130 @@ pub fn catalogue() -> Catalogue {
             .collect(),
     }
 }
+
+/// An `events` message as a lean connection gets it (protocol 2): every
+/// card and noble by its bare id, the rest as in [`EventsInfo`]; it reads
+/// back into the same [`EventsInfo`] ([`CardInfo`] and [`NobleInfo`] read
+/// from ids).
+pub struct LeanEventsMessage<'a>(pub &'a crate::server::EventsInfo);
+
+impl Serialize for LeanEventsMessage<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let info = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", "events")?;
+        if let Some(id) = &info.id {
+            map.serialize_entry("id", id)?;
+        }
+        map.serialize_entry("room", &info.room)?;
+        map.serialize_entry("version", &info.version)?;
+        if let Some(by) = &info.by {
+            map.serialize_entry("by", by)?;
+        }
+        map.serialize_entry("events", &LeanEvents(&info.events))?;
+        map.end()
+    }
+}
+
+/// Events with every card and noble by its bare id.
+pub struct LeanEvents<'a>(pub &'a [crate::view::WireEvent]);
+
+impl Serialize for LeanEvents<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(LeanEvent::of))
+    }
+}
+
+/// [`crate::view::WireEvent`] with ids for cards and nobles: the same tags
+/// and fields in the same order.
+#[derive(Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+enum LeanEvent<'a> {
+    TookTokens {
+        seat: Seat,
+        tokens: &'a TokenCounts,
+    },
+    Reserved {
+        seat: Seat,
+        level: Level,
+        from_deck: bool,
+        gold: bool,
+        card: Option<CardId>,
+    },
+    Bought {
+        seat: Seat,
+        card: CardId,
+        paid: &'a TokenCounts,
+    },
+    Dealt {
+        level: Level,
+        slot: u8,
+        card: CardId,
+    },
+    ReturnedTokens {
+        seat: Seat,
+        tokens: &'a TokenCounts,
+    },
+    NobleVisited {
+        seat: Seat,
+        noble: NobleId,
+    },
+    Passed {
+        seat: Seat,
+    },
+    Resigned {
+        seat: Seat,
+    },
+    EndTriggered {
+        seat: Seat,
+    },
+    GameOver,
+}
+
+impl<'a> LeanEvent<'a> {
+    fn of(event: &'a crate::view::WireEvent) -> LeanEvent<'a> {
+        use crate::view::WireEvent as W;
+        match event {
+            W::TookTokens { seat, tokens } => LeanEvent::TookTokens {
+                seat: *seat,
+                tokens,
+            },
+            W::Reserved {
+                seat,
+                level,
+                from_deck,
+                gold,
+                card,
+            } => LeanEvent::Reserved {
+                seat: *seat,
+                level: *level,
+                from_deck: *from_deck,
+                gold: *gold,
+                card: card.map(|c| c.id),
+            },
+            W::Bought { seat, card, paid } => LeanEvent::Bought {
+                seat: *seat,
+                card: card.id,
+                paid,
+            },
+            W::Dealt { level, slot, card } => LeanEvent::Dealt {
+                level: *level,
+                slot: *slot,
+                card: card.id,
+            },
+            W::ReturnedTokens { seat, tokens } => LeanEvent::ReturnedTokens {
+                seat: *seat,
+                tokens,
+            },
+            W::NobleVisited { seat, noble } => LeanEvent::NobleVisited {
+                seat: *seat,
+                noble: noble.id,
+            },
+            W::Passed { seat } => LeanEvent::Passed { seat: *seat },
+            W::Resigned { seat } => LeanEvent::Resigned { seat: *seat },
+            W::EndTriggered { seat } => LeanEvent::EndTriggered { seat: *seat },
+            W::GameOver => LeanEvent::GameOver,
+        }
+    }
+}

@@ -15,9 +15,11 @@ use crate::AppState;
 pub(crate) async fn tell_session(state: &AppState, session: SessionId, message: ServerMessage) {
     if let Some(conn) = state.lobby().presence().connection_of(session) {
         // A connection whose queue is full is being closed for it.
-        let _ = conn.send(message);
-        return;
+        let _ = conn.send(message.clone());
     }
+    // Another node may hold the session's newer connection while this one
+    // still holds an older one (a claim closes the older connection on its
+    // own node only): every node hears it, each sends to its own.
     if let Some(cluster) = state.cluster() {
         cluster.tell_session(session, message.to_json()).await;
     }

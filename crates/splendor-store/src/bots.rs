@@ -106,6 +106,37 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::set_program_owner(pool, session.0, owner, client).await)
     }
 
+    /// Puts program `session` in the programs' queue for games of
+    /// `players`, only if its owner's and its address's loads ([`Store::ladder_load`])
+    /// are under `(per_owner, per_address)`, counted and inserted at once
+    /// (two nodes queueing one owner's programs at the same moment count
+    /// each other). A session already queued gets
+    /// [`StoreError::AlreadyQueued`].
+    pub async fn enqueue_program(
+        &self,
+        session: SessionId,
+        (name, players): (&str, u8),
+        (at, bots_at): (UnixMillis, Option<UnixMillis>),
+        (per_owner, per_address): (u32, u32),
+    ) -> Result<ProgramQueued, StoreError> {
+        crate::model::check_name("session name", name)?;
+        if !(2..=4).contains(&players) {
+            return Err(StoreError::invalid(
+                "players",
+                format!("a game has 2, 3 or 4 players, not {players}"),
+            ));
+        }
+        let caps = (i64::from(per_owner), i64::from(per_address));
+        let queued = dispatch!(&self.inner.pool, pool, q => q::enqueue_program(pool, session.0, (name, i32::from(players)), (at, bots_at), caps).await)?;
+        if queued {
+            return Ok(ProgramQueued::Queued);
+        }
+        if let Some(entry) = self.queue_entry(session).await? {
+            return Err(StoreError::AlreadyQueued(entry.players));
+        }
+        Ok(ProgramQueued::Capped(self.ladder_load(session).await?))
+    }
+
     /// The rated program games that count against `session`'s caps (issue
     /// 24), running or waiting in the queue: those of its owner (or its
     /// own, without one), and those of programs from its address.
@@ -117,6 +148,15 @@ impl Store {
             by_address: u64::try_from(by_address).unwrap_or(0),
         })
     }
+}
+
+/// What [`Store::enqueue_program`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgramQueued {
+    /// It waits in the programs' queue.
+    Queued,
+    /// Its owner's or its address's load reached a cap: not queued.
+    Capped(LadderLoad),
 }
 
 /// What counts against a program's caps on rated games at once.

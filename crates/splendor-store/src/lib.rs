@@ -88,7 +88,7 @@ use uuid::Uuid;
 
 pub use analysis::AnalysisRecord;
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
-pub use bots::{LadderLoad, OnlineBot, bot_name_key, owner_digest};
+pub use bots::{LadderLoad, OnlineBot, ProgramQueued, bot_name_key, owner_digest};
 pub use error::{DbCause, StoreError};
 pub use invitation::{Invitation, Invited, Invitee};
 pub use lease::RoomLease;

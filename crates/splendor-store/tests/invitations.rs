@@ -96,6 +96,26 @@ async fn an_inviter_makes_only_so_many_an_hour(db: TestDb) {
     let got = store.invitations_to(others[0], 50).await.unwrap();
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].room_code, "OLDER");
+    // Declining gives the inviter nothing back (issue 24: the review sent
+    // 30 invitations past a limit of 20, each one declined).
+    let declined = store.invitations_to(others[1], 50).await.unwrap();
+    assert!(
+        store
+            .decline_invitation(declined[0].id, others[1])
+            .await
+            .unwrap()
+            .is_some()
+    );
+    let again = invitation(ann, others[1], "ROOMA", 1, 201);
+    assert!(matches!(
+        store.invite(&again, 100, 3).await.unwrap(),
+        Invited::Limited { .. }
+    ));
+    // Once the hour is over, the old ones no longer count.
+    assert!(matches!(
+        store.invite(&again, 150, 3).await.unwrap(),
+        Invited::Made(_)
+    ));
 }
 
 async fn invitations_go_when_declined_joined_stale_or_forgotten(db: TestDb) {

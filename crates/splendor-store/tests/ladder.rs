@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 on_both_backends!(
     one_owners_programs_never_share_a_table,
+    a_game_with_bots_seats_no_two_programs_of_one_owner,
     a_programs_load_counts_its_owners_and_its_addresss_games,
 );
 
@@ -145,4 +146,31 @@ async fn a_programs_load_counts_its_owners_and_its_addresss_games(db: TestDb) {
     let load = store.ladder_load(a1).await.unwrap();
     assert_eq!((load.by_owner, load.by_address), (1, 1));
     assert_eq!(store.ladder_load(a2).await.unwrap().by_owner, 0);
+}
+
+async fn a_game_with_bots_seats_no_two_programs_of_one_owner(db: TestDb) {
+    // The review's scenario: two of one owner's programs queue, one with
+    // `bot_after_s`; built-in bots fill the seats, never her other program.
+    let store = db.open().await;
+    let a1 = program(&store, "a1", Some("alice"), "10.0.0.1").await;
+    let a2 = program(&store, "a2", Some("alice"), "10.0.0.1").await;
+    let b1 = program(&store, "b1", Some("bob"), "10.0.0.2").await;
+    for (i, id) in [a1, a2, b1].into_iter().enumerate() {
+        store
+            .enqueue(
+                id,
+                "x",
+                (3, QueuePool::Programs, true),
+                (10 + i as i64, Some(0)),
+            )
+            .await
+            .unwrap();
+    }
+    let game = store.take_with_bots(a2, 3).await.unwrap().unwrap();
+    let seated: Vec<_> = game.iter().map(|e| e.session).collect();
+    assert_eq!(seated, [a2, b1], "a1 is Alice's too: a bot takes the seat");
+    assert!(store.queue_entry(a1).await.unwrap().is_some());
+    // Its owner's other program alone: a game with bots only.
+    let game = store.take_with_bots(a1, 3).await.unwrap().unwrap();
+    assert_eq!(game.iter().map(|e| e.session).collect::<Vec<_>>(), [a1]);
 }

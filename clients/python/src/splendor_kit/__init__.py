@@ -297,7 +297,10 @@ def decline_invitation(token: str, invitation: str, url: Optional[str] = None, r
     """Declines the invitation with id ``invitation``, telling the
     challenger ``reason`` (one of :data:`DECLINE_REASONS`); :class:`KitError`
     (404) when the session has none such."""
-    _api(token, "DELETE", f"/api/me/invitations/{invitation}?reason={reason}", url)
+    import urllib.parse
+
+    query = urllib.parse.urlencode({"reason": reason})
+    _api(token, "DELETE", f"/api/me/invitations/{urllib.parse.quote(invitation)}?{query}", url)
 
 
 def bots_online(url: Optional[str] = None) -> List[Dict[str, Any]]:
@@ -393,8 +396,12 @@ class _Game:
         # to choose again when another program holds it.
         self.on_challenge: Optional[Callable[[Dict[str, Any]], Any]] = None
         self.name_given = True
-        # The room we went to on a challenge, until we sit in it.
+        # The room we went to on a challenge, until its game starts, and
+        # the challenges answered (one may be told twice).
         self.challenge_room: Optional[str] = None
+        self.answered: set = set()
+        # The connection now (a timer set on an earlier one does nothing).
+        self.ws = None
         # The author's secret (issue 24), said in every hello.
         self.owner: Optional[str] = None
         # Lean states are read with the server's catalogue and the last
@@ -476,9 +483,17 @@ class _Game:
                 self.send({"type": "sync"})
 
     def hello(self) -> Dict[str, Any]:
+        """Resumes the session of our token (keeping its name, unless the
+        author gave one) or starts one under our name."""
         # Lean states after actions (protocol 2, what bots are meant to
         # use): the kit reads them back with the server's catalogue.
         hello: Dict[str, Any] = {"type": "hello", "bot": True}
+        if self.token:
+            hello["token"] = self.token
+            if self.name_given:
+                hello["name"] = self.name
+        else:
+            hello["name"] = self.name
         if self.on_challenge is not None:
             hello["challenges"] = True
         if self.owner:
@@ -489,6 +504,9 @@ class _Game:
         """A challenge (issue 24): the bot decides while it has no game;
         with one, the kit declines it for later."""
         who = msg.get("from", {}).get("name")
+        if msg.get("invitation") in self.answered:
+            return  # told again (after a resume): answered already
+        self.answered.add(msg.get("invitation"))
         if self.on_challenge is None or self.room is not None or self.create is not None or self.queue:
             log.info("challenge from %s declined: busy", who)
             self.send({"type": "decline", "invitation": msg["invitation"], "reason": "later"})
@@ -507,6 +525,11 @@ class _Game:
         reason = answer if isinstance(answer, str) and answer in DECLINE_REASONS else "generic"
         log.info("challenge from %s declined: %s", who, reason)
         self.send({"type": "decline", "invitation": msg["invitation"], "reason": reason})
+
+    def enter_again(self, ws) -> None:
+        """`enter` once more, if still on connection `ws` and still waiting."""
+        if self.ws is ws and self.room is None:
+            self.enter()
 
     def enter(self) -> None:
         """Joins the room, or creates one (once); with challenges and
@@ -550,12 +573,8 @@ class _Game:
                 pass
 
     async def read(self, ws) -> Optional[Result]:
-        hello = self.hello()
-        if self.token:
-            hello["token"] = self.token
-        else:
-            hello["name"] = self.name
-        self.send(hello)
+        self.ws = ws
+        self.send(self.hello())
         async for text in ws:
             msg = json.loads(text)
             if self.on_frame:
@@ -579,6 +598,10 @@ class _Game:
                 log.info("invited %s (#%s) to room %s", msg.get("name"), msg.get("player_id"), msg.get("room"))
             elif kind == "challenge":
                 self.challenged(msg)
+            elif kind == "room_closed" and self.challenge_room is not None and msg.get("room") == self.room:
+                log.info("challenge room %s closed; waiting for another challenge", self.room)
+                self.room = None
+                self.challenge_room = None
             elif kind == "challenge_declined":
                 if self.create is not None and msg.get("room") == self.room and not self.started:
                     by = msg.get("by", {})
@@ -601,8 +624,16 @@ class _Game:
                     self.room = msg["code"]
                 if not self.ours(msg):
                     continue
-                self.challenge_room = None
+                if self.challenge_room is not None and msg["status"] == "waiting" and _hosting(msg):
+                    # The challenger left before the start: this room is
+                    # nobody's game; leave it and wait for another.
+                    log.info("the challenger left room %s; waiting for another challenge", self.room)
+                    self.send({"type": "leave", "give_up": True})
+                    self.room = None
+                    self.challenge_room = None
+                    continue
                 if msg["status"] != "waiting":
+                    self.challenge_room = None
                     self.started = True
                 elif self.create is not None and _hosting(msg):
                     # Invitations first (issue 25), once: the invitees
@@ -640,11 +671,13 @@ class _Game:
                     raise KitError(f"invite: {code}: {msg.get('message')}")
                 elif code == "invalid_token":
                     self.token = None
-                    self.send(dict(self.hello(), name=self.name))
+                    self.send(self.hello())
                 elif code == "name_taken":
                     # Programs' names are unique (issue 24): a name of the
                     # kit's own making is made again; a given one is the
                     # author's to change.
+                    # A resumed session keeps its token (its identity and
+                    # rating): the new name goes with it.
                     if self.name_given:
                         raise KitError(f"name_taken: {msg.get('message')} (set SPLENDOR_BOT_NAME or name=)")
                     self.name = default_name()
@@ -658,7 +691,7 @@ class _Game:
                     wait = msg.get("retry_after_ms")
                     wait = min(300.0, wait / 1000) if isinstance(wait, (int, float)) and wait >= 0 else 15.0
                     log.info("too_many_games: queueing again in %d s", wait)
-                    asyncio.get_running_loop().call_later(wait, self.enter)
+                    asyncio.get_running_loop().call_later(max(wait, 0.05), self.enter_again, ws)
                 elif code == "already_in_room" and msg.get("id") == self.entry_id:
                     # The session still sits in an earlier game: leave it
                     # (its seat there stays its own), then try again.

@@ -16,17 +16,17 @@ mod parse;
 pub use parse::{FrameError, MESSAGE_TYPES, parse_client_frame, peek_request_id};
 
 /// A client-chosen request id, echoed by the reply or the error.
-/// A string of at most [`MAX_REQUEST_ID_LEN`] bytes or a number.
+/// A string of at most [`MAX_REQUEST_ID_LEN`] characters or a number.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum RequestId {
     /// A number, echoed as sent.
     Number(serde_json::Number),
-    /// A string of at most [`MAX_REQUEST_ID_LEN`] bytes.
+    /// A string of at most [`MAX_REQUEST_ID_LEN`] characters.
     String(String),
 }
 
-/// The longest string request id the server echoes.
+/// The longest string request id the server echoes, in characters.
 pub const MAX_REQUEST_ID_LEN: usize = 128;
 
 /// The longest display name, in characters.

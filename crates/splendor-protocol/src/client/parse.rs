@@ -78,7 +78,7 @@ pub fn peek_request_id(text: &str) -> Option<RequestId> {
     }
     match serde_json::from_str::<Peek>(text).ok()?.id? {
         Value::Number(n) => Some(RequestId::Number(n)),
-        Value::String(s) if s.len() <= MAX_REQUEST_ID_LEN => Some(RequestId::String(s)),
+        Value::String(s) if s.chars().count() <= MAX_REQUEST_ID_LEN => Some(RequestId::String(s)),
         _ => None,
     }
 }
@@ -103,7 +103,9 @@ pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
     let id = match object.remove("id") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => Some(RequestId::Number(n)),
-        Some(Value::String(s)) if s.len() <= MAX_REQUEST_ID_LEN => Some(RequestId::String(s)),
+        Some(Value::String(s)) if s.chars().count() <= MAX_REQUEST_ID_LEN => {
+            Some(RequestId::String(s))
+        }
         Some(_) => {
             let words = Words::new("frame-id").count("max", MAX_REQUEST_ID_LEN);
             return Err(error(ErrorCode::InvalidField, words, None));

@@ -121,8 +121,9 @@ impl Client {
             // It starts when the connection is out of its room (it left, or
             // the room closed by itself): a spectator quiet through a long
             // game is not closed the moment the room is gone.
-            // A session waiting in a quick-play queue is not idle either.
-            let in_room = self.in_room() || self.matches.is_some();
+            // A session waiting in a quick-play queue is not idle either,
+            // nor a program waiting for challenges (issue 24).
+            let in_room = self.in_room() || self.matches.is_some() || self.challenges;
             if was_in_room && !in_room {
                 last_message = Instant::now();
             }

@@ -109,13 +109,26 @@ impl Client {
                 return true;
             }
         };
+        if load.by_owner >= u64::from(self.state.config().ladder_games_per_owner)
+            || load.by_address >= u64::from(self.state.config().ladder_games_per_address)
+        {
+            self.refuse_too_many_games(load, id);
+            return false;
+        }
+        true
+    }
+
+    /// Refuses a program's `queue`: `load` reached a cap of the ladder.
+    pub(super) fn refuse_too_many_games(
+        &self,
+        load: splendor_store::LadderLoad,
+        id: &Option<RequestId>,
+    ) {
         let config = self.state.config();
         let words = if load.by_owner >= u64::from(config.ladder_games_per_owner) {
             Words::new("queue-too-many-games-owner").num("max", config.ladder_games_per_owner)
-        } else if load.by_address >= u64::from(config.ladder_games_per_address) {
-            Words::new("queue-too-many-games-address").num("max", config.ladder_games_per_address)
         } else {
-            return true;
+            Words::new("queue-too-many-games-address").num("max", config.ladder_games_per_address)
         };
         let mut error = splendor_protocol::ErrorInfo::new(
             ErrorCode::TooManyGames,
@@ -125,7 +138,6 @@ impl Client {
         error.retry_after_ms = Some(config.ladder_retry_ms);
         self.state.metrics().intent_rejected(&error.code);
         self.send(splendor_protocol::ServerMessage::Error(error));
-        false
     }
 
     /// This connection of program `session` takes challenges: listed online

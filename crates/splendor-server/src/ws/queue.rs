@@ -93,6 +93,14 @@ impl Client {
         let Some(store) = self.quick_play_store(&id) else {
             return;
         };
+        // The ladder's caps on rated program games at once (issue 24),
+        // before anything changes.
+        if pool == QueuePool::Programs
+            && self.program
+            && !self.program_may_queue(session.id, &id).await
+        {
+            return;
+        }
         // A finished table gives way; a room still waiting or playing is
         // `already_in_room` (a session seated in a running game cannot queue).
         if !self.leave_finished_room(&session, &id).await {
@@ -113,26 +121,44 @@ impl Client {
         if let Err(e) = self.state.lobby().check_free_for_quick_play(session.id) {
             return self.reply_lobby_error(e, id);
         }
-        // The ladder's caps on rated program games at once (issue 24).
-        if pool == QueuePool::Programs
-            && self.program
-            && !self.program_may_queue(session.id, &id).await
-        {
-            return;
-        }
         let now = unix_millis_now();
         let bots_at = queue
             .bot_after_s
             .map(|s| now.saturating_add(i64::from(s) * 1000));
-        match store
-            .enqueue(
-                store_id(session.id),
-                &session.name,
-                (players, pool, self.program),
-                (now, bots_at),
-            )
-            .await
-        {
+        let queued = if pool == QueuePool::Programs && self.program {
+            // The ladder's caps, counted with the insert (issue 24): two
+            // programs of one owner queueing at once count each other.
+            let config = self.state.config();
+            let caps = (
+                config.ladder_games_per_owner,
+                config.ladder_games_per_address,
+            );
+            match store
+                .enqueue_program(
+                    store_id(session.id),
+                    (&session.name, players),
+                    (now, bots_at),
+                    caps,
+                )
+                .await
+            {
+                Ok(splendor_store::ProgramQueued::Queued) => Ok(()),
+                Ok(splendor_store::ProgramQueued::Capped(load)) => {
+                    return self.refuse_too_many_games(load, &id);
+                }
+                Err(e) => Err(e),
+            }
+        } else {
+            store
+                .enqueue(
+                    store_id(session.id),
+                    &session.name,
+                    (players, pool, self.program),
+                    (now, bots_at),
+                )
+                .await
+        };
+        match queued {
             Ok(()) => {}
             Err(StoreError::AlreadyQueued(queued)) => {
                 let words = Words::new("queue-already")

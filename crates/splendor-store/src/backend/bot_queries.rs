@@ -26,6 +26,9 @@ pub(crate) async fn claim_bot_name(
     now: i64,
 ) -> Result<bool, StoreError> {
     let error = |e| classify(BACKEND, e);
+    // One transaction: two hellos of one session renaming at once cannot
+    // each free the other's new name and leave it with none.
+    let mut tx = pool.begin().await.map_err(error)?;
     sqlx::query(
         "INSERT INTO bot_names (name_key, session_id, claimed_at) VALUES ($1, $2, $3) \
          ON CONFLICT (name_key) DO NOTHING",
@@ -33,19 +36,26 @@ pub(crate) async fn claim_bot_name(
     .bind(key)
     .bind(session)
     .bind(now)
-    .execute(pool)
+    .execute(&mut *tx)
     .await
     .map_err(error)?;
-    let holder = bot_name_holder(pool, key).await?;
+    let holder: Option<Uuid> =
+        sqlx::query_scalar("SELECT session_id FROM bot_names WHERE name_key = $1")
+            .bind(key)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(error)?;
     if holder != Some(session) {
+        tx.rollback().await.map_err(error)?;
         return Ok(false);
     }
     sqlx::query("DELETE FROM bot_names WHERE session_id = $1 AND name_key <> $2")
         .bind(session)
         .bind(key)
-        .execute(pool)
+        .execute(&mut *tx)
         .await
         .map_err(error)?;
+    tx.commit().await.map_err(error)?;
     Ok(true)
 }
 
@@ -173,29 +183,15 @@ pub(crate) async fn set_program_owner(
 /// count against `session`'s caps: those of its owner (or of the session
 /// alone, without one), and those of programs from its address.
 pub(crate) async fn ladder_load(pool: &Pool<Db>, session: Uuid) -> Result<(i64, i64), StoreError> {
-    let row = sqlx::query(
-        "SELECT \
-           (SELECT COUNT(DISTINCT g.id) FROM games g \
-              JOIN seats s ON s.game_id = g.id JOIN sessions o ON o.id = s.session_id \
-            WHERE g.finished_at IS NULL AND g.rated AND s.program \
-              AND (o.id = me.id OR (me.owner IS NOT NULL AND o.owner = me.owner))) \
-         + (SELECT COUNT(*) FROM queue_entries q \
-            WHERE q.session_id <> me.id AND me.owner IS NOT NULL AND q.owner = me.owner) \
-           AS by_owner, \
-           (SELECT COUNT(DISTINCT g.id) FROM games g \
-              JOIN seats s ON s.game_id = g.id JOIN sessions o ON o.id = s.session_id \
-            WHERE g.finished_at IS NULL AND g.rated AND s.program \
-              AND (o.id = me.id OR (me.client IS NOT NULL AND o.client = me.client))) \
-         + (SELECT COUNT(*) FROM queue_entries q JOIN sessions o ON o.id = q.session_id \
-            WHERE q.session_id <> me.id AND q.program \
-              AND me.client IS NOT NULL AND o.client = me.client) \
-           AS by_client \
-         FROM sessions me WHERE me.id = $1",
-    )
-    .bind(session)
-    .fetch_optional(pool)
-    .await
-    .map_err(|e| classify(BACKEND, e))?;
+    let sql = format!(
+        "SELECT {LOAD_BY_OWNER} AS by_owner, {LOAD_BY_ADDRESS} AS by_client \
+         FROM sessions me WHERE me.id = $1"
+    );
+    let row = sqlx::query(&sql)
+        .bind(session)
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     let Some(row) = row else {
         return Ok((0, 0));
     };
@@ -204,4 +200,69 @@ pub(crate) async fn ladder_load(pool: &Pool<Db>, session: Uuid) -> Result<(i64, 
         row.try_get("by_owner").map_err(get)?,
         row.try_get("by_client").map_err(get)?,
     ))
+}
+
+/// The rated program games counted against a program's owner (`me`'s),
+/// and against its address, as SQL over `me` (a row of `sessions`).
+const LOAD_BY_OWNER: &str = "(SELECT COUNT(DISTINCT g.id) FROM games g \
+      JOIN seats s ON s.game_id = g.id JOIN sessions o ON o.id = s.session_id \
+    WHERE g.finished_at IS NULL AND g.rated AND s.program \
+      AND (o.id = me.id OR (me.owner IS NOT NULL AND o.owner = me.owner))) \
+ + (SELECT COUNT(*) FROM queue_entries q \
+    WHERE q.session_id <> me.id AND me.owner IS NOT NULL AND q.owner = me.owner)";
+const LOAD_BY_ADDRESS: &str = "(SELECT COUNT(DISTINCT g.id) FROM games g \
+      JOIN seats s ON s.game_id = g.id JOIN sessions o ON o.id = s.session_id \
+    WHERE g.finished_at IS NULL AND g.rated AND s.program \
+      AND (o.id = me.id OR (me.client IS NOT NULL AND o.client = me.client))) \
+ + (SELECT COUNT(*) FROM queue_entries q JOIN sessions o ON o.id = q.session_id \
+    WHERE q.session_id <> me.id AND q.program \
+      AND me.client IS NOT NULL AND o.client = me.client)";
+
+/// Puts program `session` in the programs' queue only if its owner's and
+/// its address's loads are under `caps`, in one statement (on
+/// PostgreSQL after taking the owner's and the address's advisory locks,
+/// so that two nodes queueing one owner's programs at once count each
+/// other). `Ok(true)`: queued; `Ok(false)`: not (capped, or queued
+/// already: the caller tells them apart).
+pub(crate) async fn enqueue_program(
+    pool: &Pool<Db>,
+    session: Uuid,
+    (name, players): (&str, i32),
+    (at, bots_at): (i64, Option<i64>),
+    (per_owner, per_address): (i64, i64),
+) -> Result<bool, StoreError> {
+    let error = |e| classify(BACKEND, e);
+    let sql = format!(
+        "INSERT INTO queue_entries \
+           (session_id, name, players, queued_at, bots_at, pool, program, owner) \
+         SELECT me.id, $2, $3, $4, $5, 'programs', TRUE, me.owner FROM sessions me \
+         WHERE me.id = $1 AND {LOAD_BY_OWNER} < $6 AND {LOAD_BY_ADDRESS} < $7 \
+         ON CONFLICT (session_id) DO NOTHING"
+    );
+    let mut tx = pool.begin().await.map_err(error)?;
+    if matches!(BACKEND, super::Backend::Postgres) {
+        sqlx::query(
+            "SELECT pg_advisory_xact_lock(hashtext('splendor ladder owner ' || \
+               COALESCE(owner, CAST(id AS TEXT)))), \
+             pg_advisory_xact_lock(hashtext('splendor ladder address ' || COALESCE(client, ''))) \
+             FROM sessions WHERE id = $1",
+        )
+        .bind(session)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(error)?;
+    }
+    let done = sqlx::query(&sql)
+        .bind(session)
+        .bind(name)
+        .bind(players)
+        .bind(at)
+        .bind(bots_at)
+        .bind(per_owner)
+        .bind(per_address)
+        .execute(&mut *tx)
+        .await
+        .map_err(error)?;
+    tx.commit().await.map_err(error)?;
+    Ok(done.rows_affected() == 1)
 }

@@ -95,8 +95,16 @@ pub(crate) async fn invite(
     {
         return Ok(Invited::Already(id));
     }
+    // Counted from what it made, declined or not (issue 24: a decline
+    // deletes the invitation, and must not give the inviter one back).
+    sqlx::query("DELETE FROM invitations_made WHERE from_session = $1 AND created_at < $2")
+        .bind(invitation.from.0)
+        .bind(since)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     let (count, oldest): (i64, Option<i64>) = sqlx::query_as(
-        "SELECT COUNT(*), MIN(created_at) FROM invitations \
+        "SELECT COUNT(*), MIN(created_at) FROM invitations_made \
          WHERE from_session = $1 AND created_at >= $2",
     )
     .bind(invitation.from.0)
@@ -129,6 +137,12 @@ pub(crate) async fn invite(
     .execute(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
+    sqlx::query("INSERT INTO invitations_made (from_session, created_at) VALUES ($1, $2)")
+        .bind(invitation.from.0)
+        .bind(invitation.created_at)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     Ok(Invited::Made(invitation.id))
 }
 

@@ -310,6 +310,23 @@ pub(crate) async fn take_match(
         .execute(pool)
         .await
         .map_err(write_error)?;
+    // A race lost to another node is tried again: the entries left may
+    // still make a table (nothing else would form it before the next
+    // queue or resume).
+    for _ in 0..3 {
+        if let Ok(found) = take_match_once(pool, (players, queue)).await? {
+            return Ok(found);
+        }
+    }
+    Ok(None)
+}
+
+/// One try of [`take_match`]'s choice: `Err(())` when another node took
+/// some of the chosen entries meanwhile (the rest went back).
+async fn take_match_once(
+    pool: &Pool<Db>,
+    (players, queue): (u8, crate::QueuePool),
+) -> Result<Result<Option<Vec<QueueEntry>>, ()>, StoreError> {
     // The oldest present entries, skipping any whose owner is already at
     // the table (issue 24: one owner's programs never play each other),
     // then those taken out in one statement; another node that took some
@@ -339,7 +356,7 @@ pub(crate) async fn take_match(
         }
     }
     if chosen.len() < usize::from(players) {
-        return Ok(None);
+        return Ok(Ok(None));
     }
     let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
     let sql = format!(
@@ -354,7 +371,7 @@ pub(crate) async fn take_match(
     let rows = query.fetch_all(pool).await.map_err(write_error)?;
     let mut entries: Vec<QueueEntry> = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
     if entries.is_empty() {
-        return Ok(None);
+        return Ok(Err(()));
     }
     if entries.len() < usize::from(players) {
         // Another server took some of them at the same moment: put these
@@ -362,10 +379,10 @@ pub(crate) async fn take_match(
         for e in &entries {
             put_back(pool, e).await?;
         }
-        return Ok(None);
+        return Ok(Err(()));
     }
     entries.sort_by_key(|e| (e.queued_at, e.session));
-    Ok(Some(entries))
+    Ok(Ok(Some(entries)))
 }
 
 pub(crate) async fn take_with_bots(
@@ -373,23 +390,50 @@ pub(crate) async fn take_with_bots(
     session: SessionId,
     players: u8,
 ) -> Result<Option<Vec<QueueEntry>>, StoreError> {
-    let size = i32::from(players);
-    let rows = sqlx::query(
-        "DELETE FROM queue_entries WHERE session_id IN \
-           (SELECT session_id FROM queue_entries WHERE players = $1 AND away_since IS NULL \
-            AND pool = (SELECT pool FROM queue_entries WHERE session_id = $2) \
-            ORDER BY CASE WHEN session_id = $2 THEN 0 ELSE 1 END, queued_at, session_id \
-            LIMIT $3) \
-         AND EXISTS (SELECT 1 FROM queue_entries \
-                     WHERE session_id = $2 AND players = $1 AND away_since IS NULL) \
-         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program, owner",
+    // The session's entry first, then the oldest present entries of its
+    // pool, skipping any whose owner already has a seat (issue 24: one
+    // owner's programs never play each other, bots or not); taken out in
+    // one statement, the session's entry only if still present.
+    let candidates: Vec<(Uuid, Option<String>)> = sqlx::query_as(
+        "SELECT session_id, owner FROM queue_entries \
+         WHERE players = $1 AND away_since IS NULL \
+           AND pool = (SELECT pool FROM queue_entries WHERE session_id = $2) \
+         ORDER BY CASE WHEN session_id = $2 THEN 0 ELSE 1 END, queued_at, session_id \
+         LIMIT 200",
     )
-    .bind(size)
+    .bind(i32::from(players))
     .bind(session.0)
-    .bind(i64::from(players))
     .fetch_all(pool)
     .await
     .map_err(write_error)?;
+    if candidates.first().map(|(s, _)| *s) != Some(session.0) {
+        return Ok(None);
+    }
+    let mut chosen: Vec<Uuid> = Vec::new();
+    let mut owners: Vec<String> = Vec::new();
+    for (candidate, owner) in candidates {
+        if let Some(owner) = owner {
+            if owners.contains(&owner) {
+                continue;
+            }
+            owners.push(owner);
+        }
+        chosen.push(candidate);
+        if chosen.len() == usize::from(players) {
+            break;
+        }
+    }
+    let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "DELETE FROM queue_entries WHERE session_id IN ({}) AND away_since IS NULL \
+         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program, owner",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for candidate in &chosen {
+        query = query.bind(*candidate);
+    }
+    let rows = query.fetch_all(pool).await.map_err(write_error)?;
     let mut entries: Vec<QueueEntry> = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
     if !entries.iter().any(|e| e.session == session) {
         // Matched by someone else meanwhile; whatever this took goes back.
