@@ -70,17 +70,18 @@ messages out so as not to be refused again.
 from __future__ import annotations
 
 import asyncio
-import bisect
 import json
 import logging
 import os
 import random
-import sys
 from typing import Any, Callable, Dict, List, Optional
 
 import websockets
 
+from .api import DEFAULT_URL, KitError, bots_online, catalogue, decline_invitation, invitations, my_games
+from .identity import default_name, default_token_file
 from .models import COLORS, TOKENS, Action, Card, Noble, Player, Result, State, expand_lean
+from .pacing import Pacer
 
 __all__ = [
     "run", "play", "my_games", "invitations", "decline_invitation", "bots_online", "catalogue", "State", "Result",
@@ -90,56 +91,14 @@ __all__ = [
 
 log = logging.getLogger("splendor_kit")
 
-DEFAULT_URL = "ws://127.0.0.1:8080/ws"
 # What choose() returns to resign the game (R13): never a legal action.
 RESIGN = "resign"
 # A server restarting closes with 1012: come back after a short random pause.
 SERVICE_RESTART = 1012
-# rate_limited without retry_after_ms: wait this long (seconds) before sending again.
-RATE_LIMIT_FALLBACK_S = 1.0
-# After a refusal the kit spaces its messages at least this far apart
-# (seconds), more if the server's wait says so, doubling while still refused,
-# up to RATE_LIMIT_MAX_GAP_S.
-RATE_LIMIT_MIN_GAP_S = 0.05
-RATE_LIMIT_MAX_GAP_S = 1.0
-# How many sent messages are remembered, to send one again when refused.
-REMEMBERED_MESSAGES = 64
 # Why a challenge may be declined (docs/PROTOCOL.md, `decline`).
 DECLINE_REASONS = (
     "generic", "later", "too_fast", "too_slow", "time_control", "rated", "casual", "no_bot", "only_bot",
 )
-
-
-def default_name() -> str:
-    """A new bot's name when none is given: its script's name (``pybot``
-    for none) and four random letters, since programs' names are unique
-    on a server (issue 24)."""
-    main = sys.modules.get("__main__")
-    script = main is not None and getattr(main, "__spec__", None) is None
-    path = getattr(main, "__file__", None) if script else None
-    stem = os.path.splitext(os.path.basename(path))[0] if path and path.endswith(".py") else "pybot"
-    stem = "".join(c for c in stem if c.isalnum() or c in "-_")[:16] or "pybot"
-    return f"{stem}-{''.join(random.choice('abcdefghjkmnpqrstuvwxyz23456789') for _ in range(4))}"
-
-
-def default_token_file() -> Optional[str]:
-    """Where a bot keeps its identity when nothing says (issue 24):
-    ``<bot>.token`` beside the script run directly (``python3 my_bot.py``
-    keeps ``my_bot.token``), so that it plays as the same rated player on
-    every run. ``None`` for anything else (``python -m ...``, a test
-    runner, an interactive session): those keep the token in memory only.
-    ``SPLENDOR_TOKEN_FILE`` names another file, or ``none`` for none."""
-    main = sys.modules.get("__main__")
-    if main is None or getattr(main, "__spec__", None) is not None:
-        return None
-    path = getattr(main, "__file__", None)
-    if not path or not path.endswith(".py"):
-        return None
-    return os.path.splitext(os.path.abspath(path))[0] + ".token"
-
-
-class KitError(Exception):
-    """The server refused something the kit cannot recover from."""
 
 
 def run(
@@ -253,93 +212,8 @@ async def play(
         await asyncio.sleep(min(60.0, (1 + 4 * random.random()) * 2 ** min(attempts - 1, 5)))
 
 
-def _api(token: str, method: str, path: str, url: Optional[str]) -> Any:
-    """One call of the server's HTTP API with the session's token; the
-    answer's JSON (None for an empty one). Raises :class:`KitError` when
-    the server refuses."""
-    import urllib.error
-    import urllib.parse
-    import urllib.request
-
-    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
-    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
-    api = urllib.parse.urlunsplit((scheme, ws.netloc, path, "", ""))
-    request = urllib.request.Request(api, method=method, headers={"Authorization": f"Bearer {token}",
-                                                                   "Accept": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            body = response.read()
-            return json.loads(body) if body else None
-    except urllib.error.HTTPError as e:
-        raise KitError(f"{method} {path}: HTTP {e.code}: {e.read()[:200]!r}") from e
-
-
-def my_games(token: str, url: Optional[str] = None) -> List[Dict[str, Any]]:
-    """Every game the session of ``token`` sits in (``GET /api/me/games``),
-    those waiting for it first: a bot with many turn-based games picks the
-    next one to play from it (each has ``room``, ``your_turn``,
-    ``deadline`` in Unix ms for a turn-based one, and the players).
-    ``url`` is the server's WebSocket URL, as for :func:`run`.
-    Raises :class:`KitError` when the server refuses (a bad token: 401).
-    """
-    return _api(token, "GET", "/api/me/games", url)["games"]
-
-
-def invitations(token: str, url: Optional[str] = None) -> List[Dict[str, Any]]:
-    """The invitations of the session of ``token`` (issue 25), newest
-    first: each has ``id``, ``room`` (play it with ``run(..., room=...)``:
-    joining accepts), ``from`` (``name``, ``player_id``), ``seats`` and
-    ``players``. Only rooms that still wait for players are listed."""
-    return _api(token, "GET", "/api/me/games", url)["invitations"]
-
-
-def decline_invitation(token: str, invitation: str, url: Optional[str] = None, reason: str = "generic") -> None:
-    """Declines the invitation with id ``invitation``, telling the
-    challenger ``reason`` (one of :data:`DECLINE_REASONS`); :class:`KitError`
-    (404) when the session has none such."""
-    import urllib.parse
-
-    query = urllib.parse.urlencode({"reason": reason})
-    _api(token, "DELETE", f"/api/me/invitations/{urllib.parse.quote(invitation)}?{query}", url)
-
-
-def bots_online(url: Optional[str] = None) -> List[Dict[str, Any]]:
-    """The programs connected now that take challenges (``GET
-    /api/bots/online``), longest online first: each has ``name``,
-    ``player_id`` (what a challenge names), ``rated_games`` and, once it
-    played a rated game, ``rating``."""
-    import urllib.parse
-    import urllib.request
-
-    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
-    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
-    api = urllib.parse.urlunsplit((scheme, ws.netloc, "/api/bots/online", "", ""))
-    with urllib.request.urlopen(api, timeout=30) as response:
-        return json.loads(response.read())["bots"]
-
-
 def _accept_all(challenge: Dict[str, Any]) -> bool:
     return True
-
-
-# The server's catalogue of cards and nobles (GET /api/catalogue), by
-# server: fixed, so fetched once.
-_CATALOGUES: Dict[str, Dict[str, Any]] = {}
-
-
-def catalogue(url: Optional[str] = None) -> Dict[str, Any]:
-    """The server's cards and nobles by id (``GET /api/catalogue``), what a
-    lean state names by id; fetched once per server."""
-    import urllib.parse
-    import urllib.request
-
-    ws = urllib.parse.urlsplit(url or os.environ.get("SPLENDOR_URL") or DEFAULT_URL)
-    scheme = {"ws": "http", "wss": "https"}.get(ws.scheme, ws.scheme)
-    api = urllib.parse.urlunsplit((scheme, ws.netloc, "/api/catalogue", "", ""))
-    if api not in _CATALOGUES:
-        with urllib.request.urlopen(api, timeout=30) as response:
-            _CATALOGUES[api] = json.loads(response.read())
-    return _CATALOGUES[api]
 
 
 def _hosting(room: Dict[str, Any]) -> bool:
@@ -347,8 +221,9 @@ def _hosting(room: Dict[str, Any]) -> bool:
     return seat is not None and bool((room["seats"][seat] or {}).get("host"))
 
 
-class _Game:
+class _Game(Pacer):
     def __init__(self, choose, room, name, token_file, create, on_frame):
+        super().__init__()
         self.choose = choose
         # The room this game is in: given (join), or learnt from the answer
         # to our `create`. Frames of any other room (an old game the
@@ -366,7 +241,6 @@ class _Game:
         self.to_invite: List[str] = list((self.create or {}).get("invite", []))
         self.invite_ids: set = set()
         self.started = False
-        self.next_id = 1
         self.create_id: Optional[int] = None
         self.entry_id: Optional[int] = None
         self.act_id: Optional[int] = None
@@ -377,18 +251,6 @@ class _Game:
         # The latest state of our game: its version, and whether we must act on it.
         self.version: Optional[int] = None
         self.my_turn = False
-        # Sending: messages wait in `outbox` (in id order) and one writer task
-        # sends them, none before `send_at` (loop time), each `gap` seconds
-        # after the last one; `sent` remembers them by id, with when they
-        # left, so that a rate_limited refusal can send one again.
-        self.outbox: List[Dict[str, Any]] = []
-        self.outbox_ready = asyncio.Event()
-        self.sent: Dict[Any, Any] = {}
-        self.send_at = 0.0
-        self.gap = 0.0
-        self.last_refusal_at: Optional[float] = None
-        # rate_limited refusals met by this game (every connection).
-        self.refusals = 0
         # Moves of choose() the server refused (illegal), and who hears of them.
         self.refused_moves = 0
         self.on_refused: Optional[Callable[[Dict[str, Any]], None]] = None
@@ -409,19 +271,6 @@ class _Game:
         self.catalogue: Dict[str, Any] = {"cards": [], "nobles": []}
         self.last_full: Optional[Dict[str, Any]] = None
 
-    def send(self, message: Dict[str, Any]) -> int:
-        """Queues a message for the writer, with the next id; returns the id."""
-        message = dict(message, id=self.next_id)
-        self.next_id += 1
-        self.queue_message(message)
-        return message["id"]
-
-    def queue_message(self, message: Dict[str, Any]) -> None:
-        # In id order: a message sent again goes before those queued after it.
-        ids = [m["id"] for m in self.outbox]
-        self.outbox.insert(bisect.bisect_right(ids, message["id"]), message)
-        self.outbox_ready.set()
-
     def meaningful(self, message: Dict[str, Any]) -> bool:
         """A move is sent only while it answers the latest state (the
         version it was chosen on, our turn); anything else always."""
@@ -429,58 +278,9 @@ class _Game:
             return True
         return self.my_turn and message.get("expect_version") == self.version
 
-    async def writer(self, ws) -> None:
-        """Sends the queued messages in order, paced (see `rate_limited`)."""
-        loop = asyncio.get_running_loop()
-        try:
-            while True:
-                await self.outbox_ready.wait()
-                # A refusal met while waiting may push send_at further.
-                while (delay := self.send_at - loop.time()) > 0:
-                    await asyncio.sleep(delay)
-                if not self.outbox:
-                    self.outbox_ready.clear()
-                    continue
-                message = self.outbox.pop(0)
-                if not self.outbox:
-                    self.outbox_ready.clear()
-                if not self.meaningful(message):
-                    log.info("not sending %s %s again: the game moved on", message["type"], message["id"])
-                    continue
-                now = loop.time()
-                self.sent[message["id"]] = (message, now)
-                while len(self.sent) > REMEMBERED_MESSAGES:
-                    del self.sent[next(iter(self.sent))]
-                self.send_at = now + self.gap
-                await ws.send(json.dumps(message))
-        except websockets.ConnectionClosed:
-            pass  # the reading loop sees the close and decides
-
-    def rate_limited(self, msg: Dict[str, Any]) -> None:
-        """The server did not handle a message: it was over the message rate.
-        Wait what the server says, send that message again (or `sync` if it
-        cannot be told which), and space messages out from now on."""
-        self.refusals += 1
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        wait = msg.get("retry_after_ms")
-        wait = min(60.0, wait / 1000) if isinstance(wait, (int, float)) and wait >= 0 else RATE_LIMIT_FALLBACK_S
-        refused = self.sent.pop(msg.get("id"), None) if msg.get("id") is not None else None
-        # Each refusal of a message sent after the last refusal was known
-        # means the spacing is still too short: double it. Refusals of
-        # messages already on their way then say nothing new.
-        paced = refused is not None and self.last_refusal_at is not None and refused[1] > self.last_refusal_at
-        self.gap = min(max(self.gap * 2 if paced else self.gap, wait, RATE_LIMIT_MIN_GAP_S), max(RATE_LIMIT_MAX_GAP_S, wait))
-        self.last_refusal_at = now
-        self.send_at = max(self.send_at, now + wait)
-        if refused is not None:
-            message = refused[0]
-            log.info("rate_limited: sending %s %s again in %d ms", message["type"], message["id"], wait * 1000)
-            self.queue_message(message)
-        else:
-            log.info("rate_limited (%s); asking for the state again in %d ms", msg.get("message"), wait * 1000)
-            if self.room is not None and self.started:
-                self.send({"type": "sync"})
+    def resync(self) -> None:
+        if self.room is not None and self.started:
+            self.send({"type": "sync"})
 
     def hello(self) -> Dict[str, Any]:
         """Resumes the session of our token (keeping its name, unless the
