@@ -97,6 +97,8 @@ BROKEN = [
     '{"type": "queue", "players": 2, "pool": "everyone"}',
     '{"type": "unqueue", "now": true}',
     '{"type": "invite"}',
+    '{"type": "block"}',
+    '{"type": "unblock", "player_id": "7c01d9e4aa", "why": "sorry"}',
     '{"type": "decline", "invitation": "x", "reason": "boring"}',
     '{"type": "decline", "reason": "later"}',
     '{"type": "ping", "payload": 1}',
@@ -141,7 +143,7 @@ class SchemaAgreesWithTheServer(unittest.TestCase):
         # The documentation shows every client message type.
         types = {f["type"] for f in examples}
         for kind in ("hello", "create", "join", "leave", "start", "add_bot", "remove_bot", "act", "resign",
-                     "hint", "sync", "chat", "mute", "rematch", "queue", "unqueue", "invite", "decline",
+                     "hint", "sync", "chat", "mute", "rematch", "queue", "unqueue", "invite", "decline", "block", "unblock",
                      "list_rooms", "ping"):
             self.assertIn(kind, types)
 

@@ -87,6 +87,9 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
         Request::Invite { to } => WireRequest::Invite {
             to: to.0.simple().to_string(),
         },
+        Request::Blocks { blocked } => WireRequest::Blocks {
+            blocked: blocked.iter().map(|s| s.0.simple().to_string()).collect(),
+        },
     }
 }
 
@@ -145,6 +148,16 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
             to: splendor_lobby::SessionId(
                 uuid::Uuid::parse_str(&to).map_err(|_| Unreadable(format!("session {to:?}")))?,
             ),
+        },
+        WireRequest::Blocks { blocked } => Request::Blocks {
+            blocked: blocked
+                .iter()
+                .map(|s| {
+                    uuid::Uuid::parse_str(s)
+                        .map(splendor_lobby::SessionId)
+                        .map_err(|_| Unreadable(format!("session {s:?}")))
+                })
+                .collect::<Result<_, _>>()?,
         },
     })
 }

@@ -140,12 +140,14 @@ pub enum ErrorCode {
     /// already play as many rated games at once as the server allows; the
     /// error says when to try again (`retry_after_ms`).
     TooManyGames,
+    /// `block` past the players one session may block (500).
+    TooManyBlocks,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order (the schema's enum of `error.code`
     /// lists these and the rules' [`splendor_rules::REFUSAL_CODES`]).
-    pub const ALL: [ErrorCode; 56] = [
+    pub const ALL: [ErrorCode; 57] = [
         ErrorCode::InvalidJson,
         ErrorCode::BadMessage,
         ErrorCode::UnknownType,
@@ -202,6 +204,7 @@ impl ErrorCode {
         ErrorCode::NameTaken,
         ErrorCode::InvitationNotFound,
         ErrorCode::TooManyGames,
+        ErrorCode::TooManyBlocks,
     ];
 }
 
@@ -265,6 +268,7 @@ impl ErrorCode {
             ErrorCode::NameTaken => "name_taken",
             ErrorCode::InvitationNotFound => "invitation_not_found",
             ErrorCode::TooManyGames => "too_many_games",
+            ErrorCode::TooManyBlocks => "too_many_blocks",
         }
     }
 }

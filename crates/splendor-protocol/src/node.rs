@@ -194,6 +194,11 @@ pub enum WireRequest {
         /// The invitee.
         to: String,
     },
+    /// The sessions the caller blocked (issue 22), as 32 hex digits each.
+    Blocks {
+        /// The sessions blocked.
+        blocked: Vec<String>,
+    },
 }
 
 /// The answer to a [`ToOwner::Call`].

@@ -58,6 +58,10 @@ pub enum ServerMessage {
     Declined(crate::social::Declined),
     /// `challenge_declined`: the challenged player declined (issue 24).
     ChallengeDeclined(crate::social::ChallengeDeclined),
+    /// `blocked`: the answer to `block` (issue 22).
+    Blocked(crate::social::Blocked),
+    /// `unblocked`: the answer to `unblock` (issue 22).
+    Unblocked(crate::social::Unblocked),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -547,6 +551,8 @@ impl ServerMessage {
             ServerMessage::Challenge(_) => None,
             ServerMessage::Declined(m) => m.id.as_ref(),
             ServerMessage::ChallengeDeclined(_) => None,
+            ServerMessage::Blocked(m) => m.id.as_ref(),
+            ServerMessage::Unblocked(m) => m.id.as_ref(),
         }
     }
 
@@ -574,6 +580,8 @@ impl ServerMessage {
             ServerMessage::Challenge(_) => "challenge",
             ServerMessage::Declined(_) => "declined",
             ServerMessage::ChallengeDeclined(_) => "challenge_declined",
+            ServerMessage::Blocked(_) => "blocked",
+            ServerMessage::Unblocked(_) => "unblocked",
         }
     }
 }

@@ -229,3 +229,39 @@ pub struct ChallengeDeclined {
     /// Why.
     pub reason: DeclineReason,
 }
+
+/// `block` (issue 22): block a player by their `player_id`: quick play
+/// never seats the two together again, and their chat never reaches the
+/// blocker (in every room, now and later). Answered by `blocked`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Block {
+    /// The player's public id: ten lowercase hexadecimal digits.
+    pub player_id: String,
+}
+
+/// `blocked`: the answer to `block`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Blocked {
+    /// The id of the `block` request, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// Whom, as `block` named them.
+    pub player_id: String,
+    /// Their display name (text from a person: show it as text).
+    pub name: String,
+    /// False when they were blocked already.
+    pub new: bool,
+}
+
+/// `unblocked`: the answer to `unblock`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Unblocked {
+    /// The id of the `unblock` request, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// Whom, as `unblock` named them.
+    pub player_id: String,
+    /// False when they were not blocked.
+    pub was_blocked: bool,
+}

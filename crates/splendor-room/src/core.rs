@@ -323,6 +323,10 @@ impl RoomCore {
                 let result = self.rematch(&caller);
                 self.reply(ticket, result);
             }
+            Request::Blocks { blocked } => {
+                self.set_blocks(caller.session, blocked);
+                self.reply(ticket, Ok(Answer::Done));
+            }
             Request::Invite { to } => {
                 let result = self.may_invite(&caller, to);
                 self.reply(ticket, result.map(Answer::Invitable));

@@ -129,6 +129,14 @@ pub enum Request {
         /// The invitee.
         to: SessionId,
     },
+    /// The sessions the caller's session blocked (issue 22): their chat
+    /// never reaches it in this room. The gateway says it before a join
+    /// (so that `chat_history` leaves them out) and when they change.
+    /// Answered `Done`.
+    Blocks {
+        /// The sessions blocked.
+        blocked: Vec<SessionId>,
+    },
     /// The gateway starts a quick-play room the queue filled (seat order
     /// drawn from the seed). Refused in any other room.
     StartMatch,

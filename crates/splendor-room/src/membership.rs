@@ -121,7 +121,7 @@ impl RoomCore {
             self.send_game_to(&audience, None);
         }
         // The conversation so far (issue 23): a reload keeps it.
-        self.send_chat_history(caller.conn);
+        self.send_chat_history(caller.conn, caller.session);
     }
 
     pub(crate) fn leave(&mut self, caller: &Caller, give_up: bool) -> Result<(), LobbyError> {

@@ -20,6 +20,8 @@ use crate::conn::{ConnId, Outgoing, SharedFrame};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Audience {
     pub(crate) conn: ConnId,
+    /// Whose connection it is.
+    pub(crate) session: crate::session::SessionId,
     pub(crate) viewer: Viewer,
     pub(crate) you: You,
     /// Full states after actions, not lean ones.
@@ -45,6 +47,7 @@ impl RoomCore {
             let conn = member.conn?;
             Some(Audience {
                 conn,
+                session: member.session,
                 verbose: member.verbose,
                 viewer: if started {
                     Viewer::Seat(i as Seat)
@@ -59,6 +62,7 @@ impl RoomCore {
         });
         let spectators = self.people.spectators().iter().map(|s| Audience {
             conn: s.conn,
+            session: s.session,
             verbose: s.verbose,
             viewer: Viewer::Spectator,
             you: You {

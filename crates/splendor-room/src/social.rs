@@ -63,6 +63,9 @@ pub(crate) struct Social {
     rematch: Option<Rematch>,
     /// People seated who left the finished table: no rematch without them.
     left: Vec<SessionId>,
+    /// Who each session blocked (issue 22), as its gateway said: their chat
+    /// never reaches it.
+    blocks: HashMap<SessionId, Vec<SessionId>>,
 }
 
 #[derive(Debug)]
@@ -195,6 +198,8 @@ impl RoomCore {
             if audience.conn == conn {
                 info.id = caller.request.clone();
                 self.send(conn, ServerMessage::Chat(info.clone()));
+            } else if self.blocks(audience.session, session) {
+                // Issue 22: a session's chat never reaches one who blocked it.
             } else {
                 self.push(super::effect::Effect::Send {
                     to: audience.conn,
@@ -234,12 +239,38 @@ impl RoomCore {
         self.social.lines.retain(|(author, _)| *author != session);
     }
 
-    /// Gives `conn` the room's kept chat lines, if any (`chat_history`).
-    pub(crate) fn send_chat_history(&mut self, conn: crate::conn::ConnId) {
-        if self.social.lines.is_empty() {
+    /// Whether `viewer` blocked `author` (issue 22).
+    fn blocks(&self, viewer: SessionId, author: SessionId) -> bool {
+        self.social
+            .blocks
+            .get(&viewer)
+            .is_some_and(|blocked| blocked.contains(&author))
+    }
+
+    /// The sessions `session` blocked (issue 22), as its gateway says
+    /// before it joins and whenever they change; their chat lines never
+    /// reach it here.
+    pub(crate) fn set_blocks(&mut self, session: SessionId, blocked: Vec<SessionId>) {
+        if blocked.is_empty() {
+            self.social.blocks.remove(&session);
+        } else {
+            self.social.blocks.insert(session, blocked);
+        }
+    }
+
+    /// Gives `conn` (of `session`) the room's kept chat lines, if any
+    /// (`chat_history`), but those of the sessions it blocked.
+    pub(crate) fn send_chat_history(&mut self, conn: crate::conn::ConnId, session: SessionId) {
+        let lines: Vec<ChatInfo> = self
+            .social
+            .lines
+            .iter()
+            .filter(|(author, _)| !self.blocks(session, *author))
+            .map(|(_, l)| l.clone())
+            .collect();
+        if lines.is_empty() {
             return;
         }
-        let lines = self.social.lines.iter().map(|(_, l)| l.clone()).collect();
         let history = splendor_protocol::social::ChatHistory {
             room: self.code.to_string(),
             lines,

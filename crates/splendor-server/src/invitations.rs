@@ -280,3 +280,38 @@ pub(crate) async fn decline_route(
         Err(e) => Err(ApiError::store(e)),
     }
 }
+
+/// One session blocked, as `GET /api/me/blocks` lists it.
+#[derive(Serialize)]
+pub(crate) struct BlockJson {
+    player_id: String,
+    name: String,
+    /// When, Unix ms.
+    at: UnixMillis,
+}
+
+/// `GET /api/me/blocks` (issue 22): the players the session blocked,
+/// newest first: `{"blocks":[{"player_id","name","at"}]}`. Unblock with
+/// the socket's `unblock`.
+pub(crate) async fn blocks(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let session = bearer_session(&state, &headers).await?;
+    let Some(store) = state.store() else {
+        return Ok(axum::Json(serde_json::json!({"blocks": []})));
+    };
+    let list = store
+        .blocks_of(SessionId(session.id.0))
+        .await
+        .map_err(ApiError::store)?;
+    let blocks: Vec<BlockJson> = list
+        .into_iter()
+        .map(|b| BlockJson {
+            player_id: player_id(b.session),
+            name: b.name,
+            at: b.at,
+        })
+        .collect();
+    Ok(axum::Json(serde_json::json!({ "blocks": blocks })))
+}

@@ -189,6 +189,7 @@ pub fn app(state: AppState) -> Router {
             "/api/me/invitations/{id}",
             axum::routing::delete(invitations::decline_route),
         )
+        .route("/api/me/blocks", get(invitations::blocks))
         .route(
             "/api/me/notifications",
             get(notify::get).put(notify::put).delete(notify::delete),

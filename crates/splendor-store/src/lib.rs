@@ -64,6 +64,7 @@
 
 mod analysis;
 mod backend;
+mod blocks;
 mod bots;
 mod error;
 mod invitation;
@@ -88,6 +89,7 @@ use uuid::Uuid;
 
 pub use analysis::AnalysisRecord;
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
+pub use blocks::{BlockedSession, Blocking};
 pub use bots::{LadderLoad, OnlineBot, ProgramQueued, bot_name_key, owner_digest};
 pub use error::{DbCause, StoreError};
 pub use invitation::{Invitation, Invited, Invitee};

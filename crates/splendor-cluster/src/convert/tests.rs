@@ -27,6 +27,9 @@ fn every_request_round_trips() {
             role: Role::Player,
             verbose: false,
         },
+        Request::Blocks {
+            blocked: vec![SessionId(uuid::Uuid::from_u128(7))],
+        },
         Request::Leave,
         Request::GiveUp,
         Request::Detach,

@@ -91,6 +91,10 @@ pub enum ClientMessage {
     Invite(crate::social::Invite),
     /// Decline a challenge (an invitation), with a reason (issue 24).
     Decline(crate::social::Decline),
+    /// Block a player by `player_id` (issue 22).
+    Block(crate::social::Block),
+    /// Unblock a player by `player_id` (issue 22).
+    Unblock(crate::social::Block),
 }
 
 /// `hello`: identify the connection, as a new session (`name`) or by

@@ -31,7 +31,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 20] = [
+pub const MESSAGE_TYPES: [&str; 22] = [
     "hello",
     "create",
     "join",
@@ -52,6 +52,8 @@ pub const MESSAGE_TYPES: [&str; 20] = [
     "unqueue",
     "invite",
     "decline",
+    "block",
+    "unblock",
 ];
 
 /// The keys that make an object an action (docs/PROTOCOL.md, actions).
@@ -197,6 +199,8 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
         }
         "invite" => ClientMessage::Invite(fields_of(kind, body)?),
         "decline" => ClientMessage::Decline(fields_of(kind, body)?),
+        "block" => ClientMessage::Block(fields_of(kind, body)?),
+        "unblock" => ClientMessage::Unblock(fields_of(kind, body)?),
         _ => {
             let words = Words::new("frame-type-unknown")
                 .text("type", format!("{kind:?}"))
@@ -328,6 +332,13 @@ mod tests {
                 reason: crate::social::DeclineReason::TooFast,
             })
         );
+        assert_eq!(
+            ok(r#"{"type":"block","player_id":"7c01d9e4aa"}"#).message,
+            ClientMessage::Block(crate::social::Block {
+                player_id: "7c01d9e4aa".into()
+            })
+        );
+        assert!(parse_client_frame(r#"{"type":"unblock"}"#).is_err());
         for bad in [
             r#"{"type":"decline","invitation":"9b1f","reason":"boring"}"#,
             r#"{"type":"decline","invitation":"9b1f","why":"later"}"#,

@@ -120,3 +120,74 @@ fn whoever_joins_or_comes_back_gets_the_chat_so_far_without_muted_or_removed_lin
         "#]],
     );
 }
+
+#[test]
+fn a_blocked_sessions_chat_never_reaches_the_one_who_blocked_it() {
+    // Issue 22: ann blocked bob (her gateway says so before she joins and
+    // when it changes): his lines reach everyone but her, live and in the
+    // history she gets on her return; hers still reach him.
+    check(
+        r#"
+        room 3 cy@c3
+        bob@c2 join player
+        bob@c2 chat before ann came
+        ann@c1 blocks bob
+        ann@c1 join player
+        bob@c2 chat hello
+        ann@c1 chat hi
+        ann@c1 detach
+        ann@c4 join player
+        ann@c4 blocks
+        bob@c2 chat again
+        "#,
+        expect![[r#"
+            room 3 cy@c3
+              c3 <- room Waiting [cy* - -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c3 <- room Waiting [cy* bob -] you player#0
+              c2 <- room Waiting [cy* bob -] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/3 host cy
+            bob@c2 chat before ann came
+              c3 <- chat bob#1: before ann came (frame)
+              c2 <- chat bob#1: before ann came id=r2
+              reply ok
+            ann@c1 blocks bob
+              reply ok
+            ann@c1 join player
+              c3 <- room Waiting [cy* bob ann] you player#0
+              c2 <- room Waiting [cy* bob ann] you player#1
+              c1 <- room Waiting [cy* bob ann] you player#2 id=r4
+              reply joined player#2
+              listed Waiting 3/3 host cy
+            bob@c2 chat hello
+              c3 <- chat bob#1: hello (frame)
+              c2 <- chat bob#1: hello id=r5
+              reply ok
+            ann@c1 chat hi
+              c3 <- chat ann#2: hi (frame)
+              c2 <- chat ann#2: hi (frame)
+              c1 <- chat ann#2: hi id=r6
+              reply ok
+            ann@c1 detach
+              release c1
+              c3 <- room Waiting [cy* bob ann~] you player#0
+              c2 <- room Waiting [cy* bob ann~] you player#1
+              reply ok
+            ann@c4 join player
+              c3 <- room Waiting [cy* bob ann] you player#0
+              c2 <- room Waiting [cy* bob ann] you player#1
+              c4 <- room Waiting [cy* bob ann] you player#2 id=r8
+              c4 <- chat_history [ann#2: hi]
+              reply joined player#2
+            ann@c4 blocks
+              reply ok
+            bob@c2 chat again
+              c3 <- chat bob#1: again (frame)
+              c2 <- chat bob#1: again id=r10
+              c4 <- chat bob#1: again (frame)
+              reply ok
+        "#]],
+    );
+}

@@ -51,6 +51,9 @@ pub(super) struct Client {
     /// Set by `hello`: a program that takes challenges, listed online
     /// while this connection is open (issue 24).
     pub(super) challenges: bool,
+    /// Set by `hello`, changed by `block` and `unblock`: the sessions this
+    /// session blocked (issue 22), told to every room it joins.
+    pub(super) blocked: Vec<splendor_lobby::SessionId>,
     /// The connection's span, parent of `room_span`.
     pub(super) conn_span: Span,
     /// A `room` span naming the room this connection is in (a disabled span
@@ -411,6 +414,8 @@ impl Client {
             ClientMessage::Unqueue => self.unqueue(id).await,
             ClientMessage::Invite(invite) => self.invite(invite, id).await,
             ClientMessage::Decline(decline) => self.decline(decline, id).await,
+            ClientMessage::Block(block) => self.block(block, id, false).await,
+            ClientMessage::Unblock(block) => self.block(block, id, true).await,
         }
     }
 

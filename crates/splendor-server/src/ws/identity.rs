@@ -202,6 +202,7 @@ impl Client {
                 .map(|u| u.trim_end_matches('/').to_owned()),
         }));
         self.session = Some(session.clone());
+        self.load_blocks(&session).await;
         // Back into the room the session was in: its seat and the current state at once.
         if let Some(seat) = room {
             self.rejoin(session.clone(), seat).await;
@@ -290,19 +291,22 @@ impl Client {
     pub(super) async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
         let presence = self.state.lobby().presence();
         let joined = match self.state.lobby().find_anywhere(seat.code.as_str()).await {
-            Ok(handle) => handle
-                .join(
-                    self.caller(&session, None),
-                    (
-                        session.name.clone(),
-                        session.program,
-                        seat.role,
-                        self.verbose,
-                    ),
-                    self.conn.clone(),
-                )
-                .await
-                .map(|joined| (joined, handle)),
+            Ok(handle) => {
+                self.tell_blocks(&handle, &session, false).await;
+                handle
+                    .join(
+                        self.caller(&session, None),
+                        (
+                            session.name.clone(),
+                            session.program,
+                            seat.role,
+                            self.verbose,
+                        ),
+                        self.conn.clone(),
+                    )
+                    .await
+                    .map(|joined| (joined, handle))
+            }
             Err(e) => Err(e),
         };
         match joined {

@@ -13,6 +13,7 @@
 //! - `client`: the reader, which turns frames into requests;
 //! - `writer`: the writer, which drains the queue into the socket.
 
+mod blocks;
 mod client;
 mod identity;
 mod invite;
@@ -227,6 +228,7 @@ async fn serve_socket(
             bots_at: None,
             program: false,
             challenges: false,
+            blocked: Vec::new(),
             look_again: None,
             conn_span,
             room_span: Span::none(),

@@ -67,6 +67,7 @@ impl Client {
                         role: create.role,
                     }),
                 );
+                self.tell_blocks(&handle, &session, false).await;
                 self.set_room(Some(handle));
             }
             Err(e) => self.reply_lobby_error(e, id),
@@ -84,6 +85,7 @@ impl Client {
             && RoomCode::parse(&join.code) == Some(current.code())
         {
             let caller = self.caller(&session, id.clone());
+            self.tell_blocks(&current, &session, false).await;
             let joined = current
                 .join(
                     caller,
@@ -121,6 +123,7 @@ impl Client {
                 return self.reply_lobby_error(e, id);
             }
             self.leave_queue_quietly(&session).await;
+            self.tell_blocks(&handle, &session, false).await;
             let joined = handle
                 .join(
                     self.caller(&session, id.clone()),
@@ -235,6 +238,7 @@ impl Client {
             Err(e) => return self.reply_lobby_error(e, id),
         };
         self.set_room(None);
+        self.tell_blocks(&new, &session, false).await;
         let joined = new
             .join(
                 self.caller(&session, None),

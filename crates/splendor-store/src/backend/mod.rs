@@ -54,6 +54,7 @@ pub(crate) mod sqlite {
     include!("park_queries.rs");
     include!("invitation_queries.rs");
     include!("bot_queries.rs");
+    include!("block_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -72,6 +73,7 @@ pub(crate) mod postgres {
     include!("park_queries.rs");
     include!("invitation_queries.rs");
     include!("bot_queries.rs");
+    include!("block_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

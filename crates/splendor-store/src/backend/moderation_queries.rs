@@ -220,6 +220,8 @@ pub(crate) async fn forget_session(
     for sql in [
         "DELETE FROM bot_names WHERE session_id = $1",
         "DELETE FROM bots_online WHERE session_id = $1",
+        // Its blocks, made and received (issue 22).
+        "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
     ] {
         sqlx::query(sql)
             .bind(session)

@@ -341,20 +341,9 @@ async fn take_match_once(
     .fetch_all(pool)
     .await
     .map_err(write_error)?;
-    let mut chosen: Vec<Uuid> = Vec::new();
-    let mut owners: Vec<String> = Vec::new();
-    for (session, owner) in candidates {
-        if let Some(owner) = owner {
-            if owners.contains(&owner) {
-                continue;
-            }
-            owners.push(owner);
-        }
-        chosen.push(session);
-        if chosen.len() == usize::from(players) {
-            break;
-        }
-    }
+    let ids: Vec<Uuid> = candidates.iter().map(|(id, _)| *id).collect();
+    let blocks = blocks_among(pool, &ids).await?;
+    let chosen = choose_table(candidates, &blocks, players);
     if chosen.len() < usize::from(players) {
         return Ok(Ok(None));
     }
@@ -409,20 +398,9 @@ pub(crate) async fn take_with_bots(
     if candidates.first().map(|(s, _)| *s) != Some(session.0) {
         return Ok(None);
     }
-    let mut chosen: Vec<Uuid> = Vec::new();
-    let mut owners: Vec<String> = Vec::new();
-    for (candidate, owner) in candidates {
-        if let Some(owner) = owner {
-            if owners.contains(&owner) {
-                continue;
-            }
-            owners.push(owner);
-        }
-        chosen.push(candidate);
-        if chosen.len() == usize::from(players) {
-            break;
-        }
-    }
+    let ids: Vec<Uuid> = candidates.iter().map(|(id, _)| *id).collect();
+    let blocks = blocks_among(pool, &ids).await?;
+    let chosen = choose_table(candidates, &blocks, players);
     let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
     let sql = format!(
         "DELETE FROM queue_entries WHERE session_id IN ({}) AND away_since IS NULL \
@@ -444,6 +422,33 @@ pub(crate) async fn take_with_bots(
     }
     entries.sort_by_key(|e| (e.session != session, e.queued_at, e.session));
     Ok(Some(entries))
+}
+
+/// The entries of one table among `candidates` (in the order given, the
+/// first first): at most `players`, skipping an entry whose owner already
+/// has a seat (issue 24: one owner's programs never play each other) or
+/// that blocked, or was blocked by, one already seated (issue 22).
+fn choose_table(
+    candidates: Vec<(Uuid, Option<String>)>,
+    blocks: &[(Uuid, Uuid)],
+    players: u8,
+) -> Vec<Uuid> {
+    let mut chosen: Vec<Uuid> = Vec::new();
+    let mut owners: Vec<String> = Vec::new();
+    for (candidate, owner) in candidates {
+        let blocked = chosen.iter().any(|&seated| {
+            blocks.contains(&(seated, candidate)) || blocks.contains(&(candidate, seated))
+        });
+        if blocked || owner.as_ref().is_some_and(|o| owners.contains(o)) {
+            continue;
+        }
+        owners.extend(owner);
+        chosen.push(candidate);
+        if chosen.len() == usize::from(players) {
+            break;
+        }
+    }
+    chosen
 }
 
 /// Puts an entry taken out back where it was (another server took some of

@@ -254,6 +254,8 @@ invite-player-not-found = kein Spieler hat die ID { $id }
 invite-not-found = du hast keine Einladung { $id } (nie gemacht, schon abgelehnt oder angenommen, oder ihr Raum ist weg)
 invite-player-ambiguous = mehr als ein Spieler hat die ID { $id }; bitte sie, dich stattdessen einzuladen
 invite-yourself = du kannst dich nicht selbst einladen
+block-yourself = du kannst dich nicht selbst blockieren
+block-too-many = du blockierst schon { $max } Spieler, mehr geht nicht; gib zuerst einen frei
 invite-already-seated = dieser Spieler sitzt schon in diesem Raum
 invite-too-many = höchstens { $max } Einladungen pro Stunde; versuche es in { $minutes ->
     [one] 1 Minute

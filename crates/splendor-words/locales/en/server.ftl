@@ -242,6 +242,8 @@ invite-player-not-found = no player has the id { $id }
 invite-not-found = you have no invitation { $id } (never made, already declined or accepted, or its room is gone)
 invite-player-ambiguous = more than one player has the id { $id }; ask them to send you an invitation instead
 invite-yourself = you cannot invite yourself
+block-yourself = you cannot block yourself
+block-too-many = you block { $max } players already, the most there may be; unblock one first
 invite-already-seated = that player already sits in this room
 invite-too-many = at most { $max } invitations an hour; try again in { $minutes ->
     [one] 1 minute

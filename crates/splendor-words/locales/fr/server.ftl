@@ -255,6 +255,8 @@ invite-player-not-found = aucun joueur n'a l'identifiant { $id }
 invite-not-found = vous n'avez pas d'invitation { $id } (jamais faite, déjà refusée ou acceptée, ou sa salle n'existe plus)
 invite-player-ambiguous = plusieurs joueurs ont l'identifiant { $id } ; demandez-leur de vous inviter plutôt
 invite-yourself = vous ne pouvez pas vous inviter vous-même
+block-yourself = vous ne pouvez pas vous bloquer vous-même
+block-too-many = vous bloquez déjà { $max } joueurs, le plus permis ; débloquez-en un d'abord
 invite-already-seated = ce joueur est déjà assis dans cette salle
 invite-too-many = au plus { $max } invitations par heure ; réessayez dans { $minutes ->
     [one] 1 minute

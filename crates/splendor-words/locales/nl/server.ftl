@@ -257,6 +257,8 @@ invite-player-not-found = geen speler heeft het id { $id }
 invite-not-found = je hebt geen uitnodiging { $id } (nooit gedaan, al afgeslagen of aangenomen, of de kamer is weg)
 invite-player-ambiguous = meer dan één speler heeft het id { $id }; vraag hen jou een uitnodiging te sturen
 invite-yourself = je kunt jezelf niet uitnodigen
+block-yourself = je kunt jezelf niet blokkeren
+block-too-many = je blokkeert al { $max } spelers, het meeste dat mag; deblokkeer er eerst een
 invite-already-seated = die speler zit al in deze kamer
 invite-too-many = hoogstens { $max } uitnodigingen per uur; probeer het opnieuw over { $minutes ->
     [one] 1 minuut

@@ -125,6 +125,13 @@ impl Table {
             ("invite", who) => Request::Invite {
                 to: self.session_named(who),
             },
+            ("blocks", who) => Request::Blocks {
+                blocked: who
+                    .split(' ')
+                    .filter(|w| !w.is_empty())
+                    .map(|w| self.session_named(w))
+                    .collect(),
+            },
             ("remove_bot", seat) => Request::RemoveBot {
                 seat: seat.parse().expect("remove_bot SEAT"),
             },

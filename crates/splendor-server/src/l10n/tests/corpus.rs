@@ -465,6 +465,8 @@ fn invite_messages(corpus: &mut Corpus) {
         corpus.add("invite", Words::new(id).text("id", "0123456789"));
     }
     corpus.add("invite", Words::new("invite-yourself"));
+    corpus.add("block", Words::new("block-yourself"));
+    corpus.add("block", Words::new("block-too-many").num("max", 500));
     corpus.add(
         "decline",
         Words::new("invite-not-found").text("id", "\"0f3c\""),
