@@ -185,6 +185,30 @@ async fn a_challenge_and_its_decline_cross_nodes_and_a_dead_nodes_programs_leave
         "{told}"
     );
 
+    // A challenge on the node the program is connected to reaches it once:
+    // its node sends it to its own connection and tells the others, but
+    // not itself again (the review saw every challenge twice).
+    let mut near = TestClient::connect_to(two.addr(), "near").await;
+    near.hello().await;
+    near.request(json!({"type": "create", "seats": 2})).await;
+    let invited = near
+        .request(json!({"type": "invite", "player_id": gem_id}))
+        .await;
+    assert_eq!(invited["type"], "invited", "{invited}");
+    let challenge = gem.recv_type("challenge").await;
+    assert_eq!(challenge["from"]["name"], "near", "{challenge}");
+    // NATS has long echoed by the time a second invitation went through it.
+    let mut far = TestClient::connect_to(one.addr(), "far").await;
+    far.hello().await;
+    far.request(json!({"type": "create", "seats": 2})).await;
+    far.request(json!({"type": "invite", "player_id": gem_id}))
+        .await;
+    let second = gem.recv_type("challenge").await;
+    assert_eq!(
+        second["from"]["name"], "far",
+        "the first came twice: {second}"
+    );
+
     // kill -9 of node 2: its rows stay in the database, but node 1 stops
     // listing them once node 2's claim runs out (4 s lease here).
     two.kill().await;

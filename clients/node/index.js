@@ -419,9 +419,11 @@ function session(url, game) {
           if (!ours(msg)) return;
           const seat = msg.you.seat;
           const hosting = seat !== undefined && msg.seats[seat] && msg.seats[seat].host;
-          if (game.challengeRoom !== null && msg.status === 'waiting' && hosting) {
-            // The challenger left before the start: this room is nobody's
-            // game; leave it and wait for another.
+          const alone = !msg.seats.some((s, i) => s && i !== seat);
+          if (game.challengeRoom !== null && msg.status === 'waiting' && alone) {
+            // The challenger gave their seat up before the start (one
+            // merely away keeps it): this room is nobody's game; leave it
+            // and wait for another.
             game.log(`the challenger left room ${game.room}; waiting for another challenge`);
             send({ type: 'leave', give_up: true });
             game.room = null;

@@ -501,6 +501,66 @@ class KitTest(unittest.TestCase):
         with Server() as server:
             asyncio.run(asyncio.wait_for(game(server.url), 120))
 
+    def test_a_challenge_taker_stays_when_its_challenger_is_only_away(self):
+        """Issue 24 (second review): a challenger who reloads or closes the
+        page keeps their seat, and the bot keeps its own; one who gives the
+        seat up leaves the bot alone, and it leaves too (the room closes)."""
+        import websockets
+
+        async def game(url):
+            waiting = asyncio.create_task(splendor_kit.play(
+                lambda s: s.legal_actions[0], url=url, name="stayer", on_challenge=lambda c: True))
+            bot = None
+            for _ in range(300):
+                online = await asyncio.to_thread(splendor_kit.bots_online, url)
+                if online:
+                    bot = online[0]["player_id"]
+                    break
+                await asyncio.sleep(0.05)
+            self.assertIsNotNone(bot)
+
+            async def frames(ws, until):
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if until(frame):
+                        return frame
+
+            def both_seated(f):
+                return f.get("type") == "room" and all(f["seats"])
+
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello", "name": "ann"}))
+                token = (await frames(ws, lambda f: f.get("type") == "welcome"))["token"]
+                await ws.send(json.dumps({"type": "create", "seats": 2, "turn_based": {"per_move_s": 86400}}))
+                code = (await frames(ws, lambda f: f.get("type") == "room"))["code"]
+                await ws.send(json.dumps({"type": "invite", "player_id": bot}))
+                await frames(ws, both_seated)
+            # Ann's page went away and came back: the bot is still there.
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                room = await frames(ws, lambda f: f.get("type") == "room")
+                self.assertEqual(room["code"], code)
+                self.assertTrue(all(room["seats"]), room)
+                self.assertEqual(room["seats"][1]["name"], "stayer", room)
+                # She gives her seat up: the bot, alone, leaves; the room closes.
+                await ws.send(json.dumps({"type": "leave", "give_up": True}))
+                await frames(ws, lambda f: f.get("type") == "left")
+                await ws.send(json.dumps({"type": "join", "code": code, "as": "spectator", "id": "again"}))
+                answer = await frames(ws, lambda f: f.get("id") == "again")
+                for _ in range(100):
+                    if answer.get("code") == "room_not_found":
+                        break
+                    await ws.send(json.dumps({"type": "leave", "id": "out"}))
+                    await frames(ws, lambda f: f.get("id") == "out")
+                    await asyncio.sleep(0.05)
+                    await ws.send(json.dumps({"type": "join", "code": code, "as": "spectator", "id": "again"}))
+                    answer = await frames(ws, lambda f: f.get("id") == "again")
+                self.assertEqual(answer.get("code"), "room_not_found", answer)
+            waiting.cancel()
+
+        with Server() as server:
+            asyncio.run(asyncio.wait_for(game(server.url), 120))
+
     def test_a_programs_name_is_its_own_on_a_server(self):
         """Issue 24: a name given that another program holds is a KitError;
         a name the kit made up is made again."""

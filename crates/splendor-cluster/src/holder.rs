@@ -223,7 +223,15 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                     }
                     return;
                 }
-                Some(splendor_protocol::node::ToAll::Tell { session, message }) => {
+                Some(splendor_protocol::node::ToAll::Tell {
+                    from,
+                    session,
+                    message,
+                }) => {
+                    // This node's own connections had it already.
+                    if from == cluster.inner.node.0 {
+                        return;
+                    }
                     match (uuid::Uuid::parse_str(&session), cluster.inner.told.get()) {
                         (Ok(session), Some(hook)) => {
                             hook(splendor_lobby::SessionId(session), message);

@@ -372,6 +372,7 @@ impl Cluster {
     /// sends it. Best effort, like any push: lost while NATS is away.
     pub async fn tell_session(&self, session: SessionId, message: String) {
         let message = splendor_protocol::node::ToAll::Tell {
+            from: self.inner.node.0,
             session: session.0.simple().to_string(),
             message,
         };

@@ -146,7 +146,9 @@ impl LeanStateFrames {
     }
 }
 
-/// The `events` of one action, their shared parts serialised once.
+/// The `events` of one action as lean connections get them (cards and
+/// nobles by id, [`crate::lean::LeanEvents`]), their shared parts
+/// serialised once.
 #[derive(Debug)]
 pub struct EventsFrames {
     /// `,"room":...,"version":...` and `by` when given.
@@ -182,8 +184,9 @@ impl EventsFrames {
         }
     }
 
-    /// The JSON of `own`, a viewer's events of the same action, as a
-    /// `ServerMessage::Events`: exactly what `serde_json` writes for it.
+    /// The JSON of `own`, a viewer's events of the same action, as a lean
+    /// `events` message: exactly what `serde_json` writes for
+    /// [`crate::lean::LeanEventsMessage`] of it.
     pub fn frame(&self, own: &EventsInfo) -> String {
         let mut out = Vec::with_capacity(48 + self.room_version_by.len() + self.events_json.len());
         out.extend_from_slice(b"{\"type\":\"events\"");

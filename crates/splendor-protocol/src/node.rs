@@ -376,6 +376,8 @@ pub enum ToAll {
     /// sends it as it is. A message with words in it never crosses this
     /// way (it is worded by the connection's node).
     Tell {
+        /// The node that tells (it sent to its own connections already).
+        from: u16,
         /// The session, as 32 hex digits.
         session: String,
         /// The server message's JSON text.

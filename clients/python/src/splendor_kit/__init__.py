@@ -216,6 +216,12 @@ def _accept_all(challenge: Dict[str, Any]) -> bool:
     return True
 
 
+def _alone(room: Dict[str, Any]) -> bool:
+    """Whether we are the only one seated."""
+    seat = room["you"].get("seat")
+    return not any(s for i, s in enumerate(room["seats"]) if s and i != seat)
+
+
 def _hosting(room: Dict[str, Any]) -> bool:
     seat = room["you"].get("seat")
     return seat is not None and bool((room["seats"][seat] or {}).get("host"))
@@ -424,9 +430,10 @@ class _Game(Pacer):
                     self.room = msg["code"]
                 if not self.ours(msg):
                     continue
-                if self.challenge_room is not None and msg["status"] == "waiting" and _hosting(msg):
-                    # The challenger left before the start: this room is
-                    # nobody's game; leave it and wait for another.
+                if self.challenge_room is not None and msg["status"] == "waiting" and _alone(msg):
+                    # The challenger gave their seat up before the start
+                    # (one merely away keeps it): this room is nobody's
+                    # game; leave it and wait for another.
                     log.info("the challenger left room %s; waiting for another challenge", self.room)
                     self.send({"type": "leave", "give_up": True})
                     self.room = None

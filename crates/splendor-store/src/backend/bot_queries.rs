@@ -29,6 +29,15 @@ pub(crate) async fn claim_bot_name(
     // One transaction: two hellos of one session renaming at once cannot
     // each free the other's new name and leave it with none.
     let mut tx = pool.begin().await.map_err(error)?;
+    if matches!(BACKEND, super::Backend::Postgres) {
+        // Two claims of one session wait for each other (on SQLite the
+        // INSERT below takes the database's write lock at once).
+        sqlx::query("SELECT id FROM sessions WHERE id = $1 FOR UPDATE")
+            .bind(session)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(error)?;
+    }
     sqlx::query(
         "INSERT INTO bot_names (name_key, session_id, claimed_at) VALUES ($1, $2, $3) \
          ON CONFLICT (name_key) DO NOTHING",

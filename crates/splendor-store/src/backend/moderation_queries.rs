@@ -222,6 +222,8 @@ pub(crate) async fn forget_session(
         "DELETE FROM bots_online WHERE session_id = $1",
         // Its blocks, made and received (issue 22).
         "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
+        // What its invitations counted against its hourly limit.
+        "DELETE FROM invitations_made WHERE from_session = $1",
     ] {
         sqlx::query(sql)
             .bind(session)
