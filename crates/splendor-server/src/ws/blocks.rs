@@ -7,7 +7,7 @@
 use splendor_lobby::{LobbyError, Request, RoomHandle, Session};
 use splendor_protocol::social::{Block, Blocked, Unblocked};
 use splendor_protocol::{ErrorCode, RequestId, ServerMessage, Words};
-use splendor_store::{Blocking, SessionId, is_player_id, unix_millis_now};
+use splendor_store::{Blocking, SessionId, unix_millis_now};
 use tracing::warn;
 
 use super::client::Client;
@@ -51,25 +51,8 @@ impl Client {
         let Some(session) = self.require_session(&id) else {
             return;
         };
-        let player_id = block.player_id.trim().to_ascii_lowercase();
-        if !is_player_id(&player_id) {
-            let words =
-                Words::new("invite-bad-player-id").text("id", format!("{:?}", block.player_id));
-            return self.reply_error(ErrorCode::InvalidField, words, id);
-        }
-        let Some(store) = self.state.store().cloned() else {
-            return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
-        };
-        let found = match store.sessions_by_player_id(&player_id).await {
-            Ok(found) => found,
-            Err(e) => {
-                warn!(error = %e, "block: the sessions cannot be read");
-                return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
-            }
-        };
-        let [other] = found.as_slice() else {
-            let words = Words::new("invite-player-not-found").text("id", player_id.clone());
-            return self.reply_error(ErrorCode::PlayerNotFound, words, id);
+        let Some((store, player_id, other)) = self.find_player(&block.player_id, &id).await else {
+            return;
         };
         let me = SessionId(session.id.0);
         if other.session == me {

@@ -10,7 +10,7 @@ use splendor_lobby::room::notices::{Notice, NoticeEvent};
 use splendor_lobby::{Answer, LobbyError, Request};
 use splendor_protocol::social::{Challenger, Decline, Declined, Invite, Invited, RoomTerms};
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId, ServerMessage, Words};
-use splendor_store::{Invitation, SessionId, is_player_id, unix_millis_now};
+use splendor_store::{Invitation, Invitee, SessionId, is_player_id, unix_millis_now};
 use tracing::{info, warn};
 
 use super::client::Client;
@@ -19,37 +19,55 @@ use super::client::Client;
 const WINDOW_MS: i64 = 60 * 60 * 1000;
 
 impl Client {
-    pub(super) async fn invite(&mut self, invite: Invite, id: Option<RequestId>) {
-        let Some((session, room)) = self.require_room(&id) else {
-            return;
-        };
-        let player_id = invite.player_id.trim().to_ascii_lowercase();
+    /// The session a request names by `player_id` (`invite`, `block`),
+    /// with the store and the id as read; refuses the request (bad id,
+    /// nobody's, two sessions' or no store) and answers `None` otherwise.
+    pub(super) async fn find_player(
+        &mut self,
+        raw: &str,
+        id: &Option<RequestId>,
+    ) -> Option<(splendor_store::Store, String, Invitee)> {
+        let player_id = raw.trim().to_ascii_lowercase();
         if !is_player_id(&player_id) {
-            let words =
-                Words::new("invite-bad-player-id").text("id", format!("{:?}", invite.player_id));
-            return self.reply_error(ErrorCode::InvalidField, words, id);
+            let words = Words::new("invite-bad-player-id").text("id", format!("{raw:?}"));
+            self.reply_error(ErrorCode::InvalidField, words, id.clone());
+            return None;
         }
         let Some(store) = self.state.store().cloned() else {
-            return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+            self.reply_lobby_error(LobbyError::StorageUnavailable, id.clone());
+            return None;
         };
         let found = match store.sessions_by_player_id(&player_id).await {
             Ok(found) => found,
             Err(e) => {
-                warn!(error = %e, "invite: the sessions cannot be read");
-                return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+                warn!(error = %e, "the sessions cannot be read by player id");
+                self.reply_lobby_error(LobbyError::StorageUnavailable, id.clone());
+                return None;
             }
         };
-        let invitee = match found.as_slice() {
-            [one] => one.clone(),
+        match found.as_slice() {
+            [one] => Some((store, player_id, one.clone())),
             [] => {
-                let words = Words::new("invite-player-not-found").text("id", player_id.clone());
-                return self.reply_error(ErrorCode::PlayerNotFound, words, id);
+                let words = Words::new("invite-player-not-found").text("id", player_id);
+                self.reply_error(ErrorCode::PlayerNotFound, words, id.clone());
+                None
             }
-            // Forty bits: two sessions may share one; invite neither.
+            // Forty bits: two sessions may share one; name neither.
             _ => {
-                let words = Words::new("invite-player-ambiguous").text("id", player_id.clone());
-                return self.reply_error(ErrorCode::PlayerNotFound, words, id);
+                let words = Words::new("invite-player-ambiguous").text("id", player_id);
+                self.reply_error(ErrorCode::PlayerNotFound, words, id.clone());
+                None
             }
+        }
+    }
+
+    pub(super) async fn invite(&mut self, invite: Invite, id: Option<RequestId>) {
+        let Some((session, room)) = self.require_room(&id) else {
+            return;
+        };
+        let Some((store, player_id, invitee)) = self.find_player(&invite.player_id, &id).await
+        else {
+            return;
         };
         if invitee.session.0 == session.id.0 {
             return self.reply_error(ErrorCode::InvalidField, Words::new("invite-yourself"), id);

@@ -341,24 +341,9 @@ async fn take_match_once(
     .fetch_all(pool)
     .await
     .map_err(write_error)?;
-    let ids: Vec<Uuid> = candidates.iter().map(|(id, _)| *id).collect();
-    let blocks = blocks_among(pool, &ids).await?;
-    let chosen = choose_table(candidates, &blocks, players);
-    if chosen.len() < usize::from(players) {
+    let Some(mut entries) = take_table(pool, candidates, players, true).await? else {
         return Ok(Ok(None));
-    }
-    let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
-    let sql = format!(
-        "DELETE FROM queue_entries WHERE session_id IN ({}) AND away_since IS NULL \
-         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program, owner",
-        placeholders.join(", ")
-    );
-    let mut query = sqlx::query(&sql);
-    for session in &chosen {
-        query = query.bind(*session);
-    }
-    let rows = query.fetch_all(pool).await.map_err(write_error)?;
-    let mut entries: Vec<QueueEntry> = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
+    };
     if entries.is_empty() {
         return Ok(Err(()));
     }
@@ -398,21 +383,9 @@ pub(crate) async fn take_with_bots(
     if candidates.first().map(|(s, _)| *s) != Some(session.0) {
         return Ok(None);
     }
-    let ids: Vec<Uuid> = candidates.iter().map(|(id, _)| *id).collect();
-    let blocks = blocks_among(pool, &ids).await?;
-    let chosen = choose_table(candidates, &blocks, players);
-    let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
-    let sql = format!(
-        "DELETE FROM queue_entries WHERE session_id IN ({}) AND away_since IS NULL \
-         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program, owner",
-        placeholders.join(", ")
-    );
-    let mut query = sqlx::query(&sql);
-    for candidate in &chosen {
-        query = query.bind(*candidate);
-    }
-    let rows = query.fetch_all(pool).await.map_err(write_error)?;
-    let mut entries: Vec<QueueEntry> = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
+    let Some(mut entries) = take_table(pool, candidates, players, false).await? else {
+        return Ok(None);
+    };
     if !entries.iter().any(|e| e.session == session) {
         // Matched by someone else meanwhile; whatever this took goes back.
         for e in &entries {
@@ -421,6 +394,36 @@ pub(crate) async fn take_with_bots(
         return Ok(None);
     }
     entries.sort_by_key(|e| (e.session != session, e.queued_at, e.session));
+    Ok(Some(entries))
+}
+
+/// Chooses one table among `candidates` ([`choose_table`]) and takes its
+/// present entries out of the queue in one statement; `None`, taking
+/// nothing, when `full` asks for a whole table and there is none.
+async fn take_table(
+    pool: &Pool<Db>,
+    candidates: Vec<(Uuid, Option<String>)>,
+    players: u8,
+    full: bool,
+) -> Result<Option<Vec<QueueEntry>>, StoreError> {
+    let ids: Vec<Uuid> = candidates.iter().map(|(id, _)| *id).collect();
+    let blocks = blocks_among(pool, &ids).await?;
+    let chosen = choose_table(candidates, &blocks, players);
+    if full && chosen.len() < usize::from(players) {
+        return Ok(None);
+    }
+    let placeholders: Vec<String> = (1..=chosen.len()).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "DELETE FROM queue_entries WHERE session_id IN ({}) AND away_since IS NULL \
+         RETURNING session_id, name, players, queued_at, away_since, bots_at, pool, program, owner",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for session in &chosen {
+        query = query.bind(*session);
+    }
+    let rows = query.fetch_all(pool).await.map_err(write_error)?;
+    let entries = rows.iter().map(entry_from_row).collect::<Result<_, _>>()?;
     Ok(Some(entries))
 }
 
