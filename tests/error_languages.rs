@@ -182,7 +182,7 @@ async fn errors_outside_a_game_are_said_in_the_language_with_the_same_codes() {
     // An unknown type: the list of types is protocol, kept as it is.
     assert_eq!(
         by_lang("fr", 4),
-        "type de message inconnu \"dance\" ; types connus : hello, create, join, leave, start, add_bot, remove_bot, act, resign, hint, sync, list_rooms, ping, chat, mute, rematch, queue, unqueue, invite, decline, block, unblock"
+        "type de message inconnu \"dance\" ; types connus : hello, create, join, leave, start, add_bot, remove_bot, act, resign, hint, sync, list_rooms, ping, chat, mute, rematch, queue, unqueue, invite, decline, block, unblock, report"
     );
     // A second hello names the session as it is.
     assert_eq!(by_lang("de", 16), "diese Verbindung ist schon \"ann\"");

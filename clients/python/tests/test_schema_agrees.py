@@ -57,6 +57,14 @@ BROKEN = [
     '{"type": 7}',
     '{"type": "dance"}',
     '{"type": "hello", "name": "ann", "colour": "red"}',
+    # Issue 22: a block or report names a player exactly one way.
+    '{"type": "block"}',
+    '{"type": "unblock", "seat": 1, "line": 2}',
+    '{"type": "report", "seat": 1}',
+    '{"type": "report", "reason": "spam"}',
+    '{"type": "report", "seat": 1, "player_id": "7c01d9e4aa", "reason": "spam"}',
+    '{"type": "report", "line": -1, "reason": "spam"}',
+    '{"type": "report", "seat": null, "line": 3, "reason": "spam"}',
     '{"type": "hello", "name": 5}',
     '{"type": "hello", "name": "ann", "lang": "es"}',
     '{"type": "hello", "name": "ann", "lang": " nl"}',
@@ -109,6 +117,8 @@ BROKEN = [
 
 # Frames both accept that are near the edges of what the schema allows.
 EDGES = [
+    {"type": "report", "line": 3, "reason": "x" * 500},
+    {"type": "unblock", "seat": 0},
     {"type": "hello", "name": "ann", "lang": "NL-be", "liveness_s": 60},
     {"type": "hello", "name": "bot-x", "bot": True, "challenges": True, "liveness_s": 1},
     {"type": "hello", "name": "ann", "challenges": False},
@@ -143,7 +153,7 @@ class SchemaAgreesWithTheServer(unittest.TestCase):
         # The documentation shows every client message type.
         types = {f["type"] for f in examples}
         for kind in ("hello", "create", "join", "leave", "start", "add_bot", "remove_bot", "act", "resign",
-                     "hint", "sync", "chat", "mute", "rematch", "queue", "unqueue", "invite", "decline", "block", "unblock",
+                     "hint", "sync", "chat", "mute", "rematch", "queue", "unqueue", "invite", "decline", "block", "unblock", "report",
                      "list_rooms", "ping"):
             self.assertIn(kind, types)
 

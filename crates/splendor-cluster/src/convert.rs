@@ -12,6 +12,8 @@ use splendor_protocol::node::{
 use splendor_protocol::{Arg, WireAction, Words};
 use splendor_room::conn::ConnId;
 use splendor_room::error::InternalCause;
+use splendor_room::whois::{Person, Whom};
+use splendor_room::write::GameId;
 use splendor_rules::{Action, RuleError};
 
 /// A node message that does not make a value of this node.
@@ -87,6 +89,16 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
         Request::Invite { to } => WireRequest::Invite {
             to: to.0.simple().to_string(),
         },
+        Request::Whois { whom } => match *whom {
+            Whom::Seat(seat) => WireRequest::Whois {
+                seat: Some(seat),
+                line: None,
+            },
+            Whom::Line(line) => WireRequest::Whois {
+                seat: None,
+                line: Some(line),
+            },
+        },
         Request::Blocks { blocked } => WireRequest::Blocks {
             blocked: blocked.iter().map(|s| s.0.simple().to_string()).collect(),
         },
@@ -148,6 +160,13 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
             to: splendor_lobby::SessionId(
                 uuid::Uuid::parse_str(&to).map_err(|_| Unreadable(format!("session {to:?}")))?,
             ),
+        },
+        WireRequest::Whois { seat, line } => Request::Whois {
+            whom: match (seat, line) {
+                (Some(seat), None) => Whom::Seat(seat),
+                (None, Some(line)) => Whom::Line(line),
+                _ => return Err(Unreadable("whois names one seat or one line".into())),
+            },
         },
         WireRequest::Blocks { blocked } => Request::Blocks {
             blocked: blocked
@@ -219,6 +238,20 @@ pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
         },
         Ok(Answer::Done) => CallAnswer::Done,
         Ok(Answer::Invitable(terms)) => CallAnswer::Invitable { terms },
+        Ok(Answer::Person(person)) => CallAnswer::Person {
+            session: person.session.0.simple().to_string(),
+            name: person.name,
+            program: person.program,
+            seat: person.seat,
+            line: person.line,
+            authors: person
+                .chat
+                .iter()
+                .map(|(s, _)| s.0.simple().to_string())
+                .collect(),
+            chat: person.chat.into_iter().map(|(_, line)| line).collect(),
+            game: person.game.map(|g| g.0.simple().to_string()),
+        },
         Ok(Answer::Rematch(plan)) => CallAnswer::Rematch {
             others: plan.others.iter().map(member_to_wire).collect(),
             clock: plan.clock.map(|c| WireClock {
@@ -241,6 +274,41 @@ pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError>
         CallAnswer::Joined { role, seat } => Ok(Answer::Joined(Joined { role, seat })),
         CallAnswer::Done => Ok(Answer::Done),
         CallAnswer::Invitable { terms } => Ok(Answer::Invitable(terms)),
+        CallAnswer::Person {
+            session,
+            name,
+            program,
+            seat,
+            line,
+            chat,
+            authors,
+            game,
+        } => {
+            let uuid = |text: &str| {
+                uuid::Uuid::parse_str(text).map_err(|_| {
+                    LobbyError::internal(format!("a person from another node: {text:?}"))
+                })
+            };
+            if authors.len() != chat.len() {
+                return Err(LobbyError::internal(
+                    "a person from another node: a chat line without its author",
+                ));
+            }
+            Ok(Answer::Person(Box::new(Person {
+                session: splendor_lobby::SessionId(uuid(&session)?),
+                name,
+                program,
+                seat,
+                line,
+                chat: authors
+                    .iter()
+                    .map(|a| uuid(a).map(splendor_lobby::SessionId))
+                    .zip(chat)
+                    .map(|(a, line)| a.map(|a| (a, line)))
+                    .collect::<Result<_, _>>()?,
+                game: game.as_deref().map(uuid).transpose()?.map(GameId),
+            })))
+        }
         CallAnswer::Rematch {
             others,
             clock,
@@ -385,6 +453,7 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         LobbyError::NoPersonInSeat(seat) => numbers("no_person_in_seat", vec![u64::from(*seat)]),
         LobbyError::RatedRoom => plain("rated_room"),
         LobbyError::AlreadySeated => plain("already_seated"),
+        LobbyError::NoSuchLine(line) => numbers("no_such_line", vec![*line]),
         LobbyError::SeatHeld(code) => text("seat_held", code),
         LobbyError::Rule(e) => WireError {
             words: Some(words_to_wire(&e.words)),
@@ -463,6 +532,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         "no_person_in_seat" => LobbyError::NoPersonInSeat(small(0)?),
         "rated_room" => LobbyError::RatedRoom,
         "already_seated" => LobbyError::AlreadySeated,
+        "no_such_line" => LobbyError::NoSuchLine(number(0)?),
         "seat_held" => LobbyError::SeatHeld(text()?),
         "rule" => {
             let (code, rule) = wire

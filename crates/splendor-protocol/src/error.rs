@@ -142,12 +142,15 @@ pub enum ErrorCode {
     TooManyGames,
     /// `block` past the players one session may block (500).
     TooManyBlocks,
+    /// `report` past the reports one session may make in a day; the error
+    /// says when the next may be made (`retry_after_ms`).
+    TooManyReports,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order (the schema's enum of `error.code`
     /// lists these and the rules' [`splendor_rules::REFUSAL_CODES`]).
-    pub const ALL: [ErrorCode; 57] = [
+    pub const ALL: [ErrorCode; 58] = [
         ErrorCode::InvalidJson,
         ErrorCode::BadMessage,
         ErrorCode::UnknownType,
@@ -205,6 +208,7 @@ impl ErrorCode {
         ErrorCode::InvitationNotFound,
         ErrorCode::TooManyGames,
         ErrorCode::TooManyBlocks,
+        ErrorCode::TooManyReports,
     ];
 }
 
@@ -269,6 +273,7 @@ impl ErrorCode {
             ErrorCode::InvitationNotFound => "invitation_not_found",
             ErrorCode::TooManyGames => "too_many_games",
             ErrorCode::TooManyBlocks => "too_many_blocks",
+            ErrorCode::TooManyReports => "too_many_reports",
         }
     }
 }

@@ -194,6 +194,15 @@ pub enum WireRequest {
         /// The invitee.
         to: String,
     },
+    /// Whom a seat or a chat line names (issue 22).
+    Whois {
+        /// A seat, or
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+        /// a chat line.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<u64>,
+    },
     /// The sessions the caller blocked (issue 22), as 32 hex digits each.
     Blocks {
         /// The sessions blocked.
@@ -218,6 +227,29 @@ pub enum CallAnswer {
     Invitable {
         /// Seats, players, rated, clock.
         terms: crate::social::RoomTerms,
+    },
+    /// The person a `Whois` named (issue 22).
+    Person {
+        /// Their session, as 32 hexadecimal digits.
+        session: String,
+        /// Their name in the room.
+        name: String,
+        /// A program plays for the session.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        program: bool,
+        /// Their seat, if seated.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+        /// The line named, when a line was.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<crate::social::ChatInfo>,
+        /// The chat lines the room keeps.
+        chat: Vec<crate::social::ChatInfo>,
+        /// Each line's author's session, as 32 hexadecimal digits.
+        authors: Vec<String>,
+        /// The room's game, as 32 hexadecimal digits.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
     },
     /// It failed; nothing changed.
     Refused {

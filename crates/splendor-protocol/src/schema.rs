@@ -166,6 +166,35 @@ fn as_strict_as_the_server(schema: &mut serde_json::Value) {
             }
         ]);
     }
+    // `block`, `unblock` and `report` name a player exactly one way
+    // (issue 22).
+    if let Some(frames) = defs["ClientFrame"]["oneOf"].as_array_mut() {
+        for frame in frames.iter_mut().filter(|frame| {
+            ["block", "unblock", "report"]
+                .iter()
+                .any(|kind| frame["properties"]["type"]["const"] == *kind)
+        }) {
+            frame["oneOf"] = json!([
+                {"required": ["player_id"]},
+                {"required": ["seat"]},
+                {"required": ["line"]}
+            ]);
+            let properties = &mut frame["properties"];
+            properties["player_id"]["pattern"] = json!("^[0-9a-fA-F]{10}$");
+            // Named, not null.
+            properties["player_id"]["type"] = json!("string");
+            properties["seat"]["type"] = json!("integer");
+            properties["line"]["type"] = json!("integer");
+            // Chat's rule: not only spaces.
+            properties["reason"]["pattern"] = json!(r"\S");
+            if frame["properties"]["type"]["const"] == "report" {
+                frame["properties"]["reason"]["minLength"] = json!(1);
+                frame["properties"]["reason"]["maxLength"] = json!(crate::social::MAX_REPORT_CHARS);
+            } else if let Some(properties) = frame["properties"].as_object_mut() {
+                properties.remove("reason");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -62,6 +62,8 @@ pub enum ServerMessage {
     Blocked(crate::social::Blocked),
     /// `unblocked`: the answer to `unblock` (issue 22).
     Unblocked(crate::social::Unblocked),
+    /// `reported`: the answer to `report` (issue 22).
+    Reported(crate::social::Reported),
 }
 
 /// The answer to `hello`: who this connection is from now on.
@@ -553,6 +555,7 @@ impl ServerMessage {
             ServerMessage::ChallengeDeclined(_) => None,
             ServerMessage::Blocked(m) => m.id.as_ref(),
             ServerMessage::Unblocked(m) => m.id.as_ref(),
+            ServerMessage::Reported(m) => m.id.as_ref(),
         }
     }
 
@@ -582,6 +585,7 @@ impl ServerMessage {
             ServerMessage::ChallengeDeclined(_) => "challenge_declined",
             ServerMessage::Blocked(_) => "blocked",
             ServerMessage::Unblocked(_) => "unblocked",
+            ServerMessage::Reported(_) => "reported",
         }
     }
 }

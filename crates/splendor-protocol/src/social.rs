@@ -85,6 +85,10 @@ pub struct ChatInfo {
     pub seat: Option<Seat>,
     /// The message, as the sender wrote it (trimmed).
     pub text: String,
+    /// The line's number in the room, from 1 (issue 22): `report` and
+    /// `block` name the line's author by it.
+    #[serde(default)]
+    pub line: u64,
 }
 
 /// `chat_history` (issue 23): the room's last chat lines (at most 50,
@@ -230,14 +234,100 @@ pub struct ChallengeDeclined {
     pub reason: DeclineReason,
 }
 
-/// `block` (issue 22): block a player by their `player_id`: quick play
+/// `block` (issue 22): block a player, named by exactly one of
+/// `player_id`, `seat` (the person in that seat of the caller's room) or
+/// `line` (the author of that chat line of the caller's room): quick play
 /// never seats the two together again, and their chat never reaches the
 /// blocker (in every room, now and later). Answered by `blocked`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+/// `unblock` takes the same fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Block {
     /// The player's public id: ten lowercase hexadecimal digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
+    /// A seat of the caller's room, as `room` numbers seats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// A chat line of the caller's room, as `chat` numbered it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+}
+
+/// Whom a `block` or a `report` names: exactly one of three ways.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Named<'a> {
+    /// By public id.
+    PlayerId(&'a str),
+    /// The person in a seat of the caller's room.
+    Seat(u8),
+    /// The author of a chat line of the caller's room.
+    Line(u64),
+}
+
+/// Exactly one of the three, or `None`.
+pub fn named(player_id: Option<&str>, seat: Option<u8>, line: Option<u64>) -> Option<Named<'_>> {
+    match (player_id, seat, line) {
+        (Some(id), None, None) => Some(Named::PlayerId(id)),
+        (None, Some(seat), None) => Some(Named::Seat(seat)),
+        (None, None, Some(line)) => Some(Named::Line(line)),
+        _ => None,
+    }
+}
+
+impl Block {
+    /// Whom it names (the parser lets through only exactly one).
+    pub fn named(&self) -> Option<Named<'_>> {
+        named(self.player_id.as_deref(), self.seat, self.line)
+    }
+}
+
+/// The most characters a report's reason may have.
+pub const MAX_REPORT_CHARS: usize = 500;
+
+/// `report` (issue 22): tell the server's operators about a player, named
+/// like `block` names one (`player_id`, `seat` or `line`), with a reason
+/// (1 to [`MAX_REPORT_CHARS`] characters, the rule chat follows). A seat
+/// or a line sends the operators the room's recent chat with it. Answered
+/// by `reported`; the reported player is never told.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// The player's public id: ten lowercase hexadecimal digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
+    /// A seat of the caller's room, as `room` numbers seats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// A chat line of the caller's room, as `chat` numbered it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// What happened, in the reporter's words.
+    pub reason: String,
+}
+
+impl Report {
+    /// Whom it names (the parser lets through only exactly one).
+    pub fn named(&self) -> Option<Named<'_>> {
+        named(self.player_id.as_deref(), self.seat, self.line)
+    }
+}
+
+/// `reported`: the answer to `report`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Reported {
+    /// The id of the `report` request, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The report's number, as the operators see it.
+    pub report: i64,
+    /// Whom: their public id and name.
     pub player_id: String,
+    /// Their display name (text from a person: show it as text).
+    pub name: String,
+    /// False when the caller's open report of this player already said
+    /// it: nothing new is kept.
+    pub new: bool,
 }
 
 /// `blocked`: the answer to `block`.

@@ -331,6 +331,10 @@ impl RoomCore {
                 let result = self.may_invite(&caller, to);
                 self.reply(ticket, result.map(Answer::Invitable));
             }
+            Request::Whois { whom } => {
+                let result = self.whois(&caller, whom);
+                self.reply(ticket, result.map(|p| Answer::Person(Box::new(p))));
+            }
             Request::RematchReady { room } => {
                 self.rematch_ready(room);
                 self.reply(ticket, Ok(Answer::Done));

@@ -22,6 +22,8 @@ pub enum Answer {
     Rematch(super::social::RematchPlan),
     /// `Invite` may go ahead: what the room offers the invitee (issue 24).
     Invitable(splendor_protocol::social::RoomTerms),
+    /// `Whois`: the person named (issue 22).
+    Person(Box<crate::whois::Person>),
     /// Any other request that succeeded.
     Done,
 }

@@ -102,6 +102,9 @@ pub enum LobbyError {
     SeatHeld(String),
     /// `invite` names a player who sits in this room already.
     AlreadySeated,
+    /// `report` or `block` names a chat line the room does not keep (any
+    /// more).
+    NoSuchLine(u64),
     /// The rules rejected the action (R11.3).
     Rule(RuleError),
 }
@@ -179,6 +182,7 @@ impl LobbyError {
             LobbyError::RatedRoom => ErrorCode::RatedRoom,
             LobbyError::SeatHeld(_) => ErrorCode::SeatHeld,
             LobbyError::AlreadySeated => ErrorCode::InvalidField,
+            LobbyError::NoSuchLine(_) => ErrorCode::InvalidField,
             LobbyError::Rule(e) => return e.code,
         };
         code.as_str()
@@ -249,6 +253,9 @@ impl LobbyError {
             LobbyError::RatedRoom => w("room-rated"),
             LobbyError::SeatHeld(code) => w("room-seat-held").text("code", code.as_str()),
             LobbyError::AlreadySeated => w("invite-already-seated"),
+            LobbyError::NoSuchLine(line) => {
+                w("room-no-such-line").num("line", i64::try_from(*line).unwrap_or(i64::MAX))
+            }
             LobbyError::Rule(e) => e.words.clone(),
         }
     }

@@ -137,6 +137,12 @@ pub enum Request {
         /// The sessions blocked.
         blocked: Vec<SessionId>,
     },
+    /// Whom a `report` or a `block` names here (issue 22): answered
+    /// [`Answer::Person`](super::effect::Answer::Person); nothing changes.
+    Whois {
+        /// A seat or a chat line.
+        whom: crate::whois::Whom,
+    },
     /// The gateway starts a quick-play room the queue filled (seat order
     /// drawn from the seed). Refused in any other room.
     StartMatch,

@@ -53,6 +53,7 @@ pub mod social;
 pub mod text;
 mod timers;
 mod upkeep;
+pub mod whois;
 pub mod write;
 
 #[cfg(test)]
@@ -73,6 +74,7 @@ pub use self::input::{Caller, DriverEvent, Request};
 pub use self::session::{Session, SessionId};
 pub use self::setup::RoomSetup;
 pub use self::social::RematchPlan;
+pub use self::whois::{Person, Whom};
 pub use self::write::{GameId, PersistError, PersistErrorKind};
 
 /// A game to put back into a room after a restart, already rebuilt from its

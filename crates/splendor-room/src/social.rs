@@ -66,6 +66,16 @@ pub(crate) struct Social {
     /// Who each session blocked (issue 22), as its gateway said: their chat
     /// never reaches it.
     blocks: HashMap<SessionId, Vec<SessionId>>,
+    /// The number of the last chat line (issue 22: `report` and `block`
+    /// name a line by it).
+    last_line: u64,
+}
+
+impl Social {
+    fn next_line(&mut self) -> u64 {
+        self.last_line += 1;
+        self.last_line
+    }
 }
 
 #[derive(Debug)]
@@ -186,6 +196,7 @@ impl RoomCore {
             from,
             seat,
             text,
+            line: self.social.next_line(),
         };
         let author = info.from.clone();
         self.notify_chat(session, &author);
@@ -237,6 +248,11 @@ impl RoomCore {
     /// removed).
     pub(crate) fn forget_chat_of(&mut self, session: SessionId) {
         self.social.lines.retain(|(author, _)| *author != session);
+    }
+
+    /// The kept chat lines with their authors, oldest first.
+    pub(crate) fn kept_lines(&self) -> impl Iterator<Item = &(SessionId, ChatInfo)> {
+        self.social.lines.iter()
     }
 
     /// Whether `viewer` blocked `author` (issue 22).

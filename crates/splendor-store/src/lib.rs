@@ -66,6 +66,7 @@ mod analysis;
 mod backend;
 mod blocks;
 mod bots;
+mod console;
 mod error;
 mod invitation;
 mod lease;
@@ -76,6 +77,7 @@ mod notify;
 mod park;
 mod queue;
 mod rating;
+mod reports;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod token;
@@ -91,6 +93,7 @@ pub use analysis::AnalysisRecord;
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
 pub use blocks::{BlockedSession, Blocking};
 pub use bots::{LadderLoad, OnlineBot, ProgramQueued, bot_name_key, owner_digest};
+pub use console::SessionRow;
 pub use error::{DbCause, StoreError};
 pub use invitation::{Invitation, Invited, Invitee};
 pub use lease::RoomLease;
@@ -109,6 +112,7 @@ pub use rating::{
     BoardKind, BoardPage, MAX_BOARD_PAGE, Opponent, PROVISIONAL_DEVIATION, PlayerRating,
     RECENT_GAMES, RatedGame, is_player_id, player_id,
 };
+pub use reports::{NewReport, REPORT_WINDOW_MS, Report, ReportLine, Reporting};
 pub use writer::WriterStats;
 
 use backend::{DbPool, dispatch};

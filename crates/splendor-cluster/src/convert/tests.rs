@@ -66,6 +66,12 @@ fn every_request_round_trips() {
         Request::Invite {
             to: splendor_lobby::SessionId(uuid::Uuid::from_u128(7)),
         },
+        Request::Whois {
+            whom: splendor_room::whois::Whom::Seat(2),
+        },
+        Request::Whois {
+            whom: splendor_room::whois::Whom::Line(41),
+        },
     ];
     for request in requests {
         let wire = through_the_wire(request_to_wire(&request));
@@ -206,6 +212,37 @@ fn answers_round_trip_and_a_rematch_plan_says_it_cannot_cross() {
         Ok(Answer::Invitable(back)) => assert_eq!(back, terms),
         other => panic!("{other:?}"),
     }
+    // Issue 22: whom a report names crosses nodes whole.
+    let line = splendor_protocol::ChatInfo {
+        id: None,
+        room: "KHPQZ".into(),
+        from: "eve".into(),
+        seat: None,
+        text: "hi".into(),
+        line: 3,
+    };
+    let person = splendor_room::whois::Person {
+        session: splendor_lobby::SessionId(uuid::Uuid::from_u128(0xe5e)),
+        name: "eve".into(),
+        program: true,
+        seat: Some(1),
+        line: Some(line.clone()),
+        chat: vec![(
+            splendor_lobby::SessionId(uuid::Uuid::from_u128(0xe5e)),
+            line,
+        )],
+        game: Some(splendor_room::write::GameId(uuid::Uuid::from_u128(9))),
+    };
+    match answer_from_wire(through_the_wire(answer_to_wire(Ok(Answer::Person(
+        Box::new(person.clone()),
+    ))))) {
+        Ok(Answer::Person(back)) => assert_eq!(*back, person),
+        other => panic!("{other:?}"),
+    }
+    let back = answer_from_wire(through_the_wire(answer_to_wire(Err(
+        LobbyError::NoSuchLine(7),
+    ))));
+    assert!(matches!(back, Err(LobbyError::NoSuchLine(7))), "{back:?}");
     let unknown = CallAnswer::Refused {
         error: splendor_protocol::node::WireError {
             kind: "from_the_future".into(),

@@ -157,7 +157,7 @@ impl RoomHandle {
         };
         match self.send_call(caller, request, Some(conn)).await? {
             Answer::Joined(joined) => Ok(joined),
-            Answer::Done | Answer::Rematch(_) | Answer::Invitable(_) => {
+            Answer::Done | Answer::Rematch(_) | Answer::Invitable(_) | Answer::Person(_) => {
                 Err(LobbyError::internal("a join answered without a seat"))
             }
         }

@@ -14,8 +14,9 @@ pub mod handle;
 
 pub use splendor_room::{
     Answer, Caller, Closed, DriverEvent, Effect, Joined, RematchPlan, Request, RestoredGame,
-    RoomProbe, clock, effect, input, notices, seats, social,
+    RoomProbe, clock, effect, input, notices, seats, social, whois,
 };
+pub use splendor_room::{Person, Whom};
 pub(crate) use splendor_room::{RoomCore, RoomSetup};
 
 pub(crate) use self::driver::Driver;

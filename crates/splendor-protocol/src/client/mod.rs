@@ -91,10 +91,12 @@ pub enum ClientMessage {
     Invite(crate::social::Invite),
     /// Decline a challenge (an invitation), with a reason (issue 24).
     Decline(crate::social::Decline),
-    /// Block a player by `player_id` (issue 22).
+    /// Block a player (issue 22).
     Block(crate::social::Block),
-    /// Unblock a player by `player_id` (issue 22).
+    /// Unblock a player (issue 22).
     Unblock(crate::social::Block),
+    /// Report a player to the operators (issue 22).
+    Report(crate::social::Report),
 }
 
 /// `hello`: identify the connection, as a new session (`name`) or by

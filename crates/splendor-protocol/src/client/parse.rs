@@ -31,7 +31,7 @@ pub struct FrameError {
 }
 
 /// The client message types, as `unknown_type` lists them.
-pub const MESSAGE_TYPES: [&str; 22] = [
+pub const MESSAGE_TYPES: [&str; 23] = [
     "hello",
     "create",
     "join",
@@ -54,6 +54,7 @@ pub const MESSAGE_TYPES: [&str; 22] = [
     "decline",
     "block",
     "unblock",
+    "report",
 ];
 
 /// The keys that make an object an action (docs/PROTOCOL.md, actions).
@@ -199,8 +200,22 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
         }
         "invite" => ClientMessage::Invite(fields_of(kind, body)?),
         "decline" => ClientMessage::Decline(fields_of(kind, body)?),
-        "block" => ClientMessage::Block(fields_of(kind, body)?),
-        "unblock" => ClientMessage::Unblock(fields_of(kind, body)?),
+        "block" => {
+            named_not_null(kind, &body)?;
+            ClientMessage::Block(one_named(kind, fields_of(kind, body)?)?)
+        }
+        "unblock" => {
+            named_not_null(kind, &body)?;
+            ClientMessage::Unblock(one_named(kind, fields_of(kind, body)?)?)
+        }
+        "report" => {
+            named_not_null(kind, &body)?;
+            let report: crate::social::Report = fields_of(kind, body)?;
+            if report.named().is_none() {
+                return Err(name_one(kind));
+            }
+            ClientMessage::Report(report)
+        }
         _ => {
             let words = Words::new("frame-type-unknown")
                 .text("type", format!("{kind:?}"))
@@ -208,6 +223,35 @@ fn parse_body(kind: &str, fields: Map<String, Value>) -> Result<ClientMessage, (
             return Err((ErrorCode::UnknownType, words));
         }
     })
+}
+
+/// `block` and `unblock` name exactly one player, one way.
+fn one_named(
+    kind: &str,
+    block: crate::social::Block,
+) -> Result<crate::social::Block, (ErrorCode, Words)> {
+    match block.named() {
+        Some(_) => Ok(block),
+        None => Err(name_one(kind)),
+    }
+}
+
+/// A player is named, not nulled: `"seat":null` is refused like a
+/// second name (so the schema and the server judge alike).
+fn named_not_null(kind: &str, body: &Value) -> Result<(), (ErrorCode, Words)> {
+    let nulled = ["player_id", "seat", "line"]
+        .iter()
+        .any(|field| body.get(field).is_some_and(Value::is_null));
+    if nulled { Err(name_one(kind)) } else { Ok(()) }
+}
+
+fn name_one(kind: &str) -> (ErrorCode, Words) {
+    (
+        ErrorCode::InvalidField,
+        Words::new("frame-name-one")
+            .text("type", kind)
+            .text("fields", "`player_id`, `seat`, `line`"),
+    )
 }
 
 /// Actions as the `invalid_action` error shows them.
@@ -335,9 +379,38 @@ mod tests {
         assert_eq!(
             ok(r#"{"type":"block","player_id":"7c01d9e4aa"}"#).message,
             ClientMessage::Block(crate::social::Block {
-                player_id: "7c01d9e4aa".into()
+                player_id: Some("7c01d9e4aa".into()),
+                ..Default::default()
             })
         );
+        // Issue 22: by seat or chat line too, and exactly one way.
+        assert_eq!(
+            ok(r#"{"type":"unblock","seat":2}"#).message,
+            ClientMessage::Unblock(crate::social::Block {
+                seat: Some(2),
+                ..Default::default()
+            })
+        );
+        assert_eq!(
+            ok(r#"{"type":"report","line":12,"reason":"insults"}"#).message,
+            ClientMessage::Report(crate::social::Report {
+                line: Some(12),
+                reason: "insults".into(),
+                ..Default::default()
+            })
+        );
+        for bad in [
+            r#"{"type":"block"}"#,
+            r#"{"type":"block","seat":1,"line":3}"#,
+            r#"{"type":"report","reason":"x"}"#,
+            r#"{"type":"report","seat":1}"#,
+            r#"{"type":"report","seat":1,"player_id":"7c01d9e4aa","reason":"x"}"#,
+            r#"{"type":"report","seat":-1,"reason":"x"}"#,
+            r#"{"type":"report","seat":null,"line":3,"reason":"x"}"#,
+            r#"{"type":"block","player_id":null,"seat":3}"#,
+        ] {
+            assert!(parse_client_frame(bad).is_err(), "{bad}");
+        }
         assert!(parse_client_frame(r#"{"type":"unblock"}"#).is_err());
         for bad in [
             r#"{"type":"decline","invitation":"9b1f","reason":"boring"}"#,

@@ -42,19 +42,19 @@ fn whoever_joins_or_comes_back_gets_the_chat_so_far_without_muted_or_removed_lin
               c5 <- room Waiting [ann* bob -] watching ["eve"] you spectator id=r2
               reply joined spectator
             ann@c1 chat hello all
-              c1 <- chat ann#0: hello all id=r3
-              c2 <- chat ann#0: hello all (frame)
-              c5 <- chat ann#0: hello all (frame)
+              c1 <- chat L1 ann#0: hello all id=r3
+              c2 <- chat L1 ann#0: hello all (frame)
+              c5 <- chat L1 ann#0: hello all (frame)
               reply ok
             bob@c2 chat hi ann
-              c1 <- chat bob#1: hi ann (frame)
-              c2 <- chat bob#1: hi ann id=r4
-              c5 <- chat bob#1: hi ann (frame)
+              c1 <- chat L2 bob#1: hi ann (frame)
+              c2 <- chat L2 bob#1: hi ann id=r4
+              c5 <- chat L2 bob#1: hi ann (frame)
               reply ok
             eve@c5 chat watching you
-              c1 <- chat eve: watching you (frame)
-              c2 <- chat eve: watching you (frame)
-              c5 <- chat eve: watching you id=r5
+              c1 <- chat L3 eve: watching you (frame)
+              c2 <- chat L3 eve: watching you (frame)
+              c5 <- chat L3 eve: watching you id=r5
               reply ok
             cy@c3 join player
               c1 <- room Waiting [ann* bob cy] watching ["eve"] you player#0
@@ -86,10 +86,10 @@ fn whoever_joins_or_comes_back_gets_the_chat_so_far_without_muted_or_removed_lin
               c5 <- room Waiting [ann* bob muted cy] watching ["eve"] (muted) you spectator (frame)
               reply ok
             cy@c3 chat hey
-              c1 <- chat cy#2: hey (frame)
-              c7 <- chat cy#2: hey (frame)
-              c3 <- chat cy#2: hey id=r10
-              c5 <- chat cy#2: hey (frame)
+              c1 <- chat L4 cy#2: hey (frame)
+              c7 <- chat L4 cy#2: hey (frame)
+              c3 <- chat L4 cy#2: hey id=r10
+              c5 <- chat L4 cy#2: hey (frame)
               reply ok
             dan@c4 join spectator
               c1 <- room Waiting [ann* bob muted cy] watching ["eve", "dan"] (muted) you player#0
@@ -150,8 +150,8 @@ fn a_blocked_sessions_chat_never_reaches_the_one_who_blocked_it() {
               reply joined player#1
               listed Waiting 2/3 host cy
             bob@c2 chat before ann came
-              c3 <- chat bob#1: before ann came (frame)
-              c2 <- chat bob#1: before ann came id=r2
+              c3 <- chat L1 bob#1: before ann came (frame)
+              c2 <- chat L1 bob#1: before ann came id=r2
               reply ok
             ann@c1 blocks bob
               reply ok
@@ -162,13 +162,13 @@ fn a_blocked_sessions_chat_never_reaches_the_one_who_blocked_it() {
               reply joined player#2
               listed Waiting 3/3 host cy
             bob@c2 chat hello
-              c3 <- chat bob#1: hello (frame)
-              c2 <- chat bob#1: hello id=r5
+              c3 <- chat L2 bob#1: hello (frame)
+              c2 <- chat L2 bob#1: hello id=r5
               reply ok
             ann@c1 chat hi
-              c3 <- chat ann#2: hi (frame)
-              c2 <- chat ann#2: hi (frame)
-              c1 <- chat ann#2: hi id=r6
+              c3 <- chat L3 ann#2: hi (frame)
+              c2 <- chat L3 ann#2: hi (frame)
+              c1 <- chat L3 ann#2: hi id=r6
               reply ok
             ann@c1 detach
               release c1
@@ -184,9 +184,9 @@ fn a_blocked_sessions_chat_never_reaches_the_one_who_blocked_it() {
             ann@c4 blocks
               reply ok
             bob@c2 chat again
-              c3 <- chat bob#1: again (frame)
-              c2 <- chat bob#1: again id=r10
-              c4 <- chat bob#1: again (frame)
+              c3 <- chat L4 bob#1: again (frame)
+              c2 <- chat L4 bob#1: again id=r10
+              c4 <- chat L4 bob#1: again (frame)
               reply ok
         "#]],
     );

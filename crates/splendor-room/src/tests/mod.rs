@@ -21,3 +21,4 @@ mod resign;
 mod social;
 mod storage;
 mod turn_based;
+mod whois;

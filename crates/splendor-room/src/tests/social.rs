@@ -27,14 +27,14 @@ fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
             ~ bob@c2 join player
             ~ eve@c3 join spectator
             bob@c2 chat   hello there
-              c1 <- chat bob#1: hello there (frame)
-              c2 <- chat bob#1: hello there id=r3
-              c3 <- chat bob#1: hello there (frame)
+              c1 <- chat L1 bob#1: hello there (frame)
+              c2 <- chat L1 bob#1: hello there id=r3
+              c3 <- chat L1 bob#1: hello there (frame)
               reply ok
             eve@c3 chat hi from the stands
-              c1 <- chat eve: hi from the stands (frame)
-              c2 <- chat eve: hi from the stands (frame)
-              c3 <- chat eve: hi from the stands id=r4
+              c1 <- chat L2 eve: hi from the stands (frame)
+              c2 <- chat L2 eve: hi from the stands (frame)
+              c3 <- chat L2 eve: hi from the stands id=r4
               reply ok
             ann@c1 chat
               reply invalid_chat: chat-empty
@@ -45,9 +45,9 @@ fn chat_reaches_everyone_in_the_room_and_bad_chat_changes_nothing() {
             ann@c1 chat z̵̡̢̧̨algo
               reply invalid_chat: chat-stacked-marks(max=3)
             ann@c1 chat gg ❤️ 👨‍👩‍👧
-              c1 <- chat ann#0: gg ❤️ 👨‍👩‍👧 id=r9
-              c2 <- chat ann#0: gg ❤️ 👨‍👩‍👧 (frame)
-              c3 <- chat ann#0: gg ❤️ 👨‍👩‍👧 (frame)
+              c1 <- chat L3 ann#0: gg ❤️ 👨‍👩‍👧 id=r9
+              c2 <- chat L3 ann#0: gg ❤️ 👨‍👩‍👧 (frame)
+              c3 <- chat L3 ann#0: gg ❤️ 👨‍👩‍👧 (frame)
               reply ok
             ann@c1 chat xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
               reply invalid_chat: chat-too-long(max=200, count=201)
@@ -95,31 +95,31 @@ fn the_host_mutes_a_seat_and_a_person_is_held_to_five_messages_in_ten_seconds() 
               c2 <- room Waiting [ann* bob] you player#1
               reply ok
             bob@c2 chat 1
-              c1 <- chat bob#1: 1 (frame)
-              c2 <- chat bob#1: 1 id=r7
+              c1 <- chat L1 bob#1: 1 (frame)
+              c2 <- chat L1 bob#1: 1 id=r7
               reply ok
             bob@c2 chat 2
-              c1 <- chat bob#1: 2 (frame)
-              c2 <- chat bob#1: 2 id=r8
+              c1 <- chat L2 bob#1: 2 (frame)
+              c2 <- chat L2 bob#1: 2 id=r8
               reply ok
             bob@c2 chat 3
-              c1 <- chat bob#1: 3 (frame)
-              c2 <- chat bob#1: 3 id=r9
+              c1 <- chat L3 bob#1: 3 (frame)
+              c2 <- chat L3 bob#1: 3 id=r9
               reply ok
             bob@c2 chat 4
-              c1 <- chat bob#1: 4 (frame)
-              c2 <- chat bob#1: 4 id=r10
+              c1 <- chat L4 bob#1: 4 (frame)
+              c2 <- chat L4 bob#1: 4 id=r10
               reply ok
             bob@c2 chat 5
-              c1 <- chat bob#1: 5 (frame)
-              c2 <- chat bob#1: 5 id=r11
+              c1 <- chat L5 bob#1: 5 (frame)
+              c2 <- chat L5 bob#1: 5 id=r11
               reply ok
             bob@c2 chat 6
               reply chat_too_fast: chat-too-fast(burst=5, seconds=10)
             wait 10s
             bob@c2 chat 7
-              c1 <- chat bob#1: 7 (frame)
-              c2 <- chat bob#1: 7 id=r13
+              c1 <- chat L6 bob#1: 7 (frame)
+              c2 <- chat L6 bob#1: 7 id=r13
               reply ok
               deadline 3610s
         "#]],
@@ -391,12 +391,12 @@ fn the_host_mutes_the_spectators_and_a_room_takes_twenty_messages_in_ten_seconds
             s1@c11 chat hello
               reply chat_muted: chat-spectators-muted
             ann@c1 chat players still talk
-              c1 <- chat ann#0: players still talk id=r9
-              c2 <- chat ann#0: players still talk (frame)
-              c11 <- chat ann#0: players still talk (frame)
-              c12 <- chat ann#0: players still talk (frame)
-              c13 <- chat ann#0: players still talk (frame)
-              c14 <- chat ann#0: players still talk (frame)
+              c1 <- chat L1 ann#0: players still talk id=r9
+              c2 <- chat L1 ann#0: players still talk (frame)
+              c11 <- chat L1 ann#0: players still talk (frame)
+              c12 <- chat L1 ann#0: players still talk (frame)
+              c13 <- chat L1 ann#0: players still talk (frame)
+              c14 <- chat L1 ann#0: players still talk (frame)
               reply ok
             ann@c1 mute spectators off
               c1 <- room Waiting [ann* bob] watching ["s1", "s2", "s3", "s4"] you player#0 id=r10
@@ -425,23 +425,23 @@ fn the_host_mutes_the_spectators_and_a_room_takes_twenty_messages_in_ten_seconds
             ~ s4@c14 chat c
             ~ s4@c14 chat d
             s4@c14 chat e
-              c1 <- chat s4: e (frame)
-              c2 <- chat s4: e (frame)
-              c11 <- chat s4: e (frame)
-              c12 <- chat s4: e (frame)
-              c13 <- chat s4: e (frame)
-              c14 <- chat s4: e id=r29
+              c1 <- chat L20 s4: e (frame)
+              c2 <- chat L20 s4: e (frame)
+              c11 <- chat L20 s4: e (frame)
+              c12 <- chat L20 s4: e (frame)
+              c13 <- chat L20 s4: e (frame)
+              c14 <- chat L20 s4: e id=r29
               reply ok
             s1@c11 chat e
               reply chat_too_fast: chat-room-too-fast(burst=20, seconds=10)
             wait 10s
             s1@c11 chat back again
-              c1 <- chat s1: back again (frame)
-              c2 <- chat s1: back again (frame)
-              c11 <- chat s1: back again id=r31
-              c12 <- chat s1: back again (frame)
-              c13 <- chat s1: back again (frame)
-              c14 <- chat s1: back again (frame)
+              c1 <- chat L21 s1: back again (frame)
+              c2 <- chat L21 s1: back again (frame)
+              c11 <- chat L21 s1: back again id=r31
+              c12 <- chat L21 s1: back again (frame)
+              c13 <- chat L21 s1: back again (frame)
+              c14 <- chat L21 s1: back again (frame)
               reply ok
               deadline 3610s
         "#]],

@@ -376,15 +376,15 @@ fn r12_5_players_away_are_told_of_their_turn_the_chat_and_the_end() {
               deadline 90000s
             ann@c1 chat your move
               notify bob chat from ann
-              c1 <- chat ann#0: your move id=r5
+              c1 <- chat L1 ann#0: your move id=r5
               reply ok
             ann@c1 chat please
-              c1 <- chat ann#0: please id=r6
+              c1 <- chat L2 ann#0: please id=r6
               reply ok
             wait 10m
             ann@c1 chat still there?
               notify bob chat from ann
-              c1 <- chat ann#0: still there? id=r7
+              c1 <- chat L3 ann#0: still there? id=r7
               reply ok
             bob@c3 join player
               c1 <- room Playing [ann* bob] you player#0

@@ -26,6 +26,7 @@ use crate::config::AdminToken;
 
 mod bans;
 mod remove;
+mod reports;
 
 /// The largest body an admin route reads.
 const MAX_BODY: usize = 16 * 1024;
@@ -88,6 +89,14 @@ pub(crate) fn routes(state: &AppState) -> Option<Router<AppState>> {
                 axum::routing::post(bans::lift),
             )
             .route("/api/admin/audit", get(bans::audit))
+            .route("/api/admin/reports", get(reports::list))
+            .route(
+                "/api/admin/reports/{id}/resolve",
+                axum::routing::post(reports::resolve),
+            )
+            .route("/api/admin/sessions", get(reports::sessions))
+            .route("/api/admin/sessions/{session}", get(reports::session))
+            .route("/api/admin/queue", get(reports::queue))
             .route(
                 "/api/admin/players/{session}/forget",
                 axum::routing::post(bans::forget),

@@ -1,5 +1,6 @@
 //! `block` and `unblock` (issue 22): a player blocks another by
-//! `player_id`. The store keeps it (so quick play, on any node, never seats
+//! `player_id`, or by the seat or chat line of the room it is in (see
+//! `report.rs`). The store keeps it (so quick play, on any node, never seats
 //! the two together again); this connection keeps the list of the sessions
 //! its session blocked and tells every room it joins (`Request::Blocks`),
 //! which then keeps their chat from reaching it.
@@ -51,9 +52,19 @@ impl Client {
         let Some(session) = self.require_session(&id) else {
             return;
         };
-        let Some((store, player_id, other)) = self.find_player(&block.player_id, &id).await else {
+        let Some(named) = block.named() else {
+            return self.reply_error(
+                ErrorCode::InvalidField,
+                Words::new("frame-name-one")
+                    .text("type", if undo { "unblock" } else { "block" })
+                    .text("fields", "`player_id`, `seat`, `line`"),
+                id,
+            );
+        };
+        let Some((store, other)) = self.find_named(named, &id).await else {
             return;
         };
+        let player_id = other.player_id.clone();
         let me = SessionId(session.id.0);
         if other.session == me {
             return self.reply_error(ErrorCode::InvalidField, Words::new("block-yourself"), id);

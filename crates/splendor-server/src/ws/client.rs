@@ -416,6 +416,7 @@ impl Client {
             ClientMessage::Decline(decline) => self.decline(decline, id).await,
             ClientMessage::Block(block) => self.block(block, id, false).await,
             ClientMessage::Unblock(block) => self.block(block, id, true).await,
+            ClientMessage::Report(report) => self.report(report, id).await,
         }
     }
 

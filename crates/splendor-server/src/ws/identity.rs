@@ -172,13 +172,12 @@ impl Client {
         self.liveness = hello
             .liveness_s
             .map(|every| Duration::from_millis(u64::from(every) * 2400));
-        // A program's owner and address, as of this hello (issue 24: the
-        // ladder's pairing and caps read them); one that takes challenges
-        // is listed online while this connection is open, from before its
-        // `welcome` on.
-        if bot {
-            self.program_owner(session.id, hello.owner.as_deref()).await;
-        }
+        // The session's address as of this hello (issue 22: the operators'
+        // console finds sessions by it), and a program's owner (issue 24:
+        // the ladder's pairing and caps read both); a program that takes
+        // challenges is listed online while this connection is open, from
+        // before its `welcome` on.
+        self.program_owner(session.id, hello.owner.as_deref()).await;
         if bot && hello.challenges {
             self.challenges = true;
             self.program_online(session.id).await;

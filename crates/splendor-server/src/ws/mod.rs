@@ -19,6 +19,7 @@ mod identity;
 mod invite;
 mod programs;
 mod queue;
+mod report;
 mod rooms;
 mod writer;
 

@@ -70,8 +70,9 @@ impl Client {
         self.reply_error(ErrorCode::NameTaken, words, id);
     }
 
-    /// Program `session`'s owner (kept as a digest) and this connection's
-    /// address, for the ladder's pairing and caps.
+    /// `session`'s owner (a program's, kept as a digest; a person has
+    /// none) and this connection's address, for the ladder's pairing and
+    /// caps and the operators' search.
     pub(super) async fn program_owner(
         &self,
         session: splendor_lobby::SessionId,

@@ -55,6 +55,8 @@ pub(crate) mod sqlite {
     include!("invitation_queries.rs");
     include!("bot_queries.rs");
     include!("block_queries.rs");
+    include!("report_queries.rs");
+    include!("console_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -74,6 +76,8 @@ pub(crate) mod postgres {
     include!("invitation_queries.rs");
     include!("bot_queries.rs");
     include!("block_queries.rs");
+    include!("report_queries.rs");
+    include!("console_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

@@ -224,6 +224,10 @@ pub(crate) async fn forget_session(
         "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
         // What its invitations counted against its hourly limit.
         "DELETE FROM invitations_made WHERE from_session = $1",
+        // Reports it made or that name it, and its lines kept with others'
+        // reports (issue 22).
+        "DELETE FROM reports WHERE reporter = $1 OR reported = $1",
+        "DELETE FROM report_lines WHERE session = $1",
     ] {
         sqlx::query(sql)
             .bind(session)
@@ -231,7 +235,8 @@ pub(crate) async fn forget_session(
             .await
             .map_err(|e| classify(BACKEND, e))?;
     }
-    sqlx::query("UPDATE sessions SET player_id = '' WHERE id = $1")
+    // Its id, and the address and owner it said hello with.
+    sqlx::query("UPDATE sessions SET player_id = '', client = NULL, owner = NULL WHERE id = $1")
         .bind(session)
         .execute(&mut *tx)
         .await

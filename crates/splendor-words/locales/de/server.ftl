@@ -262,3 +262,13 @@ invite-too-many = höchstens { $max } Einladungen pro Stunde; versuche es in { $
    *[other] { $minutes } Minuten
 } wieder
 push-invitation = { $name } lädt dich in Raum { $room } ein.
+room-no-such-line = dieser Raum bewahrt keine Chatzeile { $line } (nie gesendet, zu alt oder entfernt)
+frame-name-one = { $type } nennt einen Spieler auf genau eine Weise: eines von { $fields }
+report-empty = sag, was passiert ist: eine Meldung braucht einen Grund
+report-too-long = der Grund einer Meldung hat höchstens { $max } Zeichen, dieser hat { $count }
+report-text = der Grund einer Meldung darf keine Steuerzeichen, unsichtbaren Zeichen oder gestapelten Kombinationszeichen enthalten
+report-yourself = du kannst dich nicht selbst melden
+report-too-many = höchstens { $max } Meldungen pro Tag; versuche es in { $hours ->
+    [one] 1 Stunde
+   *[other] { $hours } Stunden
+} wieder

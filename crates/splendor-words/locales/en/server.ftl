@@ -250,3 +250,13 @@ invite-too-many = at most { $max } invitations an hour; try again in { $minutes 
    *[other] { $minutes } minutes
 }
 push-invitation = { $name } invites you to room { $room }.
+room-no-such-line = this room keeps no chat line { $line } (it was never sent, or is too old or was removed)
+frame-name-one = { $type } names a player in exactly one way: one of { $fields }
+report-empty = say what happened: a report needs a reason
+report-too-long = a report's reason has at most { $max } characters, this one has { $count }
+report-text = a report's reason may not hold control or invisible characters or stacks of combining marks
+report-yourself = you cannot report yourself
+report-too-many = at most { $max } reports a day; try again in { $hours ->
+    [one] 1 hour
+   *[other] { $hours } hours
+}

@@ -263,3 +263,13 @@ invite-too-many = au plus { $max } invitations par heure ; réessayez dans { $mi
    *[other] { $minutes } minutes
 }
 push-invitation = { $name } vous invite dans la salle { $room }.
+room-no-such-line = cette salle ne garde pas de ligne de discussion { $line } (jamais envoyée, trop ancienne ou retirée)
+frame-name-one = { $type } désigne un joueur d'une seule façon : l'un de { $fields }
+report-empty = dites ce qui s'est passé : un signalement a besoin d'un motif
+report-too-long = le motif d'un signalement a au plus { $max } caractères, celui-ci en a { $count }
+report-text = le motif d'un signalement ne peut contenir ni caractères de contrôle ou invisibles ni empilements de diacritiques
+report-yourself = vous ne pouvez pas vous signaler vous-même
+report-too-many = au plus { $max } signalements par jour ; réessayez dans { $hours ->
+    [one] 1 heure
+   *[other] { $hours } heures
+}

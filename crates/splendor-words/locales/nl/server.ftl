@@ -265,3 +265,13 @@ invite-too-many = hoogstens { $max } uitnodigingen per uur; probeer het opnieuw 
    *[other] { $minutes } minuten
 }
 push-invitation = { $name } nodigt je uit in kamer { $room }.
+room-no-such-line = deze kamer bewaart geen chatregel { $line } (nooit verstuurd, te oud of verwijderd)
+frame-name-one = { $type } noemt een speler op precies één manier: een van { $fields }
+report-empty = zeg wat er gebeurde: een melding heeft een reden nodig
+report-too-long = de reden van een melding heeft hoogstens { $max } tekens, deze heeft er { $count }
+report-text = de reden van een melding mag geen stuurtekens, onzichtbare tekens of stapels combinerende tekens bevatten
+report-yourself = je kunt jezelf niet melden
+report-too-many = hoogstens { $max } meldingen per dag; probeer het opnieuw over { $hours ->
+    [one] 1 uur
+   *[other] { $hours } uur
+}

@@ -21,6 +21,22 @@ impl Table {
                         c.initial_s, c.increment_s
                     ))
                 ),
+                Ok(Answer::Person(p)) => format!(
+                    "reply person {}{}{}{} line {} chat {} game {}",
+                    p.name,
+                    p.seat.map_or(String::new(), |s| format!("#{s}")),
+                    if p.program { " (program)" } else { "" },
+                    if self.name(p.session) == p.name {
+                        ""
+                    } else {
+                        " (another session)"
+                    },
+                    p.line
+                        .as_ref()
+                        .map_or("-".into(), |l| format!("L{} {:?}", l.line, l.text)),
+                    p.chat.len(),
+                    if p.game.is_some() { "yes" } else { "no" },
+                ),
                 Ok(Answer::Joined(j)) => format!("reply joined {}", you(j.role, j.seat)),
                 Ok(Answer::Rematch(plan)) => {
                     let others: Vec<String> = plan
@@ -182,7 +198,8 @@ impl Table {
                 )
             }
             ServerMessage::Chat(c) => format!(
-                "chat {}{}: {}{}",
+                "chat L{} {}{}: {}{}",
+                c.line,
                 c.from,
                 c.seat.map_or(String::new(), |s| format!("#{s}")),
                 c.text,

@@ -132,6 +132,13 @@ impl Table {
                     .map(|w| self.session_named(w))
                     .collect(),
             },
+            ("whois", what) => Request::Whois {
+                whom: match what.split_once(' ') {
+                    Some(("seat", n)) => crate::whois::Whom::Seat(n.parse().expect("whois seat N")),
+                    Some(("line", n)) => crate::whois::Whom::Line(n.parse().expect("whois line N")),
+                    _ => panic!("whois seat N | whois line N"),
+                },
+            },
             ("remove_bot", seat) => Request::RemoveBot {
                 seat: seat.parse().expect("remove_bot SEAT"),
             },

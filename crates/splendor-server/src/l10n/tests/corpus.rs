@@ -312,6 +312,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         LobbyError::RatedRoom,
         LobbyError::SeatHeld("KHPQZ".into()),
         LobbyError::AlreadySeated,
+        LobbyError::NoSuchLine(12),
     ];
     for error in errors {
         corpus.add(&format!("lobby: {}", error.code()), error.words());
@@ -371,6 +372,8 @@ fn protocol_messages(corpus: &mut Corpus) {
         r#"{"type":"start","seat_order":"alphabetical"}"#,
         r#"{"type":"add_bot"}"#,
         r#"{"type":"remove_bot","seat":true}"#,
+        r#"{"type":"block"}"#,
+        r#"{"type":"report","seat":1,"line":2,"reason":"x"}"#,
     ];
     for frame in frames {
         match parse_client_frame(frame) {
@@ -467,6 +470,24 @@ fn invite_messages(corpus: &mut Corpus) {
     corpus.add("invite", Words::new("invite-yourself"));
     corpus.add("block", Words::new("block-yourself"));
     corpus.add("block", Words::new("block-too-many").num("max", 500));
+    // Issue 22: what `report` answers, as `ws::report` words it.
+    for id in ["report-empty", "report-text", "report-yourself"] {
+        corpus.add("report", Words::new(id));
+    }
+    corpus.add(
+        "report",
+        Words::new("report-too-long")
+            .count("max", 500)
+            .count("count", 612),
+    );
+    for hours in [1, 23] {
+        corpus.add(
+            "report",
+            Words::new("report-too-many")
+                .count("max", 10)
+                .count("hours", hours),
+        );
+    }
     corpus.add(
         "decline",
         Words::new("invite-not-found").text("id", "\"0f3c\""),

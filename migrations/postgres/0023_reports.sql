@@ -1,0 +1,36 @@
+-- Players' reports to the operators (issue 22). A report names the
+-- reported session as the room (or the player id) named it, keeps the
+-- chat the room held then in report_lines (each line with its author, so
+-- that forgetting a player takes their lines), and stays until resolved;
+-- resolving records what was done. No foreign key to sessions: a report
+-- outlives the pruning of a quiet session (forget-player deletes it).
+CREATE TABLE reports (
+    id             BIGSERIAL PRIMARY KEY,
+    at             BIGINT NOT NULL,
+    reporter       UUID    NOT NULL,
+    reporter_name  TEXT    NOT NULL,
+    reported       UUID    NOT NULL,
+    reported_name  TEXT    NOT NULL,
+    room           TEXT,
+    game           TEXT,
+    seat           BIGINT,
+    line           TEXT,
+    reason         TEXT    NOT NULL,
+    resolved_at    BIGINT,
+    action         TEXT,
+    note           TEXT
+);
+CREATE INDEX reports_open ON reports (resolved_at, id);
+CREATE INDEX reports_by_reported ON reports (reported);
+CREATE INDEX reports_by_reporter ON reports (reporter, at);
+CREATE TABLE report_lines (
+    report   BIGINT NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
+    n        BIGINT NOT NULL,
+    session  UUID,
+    name     TEXT    NOT NULL,
+    seat     BIGINT,
+    line     BIGINT NOT NULL,
+    text     TEXT    NOT NULL,
+    PRIMARY KEY (report, n)
+);
+CREATE INDEX report_lines_by_session ON report_lines (session);
