@@ -309,6 +309,11 @@ function handle(msg) {
     case 'invited':
       invited(msg);
       return;
+    case 'reported':
+    case 'blocked':
+    case 'unblocked':
+      moderationAnswer(msg);
+      break;
     case 'chat_history':
       if (S.room && msg.room === S.room.code) chatHistory(msg);
       return;
@@ -365,6 +370,7 @@ function leaveRoomView() {
   S.selected = null;
   S.followed = null;
   chatReset();
+  moderationReset();
   turnAlerts(true);
 }
 
@@ -558,6 +564,7 @@ function setup() {
   $('chat-form').addEventListener('submit', sendChat);
   $('mute-spectators').addEventListener('click', muteSpectators);
   setupAlerts();
+  setupReports();
   setupPush();
   setupQueue();
   setupInvites();

@@ -252,7 +252,7 @@ function renderRoom() {
         ? el('button', { type: 'button', cls: 'quiet small', text: t('room.remove'), onclick: () => send({ type: 'remove_bot', seat: s.seat }) })
         : null,
       s.muted ? el('span', { cls: 'tag away', text: t('tag.muted') }) : null,
-      muteButton(r, s)));
+      muteButton(r, s), ...personButtons(r, s)));
   }
   $('spectator-list').textContent = r.spectators.length
     ? t('room.watching', { names: r.spectators.join(', ') }) : '';

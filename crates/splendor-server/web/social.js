@@ -41,7 +41,7 @@ function renderChat() {
   const list = $('chat-log');
   list.replaceChildren(...chatLines.map((m) => el('li', {},
     el('strong', { text: m.from }), m.seat === undefined ? el('span', { cls: 'tag', text: t('tag.watching') }) : null,
-    ': ', m.text)));
+    ': ', m.text, ' ', lineReportButton(m))));
   if (!chatLines.length) list.append(el('li', { cls: 'muted', text: t('chat.empty') }));
   list.scrollTop = list.scrollHeight;
   const me = S.room.you.seat !== undefined ? S.room.seats[S.room.you.seat] : null;
@@ -76,6 +76,87 @@ function muteButton(r, s) {
     'aria-pressed': s.muted ? 'true' : 'false',
     onclick: () => send({ type: 'mute', seat: s.seat, muted: !s.muted }),
   });
+}
+
+// ---- Reports and blocks (issue 22) ---------------------------------------------------
+
+// Seats blocked from this room, by seat number (the server keeps the real
+// list, by player, on every node).
+const blockedSeats = new Set();
+// What the open report dialog names: { seat } or { line }, and a name.
+let reportTarget = null;
+
+// "Report" and "Block" beside another person's seat (a program's too; not a
+// built-in bot's, not mine).
+function personButtons(r, s) {
+  if (!S.identified || s.bot || s.seat === r.you.seat) return [];
+  const blocked = blockedSeats.has(s.seat);
+  return [
+    el('button', {
+      type: 'button', cls: 'quiet small', text: t('report.button'),
+      'aria-label': t('report.label', { name: s.name }),
+      onclick: () => openReport({ seat: s.seat }, s.name, null),
+    }),
+    el('button', {
+      type: 'button', cls: 'quiet small', text: t(blocked ? 'block.undo' : 'block.button'),
+      'aria-label': t(blocked ? 'block.undoLabel' : 'block.label', { name: s.name }),
+      'aria-pressed': blocked ? 'true' : 'false',
+      onclick: () => send({ type: blocked ? 'unblock' : 'block', seat: s.seat }),
+    }),
+  ];
+}
+
+// A chat line's own report button, for lines of others.
+function lineReportButton(m) {
+  const r = S.room;
+  const mine = m.seat !== undefined ? m.seat === r.you.seat : (r.you.seat === undefined && m.from === S.name);
+  if (!S.identified || mine || !m.line) return null;
+  return el('button', {
+    type: 'button', cls: 'quiet small flag', text: '⚑',
+    'aria-label': t('report.lineLabel', { name: m.from }), title: t('report.lineLabel', { name: m.from }),
+    onclick: () => openReport({ line: m.line }, m.from, m.text),
+  });
+}
+
+function openReport(target, name, line) {
+  reportTarget = target;
+  $('report-title').textContent = t('report.title', { name });
+  $('report-line').hidden = !line;
+  $('report-line').textContent = line ? `“${line}”` : '';
+  $('report-reason').value = '';
+  $('report-dialog').showModal();
+  $('report-reason').focus();
+}
+
+function setupReports() {
+  $('report-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const reason = $('report-reason').value.trim();
+    if (!reason || !reportTarget) return;
+    if (send({ type: 'report', ...reportTarget, reason })) $('report-dialog').close();
+  });
+  $('report-cancel').addEventListener('click', () => $('report-dialog').close());
+}
+
+// The server's answers to report, block and unblock.
+function moderationAnswer(msg) {
+  if (msg.type === 'reported') {
+    toast(t(msg.new ? 'report.sent' : 'report.already', { name: msg.name }));
+    return;
+  }
+  const seat = S.room ? S.room.seats.find((s) => s && s.name === msg.name && !s.bot) : null;
+  if (msg.type === 'blocked') {
+    if (seat) blockedSeats.add(seat.seat);
+    toast(t('block.done', { name: msg.name }));
+  } else {
+    if (seat) blockedSeats.delete(seat.seat);
+    toast(t('block.undone'));
+  }
+}
+
+function moderationReset() {
+  blockedSeats.clear();
+  reportTarget = null;
 }
 
 // ---- Rematch ------------------------------------------------------------------------

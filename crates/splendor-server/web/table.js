@@ -360,7 +360,8 @@ function renderPlayers() {
         text: clockText(clockNow(clock)),
       }) : null,
       el('span', { cls: 'score', text: t('points', { n: p.points }) }),
-      seat ? muteButton(S.room, seat) : null);
+      seat ? muteButton(S.room, seat) : null,
+      ...(seat ? personButtons(S.room, seat) : []));
     const reserved = p.reserved.map((r) => (r.card
       ? cardNode(r.card, { small: true, bonuses: p.bonuses })
       : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.hidden', { level: r.level }) })));
