@@ -153,6 +153,78 @@ async fn an_address_that_guesses_is_cut_off_even_with_the_right_token() {
     assert!(body.contains("too_many_attempts"), "{body}");
 }
 
+#[tokio::test]
+async fn automatic_sanctions_are_in_the_audit_log_once_per_address_and_quiet_period() {
+    // Issue 22: what the server does on its own against a client is in the
+    // audit log beside the operators' actions (actor `system`), one row per
+    // sanction and address per ten minutes.
+    let server = TestServer::start_with(Config {
+        client_ip_header: Some("X-Real-IP".into()),
+        max_messages_per_second: 2,
+        message_burst: 2,
+        admin: AdminOptions {
+            admin_token: Some(AdminToken::new(TOKEN).expect("a token")),
+            admin_token_file: None,
+        },
+        ..Config::default()
+    })
+    .await;
+    // An address guesses the token past the limit, twice over.
+    for i in 0..15 {
+        let wrong = bearer(&format!("guess-number-{i:04}-xxxx"));
+        http_get_with(
+            server.addr(),
+            "/api/admin/rooms",
+            &[("Authorization", &wrong), ("X-Real-IP", "203.0.113.9")],
+        )
+        .await;
+    }
+    // A client floods its socket until it is closed (4003).
+    let mut flood = TestClient::connect(&server, "flood").await;
+    flood.hello().await;
+    flood
+        .send_many((0..50).map(|i| json!({"type": "ping", "id": i}).to_string()))
+        .await;
+    let (code, reason) = flood.expect_close().await;
+    assert_eq!(code, 4003, "closed for the rate: {reason}");
+
+    // Each row is written before the refusal or the close it audits.
+    let (status, text) = http_get_with(
+        server.addr(),
+        "/api/admin/audit",
+        &[
+            ("Authorization", &bearer(TOKEN)),
+            ("X-Real-IP", "198.51.100.1"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let audit: Value = serde_json::from_str(&text).unwrap();
+    let entries = audit["entries"].as_array().unwrap();
+    let guessing: Vec<&Value> = entries
+        .iter()
+        .filter(|e| e["action"] == "auto_cut_off_token_guessing")
+        .collect();
+    assert_eq!(
+        guessing.len(),
+        1,
+        "once, though cut off five times: {audit}"
+    );
+    assert_eq!(guessing[0]["actor"], "system");
+    assert_eq!(guessing[0]["target"], "address:203.0.113.9");
+    let flood_row = entries
+        .iter()
+        .find(|e| e["action"] == "auto_close_flood")
+        .unwrap_or_else(|| panic!("{audit}"));
+    assert!(
+        flood_row["target"]
+            .as_str()
+            .unwrap()
+            .starts_with("address:127.0.0.1 session:"),
+        "{flood_row}"
+    );
+}
+
 async fn post(server: &TestServer, path: &str, body: &str) -> (u16, Value) {
     let auth = bearer(TOKEN);
     let (status, text) = http_post_with(

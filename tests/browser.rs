@@ -24,6 +24,9 @@ const SERVER: &str = env!("CARGO_BIN_EXE_splendor-server-e2e");
 /// run.
 const SUITE_LIMIT: Duration = Duration::from_secs(300);
 
+/// The operators' token of the server under test.
+const ADMIN_TOKEN: &str = "browser-suite-operators-token";
+
 /// Chromium, unless `SPLENDOR_CHROMIUM` names another.
 const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -49,6 +52,8 @@ async fn the_page_plays_a_whole_game_in_chromium_and_passes_axe() {
             ("SPLENDOR_STRONG_ITERATIONS", "300"),
             // Room links name the host's public address (issue 23).
             ("SPLENDOR_PUBLIC_URL", "https://splendor.example.org"),
+            // The operators' console (issue 22).
+            ("SPLENDOR_ADMIN_TOKEN", ADMIN_TOKEN),
         ],
     )
     .await;
@@ -59,6 +64,7 @@ async fn the_page_plays_a_whole_game_in_chromium_and_passes_axe() {
         .arg(&base_url)
         .env("SPLENDOR_CHROMIUM", &chromium)
         .env("SPLENDOR_BROWSER_SCREENSHOTS", &shots)
+        .env("SPLENDOR_ADMIN_TOKEN", ADMIN_TOKEN)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -95,6 +95,8 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/leaderboard", "text/html; charset=utf-8"),
         ("/how-to-play", "text/html; charset=utf-8"),
         ("/how-to-play.js", "text/javascript; charset=utf-8"),
+        ("/admin", "text/html; charset=utf-8"),
+        ("/admin.js", "text/javascript; charset=utf-8"),
         ("/i18n.js", "text/javascript; charset=utf-8"),
         ("/i18n-nl.js", "text/javascript; charset=utf-8"),
         ("/i18n-fr.js", "text/javascript; charset=utf-8"),
@@ -159,7 +161,10 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
     assert_eq!(board_page.matches("<script").count(), 7, "{board_page}");
     let howto_page = get(&server, "/how-to-play").await.body;
     assert_eq!(howto_page.matches("<script").count(), 7, "{howto_page}");
-    for page in [&page, &replay_page, &board_page, &howto_page] {
+    // The operators' console (issue 22): loaded by anyone, holding no data.
+    let admin_page = get(&server, "/admin").await.body;
+    assert_eq!(admin_page.matches("<script").count(), 7, "{admin_page}");
+    for page in [&page, &replay_page, &board_page, &howto_page, &admin_page] {
         assert!(!page.contains("style="), "{page}");
         assert!(!has_inline_handler(page), "{page}");
         assert_eq!(
@@ -187,6 +192,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/quickplay.js",
         "/leaderboard.js",
         "/how-to-play.js",
+        "/admin.js",
         "/i18n.js",
         "/i18n-nl.js",
         "/i18n-fr.js",

@@ -36,6 +36,9 @@ async function settledRounds(page) {
   return handle.jsonValue();
 }
 
+/// The operators' token the server was started with (tests/browser.rs).
+const ADMIN_TOKEN = process.env.SPLENDOR_ADMIN_TOKEN || '';
+
 /// Moves played before one player reloads the page.
 const MOVES_BEFORE_RELOAD = 12;
 
@@ -100,6 +103,72 @@ const STEPS = [
       await p.page.locator(SEL.chatLines).filter({ hasText: text }).waitFor();
     }
     run.shared.chatText = text;
+  }),
+
+  step('Bob reports Ann\'s chat line from the page; Ann is not told', async (run) => {
+    const [ann, bob] = [run.player('Ann'), run.player('Bob')];
+    await bob.page.getByRole('button', { name: 'Report this line by Ann' }).first().click();
+    const dialog = bob.page.locator('#report-dialog');
+    await dialog.getByRole('heading', { name: 'Report Ann' }).waitFor();
+    assert.match(await dialog.locator('#report-line').textContent(), /good luck from Ann/);
+    await checkAccessibility(run, bob.page, 'the report dialog');
+    await dialog.getByLabel('What happened?').fill('she wished me luck too loudly');
+    await bob.page.screenshot({ path: path.join(run.shotsDir, 'report-dialog.png') });
+    await dialog.getByRole('button', { name: 'Send the report' }).click();
+    await bob.page.locator('#toast').filter({ hasText: 'Report sent' }).waitFor();
+    assert.equal(await dialog.isVisible(), false, 'the dialog closed');
+    assert.equal(await ann.page.locator('#toast').filter({ hasText: /report/i }).count(), 0, 'Ann is not told');
+  }),
+
+  step('Bob blocks Ann from her seat, and unblocks her', async (run) => {
+    const { page } = run.player('Bob');
+    await page.getByRole('button', { name: /^Block Ann/ }).first().click();
+    await page.locator('#toast').filter({ hasText: 'You blocked Ann' }).waitFor();
+    const undo = page.getByRole('button', { name: 'Unblock Ann' }).first();
+    await undo.waitFor();
+    assert.equal(await undo.getAttribute('aria-pressed'), 'true');
+    await undo.click();
+    await page.locator('#toast').filter({ hasText: 'Unblocked.' }).waitFor();
+    await page.getByRole('button', { name: /^Block Ann/ }).first().waitFor();
+    // The notice has been read: the moves below expect none.
+    await page.evaluate(() => { document.getElementById('toast').hidden = true; });
+  }),
+
+  step('an operator opens /admin with the token, reads Bob\'s report with its chat and resolves it', async (run) => {
+    const op = await run.openPlayer('Operator', { width: 1280, height: 900 });
+    const { page } = op;
+    await page.goto(`${run.baseUrl}/admin`);
+    await page.getByRole('heading', { name: 'Operators\' console' }).waitFor();
+    await checkAccessibility(run, page, 'the console, signing in');
+    // A wrong token is refused and says so.
+    await page.getByLabel('Operators\' token').fill('not-the-token-at-all');
+    await page.getByRole('button', { name: 'Open the console' }).click();
+    await page.locator('#status').filter({ hasText: 'That is not the operators’ token.' }).waitFor();
+    await page.getByLabel('Operators\' token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Open the console' }).click();
+    const report = page.locator('article.report').filter({ hasText: 'Ann, reported by Bob' });
+    await report.waitFor();
+    assert.match(await report.locator('blockquote').textContent(), /too loudly/);
+    await report.locator('li.reported-line').filter({ hasText: run.shared.chatText }).waitFor();
+    assert.equal(await report.getByRole('link', { name: 'The game’s replay' }).count(), 1);
+    // The live rooms show the game, the players' search finds Bob.
+    await page.locator('#room-table tbody tr').filter({ hasText: 'playing' }).first().waitFor();
+    await checkAccessibility(run, page, 'the console');
+    await page.locator('#lang').selectOption('nl');
+    await page.getByRole('heading', { name: 'Open meldingen' }).waitFor();
+    await checkAccessibility(run, page, 'the console, in Dutch');
+    await page.locator('#lang').selectOption('en');
+    await page.screenshot({ path: path.join(run.shotsDir, 'admin-console.png'), fullPage: true });
+    await report.getByRole('button', { name: 'Resolve' }).click();
+    await page.locator('#status').filter({ hasText: 'Write a note first' }).waitFor();
+    await report.getByLabel('Note, and the reason a sanction shows the player').fill('nothing wrong: dismissed');
+    await report.getByLabel('What was done').selectOption('dismissed');
+    await report.getByRole('button', { name: 'Resolve' }).click();
+    await page.getByText('No open reports.').waitFor();
+    await page.locator('#audit-table tbody tr').filter({ hasText: 'resolve_report' }).first().waitFor();
+    run.pages = run.pages.filter((p) => p.page !== page);
+    run.players = run.players.filter((p) => p !== op);
+    await op.context.close();
   }),
 
   step('axe: the table at the start', async (run) => {

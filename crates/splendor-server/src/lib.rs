@@ -40,6 +40,7 @@
 
 mod admin;
 mod analysis;
+mod auto_audit;
 mod bots;
 pub mod cli;
 mod cluster;

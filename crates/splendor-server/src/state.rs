@@ -44,6 +44,8 @@ struct AppInner {
     finished_bodies: finished_cache::FinishedBodies,
     /// Bans made while this node runs, for its open connections.
     sanctions: sanctions::Sanctions,
+    /// When each automatic sanction was last audited (issue 22).
+    auto_audit: crate::auto_audit::AutoAudit,
     /// The host's words kept out of names and chat.
     word_filter: crate::limits::WordFilter,
     /// One permit per open WebSocket, up to `max_connections`.
@@ -202,6 +204,7 @@ impl AppState {
                     .then(|| ConnectRate::new(config.max_api_requests_per_ip_per_minute)),
                 finished_bodies: Default::default(),
                 sanctions: Default::default(),
+                auto_audit: Default::default(),
                 word_filter,
                 connection_slots: Arc::new(Semaphore::new(
                     config.websocket_cap().min(Semaphore::MAX_PERMITS),
@@ -329,6 +332,10 @@ impl AppState {
 
     pub(crate) fn word_filter(&self) -> &crate::limits::WordFilter {
         &self.inner.word_filter
+    }
+
+    pub(crate) fn auto_audit(&self) -> &crate::auto_audit::AutoAudit {
+        &self.inner.auto_audit
     }
 
     pub(crate) fn sanctions(&self) -> &sanctions::Sanctions {

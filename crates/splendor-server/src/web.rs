@@ -86,6 +86,16 @@ const HOWTO_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/how-to-play.js"),
     "text/javascript; charset=utf-8",
 );
+// The operators' console (issue 22): a page anyone may load, holding no
+// data; it asks for the operators' token and calls /api/admin/... with it.
+const ADMIN_PAGE: Asset = Asset::new(
+    include_bytes!("../web/admin.html"),
+    "text/html; charset=utf-8",
+);
+const ADMIN_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/admin.js"),
+    "text/javascript; charset=utf-8",
+);
 // Web Push: the opt-in (issue 25), and the service worker that shows what
 // is pushed.
 const PUSH_SCRIPT: Asset = Asset::new(
@@ -181,6 +191,11 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/how-to-play.js",
             get(async |h: HeaderMap| serve(&HOWTO_SCRIPT, &h)),
+        )
+        .route("/admin", get(async |h: HeaderMap| serve(&ADMIN_PAGE, &h)))
+        .route(
+            "/admin.js",
+            get(async |h: HeaderMap| serve(&ADMIN_SCRIPT, &h)),
         )
         .route(
             "/push.js",

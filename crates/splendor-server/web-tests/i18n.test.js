@@ -31,6 +31,8 @@ function sampleParams(n) {
     waiting: 2, secs: 12, page: 1, pages: 3, rating: '1612 ± 80', deviation: 80, games: 5, wins: 2, kind: 'a bot',
     place: 1, before: 1500, after: 1612, ahead: 1, done: 12, total: 60, mark: 'MARK', drop: 24,
     list: 'Ann 60%, Bob 40%', move: 'MOVE', colors: 'COLOR, COLOR', time: '1 day',
+    // The operators' console (issue 22).
+    by: 'Bob', seat: 1, since: 'DATE', until: 'DATE', when: 'DATE', action: 'ACTION',
   };
 }
 

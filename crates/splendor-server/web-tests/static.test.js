@@ -17,9 +17,9 @@ addMessages('en', ftlTerms('en'));
 const WEB = path.join(__dirname, '..', 'web');
 const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');
 const EN = MESSAGES.en;
-const PAGES = ['index.html', 'replay.html', 'leaderboard.html', 'how-to-play.html'];
+const PAGES = ['index.html', 'replay.html', 'leaderboard.html', 'how-to-play.html', 'admin.html'];
 // The scripts that draw the pages (the tables themselves are i18n*.js).
-const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js'];
+const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
 
 // The string literals of a script, comments left out: { text, before },
 // `text` with every ${...} of a template replaced by "∙", `before` the code
@@ -88,6 +88,10 @@ const BUILT_KEYS = [
   ...['room_not_found', 'room_full', 'game_already_started', 'stale_version', 'not_your_turn',
     'spectator_cannot_act', 'too_many_session_rooms', 'too_many_rooms_from_address', 'seat_held',
     'rate_limited', 'storage_unavailable', 'room_unavailable', 'hint_not_allowed'].map((c) => `error.${c}`),
+  // The operators' console (issue 22).
+  ...['dismissed', 'warned', 'muted', 'removed', 'banned', 'marked', 'other'].map((a) => `admin.action.${a}`),
+  ...['waiting', 'playing', 'finished'].map((s) => `admin.status.${s}`),
+  ...['ban_session', 'ban_name', 'ban_address', 'mute_session', 'mark_session'].map((k) => `admin.kind.${k}`),
 ];
 
 test('every key the scripts use is in the English table', () => {

@@ -80,9 +80,9 @@ function muteButton(r, s) {
 
 // ---- Reports and blocks (issue 22) ---------------------------------------------------
 
-// Seats blocked from this room, by seat number (the server keeps the real
-// list, by player, on every node).
-const blockedSeats = new Set();
+// Seats blocked from this room: seat number -> player id (the server keeps
+// the real list, by player, on every node).
+const blockedSeats = new Map();
 // What the open report dialog names: { seat } or { line }, and a name.
 let reportTarget = null;
 
@@ -144,12 +144,12 @@ function moderationAnswer(msg) {
     toast(t(msg.new ? 'report.sent' : 'report.already', { name: msg.name }));
     return;
   }
-  const seat = S.room ? S.room.seats.find((s) => s && s.name === msg.name && !s.bot) : null;
   if (msg.type === 'blocked') {
-    if (seat) blockedSeats.add(seat.seat);
+    const seat = S.room ? S.room.seats.find((s) => s && s.name === msg.name && !s.bot) : null;
+    if (seat) blockedSeats.set(seat.seat, msg.player_id);
     toast(t('block.done', { name: msg.name }));
   } else {
-    if (seat) blockedSeats.delete(seat.seat);
+    for (const [seat, id] of blockedSeats) if (id === msg.player_id) blockedSeats.delete(seat);
     toast(t('block.undone'));
   }
 }

@@ -148,6 +148,16 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
         Some(_) => {
             if let Some(ip) = ip {
                 gate.count_wrong(ip, now);
+                if gate.blocked(ip, now) {
+                    let key = crate::limits::per_ip::client_key(ip).to_string();
+                    crate::auto_audit::audit(
+                        &state,
+                        crate::auto_audit::Automatic::TokenGuessing,
+                        Some(&key),
+                        None,
+                    )
+                    .await;
+                }
             }
             warn!(client = ?ip, path = %request.uri().path(), "a wrong operator token");
             unauthorized()

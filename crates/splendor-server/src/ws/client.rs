@@ -28,6 +28,9 @@ pub(super) struct Client {
     /// of waiting rooms per address (`None`: unknown, as for a router
     /// served without peer addresses).
     pub(super) address: Option<ClientKey>,
+    /// The message rate was exceeded past its tolerance: the read loop
+    /// closes the connection (4003) once that is audited.
+    pub(super) flooded: bool,
     /// Set by `hello`; the only identity this connection acts with.
     pub(super) session: Option<Session>,
     /// Set by `hello`: full states after every action instead of lean ones.
@@ -241,6 +244,16 @@ impl Client {
                 // The WebSocket library answers pings itself.
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
             }
+            if self.flooded {
+                crate::auto_audit::audit(
+                    &self.state,
+                    crate::auto_audit::Automatic::FloodClosed,
+                    self.address.as_ref().map(|a| a.as_str()),
+                    self.session.as_ref().map(|s| s.id.0),
+                )
+                .await;
+                self.conn.close(CloseReason::RateLimited);
+            }
             if self.conn.close_reason().is_some() {
                 return;
             }
@@ -273,7 +286,8 @@ impl Client {
             Verdict::Drop => false,
             Verdict::Close => {
                 debug!("rate limit exceeded");
-                self.conn.close(CloseReason::RateLimited);
+                // Closed by the read loop, once the sanction is audited.
+                self.flooded = true;
                 false
             }
         }

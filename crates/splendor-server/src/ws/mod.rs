@@ -110,6 +110,14 @@ pub(crate) async fn upgrade(
     {
         debug!(%ip, "too many new connections from one address");
         metrics.connection_refused(Refusal::ConnectRate);
+        let key = crate::limits::per_ip::client_key(ip).to_string();
+        crate::auto_audit::audit(
+            &state,
+            crate::auto_audit::Automatic::ConnectRate,
+            Some(&key),
+            None,
+        )
+        .await;
         return refuse(
             StatusCode::TOO_MANY_REQUESTS,
             "too many new connections from your address; retry in a minute",
@@ -121,6 +129,14 @@ pub(crate) async fn upgrade(
             None => {
                 debug!(%ip, "too many connections from one address");
                 metrics.connection_refused(Refusal::PerIpLimit);
+                let key = crate::limits::per_ip::client_key(ip).to_string();
+                crate::auto_audit::audit(
+                    &state,
+                    crate::auto_audit::Automatic::PerAddress,
+                    Some(&key),
+                    None,
+                )
+                .await;
                 return refuse(
                     StatusCode::TOO_MANY_REQUESTS,
                     "too many connections from your address",
@@ -220,6 +236,7 @@ async fn serve_socket(
             state,
             conn,
             address,
+            flooded: false,
             session: None,
             verbose: false,
             lang,
