@@ -89,6 +89,9 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
         Request::Invite { to } => WireRequest::Invite {
             to: to.0.simple().to_string(),
         },
+        Request::Close { reason } => WireRequest::Close {
+            reason: reason.clone(),
+        },
         Request::Whois { whom } => match *whom {
             Whom::Seat(seat) => WireRequest::Whois {
                 seat: Some(seat),
@@ -161,6 +164,7 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
                 uuid::Uuid::parse_str(&to).map_err(|_| Unreadable(format!("session {to:?}")))?,
             ),
         },
+        WireRequest::Close { reason } => Request::Close { reason },
         WireRequest::Whois { seat, line } => Request::Whois {
             whom: match (seat, line) {
                 (Some(seat), None) => Whom::Seat(seat),

@@ -166,6 +166,11 @@ pub enum WireRequest {
         /// Mute or not.
         muted: bool,
     },
+    /// The operators close the room (a game in play ends first).
+    Close {
+        /// Why, as the operators wrote it.
+        reason: String,
+    },
     /// The operators remove a session from the room.
     Remove {
         /// The session, as 32 hexadecimal digits.

@@ -44,8 +44,15 @@ pub struct Replay {
     pub layout: Layout,
     /// Every accepted action in order, with what it did.
     pub actions: Vec<Step>,
-    /// The final ranking (R10.3, R10.4).
+    /// The final ranking (R10.3, R10.4); for a game the operators ended,
+    /// the standings it stopped at, with no winner.
     pub result: GameResult,
+    /// The server's operators ended the game before its end, for this
+    /// reason (issue 22): its last action is not a final one, and
+    /// `result` is the standings of the position it stopped at, no
+    /// winner. Absent for a game played to its end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_by_operators: Option<String>,
 }
 
 /// A seat and the name of the player in it.
@@ -235,6 +242,27 @@ impl Replay {
         log: &[LoggedAction],
         finished_at: i64,
     ) -> Result<Replay, BuildError> {
+        Replay::build_with(header, log, finished_at, None)
+    }
+
+    /// The replay of a game the server's operators ended before its end
+    /// (issue 22), for `reason`: its result is the standings its log
+    /// leads to, with no winner.
+    pub fn build_ended(
+        header: GameHeader,
+        log: &[LoggedAction],
+        finished_at: i64,
+        reason: String,
+    ) -> Result<Replay, BuildError> {
+        Replay::build_with(header, log, finished_at, Some(reason))
+    }
+
+    fn build_with(
+        header: GameHeader,
+        log: &[LoggedAction],
+        finished_at: i64,
+        ended_by_operators: Option<String>,
+    ) -> Result<Replay, BuildError> {
         if !seats_in_order(&header.seats) {
             return Err(BuildError::Seats);
         }
@@ -255,9 +283,12 @@ impl Replay {
                 events: events.iter().map(wire_event).collect(),
             });
         })?;
-        let result = game
-            .result()
-            .ok_or(BuildError::Unfinished { actions: log.len() })?;
+        let result = match &ended_by_operators {
+            None => game
+                .result()
+                .ok_or(BuildError::Unfinished { actions: log.len() })?,
+            Some(_) => ended_standings(&game),
+        };
         Ok(Replay {
             format: FORMAT.to_owned(),
             game: header.game,
@@ -273,6 +304,7 @@ impl Replay {
             layout,
             actions,
             result,
+            ended_by_operators,
         })
     }
 
@@ -286,6 +318,14 @@ impl Replay {
         // Plain data with string keys: serialising cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+}
+
+/// The result of a game the operators ended where `game` stands: its
+/// standings (R10.3, R10.4, R13.1), no winner.
+pub(crate) fn ended_standings(game: &Game) -> GameResult {
+    let mut result = game.standings();
+    result.winners.clear();
+    result
 }
 
 /// True when the seats are numbered 0, 1, 2, ... in order.

@@ -156,6 +156,8 @@ pub struct Report {
     /// The result the actions lead to, equal to the recorded one (R10.3,
     /// R10.4).
     pub result: GameResult,
+    /// Why the server's operators ended the game, if they did.
+    pub ended_by_operators: Option<String>,
 }
 
 impl fmt::Display for Report {
@@ -194,6 +196,12 @@ impl fmt::Display for Report {
         }
         if self.result.deadlock {
             writeln!(f, "    (ended by deadlock, R11.2)")?;
+        }
+        if let Some(reason) = &self.ended_by_operators {
+            writeln!(
+                f,
+                "    (ended by the server's operators before its end, no winner: {reason})"
+            )?;
         }
         Ok(())
     }
@@ -280,10 +288,12 @@ fn check(replay: &Replay, expected: Option<&Commitment>) -> Result<Report, Verif
         }
         events += step.events.len();
     }
-    let Some(result) = game.result() else {
-        return Err(VerifyError::Unfinished {
+    let result = match &replay.ended_by_operators {
+        None => game.result().ok_or(VerifyError::Unfinished {
             actions: replay.actions.len(),
-        });
+        })?,
+        // Issue 22: the operators ended it; its standings, no winner.
+        Some(_) => crate::replay::ended_standings(&game),
     };
     if result != replay.result {
         return Err(VerifyError::ResultMismatch {
@@ -302,6 +312,7 @@ fn check(replay: &Replay, expected: Option<&Commitment>) -> Result<Report, Verif
         events,
         turns: game.turn(),
         result,
+        ended_by_operators: replay.ended_by_operators.clone(),
     })
 }
 

@@ -91,6 +91,9 @@ pub(crate) enum AfterResult {
     },
     /// Close the room.
     Close { why: &'static str },
+    /// The operators' end of the game is stored (or not): close the room
+    /// and answer them (issue 22).
+    ClosedByOperators { ticket: Ticket, reason: String },
 }
 
 /// A room: its people, its game, its timers and the effects it has not
@@ -269,6 +272,7 @@ impl RoomCore {
                     self.reply(ticket, Err(e));
                 }
             }
+            Request::Close { reason } => self.close_by_operators(ticket, reason),
             Request::Remove { session, reason } => {
                 if let Err(e) = self.remove(ticket, (session, reason)) {
                     self.reply(ticket, Err(e));
@@ -551,19 +555,24 @@ impl RoomCore {
     }
 
     pub(crate) fn finish_close(&mut self, why: &'static str) {
-        info!(reason = why, "room closed");
-        self.closed = true;
-        self.timers.stop_all();
         let notice = Worded::RoomClosed {
             room: self.code.to_string(),
             reason: Words::new(why),
         };
+        self.finish_close_with(why, Outgoing::Worded(Box::new(notice)));
+    }
+
+    /// Closes the room, telling everyone `notice`.
+    pub(crate) fn finish_close_with(&mut self, why: &'static str, notice: Outgoing) {
+        info!(reason = why, "room closed");
+        self.closed = true;
+        self.timers.stop_all();
         let farewell = self.audience().into_iter().map(|a| a.conn).collect();
         self.effects.push_back(Effect::Closed(Closed {
             why,
             sessions: self.people.sessions(),
             farewell,
-            notice: Outgoing::Worded(Box::new(notice)),
+            notice,
         }));
     }
 

@@ -146,6 +146,17 @@ pub enum Write {
         /// Its result.
         result: GameResult,
     },
+    /// The server's operators ended the game before its end (issue 22):
+    /// store `standings` as its result with no winner and `reason`,
+    /// unrated.
+    GameEnded {
+        /// The game.
+        game: GameId,
+        /// The standings it stopped at.
+        standings: GameResult,
+        /// Why, as the operators wrote it.
+        reason: String,
+    },
     /// Read the game's stored log (answered by
     /// [`DriverEvent::LogLoaded`](super::input::DriverEvent::LogLoaded)).
     LoadLog {
@@ -172,6 +183,7 @@ impl Write {
             Write::GameStarted(_) => "game_started",
             Write::ActionApplied { .. } => "action_applied",
             Write::GameFinished { .. } => "game_finished",
+            Write::GameEnded { .. } => "game_ended",
             Write::LoadLog { .. } => "load_log",
             Write::Park { .. } => "park",
         }

@@ -81,6 +81,13 @@ pub enum Request {
         /// Why, as the operators wrote it.
         reason: String,
     },
+    /// The operators close the room for `reason` (shown to everyone in
+    /// it, in their language): a game in play ends first, stored with the
+    /// standings it stopped at, no winner, unrated (issue 22).
+    Close {
+        /// Why, as the operators wrote it.
+        reason: String,
+    },
     /// The host mutes (or lets again) the chat of every spectator.
     MuteSpectators {
         /// Mute or not.

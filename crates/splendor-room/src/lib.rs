@@ -31,6 +31,7 @@
 #![forbid(unsafe_code)]
 
 mod bots;
+mod closing;
 pub mod clock;
 pub mod code;
 pub mod config;
@@ -73,6 +74,7 @@ pub use self::error::{InternalCause, LobbyError};
 pub use self::input::{Caller, DriverEvent, Request};
 pub use self::session::{Session, SessionId};
 pub use self::setup::RoomSetup;
+pub use self::closing::CLOSED_BY_OPERATORS;
 pub use self::social::RematchPlan;
 pub use self::whois::{Person, Whom};
 pub use self::write::{GameId, PersistError, PersistErrorKind};

@@ -316,6 +316,9 @@ impl RoomCore {
                 (next, clocks, by),
                 events,
             ),
+            Pending::Result {
+                then: AfterResult::ClosedByOperators { ticket, reason },
+            } => self.game_ended(outcome, ticket, reason),
             Pending::Result { then } => {
                 if let Err(e) = outcome {
                     if matches!(then, AfterResult::Close { .. }) {
@@ -434,6 +437,10 @@ impl RoomCore {
                 }
             }
             AfterResult::Close { why } => self.finish_close(why),
+            AfterResult::ClosedByOperators { ticket, .. } => {
+                // Handled where its write's outcome arrives (closing.rs).
+                self.reply(ticket, Err(LobbyError::internal("an operators' close out of turn")));
+            }
         }
     }
 
@@ -450,6 +457,7 @@ impl RoomCore {
                 AfterResult::Act { origin, .. } => origin.map(|(ticket, _)| ticket),
                 AfterResult::Reload { ticket, .. } => ticket,
                 AfterResult::Close { .. } => None,
+                AfterResult::ClosedByOperators { ticket, .. } => Some(ticket),
             },
             Pending::Reload { ticket, .. } => ticket,
             Pending::Park => None,

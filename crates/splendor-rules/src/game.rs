@@ -249,9 +249,14 @@ impl Game {
 
     /// The final result (R10.3, R10.4), once the game is over.
     pub fn result(&self) -> Option<GameResult> {
-        if !self.is_over() {
-            return None;
-        }
+        self.is_over().then(|| self.standings())
+    }
+
+    /// The ranking this position shows, by the rules of the final one
+    /// (R10.3, R10.4, R13.1), whether or not the game is over: the result
+    /// of a game stopped here (the server's operators may end a game
+    /// before its end; it then has no winner, which the server records).
+    pub fn standings(&self) -> GameResult {
         let mut ranking: Vec<Standing> = (0..self.players)
             .map(|seat| {
                 let s = &self.seats[seat as usize];
@@ -294,12 +299,12 @@ impl Game {
             .filter(|s| s.rank == 1)
             .map(|s| s.seat)
             .collect();
-        Some(GameResult {
+        GameResult {
             ranking,
             winners,
             deadlock: self.deadlock,
             resigned: self.resigned(),
-        })
+        }
     }
 
     /// The one entry point that changes a game: apply `action` for `seat`.

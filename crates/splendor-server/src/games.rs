@@ -129,6 +129,11 @@ struct GameSummaryJson {
     ranking: Vec<RankJson>,
     winners: Vec<Seat>,
     deadlock: bool,
+    /// Why the server's operators ended the game before its end (issue
+    /// 22): then `ranking` is the standings it stopped at and `winners`
+    /// is empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ended_by_operators: Option<String>,
     /// Where its replay is.
     replay: String,
 }
@@ -209,6 +214,7 @@ fn summary(
             .collect(),
         winners: result.winners,
         deadlock: result.deadlock,
+        ended_by_operators: splendor_lobby::stored::format::ended_by_operators(result_json),
     })
 }
 
@@ -393,6 +399,9 @@ struct Positions {
     /// what it did, nothing hidden.
     actions: Vec<splendor_replay::Step>,
     result: GameResult,
+    /// Why the server's operators ended the game before its end (issue 22).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ended_by_operators: Option<String>,
     commitment: String,
     seed: String,
     salt: String,
@@ -430,6 +439,7 @@ pub(crate) async fn positions(
         positions,
         actions: replay.actions.clone(),
         result: replay.result.clone(),
+        ended_by_operators: replay.ended_by_operators.clone(),
         commitment: replay.commitment.to_string(),
         seed: replay.seed.to_string(),
         salt: replay.salt.to_string(),

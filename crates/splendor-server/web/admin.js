@@ -196,7 +196,14 @@ function renderReports() {
 }
 
 function renderRooms() {
-  $('room-table').tBodies[0].replaceChildren(...A.rooms.map((r) => cells(r.code, t(`admin.status.${r.status}`), `${r.players}/${r.seats}`, r.host, r.client, r.node)));
+  $('room-table').tBodies[0].replaceChildren(...A.rooms.map((r) => {
+    const close = small(t('admin.close'), () => {
+      const reason = $('close-reason').value.trim();
+      if (!reason) { setStatus('admin.needReason'); $('close-reason').focus(); return; }
+      act('POST', `/api/admin/rooms/${encodeURIComponent(r.code)}/close`, { reason }, 'admin.done');
+    }, { 'aria-label': t('admin.closeRoom', { room: r.code }) });
+    return cells(r.code, t(`admin.status.${r.status}`), `${r.players}/${r.seats}`, r.host, r.client, r.node, close);
+  }));
 }
 
 function sanctionReason() {

@@ -323,6 +323,9 @@
   'admin.kind.mark_session': "Markierung",
   'admin.lift': "Aufheben",
   'admin.liftedHere': "in der Konsole aufgehoben",
+  'admin.close': "Schließen",
+  'admin.closeRoom': "Raum {room} schließen: ein laufendes Spiel endet ohne Sieger",
+  'admin.closeReason': "Grund (alle in einem Raum, den du schließt, sehen ihn)",
 
   'rematch.room': 'Die Revanche ist in Raum {room}.',
   'rematch.asked': 'Revanche angefragt',
@@ -411,6 +414,7 @@
   'result.shared': 'Geteilter Sieg: {names}',
   'result.wins': '{name} gewinnt',
   'result.deadlock': 'Das Spiel endete, weil eine ganze Runde lang niemand ziehen konnte.',
+  'result.endedByOperators': 'Die Betreiber des Servers haben dieses Spiel vor seinem Ende beendet, ohne Sieger: {reason}',
   'result.standIn': ({ n }) => (n === 1 ? 'Eine Vertretung machte 1 Zug für einen Spieler ohne Zeit, abwesend oder aufgegeben (R12.4).' : `Eine Vertretung machte ${n} Züge für Spieler ohne Zeit, abwesend oder aufgegeben (R12.4).`),
   'result.title': 'Ergebnis',
   'fair.title': 'Faires Mischen',

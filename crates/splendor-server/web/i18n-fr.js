@@ -323,6 +323,9 @@
   'admin.kind.mark_session': "marque",
   'admin.lift': "Lever",
   'admin.liftedHere': "levé depuis la console",
+  'admin.close': "Fermer",
+  'admin.closeRoom': "Fermer la salle {room} : une partie en cours se termine sans vainqueur",
+  'admin.closeReason': "Motif (montré à tous dans une salle que vous fermez)",
 
   'rematch.room': 'La revanche a lieu dans la salle {room}.',
   'rematch.asked': 'Revanche demandée',
@@ -411,6 +414,7 @@
   'result.shared': 'Victoire partagée : {names}',
   'result.wins': '{name} l’emporte',
   'result.deadlock': 'La partie s’est terminée car personne n’a pu jouer pendant tout un tour de table.',
+  'result.endedByOperators': 'Les responsables du serveur ont arrêté cette partie avant sa fin, sans vainqueur : {reason}',
   'result.standIn': ({ n }) => (n <= 1 ? `Un remplaçant a joué ${n} coup pour un joueur à court de temps, absent ou qui a abandonné (R12.4).` : `Un remplaçant a joué ${n} coups pour des joueurs à court de temps, absents ou qui ont abandonné (R12.4).`),
   'result.title': 'Résultat',
   'fair.title': 'Mélange honnête',

@@ -323,6 +323,9 @@
   'admin.kind.mark_session': "markering",
   'admin.lift': "Opheffen",
   'admin.liftedHere': "opgeheven in de console",
+  'admin.close': "Sluiten",
+  'admin.closeRoom': "Kamer {room} sluiten: een lopend spel eindigt zonder winnaar",
+  'admin.closeReason': "Reden (iedereen in een kamer die je sluit krijgt die te zien)",
 
   'rematch.room': 'De revanche is in kamer {room}.',
   'rematch.asked': 'Revanche gevraagd',
@@ -411,6 +414,7 @@
   'result.shared': 'Gedeelde overwinning: {names}',
   'result.wins': '{name} wint',
   'result.deadlock': 'Het spel is afgelopen omdat een hele ronde lang niemand een zet kon doen.',
+  'result.endedByOperators': 'De beheerders van de server hebben dit spel voor het einde beëindigd, zonder winnaar: {reason}',
   'result.standIn': ({ n }) => (n === 1 ? 'Een invaller deed 1 zet voor een speler zonder tijd, afwezig of opgegeven (R12.4).' : `Een invaller deed ${n} zetten voor spelers zonder tijd, afwezig of opgegeven (R12.4).`),
   'result.title': 'Uitslag',
   'fair.title': 'Eerlijk geschud',

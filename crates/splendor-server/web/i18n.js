@@ -321,6 +321,9 @@ const MESSAGES = {
     'admin.kind.mark_session': "mark",
     'admin.lift': "Lift",
     'admin.liftedHere': "lifted from the console",
+    'admin.close': "Close",
+    'admin.closeRoom': "Close room {room}: a game in play ends with no winner",
+    'admin.closeReason': "Reason (everyone in a room you close is shown it)",
 
     // Rematch
     'rematch.room': 'The rematch is in room {room}.',
@@ -413,6 +416,7 @@ const MESSAGES = {
     'result.shared': 'Shared victory: {names}',
     'result.wins': '{name} wins',
     'result.deadlock': 'The game ended because nobody could move for a full round.',
+    'result.endedByOperators': "The server's operators ended this game before its end, with no winner: {reason}",
     'result.standIn': ({ n }) => (n === 1 ? 'A stand-in made 1 move for a player out of time, away or resigned (R12.4).' : `A stand-in made ${n} moves for players out of time, away or resigned (R12.4).`),
     'result.title': 'Result',
     'fair.title': 'Fair shuffle',

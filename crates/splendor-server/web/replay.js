@@ -260,6 +260,7 @@ function renderResult() {
         [r.rank, nameOf(r.seat), r.points, r.cards].map((v) => el('td', { text: String(v) }))))),
     // replaceChildren (unlike el) would write a null as the text "null".
     ...(res.deadlock ? [el('p', { text: t('result.deadlock') })] : []),
+    ...(d.ended_by_operators ? [el('p', { cls: 'ended-by-operators', text: t('result.endedByOperators', { reason: d.ended_by_operators }) })] : []),
     el('h3', { text: t('fair.title') }),
     el('dl', { cls: 'reveal' },
       el('dt', { text: t('fair.commitment') }), el('dd', { text: d.commitment }),

@@ -372,6 +372,28 @@ impl Store {
             result_json: result_json.to_owned(),
             finished_at,
             places: places.to_vec(),
+            unrate: false,
+        })
+        .await
+    }
+
+    /// Ends a game the server's operators closed before its end (issue
+    /// 22): its result (the standings it stopped at, no winner) is stored
+    /// like a finished game's, the game becomes unrated and rates nobody.
+    /// Its log stays, so its replay verifies.
+    pub async fn end_game_by_operators(
+        &self,
+        game_id: Uuid,
+        result_json: &str,
+        finished_at: UnixMillis,
+    ) -> Result<(), StoreError> {
+        model::check_json("result JSON", result_json)?;
+        self.write(WriteOp::Finish {
+            game_id,
+            result_json: result_json.to_owned(),
+            finished_at,
+            places: Vec::new(),
+            unrate: true,
         })
         .await
     }

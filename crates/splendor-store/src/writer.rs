@@ -51,11 +51,14 @@ pub(crate) enum WriteOp {
     /// An action; with the epoch of its room's lease when fenced.
     Append(ActionRecord, Option<u64>),
     /// A game's end; `places` (1-based, by seat) rate a rated game.
+    /// `unrate`: the game counts for no rating (ended by the operators,
+    /// issue 22) and is stored as unrated.
     Finish {
         game_id: Uuid,
         result_json: String,
         finished_at: UnixMillis,
         places: Vec<u8>,
+        unrate: bool,
     },
     /// The session is played by a program (issue 13).
     MarkBot {

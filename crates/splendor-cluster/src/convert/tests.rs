@@ -69,6 +69,9 @@ fn every_request_round_trips() {
         Request::Whois {
             whom: splendor_room::whois::Whom::Seat(2),
         },
+        Request::Close {
+            reason: "abuse".into(),
+        },
         Request::Whois {
             whom: splendor_room::whois::Whom::Line(41),
         },

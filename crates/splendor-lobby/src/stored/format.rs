@@ -52,6 +52,11 @@ pub struct StoredResult {
     /// when none did (every result stored before 2026-11-26).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resigned: Vec<Seat>,
+    /// The server's operators ended the game before its end (issue 22),
+    /// for this reason: the ranking is the standings it stopped at and
+    /// there is no winner. Absent for a game played to its end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_by_operators: Option<String>,
 }
 
 /// One seat's place in a stored result.
@@ -84,6 +89,7 @@ impl From<&GameResult> for StoredResult {
             winners: result.winners.clone(),
             deadlock: result.deadlock,
             resigned: result.resigned.clone(),
+            ended_by_operators: None,
         }
     }
 }
@@ -264,6 +270,23 @@ pub(crate) fn places(result: &GameResult) -> Vec<u8> {
 pub fn result_json(result: &GameResult) -> String {
     // Plain data: serialising cannot fail.
     serde_json::to_string(&StoredResult::from(result)).unwrap_or_default()
+}
+
+/// The text the result of a game the operators ended is stored as (issue
+/// 22): the standings `result` gives, no winner, and the reason.
+pub fn ended_result_json(result: &GameResult, reason: &str) -> String {
+    let mut stored = StoredResult::from(result);
+    stored.winners.clear();
+    stored.ended_by_operators = Some(reason.to_owned());
+    serde_json::to_string(&stored).unwrap_or_default()
+}
+
+/// Why the operators ended the game whose stored result this is, if they
+/// did (issue 22).
+pub fn ended_by_operators(json: &str) -> Option<String> {
+    serde_json::from_str::<StoredResult>(json)
+        .ok()
+        .and_then(|r| r.ended_by_operators)
 }
 
 /// Reads a stored result.

@@ -122,7 +122,16 @@ fn build_replay(game: &StoredGame, finished_at: UnixMillis) -> Result<Replay, St
         salt: Salt(game.salt),
         commitment,
     };
-    Replay::build(header, &logged_actions(game)?, finished_at).map_err(|e| e.to_string())
+    let log = logged_actions(game)?;
+    let ended = game
+        .finished
+        .as_ref()
+        .and_then(|f| format::ended_by_operators(&f.result_json));
+    match ended {
+        Some(reason) => Replay::build_ended(header, &log, finished_at, reason),
+        None => Replay::build(header, &log, finished_at),
+    }
+    .map_err(|e| e.to_string())
 }
 
 /// Games kept in the database; every write resolves once it is committed.
@@ -191,6 +200,17 @@ impl StorePersistence {
                     let places = format::places(&result);
                     self.store
                         .finish_game(game.0, &json, unix_millis_now(), &places)
+                        .await
+                        .map_err(persist_error)
+                }
+                Write::GameEnded {
+                    game,
+                    standings,
+                    reason,
+                } => {
+                    let json = format::ended_result_json(&standings, &reason);
+                    self.store
+                        .end_game_by_operators(game.0, &json, unix_millis_now())
                         .await
                         .map_err(persist_error)
                 }

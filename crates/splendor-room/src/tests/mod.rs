@@ -10,6 +10,7 @@ mod bots;
 mod chat_history;
 mod check;
 mod clocks;
+mod closing;
 mod expiry;
 mod hint;
 mod invite;

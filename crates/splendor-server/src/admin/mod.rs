@@ -76,6 +76,10 @@ pub(crate) fn routes(state: &AppState) -> Option<Router<AppState>> {
                 "/api/admin/rooms/{code}/remove",
                 axum::routing::post(remove::remove),
             )
+            .route(
+                "/api/admin/rooms/{code}/close",
+                axum::routing::post(remove::close),
+            )
             .route("/api/admin/bans", get(bans::list).post(bans::create))
             .route("/api/admin/bans/{id}/lift", axum::routing::post(bans::lift))
             .route("/api/admin/mutes", get(bans::mutes).post(bans::mute))

@@ -84,6 +84,54 @@ pub(super) async fn remove(
     .into_response())
 }
 
+/// What `POST /api/admin/rooms/{code}/close` takes.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Close {
+    /// Why: everyone in the room is shown it.
+    reason: String,
+}
+
+/// `POST /api/admin/rooms/{code}/close`: the operators close a room
+/// (issue 22), on whichever node runs it. A game in play ends first,
+/// stored with the standings it stopped at, no winner, unrated (its replay
+/// still verifies); everyone in the room is told why, in their language
+/// (`room_closed`). Audited.
+pub(super) async fn close(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+    bytes: Bytes,
+) -> Result<Response, Refusal> {
+    let close: Close = body(&bytes)?;
+    let reason = reason(&close.reason)?;
+    let store = store(&state)?.clone();
+    let room = state
+        .lobby()
+        .find_anywhere(&code)
+        .await
+        .map_err(|e| lobby_refusal(e, &code))?;
+    let caller = Caller {
+        session: SessionId(uuid::Uuid::nil()),
+        conn: ConnId(0),
+        request: None,
+    };
+    room.call(
+        caller,
+        Request::Close {
+            reason: reason.clone(),
+        },
+    )
+    .await
+    .map_err(|e| lobby_refusal(e, &code))?;
+    let target = format!("room:{}", room.code());
+    store
+        .audit("operator", "close", &target, &reason)
+        .await
+        .map_err(store_error)?;
+    tracing::info!(room = %room.code(), "room closed by the operators");
+    Ok(Json(json!({ "closed": room.code().to_string() })).into_response())
+}
+
 fn lobby_refusal(error: LobbyError, code: &str) -> Refusal {
     match error {
         LobbyError::RoomNotFound(_) | LobbyError::MalformedCode(_) | LobbyError::RoomClosed => {

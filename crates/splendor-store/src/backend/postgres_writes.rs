@@ -272,7 +272,8 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
             result_json,
             finished_at,
             places,
-        } => finish(conn, *game_id, result_json, *finished_at, places).await,
+            unrate,
+        } => finish(conn, *game_id, result_json, *finished_at, (places, *unrate)).await,
         WriteOp::MarkBot { id } => {
             let done = sqlx::query("UPDATE sessions SET bot = TRUE WHERE id = $1")
                 .bind(id.0)
@@ -447,7 +448,7 @@ async fn finish(
     game_id: Uuid,
     result_json: &str,
     finished_at: UnixMillis,
-    places: &[u8],
+    (places, unrate): (&[u8], bool),
 ) -> Applied {
     let rated =
         sqlx::query("SELECT players, rated FROM games WHERE id = $1 AND finished_at IS NULL")
@@ -455,7 +456,7 @@ async fn finish(
             .fetch_optional(&mut *conn)
             .await?;
     let rated = match rated {
-        Some(row) if row.try_get::<bool, _>("rated")? => {
+        Some(row) if !unrate && row.try_get::<bool, _>("rated")? => {
             let players: i32 = row.try_get("players")?;
             if places.len() != usize::try_from(players).unwrap_or_default()
                 || places.iter().any(|&p| p == 0 || i32::from(p) > players)
@@ -470,11 +471,13 @@ async fn finish(
         _ => false,
     };
     let done = sqlx::query(
-        "UPDATE games SET result_json = $2, finished_at = $3 WHERE id = $1 AND finished_at IS NULL",
+        "UPDATE games SET result_json = $2, finished_at = $3, rated = (rated AND NOT $4) \
+         WHERE id = $1 AND finished_at IS NULL",
     )
     .bind(game_id)
     .bind(result_json)
     .bind(finished_at)
+    .bind(unrate)
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() == 1 {

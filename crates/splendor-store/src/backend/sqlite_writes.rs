@@ -105,7 +105,8 @@ pub(crate) fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Applied {
             result_json,
             finished_at,
             places,
-        } => finish(tx, *game_id, result_json, *finished_at, places),
+            unrate,
+        } => finish(tx, *game_id, result_json, *finished_at, (places, *unrate)),
         WriteOp::MarkBot { id } => {
             let done = tx
                 .prepare_cached("UPDATE sessions SET bot = TRUE WHERE id = ?1")?
@@ -258,7 +259,7 @@ fn finish(
     game_id: Uuid,
     result_json: &str,
     finished_at: UnixMillis,
-    places: &[u8],
+    (places, unrate): (&[u8], bool),
 ) -> Applied {
     let game = tx
         .prepare_cached("SELECT players, rated FROM games WHERE id = ?1 AND finished_at IS NULL")?
@@ -267,7 +268,7 @@ fn finish(
         })
         .optional()?;
     let rated = match game {
-        Some((players, true)) => {
+        Some((players, true)) if !unrate => {
             if places.len() != usize::try_from(players).unwrap_or_default()
                 || places.iter().any(|&p| p == 0 || i32::from(p) > players)
             {
@@ -282,10 +283,10 @@ fn finish(
     };
     let done = tx
         .prepare_cached(
-            "UPDATE games SET result_json = ?2, finished_at = ?3 \
+            "UPDATE games SET result_json = ?2, finished_at = ?3, rated = (rated AND NOT ?4) \
              WHERE id = ?1 AND finished_at IS NULL",
         )?
-        .execute(params![game_id, result_json, finished_at])?;
+        .execute(params![game_id, result_json, finished_at, unrate])?;
     if done == 1 {
         if rated {
             rate_game(tx, game_id, places, finished_at)?;

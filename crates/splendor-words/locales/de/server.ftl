@@ -164,6 +164,7 @@ closed-everyone-left = alle Spieler sind gegangen
 closed-shutting-down = der Server wird beendet
 closed-moved = der Raum ist auf einen anderen Server umgezogen; verbinde dich neu, um ihn zu finden
 closed-removed = die Betreiber des Servers haben dich aus diesem Raum entfernt: { $reason }
+closed-by-operators = die Betreiber des Servers haben diesen Raum geschlossen: { $reason }
 
 ## Schnellspiel (splendor-server, ws/queue.rs).
 

@@ -151,6 +151,7 @@ closed-everyone-left = every player left
 closed-shutting-down = the server is shutting down
 closed-moved = the room moved to another server; reconnect to find it
 closed-removed = the server's operators removed you from this room: { $reason }
+closed-by-operators = the server's operators closed this room: { $reason }
 
 ## Quick play (splendor-server, ws/queue.rs).
 

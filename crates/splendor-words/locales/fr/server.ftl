@@ -165,6 +165,7 @@ closed-everyone-left = tous les joueurs sont partis
 closed-shutting-down = le serveur s'arrête
 closed-moved = la salle est passée sur un autre serveur ; reconnectez-vous pour la retrouver
 closed-removed = les opérateurs du serveur vous ont retiré de cette salle : { $reason }
+closed-by-operators = les opérateurs du serveur ont fermé cette salle : { $reason }
 
 ## Partie rapide (splendor-server, ws/queue.rs).
 

@@ -167,6 +167,7 @@ closed-everyone-left = alle spelers zijn vertrokken
 closed-shutting-down = de server wordt gestopt
 closed-moved = de kamer is naar een andere server verhuisd; maak opnieuw verbinding om haar te vinden
 closed-removed = de beheerders van de server hebben je uit deze kamer verwijderd: { $reason }
+closed-by-operators = de beheerders van de server hebben deze kamer gesloten: { $reason }
 
 ## Snel spelen (splendor-server, ws/queue.rs).
 

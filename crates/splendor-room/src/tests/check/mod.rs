@@ -39,6 +39,7 @@
 //! handles gone              every handle was dropped
 //! probe                     the room's summary
 //! cy@c3 removed spamming    the operators remove cy's session, with a reason
+//! operators close abuse     the operators close the room, with a reason
 //! ~ bob@c2 join player      any line after `~ ` runs as setup: what the core
 //!                           gave back is not written (as quinn-proto's
 //!                           `Pair::connect` hides the handshake)

@@ -88,6 +88,12 @@ impl Table {
                     Write::GameFinished { result, .. } => {
                         format!("result winners {:?}", result.winners)
                     }
+                    Write::GameEnded {
+                        standings, reason, ..
+                    } => {
+                        let points: Vec<u8> = standings.ranking.iter().map(|s| s.points).collect();
+                        format!("ended by the operators ({reason}) standings {points:?}")
+                    }
                     Write::LoadLog { .. } => "load log".into(),
                     Write::Park { deadline, .. } => {
                         format!("park until @{}", self.secs(*deadline))

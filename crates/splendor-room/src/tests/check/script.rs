@@ -76,6 +76,22 @@ impl Table {
                 self.play(count, false);
                 return;
             }
+            ["operators", "close", ..] => {
+                // The operators close the room, with a reason.
+                let reason = line.split_once(" close").map_or("", |(_, r)| r.trim());
+                let caller = Caller {
+                    session: SessionId(Uuid::nil()),
+                    conn: ConnId(0),
+                    request: None,
+                };
+                let request = Request::Close {
+                    reason: reason.to_owned(),
+                };
+                let ticket = Ticket(self.next_ticket);
+                self.next_ticket += 1;
+                let now = self.now;
+                self.core().handle_request(now, ticket, caller, request);
+            }
             [who, "removed", ..] => {
                 // The operators remove `who`'s session, with a reason.
                 let (_, caller) = self.caller(who);

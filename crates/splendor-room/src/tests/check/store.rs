@@ -13,7 +13,7 @@ impl Table {
             };
         }
         let outcome = match (mode, write) {
-            (_, Write::GameFinished { .. }) if self.refuse_results => {
+            (_, Write::GameFinished { .. } | Write::GameEnded { .. }) if self.refuse_results => {
                 self.next_write = mode;
                 Err(PersistError::unavailable("results are refused"))
             }
