@@ -28,7 +28,10 @@ async fn post(server: &TestServer, path: &str, body: &str) -> (u16, Value) {
     let auth = format!("Bearer {TOKEN}");
     let (status, text) =
         http_post_with(server.addr(), path, &[("Authorization", &auth)], body).await;
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 async fn get(server: &TestServer, path: &str) -> Value {
@@ -84,12 +87,15 @@ async fn a_game_in_play_ends_by_the_operators_unrated_and_its_replay_verifies() 
     // Both are told, each in their language, with the reason.
     let told = ann.recv_type("room_closed").await;
     assert!(
-        told["reason"].as_str().unwrap().contains("operators closed this room: abuse at the table"),
+        told["reason"]
+            .as_str()
+            .unwrap()
+            .contains("operators closed this room: abuse at the table"),
         "{told}"
     );
     let told = bob.recv_type("room_closed").await;
     assert!(
-        told["reason"].as_str().unwrap().contains("beheerders") ,
+        told["reason"].as_str().unwrap().contains("beheerders"),
         "{told}"
     );
     // The room is gone; its game is listed as ended by the operators.
@@ -113,10 +119,18 @@ async fn a_game_in_play_ends_by_the_operators_unrated_and_its_replay_verifies() 
     let (status, text) = server.http_get(&format!("/api/games/{id}/replay")).await;
     assert_eq!(status, 200, "{text}");
     let replay = splendor_replay::Replay::from_json(&text).expect("a replay");
-    assert_eq!(replay.ended_by_operators.as_deref(), Some("abuse at the table"));
+    assert_eq!(
+        replay.ended_by_operators.as_deref(),
+        Some("abuse at the table")
+    );
     assert_eq!(replay.actions.len(), 2);
     let report = splendor_replay::verify(&replay).expect("the replay verifies");
-    assert!(report.to_string().contains("ended by the server's operators"), "{report}");
+    assert!(
+        report
+            .to_string()
+            .contains("ended by the server's operators"),
+        "{report}"
+    );
     // Unrated: nobody was rated.
     let (status, board) = server.http_get("/api/leaderboard").await;
     assert_eq!(status, 200, "{board}");
@@ -149,11 +163,24 @@ async fn a_waiting_room_closes_and_everyone_in_it_is_told() {
     .await;
     assert_eq!(status, 200, "{answer}");
     let told = ann.recv_type("room_closed").await;
-    assert!(told["reason"].as_str().unwrap().contains("ont fermé cette salle"), "{told}");
+    assert!(
+        told["reason"]
+            .as_str()
+            .unwrap()
+            .contains("ont fermé cette salle"),
+        "{told}"
+    );
     let told = cy.recv_type("room_closed").await;
-    assert!(told["reason"].as_str().unwrap().contains("geschlossen"), "{told}");
+    assert!(
+        told["reason"].as_str().unwrap().contains("geschlossen"),
+        "{told}"
+    );
     let back = ann.request(json!({"type": "join", "code": code})).await;
     assert_eq!(back["code"], "room_not_found", "{back}");
     let (status, list) = server.http_get("/api/games").await;
-    assert_eq!((status, list.contains(&code)), (200, false), "no game was played");
+    assert_eq!(
+        (status, list.contains(&code)),
+        (200, false),
+        "no game was played"
+    );
 }

@@ -1,6 +1,7 @@
 //! Forgetting a player (issue 22): by the operators' API on a running
 //! server and by `splendor-server forget-player`; the name (a unique one)
-//! and the token leave no trace in any table, chat was never stored, the
+//! and the token leave no trace in any table, chat is not stored (but in
+//! reports, tests/reports.rs and the store's tests), the
 //! games stay as "a former player" and their replays verify.
 
 use serde_json::{Value, json};

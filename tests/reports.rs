@@ -55,7 +55,7 @@ async fn a_report_reaches_the_operators_with_its_context_and_is_resolved_once() 
     let server = with_token().await;
     let (mut ann, ann_w) = person(&server, "ann").await;
     let (mut bob, bob_w) = person(&server, "bob").await;
-    let (mut eve, eve_w) = person(&server, "eve").await;
+    let (mut eve, _) = person(&server, "eve").await;
     let room = ann.request(json!({"type": "create", "seats": 2})).await;
     let code = room["code"].as_str().unwrap().to_owned();
     bob.request(json!({"type": "join", "code": code})).await;
@@ -125,29 +125,33 @@ async fn a_report_reaches_the_operators_with_its_context_and_is_resolved_once() 
         .request(json!({"type": "report", "seat": 1, "reason": "insults in chat"}))
         .await;
     assert_eq!(reported["type"], "reported", "{reported}");
-    assert_eq!(reported["player_id"], bob_w["player_id"]);
     assert_eq!(
         (&reported["name"], &reported["new"]),
         (&json!("bob"), &json!(true))
     );
-    let first = reported["report"].as_i64().unwrap();
+    // A seat or a line reveals no player id (an unrated room shows none).
+    assert!(reported.get("player_id").is_none(), "{reported}");
     let again = ann
         .request(json!({"type": "report", "line": bob_line, "reason": "and again"}))
         .await;
     assert_eq!(
-        (&again["report"], &again["new"]),
-        (&json!(first), &json!(false)),
+        (&again["name"], &again["new"]),
+        (&json!("bob"), &json!(false)),
         "{again}"
     );
     let by_line = ann
         .request(json!({"type": "report", "line": eve_line, "reason": "spam"}))
         .await;
-    assert_eq!(by_line["player_id"], eve_w["player_id"], "{by_line}");
+    assert_eq!(by_line["name"], "eve", "{by_line}");
+    assert!(by_line.get("player_id").is_none(), "{by_line}");
     let from_eve = eve
         .request(json!({"type": "report", "player_id": ann_w["player_id"], "reason": "rude"}))
         .await;
     assert_eq!(from_eve["type"], "reported", "{from_eve}");
-    // Nobody reported is told: Bob, reported twice, never hears of it.
+    assert_eq!(from_eve["player_id"], ann_w["player_id"], "named by it");
+    // Nobody reported is told: Bob, reported twice, never hears of it (a
+    // round trip first, so that anything sent to him has arrived).
+    assert_eq!(bob.request(json!({"type": "ping"})).await["type"], "pong");
     assert!(
         !bob.frames.iter().any(|f| f.contains("\"reported\"")),
         "{:?}",
@@ -163,7 +167,11 @@ async fn a_report_reaches_the_operators_with_its_context_and_is_resolved_once() 
     let (_, open) = get(&server, "/api/admin/reports").await;
     let reports = open["reports"].as_array().unwrap();
     assert_eq!(reports.len(), 3, "{open}");
-    let about_bob = reports.iter().find(|r| r["id"] == first).unwrap();
+    let about_bob = reports
+        .iter()
+        .find(|r| r["reported"]["name"] == "bob")
+        .unwrap();
+    let first = about_bob["id"].as_i64().unwrap();
     assert_eq!(about_bob["reported"]["name"], "bob");
     assert_eq!(about_bob["reported"]["session"], bob_w["session"]);
     assert_eq!(about_bob["reporter"]["name"], "ann");
@@ -193,7 +201,7 @@ async fn a_report_reaches_the_operators_with_its_context_and_is_resolved_once() 
     );
     let about_eve = reports
         .iter()
-        .find(|r| r["id"] == by_line["report"])
+        .find(|r| r["reported"]["name"] == "eve")
         .unwrap();
     assert_eq!(about_eve["line"], "buy gold now");
     assert_eq!(about_eve["seat"], Value::Null, "a spectator has no seat");
@@ -285,9 +293,22 @@ async fn a_block_by_seat_or_chat_line_blocks_the_person_there() {
     let line = eve.request(json!({"type": "chat", "text": "spam"})).await["line"].clone();
     let blocked = ann.request(json!({"type": "block", "seat": 1})).await;
     assert_eq!(blocked["type"], "blocked", "{blocked}");
-    assert_eq!(blocked["player_id"], bob_w["player_id"]);
+    assert_eq!(blocked["name"], "bob", "{blocked}");
+    // Named by seat, the answer reveals no player id.
+    assert!(blocked.get("player_id").is_none(), "{blocked}");
     let blocked = ann.request(json!({"type": "block", "line": line})).await;
-    assert_eq!(blocked["player_id"], eve_w["player_id"], "{blocked}");
+    assert_eq!(blocked["name"], "eve", "{blocked}");
+    assert!(blocked.get("player_id").is_none(), "{blocked}");
+    // Blocked by seat is blocked by player id: the same block.
+    let again = ann
+        .request(json!({"type": "block", "player_id": bob_w["player_id"]}))
+        .await;
+    assert_eq!(
+        (&again["new"], &again["player_id"]),
+        (&json!(false), &bob_w["player_id"]),
+        "{again}"
+    );
+    let _ = eve_w;
     // Eve's next line never reaches Ann; Bob's neither.
     eve.request(json!({"type": "chat", "text": "more spam"}))
         .await;

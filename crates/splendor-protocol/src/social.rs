@@ -319,10 +319,9 @@ pub struct Reported {
     /// The id of the `report` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
-    /// The report's number, as the operators see it.
-    pub report: i64,
-    /// Whom: their public id and name.
-    pub player_id: String,
+    /// Whom, when `report` named them by `player_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
     /// Their display name (text from a person: show it as text).
     pub name: String,
     /// False when the caller's open report of this player already said
@@ -336,8 +335,10 @@ pub struct Blocked {
     /// The id of the `block` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
-    /// Whom, as `block` named them.
-    pub player_id: String,
+    /// Whom, when `block` named them by `player_id` (a seat or a chat
+    /// line does not reveal one: unrated rooms do not show player ids).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
     /// Their display name (text from a person: show it as text).
     pub name: String,
     /// False when they were blocked already.
@@ -350,8 +351,9 @@ pub struct Unblocked {
     /// The id of the `unblock` request, if it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<RequestId>,
-    /// Whom, as `unblock` named them.
-    pub player_id: String,
+    /// Whom, when `unblock` named them by `player_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
     /// False when they were not blocked.
     pub was_blocked: bool,
 }

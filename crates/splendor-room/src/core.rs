@@ -191,7 +191,7 @@ impl RoomCore {
             bot_pause_until: None,
             clock: None,
             now,
-            social: Social::default(),
+            social: Social::starting_lines_at(first_line(&rng_seed)),
             rated: false,
             matched: false,
         };
@@ -580,4 +580,15 @@ impl RoomCore {
     pub(crate) fn is_closed(&self) -> bool {
         self.closed
     }
+}
+
+/// Where this room's chat line numbers start (issue 22): drawn for each
+/// room (and each time a room is made again, after a restart or on another
+/// node), so that a number a page kept from before never names a line of
+/// now. From a stream of its own, so the game's draws are unchanged; below
+/// 2^44, so that every number is exact in JavaScript.
+fn first_line(rng_seed: &[u8; 32]) -> u64 {
+    let mut lines = ChaCha20Rng::from_seed(*rng_seed);
+    lines.set_stream(0x6c69_6e65);
+    lines.next_u64() >> 20
 }

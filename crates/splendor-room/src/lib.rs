@@ -31,8 +31,8 @@
 #![forbid(unsafe_code)]
 
 mod bots;
-mod closing;
 pub mod clock;
+mod closing;
 pub mod code;
 pub mod config;
 pub mod conn;
@@ -63,6 +63,7 @@ mod tests;
 use splendor_replay::Salt;
 use splendor_rules::{Game, Options};
 
+pub use self::closing::CLOSED_BY_OPERATORS;
 pub use self::code::RoomCode;
 pub use self::config::{
     MAX_PER_MOVE, MIN_PER_MOVE, OnDeadline, RoomConfig, TurnClock, TurnClockError,
@@ -74,7 +75,6 @@ pub use self::error::{InternalCause, LobbyError};
 pub use self::input::{Caller, DriverEvent, Request};
 pub use self::session::{Session, SessionId};
 pub use self::setup::RoomSetup;
-pub use self::closing::CLOSED_BY_OPERATORS;
 pub use self::social::RematchPlan;
 pub use self::whois::{Person, Whom};
 pub use self::write::{GameId, PersistError, PersistErrorKind};

@@ -439,7 +439,10 @@ impl RoomCore {
             AfterResult::Close { why } => self.finish_close(why),
             AfterResult::ClosedByOperators { ticket, .. } => {
                 // Handled where its write's outcome arrives (closing.rs).
-                self.reply(ticket, Err(LobbyError::internal("an operators' close out of turn")));
+                self.reply(
+                    ticket,
+                    Err(LobbyError::internal("an operators' close out of turn")),
+                );
             }
         }
     }

@@ -67,11 +67,19 @@ pub(crate) struct Social {
     /// never reaches it.
     blocks: HashMap<SessionId, Vec<SessionId>>,
     /// The number of the last chat line (issue 22: `report` and `block`
-    /// name a line by it).
+    /// name a line by it), from a start drawn for the room.
     last_line: u64,
 }
 
 impl Social {
+    /// No chat yet; the first line will be numbered `first + 1`.
+    pub(crate) fn starting_lines_at(first: u64) -> Social {
+        Social {
+            last_line: first,
+            ..Social::default()
+        }
+    }
+
     fn next_line(&mut self) -> u64 {
         self.last_line += 1;
         self.last_line

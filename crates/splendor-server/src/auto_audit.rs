@@ -89,14 +89,10 @@ impl AutoAudit {
     }
 }
 
-/// Audits `what` against the client `key` (and the session, if known),
-/// unless it was audited lately.
-pub(crate) async fn audit(
-    state: &crate::AppState,
-    what: Automatic,
-    key: Option<&str>,
-    session: Option<uuid::Uuid>,
-) {
+/// Audits `what` against the client `key` (an address: never a session,
+/// so that forgetting a player leaves no link to it here), unless it was
+/// audited lately.
+pub(crate) async fn audit(state: &crate::AppState, what: Automatic, key: Option<&str>) {
     let Some(key) = key else { return };
     let Some(store) = state.store().cloned() else {
         return;
@@ -104,10 +100,7 @@ pub(crate) async fn audit(
     if !state.auto_audit().due(what, key, Instant::now()) {
         return;
     }
-    let target = match session {
-        Some(session) => format!("address:{key} session:{}", session.simple()),
-        None => format!("address:{key}"),
-    };
+    let target = format!("address:{key}");
     if let Err(e) = store
         .audit("system", what.action(), &target, what.reason())
         .await

@@ -17,6 +17,7 @@ const A = {
   sanctions: [],
   audit: [],
   history: null, // the session whose history is shown, with its answer
+  chosen: {}, // report id -> the action chosen for it
   status: null,
 };
 
@@ -112,7 +113,12 @@ async function refresh() {
 }
 
 // Does something, then loads everything again; says what went wrong.
+// The focus comes back to the control that did it (or, when that is gone
+// with what it acted on, to its section's heading).
 async function act(method, path, body, done) {
+  const from = document.activeElement;
+  const focusId = from && from.id;
+  const section = from && from.closest ? from.closest('section') : null;
   try {
     await api(method, path, body);
     setStatus(done);
@@ -123,6 +129,8 @@ async function act(method, path, body, done) {
   const status = A.status;
   await refresh();
   if (status) setStatus(...status);
+  const back = (focusId && $(focusId)) || (section && section.querySelector('h2'));
+  if (back) back.focus();
   return true;
 }
 
@@ -168,19 +176,29 @@ function reportNode(r) {
   const note = el('input', { id: noteId, maxlength: '200', autocomplete: 'off' });
   const action = el('select', { id: actionId }, ...['dismissed', 'warned', 'muted', 'removed', 'banned', 'marked', 'other']
     .map((a) => el('option', { value: a, text: t(`admin.action.${a}`) })));
+  action.value = A.chosen[r.id] || 'dismissed';
+  action.addEventListener('change', () => { A.chosen[r.id] = action.value; });
+  // A sanction done from the report is what its resolution records.
+  const doing = (what) => { A.chosen[r.id] = what; };
   const reason = () => note.value.trim();
   const need = () => { if (reason()) return true; setStatus('admin.needNote'); note.focus(); return false; };
   const session = r.reported.session;
   box.append(el('div', { cls: 'row' },
     el('label', { for: noteId, text: t('admin.note') }), note));
+  const whom = { name: r.reported.name };
+  const sanction = (what, label, path, body) => small(t(label), async () => {
+    if (!need()) return;
+    doing(what);
+    if (!await act('POST', path, body(), 'admin.done')) delete A.chosen[r.id];
+  }, { id: `${what}-${r.id}`, 'aria-label': `${t(label)}: ${r.reported.name}` });
   box.append(el('div', { cls: 'row' },
-    small(t('admin.mute24'), async () => { if (need() && await act('POST', '/api/admin/mutes', { session, minutes: 1440, reason: reason() }, 'admin.done')) action.value = 'muted'; }),
-    r.room ? small(t('admin.remove'), async () => { if (need() && await act('POST', `/api/admin/rooms/${encodeURIComponent(r.room)}/remove`, { session, reason: reason() }, 'admin.done')) action.value = 'removed'; }) : null,
-    small(t('admin.ban'), async () => { if (need() && await act('POST', '/api/admin/bans', { kind: 'session', value: session, reason: reason() }, 'admin.done')) action.value = 'banned'; }),
-    small(t('admin.mark'), async () => { if (need() && await act('POST', '/api/admin/marks', { session, reason: reason() }, 'admin.done')) action.value = 'marked'; })));
+    sanction('muted', 'admin.mute24', '/api/admin/mutes', () => ({ session, minutes: 1440, reason: reason() })),
+    r.room ? sanction('removed', 'admin.remove', `/api/admin/rooms/${encodeURIComponent(r.room)}/remove`, () => ({ session, reason: reason() })) : null,
+    sanction('banned', 'admin.ban', '/api/admin/bans', () => ({ kind: 'session', value: session, reason: reason() })),
+    sanction('marked', 'admin.mark', '/api/admin/marks', () => ({ session, reason: reason() }))));
   box.append(el('div', { cls: 'row' },
     el('label', { for: actionId, text: t('admin.actionTaken') }), action,
-    el('button', { type: 'button', cls: 'resolve', text: t('admin.resolve'), onclick: () => {
+    el('button', { type: 'button', cls: 'resolve', id: `resolve-${r.id}`, text: t('admin.resolve'), 'aria-label': t('admin.resolveLabel', whom), onclick: () => {
       if (need()) act('POST', `/api/admin/reports/${r.id}/resolve`, { action: action.value, note: reason() }, 'admin.resolved');
     } })));
   return box;
@@ -201,7 +219,7 @@ function renderRooms() {
       const reason = $('close-reason').value.trim();
       if (!reason) { setStatus('admin.needReason'); $('close-reason').focus(); return; }
       act('POST', `/api/admin/rooms/${encodeURIComponent(r.code)}/close`, { reason }, 'admin.done');
-    }, { 'aria-label': t('admin.closeRoom', { room: r.code }) });
+    }, { id: `close-${r.code}`, 'aria-label': t('admin.closeRoom', { room: r.code }) });
     return cells(r.code, t(`admin.status.${r.status}`), `${r.players}/${r.seats}`, r.host, r.client, r.node, close);
   }));
 }
@@ -218,10 +236,10 @@ function renderSessions() {
       s.bot ? el('span', { cls: 'tag bot', text: t('tag.program') }) : null,
       s.connected_here ? el('span', { cls: 'tag', text: t('admin.online') }) : null);
     const actions = el('span', { cls: 'row' },
-      small(t('admin.historyShort'), () => showHistory(s.session), { 'aria-label': t('admin.history', { name: s.name }) }),
-      small(t('admin.mute24'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/mutes', { session: s.session, minutes: 1440, reason }, 'admin.done'); }, { 'aria-label': `${t('admin.mute24')}: ${s.name}` }),
-      small(t('admin.ban'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/bans', { kind: 'session', value: s.session, reason }, 'admin.done'); }, { 'aria-label': `${t('admin.ban')}: ${s.name}` }),
-      small(t('admin.mark'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/marks', { session: s.session, reason }, 'admin.done'); }, { 'aria-label': `${t('admin.mark')}: ${s.name}` }));
+      small(t('admin.historyShort'), () => showHistory(s.session), { id: `history-${s.session}`, 'aria-label': t('admin.history', { name: s.name }) }),
+      small(t('admin.mute24'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/mutes', { session: s.session, minutes: 1440, reason }, 'admin.done'); }, { id: `mute-${s.session}`, 'aria-label': `${t('admin.mute24')}: ${s.name}` }),
+      small(t('admin.ban'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/bans', { kind: 'session', value: s.session, reason }, 'admin.done'); }, { id: `ban-${s.session}`, 'aria-label': `${t('admin.ban')}: ${s.name}` }),
+      small(t('admin.mark'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/marks', { session: s.session, reason }, 'admin.done'); }, { id: `mark-${s.session}`, 'aria-label': `${t('admin.mark')}: ${s.name}` }));
     return cells(who, s.address, s.rated_games, when(s.last_seen || s.created_at), actions);
   }));
 }
@@ -235,7 +253,7 @@ async function showHistory(session) {
   }
   renderHistory();
   $('history').hidden = false;
-  $('sessions').scrollIntoView({ block: 'start' });
+  $('history-title').focus();
 }
 
 function renderHistory() {
@@ -262,7 +280,7 @@ function renderSanctions() {
     const lift = small(t('admin.lift'), () => {
       const reason = $('sanction-reason').value.trim() || t('admin.liftedHere');
       act('POST', `/api/admin/${kind}s/${s.id}/lift`, { reason }, 'admin.done');
-    }, { 'aria-label': `${t('admin.lift')}: ${s.target}` });
+    }, { id: `lift-${kind}-${s.id}`, 'aria-label': `${t('admin.lift')}: ${s.target}` });
     return cells(t(`admin.kind.${s.what === 'mute' ? 'mute_session' : s.what === 'mark' ? 'mark_session' : s.what}`), s.target, s.until ? when(s.until) : t('admin.forGood'), s.reason, lift);
   }));
 }

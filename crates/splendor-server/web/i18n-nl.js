@@ -323,6 +323,7 @@
   'admin.kind.mark_session': "markering",
   'admin.lift': "Opheffen",
   'admin.liftedHere': "opgeheven in de console",
+  'admin.resolveLabel': "De melding over {name} afhandelen",
   'admin.close': "Sluiten",
   'admin.closeRoom': "Kamer {room} sluiten: een lopend spel eindigt zonder winnaar",
   'admin.closeReason': "Reden (iedereen in een kamer die je sluit krijgt die te zien)",

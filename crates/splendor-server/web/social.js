@@ -80,9 +80,11 @@ function muteButton(r, s) {
 
 // ---- Reports and blocks (issue 22) ---------------------------------------------------
 
-// Seats blocked from this room: seat number -> player id (the server keeps
-// the real list, by player, on every node).
-const blockedSeats = new Map();
+// Seats blocked from this room (the server keeps the real list, by player,
+// on every node), and the seat each block or unblock request named, by
+// its request id.
+const blockedSeats = new Set();
+const blockRequests = new Map();
 // What the open report dialog names: { seat } or { line }, and a name.
 let reportTarget = null;
 
@@ -100,8 +102,9 @@ function personButtons(r, s) {
     el('button', {
       type: 'button', cls: 'quiet small', text: t(blocked ? 'block.undo' : 'block.button'),
       'aria-label': t(blocked ? 'block.undoLabel' : 'block.label', { name: s.name }),
-      'aria-pressed': blocked ? 'true' : 'false',
-      onclick: () => send({ type: blocked ? 'unblock' : 'block', seat: s.seat }),
+      onclick: () => {
+        if (send({ type: blocked ? 'unblock' : 'block', seat: s.seat })) blockRequests.set(S.nextId - 1, s.seat);
+      },
     }),
   ];
 }
@@ -109,8 +112,9 @@ function personButtons(r, s) {
 // A chat line's own report button, for lines of others.
 function lineReportButton(m) {
   const r = S.room;
-  const mine = m.seat !== undefined ? m.seat === r.you.seat : (r.you.seat === undefined && m.from === S.name);
-  if (!S.identified || mine || !m.line) return null;
+  // The sender's own copy has its request id; a kept line, the name.
+  const mine = m.id !== undefined || m.from === S.name;
+  if (!S.identified || !r || mine || !m.line) return null;
   return el('button', {
     type: 'button', cls: 'quiet small flag', text: '⚑',
     'aria-label': t('report.lineLabel', { name: m.from }), title: t('report.lineLabel', { name: m.from }),
@@ -144,18 +148,20 @@ function moderationAnswer(msg) {
     toast(t(msg.new ? 'report.sent' : 'report.already', { name: msg.name }));
     return;
   }
+  const seat = blockRequests.get(msg.id);
+  blockRequests.delete(msg.id);
   if (msg.type === 'blocked') {
-    const seat = S.room ? S.room.seats.find((s) => s && s.name === msg.name && !s.bot) : null;
-    if (seat) blockedSeats.set(seat.seat, msg.player_id);
+    if (seat !== undefined) blockedSeats.add(seat);
     toast(t('block.done', { name: msg.name }));
   } else {
-    for (const [seat, id] of blockedSeats) if (id === msg.player_id) blockedSeats.delete(seat);
+    if (seat !== undefined) blockedSeats.delete(seat);
     toast(t('block.undone'));
   }
 }
 
 function moderationReset() {
   blockedSeats.clear();
+  blockRequests.clear();
   reportTarget = null;
 }
 

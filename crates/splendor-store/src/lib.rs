@@ -112,7 +112,7 @@ pub use rating::{
     BoardKind, BoardPage, MAX_BOARD_PAGE, Opponent, PROVISIONAL_DEVIATION, PlayerRating,
     RECENT_GAMES, RatedGame, is_player_id, player_id,
 };
-pub use reports::{NewReport, REPORT_WINDOW_MS, Report, ReportLine, Reporting};
+pub use reports::{NewReport, REPORT_WINDOW_MS, Report, ReportCaps, ReportLine, Reporting};
 pub use writer::WriterStats;
 
 use backend::{DbPool, dispatch};

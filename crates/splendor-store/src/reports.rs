@@ -31,6 +31,9 @@ pub struct NewReport {
     pub reporter: SessionId,
     /// Their name.
     pub reporter_name: String,
+    /// The address they report from (an IPv6 one by its /64), for the
+    /// daily cap per address; never shown.
+    pub reporter_client: Option<String>,
     /// Whom.
     pub reported: SessionId,
     /// Their name (in the room, or their session's).
@@ -73,22 +76,38 @@ pub enum Reporting {
     Made(i64),
     /// The reporter's open report of this session already said it.
     Already(i64),
-    /// The reporter made as many reports as it may in a day; the next
-    /// may be made in this many ms.
+    /// The reporter (or its address) made as many reports as it may in a
+    /// day; the next may be made in this many ms.
     TooMany {
         /// When the next may be made, from now.
         retry_after_ms: i64,
     },
+    /// The session reported was forgotten (forget-player): nothing kept.
+    Forgotten,
+}
+
+/// How many reports may be made in a day: by one session, and from one
+/// address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportCaps {
+    /// A session's.
+    pub per_session: u32,
+    /// An address's, all its sessions together.
+    pub per_address: u32,
 }
 
 impl Store {
     /// Keeps `report`, unless the reporter has an open report of the same
-    /// session (`Already`) or made `max_per_day` reports in the last day.
+    /// session (`Already`), or it or its address made as many reports in
+    /// the last day as `caps` allow. Counted and written in one statement
+    /// (one open report per pair is also a unique index), so concurrent
+    /// reports on any node cannot pass the caps. The chat lines of
+    /// forgotten sessions are not kept.
     pub async fn report(
         &self,
         report: &NewReport,
         now: UnixMillis,
-        max_per_day: u32,
+        caps: ReportCaps,
     ) -> Result<Reporting, StoreError> {
         if report.reporter == report.reported {
             return Err(StoreError::invalid(
@@ -96,7 +115,7 @@ impl Store {
                 "a session cannot report itself",
             ));
         }
-        dispatch!(&self.inner.pool, pool, q => q::report(pool, report, now, i64::from(max_per_day)).await)
+        dispatch!(&self.inner.pool, pool, q => q::report(pool, report, now, caps).await)
     }
 
     /// The reports, newest first: the open ones only, or every one.

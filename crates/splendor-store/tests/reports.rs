@@ -7,18 +7,22 @@
 mod common;
 
 use common::{TestDb, on_both_backends};
-use splendor_store::{NewReport, REPORT_WINDOW_MS, ReportLine, Reporting, SessionId, StoreError};
+use splendor_store::{
+    NewReport, REPORT_WINDOW_MS, ReportCaps, ReportLine, Reporting, SessionId, StoreError,
+};
 
 on_both_backends!(
     a_report_is_kept_with_its_chat_limited_and_resolved_once,
     forgetting_a_player_takes_the_reports_and_lines_that_name_them,
     the_console_finds_sessions_by_name_id_player_id_or_address_and_lists_the_queue,
+    an_address_is_capped_across_its_sessions_and_a_forgotten_player_is_not_reported,
 );
 
 fn report(reporter: SessionId, reported: SessionId, chat: Vec<ReportLine>) -> NewReport {
     NewReport {
         reporter,
         reporter_name: "ann".into(),
+        reporter_client: None,
         reported,
         reported_name: "bob".into(),
         room: Some("KHPQZ".into()),
@@ -27,6 +31,13 @@ fn report(reporter: SessionId, reported: SessionId, chat: Vec<ReportLine>) -> Ne
         line: Some("you are all bad".into()),
         reason: "insults".into(),
         chat,
+    }
+}
+
+fn caps(per_session: u32) -> ReportCaps {
+    ReportCaps {
+        per_session,
+        per_address: 100,
     }
 }
 
@@ -50,24 +61,27 @@ async fn a_report_is_kept_with_its_chat_limited_and_resolved_once(db: TestDb) {
         line(bob, "bob", 2, "you are all bad"),
     ];
     let now = 1_000_000_000;
-    let Reporting::Made(first) = store.report(&report(ann, bob, chat), now, 2).await.unwrap()
+    let Reporting::Made(first) = store
+        .report(&report(ann, bob, chat), now, caps(2))
+        .await
+        .unwrap()
     else {
         panic!("made");
     };
     // The same open report again: nothing new.
     assert_eq!(
         store
-            .report(&report(ann, bob, vec![]), now + 1, 2)
+            .report(&report(ann, bob, vec![]), now + 1, caps(2))
             .await
             .unwrap(),
         Reporting::Already(first)
     );
     assert!(matches!(
-        store.report(&report(ann, ann, vec![]), now, 2).await,
+        store.report(&report(ann, ann, vec![]), now, caps(2)).await,
         Err(StoreError::Invalid { .. })
     ));
     let Reporting::Made(second) = store
-        .report(&report(ann, cy, vec![]), now + 10, 2)
+        .report(&report(ann, cy, vec![]), now + 10, caps(2))
         .await
         .unwrap()
     else {
@@ -77,7 +91,7 @@ async fn a_report_is_kept_with_its_chat_limited_and_resolved_once(db: TestDb) {
     let (dan, _) = store.create_session("dan", 1).await.unwrap();
     assert_eq!(
         store
-            .report(&report(ann, dan, vec![]), now + 100, 2)
+            .report(&report(ann, dan, vec![]), now + 100, caps(2))
             .await
             .unwrap(),
         Reporting::TooMany {
@@ -87,7 +101,7 @@ async fn a_report_is_kept_with_its_chat_limited_and_resolved_once(db: TestDb) {
     // Another reporter is not limited by ann's.
     assert!(matches!(
         store
-            .report(&report(cy, bob, vec![]), now + 100, 2)
+            .report(&report(cy, bob, vec![]), now + 100, caps(2))
             .await
             .unwrap(),
         Reporting::Made(_)
@@ -143,7 +157,11 @@ async fn a_report_is_kept_with_its_chat_limited_and_resolved_once(db: TestDb) {
     );
     assert!(matches!(
         store
-            .report(&report(ann, bob, vec![]), now + REPORT_WINDOW_MS + 1, 2)
+            .report(
+                &report(ann, bob, vec![]),
+                now + REPORT_WINDOW_MS + 1,
+                caps(2)
+            )
             .await
             .unwrap(),
         Reporting::Made(_)
@@ -156,9 +174,18 @@ async fn forgetting_a_player_takes_the_reports_and_lines_that_name_them(db: Test
     let (bob, _) = store.create_session("bob", 1).await.unwrap();
     let (cy, _) = store.create_session("cy", 1).await.unwrap();
     let chat = vec![line(ann, "ann", 1, "hi"), line(cy, "cy", 2, "cy was here")];
-    store.report(&report(ann, bob, chat), 10, 5).await.unwrap();
-    store.report(&report(cy, bob, vec![]), 11, 5).await.unwrap();
-    store.report(&report(ann, cy, vec![]), 12, 5).await.unwrap();
+    store
+        .report(&report(ann, bob, chat), 10, caps(5))
+        .await
+        .unwrap();
+    store
+        .report(&report(cy, bob, vec![]), 11, caps(5))
+        .await
+        .unwrap();
+    store
+        .report(&report(ann, cy, vec![]), 12, caps(5))
+        .await
+        .unwrap();
     assert!(store.forget_session(cy, "operator", "asked").await.unwrap());
     let left = store.reports(false, 10).await.unwrap();
     assert_eq!(left.len(), 1, "cy's report and the one about cy go");
@@ -221,4 +248,65 @@ async fn the_console_finds_sessions_by_name_id_player_id_or_address_and_lists_th
             .unwrap()
     );
     assert!(store.find_sessions("113.7", 10).await.unwrap().is_empty());
+}
+
+async fn an_address_is_capped_across_its_sessions_and_a_forgotten_player_is_not_reported(
+    db: TestDb,
+) {
+    let store = db.open().await;
+    let (target, _) = store.create_session("troll", 1).await.unwrap();
+    let caps = ReportCaps {
+        per_session: 10,
+        per_address: 3,
+    };
+    let mut made = 0;
+    for i in 0..5 {
+        let (reporter, _) = store.create_session(&format!("sock{i}"), 1).await.unwrap();
+        let mut new = report(reporter, target, vec![]);
+        new.reporter_client = Some("198.51.100.7".into());
+        match store.report(&new, 1_000 + i, caps).await.unwrap() {
+            Reporting::Made(_) => made += 1,
+            Reporting::TooMany { retry_after_ms } => {
+                assert_eq!(retry_after_ms, REPORT_WINDOW_MS - i);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(made, 3, "three from one address, however many sessions");
+    // Another address is not limited by that one.
+    let (other, _) = store.create_session("ann", 1).await.unwrap();
+    let mut new = report(other, target, vec![]);
+    new.reporter_client = Some("203.0.113.1".into());
+    assert!(matches!(
+        store.report(&new, 2_000, caps).await.unwrap(),
+        Reporting::Made(_)
+    ));
+    // A forgotten player is not reported again, and its lines in another
+    // report are not kept.
+    let (bob, _) = store.create_session("bob", 1).await.unwrap();
+    assert!(
+        store
+            .forget_session(target, "operator", "asked")
+            .await
+            .unwrap()
+    );
+    let (cy, _) = store.create_session("cy", 1).await.unwrap();
+    assert_eq!(
+        store
+            .report(&report(cy, target, vec![]), 3_000, caps)
+            .await
+            .unwrap(),
+        Reporting::Forgotten
+    );
+    let chat = vec![
+        line(target, "troll", 1, "old words"),
+        line(bob, "bob", 2, "hi"),
+    ];
+    store
+        .report(&report(cy, bob, chat), 3_001, caps)
+        .await
+        .unwrap();
+    let kept = store.reports_about(bob, 5).await.unwrap();
+    let texts: Vec<&str> = kept[0].made.chat.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(texts, ["hi"]);
 }

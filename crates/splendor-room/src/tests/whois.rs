@@ -70,14 +70,14 @@ fn a_seat_or_a_kept_line_names_its_person_to_someone_in_the_room() {
             ann@c1 whois seat 2
               reply invalid_seat: room-no-person-in-seat(seat=2)
             ann@c1 whois line 3
-              reply invalid_field: room-no-such-line(line=3)
+              reply invalid_field: room-no-such-line(line=9223372036854775807)
             ann@c1 mute spectators
               c1 <- room Waiting [ann* bob Greedy bot(greedy)] watching ["eve"] (muted) you player#0 id=r12
               c2 <- room Waiting [ann* bob Greedy bot(greedy)] watching ["eve"] (muted) you player#1
               c5 <- room Waiting [ann* bob Greedy bot(greedy)] watching ["eve"] (muted) you spectator (frame)
               reply ok
             ann@c1 whois line 1
-              reply invalid_field: room-no-such-line(line=1)
+              reply invalid_field: room-no-such-line(line=4837959429258)
         "#]],
     );
 }

@@ -158,7 +158,6 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
                         &state,
                         crate::auto_audit::Automatic::TokenGuessing,
                         Some(&key),
-                        None,
                     )
                     .await;
                 }

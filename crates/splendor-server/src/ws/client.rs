@@ -249,7 +249,6 @@ impl Client {
                     &self.state,
                     crate::auto_audit::Automatic::FloodClosed,
                     self.address.as_ref().map(|a| a.as_str()),
-                    self.session.as_ref().map(|s| s.id.0),
                 )
                 .await;
                 self.conn.close(CloseReason::RateLimited);

@@ -115,7 +115,6 @@ pub(crate) async fn upgrade(
             &state,
             crate::auto_audit::Automatic::ConnectRate,
             Some(&key),
-            None,
         )
         .await;
         return refuse(
@@ -134,7 +133,6 @@ pub(crate) async fn upgrade(
                     &state,
                     crate::auto_audit::Automatic::PerAddress,
                     Some(&key),
-                    None,
                 )
                 .await;
                 return refuse(

@@ -11,7 +11,7 @@ use splendor_lobby::{Answer, LobbyError, Request};
 use splendor_protocol::social::{MAX_REPORT_CHARS, Named, Report, Reported};
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId, ServerMessage, Words};
 use splendor_store::{
-    NewReport, ReportLine, Reporting, SessionId, Store, player_id, unix_millis_now,
+    NewReport, ReportCaps, ReportLine, Reporting, SessionId, Store, unix_millis_now,
 };
 use tracing::{info, warn};
 
@@ -20,12 +20,17 @@ use super::client::Client;
 /// The most reports one session may make in a day.
 pub(super) const MAX_REPORTS_PER_DAY: u32 = 10;
 
+/// The most reports the sessions of one address may make in a day
+/// together (a session costs nothing to make).
+pub(super) const MAX_REPORTS_PER_ADDRESS_PER_DAY: u32 = 30;
+
 /// The player a `block` or `report` named.
 pub(super) struct Found {
     /// Their session.
     pub(super) session: SessionId,
-    /// Their public id.
-    pub(super) player_id: String,
+    /// Their public id, when the request named them by it (a seat or a
+    /// line reveals none: unrated rooms show no player ids).
+    pub(super) player_id: Option<String>,
     /// Their name (in the room, when named there).
     pub(super) name: String,
     /// What the room said, when named by seat or line.
@@ -45,7 +50,7 @@ impl Client {
                 let (store, player_id, invitee) = self.find_player(raw, id).await?;
                 let found = Found {
                     session: invitee.session,
-                    player_id,
+                    player_id: Some(player_id),
                     name: invitee.name,
                     person: None,
                 };
@@ -81,7 +86,7 @@ impl Client {
             store,
             Found {
                 session,
-                player_id: player_id(session),
+                player_id: None,
                 name: person.name.clone(),
                 person: Some((room.code().to_string(), person)),
             },
@@ -137,6 +142,7 @@ impl Client {
         let new = NewReport {
             reporter: me,
             reporter_name: session.name.clone(),
+            reporter_client: self.address.as_ref().map(|a| a.as_str().to_owned()),
             reported: found.session,
             reported_name: found.name.clone(),
             room,
@@ -146,12 +152,18 @@ impl Client {
             reason,
             chat,
         };
-        let (report, new) = match store
-            .report(&new, unix_millis_now(), MAX_REPORTS_PER_DAY)
-            .await
-        {
+        let caps = ReportCaps {
+            per_session: MAX_REPORTS_PER_DAY,
+            per_address: MAX_REPORTS_PER_ADDRESS_PER_DAY,
+        };
+        let (report, new) = match store.report(&new, unix_millis_now(), caps).await {
             Ok(Reporting::Made(report)) => (report, true),
             Ok(Reporting::Already(report)) => (report, false),
+            Ok(Reporting::Forgotten) => {
+                // Forgotten since the room last saw them: nobody to report.
+                let words = Words::new("invite-player-not-found").text("id", found.name);
+                return self.reply_error(ErrorCode::PlayerNotFound, words, id);
+            }
             Ok(Reporting::TooMany { retry_after_ms }) => {
                 let words = Words::new("report-too-many")
                     .count("max", MAX_REPORTS_PER_DAY)
@@ -171,7 +183,6 @@ impl Client {
         }
         self.send(ServerMessage::Reported(Reported {
             id,
-            report,
             player_id: found.player_id,
             name: found.name,
             new,

@@ -8,47 +8,41 @@ pub(crate) async fn report(
     pool: &Pool<Db>,
     report: &crate::reports::NewReport,
     now: i64,
-    max_per_day: i64,
+    caps: crate::reports::ReportCaps,
 ) -> Result<crate::reports::Reporting, StoreError> {
     use crate::reports::{REPORT_WINDOW_MS, Reporting};
     let error = |e| classify(BACKEND, e);
     let mut tx = pool.begin().await.map_err(error)?;
-    let open: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM reports WHERE reporter = $1 AND reported = $2 AND resolved_at IS NULL \
-         ORDER BY id LIMIT 1",
-    )
-    .bind(report.reporter.0)
-    .bind(report.reported.0)
-    .fetch_optional(&mut *tx)
-    .await
-    .map_err(error)?;
-    if let Some(id) = open {
-        return Ok(Reporting::Already(id));
+    if BACKEND == super::Backend::Postgres {
+        // One reporter's (and one address's) reports are counted one at a
+        // time, on every node.
+        sqlx::query(
+            "SELECT pg_advisory_xact_lock(hashtext('splendor report ' || $1)), \
+                    pg_advisory_xact_lock(hashtext('splendor report address ' || $2))",
+        )
+        .bind(report.reporter.0.to_string())
+        .bind(report.reporter_client.clone().unwrap_or_default())
+        .execute(&mut *tx)
+        .await
+        .map_err(error)?;
     }
     let since = now - REPORT_WINDOW_MS;
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n, MIN(at) AS first FROM reports WHERE reporter = $1 AND at > $2",
-    )
-    .bind(report.reporter.0)
-    .bind(since)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(error)?;
-    let made: i64 = row.try_get("n").map_err(error)?;
-    let first: Option<i64> = row.try_get("first").map_err(error)?;
-    if made >= max_per_day {
-        let retry_after_ms = first.map_or(REPORT_WINDOW_MS, |t| t + REPORT_WINDOW_MS - now);
-        return Ok(Reporting::TooMany {
-            retry_after_ms: retry_after_ms.max(1),
-        });
-    }
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO reports (at, reporter, reporter_name, reported, reported_name, room, game, seat, line, reason) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+    // The write comes first: on SQLite the transaction holds the write
+    // lock from its first statement (no read-then-upgrade to fail busy).
+    let made: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO reports (at, reporter, reporter_name, reporter_client, reported, reported_name, \
+                              room, game, seat, line, reason) \
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 \
+         WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE id = $5 AND player_id = '') \
+           AND (SELECT COUNT(*) FROM reports WHERE reporter = $2 AND at > $12) < $13 \
+           AND ($4 IS NULL OR (SELECT COUNT(*) FROM reports WHERE reporter_client = $4 AND at > $12) < $14) \
+         ON CONFLICT (reporter, reported) WHERE resolved_at IS NULL DO NOTHING \
+         RETURNING id",
     )
     .bind(now)
     .bind(report.reporter.0)
     .bind(&report.reporter_name)
+    .bind(&report.reporter_client)
     .bind(report.reported.0)
     .bind(&report.reported_name)
     .bind(&report.room)
@@ -56,13 +50,57 @@ pub(crate) async fn report(
     .bind(report.seat.map(i64::from))
     .bind(&report.line)
     .bind(&report.reason)
-    .fetch_one(&mut *tx)
+    .bind(since)
+    .bind(i64::from(caps.per_session))
+    .bind(i64::from(caps.per_address))
+    .fetch_optional(&mut *tx)
     .await
     .map_err(error)?;
+    let Some(id) = made else {
+        // Why not: an open report, a forgotten session, or a cap.
+        let open: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM reports WHERE reporter = $1 AND reported = $2 AND resolved_at IS NULL",
+        )
+        .bind(report.reporter.0)
+        .bind(report.reported.0)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(error)?;
+        if let Some(id) = open {
+            return Ok(Reporting::Already(id));
+        }
+        let forgotten: Option<i32> =
+            sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = $1 AND player_id = ''")
+                .bind(report.reported.0)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(error)?;
+        if forgotten.is_some() {
+            return Ok(Reporting::Forgotten);
+        }
+        // The cap reached: the next report may be made once the oldest
+        // report counted (the reporter's, or its address's) is a day old.
+        let first: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(at) FROM reports \
+             WHERE (reporter = $1 OR ($2 IS NOT NULL AND reporter_client = $2)) AND at > $3",
+        )
+        .bind(report.reporter.0)
+        .bind(&report.reporter_client)
+        .bind(since)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(error)?;
+        let retry_after_ms = first.map_or(REPORT_WINDOW_MS, |t| t + REPORT_WINDOW_MS - now);
+        return Ok(Reporting::TooMany {
+            retry_after_ms: retry_after_ms.max(1),
+        });
+    };
     for (n, line) in report.chat.iter().enumerate() {
+        // A forgotten player's lines are not kept again.
         sqlx::query(
             "INSERT INTO report_lines (report, n, session, name, seat, line, text) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+             SELECT $1, $2, $3, $4, $5, $6, $7 \
+             WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE id = $3 AND player_id = '')",
         )
         .bind(id)
         .bind(n as i64)
@@ -79,7 +117,7 @@ pub(crate) async fn report(
     Ok(Reporting::Made(id))
 }
 
-const REPORT_COLUMNS: &str = "id, at, reporter, reporter_name, reported, reported_name, room, game, \
+const REPORT_COLUMNS: &str = "id, at, reporter, reporter_name, reporter_client, reported, reported_name, room, game, \
      seat, line, reason, resolved_at, action, note";
 
 async fn report_of<'e, E>(executor: E, row: &DbRow) -> Result<crate::reports::Report, StoreError>
@@ -116,6 +154,7 @@ where
         made: crate::reports::NewReport {
             reporter: crate::SessionId(row.try_get("reporter").map_err(error)?),
             reporter_name: row.try_get("reporter_name").map_err(error)?,
+            reporter_client: row.try_get("reporter_client").map_err(error)?,
             reported: crate::SessionId(row.try_get("reported").map_err(error)?),
             reported_name: row.try_get("reported_name").map_err(error)?,
             room: row.try_get("room").map_err(error)?,

@@ -38,6 +38,7 @@
 //! undeliverable c2          the driver could not queue a message for c2
 //! handles gone              every handle was dropped
 //! probe                     the room's summary
+//! ann@c1 whois line 2      whom the room's 2nd chat line (`L2`) names
 //! cy@c3 removed spamming    the operators remove cy's session, with a reason
 //! operators close abuse     the operators close the room, with a reason
 //! ~ bob@c2 join player      any line after `~ ` runs as setup: what the core
@@ -122,6 +123,9 @@ struct Table {
     deadline: Option<Instant>,
     /// The last `think` the core asked for.
     think: Option<Think>,
+    /// The chat line numbers seen, in order: a script's `line N` and the
+    /// text's `LN` are the room's Nth line (its numbers start at random).
+    lines: std::cell::RefCell<Vec<u64>>,
     out: String,
 }
 
@@ -140,6 +144,7 @@ impl Table {
             refuse_results: false,
             deadline: None,
             think: None,
+            lines: Default::default(),
             out: String::new(),
         }
     }

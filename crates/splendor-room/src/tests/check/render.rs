@@ -3,6 +3,27 @@
 use super::*;
 
 impl Table {
+    /// The room's chat line `number` as the Nth line seen (from 1).
+    pub(super) fn line_index(&self, number: u64) -> usize {
+        let mut lines = self.lines.borrow_mut();
+        match lines.iter().position(|&n| n == number) {
+            Some(i) => i + 1,
+            None => {
+                lines.push(number);
+                lines.len()
+            }
+        }
+    }
+
+    /// The number of the room's Nth chat line; one no line has past them.
+    pub(super) fn line_number(&self, nth: usize) -> u64 {
+        let lines = self.lines.borrow();
+        match nth.checked_sub(1).and_then(|i| lines.get(i)) {
+            Some(&n) => n,
+            None => u64::MAX - nth as u64,
+        }
+    }
+
     pub(super) fn secs(&self, at: Instant) -> String {
         format!("{}s", at.duration_since(self.start).as_secs())
     }
@@ -31,9 +52,11 @@ impl Table {
                     } else {
                         " (another session)"
                     },
-                    p.line
-                        .as_ref()
-                        .map_or("-".into(), |l| format!("L{} {:?}", l.line, l.text)),
+                    p.line.as_ref().map_or("-".into(), |l| format!(
+                        "L{} {:?}",
+                        self.line_index(l.line),
+                        l.text
+                    )),
                     p.chat.len(),
                     if p.game.is_some() { "yes" } else { "no" },
                 ),
@@ -205,7 +228,7 @@ impl Table {
             }
             ServerMessage::Chat(c) => format!(
                 "chat L{} {}{}: {}{}",
-                c.line,
+                self.line_index(c.line),
                 c.from,
                 c.seat.map_or(String::new(), |s| format!("#{s}")),
                 c.text,

@@ -151,7 +151,9 @@ impl Table {
             ("whois", what) => Request::Whois {
                 whom: match what.split_once(' ') {
                     Some(("seat", n)) => crate::whois::Whom::Seat(n.parse().expect("whois seat N")),
-                    Some(("line", n)) => crate::whois::Whom::Line(n.parse().expect("whois line N")),
+                    Some(("line", n)) => {
+                        crate::whois::Whom::Line(self.line_number(n.parse().expect("whois line N")))
+                    }
                     _ => panic!("whois seat N | whois line N"),
                 },
             },
