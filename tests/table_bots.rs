@@ -285,3 +285,56 @@ async fn one_address_runs_a_bounded_number_of_bot_only_tables() {
     let started = ann.request(json!({"type": "start"})).await;
     assert_eq!(started["status"], "playing", "{started}");
 }
+
+/// Issue 22 (the hostile benchmark's findings): starts sent at the same
+/// moment cannot all pass the cap (each holds its place until its start is
+/// done), and a table whose person left counts as bots only.
+#[tokio::test]
+async fn starts_at_once_and_tables_left_by_their_person_are_capped_too() {
+    let server = TestServer::start_with(Config {
+        bot_delay_ms: 60_000,
+        max_bot_tables_per_ip: 2,
+        ..config()
+    })
+    .await;
+    // A table of one person and a bot, left by the person (the game plays
+    // on, the stand-in for her seat once her time runs out).
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    ann.request(json!({"type": "create", "seats": 2})).await;
+    ann.request(json!({"type": "add_bot", "level": "random"}))
+        .await;
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_eq!(started["status"], "playing", "{started}");
+    let left = ann.request(json!({"type": "leave"})).await;
+    assert_eq!(left["type"], "left", "{left}");
+    // Four hosts start four tables of bots at once: one place is left.
+    let mut hosts = Vec::new();
+    for i in 0..4 {
+        let mut host = TestClient::join_server(&server, &format!("host{i}")).await;
+        host.request(json!({"type": "create", "seats": 2, "as": "spectator"}))
+            .await;
+        for _ in 0..2 {
+            host.request(json!({"type": "add_bot", "level": "random"}))
+                .await;
+        }
+        hosts.push(host);
+    }
+    for host in &mut hosts {
+        host.send(json!({"type": "start", "id": "go"})).await;
+    }
+    let mut started = 0;
+    let mut refused = 0;
+    for host in &mut hosts {
+        let answer = host
+            .recv_until(|m| m["id"] == "go" && (m["type"] == "room" || m["type"] == "error"))
+            .await;
+        if answer["type"] == "error" {
+            assert_eq!(answer["code"], "too_many_bot_tables", "{answer}");
+            refused += 1;
+        } else {
+            assert_eq!(answer["status"], "playing", "{answer}");
+            started += 1;
+        }
+    }
+    assert_eq!((started, refused), (1, 3), "the cap of 2 holds: the left table and one more");
+}

@@ -51,7 +51,9 @@ pub use directory::{
     DirectoryError, Lease, LocalDirectory, OpenElsewhere, OpenRoom, RoomDirectory, StoreDirectory,
 };
 pub use error::{InternalCause, LobbyError};
-pub use lobby::{ClientKey, CreateRoom, Lobby, LobbyStats, Location, RestoreError, RoomCounts};
+pub use lobby::{
+    BotTableStart, ClientKey, CreateRoom, Lobby, LobbyStats, Location, RestoreError, RoomCounts,
+};
 pub use persist::{
     GameId, GameRecord, NoPersistence, PersistError, PersistErrorKind, Persistence, Stored, Write,
 };

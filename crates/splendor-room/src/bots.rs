@@ -243,7 +243,10 @@ impl RoomCore {
             ready_at: now + self.config.bot_delay,
             answer: None,
         });
-        let for_people = self.people.humans() > 0;
+        // Issue 22: games with a person at the table think first; a table
+        // whose people all left (the stand-in playing their seats) does
+        // not.
+        let for_people = self.people.connected_players() > 0;
         self.push(Effect::Think(Think {
             hint: None,
             for_people,

@@ -82,6 +82,22 @@ pub(crate) struct Occupancy {
     pub(crate) seated: AtomicUsize,
     pub(crate) bots: AtomicUsize,
     pub(crate) spectators: AtomicUsize,
+    /// A start of the room as a table of bots only was let through the
+    /// cap and is under way ([`BotTableStart`]): it counts as running.
+    pub(crate) starting: std::sync::atomic::AtomicBool,
+}
+
+/// A start let through the cap on tables of bots only
+/// ([`Lobby::check_bot_table`]): the room counts as one of them until this
+/// is dropped, by when its start has either made it a running game or
+/// failed (so that starts sent at once cannot all pass the cap).
+#[derive(Debug)]
+pub struct BotTableStart(Arc<Occupancy>);
+
+impl Drop for BotTableStart {
+    fn drop(&mut self) {
+        self.0.starting.store(false, Ordering::Relaxed);
+    }
 }
 
 pub(crate) struct LobbyInner {
@@ -405,37 +421,47 @@ impl Lobby {
             .is_some_and(|e| e.turn_based && !e.handle.is_closed())
     }
 
-    /// Before the room `code` starts: when nobody but built-in bots sits
-    /// in it, the running games of bots only made from the same client
-    /// address must be fewer than [`LobbyConfig::max_bot_tables_per_ip`]
-    /// (issue 22: one address started 60 tables of four `strong` bots in
-    /// 0.3 s, and a person's bot elsewhere thought six times slower). A
-    /// room with a person seated, one from no known address (a restored
-    /// room), or on another node is not counted here.
-    pub fn check_bot_table(&self, code: RoomCode) -> Result<(), LobbyError> {
+    /// Before the room `code` starts: when no person connected sits in
+    /// it, only bots, the running games of bots only made from the same
+    /// client address must be fewer than
+    /// [`LobbyConfig::max_bot_tables_per_ip`] (issue 22: one address
+    /// started 60 tables of four `strong` bots in 0.3 s, and a person's bot
+    /// elsewhere thought six times slower). A table whose people all left
+    /// counts as bots only (the stand-in plays their seats); a room from
+    /// no known address (a restored room), or on another node, is not
+    /// counted here. A start let through holds its place until the
+    /// returned [`BotTableStart`] is dropped (after the start): counted and
+    /// reserved under the rooms' lock, so starts sent at once cannot all
+    /// pass.
+    pub fn check_bot_table(&self, code: RoomCode) -> Result<Option<BotTableStart>, LobbyError> {
         let rooms = self.inner.rooms();
         let bots_only = |e: &RoomEntry| {
-            // `seated` counts the people seated; `bots` the bots.
-            e.occupancy.seated.load(Ordering::Relaxed) == 0
+            // `connected` counts the people seated with a connection.
+            e.occupancy.connected.load(Ordering::Relaxed) == 0
                 && e.occupancy.bots.load(Ordering::Relaxed) > 0
         };
         let Some(entry) = rooms.get(&code) else {
-            return Ok(());
+            return Ok(None);
         };
         let Some(client) = entry.client.as_ref().filter(|_| bots_only(entry)) else {
-            return Ok(());
+            return Ok(None);
         };
         let limit = self.inner.config.max_bot_tables_per_ip;
         let running = rooms
-            .values()
-            .filter(|e| e.client.as_ref() == Some(client) && !e.handle.is_closed())
-            .filter(|e| e.summary.borrow().status == RoomStatus::Playing)
-            .filter(|e| bots_only(e))
+            .iter()
+            .filter(|(c, e)| **c != code && e.client.as_ref() == Some(client))
+            .filter(|(_, e)| !e.handle.is_closed())
+            .filter(|(_, e)| {
+                e.occupancy.starting.load(Ordering::Relaxed)
+                    || e.summary.borrow().status == RoomStatus::Playing
+            })
+            .filter(|(_, e)| bots_only(e))
             .count();
         if running >= limit {
             return Err(LobbyError::TooManyBotTables(limit));
         }
-        Ok(())
+        entry.occupancy.starting.store(true, Ordering::Relaxed);
+        Ok(Some(BotTableStart(entry.occupancy.clone())))
     }
 
     /// The open room with this code. A room that has closed but is not

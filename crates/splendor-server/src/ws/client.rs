@@ -365,11 +365,14 @@ impl Client {
             ClientMessage::Leave(leave) => self.leave(leave.give_up, id).await,
             ClientMessage::Start(start) => {
                 let order = start.seat_order;
-                if let Some(room) = self.room.as_ref().filter(|r| r.remote_lease().is_none())
-                    && let Err(e) = self.state.lobby().check_bot_table(room.code())
-                {
-                    return self.reply_lobby_error(e, id);
-                }
+                // Held until the start is done (issue 22: the cap counts it).
+                let _place = match self.room.as_ref().filter(|r| r.remote_lease().is_none()) {
+                    Some(room) => match self.state.lobby().check_bot_table(room.code()) {
+                        Ok(place) => place,
+                        Err(e) => return self.reply_lobby_error(e, id),
+                    },
+                    None => None,
+                };
                 self.call_room(Request::Start { order }, id).await;
             }
             ClientMessage::AddBot(add) => {
