@@ -127,6 +127,34 @@ async fn the_operators_see_every_live_room_and_can_search_them() {
     let (status, body) = http_get(server.addr(), "/api/rooms").await;
     assert_eq!(status, 200);
     assert!(body.contains(&code), "{body}");
+    assert!(seen.get("game").is_none(), "nothing in play yet: {seen}");
+
+    // Once its game is in play: who sits where, its start and last move.
+    ann.request(json!({"type": "add_bot", "level": "random"}))
+        .await;
+    let started = ann
+        .request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    assert_eq!(started["status"], "playing", "{started}");
+    let moved = ann
+        .request(json!({"type": "act", "action": {"take": ["white", "blue", "green"]}}))
+        .await;
+    assert_eq!(moved["type"], "events", "{moved}");
+    let (status, body) = http_get_with(server.addr(), "/api/admin/rooms", &headers).await;
+    assert_eq!(status, 200, "{body}");
+    let list: Value = serde_json::from_str(&body).unwrap();
+    let game = &list["rooms"][0]["game"];
+    assert_eq!(
+        game["players"],
+        json!([{"seat": 0, "name": "ann", "bot": null}, {"seat": 1, "name": "Random bot", "bot": "random"}]),
+        "{list}"
+    );
+    let started_at = game["started_at"].as_i64().expect("a start");
+    assert!(
+        game["last_move_at"].as_i64().unwrap() >= started_at,
+        "{game}"
+    );
+    assert_eq!(game["clock"], Value::Null, "no clock: {game}");
 }
 
 #[tokio::test]

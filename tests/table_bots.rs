@@ -336,5 +336,9 @@ async fn starts_at_once_and_tables_left_by_their_person_are_capped_too() {
             started += 1;
         }
     }
-    assert_eq!((started, refused), (1, 3), "the cap of 2 holds: the left table and one more");
+    assert_eq!(
+        (started, refused),
+        (1, 3),
+        "the cap of 2 holds: the left table and one more"
+    );
 }

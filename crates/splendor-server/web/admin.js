@@ -220,7 +220,10 @@ function renderRooms() {
       if (!reason) { setStatus('admin.needReason'); $('close-reason').focus(); return; }
       act('POST', `/api/admin/rooms/${encodeURIComponent(r.code)}/close`, { reason }, 'admin.done');
     }, { id: `close-${r.code}`, 'aria-label': t('admin.closeRoom', { room: r.code }) });
-    return cells(r.code, t(`admin.status.${r.status}`), `${r.players}/${r.seats}`, r.host, r.client, r.node, close);
+    // Who plays, from the game in play; else how many of how many seats.
+    const who = r.game ? r.game.players.map((p) => p.bot ? shownName(p.name, p.bot) : p.name).join(', ') : `${r.players}/${r.seats}`;
+    const last = r.game ? when(r.game.last_move_at || r.game.started_at) : null;
+    return cells(r.code, t(`admin.status.${r.status}`), who, r.host, r.client, r.node, last, close);
   }));
 }
 

@@ -323,6 +323,7 @@
   'admin.kind.mark_session': "Markierung",
   'admin.lift': "Aufheben",
   'admin.liftedHere': "in der Konsole aufgehoben",
+  'admin.lastMove': "Letzter Zug",
   'admin.resolveLabel': "Die Meldung über {name} erledigen",
   'admin.close': "Schließen",
   'admin.closeRoom': "Raum {room} schließen: ein laufendes Spiel endet ohne Sieger",

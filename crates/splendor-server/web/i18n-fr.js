@@ -323,6 +323,7 @@
   'admin.kind.mark_session': "marque",
   'admin.lift': "Lever",
   'admin.liftedHere': "levé depuis la console",
+  'admin.lastMove': "Dernier coup",
   'admin.resolveLabel': "Traiter le signalement de {name}",
   'admin.close': "Fermer",
   'admin.closeRoom': "Fermer la salle {room} : une partie en cours se termine sans vainqueur",

@@ -323,6 +323,7 @@
   'admin.kind.mark_session': "markering",
   'admin.lift': "Opheffen",
   'admin.liftedHere': "opgeheven in de console",
+  'admin.lastMove': "Laatste zet",
   'admin.resolveLabel': "De melding over {name} afhandelen",
   'admin.close': "Sluiten",
   'admin.closeRoom': "Kamer {room} sluiten: een lopend spel eindigt zonder winnaar",

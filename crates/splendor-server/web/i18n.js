@@ -321,6 +321,7 @@ const MESSAGES = {
     'admin.kind.mark_session': "mark",
     'admin.lift': "Lift",
     'admin.liftedHere': "lifted from the console",
+    'admin.lastMove': "Last move",
     'admin.resolveLabel': "Resolve the report about {name}",
     'admin.close': "Close",
     'admin.closeRoom': "Close room {room}: a game in play ends with no winner",

@@ -28,7 +28,39 @@ pub struct SessionRow {
     pub rating: Option<f64>,
 }
 
+/// An unfinished game, as the live rooms' view shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveGame {
+    /// Its room's code.
+    pub room: String,
+    /// When it started, Unix ms.
+    pub started_at: UnixMillis,
+    /// Its last move, Unix ms.
+    pub last_move_at: Option<UnixMillis>,
+    /// Its turn clock as stored (R12), if any.
+    pub clock_json: Option<String>,
+    /// Who sits where.
+    pub seats: Vec<LiveSeat>,
+}
+
+/// A seat of a [`LiveGame`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveSeat {
+    /// The seat, in turn order.
+    pub seat: u8,
+    /// The name played under.
+    pub name: String,
+    /// A built-in bot's level.
+    pub bot: Option<String>,
+}
+
 impl Store {
+    /// The unfinished games (at most 2000, newest first) with their seats,
+    /// start and last move.
+    pub async fn live_games(&self) -> Result<Vec<LiveGame>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::live_games(pool).await)
+    }
+
     /// The sessions whose name, session id, player id or address contains
     /// `needle` (any case), most recently seen first; every session when
     /// `needle` is empty.

@@ -93,7 +93,7 @@ pub use analysis::AnalysisRecord;
 pub use backend::{Backend, UNSAFE_SYNCHRONOUS_OFF_VAR};
 pub use blocks::{BlockedSession, Blocking};
 pub use bots::{LadderLoad, OnlineBot, ProgramQueued, bot_name_key, owner_digest};
-pub use console::SessionRow;
+pub use console::{LiveGame, LiveSeat, SessionRow};
 pub use error::{DbCause, StoreError};
 pub use invitation::{Invitation, Invited, Invitee};
 pub use lease::RoomLease;

@@ -14,6 +14,7 @@ use splendor_store::{
 use uuid::Uuid;
 
 on_both_backends!(
+    the_live_games_view_shows_seats_start_and_last_move,
     tokens_are_hashed_at_rest,
     sessions_are_found_by_token_and_renamed,
     actions_are_appended_in_order_and_never_overwritten,
@@ -927,4 +928,42 @@ async fn max_batch_one_commits_each_write_alone() {
     assert_eq!(stats.largest_batch, 1);
     assert_eq!(stats.batches, stats.writes);
     assert_eq!(stats.writes, 8 + 40);
+}
+
+/// Issue 22: the operators' live rooms read the games in play from the
+/// store (the same on every node): seats, start, last move and clock; a
+/// finished game is not among them.
+async fn the_live_games_view_shows_seats_start_and_last_move(db: TestDb) {
+    let store = db.open().await;
+    let (a, b) = (Uuid::from_u128(71), Uuid::from_u128(72));
+    store.create_game(new_game(a, 2, 100)).await.unwrap();
+    let mut clocked = new_game(b, 3, 200);
+    clocked.room_code = "WXYZ".into();
+    clocked.clock_json = Some(r#"{"bank_ms":300000}"#.into());
+    clocked.seats[2].bot = Some("strong".into());
+    store.create_game(clocked).await.unwrap();
+    store.append_action(action(a, 0, 0)).await.unwrap();
+    store.append_action(action(a, 1, 1)).await.unwrap();
+    let live = store.live_games().await.unwrap();
+    assert_eq!(live.len(), 2);
+    assert_eq!(live[0].room, "WXYZ", "newest first");
+    assert_eq!(live[0].last_move_at, None);
+    assert_eq!(live[0].clock_json.as_deref(), Some(r#"{"bank_ms":300000}"#));
+    assert_eq!(live[0].seats[2].bot.as_deref(), Some("strong"));
+    assert_eq!(live[1].room, "ABCD");
+    assert_eq!(live[1].started_at, 100);
+    assert_eq!(live[1].last_move_at, Some(10_001));
+    let names: Vec<&str> = live[1].seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Player 0", "Player 1"]);
+    store
+        .finish_game(
+            a,
+            r#"{"ranking":[],"winners":[],"deadlock":false}"#,
+            20_000,
+            &[],
+        )
+        .await
+        .unwrap();
+    let live = store.live_games().await.unwrap();
+    assert_eq!(live.len(), 1);
 }

@@ -206,6 +206,21 @@ struct AdminRoom {
     creator: Option<String>,
     /// The address it was made from (IPv6 by its /64).
     client: Option<String>,
+    /// Its game in play, if any: who sits where, when it started, its last
+    /// move and its clock (from the store, so on every node alike).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<AdminGame>,
+}
+
+/// The game in play of a live room, as the operators see it.
+#[derive(Debug, Serialize)]
+struct AdminGame {
+    /// Who sits where: names, and a built-in bot's level.
+    players: Vec<serde_json::Value>,
+    started_at: i64,
+    last_move_at: Option<i64>,
+    /// The turn clock as `create` gave it (R12), if any.
+    clock: Option<serde_json::Value>,
 }
 
 async fn rooms(State(state): State<AppState>, Query(query): Query<RoomsQuery>) -> Response {
@@ -220,6 +235,19 @@ async fn rooms(State(state): State<AppState>, Query(query): Query<RoomsQuery>) -
         }
     };
     let needle = query.q.as_deref().map(str::to_lowercase);
+    // The games in play, newest first: each live room's is the newest of
+    // its code. Without a store, none.
+    let mut games: HashMap<String, splendor_store::LiveGame> = HashMap::new();
+    if let Some(store) = state.store() {
+        match store.live_games().await {
+            Ok(list) => {
+                for game in list {
+                    games.entry(game.room.clone()).or_insert(game);
+                }
+            }
+            Err(e) => warn!(error = %e, "the games in play cannot be read for the operators"),
+        }
+    }
     let rooms: Vec<AdminRoom> = rooms
         .into_iter()
         .map(|r| AdminRoom {
@@ -234,6 +262,27 @@ async fn rooms(State(state): State<AppState>, Query(query): Query<RoomsQuery>) -
             // As `welcome` names sessions.
             creator: r.creator.map(|s| s.0.simple().to_string()),
             client: r.client.map(|c| c.as_str().to_owned()),
+            game: None,
+        })
+        .map(|mut room| {
+            if room.status != splendor_protocol::RoomStatus::Waiting
+                && let Some(game) = games.remove(&room.code)
+            {
+                room.game = Some(AdminGame {
+                    players: game
+                        .seats
+                        .iter()
+                        .map(|s| json!({"seat": s.seat, "name": s.name, "bot": s.bot}))
+                        .collect(),
+                    started_at: game.started_at,
+                    last_move_at: game.last_move_at,
+                    clock: game
+                        .clock_json
+                        .as_deref()
+                        .and_then(|c| serde_json::from_str(c).ok()),
+                });
+            }
+            room
         })
         .filter(|r| {
             needle.as_deref().is_none_or(|n| {

@@ -85,3 +85,50 @@ pub(crate) async fn queue_entries(pool: &Pool<Db>) -> Result<Vec<QueueEntry>, St
     .map_err(read_error)?;
     rows.iter().map(entry_from_row).collect()
 }
+
+/// The unfinished games, newest first, with their seats, when they started
+/// and their last move (the live rooms' view, issue 22).
+pub(crate) async fn live_games(
+    pool: &Pool<Db>,
+) -> Result<Vec<crate::console::LiveGame>, StoreError> {
+    let error = |e| classify(BACKEND, e);
+    let rows = sqlx::query(
+        "SELECT g.id, g.room_code, g.created_at, g.clock_json, \
+                (SELECT MAX(a.at) FROM actions a WHERE a.game_id = g.id) AS last_move \
+         FROM games g WHERE g.finished_at IS NULL ORDER BY g.created_at DESC LIMIT 2000",
+    )
+    .fetch_all(pool)
+    .await
+    .map_err(error)?;
+    let mut games = Vec::with_capacity(rows.len());
+    let mut index = std::collections::HashMap::new();
+    for row in &rows {
+        let id: Uuid = row.try_get("id").map_err(error)?;
+        index.insert(id, games.len());
+        games.push(crate::console::LiveGame {
+            room: row.try_get("room_code").map_err(error)?,
+            started_at: row.try_get("created_at").map_err(error)?,
+            last_move_at: row.try_get("last_move").map_err(error)?,
+            clock_json: row.try_get("clock_json").map_err(error)?,
+            seats: Vec::new(),
+        });
+    }
+    let seats = sqlx::query(
+        "SELECT s.game_id, s.seat, s.name, s.bot FROM seats s JOIN games g ON g.id = s.game_id \
+         WHERE g.finished_at IS NULL ORDER BY s.game_id, s.seat",
+    )
+    .fetch_all(pool)
+    .await
+    .map_err(error)?;
+    for row in &seats {
+        let id: Uuid = row.try_get("game_id").map_err(error)?;
+        let Some(&i) = index.get(&id) else { continue };
+        let seat: i32 = row.try_get::<i32, _>("seat").map_err(error)?;
+        games[i].seats.push(crate::console::LiveSeat {
+            seat: u8::try_from(seat).unwrap_or(u8::MAX),
+            name: row.try_get("name").map_err(error)?,
+            bot: row.try_get("bot").map_err(error)?,
+        });
+    }
+    Ok(games)
+}
