@@ -52,6 +52,10 @@ async fn without_the_right_token_every_admin_path_answers_the_same_401() {
         "/api/admin/rooms/ZZZZZ".to_owned(),
         "/api/admin/nothing-here".to_owned(),
         "/api/admin".to_owned(),
+        // Issue 22's reports, players and queue: the same answer.
+        "/api/admin/reports".to_owned(),
+        "/api/admin/sessions?q=ann".to_owned(),
+        "/api/admin/queue".to_owned(),
     ] {
         for headers in [
             vec![],

@@ -1,11 +1,11 @@
 //! Forgetting a player (issue 22): by the operators' API on a running
 //! server and by `splendor-server forget-player`; the name (a unique one)
-//! and the token leave no trace in any table, chat is not stored (but in
-//! reports, tests/reports.rs and the store's tests), the
+//! and the token leave no trace in any table (nor the reports that named
+//! them or kept their chat, issue 22), the
 //! games stay as "a former player" and their replays verify.
 
 use serde_json::{Value, json};
-use splendor_e2e::process::{ServerProcess, TestDatabase, http_get, http_post_with};
+use splendor_e2e::process::{ServerProcess, TestDatabase, http_get, http_get_with, http_post_with};
 use splendor_e2e::{Dice, TestClient};
 use splendor_replay::{Replay, verify};
 use splendor_store::testing::{sqlite_find, token_hash};
@@ -28,8 +28,23 @@ async fn played(addr: std::net::SocketAddr, name: &str, chat: &str) -> (String, 
     let room = ann.request(json!({"type": "create", "seats": 2})).await;
     let code = room["code"].as_str().unwrap().to_owned();
     bob.request(json!({"type": "join", "code": code})).await;
+    let mut cy = TestClient::connect_to(addr, "cy").await;
+    cy.hello().await;
+    cy.request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
     let said = ann.request(json!({"type": "chat", "text": chat})).await;
     assert_eq!(said["type"], "chat", "{said}");
+    // Issue 22: reports keep the room's chat. Bob reports the player (a
+    // report about them), Cy reports Bob (a report about someone else that
+    // keeps the player's line in its context).
+    let reported = bob
+        .request(json!({"type": "report", "seat": 0, "reason": "rude"}))
+        .await;
+    assert_eq!(reported["name"], name, "{reported}");
+    let reported = cy
+        .request(json!({"type": "report", "seat": 1, "reason": "also rude"}))
+        .await;
+    assert_eq!(reported["name"], "bob", "{reported}");
     ann.request(json!({"type": "start"})).await;
     let (mut da, mut db) = (Dice(3), Dice(4));
     let (result, _) = tokio::join!(
@@ -80,8 +95,27 @@ async fn a_forgotten_player_leaves_no_trace_and_their_games_still_verify() {
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    // Nowhere in the database any more (and chat never was).
+    // Nowhere in the database any more: chat is stored only with reports,
+    // and the player's reports and lines went.
     assert_eq!(sqlite_find(&db.url, &needles).await, Vec::<String>::new());
+    let (status, reports) = http_get_with(
+        addr,
+        "/api/admin/reports?status=all",
+        &[("Authorization", auth.as_str())],
+    )
+    .await;
+    assert_eq!(status, 200, "{reports}");
+    let reports: Value = serde_json::from_str(&reports).unwrap();
+    let reported: Vec<&str> = reports["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["reported"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        reported.contains(&"bob"),
+        "Cy's report of Bob stays: {reports}"
+    );
     // The games stay, as a former player's, and verify.
     let after = replay_verifies(addr, &game).await;
     assert!(after.to_string().contains("a former player"), "{after}");
@@ -132,7 +166,12 @@ async fn a_forgotten_player_leaves_no_trace_and_their_games_still_verify() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let needles2: [&[u8]; 3] = [b"Quillon8e2b", token2.as_bytes(), &token_hash(&token2)];
+    let needles2: [&[u8]; 4] = [
+        b"Quillon8e2b",
+        b"another-chat-3c4",
+        token2.as_bytes(),
+        &token_hash(&token2),
+    ];
     assert_eq!(sqlite_find(&db.url, &needles2).await, Vec::<String>::new());
     replay_verifies(addr, &game2).await;
 }

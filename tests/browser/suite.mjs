@@ -165,6 +165,22 @@ const STEPS = [
     await report.getByRole('button', { name: 'Resolve' }).click();
     await page.getByText('No open reports.').waitFor();
     await page.locator('#audit-table tbody tr').filter({ hasText: 'resolve_report' }).first().waitFor();
+    // A ban of every address is refused and says why; a name pattern's is
+    // made, listed, and lifted.
+    const form = page.locator('#ban-form');
+    await form.getByLabel('Ban', { exact: true }).selectOption('address');
+    await form.getByLabel('Pattern or address').fill('0.0.0.0/0');
+    await form.getByLabel('Reason (shown to whom it refuses)').fill('everyone');
+    await form.getByRole('button', { name: 'Ban' }).click();
+    await page.locator('#status').filter({ hasText: 'It did not work' }).waitFor();
+    await form.getByLabel('Ban', { exact: true }).selectOption('name');
+    await form.getByLabel('Pattern or address').fill('*spammer*');
+    await form.getByLabel('Reason (shown to whom it refuses)').fill('spam names');
+    await form.getByRole('button', { name: 'Ban' }).click();
+    const row = page.locator('#sanction-table tbody tr').filter({ hasText: '*spammer*' });
+    await row.waitFor();
+    await row.getByRole('button', { name: /^Lift/ }).click();
+    await row.waitFor({ state: 'detached' });
     run.pages = run.pages.filter((p) => p.page !== page);
     run.players = run.players.filter((p) => p !== op);
     await op.context.close();

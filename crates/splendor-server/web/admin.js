@@ -238,11 +238,18 @@ function renderSessions() {
     const who = el('span', {}, s.name, ' ', el('span', { cls: 'muted small-code', text: s.player_id ? `#${s.player_id}` : '' }),
       s.bot ? el('span', { cls: 'tag bot', text: t('tag.program') }) : null,
       s.connected_here ? el('span', { cls: 'tag', text: t('admin.online') }) : null);
+    const forget = small(t('admin.forget'), () => {
+      const reason = sanctionReason();
+      if (reason && window.confirm(t('admin.forgetConfirm', { name: s.name }))) {
+        act('POST', `/api/admin/players/${encodeURIComponent(s.session)}/forget`, { reason }, 'admin.forgotten');
+      }
+    }, { id: `forget-${s.session}`, 'aria-label': `${t('admin.forget')}: ${s.name}` });
     const actions = el('span', { cls: 'row' },
       small(t('admin.historyShort'), () => showHistory(s.session), { id: `history-${s.session}`, 'aria-label': t('admin.history', { name: s.name }) }),
       small(t('admin.mute24'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/mutes', { session: s.session, minutes: 1440, reason }, 'admin.done'); }, { id: `mute-${s.session}`, 'aria-label': `${t('admin.mute24')}: ${s.name}` }),
       small(t('admin.ban'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/bans', { kind: 'session', value: s.session, reason }, 'admin.done'); }, { id: `ban-${s.session}`, 'aria-label': `${t('admin.ban')}: ${s.name}` }),
-      small(t('admin.mark'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/marks', { session: s.session, reason }, 'admin.done'); }, { id: `mark-${s.session}`, 'aria-label': `${t('admin.mark')}: ${s.name}` }));
+      small(t('admin.mark'), () => { const reason = sanctionReason(); if (reason) act('POST', '/api/admin/marks', { session: s.session, reason }, 'admin.done'); }, { id: `mark-${s.session}`, 'aria-label': `${t('admin.mark')}: ${s.name}` }),
+      forget);
     return cells(who, s.address, s.rated_games, when(s.last_seen || s.created_at), actions);
   }));
 }
@@ -306,6 +313,22 @@ function setup() {
     if (token) open(token);
   });
   $('refresh').addEventListener('click', refresh);
+  // A ban of a name pattern or an address range (a session's is made from
+  // the players' list or a report).
+  $('ban-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const minutes = $('ban-minutes').value.trim();
+    const body = {
+      kind: $('ban-kind').value,
+      value: $('ban-value').value.trim(),
+      reason: $('ban-reason').value.trim(),
+    };
+    if (minutes) body.minutes = Number(minutes);
+    if (await act('POST', '/api/admin/bans', body, 'admin.done')) {
+      $('ban-value').value = '';
+      $('ban-minutes').value = '';
+    }
+  });
   $('logout').addEventListener('click', close);
   for (const form of ['rooms-search', 'sessions-search']) {
     $(form).addEventListener('submit', (e) => { e.preventDefault(); refresh(); });
