@@ -8,6 +8,10 @@
 # with the ENV and CMD below.
 
 FROM rust:1.95-slim-bookworm AS build
+# OpenSSL's headers: webauthn-rs (passkeys, issue 23) links OpenSSL.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends pkg-config libssl-dev \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The workspace: manifests, lock file, crates, migrations (embedded at compile
 # time) and the root package's tiny library (the workspace root is a package).
@@ -25,9 +29,10 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
  && cp target/release/splendor-server /usr/local/bin/splendor-server
 
 FROM debian:bookworm-slim AS runtime
-# ca-certificates: for TLS to a managed PostgreSQL.
+# ca-certificates: for TLS to a managed PostgreSQL; libssl3: OpenSSL for
+# the passkeys' checks (webauthn-rs).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates \
+ && apt-get install -y --no-install-recommends ca-certificates libssl3 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home splendor \
  && mkdir -p /data \

@@ -949,6 +949,109 @@ const STEPS = [
     await page.locator(SEL.boardHumans).click();
     await page.locator(SEL.boardRows).nth(1).waitFor();
   }),
+  // Identity on every device (issue 23). Passkeys need a host name, not an
+  // IP address: Kim's pages are opened at http://localhost:PORT.
+  step('Kim carries her identity to her phone with a one-time link: both stay connected, the link works once', async (run) => {
+    const local = run.baseUrl.replace('127.0.0.1', 'localhost');
+    run.shared.local = local;
+    const kim = await run.openPlayer('Kim', { width: 1280, height: 900 });
+    await signIn(kim, `${local}/`);
+    const page = kim.page;
+    await page.locator(SEL.identity).click();
+    await page.locator(SEL.deviceRows).first().waitFor();
+    assert.equal(await page.locator(SEL.deviceRows).count(), 1, 'one device so far');
+    await page.locator(SEL.makeLink).click();
+    await page.waitForFunction((sel) => document.querySelector(sel).value !== '', SEL.linkUrl);
+    const url = await page.locator(SEL.linkUrl).inputValue();
+    // The host's public address (the server's --public-url), as room links.
+    const base = 'https://splendor.example.org';
+    assert.match(url, /^https:\/\/splendor\.example\.org\/link#[0-9a-f]{64}$/, url);
+    const linkPath = url.slice(base.length);
+    const phone = await run.openPlayer('Kim (phone)', { width: 390, height: 844 });
+    await phone.page.goto(`${local}${linkPath}`);
+    await phone.page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    assert.equal(await phone.page.locator(SEL.who).textContent(), 'Kim', 'the phone plays as Kim');
+    assert.equal(new URL(phone.page.url()).pathname, '/', 'the code leaves the address bar');
+    // The laptop was not thrown out: it is still connected as Kim, and
+    // lists both devices, the phone connected now.
+    assert.ok(await page.evaluate(() => S.identified && S.ws && S.ws.readyState === WebSocket.OPEN));
+    await page.locator(SEL.identity).click();
+    await page.locator(SEL.identity).click();
+    await page.locator(SEL.deviceRows).nth(1).waitFor();
+    assert.equal(await page.locator(SEL.deviceRows).count(), 2);
+    // Used once: another browser opening it is told, and signs in nobody.
+    const late = await run.openPlayer('Someone else', { width: 1280, height: 900 });
+    await late.page.goto(`${local}${linkPath}`);
+    await late.page.locator('#toast').filter({ hasText: /ten minutes/ }).waitFor();
+    await late.page.locator(SEL.login).waitFor({ state: 'visible' });
+    for (const p of [phone, late]) await p.page.evaluate(() => { document.getElementById('toast').hidden = true; });
+  }),
+
+  step('Kim sets a password; a new device signs in with it (a wrong one is refused); her laptop signs that device out', async (run) => {
+    const { local } = run.shared;
+    const { page } = run.player('Kim');
+    await page.locator(SEL.idLogin).fill('Kim K');
+    await page.locator(SEL.idPassword).fill('correct horse battery');
+    await page.locator(SEL.idPasswordSave).click();
+    await page.locator(SEL.idPasswordState).filter({ hasText: 'Kim K' }).waitFor();
+    const tablet = await run.openPlayer('Kim (tablet)', { width: 1024, height: 768 });
+    await tablet.page.goto(`${local}/`);
+    await tablet.page.locator(SEL.login).waitFor({ state: 'visible' });
+    await tablet.page.locator(SEL.signInOpen).click();
+    await tablet.page.locator(SEL.signInLogin).fill('kim k');
+    await tablet.page.locator(SEL.signInPassword).fill('wrong horse battery');
+    await tablet.page.locator(SEL.signInButton).click();
+    await tablet.page.locator('#toast').filter({ hasText: /wrong/ }).waitFor();
+    await tablet.page.locator(SEL.signInPassword).fill('correct horse battery');
+    await tablet.page.locator(SEL.signInButton).click();
+    await tablet.page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    assert.equal(await tablet.page.locator(SEL.who).textContent(), 'Kim');
+    // From the laptop: three devices; the newest (the tablet) is signed out.
+    await page.locator(SEL.identity).click();
+    await page.locator(SEL.identity).click();
+    await page.locator(SEL.deviceRows).nth(2).waitFor();
+    await page.locator(SEL.deviceRows).nth(2).locator('button').click();
+    // The tablet's connection closes (4007): it is back at the sign-in.
+    await tablet.page.locator(SEL.login).waitFor({ state: 'visible' });
+    assert.equal(await tablet.page.evaluate(() => localStorage.getItem('splendor.token')), null, 'its token is forgotten');
+    await page.locator(SEL.deviceRows).nth(2).waitFor({ state: 'detached' });
+    for (const p of [page, tablet.page]) await p.evaluate(() => { document.getElementById('toast').hidden = true; });
+  }),
+
+  step('Kim adds a passkey on her laptop and signs in with it on another device (virtual authenticators)', async (run) => {
+    const { local } = run.shared;
+    const kim = run.player('Kim');
+    const authenticator = {
+      protocol: 'ctap2', transport: 'internal', hasResidentKey: true,
+      hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true,
+    };
+    const cdp = await kim.context.newCDPSession(kim.page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', { options: authenticator });
+    await kim.page.locator(SEL.addPasskey).click();
+    await kim.page.locator(SEL.passkeyRows).first().waitFor();
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    assert.equal(credentials.length, 1, 'one passkey made');
+    assert.ok(credentials[0].isResidentCredential, 'kept by the authenticator: it signs in with nothing typed');
+    assert.equal(credentials[0].rpId, 'localhost');
+    // The same passkey on another device, as a synced passkey would be.
+    const other = await run.openPlayer('Kim (other laptop)', { width: 1280, height: 900 });
+    const cdp2 = await other.context.newCDPSession(other.page);
+    await cdp2.send('WebAuthn.enable');
+    const added = await cdp2.send('WebAuthn.addVirtualAuthenticator', { options: authenticator });
+    await cdp2.send('WebAuthn.addCredential', { authenticatorId: added.authenticatorId, credential: credentials[0] });
+    await other.page.goto(`${local}/`);
+    await other.page.locator(SEL.login).waitFor({ state: 'visible' });
+    await other.page.locator(SEL.signInOpen).click();
+    await other.page.locator(SEL.signInPasskey).click();
+    await other.page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    assert.equal(await other.page.locator(SEL.who).textContent(), 'Kim', 'the passkey opened Kim');
+    for (const p of [kim.page, other.page]) await p.evaluate(() => { document.getElementById('toast').hidden = true; });
+  }),
+
+  step('axe: Your identity', async (run) => {
+    await checkAccessibility(run, run.player('Kim').page, 'your identity');
+  }),
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -103,6 +103,22 @@ export const SEL = {
   boardHumans: '#kind-humans',
   provisional: '.tag.provisional',
   playerView: '#player',
+  // Identity on every device (issue 23): the lobby's panel and the sign-in.
+  identity: '#identity > summary',
+  deviceRows: '#id-devices li',
+  makeLink: '#id-link',
+  linkUrl: '#id-link-url',
+  idLogin: '#id-login',
+  idPassword: '#id-password',
+  idPasswordSave: '#id-password-save',
+  idPasswordState: '#id-password-state',
+  addPasskey: '#id-passkey-add',
+  passkeyRows: '#id-passkeys li',
+  signInOpen: '#signin > summary',
+  signInLogin: '#signin-login',
+  signInPassword: '#signin-password',
+  signInButton: '#signin-form button[type=submit]',
+  signInPasskey: '#signin-passkey',
   recentRows: '#recent tbody tr',
 };
 

@@ -131,15 +131,19 @@ fn deliver(cluster: &Cluster, item: Delivery) {
             room,
             epoch,
             reason,
+            room_goes_on,
             ..
         } => {
-            if let Some(code) = RoomCode::parse(&room) {
+            // A connection let go by a room that goes on (removed, or its
+            // seat taken from another device) says nothing of the room.
+            if !room_goes_on && let Some(code) = RoomCode::parse(&room) {
                 cluster.mark_closed(code, epoch);
             }
             match words_from_wire(reason) {
                 Ok(reason) => target.send(Outgoing::Worded(Box::new(Worded::RoomClosed {
                     room,
                     reason,
+                    room_goes_on,
                 }))),
                 Err(e) => {
                     warn!(error = %e, "an unreadable room_closed reason");

@@ -170,11 +170,16 @@ fn delivery(conn: u64, epoch: u64, outgoing: Outgoing) -> Delivery {
             json: frame.as_str().to_owned(),
         },
         Outgoing::Worded(worded) => match *worded {
-            Worded::RoomClosed { room, reason } => Delivery::RoomClosed {
+            Worded::RoomClosed {
+                room,
+                reason,
+                room_goes_on,
+            } => Delivery::RoomClosed {
                 conn,
                 room,
                 epoch,
                 reason: words_to_wire(&reason),
+                room_goes_on,
             },
         },
     }

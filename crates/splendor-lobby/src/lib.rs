@@ -57,7 +57,7 @@ pub use lobby::{
 pub use persist::{
     GameId, GameRecord, NoPersistence, PersistError, PersistErrorKind, Persistence, Stored, Write,
 };
-pub use presence::{Presence, RoomSeat};
+pub use presence::{DeviceKey, Presence, RoomSeat, device_key};
 pub use room::{Answer, Caller, Joined, RemoteRooms, Request, RestoredGame, RoomHandle, RoomProbe};
 pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
 pub use splendor_room::{MAX_PER_MOVE, MIN_PER_MOVE, OnDeadline};

@@ -1,8 +1,12 @@
 //! Presence: which connection currently speaks for a session, and which
 //! room the session is in, so that a resumed session finds its seat again.
 //!
-//! A session has at most one live connection: claiming it for a new one
-//! closes the old one as replaced.
+//! A session may be open on several devices at once (issue 23), each with
+//! a token of its own: claiming the session for a new connection closes
+//! the older connection of the same token only (replaced, 4001), so that
+//! a phone and a laptop do not throw each other out. The seat in a room is
+//! held by one connection at a time (the room tells the other it plays on
+//! another device).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -22,9 +26,24 @@ pub struct RoomSeat {
     pub role: Role,
 }
 
+/// Which of a session's tokens a connection proved itself with: the first
+/// eight bytes of the token's SHA-256 (a connection of the same device
+/// replaces the older one; another device's does not).
+pub type DeviceKey = u64;
+
+/// The device key of a token (see [`DeviceKey`]); the store's public id
+/// of the token (`splendor_store::device_id`) is the same eight bytes in hex.
+pub fn device_key(token: &str) -> DeviceKey {
+    let hash = crate::session::token_hash(token);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&hash[..8]);
+    u64::from_be_bytes(first)
+}
+
 #[derive(Default)]
 struct Entry {
-    conn: Option<Connection>,
+    /// The session's open connections, one per device, the newest last.
+    conns: Vec<(DeviceKey, Connection)>,
     room: Option<RoomSeat>,
     /// Rooms whose running game the session left while keeping its seat
     /// (`leave` keeps a player's seat once the game started): it is still
@@ -38,7 +57,7 @@ struct Entry {
 impl Entry {
     /// Whether the entry says nothing and can go.
     fn is_empty(&self) -> bool {
-        self.conn.is_none()
+        self.conns.is_empty()
             && self.room.is_none()
             && self.held.is_empty()
             && self.resigned.is_empty()
@@ -86,17 +105,54 @@ impl Presence {
         }
     }
 
-    /// Makes `conn` the session's connection, closing the previous one as
-    /// replaced. Returns the room the session is in, to rejoin.
-    pub fn claim(&self, session: SessionId, conn: &Connection) -> Option<RoomSeat> {
+    /// Makes `conn` the session's newest connection, closing the previous
+    /// one of the same `device` as replaced (other devices' stay open).
+    /// Returns the room the session is in, to rejoin.
+    pub fn claim(
+        &self,
+        session: SessionId,
+        device: DeviceKey,
+        conn: &Connection,
+    ) -> Option<RoomSeat> {
         let mut map = self.lock();
         let entry = map.entry(session).or_default();
-        if let Some(old) = entry.conn.replace(conn.clone())
-            && old.id() != conn.id()
-        {
-            old.close(CloseReason::Replaced);
-        }
+        entry.conns.retain(|(key, old)| {
+            let same = *key == device || old.id() == conn.id();
+            if same && old.id() != conn.id() {
+                old.close(CloseReason::Replaced);
+            }
+            !same
+        });
+        entry.conns.push((device, conn.clone()));
         entry.room
+    }
+
+    /// Closes the session's open connections of `device` (its token was
+    /// revoked) with `reason`; how many there were.
+    pub fn close_device(
+        &self,
+        session: SessionId,
+        device: DeviceKey,
+        reason: CloseReason,
+    ) -> usize {
+        let map = self.lock();
+        let Some(entry) = map.get(&session) else {
+            return 0;
+        };
+        let mut closed = 0;
+        for (_, conn) in entry.conns.iter().filter(|(key, _)| *key == device) {
+            conn.close(reason);
+            closed += 1;
+        }
+        closed
+    }
+
+    /// The devices the session has a connection of on this node.
+    pub fn devices_of(&self, session: SessionId) -> Vec<DeviceKey> {
+        self.lock()
+            .get(&session)
+            .map(|e| e.conns.iter().map(|(key, _)| *key).collect())
+            .unwrap_or_default()
     }
 
     /// The sessions that have a live connection now, are in a room
@@ -106,7 +162,7 @@ impl Presence {
     pub fn present_sessions(&self) -> Vec<SessionId> {
         self.lock()
             .iter()
-            .filter(|(_, e)| e.conn.is_some() || e.room.is_some() || !e.held.is_empty())
+            .filter(|(_, e)| !e.conns.is_empty() || e.room.is_some() || !e.held.is_empty())
             .map(|(&id, _)| id)
             .collect()
     }
@@ -215,19 +271,27 @@ impl Presence {
     /// The connection `conn` ended. The room is remembered for a later resume.
     pub fn release(&self, session: SessionId, conn: ConnId) {
         let mut map = self.lock();
-        if let Some(entry) = map.get_mut(&session)
-            && entry.conn.as_ref().is_some_and(|c| c.id() == conn)
-        {
-            entry.conn = None;
+        if let Some(entry) = map.get_mut(&session) {
+            entry.conns.retain(|(_, c)| c.id() != conn);
             if entry.is_empty() {
                 map.remove(&session);
             }
         }
     }
 
-    /// The session's connection now, if it has one on this node.
+    /// The session's newest connection on this node, if it has one.
     pub fn connection_of(&self, session: SessionId) -> Option<Connection> {
-        self.lock().get(&session).and_then(|e| e.conn.clone())
+        self.lock()
+            .get(&session)
+            .and_then(|e| e.conns.last().map(|(_, c)| c.clone()))
+    }
+
+    /// Every open connection of the session on this node (one per device).
+    pub fn connections_of(&self, session: SessionId) -> Vec<Connection> {
+        self.lock()
+            .get(&session)
+            .map(|e| e.conns.iter().map(|(_, c)| c.clone()).collect())
+            .unwrap_or_default()
     }
 
     /// The connections of the sessions that are in room `code` (a cluster
@@ -236,7 +300,7 @@ impl Presence {
         self.lock()
             .values()
             .filter(|e| e.room.is_some_and(|r| r.code == code))
-            .filter_map(|e| e.conn.as_ref().map(Connection::id))
+            .flat_map(|e| e.conns.iter().map(|(_, c)| c.id()))
             .collect()
     }
 
@@ -246,12 +310,20 @@ impl Presence {
         self.lock().get(&session).and_then(|e| e.room)
     }
 
-    /// Whether `conn` is the session's current connection.
+    /// Whether `conn` is the session's newest connection.
     pub fn is_current(&self, session: SessionId, conn: ConnId) -> bool {
         self.lock()
             .get(&session)
-            .and_then(|e| e.conn.as_ref())
-            .is_some_and(|c| c.id() == conn)
+            .and_then(|e| e.conns.last())
+            .is_some_and(|(_, c)| c.id() == conn)
+    }
+
+    /// Whether `conn` is still one of the session's open connections (not
+    /// replaced by a newer one of its device, not ended).
+    pub fn is_open(&self, session: SessionId, conn: ConnId) -> bool {
+        self.lock()
+            .get(&session)
+            .is_some_and(|e| e.conns.iter().any(|(_, c)| c.id() == conn))
     }
 
     /// The number of sessions with a connection or a room.
@@ -275,13 +347,13 @@ mod tests {
         let session = crate::session::random_session_id().unwrap();
         let (first, mut first_rx) = Connection::new(4);
         let (second, _second_rx) = Connection::new(4);
-        assert_eq!(presence.claim(session, &first), None);
+        assert_eq!(presence.claim(session, 1, &first), None);
         let seat = RoomSeat {
             code: RoomCode::parse("ABCDE").unwrap(),
             role: Role::Player,
         };
         presence.set_room(session, Some(seat));
-        assert_eq!(presence.claim(session, &second), Some(seat));
+        assert_eq!(presence.claim(session, 1, &second), Some(seat));
         assert_eq!(first_rx.closed().await, CloseReason::Replaced);
         assert!(presence.is_current(session, second.id()));
         // The replaced connection ending does not release the new one.
@@ -293,5 +365,37 @@ mod tests {
         assert_eq!(presence.len(), 1);
         presence.forget_room(session, seat.code);
         assert!(presence.is_empty());
+    }
+
+    #[tokio::test]
+    async fn another_device_does_not_replace_and_revoking_closes_its_own() {
+        let presence = Presence::default();
+        let session = crate::session::random_session_id().unwrap();
+        let (laptop, mut laptop_rx) = Connection::new(4);
+        let (phone, mut phone_rx) = Connection::new(4);
+        let (phone_again, _phone_again_rx) = Connection::new(4);
+        presence.claim(session, 1, &laptop);
+        presence.claim(session, 2, &phone);
+        assert!(
+            presence.is_open(session, laptop.id()),
+            "another device stays"
+        );
+        assert!(presence.is_current(session, phone.id()));
+        assert_eq!(presence.connections_of(session).len(), 2);
+        // The same device again replaces its older connection only.
+        presence.claim(session, 2, &phone_again);
+        assert_eq!(phone_rx.closed().await, CloseReason::Replaced);
+        assert!(presence.is_open(session, laptop.id()));
+        assert!(!presence.is_open(session, phone.id()));
+        assert_eq!(presence.devices_of(session), [1, 2]);
+        // Revoking the laptop's token closes its connection, not the phone's.
+        assert_eq!(presence.close_device(session, 1, CloseReason::Revoked), 1);
+        assert_eq!(laptop_rx.closed().await, CloseReason::Revoked);
+        presence.release(session, laptop.id());
+        assert_eq!(presence.connections_of(session).len(), 1);
+        assert_eq!(
+            presence.connection_of(session).map(|c| c.id()),
+            Some(phone_again.id())
+        );
     }
 }

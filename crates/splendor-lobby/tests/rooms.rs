@@ -347,5 +347,5 @@ async fn an_expired_room_is_forgotten_by_the_lobby_and_by_presence() {
     );
     // The session is in no room any more: a new connection rejoins nothing.
     let (conn, _rx) = splendor_lobby::Connection::new(1);
-    assert_eq!(lobby.presence().claim(ann.session.id, &conn), None);
+    assert_eq!(lobby.presence().claim(ann.session.id, 1, &conn), None);
 }

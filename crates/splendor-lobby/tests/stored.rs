@@ -260,7 +260,7 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
             .await
             .unwrap()
             .expect("the token survives");
-        let rejoin = lobby.presence().claim(session.id, &Connection::new(1).0);
+        let rejoin = lobby.presence().claim(session.id, 1, &Connection::new(1).0);
         assert_eq!(
             rejoin.map(|r| r.code),
             Some(code),

@@ -293,7 +293,8 @@ pub mod close {
     pub const SERVICE_RESTART: u16 = 1012;
     /// A frame exceeded the hard size limit, so the stream cannot be resynchronised.
     pub const MESSAGE_TOO_BIG: u16 = 1009;
-    /// A newer connection resumed the same session.
+    /// A newer connection resumed the same session with the same token
+    /// (another device's token does not replace it).
     pub const REPLACED: u16 = 4001;
     /// The client read too slowly: its outbound queue was full.
     pub const TOO_SLOW: u16 = 4002;
@@ -306,4 +307,7 @@ pub mod close {
     pub const HEARTBEAT_TIMEOUT: u16 = 4005;
     /// The server's operators banned the session, its name or its address.
     pub const BANNED: u16 = 4006;
+    /// The token this connection proved itself with was revoked from
+    /// another device (issue 23): it opens the session no more.
+    pub const REVOKED: u16 = 4007;
 }

@@ -427,7 +427,9 @@ pub enum ToAll {
 pub struct WireSanction {
     /// Its number in the database.
     pub id: i64,
-    /// `ban_session`, `ban_name` or `ban_address`.
+    /// `ban_session`, `ban_name` or `ban_address`; or `revoked_device`
+    /// (issue 23: not a sanction, but told the same way), whose `value` is
+    /// the session's id, `:`, the revoked token's device id.
     pub kind: String,
     /// Whom it names.
     pub value: String,
@@ -471,6 +473,10 @@ pub enum Delivery {
         epoch: u64,
         /// Why.
         reason: WireWords,
+        /// The room goes on without this connection (removed, or its seat
+        /// taken from another device, issue 23): not a close of the room.
+        #[serde(default)]
+        room_goes_on: bool,
     },
     /// The room will send the connection nothing more (it left, or the
     /// room let it go): the holder forgets it was in that room.

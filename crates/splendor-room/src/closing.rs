@@ -75,6 +75,7 @@ impl RoomCore {
         let notice = Worded::RoomClosed {
             room: self.code.to_string(),
             reason: Words::new(CLOSED_BY_OPERATORS).text("reason", reason),
+            room_goes_on: false,
         };
         self.finish_close_with(CLOSED_BY_OPERATORS, Outgoing::Worded(Box::new(notice)));
     }

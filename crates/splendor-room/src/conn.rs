@@ -62,7 +62,7 @@ impl fmt::Display for ConnId {
 pub enum CloseReason {
     /// The client left, or its socket ended.
     Normal,
-    /// A newer connection resumed the same session.
+    /// A newer connection resumed the same session with the same token.
     Replaced,
     /// The outbound queue was full: the client reads too slowly.
     TooSlow,
@@ -78,6 +78,8 @@ pub enum CloseReason {
     HeartbeatTimeout,
     /// The server's operators banned the session, its name or its address.
     Banned,
+    /// The connection's token was revoked from another device (issue 23).
+    Revoked,
 }
 
 impl CloseReason {
@@ -93,6 +95,7 @@ impl CloseReason {
             CloseReason::Idle => close::IDLE,
             CloseReason::HeartbeatTimeout => close::HEARTBEAT_TIMEOUT,
             CloseReason::Banned => close::BANNED,
+            CloseReason::Revoked => close::REVOKED,
         }
     }
 
@@ -110,6 +113,7 @@ impl CloseReason {
             CloseReason::Idle => "close-idle",
             CloseReason::HeartbeatTimeout => "close-heartbeat",
             CloseReason::Banned => "close-banned",
+            CloseReason::Revoked => "close-revoked",
         })
     }
 }
@@ -135,12 +139,16 @@ pub enum Outgoing {
 /// A message with words in it, before it is worded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Worded {
-    /// `room_closed`: the room and why it closed.
+    /// `room_closed`: the room and why it closed (for this connection).
     RoomClosed {
         /// The room's code.
         room: String,
         /// Why it closed.
         reason: Words,
+        /// The room goes on without this connection (it was removed, or
+        /// its seat went to another device of its session): a holder on
+        /// another node must not take the room for closed.
+        room_goes_on: bool,
     },
 }
 
@@ -148,7 +156,7 @@ impl Worded {
     /// The message, its words worded by `word`.
     pub fn to_message(&self, word: &dyn Fn(&Words) -> String) -> ServerMessage {
         match self {
-            Worded::RoomClosed { room, reason } => ServerMessage::RoomClosed(RoomClosed {
+            Worded::RoomClosed { room, reason, .. } => ServerMessage::RoomClosed(RoomClosed {
                 room: room.clone(),
                 reason: word(reason),
             }),

@@ -558,6 +558,7 @@ impl RoomCore {
         let notice = Worded::RoomClosed {
             room: self.code.to_string(),
             reason: Words::new(why),
+            room_goes_on: false,
         };
         self.finish_close_with(why, Outgoing::Worded(Box::new(notice)));
     }

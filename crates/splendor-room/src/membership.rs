@@ -11,7 +11,7 @@ use super::effect::Effect;
 use super::effect::{Answer, Joined};
 use super::input::{Caller, Ticket};
 use super::seats::{Member, Spectator};
-use crate::conn::{CloseReason, ConnId, Outgoing, Worded};
+use crate::conn::{ConnId, Outgoing, Worded};
 use crate::error::LobbyError;
 use crate::session::{Session, SessionId};
 
@@ -32,11 +32,7 @@ impl RoomCore {
             let replaced = self.people.attach(seat, conn, verbose);
             info!(session = %session.id, seat, "player reconnected");
             if let Some(old) = replaced {
-                self.push(Effect::Close {
-                    conn: old,
-                    reason: CloseReason::Replaced,
-                });
-                self.push(Effect::Release { conn: old });
+                self.moved_to_another_connection(old);
             }
             self.after_join(caller);
             return Ok(Joined {
@@ -65,11 +61,7 @@ impl RoomCore {
         if let Some(i) = spectating {
             let old = self.people.remove_spectator(i);
             if old.conn != conn {
-                self.push(Effect::Close {
-                    conn: old.conn,
-                    reason: CloseReason::Replaced,
-                });
-                self.push(Effect::Release { conn: old.conn });
+                self.moved_to_another_connection(old.conn);
             }
         }
         let joined = match free_seat {
@@ -109,6 +101,24 @@ impl RoomCore {
         };
         self.after_join(caller);
         Ok(joined)
+    }
+
+    /// The session's seat (or place among the spectators) went to its
+    /// newer connection: the older one is told so and let go, not closed
+    /// (issue 23: it may be another device of the session, which stays
+    /// open in the lobby; an older connection of the same device was
+    /// closed as replaced before its session came back here).
+    fn moved_to_another_connection(&mut self, old: ConnId) {
+        let notice = Worded::RoomClosed {
+            room: self.code.to_string(),
+            reason: Words::new("closed-other-device"),
+            room_goes_on: true,
+        };
+        self.push(Effect::Send {
+            to: old,
+            message: Outgoing::Worded(Box::new(notice)),
+        });
+        self.push(Effect::Release { conn: old });
     }
 
     /// Tells everyone about the join, and brings the joiner up to date.
@@ -225,6 +235,7 @@ impl RoomCore {
             let notice = Worded::RoomClosed {
                 room: self.code.to_string(),
                 reason: Words::new("closed-removed").text("reason", reason),
+                room_goes_on: true,
             };
             self.push(Effect::Send {
                 to: conn,

@@ -48,6 +48,7 @@ pub mod config;
 mod finished_cache;
 mod games;
 mod http;
+mod identity;
 mod invitations;
 pub mod l10n;
 pub mod limits;
@@ -205,6 +206,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/bots/online", get(bots::online))
         .route("/api/players/{key}", get(ratings::player))
+        .merge(identity::routes())
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             limits::api_rate::limit,

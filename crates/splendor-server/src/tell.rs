@@ -13,7 +13,8 @@ use crate::AppState;
 
 /// Sends `message` to `session`'s open connection, here or on another node.
 pub(crate) async fn tell_session(state: &AppState, session: SessionId, message: ServerMessage) {
-    if let Some(conn) = state.lobby().presence().connection_of(session) {
+    // Every device the session is open on (issue 23).
+    for conn in state.lobby().presence().connections_of(session) {
         // A connection whose queue is full is being closed for it.
         let _ = conn.send(message.clone());
     }
@@ -27,7 +28,8 @@ pub(crate) async fn tell_session(state: &AppState, session: SessionId, message: 
 
 /// What another node has for a session whose connection may be here.
 pub(crate) fn told(state: &AppState, session: SessionId, json: String) {
-    if let Some(conn) = state.lobby().presence().connection_of(session) {
-        let _ = conn.send(Outgoing::Shared(SharedFrame::from_text(json)));
+    let frame = SharedFrame::from_text(json);
+    for conn in state.lobby().presence().connections_of(session) {
+        let _ = conn.send(Outgoing::Shared(frame.clone()));
     }
 }

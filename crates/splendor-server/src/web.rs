@@ -106,6 +106,11 @@ const SERVICE_WORKER: Asset = Asset::new(
     include_bytes!("../web/sw.js"),
     "text/javascript; charset=utf-8",
 );
+// Identity on every device (issue 23): links, devices, password, passkeys.
+const DEVICES_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/devices.js"),
+    "text/javascript; charset=utf-8",
+);
 const SOCIAL_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/social.js"),
     "text/javascript; charset=utf-8",
@@ -157,6 +162,13 @@ const RULES: Asset = Asset::new(
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(async |h: HeaderMap| serve(&INDEX, &h)))
+        // A link from another device (issue 23): the page, which reads
+        // the code after `#` (never sent to the server with the page).
+        .route("/link", get(async |h: HeaderMap| serve(&INDEX, &h)))
+        .route(
+            "/devices.js",
+            get(async |h: HeaderMap| serve(&DEVICES_SCRIPT, &h)),
+        )
         .route("/app.js", get(async |h: HeaderMap| serve(&SCRIPT, &h)))
         .route(
             "/lobby.js",

@@ -19,7 +19,7 @@ const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');
 const EN = MESSAGES.en;
 const PAGES = ['index.html', 'replay.html', 'leaderboard.html', 'how-to-play.html', 'admin.html'];
 // The scripts that draw the pages (the tables themselves are i18n*.js).
-const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
+const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
 
 // The string literals of a script, comments left out: { text, before },
 // `text` with every ${...} of a template replaced by "∙", `before` the code

@@ -183,6 +183,10 @@ function closed(code) {
     offerReconnect('reconnect.here');
     return;
   }
+  if (code === 4007) {
+    identityRevoked();
+    return;
+  }
   if (code === 4004) {
     setStatus('status.idle');
     offerReconnect('reconnect.again');
@@ -575,8 +579,11 @@ function setup() {
   // At a table: whether another game waits for this player (issue 25).
   setInterval(() => { if (S.identified && S.room && S.state && !document.hidden) loadMyGames(); }, 20000);
   $('other-turn').addEventListener('click', openOtherTurn);
+  setupIdentity();
   prefillCode();
-  connect();
+  // Opened from another device's link (issue 23): the identity it carries.
+  if (location.pathname === '/link') claimLinkFromAddress().then((taken) => { if (!taken) connect(); });
+  else connect();
 }
 
 setup();

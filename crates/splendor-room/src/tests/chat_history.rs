@@ -71,7 +71,7 @@ fn whoever_joins_or_comes_back_gets_the_chat_so_far_without_muted_or_removed_lin
               c5 <- room Waiting [ann* bob muted cy] watching ["eve"] you spectator (frame)
               reply ok
             bob@c7 join player
-              close c2 Replaced
+              c2 <- room_closed "closed-other-device"
               release c2
               c1 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#0
               c7 <- room Waiting [ann* bob muted cy] watching ["eve"] you player#1 id=r8
@@ -109,7 +109,7 @@ fn whoever_joins_or_comes_back_gets_the_chat_so_far_without_muted_or_removed_lin
               reply ok
               listed Waiting 2/3 host ann
             dan@c9 join spectator
-              close c4 Replaced
+              c4 <- room_closed "closed-other-device"
               release c4
               c1 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you player#0
               c7 <- room Waiting [ann* bob muted -] watching ["eve", "dan"] (muted) you player#1

@@ -209,7 +209,7 @@ fn a_reconnecting_player_gets_the_seat_back_and_replaces_the_old_connection() {
               c3 <- room Waiting [ann* bob] you player#1 id=r3
               reply joined player#1
             bob@c4 join spectator
-              close c3 Replaced
+              c3 <- room_closed "closed-other-device"
               release c3
               c1 <- room Waiting [ann* bob] you player#0
               c4 <- room Waiting [ann* bob] you player#1 id=r4
@@ -239,7 +239,7 @@ fn a_spectator_joining_again_replaces_its_connection_and_leaves_with_a_goodbye()
               c2 <- room Waiting [ann* -] watching ["cy"] you spectator id=r1
               reply joined spectator
             cy@c3 join spectator
-              close c2 Replaced
+              c2 <- room_closed "closed-other-device"
               release c2
               c1 <- room Waiting [ann* -] watching ["cy"] you player#0
               c3 <- room Waiting [ann* -] watching ["cy"] you spectator id=r2

@@ -404,10 +404,11 @@ pub(super) async fn forget(
     tracing::info!(session = %id.simple(), "player forgotten");
     // Bodies made with the old name are made again.
     state.finished_bodies().clear();
-    if let Some(conn) = state
+    // Every device's connection (issue 23).
+    for conn in state
         .lobby()
         .presence()
-        .connection_of(splendor_lobby::SessionId(id))
+        .connections_of(splendor_lobby::SessionId(id))
     {
         conn.close(splendor_lobby::CloseReason::Normal);
     }

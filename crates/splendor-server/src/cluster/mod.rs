@@ -82,9 +82,14 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
         tokio::spawn(evict_when_cut_off(state.clone(), store, config_ttl(&state)));
     }
     // Bans made on other nodes reach this node's open connections.
+    // So do tokens revoked on other nodes (issue 23): that device's
+    // connections here close.
     let sanctions = state.sanctions().clone();
+    let lobby = state.lobby().clone();
     cluster.on_sanctioned(Arc::new(move |wire| {
-        if let Some(ban) = crate::sanctions::Ban::from_wire(&wire) {
+        if wire.kind == crate::identity::REVOKED_DEVICE {
+            crate::identity::revoked_elsewhere(lobby.presence(), &wire.value);
+        } else if let Some(ban) = crate::sanctions::Ban::from_wire(&wire) {
             sanctions.tell(ban);
         }
     }));

@@ -125,6 +125,7 @@ fn close_label(reason: CloseReason) -> &'static str {
         CloseReason::Idle => "idle",
         CloseReason::HeartbeatTimeout => "heartbeat_timeout",
         CloseReason::Banned => "banned",
+        CloseReason::Revoked => "revoked",
     }
 }
 

@@ -78,6 +78,10 @@ pub(super) struct Client {
     /// it could not be reached), and looks again at this time, in case the
     /// announcement of the room's new owner came before the seat waited.
     pub(super) look_again: Option<(Instant, splendor_lobby::RoomCode)>,
+    /// Set by `hello`: which of its session's tokens this connection
+    /// proved itself with (issue 23: another device's connection does not
+    /// replace it; revoking this token closes it).
+    pub(super) device: splendor_lobby::DeviceKey,
 }
 
 /// What woke the read loop besides a close.
@@ -92,6 +96,8 @@ enum Wake<F> {
     Lapse,
     /// A room this connection is in moved to another node (a cluster).
     Moved(splendor_lobby::RoomCode),
+    /// The seat this connection waits to take again looks for its room.
+    LookAgain(splendor_lobby::RoomCode),
 }
 
 impl Client {
@@ -163,7 +169,7 @@ impl Client {
                     if self.in_room() {
                         continue;
                     }
-                    Wake::Moved(room)
+                    Wake::LookAgain(room)
                 }
                 () = room_closed(&self.room) => {
                     self.room_closed_under_us();
@@ -198,6 +204,17 @@ impl Client {
                     continue;
                 }
                 Wake::Moved(room) => {
+                    // The connection that holds the seat follows the room;
+                    // another device's connection in the lobby stays there
+                    // (issue 23).
+                    let here = self.room.as_ref().map(RoomHandle::code) == Some(room)
+                        || self.look_again.is_some_and(|(_, code)| code == room);
+                    if here {
+                        Box::pin(self.room_moved(room)).await;
+                    }
+                    continue;
+                }
+                Wake::LookAgain(room) => {
                     Box::pin(self.room_moved(room)).await;
                     continue;
                 }

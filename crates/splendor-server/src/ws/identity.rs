@@ -156,8 +156,14 @@ impl Client {
         // A newer connection for the same session replaces the old one. One
         // claimant of a session at a time, to the end of its rejoin, so that
         // the last claimant is the one its room keeps.
+        // Another device's connection (a token of its own, issue 23) stays.
         let _turn = self.state.lobby().presence().turn(session.id).await;
-        let mut room = self.state.lobby().presence().claim(session.id, &self.conn);
+        self.device = splendor_lobby::device_key(&token);
+        let mut room = self
+            .state
+            .lobby()
+            .presence()
+            .claim(session.id, self.device, &self.conn);
         // In a cluster the session may have played through another node:
         // its seat in a running game is in the database.
         if room.is_none() && resumed {
@@ -278,8 +284,8 @@ impl Client {
         }
         let presence = self.state.lobby().presence();
         let _turn = presence.turn(session.id).await;
-        // A newer connection of the session took over meanwhile: it joins.
-        if !presence.is_current(session.id, self.conn.id()) {
+        // A newer connection of the same device took over meanwhile: it joins.
+        if !presence.is_open(session.id, self.conn.id()) {
             return;
         }
         debug!(%room, "the room moved; joining it where it lives now");

@@ -247,6 +247,7 @@ async fn serve_socket(
             challenges: false,
             blocked: Vec::new(),
             look_again: None,
+            device: 0,
             conn_span,
             room_span: Span::none(),
             liveness: None,

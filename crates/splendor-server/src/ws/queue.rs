@@ -350,12 +350,15 @@ impl Client {
         let presence = self.state.lobby().presence();
         let _turn = presence.turn(session).await;
         // Replaced by a newer connection of the session (a second tab, a
-        // quick reconnect): that one waits now, present.
-        if !self
+        // quick reconnect), or open on another device too (issue 23): that
+        // one waits now, present.
+        if self
             .state
             .lobby()
             .presence()
-            .is_current(session, self.conn.id())
+            .connections_of(session)
+            .iter()
+            .any(|c| c.id() != self.conn.id())
         {
             return;
         }

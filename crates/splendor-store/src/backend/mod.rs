@@ -57,6 +57,7 @@ pub(crate) mod sqlite {
     include!("block_queries.rs");
     include!("report_queries.rs");
     include!("console_queries.rs");
+    include!("device_queries.rs");
 }
 
 /// The SQL of the store, compiled for PostgreSQL.
@@ -78,6 +79,7 @@ pub(crate) mod postgres {
     include!("block_queries.rs");
     include!("report_queries.rs");
     include!("console_queries.rs");
+    include!("device_queries.rs");
 }
 
 /// Runs one expression with the pool of whichever backend is open; the

@@ -197,6 +197,21 @@ pub(crate) async fn forget_session(
         .execute(&mut *tx)
         .await
         .map_err(|e| classify(BACKEND, e))?;
+    // Every other device's token, links, password and passkeys (issue 23):
+    // nothing opens the forgotten session any more.
+    for sql in [
+        "DELETE FROM device_tokens WHERE session_id = $1",
+        "DELETE FROM device_links WHERE session_id = $1",
+        "DELETE FROM passwords WHERE session_id = $1",
+        "DELETE FROM passkeys WHERE session_id = $1",
+        "DELETE FROM webauthn_ceremonies WHERE session_id = $1",
+    ] {
+        sqlx::query(sql)
+            .bind(session)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| classify(BACKEND, e))?;
+    }
     // Where its notices went (issue 25): a webhook's address is the player's.
     sqlx::query("DELETE FROM notify_settings WHERE session_id = $1")
         .bind(session)

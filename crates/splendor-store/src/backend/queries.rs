@@ -37,11 +37,17 @@ pub(crate) async fn session_by_hash(
     pool: &Pool<Db>,
     token_hash: &[u8],
 ) -> Result<Option<Session>, StoreError> {
-    let row = sqlx::query("SELECT id, name, created_at, bot FROM sessions WHERE token_hash = $1")
-        .bind(token_hash)
-        .fetch_optional(pool)
-        .await
-        .map_err(read_error)?;
+    // The session's first token, or one carried to another device (issue 23).
+    let row = sqlx::query(
+        "SELECT id, name, created_at, bot FROM sessions WHERE token_hash = $1 \
+         UNION ALL \
+         SELECT s.id, s.name, s.created_at, s.bot FROM device_tokens d \
+         JOIN sessions s ON s.id = d.session_id WHERE d.token_hash = $1",
+    )
+    .bind(token_hash)
+    .fetch_optional(pool)
+    .await
+    .map_err(read_error)?;
     let Some(row) = row else {
         return Ok(None);
     };

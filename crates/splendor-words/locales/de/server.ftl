@@ -164,6 +164,7 @@ closed-everyone-left = alle Spieler sind gegangen
 closed-shutting-down = der Server wird beendet
 closed-moved = der Raum ist auf einen anderen Server umgezogen; verbinde dich neu, um ihn zu finden
 closed-removed = die Betreiber des Servers haben dich aus diesem Raum entfernt: { $reason }
+closed-other-device = du spielst an diesem Tisch jetzt auf einem anderen Gerät; tritt erneut bei, um hier zu spielen
 closed-by-operators = die Betreiber des Servers haben diesen Raum geschlossen: { $reason }
 
 ## Schnellspiel (splendor-server, ws/queue.rs).
@@ -244,6 +245,7 @@ close-rate-limited = Ratenlimit überschritten: zu viele Nachrichten pro Sekunde
 close-idle = untätig: zu lange nichts gesendet
 close-heartbeat = keine Antwort auf Pings
 close-banned = von den Betreibern des Servers gesperrt
+close-revoked = der Schlüssel dieses Geräts wurde von einem anderen Gerät aus widerrufen
 
 ## Web Push (issue 25): was eine Benachrichtigung auf dem Gerät eines Spielers sagt.
 push-your-turn = Du bist am Zug in Raum { $room }.

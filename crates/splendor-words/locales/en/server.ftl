@@ -151,6 +151,7 @@ closed-everyone-left = every player left
 closed-shutting-down = the server is shutting down
 closed-moved = the room moved to another server; reconnect to find it
 closed-removed = the server's operators removed you from this room: { $reason }
+closed-other-device = you are playing at this table on another device now; join it again to play here
 closed-by-operators = the server's operators closed this room: { $reason }
 
 ## Quick play (splendor-server, ws/queue.rs).
@@ -231,6 +232,7 @@ close-rate-limited = rate limit exceeded: too many messages per second
 close-idle = idle: nothing sent for too long
 close-heartbeat = no answer to pings
 close-banned = banned by the server's operators
+close-revoked = this device's token was revoked from another device
 
 ## Web Push (issue 25): what a notification on a player's device says.
 ## Little: the room's code, never anything of the game.

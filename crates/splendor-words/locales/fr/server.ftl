@@ -165,6 +165,7 @@ closed-everyone-left = tous les joueurs sont partis
 closed-shutting-down = le serveur s'arrête
 closed-moved = la salle est passée sur un autre serveur ; reconnectez-vous pour la retrouver
 closed-removed = les opérateurs du serveur vous ont retiré de cette salle : { $reason }
+closed-other-device = vous jouez maintenant à cette table sur un autre appareil ; rejoignez-la à nouveau pour jouer ici
 closed-by-operators = les opérateurs du serveur ont fermé cette salle : { $reason }
 
 ## Partie rapide (splendor-server, ws/queue.rs).
@@ -245,6 +246,7 @@ close-rate-limited = limite de débit dépassée : trop de messages par seconde
 close-idle = inactivité : rien n'a été envoyé depuis trop longtemps
 close-heartbeat = pas de réponse aux pings
 close-banned = banni par les opérateurs du serveur
+close-revoked = le jeton de cet appareil a été révoqué depuis un autre appareil
 
 ## Web Push (issue 25) : ce que dit une notification sur l'appareil d'un joueur.
 push-your-turn = C'est à vous de jouer dans la salle { $room }.

@@ -167,6 +167,7 @@ closed-everyone-left = alle spelers zijn vertrokken
 closed-shutting-down = de server wordt gestopt
 closed-moved = de kamer is naar een andere server verhuisd; maak opnieuw verbinding om haar te vinden
 closed-removed = de beheerders van de server hebben je uit deze kamer verwijderd: { $reason }
+closed-other-device = je speelt nu aan deze tafel op een ander apparaat; doe opnieuw mee om hier te spelen
 closed-by-operators = de beheerders van de server hebben deze kamer gesloten: { $reason }
 
 ## Snel spelen (splendor-server, ws/queue.rs).
@@ -247,6 +248,7 @@ close-rate-limited = limiet overschreden: te veel berichten per seconde
 close-idle = inactief: te lang niets verstuurd
 close-heartbeat = geen antwoord op pings
 close-banned = verbannen door de beheerders van de server
+close-revoked = het token van dit apparaat is vanaf een ander apparaat ingetrokken
 
 ## Web Push (issue 25): wat een melding op het apparaat van een speler zegt.
 push-your-turn = Je bent aan de beurt in kamer { $room }.

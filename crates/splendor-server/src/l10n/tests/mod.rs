@@ -341,6 +341,7 @@ const MADE_ELSEWHERE: &[&str] = &[
     "closed-shutting-down",
     "closed-moved",
     "closed-removed",
+    "closed-other-device",
     "closed-by-operators",
     // splendor-server, ws/.
     "clock-whole-seconds",

@@ -1,0 +1,338 @@
+//! A password on a session (issue 23): argon2id in PHC form, found by a
+//! login unique among passwords (compared without case). Logging in mints
+//! a token for the device. At most five tries a minute per session and per
+//! address, counted in the store (so on every node together), right or
+//! wrong; the sixth is 429 with `Retry-After`. Changing or removing a
+//! password asks for the current one (a stolen token cannot lock its owner
+//! out), counted the same way.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+use splendor_store::{LOGIN_WINDOW_MS, SessionId, Store, unix_millis_now};
+use tracing::{info, warn};
+
+use super::{SignedIn, body, device_label, invalid, me, read, store};
+use crate::AppState;
+use crate::games::ApiError;
+
+/// Tries a minute per session and per address.
+pub(crate) const TRIES_PER_MINUTE: u32 = 5;
+/// A login's length, in characters.
+const LOGIN_CHARS: std::ops::RangeInclusive<usize> = 3..=32;
+/// A password's length, in characters.
+const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=200;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SetPassword {
+    login: String,
+    password: String,
+    #[serde(default)]
+    current: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Current {
+    current: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Login {
+    login: String,
+    password: String,
+}
+
+fn check_login(login: &str) -> Result<String, ApiError> {
+    let login = login.trim();
+    let chars = login.chars().count();
+    let fine = LOGIN_CHARS.contains(&chars)
+        && login
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-'));
+    if !fine {
+        return Err(invalid(format!(
+            "a login is {} to {} letters, digits, spaces, dots, dashes or underscores",
+            LOGIN_CHARS.start(),
+            LOGIN_CHARS.end()
+        )));
+    }
+    Ok(login.to_owned())
+}
+
+fn check_password(password: &str) -> Result<(), ApiError> {
+    let chars = password.chars().count();
+    if !PASSWORD_CHARS.contains(&chars) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "weak_password",
+            format!(
+                "a password is {} to {} characters",
+                PASSWORD_CHARS.start(),
+                PASSWORD_CHARS.end()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Hashes a password off the async threads (argon2 takes tens of ms).
+async fn hash(password: String) -> Result<String, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+    })
+    .await
+    .ok()
+    .and_then(Result::ok)
+    .ok_or_else(|| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the password could not be hashed",
+        )
+    })
+}
+
+/// A hash nobody's password matches, verified against when a login is
+/// unknown, so that an unknown login takes as long as a wrong password.
+const NOBODY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c3BsZW5kb3Jub2JvZHk$Wl0vKcMtY1H0ylZ0jyL3o2a/0Mh6ysz0qN3Rzv3Jd1A";
+
+/// Whether `password` matches the PHC string `phc`.
+async fn verify(password: String, phc: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&phc).is_ok_and(|h| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// Counts a try under each key; 429 with `Retry-After` past the limit.
+async fn count_tries(store: &Store, keys: &[String]) -> Result<(), Response> {
+    let now = unix_millis_now();
+    let mut over = false;
+    for key in keys {
+        match store.count_login_try(key, now).await {
+            Ok(n) => over |= n > TRIES_PER_MINUTE,
+            Err(e) => return Err(ApiError::store(e).into_response()),
+        }
+    }
+    if over {
+        warn!(keys = ?keys, "too many password tries");
+        let seconds = (LOGIN_WINDOW_MS / 1000).to_string();
+        return Err((
+            StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, seconds)],
+            Json(json!({
+                "error": "too_many_tries",
+                "message": format!(
+                    "at most {TRIES_PER_MINUTE} password tries a minute for a session and for an address; wait a minute"
+                ),
+            })),
+        )
+            .into_response());
+    }
+    Ok(())
+}
+
+fn keys(session: Option<SessionId>, ip: Option<std::net::IpAddr>) -> Vec<String> {
+    let mut keys = Vec::new();
+    if let Some(session) = session {
+        keys.push(format!("session:{}", session.0.simple()));
+    }
+    if let Some(ip) = ip {
+        keys.push(format!("address:{ip}"));
+    }
+    keys
+}
+
+fn wrong_current() -> Response {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "wrong_password",
+        "the current password is wrong",
+    )
+    .into_response()
+}
+
+/// Checks the session's current password, if it has one.
+async fn check_current(
+    store: &Store,
+    id: SessionId,
+    ip: Option<std::net::IpAddr>,
+    current: Option<String>,
+) -> Result<bool, Response> {
+    let Some(stored) = store
+        .password_of(id)
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?
+    else {
+        return Ok(false);
+    };
+    let Some(current) = current else {
+        return Err(invalid(
+            "this session has a password: send the current one as \"current\" to change it",
+        )
+        .into_response());
+    };
+    count_tries(store, &keys(Some(id), ip)).await?;
+    if !verify(current, stored.hash).await {
+        return Err(wrong_current());
+    }
+    Ok(true)
+}
+
+/// `PUT /api/me/password` `{"login":...,"password":...}` (with `"current"`
+/// when it has one already).
+pub(super) async fn set(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+) -> Result<Response, Response> {
+    let (headers, ip, bytes) = read(&state, request).await.map_err(|e| e.into_response())?;
+    let (session, _, store) = me(&state, &headers).await.map_err(|e| e.into_response())?;
+    let asked: SetPassword = body(
+        &bytes,
+        r#"{"login":"ann","password":"at least 8 characters"}"#,
+    )
+    .map_err(|e| e.into_response())?;
+    let login = check_login(&asked.login).map_err(|e| e.into_response())?;
+    check_password(&asked.password).map_err(|e| e.into_response())?;
+    let id = SessionId(session.id.0);
+    check_current(&store, id, ip, asked.current).await?;
+    let phc = hash(asked.password).await.map_err(|e| e.into_response())?;
+    let set = store
+        .set_password(id, &login, &phc, unix_millis_now())
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?;
+    if !set {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "login_taken",
+            format!("the login {login:?} is another player's; choose another"),
+        )
+        .into_response());
+    }
+    info!(session = %session.id, "password set");
+    Ok(Json(json!({ "login": login })).into_response())
+}
+
+/// `DELETE /api/me/password` `{"current":...}`.
+pub(super) async fn remove(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+) -> Result<Response, Response> {
+    let (headers, ip, bytes) = read(&state, request).await.map_err(|e| e.into_response())?;
+    let (session, _, store) = me(&state, &headers).await.map_err(|e| e.into_response())?;
+    let asked: Current =
+        body(&bytes, r#"{"current":"the password"}"#).map_err(|e| e.into_response())?;
+    let id = SessionId(session.id.0);
+    if !check_current(&store, id, ip, Some(asked.current)).await? {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_password",
+            "this session has no password",
+        )
+        .into_response());
+    }
+    store
+        .remove_password(id)
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `POST /api/login` `{"login":...,"password":...}`: a token of the
+/// session for this device.
+pub(super) async fn login(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+) -> Result<Response, Response> {
+    let store = store(&state).map_err(|e| e.into_response())?;
+    let (headers, ip, bytes) = read(&state, request).await.map_err(|e| e.into_response())?;
+    let asked: Login =
+        body(&bytes, r#"{"login":"ann","password":"..."}"#).map_err(|e| e.into_response())?;
+    let found = store
+        .password_by_login(asked.login.trim())
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?;
+    count_tries(&store, &keys(found.as_ref().map(|f| f.session), ip)).await?;
+    let phc = found.as_ref().map_or(NOBODY.to_owned(), |f| f.hash.clone());
+    let right = verify(asked.password, phc).await;
+    let Some(found) = found.filter(|_| right) else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "wrong_login",
+            "the login or the password is wrong",
+        )
+        .into_response());
+    };
+    sign_in(&state, &store, found.session, &headers, ip)
+        .await
+        .map_err(|e| e.into_response())
+}
+
+/// A session proved itself on this device: a token for it.
+pub(super) async fn sign_in(
+    state: &AppState,
+    store: &Store,
+    session: SessionId,
+    headers: &HeaderMap,
+    ip: Option<std::net::IpAddr>,
+) -> Result<Response, ApiError> {
+    let Some(found) = store.session(session).await.map_err(ApiError::store)? else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "wrong_login",
+            "the login or the password is wrong",
+        ));
+    };
+    if let Some(ban) = super::banned(state, &found, ip).await {
+        return Err(ban);
+    }
+    let token = store
+        .add_device(session, &device_label(headers), unix_millis_now())
+        .await
+        .map_err(ApiError::store)?;
+    info!(session = %session, "signed in on a new device");
+    Ok(Json(SignedIn::new(session, found.name, &token)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_of_nobody_parses_so_an_unknown_login_costs_a_whole_verification() {
+        let parsed = PasswordHash::new(NOBODY).expect("a PHC string");
+        assert_eq!(parsed.algorithm.as_str(), "argon2id");
+        assert!(
+            Argon2::default()
+                .verify_password(b"anything", &parsed)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn logins_are_words_and_passwords_have_a_length() {
+        assert_eq!(check_login("  Ann B ").ok().as_deref(), Some("Ann B"));
+        assert!(check_login("an").is_err());
+        assert!(check_login("ann/../x").is_err());
+        assert!(check_login(&"a".repeat(33)).is_err());
+        assert!(check_password("1234567").is_err());
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password(&"x".repeat(201)).is_err());
+    }
+}

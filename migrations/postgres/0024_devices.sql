@@ -1,0 +1,54 @@
+-- Identity on every device (issue 23). A session's first token stays in
+-- sessions.token_hash; every other device it was carried to has a token
+-- of its own here (its SHA-256 only), each listed and revocable. A device
+-- link is shown once on a device that holds the session, and mints one
+-- token for another device within ten minutes, once. A person may protect
+-- the session with a password (argon2 in PHC form, logged into by a login
+-- name unique among passwords) or passkeys (WebAuthn credentials, as the
+-- webauthn-rs crate serialises them); a ceremony in progress is kept here
+-- so that any node can finish it. Tries at a password are counted per
+-- session and per address in fixed one-minute windows. All of a session's
+-- rows go with it.
+CREATE TABLE device_tokens (
+    token_hash  BYTEA   PRIMARY KEY,
+    session_id  UUID    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    label       TEXT    NOT NULL,
+    created_at  BIGINT  NOT NULL
+);
+CREATE INDEX device_tokens_by_session ON device_tokens (session_id);
+
+CREATE TABLE device_links (
+    code_hash   BYTEA   PRIMARY KEY,
+    session_id  UUID    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    expires_at  BIGINT  NOT NULL
+);
+CREATE INDEX device_links_by_session ON device_links (session_id);
+
+CREATE TABLE passwords (
+    session_id  UUID    PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    login       TEXT    NOT NULL,
+    login_key   TEXT    NOT NULL UNIQUE,
+    hash        TEXT    NOT NULL,
+    set_at      BIGINT  NOT NULL
+);
+
+CREATE TABLE login_attempts (
+    key           TEXT    PRIMARY KEY,
+    window_start  BIGINT  NOT NULL,
+    count         BIGINT  NOT NULL
+);
+
+CREATE TABLE passkeys (
+    credential_id  BYTEA   PRIMARY KEY,
+    session_id     UUID    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    passkey        TEXT    NOT NULL,
+    created_at     BIGINT  NOT NULL
+);
+CREATE INDEX passkeys_by_session ON passkeys (session_id);
+
+CREATE TABLE webauthn_ceremonies (
+    id          BYTEA   PRIMARY KEY,
+    session_id  UUID    REFERENCES sessions (id) ON DELETE CASCADE,
+    state       TEXT    NOT NULL,
+    expires_at  BIGINT  NOT NULL
+);
