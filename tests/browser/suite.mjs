@@ -967,6 +967,8 @@ const STEPS = [
     const base = 'https://splendor.example.org';
     assert.match(url, /^https:\/\/splendor\.example\.org\/link#[0-9a-f]{64}$/, url);
     const linkPath = url.slice(base.length);
+    // And as a QR code, for a phone's camera.
+    assert.ok(await page.locator('#id-link-qr svg path').isVisible(), 'the QR code is drawn');
     const phone = await run.openPlayer('Kim (phone)', { width: 390, height: 844 });
     await phone.page.goto(`${local}${linkPath}`);
     await phone.page.locator(SEL.lobby).waitFor({ state: 'visible' });

@@ -152,12 +152,41 @@ async function makeLink() {
   const url = res.data.url || `${location.origin}${res.data.path}`;
   ID.link = { url, expiresAt: res.data.expires_at };
   $('id-link-url').value = url;
+  drawQr(res.data.qr);
   $('id-link-box').hidden = false;
   clearInterval(ID.linkTimer);
   ID.linkTimer = setInterval(renderLink, 1000);
   renderLink();
   $('id-link-url').focus();
   $('id-link-url').select();
+}
+
+// The link's QR code (rows of '1' and '0'), as SVG squares with a quiet
+// zone; nothing when the server knows no public address.
+function drawQr(rows) {
+  const box = $('id-link-qr');
+  box.replaceChildren();
+  box.hidden = !rows;
+  if (!rows) return;
+  const NS = 'http://www.w3.org/2000/svg';
+  const size = rows.length + 8;
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('id.qr'));
+  const back = document.createElementNS(NS, 'rect');
+  back.setAttribute('width', size);
+  back.setAttribute('height', size);
+  back.setAttribute('fill', '#fff');
+  let d = '';
+  rows.forEach((row, y) => {
+    for (let x = 0; x < row.length; x += 1) if (row[x] === '1') d += `M${x + 4} ${y + 4}h1v1h-1z`;
+  });
+  const modules = document.createElementNS(NS, 'path');
+  modules.setAttribute('d', d);
+  modules.setAttribute('fill', '#000');
+  svg.append(back, modules);
+  box.append(svg);
 }
 
 // The link's remaining time, and its end.

@@ -79,6 +79,7 @@
   'id.about': 'Du spielst als dieser Browser. Nimm deine Identität auf ein anderes Gerät mit oder schütze sie mit einem Passwort oder einem Passkey: Deine Partien und deine Wertung kommen mit.',
   'id.linkButton': 'Auf einem anderen Gerät nutzen',
   'id.linkText': 'Öffne diesen Link auf dem anderen Gerät. Er funktioniert einmal, noch {time}.',
+  'id.qr': 'Ein QR-Code des Links für die Kamera des anderen Geräts',
   'id.copy': 'Kopieren',
   'id.devices': 'Geräte',
   'id.firstDevice': 'Erstes Gerät',

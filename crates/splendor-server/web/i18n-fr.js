@@ -79,6 +79,7 @@
   'id.about': 'Vous jouez en tant que ce navigateur. Emportez votre identité sur un autre appareil, ou protégez-la par un mot de passe ou une clé d’accès : vos parties et votre classement vous suivent.',
   'id.linkButton': 'Utiliser sur un autre appareil',
   'id.linkText': 'Ouvrez ce lien sur l’autre appareil. Il fonctionne une seule fois, encore {time}.',
+  'id.qr': "Un code QR du lien, pour l'appareil photo de l'autre appareil",
   'id.copy': 'Copier',
   'id.devices': 'Appareils',
   'id.firstDevice': 'Premier appareil',

@@ -79,6 +79,7 @@
   'id.about': 'Je speelt als deze browser. Neem je identiteit mee naar een ander apparaat, of bescherm haar met een wachtwoord of een passkey: je spellen en rating gaan mee.',
   'id.linkButton': 'Op een ander apparaat gebruiken',
   'id.linkText': 'Open deze link op het andere apparaat. Hij werkt één keer, nog {time}.',
+  'id.qr': 'Een QR-code van de link, voor de camera van het andere apparaat',
   'id.copy': 'Kopiëren',
   'id.devices': 'Apparaten',
   'id.firstDevice': 'Eerste apparaat',

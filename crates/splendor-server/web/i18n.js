@@ -96,6 +96,7 @@ const MESSAGES = {
     'id.about': 'You play as this browser. Carry your identity to another device, or protect it with a password or a passkey: your games and rating follow you.',
     'id.linkButton': 'Use on another device',
     'id.linkText': 'Open this link on the other device. It works once, for {time} more.',
+    'id.qr': "A QR code of the link, for the other device's camera",
     'id.copy': 'Copy',
     'id.devices': 'Devices',
     'id.firstDevice': 'First device',

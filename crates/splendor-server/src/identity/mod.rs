@@ -313,19 +313,51 @@ async fn make_link(
         .make_device_link(SessionId(session.id.0), now, expires_at, LINKS_OPEN)
         .await
         .map_err(ApiError::store)?;
+    // The host's public address; without one, the page's own (a browser
+    // says it in `Origin`), so a phone on the same network can scan it.
     let base = state
         .config()
         .public_url
         .as_deref()
-        .map(|u| u.trim_end_matches('/').to_owned());
+        .map(|u| u.trim_end_matches('/').to_owned())
+        .or_else(|| {
+            headers
+                .get(header::ORIGIN)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|o| webauthn_rs::prelude::Url::parse(o).ok())
+                .filter(|o| matches!(o.scheme(), "http" | "https") && o.host_str().is_some())
+                .map(|o| o.origin().ascii_serialization())
+        });
     let path = format!("/link#{code}");
+    let url = base.map(|b| format!("{b}{path}"));
+    // The QR code of the whole link, when the server knows its address
+    // (a phone's camera opens it); the page draws its modules.
+    let qr = url.as_deref().and_then(qr_rows);
     Ok(Json(json!({
         "code": code,
         "path": path,
-        "url": base.map(|b| format!("{b}{path}")),
+        "url": url,
+        "qr": qr,
         "expires_at": expires_at,
     }))
     .into_response())
+}
+
+/// The modules of `text`'s QR code, a row a string of `1` (dark) and `0`.
+fn qr_rows(text: &str) -> Option<Vec<String>> {
+    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
+    let width = code.width();
+    let colors = code.to_colors();
+    Some(
+        colors
+            .chunks(width)
+            .map(|row| {
+                row.iter()
+                    .map(|c| if *c == qrcode::Color::Dark { '1' } else { '0' })
+                    .collect()
+            })
+            .collect(),
+    )
 }
 
 #[derive(Deserialize)]
@@ -388,6 +420,15 @@ pub(crate) async fn banned(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_is_drawn_as_a_square_qr_code() {
+        let rows = qr_rows("https://splendor.example.org/link#0123").unwrap();
+        assert!(rows.len() >= 21, "{}", rows.len());
+        assert!(rows.iter().all(|r| r.len() == rows.len()));
+        // The finder pattern's top row in the top-left corner.
+        assert!(rows[0].starts_with("1111111"), "{}", rows[0]);
+    }
 
     #[test]
     fn a_device_is_named_by_its_browser_and_system() {
