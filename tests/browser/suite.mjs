@@ -1053,6 +1053,204 @@ const STEPS = [
 
   step('axe: Your identity', async (run) => {
     await checkAccessibility(run, run.player('Kim').page, 'your identity');
+    // Their sockets count against the server's connections per address
+    // (all pages here are 127.0.0.1): the steps after need room.
+    for (const name of ['Kim', 'Kim (phone)', 'Kim (tablet)', 'Kim (other laptop)', 'Someone else']) {
+      await run.player(name).context.close();
+    }
+  }),
+  // A whole game at phone width by keyboard alone (issue 23), counted: the
+  // key presses of each kind of move, and how often the screen scrolled or
+  // a control the player needed was off the screen.
+  step('Lea plays a whole game against a bot on a phone by keyboard alone: key presses and scrolls counted', async (run) => {
+    const lea = await run.openPlayer('Lea', { width: 390, height: 844 });
+    await signIn(lea, `${run.baseUrl}/`);
+    const { page } = lea;
+    await page.locator('#bot-count').selectOption('1');
+    await page.locator('#bot-level').selectOption('random');
+    await page.locator('#play-bots').click();
+    await page.locator(SEL.game).waitFor({ state: 'visible' });
+    const counts = { presses: 0, turns: 0, scrolled: 0, offscreen: 0, kinds: {} };
+    const key = () => page.evaluate(() => (document.activeElement.dataset || {}).key || '');
+    // Whether the focused control is on screen (a phone player would have
+    // had to scroll to it otherwise).
+    const onScreen = () => page.evaluate(() => {
+      const r = document.activeElement.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    });
+    const press = async (k) => {
+      const before = await page.evaluate(() => window.scrollY);
+      counts.presses += 1;
+      await page.keyboard.press(k);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+      if ((await page.evaluate(() => window.scrollY)) !== before) counts.scrolled += 1;
+    };
+    // Moves the focus to the board control with data-key `target` by
+    // arrow keys (the page's rows: levels 3, 2, 1, then the tokens).
+    const goTo = async (target) => {
+      for (let guard = 0; guard < 20; guard += 1) {
+        const where = await page.evaluate((want) => {
+          const rows = [...document.querySelectorAll('#levels .level-row')]
+            .map((row) => [...row.querySelectorAll('button[data-key]')]);
+          rows.push([...document.querySelectorAll('#supply button[data-key]')]);
+          const live = rows.filter((row) => row.length);
+          const find = (node) => {
+            const r = live.findIndex((row) => row.includes(node));
+            return r < 0 ? null : [r, live[r].indexOf(node)];
+          };
+          return { at: find(document.activeElement), to: find(document.querySelector(`[data-key="${want}"]`)) };
+        }, target);
+        assert.ok(where.to, `no control ${target}`);
+        assert.ok(where.at, `the focus is off the board (${await key()})`);
+        if (where.at[0] === where.to[0] && where.at[1] === where.to[1]) return;
+        if (where.at[0] !== where.to[0]) await press(where.at[0] < where.to[0] ? 'ArrowDown' : 'ArrowUp');
+        else await press(where.at[1] < where.to[1] ? 'ArrowRight' : 'ArrowLeft');
+      }
+      throw new Error(`could not reach ${target}`);
+    };
+    // Tab until the focus is on a control matching `selector`.
+    const tabTo = async (selector) => {
+      for (let guard = 0; guard < 60; guard += 1) {
+        if (await page.evaluate((sel) => document.activeElement.matches(sel), selector)) return;
+        await press('Tab');
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    };
+    const confirm = async () => {
+      assert.match(await key(), /^confirm-/, 'the choice puts the focus on its confirm');
+      if (!(await onScreen())) counts.offscreen += 1;
+      await press('Enter');
+    };
+    for (;;) {
+      const now = await waitStatus(lea, ['mine', 'over']);
+      if (now === 'over') break;
+      counts.turns += 1;
+      const before = counts.presses;
+      const turnVersion = await page.evaluate(() => S.state.version);
+      let kind;
+      if (await page.locator('#turn [data-key^="return-"]').count()) {
+        // The focus is on the first colour it may give back; Enter gives
+        // one, and once enough are chosen the focus is on the confirm.
+        kind = 'return';
+        await page.waitForFunction(() => ((document.activeElement.dataset || {}).key || '').startsWith('return-'));
+        for (let guard = 0; guard < 10 && (await key()) !== 'confirm-return'; guard += 1) {
+          if (await page.evaluate(() => document.activeElement.disabled)) await press('Tab');
+          else await press('Enter');
+        }
+        await confirm();
+      } else if (await page.locator('#turn [data-key^="noble-"]').count()) {
+        kind = 'noble';
+        await page.waitForFunction(() => ((document.activeElement.dataset || {}).key || '').startsWith('noble-'));
+        await press('Enter');
+      } else {
+        await page.waitForFunction(() => ((document.activeElement.dataset || {}).key || '').startsWith('token-')
+          || !document.querySelector('#supply button[data-key]'));
+        const firstKey = (sel) => page.evaluate((q) => { const n = document.querySelector(q); return n ? n.dataset.key : null; }, sel);
+        const buyable = await firstKey('#levels button.card.buyable');
+        const tokens = await page.locator('#supply button[data-key]').evaluateAll((b) => b.map((x) => x.dataset.key).filter((k) => k !== 'token-gold'));
+        if (buyable) {
+          kind = 'buy';
+          await goTo(buyable);
+          await press('Enter');
+          await confirm();
+        } else if (tokens.length) {
+          kind = 'take';
+          const colours = tokens.slice(0, 3);
+          for (const [i, t] of colours.entries()) {
+            if (i) await goTo(t);
+            else if ((await key()) !== t) await goTo(t);
+            await press('Enter');
+          }
+          // Fewer than three colours: the take is complete only when the
+          // supply has no other (R4.2); otherwise Take is one Tab away.
+          if (!/^confirm-/.test(await key())) await tabTo('#turn button[data-key^="confirm-"]');
+          await confirm();
+        } else {
+          const deck = await firstKey('#levels button[data-key^="deck-"], #levels button.card');
+          if (deck) {
+            kind = 'reserve';
+            await goTo(deck);
+            await press('Enter');
+            await confirm();
+          } else {
+            kind = 'pass';
+            await tabTo(SEL.pass);
+            await press('Enter');
+          }
+        }
+      }
+      await page.waitForFunction((v) => !S.state || S.state.version > v || S.result, turnVersion);
+      const k = (counts.kinds[kind] ||= { turns: 0, presses: 0, most: 0 });
+      k.turns += 1;
+      k.presses += counts.presses - before;
+      k.most = Math.max(k.most, counts.presses - before);
+    }
+    await page.locator(SEL.result).waitFor({ state: 'visible' });
+    const kinds = Object.entries(counts.kinds)
+      .map(([k, v]) => `${k} ${v.turns} turns, ${(v.presses / v.turns).toFixed(1)} presses each (at most ${v.most})`).join('; ');
+    console.log(`  a whole game on a 390x844 phone by keyboard: ${counts.turns} turns, ${counts.presses} key presses (${(counts.presses / counts.turns).toFixed(1)} a turn); ${kinds}`);
+    console.log(`  the screen scrolled on ${counts.scrolled} of ${counts.presses} presses; a confirm was off screen ${counts.offscreen} times`);
+    if (counts.kinds.take) assert.ok(counts.kinds.take.most <= 8, 'a take in at most 8 presses');
+    if (counts.kinds.reserve) assert.ok(counts.kinds.reserve.most <= 12, 'a reserve in few presses');
+    if (counts.kinds.return) assert.ok(counts.kinds.return.most <= 6, 'a return in few presses');
+    assert.equal(counts.offscreen, 0, 'every confirm was on screen when it was needed');
+    run.shared.phoneGame = counts;
+    await lea.context.close();
+  }),
+  step('Mia plays a whole game against a bot on a phone by touch: the scrolls counted', async (run) => {
+    const mia = await run.openPlayer('Mia', { width: 390, height: 844 });
+    await signIn(mia, `${run.baseUrl}/`);
+    const { page } = mia;
+    await page.locator('#bot-count').selectOption('1');
+    await page.locator('#bot-level').selectOption('random');
+    await page.locator('#play-bots').click();
+    await page.locator(SEL.game).waitFor({ state: 'visible' });
+    const counts = { taps: 0, scrolls: 0, turns: 0, confirmsOff: 0 };
+    // A tap on `selector`: a scroll first when it is off the screen (as a
+    // person would), counted.
+    const tap = async (selector, { confirm = false } = {}) => {
+      const node = page.locator(selector).first();
+      const box = await node.boundingBox();
+      const view = page.viewportSize();
+      if (!box || box.y < 0 || box.y + box.height > view.height) {
+        counts.scrolls += 1;
+        if (confirm) counts.confirmsOff += 1;
+        await node.evaluate((n) => n.scrollIntoView({ block: 'center' }));
+      }
+      counts.taps += 1;
+      await node.click();
+    };
+    for (;;) {
+      const now = await waitStatus(mia, ['mine', 'over']);
+      if (now === 'over') break;
+      counts.turns += 1;
+      const turnVersion = await page.evaluate(() => S.state.version);
+      if (await page.locator('#turn [data-key^="return-"]:not([disabled])').count()) {
+        while (await page.locator('#turn [data-key="confirm-return"][disabled]').count()) {
+          await tap('#turn [data-key^="return-"]:not([disabled])');
+        }
+        await tap('#turn [data-key="confirm-return"]', { confirm: true });
+      } else if (await page.locator('#turn [data-key^="noble-"]').count()) {
+        await tap('#turn [data-key^="noble-"]');
+      } else if (await page.locator('#levels button.card.buyable').count()) {
+        await tap('#levels button.card.buyable');
+        await tap('#turn [data-key^="confirm-"]', { confirm: true });
+      } else if (await page.locator('#supply button[data-key]:not(.gem-gold)').count()) {
+        const keys = await page.locator('#supply button[data-key]:not(.gem-gold)').evaluateAll((b) => b.map((x) => x.dataset.key));
+        for (const k of keys.slice(0, 3)) await tap(`#supply [data-key="${k}"]`);
+        await tap('#turn [data-key="confirm-take"]', { confirm: true });
+      } else if (await page.locator('#levels button[data-key]').count()) {
+        await tap('#levels button[data-key]');
+        await tap('#turn [data-key^="confirm-"]', { confirm: true });
+      } else {
+        await tap(SEL.pass, { confirm: true });
+      }
+      await page.waitForFunction((v) => !S.state || S.state.version > v || S.result, turnVersion);
+    }
+    await page.locator(SEL.result).waitFor({ state: 'visible' });
+    console.log(`  a whole game on a 390x844 phone by touch: ${counts.turns} turns, ${counts.taps} taps, ${counts.scrolls} scrolls (${(counts.scrolls / counts.turns).toFixed(2)} a turn); a confirm was off screen ${counts.confirmsOff} times`);
+    assert.equal(counts.confirmsOff, 0, 'every confirm was on screen when it was needed');
+    run.shared.touchGame = counts;
   }),
 ];
 

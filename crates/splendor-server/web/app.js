@@ -278,11 +278,14 @@ function handle(msg) {
       if (!S.commitment || S.commitment.game !== msg.game) {
         S.commitment = { game: msg.game, value: msg.commitment };
       }
+      const phaseBefore = S.state && S.state.phase;
       S.state = msg;
       S.stateAt = performance.now();
       S.pending = false;
-      // At the start of this player's turn the keyboard is on the board.
-      if (!wasMine && myTurn()) S.focusNext = 'first-move';
+      // At the start of this player's turn the keyboard is on the board;
+      // a decision that follows a move (tokens to return, a noble to
+      // choose) gets the focus too.
+      if ((!wasMine || phaseBefore !== msg.phase) && myTurn()) S.focusNext = 'first-move';
       turnAlerts(wasMine);
       break;
     }

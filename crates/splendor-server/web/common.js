@@ -152,3 +152,79 @@ async function commitmentOf(salt, seed) {
   const digest = await crypto.subtle.digest('SHA-256', hexBytes(salt + seed));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+// ---- Gems, drawn (issue 23) ---------------------------------------------------
+
+// Each colour has a shape of its own, so that gems are told apart without
+// their colour too: white a brilliant-cut diamond, blue a drop, green an
+// emerald cut, red a trillion, black a round cabochon, gold (the joker) a
+// star. Drawn here as SVG (no image files, no fonts).
+const GEM_SHAPES = {
+  white: 'M7 3h10l5 6-10 13L2 9z',
+  blue: 'M12 2c4 6 8 9.5 8 13.5a8 8 0 0 1-16 0C4 11.5 8 8 12 2z',
+  green: 'M7 3h10l4 4v10l-4 4H7l-4-4V7z',
+  red: 'M12 3l10 18H2z',
+  black: 'M12 3a9 9 0 1 1 0 18a9 9 0 1 1 0-18z',
+  gold: 'M12 2l2.9 6.6 7.1.7-5.4 4.7 1.6 7L12 17.3 5.8 21l1.6-7L2 9.3l7.1-.7z',
+};
+// A facet line on each, for the look of a cut stone.
+const GEM_FACETS = {
+  white: 'M2 9h20M7 3l5 19M17 3l-5 19',
+  blue: 'M8 13l4-5 4 5',
+  green: 'M7 7h10v10H7z',
+  red: 'M12 9l-4.5 9h9z',
+  black: 'M8 9a5 5 0 0 1 5-2',
+  gold: 'M12 8v5',
+};
+const GEM_FILLS = { white: '#f7f7f5', blue: '#1f5fbf', green: '#1b7f3a', red: '#c62828', black: '#262626', gold: '#e3b505' };
+const GEM_EDGES = { white: '#5f5f5f', blue: '#0d2f66', green: '#0a3d1b', red: '#6d1010', black: '#000', gold: '#7a5f00' };
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// A gem of `color` as an SVG icon, hidden from screen readers (the text
+// beside it names the colour); `cls`: more classes (`big`).
+function gemIcon(color, cls) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', `gem-icon${cls ? ` ${cls}` : ''}`);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const stone = document.createElementNS(SVG_NS, 'path');
+  stone.setAttribute('d', GEM_SHAPES[color] || GEM_SHAPES.black);
+  stone.setAttribute('fill', GEM_FILLS[color] || '#888');
+  stone.setAttribute('stroke', GEM_EDGES[color] || '#000');
+  stone.setAttribute('stroke-width', '1.5');
+  stone.setAttribute('stroke-linejoin', 'round');
+  const facet = document.createElementNS(SVG_NS, 'path');
+  facet.setAttribute('d', GEM_FACETS[color] || '');
+  facet.setAttribute('fill', 'none');
+  facet.setAttribute('stroke', color === 'white' || color === 'gold' ? GEM_EDGES[color] : '#fff');
+  facet.setAttribute('stroke-opacity', '0.55');
+  facet.setAttribute('stroke-width', '1');
+  svg.append(stone, facet);
+  return svg;
+}
+
+// A count of one colour as on the physical cards: the gem with its number,
+// the colour's name for screen readers (the text reads "3 white"), its
+// full words as a tooltip; `more`: what follows (what is left to pay).
+function gemCount(color, n, more, cls) {
+  return el('span', { cls: `gem-count count-${color}${cls ? ` ${cls}` : ''}`, title: countText(n, color) },
+    gemIcon(color), el('span', { cls: 'n', text: String(n) }),
+    el('span', { cls: 'sr-only', text: ` ${colorName(color)}` }), more);
+}
+
+// A card's or a noble's cost, a gem count per colour, in a column.
+function costColumn(cost, cls) {
+  return el('span', { cls: 'cost' }, COLORS.filter((c) => cost[c] > 0).map((c) => gemCount(c, cost[c], null, cls)));
+}
+
+// A card's bonus, top right as on the card: a big gem, its colour named
+// for screen readers.
+function bonusMark(color) {
+  return el('span', { cls: 'bonus' }, gemIcon(color, 'big'), el('span', { cls: 'sr-only', text: colorName(color) }));
+}
+
+// A card's tooltip: everything about it, its cost included.
+function cardTitle(card) {
+  return t('card.title', { card: cardText(card), color: colorName(card.bonus), cost: countsText(card.cost) });
+}

@@ -431,7 +431,7 @@
   'card.text': 'eine Entwicklungskarte der Stufe {level} ({color})',
   'card.textPoints': 'eine Entwicklungskarte der Stufe {level} ({color}, {points})',
   'card.hidden': 'eine verdeckte Entwicklungskarte der Stufe {level}',
-  'card.title': '{card}, Bonus: {color}',
+  'card.title': '{card}, Bonus: {color}; kostet {cost}',
   'card.afterBonuses': '{count}, {net} nach deinen Boni',
   'card.empty': 'leer',
   'reserved.hidden': 'Stufe {level}, verdeckt',

@@ -431,7 +431,7 @@
   'card.text': 'une carte Développement de niveau {level} ({color})',
   'card.textPoints': 'une carte Développement de niveau {level} ({color}, {points})',
   'card.hidden': 'une carte Développement de niveau {level} face cachée',
-  'card.title': '{card}, bonus : {color}',
+  'card.title': '{card}, bonus : {color} ; coûte {cost}',
   'card.afterBonuses': '{count}, {net} après vos bonus',
   'card.empty': 'vide',
   'reserved.hidden': 'niveau {level}, cachée',

@@ -431,7 +431,7 @@
   'card.text': 'een ontwikkelingskaart van niveau {level} ({color})',
   'card.textPoints': 'een ontwikkelingskaart van niveau {level} ({color}, {points})',
   'card.hidden': 'een gedekte ontwikkelingskaart van niveau {level}',
-  'card.title': '{card}, bonus: {color}',
+  'card.title': '{card}, bonus: {color}; kost {cost}',
   'card.afterBonuses': '{count}, {net} na je bonussen',
   'card.empty': 'leeg',
   'reserved.hidden': 'niveau {level}, gedekt',

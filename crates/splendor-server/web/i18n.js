@@ -431,7 +431,7 @@ const MESSAGES = {
     'card.text': 'a level {level} {color} card',
     'card.textPoints': 'a level {level} {color} card ({points})',
     'card.hidden': 'a hidden level {level} card',
-    'card.title': '{card}, gives a {color} bonus',
+    'card.title': '{card}, gives a {color} bonus; costs {cost}',
     'card.afterBonuses': '{count}, {net} after your bonuses',
     'card.empty': 'empty',
     'reserved.hidden': 'level {level}, hidden',

@@ -181,27 +181,22 @@ function show() {
   showAnalysis();
 }
 
-function costChips(counts) {
-  return el('span', { cls: 'cost' }, COLORS.filter((c) => counts[c] > 0)
-    .map((c) => el('span', { cls: `chip gem-${c}` }, countText(counts[c], c))));
-}
-
 function cardFace(card, small) {
   return el('div', {
     cls: `card band-${card.bonus}${small ? ' small' : ''}`,
     'data-card': card.id,
-    title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
+    title: cardTitle(card),
   },
   el('span', { cls: 'card-top' },
     el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
-    el('span', { cls: `chip gem-${card.bonus}`, text: colorName(card.bonus) })),
-  costChips(card.cost));
+    bonusMark(card.bonus)),
+  costColumn(card.cost));
 }
 
 function renderNobles(st) {
   $('nobles').replaceChildren(el('span', { cls: 'label', text: t('label.nobles') }),
     ...st.nobles.map((n) => el('div', { cls: 'noble', title: t('noble.short', { points: t('points', { n: n.points }) }) },
-      el('span', { cls: 'points', text: String(n.points) }), costChips(n.requires))));
+      el('span', { cls: 'points', text: String(n.points) }), costColumn(n.requires, 'req'))));
 }
 
 function renderLevels(st) {
@@ -218,7 +213,7 @@ function renderLevels(st) {
 function renderSupply(st) {
   $('supply').replaceChildren(el('span', { cls: 'label', text: t('label.tokens') }),
     ...TOKENS.map((c) => el('div', { cls: `token gem-${c}`, title: t('supply.title', { count: countText(st.supply[c] || 0, c) }) },
-      el('span', { cls: 'token-n', text: String(st.supply[c] || 0) }), el('span', { text: colorName(c) }))));
+      gemIcon(c), el('span', { cls: 'token-n', text: String(st.supply[c] || 0) }), el('span', { text: colorName(c) }))));
 }
 
 function renderPlayers(st) {
@@ -245,7 +240,7 @@ function renderPlayers(st) {
 function countsLine(counts) {
   const list = TOKENS.filter((c) => counts && counts[c] > 0);
   if (!list.length) return el('span', { cls: 'muted', text: t('none') });
-  return el('span', { cls: 'chips' }, list.map((c) => el('span', { cls: `chip gem-${c}` }, countText(counts[c], c))));
+  return el('span', { cls: 'chips' }, list.map((c) => el('span', { cls: `chip gem-${c}` }, gemIcon(c), countText(counts[c], c))));
 }
 
 function renderResult() {

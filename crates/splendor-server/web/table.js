@@ -68,7 +68,7 @@ function chips(counts, cls, fresh) {
   const list = TOKENS.filter((c) => counts && counts[c] > 0);
   if (!list.length) return el('span', { cls: 'muted', text: t('none') });
   return el('span', { cls: `chips ${cls || ''}` },
-    list.map((c) => el('span', { cls: `chip gem-${c}${fresh && fresh.has(c) ? ' fresh' : ''}`, title: colorName(c) }, countText(counts[c], c))));
+    list.map((c) => el('span', { cls: `chip gem-${c}${fresh && fresh.has(c) ? ' fresh' : ''}`, title: colorName(c) }, gemIcon(c), countText(counts[c], c))));
 }
 
 function cardNode(card, opts) {
@@ -84,12 +84,12 @@ function cardNode(card, opts) {
     'data-card': card.id,
     'data-key': playable ? `card-${card.id}` : undefined,
     cls: `card band-${card.bonus}${playable ? ' playable' : ''}${buyable ? ' buyable' : ''}${chosen ? ' chosen' : ''}${hinted ? ' preferred' : ''}${fresh ? ' fresh' : ''}${opts && opts.small ? ' small' : ''}`,
-    title: t('card.title', { card: cardText(card), color: colorName(card.bonus) }),
+    title: cardTitle(card),
     onclick: playable ? () => { S.selected = { card: card.id, info: card }; S.picks = []; S.focusNext = 'confirm-0'; render(); } : undefined,
   },
   el('span', { cls: 'card-top' },
     el('span', { cls: 'points', text: card.points ? String(card.points) : '' }),
-    el('span', { cls: `chip gem-${card.bonus}`, text: colorName(card.bonus) })),
+    bonusMark(card.bonus)),
   costNode(card.cost, opts && opts.bonuses));
 }
 
@@ -106,22 +106,23 @@ function costNode(cost, owner) {
   const bonuses = owner || myBonuses();
   return el('span', { cls: 'cost' }, COLORS.filter((c) => cost[c] > 0).map((c) => {
     const net = bonuses ? Math.max(0, cost[c] - (bonuses[c] || 0)) : cost[c];
-    if (net === cost[c]) return el('span', { cls: `chip gem-${c}` }, countText(cost[c], c));
-    return el('span', { cls: `chip gem-${c}`, title: t('card.afterBonuses', { count: countText(cost[c], c), net }) },
-      `${countText(cost[c], c)} `, el('span', { cls: 'net', text: `→${net}` }));
+    if (net === cost[c]) return gemCount(c, cost[c]);
+    const count = gemCount(c, cost[c], el('span', { cls: 'net', text: ` →${net}` }));
+    count.title = t('card.afterBonuses', { count: countText(cost[c], c), net });
+    return count;
   }));
 }
 
-function nobleNode(noble, onclick) {
+function nobleNode(noble, onclick, key) {
   return el(onclick ? 'button' : 'div', {
     type: onclick ? 'button' : undefined,
+    'data-key': key,
     cls: `noble${onclick ? ' playable' : ''}`,
     title: t('noble.title', { points: t('points', { n: noble.points }), counts: countsText(noble.requires) }),
     onclick,
   },
   el('span', { cls: 'points', text: String(noble.points) }),
-  el('span', { cls: 'cost' }, COLORS.filter((c) => noble.requires[c] > 0)
-    .map((c) => el('span', { cls: `chip gem-${c}` }, countText(noble.requires[c], c)))));
+  costColumn(noble.requires, 'req'));
 }
 
 // How many bonuses each player still lacks for `noble` (R9: a noble
@@ -203,7 +204,7 @@ function renderSupply() {
       cls: `token gem-${c}${can ? ' playable' : ''}${picked ? ' chosen' : ''}`,
       title: t('supply.title', { count: countText(n, c) }),
       onclick: can ? () => pickColor(c) : undefined,
-    }, el('span', { cls: 'token-n', text: String(n) }), el('span', { text: colorName(c) }),
+    }, gemIcon(c), el('span', { cls: 'token-n', text: String(n) }), el('span', { text: colorName(c) }),
     picked ? el('span', { cls: 'badge', text: `+${picked}` }) : null));
   }
 }
@@ -313,17 +314,20 @@ function renderReturn(box) {
     if (!held[c]) continue;
     const next = { ...S.give, [c]: (S.give[c] || 0) + 1 };
     const can = legal().some((a) => a.return && TOKENS.every((x) => (next[x] || 0) <= (a.return[x] || 0)));
+    // Keyboard (issue 23): the focus stays on the colour picked, and
+    // moves to the confirm once enough are chosen.
+    const done = total(next) === need && Boolean(findLegal({ return: next }));
     row.append(el('button', {
-      type: 'button', cls: `token small gem-${c}`, disabled: !can,
+      type: 'button', cls: `token small gem-${c}`, disabled: !can, 'data-key': `return-${c}`,
       title: t('return.one', { color: colorName(c) }),
-      onclick: () => { S.give = next; render(); },
-    }, countText(held[c] - (S.give[c] || 0), c), S.give[c] ? el('span', { cls: 'badge', text: `−${S.give[c]}` }) : null));
+      onclick: () => { S.give = next; if (done) S.focusNext = 'confirm-return'; render(); },
+    }, gemIcon(c), countText(held[c] - (S.give[c] || 0), c), S.give[c] ? el('span', { cls: 'badge', text: `−${S.give[c]}` }) : null));
   }
   box.append(row);
   const entry = findLegal({ return: S.give });
   box.append(el('div', { cls: 'buttons' },
-    el('button', { type: 'button', text: given ? t('return.these', { counts: countsText(S.give) }) : t('return.button'), disabled: !entry, onclick: () => entry && act(entry) }),
-    el('button', { type: 'button', cls: 'quiet', text: t('move.clear'), onclick: () => { S.give = {}; render(); } })));
+    el('button', { type: 'button', 'data-key': 'confirm-return', text: given ? t('return.these', { counts: countsText(S.give) }) : t('return.button'), disabled: !entry, onclick: () => entry && act(entry) }),
+    el('button', { type: 'button', 'data-key': 'confirm-clear', cls: 'quiet', text: t('move.clear'), onclick: () => { S.give = {}; S.focusNext = 'first-move'; render(); } })));
 }
 
 function renderNobleChoice(box) {
@@ -332,7 +336,7 @@ function renderNobleChoice(box) {
   for (const a of legal().filter((x) => x.noble !== undefined)) {
     const noble = S.state.noble_choices.find((n) => n.id === a.noble)
       || S.state.nobles.find((n) => n.id === a.noble);
-    if (noble) row.append(nobleNode(noble, () => act(a)));
+    if (noble) row.append(nobleNode(noble, () => act(a), `noble-${noble.id}`));
     else row.append(el('button', { type: 'button', text: t('noble.fallback', { id: a.noble }), onclick: () => act(a) }));
   }
   box.append(row);
@@ -476,9 +480,12 @@ function restoreFocus(key) {
   const asked = S.focusNext;
   S.focusNext = null;
   if (asked === 'first-move') {
-    const first = boardRows().pop();
+    // A decision first (tokens to return, a noble to choose), else the
+    // first token of the supply.
+    const decision = document.querySelector('#turn [data-key^="return-"]:not([disabled]), #turn [data-key^="noble-"]');
+    const first = decision ? [decision] : boardRows().pop();
     if (!first || !first.length) return;
-    if (document.activeElement && document.activeElement !== document.body) return;
+    if (!decision && document.activeElement && document.activeElement !== document.body) return;
     first[0].focus({ preventScroll: true });
     return;
   }
