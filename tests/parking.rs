@@ -358,3 +358,76 @@ async fn sweep_killed_midway(db: TestDatabase) {
     eprintln!("{kind}: {ended} of {GAMES} games ended, the others wait their hour");
     drop(server);
 }
+
+/// Issue 23: a parked game's chat comes back with it. Ann and Bob talk,
+/// both go, the game is parked; Bob comes back a day later (in the
+/// store's time) and finds the conversation, and Ann hers; a forgotten
+/// player's lines are taken out of it.
+#[tokio::test]
+async fn a_parked_games_chat_comes_back_with_it_without_a_forgotten_players_lines() {
+    let server = TestServer::start_with(Config {
+        admin: splendor_server::config::AdminOptions {
+            admin_token: Some(
+                splendor_server::config::AdminToken::new("operators-token-0123456789")
+                    .expect("a token"),
+            ),
+            admin_token_file: None,
+        },
+        ..config(1)
+    })
+    .await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let mut cy = TestClient::connect(&server, "cy").await;
+    let cy_session = cy.hello().await.session;
+    let room = ann
+        .request(json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 86_400}}))
+        .await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+    cy.request(json!({"type": "join", "code": code, "as": "spectator"}))
+        .await;
+    ann.request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    let state = ann.state().await;
+    for (who, text) in [(&mut ann, "see you tomorrow"), (&mut cy, "good luck both")] {
+        who.request(json!({"type": "chat", "text": text})).await;
+    }
+    bob.request(json!({"type": "chat", "text": "good night"}))
+        .await;
+    let action = state.legal_actions.unwrap()[0].clone();
+    ann.request(json!({"type": "act", "action": action, "expect_version": 0}))
+        .await;
+    for who in [&mut ann, &mut bob, &mut cy] {
+        who.request(json!({"type": "leave"})).await;
+    }
+    rooms_running(&server, 0.0).await;
+
+    // Cy asks to be forgotten while the game is parked.
+    let (status, body) = splendor_e2e::process::http_post_with(
+        server.addr(),
+        &format!("/api/admin/players/{cy_session}/forget"),
+        &[("Authorization", "Bearer operators-token-0123456789")],
+        r#"{"reason":"asked"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    bob.request(json!({"type": "join", "code": code})).await;
+    let history = bob.recv_type("chat_history").await;
+    let texts: Vec<&str> = history["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["see you tomorrow", "good night"], "{history}");
+    assert_eq!(history["room"], code.as_str());
+    assert_eq!(history["lines"][0]["from"], "ann");
+    // The room goes on numbering its lines; a new line is told as ever.
+    bob.request(json!({"type": "chat", "text": "back again"}))
+        .await;
+    ann.request(json!({"type": "join", "code": code})).await;
+    let history = ann.recv_type("chat_history").await;
+    assert_eq!(history["lines"].as_array().unwrap().len(), 3, "{history}");
+}

@@ -2,7 +2,7 @@
 //! order. The core never sends, stores or closes anything itself.
 
 use splendor_ai::Level;
-use splendor_protocol::{Role, RoomStatus, RoomSummary};
+use splendor_protocol::{ChatInfo, Role, RoomStatus, RoomSummary};
 use splendor_replay::{Commitment, Salt};
 use splendor_rules::{Action, GameResult, Options, Seat, View};
 
@@ -173,6 +173,9 @@ pub enum Write {
         room: RoomCode,
         /// When the turn it waits on ends (R12.5).
         deadline: std::time::Instant,
+        /// The chat the room keeps, oldest first, with each line's author
+        /// (issue 23: a parked game's conversation comes back with it).
+        chat: Vec<(SessionId, ChatInfo)>,
     },
 }
 

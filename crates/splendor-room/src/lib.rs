@@ -117,4 +117,7 @@ pub struct RestoredGame {
     pub game: Game,
     /// The number of actions in the log (the state version).
     pub version: u64,
+    /// The chat kept when the game was parked, oldest first, with each
+    /// line's author (issue 23); empty for a game restored after a restart.
+    pub chat: Vec<(session::SessionId, splendor_protocol::ChatInfo)>,
 }

@@ -56,6 +56,7 @@ impl RoomCore {
             game: running.id(),
             room: self.code,
             deadline,
+            chat: self.kept_lines().cloned().collect(),
         };
         self.write(write, Pending::Park);
     }

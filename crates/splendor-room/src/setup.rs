@@ -129,6 +129,7 @@ impl RoomCore {
             history,
             game,
             version,
+            chat,
         } = restored;
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
         // The first person seated hosts (a restored room always has seats;
@@ -183,6 +184,7 @@ impl RoomCore {
         let mut core = RoomCore::with((code, listed), people, Some(running), config, rng_seed, now);
         core.clock = clock;
         core.rated = rated;
+        core.keep_chat(chat);
         info!(listed = core.listed, rated, status = ?core.status(), "room restored");
         core.notified_so_far();
         core.after_input(now);

@@ -2,9 +2,10 @@
 //! room, the host's mute, and the rematch after the end.
 //!
 //! Chat is text from a person, relayed to everyone in the room. The room
-//! keeps its last [`CHAT_KEPT`] lines (in memory, not in the store) and
-//! gives them to whoever joins or comes back (`chat_history`, issue 23), so
-//! a reload keeps the conversation; the lines of a person the host mutes or
+//! keeps its last [`CHAT_KEPT`] lines (in memory; a parked game takes them
+//! into the store with it, [`crate::effect::Write::Park`]) and gives them
+//! to whoever joins or comes back (`chat_history`, issue 23), so a reload,
+//! or a return to a turn-based game days later, keeps the conversation; the lines of a person the host mutes or
 //! the operators remove are dropped, and those of the spectators when the
 //! host mutes them. Nothing the server knows about the game is ever written
 //! into chat, so chat cannot leak what a seat may not see.
@@ -44,7 +45,8 @@ pub(crate) const ROOM_CHAT_BURST: usize = 20;
 /// The most chat lines a room keeps for those who join or come back.
 pub const CHAT_KEPT: usize = 50;
 
-/// Chat and rematch state of a room; none of it is stored.
+/// Chat and rematch state of a room, in memory (a parked game takes its
+/// kept lines into the store with it).
 #[derive(Debug, Default)]
 pub(crate) struct Social {
     /// The room's last [`CHAT_KEPT`] lines, oldest first, each with its
@@ -256,6 +258,23 @@ impl RoomCore {
     /// removed).
     pub(crate) fn forget_chat_of(&mut self, session: SessionId) {
         self.social.lines.retain(|(author, _)| *author != session);
+    }
+
+    /// The chat a parked game kept (issue 23), given back to its room:
+    /// what joiners and returners get, as it was; new lines go on from the
+    /// room's own numbering.
+    pub(crate) fn keep_chat(&mut self, lines: Vec<(SessionId, ChatInfo)>) {
+        let skip = lines.len().saturating_sub(CHAT_KEPT);
+        let room = self.code.to_string();
+        self.social.lines = lines
+            .into_iter()
+            .skip(skip)
+            .map(|(author, mut line)| {
+                line.room.clone_from(&room);
+                line.id = None;
+                (author, line)
+            })
+            .collect();
     }
 
     /// The kept chat lines with their authors, oldest first.

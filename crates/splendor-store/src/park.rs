@@ -23,6 +23,9 @@ pub struct ParkedRoom {
     pub parked_at: UnixMillis,
     /// When a running server first found its deadline passed, if one did.
     pub swept_at: Option<UnixMillis>,
+    /// The chat its room kept (issue 23), as the lobby's stored format
+    /// writes it (a JSON array), if any.
+    pub chat: Option<String>,
 }
 
 impl Store {
@@ -37,8 +40,21 @@ impl Store {
         (deadline_at, now): (UnixMillis, UnixMillis),
         epoch: Option<u64>,
     ) -> Result<(), StoreError> {
+        self.park_room_with_chat(code, game, (deadline_at, now), epoch, None)
+            .await
+    }
+
+    /// [`Store::park_room`] with the chat its room kept (issue 23).
+    pub async fn park_room_with_chat(
+        &self,
+        code: &str,
+        game: uuid::Uuid,
+        (deadline_at, now): (UnixMillis, UnixMillis),
+        epoch: Option<u64>,
+        chat: Option<&str>,
+    ) -> Result<(), StoreError> {
         let epoch = epoch.map(|e| i64::try_from(e).unwrap_or(i64::MAX));
-        dispatch!(&self.inner.pool, pool, q => q::park_room(pool, code, game, deadline_at, now, epoch).await)
+        dispatch!(&self.inner.pool, pool, q => q::park_room(pool, code, game, (deadline_at, now), epoch, chat).await)
     }
 
     /// Moves the deadline of a parked game that could not be loaded to

@@ -20,6 +20,7 @@ on_both_backends!(
     fenced_appends_batched_together_are_refused_one_by_one,
     orphaned_games_are_the_unfinished_ones_no_live_lease_holds,
     a_parked_game_waits_in_the_store_and_is_swept_when_due,
+    a_parked_games_chat_is_kept_with_it_and_a_forgotten_players_lines_go,
     a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost,
     one_process_per_node_id_until_its_claim_runs_out_or_is_given_up,
     open_rooms_count_only_under_their_owners_live_lease,
@@ -592,4 +593,49 @@ async fn a_parked_game_waits_in_the_store_and_is_swept_when_due(db: TestDb) {
         .unwrap();
     let parked = store.parked_room("AAAAA").await.unwrap().unwrap();
     assert_eq!((parked.deadline_at, parked.swept_at), (9_000, None));
+}
+
+/// Issue 23: the chat a room kept goes with its parked game and comes back
+/// as it was; forgetting a player takes their lines out of it, and only
+/// theirs.
+async fn a_parked_games_chat_is_kept_with_it_and_a_forgotten_players_lines_go(db: TestDb) {
+    let store = db.open().await;
+    store.create_game(game(1, "AAAAA")).await.unwrap();
+    let (ann, _) = store.create_session("ann", 1).await.unwrap();
+    let (bob, _) = store.create_session("bob", 1).await.unwrap();
+    let chat = format!(
+        r#"[{{"session":"{}","from":"ann","seat":0,"text":"hi","line":5}},{{"session":"{}","from":"bob","text":"yo","line":6}}]"#,
+        ann.0, bob.0
+    );
+    store
+        .park_room_with_chat(
+            "AAAAA",
+            Uuid::from_u128(1),
+            (5_000, 1_000),
+            None,
+            Some(&chat),
+        )
+        .await
+        .unwrap();
+    let parked = store.parked_room("AAAAA").await.unwrap().unwrap();
+    assert_eq!(parked.chat.as_deref(), Some(chat.as_str()));
+    assert!(
+        store
+            .forget_session(bob, "operator", "asked")
+            .await
+            .unwrap()
+    );
+    let parked = store.parked_room("AAAAA").await.unwrap().unwrap();
+    let kept: serde_json::Value = serde_json::from_str(parked.chat.as_deref().unwrap()).unwrap();
+    assert_eq!(kept.as_array().unwrap().len(), 1, "{kept}");
+    assert_eq!(kept[0]["text"], "hi");
+    // Parked again without chat: none kept.
+    store
+        .park_room("AAAAA", Uuid::from_u128(1), (6_000, 2_000), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.parked_room("AAAAA").await.unwrap().unwrap().chat,
+        None
+    );
 }

@@ -11,6 +11,7 @@
 //! its seed and log through the rules crate.
 
 pub mod action;
+pub mod chat;
 pub mod format;
 pub mod glance;
 pub mod park;
@@ -218,14 +219,23 @@ impl StorePersistence {
                     game,
                     room,
                     deadline,
+                    chat,
                 } => {
                     // The deadline as a wall-clock time (R12.5).
                     let now = unix_millis_now();
                     let left = deadline.saturating_duration_since(std::time::Instant::now());
                     let at =
                         now.saturating_add(i64::try_from(left.as_millis()).unwrap_or(i64::MAX));
+                    // The room's chat goes along (issue 23).
+                    let chat = chat::chat_json(&chat);
                     self.store
-                        .park_room(room.as_str(), game.0, (at, now), fence)
+                        .park_room_with_chat(
+                            room.as_str(),
+                            game.0,
+                            (at, now),
+                            fence,
+                            chat.as_deref(),
+                        )
                         .await
                         .map_err(persist_error)
                 }

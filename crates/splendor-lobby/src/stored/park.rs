@@ -67,13 +67,27 @@ async fn unpark_one(lobby: &Lobby, store: &Store, parked: &ParkedRoom) -> Option
     let grace = parked.swept_at.is_none() && parked.deadline_at < lobby.started_at_millis();
     // The room that parked it may still be closing (a join right as it
     // parks): its code is free again within moments.
-    let mut restored = restore_one(lobby, store, &game, false, grace).await;
+    // Its chat comes back with it (issue 23); a chat that cannot be read
+    // is not worth the game.
+    let chat = match parked
+        .chat
+        .as_deref()
+        .map(|json| super::chat::parse_chat_json(json, &parked.room_code))
+    {
+        Some(Ok(lines)) => lines,
+        Some(Err(e)) => {
+            warn!(%code, error = %e, "a parked game's chat cannot be read; it starts anew");
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    let mut restored = restore_one(lobby, store, &game, (false, grace), chat.clone()).await;
     for _ in 0..50 {
         if !matches!(restored, Ok(Restored::Busy)) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
-        restored = restore_one(lobby, store, &game, false, grace).await;
+        restored = restore_one(lobby, store, &game, (false, grace), chat.clone()).await;
     }
     match restored {
         Ok(Restored::Room | Restored::Viewable) => {

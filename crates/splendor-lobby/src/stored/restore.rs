@@ -56,7 +56,7 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
         let id = GameId(game.id);
         let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
         let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, game, abandoned, true).await {
+        match restore_one(lobby, store, game, (abandoned, true), Vec::new()).await {
             Ok(Restored::Abandoned) => {
                 info!(game = %id, room = %game.room_code, "not restoring an abandoned game");
                 summary.abandoned += 1;
@@ -118,7 +118,7 @@ pub async fn take_over_orphans(
         };
         let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
         let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, &game, abandoned, true).await {
+        match restore_one(lobby, store, &game, (abandoned, true), Vec::new()).await {
             Ok(Restored::Room | Restored::Viewable) => {
                 info!(game = %id, room = %game.room_code, actions = game.actions.len(), "took the game over");
                 taken.extend(RoomCode::parse(&game.room_code));
@@ -207,8 +207,8 @@ pub(super) async fn restore_one(
     lobby: &Lobby,
     store: &Store,
     stored: &StoredGame,
-    abandoned: bool,
-    grace: bool,
+    (abandoned, grace): (bool, bool),
+    chat: Vec<(SessionId, splendor_protocol::ChatInfo)>,
 ) -> Result<Restored, String> {
     let code = RoomCode::parse(&stored.room_code)
         .ok_or_else(|| format!("{:?} is not a room code", stored.room_code))?;
@@ -339,6 +339,7 @@ pub(super) async fn restore_one(
         history,
         game,
         version: log.len() as u64,
+        chat,
     };
     match lobby.restore(restored).await {
         Ok(_) => {}

@@ -156,3 +156,39 @@ fn after_the_stand_in_moved_the_next_persons_turn_is_parked() {
         "#]],
     );
 }
+
+/// Issue 23: the chat the room keeps goes into the store with the parked
+/// game (each line with its author), so that it comes back with it; a
+/// muted person's lines went before.
+#[test]
+fn a_parked_game_takes_its_chat_along() {
+    super::check::check_with(
+        parking(),
+        r#"
+        ~ room 2 per_move 24h ann@c1
+        ~ bob@c2 join player
+        ~ ann@c1 start joined
+        ~ ann@c1 chat "see you tomorrow"
+        ~ bob@c2 chat "good night"
+        ~ ann@c1 act {"take":["white","blue","green"]} v0
+        ~ ann@c1 leave
+        ~ bob@c2 leave
+        wait 10m
+        "#,
+        expect![[r#"
+            ~ room 2 per_move 24h ann@c1
+            ~ bob@c2 join player
+            ~ ann@c1 start joined
+            ~ ann@c1 chat "see you tomorrow"
+            ~ bob@c2 chat "good night"
+            ~ ann@c1 act {"take":["white","blue","green"]} v0
+            ~ ann@c1 leave
+            ~ bob@c2 leave
+            wait 10m
+              @600s timeout
+              write park until @86400s with chat ["\"see you tomorrow\"", "\"good night\""] -> ok
+              closed "closed-parked" sessions ["ann", "bob"] farewell []: room_closed "closed-parked"
+              deadline none
+        "#]],
+    );
+}

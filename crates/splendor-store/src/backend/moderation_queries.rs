@@ -197,6 +197,31 @@ pub(crate) async fn forget_session(
         .execute(&mut *tx)
         .await
         .map_err(|e| classify(BACKEND, e))?;
+    // Their lines in the chat kept with parked games (issue 23).
+    let parked: Vec<(String, String)> =
+        sqlx::query_as("SELECT room_code, chat FROM parked_rooms WHERE chat IS NOT NULL")
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(|e| classify(BACKEND, e))?;
+    let author = session.to_string();
+    for (room, chat) in parked {
+        let Ok(serde_json::Value::Array(lines)) = serde_json::from_str(&chat) else {
+            continue;
+        };
+        let kept: Vec<serde_json::Value> = lines
+            .iter()
+            .filter(|l| l.get("session").and_then(|s| s.as_str()) != Some(author.as_str()))
+            .cloned()
+            .collect();
+        if kept.len() != lines.len() {
+            sqlx::query("UPDATE parked_rooms SET chat = $2 WHERE room_code = $1")
+                .bind(room)
+                .bind(serde_json::Value::Array(kept).to_string())
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| classify(BACKEND, e))?;
+        }
+    }
     // Every other device's token, links, password and passkeys (issue 23):
     // nothing opens the forgotten session any more.
     for sql in [

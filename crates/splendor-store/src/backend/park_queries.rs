@@ -10,6 +10,7 @@ fn parked_from_row(row: &<Db as sqlx::Database>::Row) -> Result<crate::ParkedRoo
         deadline_at: row.try_get("deadline_at").map_err(get)?,
         parked_at: row.try_get("parked_at").map_err(get)?,
         swept_at: row.try_get("swept_at").map_err(get)?,
+        chat: row.try_get("chat").map_err(get)?,
     })
 }
 
@@ -17,25 +18,27 @@ pub(crate) async fn park_room(
     pool: &Pool<Db>,
     code: &str,
     game: Uuid,
-    deadline_at: i64,
-    now: i64,
+    (deadline_at, now): (i64, i64),
     epoch: Option<i64>,
+    chat: Option<&str>,
 ) -> Result<(), StoreError> {
     // Fenced (several nodes): only while the room's lease is this epoch,
     // in the statement itself, as an append is.
     let done = sqlx::query(
-        "INSERT INTO parked_rooms (room_code, game_id, deadline_at, parked_at, swept_at) \
-         SELECT $1, $2, $3, $4, NULL \
+        "INSERT INTO parked_rooms (room_code, game_id, deadline_at, parked_at, swept_at, chat) \
+         SELECT $1, $2, $3, $4, NULL, $6 \
          WHERE $5 IS NULL OR EXISTS (SELECT 1 FROM room_leases l \
                                      WHERE l.room_code = $1 AND l.epoch = $5) \
          ON CONFLICT (room_code) DO UPDATE SET game_id = excluded.game_id, \
-         deadline_at = excluded.deadline_at, parked_at = excluded.parked_at, swept_at = NULL",
+         deadline_at = excluded.deadline_at, parked_at = excluded.parked_at, swept_at = NULL, \
+         chat = excluded.chat",
     )
     .bind(code)
     .bind(game)
     .bind(deadline_at)
     .bind(now)
     .bind(epoch)
+    .bind(chat)
     .execute(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
@@ -69,7 +72,7 @@ pub(crate) async fn parked_room(
     code: &str,
 ) -> Result<Option<crate::ParkedRoom>, StoreError> {
     let row = sqlx::query(
-        "SELECT room_code, game_id, deadline_at, parked_at, swept_at FROM parked_rooms \
+        "SELECT room_code, game_id, deadline_at, parked_at, swept_at, chat FROM parked_rooms \
          WHERE room_code = $1",
     )
     .bind(code)
@@ -99,7 +102,7 @@ pub(crate) async fn due_parked_rooms(
     limit: i64,
 ) -> Result<Vec<crate::ParkedRoom>, StoreError> {
     let rows = sqlx::query(
-        "SELECT room_code, game_id, deadline_at, parked_at, swept_at FROM parked_rooms \
+        "SELECT room_code, game_id, deadline_at, parked_at, swept_at, chat FROM parked_rooms \
          WHERE deadline_at <= $1 ORDER BY deadline_at, room_code LIMIT $2",
     )
     .bind(now)

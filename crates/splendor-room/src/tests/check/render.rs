@@ -118,9 +118,16 @@ impl Table {
                         format!("ended by the operators ({reason}) standings {points:?}")
                     }
                     Write::LoadLog { .. } => "load log".into(),
-                    Write::Park { deadline, .. } => {
+                    Write::Park { deadline, chat, .. } if chat.is_empty() => {
                         format!("park until @{}", self.secs(*deadline))
                     }
+                    Write::Park { deadline, chat, .. } => format!(
+                        "park until @{} with chat {:?}",
+                        self.secs(*deadline),
+                        chat.iter()
+                            .map(|(_, l)| l.text.as_str())
+                            .collect::<Vec<_>>()
+                    ),
                 };
                 let outcome = match event {
                     Some(DriverEvent::Written {

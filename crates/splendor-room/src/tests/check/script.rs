@@ -284,6 +284,7 @@ impl Table {
             history: Vec::new(),
             game: Game::new(players, Options::default(), 7).unwrap(),
             version: 0,
+            chat: Vec::new(),
         };
         self.core = Some(RoomCore::restored(
             restored,
