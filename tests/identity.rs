@@ -198,6 +198,10 @@ async fn the_seat_follows_the_device_that_joins_and_the_other_is_told() {
     // The phone plays: it starts the game as the host.
     let started = phone.request(json!({"type": "start"})).await;
     assert_ne!(started["type"], "error", "{started}");
+    // One room at a time for the session: the laptop cannot open another
+    // while the phone sits in this one.
+    let refused = laptop.request(json!({"type": "create", "seats": 2})).await;
+    assert_eq!(refused["code"], "already_in_room", "{refused}");
     // The laptop takes the seat back by joining again; now the phone is told.
     let back = laptop.request(json!({"type": "join", "code": code})).await;
     assert_eq!(back["type"], "room", "{back}");
@@ -224,11 +228,21 @@ async fn a_revoked_token_closes_its_connections_and_opens_nothing_more() {
     // The owner's laptop token is stolen: the thief connects with it.
     let mut laptop = TestClient::connect(&server, "ann").await;
     let stolen = laptop.hello().await.token;
+    // Ann set a password on her laptop, early: her protection.
+    let (status, _) = call(
+        &server,
+        "PUT",
+        "/api/me/password",
+        &stolen,
+        json!({"login": "ann", "password": "ann's password"}),
+    )
+    .await;
+    assert_eq!(status, 200);
     let (mut thief, _) = device(&server, "thief", &stolen).await;
     let (code, _) = laptop.expect_close().await;
     assert_eq!(code, 4001, "the same token: the newer connection replaces");
     // The owner moves to her phone by a link she made before, and from it
-    // revokes the laptop's token.
+    // revokes the laptop's token (older than the phone: with her password).
     let phone_token = carry(&server, &stolen).await;
     let (mut phone, _) = device(&server, "ann's phone", &phone_token).await;
     let (_, devices) = call(&server, "GET", "/api/me/devices", &phone_token, Value::Null).await;
@@ -275,7 +289,7 @@ async fn a_revoked_token_closes_its_connections_and_opens_nothing_more() {
         "DELETE",
         &format!("/api/me/devices/{laptop_id}"),
         &phone_token,
-        Value::Null,
+        json!({"current": "ann's password"}),
     )
     .await;
     assert_eq!(status, 204, "{body}");
@@ -502,4 +516,126 @@ async fn passkeys_need_a_host_name() {
     )
     .await;
     assert_eq!(status, 400, "{got}");
+}
+
+/// Who may sign whom out (issue 23): a device signs out itself and the
+/// devices added after it; an older one only with the password, set from
+/// a device at least as old as it. A password or passkey belongs to the
+/// device that added it and goes with it.
+#[tokio::test]
+async fn a_stolen_newer_token_cannot_shut_the_owner_out_and_its_credentials_go_with_it() {
+    let server = TestServer::start().await;
+    let mut laptop = TestClient::connect(&server, "ann").await;
+    let first = laptop.hello().await.token;
+    let delete = |token: String, device: String, body: Value| {
+        let server = &server;
+        async move {
+            call(
+                server,
+                "DELETE",
+                &format!("/api/me/devices/{device}"),
+                &token,
+                body,
+            )
+            .await
+        }
+    };
+    // A thief holds a newer token of Ann's (a link she was tricked into
+    // making) and sets a password with it before Ann has one.
+    let stolen = carry(&server, &first).await;
+    let (status, _) = call(
+        &server,
+        "PUT",
+        "/api/me/password",
+        &stolen,
+        json!({"login": "thief", "password": "thief's password"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, devices) = call(&server, "GET", "/api/me/devices", &first, Value::Null).await;
+    let laptop_id = devices["devices"][0]["id"].as_str().unwrap().to_owned();
+    let thief_id = devices["devices"][1]["id"].as_str().unwrap().to_owned();
+    // The thief cannot sign the older laptop out, not even with the
+    // password it set itself.
+    for body in [Value::Null, json!({"current": "thief's password"})] {
+        let (status, got) = delete(stolen.clone(), laptop_id.clone(), body).await;
+        assert_eq!(
+            (status, &got["error"]),
+            (403, &json!("older_device")),
+            "{got}"
+        );
+    }
+    // Ann's laptop signs the newer thief out, no password needed; the
+    // password the thief set goes with its device.
+    let (status, got) = delete(first.clone(), thief_id, Value::Null).await;
+    assert_eq!(status, 204, "{got}");
+    let (status, got) = call(
+        &server,
+        "POST",
+        "/api/login",
+        "",
+        json!({"login": "thief", "password": "thief's password"}),
+    )
+    .await;
+    assert_eq!(
+        (status, &got["error"]),
+        (401, &json!("wrong_login")),
+        "{got}"
+    );
+    let (_, devices) = call(&server, "GET", "/api/me/devices", &first, Value::Null).await;
+    assert_eq!(devices["password"], Value::Null, "{devices}");
+
+    // Ann sets her password on the laptop. Her old token then leaks as it
+    // is (the same token on the thief's machine): from a new phone she
+    // signs the older laptop's token out with her password.
+    let (status, _) = call(
+        &server,
+        "PUT",
+        "/api/me/password",
+        &first,
+        json!({"login": "ann", "password": "ann's own password"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let phone = carry(&server, &first).await;
+    let (status, got) = delete(phone.clone(), laptop_id.clone(), Value::Null).await;
+    assert_eq!(
+        (status, &got["error"]),
+        (400, &json!("invalid_request")),
+        "{got}"
+    );
+    let (status, got) = delete(
+        phone.clone(),
+        laptop_id.clone(),
+        json!({"current": "a guess"}),
+    )
+    .await;
+    assert_eq!(
+        (status, &got["error"]),
+        (401, &json!("wrong_password")),
+        "{got}"
+    );
+    let (status, got) = delete(
+        phone.clone(),
+        laptop_id.clone(),
+        json!({"current": "ann's own password"}),
+    )
+    .await;
+    assert_eq!(status, 204, "{got}");
+    let (code, _) = laptop.expect_close().await;
+    assert_eq!(code, 4007);
+    // The password was the laptop's: it went with it. Ann sets one again
+    // from the phone; a wrong guess cannot remove it.
+    let (_, devices) = call(&server, "GET", "/api/me/devices", &phone, Value::Null).await;
+    assert_eq!(devices["password"], Value::Null, "{devices}");
+    assert_eq!(devices["devices"].as_array().unwrap().len(), 2, "{devices}");
+    let (status, _) = call(
+        &server,
+        "DELETE",
+        "/api/me/password",
+        &phone,
+        json!({"current": "another guess"}),
+    )
+    .await;
+    assert_eq!(status, 404, "no password to remove");
 }

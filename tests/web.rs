@@ -156,7 +156,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 13, "{page}");
+    assert_eq!(page.matches("<script").count(), 14, "{page}");
     let replay_page = get(&server, "/games").await.body;
     assert_eq!(replay_page.matches("<script").count(), 8, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;

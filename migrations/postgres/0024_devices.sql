@@ -7,8 +7,10 @@
 -- name unique among passwords) or passkeys (WebAuthn credentials, as the
 -- webauthn-rs crate serialises them); a ceremony in progress is kept here
 -- so that any node can finish it. Tries at a password are counted per
--- session and per address in fixed one-minute windows. All of a session's
--- rows go with it.
+-- session and per address in fixed one-minute windows. A password and a
+-- passkey belong to the device that added them (`set_by`, `added_by`: its
+-- token's public id): signing that device out removes them, so a stolen
+-- token's credentials go with it. All of a session's rows go with it.
 CREATE TABLE device_tokens (
     token_hash  BYTEA   PRIMARY KEY,
     session_id  UUID    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
@@ -29,6 +31,7 @@ CREATE TABLE passwords (
     login       TEXT    NOT NULL,
     login_key   TEXT    NOT NULL UNIQUE,
     hash        TEXT    NOT NULL,
+    set_by      TEXT    NOT NULL,
     set_at      BIGINT  NOT NULL
 );
 
@@ -42,9 +45,12 @@ CREATE TABLE passkeys (
     credential_id  BYTEA   PRIMARY KEY,
     session_id     UUID    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
     passkey        TEXT    NOT NULL,
+    added_by       TEXT    NOT NULL,
     created_at     BIGINT  NOT NULL
 );
 CREATE INDEX passkeys_by_session ON passkeys (session_id);
+CREATE INDEX login_attempts_by_window ON login_attempts (window_start);
+CREATE INDEX device_links_by_expiry ON device_links (expires_at);
 
 CREATE TABLE webauthn_ceremonies (
     id          BYTEA   PRIMARY KEY,
@@ -52,3 +58,4 @@ CREATE TABLE webauthn_ceremonies (
     state       TEXT    NOT NULL,
     expires_at  BIGINT  NOT NULL
 );
+CREATE INDEX webauthn_ceremonies_by_expiry ON webauthn_ceremonies (expires_at);

@@ -1012,6 +1012,7 @@ const STEPS = [
     await page.locator(SEL.identity).click();
     await page.locator(SEL.identity).click();
     await page.locator(SEL.deviceRows).nth(2).waitFor();
+    // The laptop is the oldest device: it signs newer ones out freely.
     await page.locator(SEL.deviceRows).nth(2).locator('button').click();
     // The tablet's connection closes (4007): it is back at the sign-in.
     await tablet.page.locator(SEL.login).waitFor({ state: 'visible' });

@@ -37,6 +37,7 @@ function idErrorText(res) {
     case 'passkey_refused': return t('id.err.passkeyRefused');
     case 'passkey_unknown': return t('id.err.passkeyUnknown');
     case 'banned': return t('id.err.banned');
+    case 'older_device': return t('id.err.older');
     case 'invalid_request': return t('id.err.invalid');
     default: return t('id.err.other');
   }
@@ -204,9 +205,23 @@ function renderLink() {
   $('id-link-text').textContent = t('id.linkText', { time: `${min}:${sec}` });
 }
 
+// Acting on an older device (or what it added) needs the password (a
+// stolen newer token cannot shut its owner out): the server says so, and
+// the page asks for it and tries again; null when the person gave up.
+async function withProof(method, path) {
+  let res = await idApi(method, path);
+  if (res.status === 400 && res.data && res.data.error === 'invalid_request' && ID.data && ID.data.password) {
+    const current = window.prompt(t('id.askCurrent'));
+    if (current === null) return null;
+    res = await idApi(method, path, { current });
+  }
+  return res;
+}
+
 async function revokeDevice(device) {
   if (device.this_device && !window.confirm(t('id.signOutHereConfirm'))) return;
-  const res = await idApi('DELETE', `/api/me/devices/${device.id}`);
+  const res = await withProof('DELETE', `/api/me/devices/${device.id}`);
+  if (!res) return;
   if (!res.ok) { toast(idErrorText(res)); return; }
   toast(t('id.signedOut'));
   // This device's own token: its connection closes (4007) and says so.
@@ -279,7 +294,8 @@ async function addPasskey() {
 }
 
 async function removePasskey(id) {
-  const res = await idApi('DELETE', `/api/me/passkeys/${id}`);
+  const res = await withProof('DELETE', `/api/me/passkeys/${id}`);
+  if (!res) return;
   if (!res.ok) { toast(idErrorText(res)); return; }
   loadIdentity();
 }

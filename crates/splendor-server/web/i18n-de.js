@@ -80,6 +80,8 @@
   'id.linkButton': 'Auf einem anderen Gerät nutzen',
   'id.linkText': 'Öffne diesen Link auf dem anderen Gerät. Er funktioniert einmal, noch {time}.',
   'id.qr': 'Ein QR-Code des Links für die Kamera des anderen Geräts',
+  'id.askCurrent': 'Dein Passwort, zur Bestätigung:',
+  'id.devicesNote': 'Ein Gerät abzumelden entfernt auch das Passwort und die Passkeys, die von ihm aus hinzugefügt wurden. Ein Gerät meldet die nach ihm hinzugefügten Geräte ab; ein älteres nur mit dem Passwort.',
   'id.copy': 'Kopieren',
   'id.devices': 'Geräte',
   'id.firstDevice': 'Erstes Gerät',
@@ -123,6 +125,7 @@
   'id.err.passkeyRefused': 'Die Antwort des Passkeys wurde abgelehnt; versuche es erneut.',
   'id.err.passkeyUnknown': 'Dieser Passkey öffnet hier keine Identität (vielleicht wurde er entfernt).',
   'id.err.banned': 'Diese Identität wurde von den Betreibern des Servers gesperrt.',
+  'id.err.older': 'Dieses Gerät kam nach jenem hinzu: Melde es von einem älteren Gerät ab oder mit dem dort festgelegten Passwort.',
   'id.err.other': 'Das hat nicht geklappt; versuche es gleich noch einmal.',
 
   'lobby.watchOffer': 'Raum {code} hat gerade keinen Platz für dich.',

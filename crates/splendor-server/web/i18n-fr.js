@@ -80,6 +80,8 @@
   'id.linkButton': 'Utiliser sur un autre appareil',
   'id.linkText': 'Ouvrez ce lien sur l’autre appareil. Il fonctionne une seule fois, encore {time}.',
   'id.qr': "Un code QR du lien, pour l'appareil photo de l'autre appareil",
+  'id.askCurrent': 'Votre mot de passe, pour confirmer :',
+  'id.devicesNote': 'Déconnecter un appareil supprime aussi le mot de passe et les clés d’accès ajoutés depuis celui-ci. Un appareil déconnecte les appareils ajoutés après lui ; un plus ancien seulement avec le mot de passe.',
   'id.copy': 'Copier',
   'id.devices': 'Appareils',
   'id.firstDevice': 'Premier appareil',
@@ -123,6 +125,7 @@
   'id.err.passkeyRefused': 'La réponse de la clé d’accès a été refusée ; réessayez.',
   'id.err.passkeyUnknown': 'Cette clé d’accès n’ouvre aucune identité ici (elle a peut-être été supprimée).',
   'id.err.banned': 'Cette identité est bannie par les opérateurs du serveur.',
+  'id.err.older': 'Cet appareil a été ajouté après celui-là : déconnectez-le depuis un appareil plus ancien, ou avec le mot de passe défini depuis celui-ci.',
   'id.err.other': 'Cela n’a pas fonctionné ; réessayez dans un instant.',
 
   'lobby.watchOffer': 'La salle {code} n\'a plus de place pour vous.',

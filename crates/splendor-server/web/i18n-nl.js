@@ -80,6 +80,8 @@
   'id.linkButton': 'Op een ander apparaat gebruiken',
   'id.linkText': 'Open deze link op het andere apparaat. Hij werkt één keer, nog {time}.',
   'id.qr': 'Een QR-code van de link, voor de camera van het andere apparaat',
+  'id.askCurrent': 'Je wachtwoord, ter bevestiging:',
+  'id.devicesNote': 'Een apparaat afmelden verwijdert ook het wachtwoord en de passkeys die ervandaan zijn toegevoegd. Een apparaat meldt de apparaten af die erna zijn toegevoegd; een ouder apparaat alleen met het wachtwoord.',
   'id.copy': 'Kopiëren',
   'id.devices': 'Apparaten',
   'id.firstDevice': 'Eerste apparaat',
@@ -123,6 +125,7 @@
   'id.err.passkeyRefused': 'Het antwoord van de passkey is geweigerd; probeer het opnieuw.',
   'id.err.passkeyUnknown': 'Deze passkey opent hier geen identiteit (misschien is hij verwijderd).',
   'id.err.banned': 'Deze identiteit is verbannen door de beheerders van de server.',
+  'id.err.older': 'Dit apparaat is na dat apparaat toegevoegd: meld het af vanaf een ouder apparaat, of met het wachtwoord dat daar is ingesteld.',
   'id.err.other': 'Dat lukte niet; probeer het zo opnieuw.',
 
   'lobby.watchOffer': 'Kamer {code} heeft nu geen plaats voor je.',

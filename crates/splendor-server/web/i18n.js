@@ -97,6 +97,8 @@ const MESSAGES = {
     'id.linkButton': 'Use on another device',
     'id.linkText': 'Open this link on the other device. It works once, for {time} more.',
     'id.qr': "A QR code of the link, for the other device's camera",
+    'id.askCurrent': 'Your password, to confirm:',
+    'id.devicesNote': 'Signing a device out also removes the password and passkeys added from it. A device signs out the devices added after it; an older one only with the password.',
     'id.copy': 'Copy',
     'id.devices': 'Devices',
     'id.firstDevice': 'First device',
@@ -140,6 +142,7 @@ const MESSAGES = {
     'id.err.passkeyRefused': 'The passkey’s answer was refused; try again.',
     'id.err.passkeyUnknown': 'This passkey opens no identity here (it may have been removed).',
     'id.err.banned': 'This identity is banned by the server’s operators.',
+    'id.err.older': 'This device was added after that one: sign it out from an older device, or with the password set there.',
     'id.err.other': 'That did not work; try again in a moment.',
 
     // Lobby

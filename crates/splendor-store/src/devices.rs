@@ -45,6 +45,8 @@ pub struct StoredPassword {
     pub login: String,
     /// The argon2 hash in PHC form.
     pub hash: String,
+    /// The public id of the device that set it.
+    pub set_by: String,
 }
 
 /// The length of a try-counting window.
@@ -71,8 +73,9 @@ impl Store {
     }
 
     /// Revokes the session's token with public id `device`: the first is
-    /// replaced by a hash of nothing anyone holds, another is deleted.
-    /// Returns whether there was such a token.
+    /// replaced by a hash of nothing anyone holds, another is deleted; the
+    /// password and passkeys that device added go with it. Returns whether
+    /// there was such a token.
     pub async fn revoke_device(
         &self,
         session: SessionId,
@@ -120,14 +123,16 @@ impl Store {
 
     /// Sets (or changes) the session's password: `login` must not be
     /// another session's (compared without case). False when it is.
+    /// `device`: the public id of the token that sets it (signing that
+    /// device out removes the password).
     pub async fn set_password(
         &self,
         session: SessionId,
         login: &str,
-        hash: &str,
+        (hash, device): (&str, &str),
         now: UnixMillis,
     ) -> Result<bool, StoreError> {
-        dispatch!(&self.inner.pool, pool, q => q::set_password(pool, session.0, (login, &login.to_lowercase()), hash, now).await)
+        dispatch!(&self.inner.pool, pool, q => q::set_password(pool, session.0, (login, &login.to_lowercase()), (hash, device), now).await)
     }
 
     /// Removes the session's password; whether it had one.
@@ -161,15 +166,16 @@ impl Store {
     }
 
     /// Keeps a passkey of `session` (`passkey`: the credential as the
-    /// caller serialises it).
+    /// caller serialises it), added by the device with public id `device`
+    /// (signing it out removes the passkey); none past `max`: false.
     pub async fn add_passkey(
         &self,
         session: SessionId,
-        credential_id: &[u8],
-        passkey: &str,
-        now: UnixMillis,
-    ) -> Result<(), StoreError> {
-        dispatch!(&self.inner.pool, pool, q => q::add_passkey(pool, session.0, credential_id, passkey, now).await)
+        (credential_id, passkey): (&[u8], &str),
+        device: &str,
+        (now, max): (UnixMillis, u32),
+    ) -> Result<bool, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::add_passkey(pool, session.0, (credential_id, passkey), device, (now, i64::from(max))).await)
     }
 
     /// The passkeys of `session`, as (credential id, passkey, created at).
@@ -195,6 +201,16 @@ impl Store {
         passkey: &str,
     ) -> Result<(), StoreError> {
         dispatch!(&self.inner.pool, pool, q => q::update_passkey(pool, credential_id, passkey).await)
+    }
+
+    /// The public id of the device that added one of the session's
+    /// passkeys, if the session has it.
+    pub async fn passkey_added_by(
+        &self,
+        session: SessionId,
+        credential_id: &[u8],
+    ) -> Result<Option<String>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::passkey_added_by(pool, session.0, credential_id).await)
     }
 
     /// Deletes one of the session's passkeys; whether it had it.

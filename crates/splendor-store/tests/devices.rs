@@ -14,6 +14,7 @@ on_both_backends!(
     a_password_login_is_unique_and_tries_are_counted,
     passkeys_and_ceremonies_are_kept_and_taken_once,
     forgetting_a_player_takes_every_way_in,
+    signing_a_device_out_takes_the_credentials_it_added,
 );
 
 async fn a_link_mints_a_token_once_before_it_expires(db: TestDb) {
@@ -154,14 +155,14 @@ async fn a_password_login_is_unique_and_tries_are_counted(db: TestDb) {
     let (bob, _) = store.create_session("bob", 1).await.unwrap();
     assert!(
         store
-            .set_password(ann, "Ann", "$argon2id$a", 1)
+            .set_password(ann, "Ann", ("$argon2id$a", "dev"), 1)
             .await
             .unwrap()
     );
     // Logins compare without case: bob cannot take "ANN".
     assert!(
         !store
-            .set_password(bob, "ANN", "$argon2id$b", 2)
+            .set_password(bob, "ANN", ("$argon2id$b", "dev"), 2)
             .await
             .unwrap()
     );
@@ -169,7 +170,7 @@ async fn a_password_login_is_unique_and_tries_are_counted(db: TestDb) {
     // Ann changes hers (and may keep her login).
     assert!(
         store
-            .set_password(ann, "Ann", "$argon2id$c", 3)
+            .set_password(ann, "Ann", ("$argon2id$c", "dev"), 3)
             .await
             .unwrap()
     );
@@ -182,7 +183,7 @@ async fn a_password_login_is_unique_and_tries_are_counted(db: TestDb) {
     assert!(store.password_by_login("ann").await.unwrap().is_none());
     assert!(
         store
-            .set_password(bob, "ANN", "$argon2id$b", 4)
+            .set_password(bob, "ANN", ("$argon2id$b", "dev"), 4)
             .await
             .unwrap()
     );
@@ -215,11 +216,11 @@ async fn passkeys_and_ceremonies_are_kept_and_taken_once(db: TestDb) {
     let store = db.open().await;
     let (ann, _) = store.create_session("ann", 1).await.unwrap();
     store
-        .add_passkey(ann, b"cred-1", "{\"k\":1}", 5)
+        .add_passkey(ann, (b"cred-1", "{\"k\":1}"), "dev", (5, 10))
         .await
         .unwrap();
     store
-        .add_passkey(ann, b"cred-2", "{\"k\":2}", 6)
+        .add_passkey(ann, (b"cred-2", "{\"k\":2}"), "dev", (6, 10))
         .await
         .unwrap();
     let keys = store.passkeys_of(ann).await.unwrap();
@@ -259,11 +260,14 @@ async fn forgetting_a_player_takes_every_way_in(db: TestDb) {
     let code = store.make_device_link(ann, 3, 1_000, 5).await.unwrap();
     assert!(
         store
-            .set_password(ann, "ann", "$argon2id$a", 4)
+            .set_password(ann, "ann", ("$argon2id$a", "dev"), 4)
             .await
             .unwrap()
     );
-    store.add_passkey(ann, b"cred", "{}", 5).await.unwrap();
+    store
+        .add_passkey(ann, (b"cred", "{}"), "dev", (5, 10))
+        .await
+        .unwrap();
     assert!(
         store
             .forget_session(ann, "operator", "asked")
@@ -292,4 +296,49 @@ async fn forgetting_a_player_takes_every_way_in(db: TestDb) {
             .unwrap()
             .is_none()
     );
+}
+
+async fn signing_a_device_out_takes_the_credentials_it_added(db: TestDb) {
+    let store = db.open().await;
+    let (ann, _) = store.create_session("ann", 1).await.unwrap();
+    let stolen = store.add_device(ann, "thief", 2).await.unwrap();
+    let thief = device_id_of_token(stolen.as_str());
+    // The thief adds a password and a passkey with the stolen token; the
+    // owner adds a passkey from her own device.
+    assert!(
+        store
+            .set_password(ann, "x", ("$argon2id$t", &thief), 3)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .add_passkey(ann, (b"thief", "{}"), &thief, (4, 10))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .add_passkey(ann, (b"owner", "{}"), "owner-device", (5, 10))
+            .await
+            .unwrap()
+    );
+    // At most `max` passkeys, counted by the insert itself.
+    assert!(
+        !store
+            .add_passkey(ann, (b"third", "{}"), "owner-device", (6, 2))
+            .await
+            .unwrap()
+    );
+    // The owner signs the thief's device out: its password and passkey go.
+    assert!(store.revoke_device(ann, &thief).await.unwrap());
+    assert!(store.password_of(ann).await.unwrap().is_none());
+    let left: Vec<Vec<u8>> = store
+        .passkeys_of(ann)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|k| k.0)
+        .collect();
+    assert_eq!(left, [b"owner".to_vec()]);
 }

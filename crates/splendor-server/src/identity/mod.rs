@@ -60,7 +60,82 @@ pub(crate) async fn me(
 ) -> Result<(splendor_lobby::Session, String, Store), ApiError> {
     let session = crate::my_games::bearer_session(state, headers).await?;
     let token = crate::admin::bearer(headers).unwrap_or_default().to_owned();
-    Ok((session, token, store(state)?))
+    let store = store(state)?;
+    // A banned session changes nothing of its ways in.
+    let who = crate::sanctions::Who {
+        session: Some(session.id.0),
+        name: Some(&session.name),
+        address: None,
+    };
+    if let Some(ban) = crate::sanctions::ban_for(state, &who).await {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "banned",
+            format!("this session is banned: {}", ban.reason),
+        ));
+    }
+    Ok((session, token, store))
+}
+
+/// Who may act on a device's token, or on what it added (issue 23): a
+/// device on itself and on the devices added after it, freely; on an
+/// older device only with the current password (`{"current":"..."}`,
+/// counted like a try), and only a password set from a device at least as
+/// old as that one. So the owner signs a thief's newer token out (and the
+/// password it set goes with it), and a thief's newer token cannot shut the
+/// owner's older devices out, with or without a password of its own; an
+/// old token stolen as it is (the same token on two devices) is shut out
+/// from a new device with a password set from the first device.
+pub(crate) async fn may_act_on(
+    store: &Store,
+    (id, ip): (SessionId, Option<std::net::IpAddr>),
+    bytes: &[u8],
+    (caller, target): (&str, &str),
+) -> Result<(), Response> {
+    let devices = store
+        .devices(id)
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?;
+    let age = |device: &str| devices.iter().position(|d| d.id == device);
+    // An unknown target is answered as such by the caller.
+    let (Some(mine), Some(its)) = (age(caller), age(target)) else {
+        return Ok(());
+    };
+    if its >= mine {
+        return Ok(());
+    }
+    let older = || {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "older_device",
+            "a device signs out itself and the devices added after it; an older one only with \
+             the password, set from a device at least as old as that one",
+        )
+        .into_response()
+    };
+    let password = store
+        .password_of(id)
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?;
+    if password.is_none_or(|p| age(&p.set_by).is_none_or(|set| set > its)) {
+        return Err(older());
+    }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Current {
+        #[serde(default)]
+        current: Option<String>,
+    }
+    let current = if bytes.is_empty() {
+        None
+    } else {
+        body::<Current>(bytes, r#"{"current":"the password"}"#)
+            .map_err(|e| e.into_response())?
+            .current
+    };
+    password::check_current(store, id, ip, current)
+        .await
+        .map(drop)
 }
 
 /// The store, or 404 on a server that keeps nothing.
@@ -242,12 +317,32 @@ async fn devices(State(state): State<AppState>, headers: HeaderMap) -> Result<Re
 /// connections close (4007) on every node.
 async fn revoke(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(device): Path<String>,
+    request: axum::extract::Request,
+) -> Result<Response, Response> {
+    let (headers, ip, bytes) = read(&state, request).await.map_err(|e| e.into_response())?;
+    let (session, token, store) = me(&state, &headers).await.map_err(|e| e.into_response())?;
+    let caller = splendor_store::device_id_of_token(&token);
+    may_act_on(
+        &store,
+        (SessionId(session.id.0), ip),
+        &bytes,
+        (&caller, &device),
+    )
+    .await?;
+    revoke_checked(&state, &store, session.id, &device)
+        .await
+        .map_err(|e| e.into_response())
+}
+
+async fn revoke_checked(
+    state: &AppState,
+    store: &Store,
+    session_id: splendor_lobby::SessionId,
+    device: &str,
 ) -> Result<Response, ApiError> {
-    let (session, _, store) = me(&state, &headers).await?;
     let revoked = store
-        .revoke_device(SessionId(session.id.0), &device)
+        .revoke_device(SessionId(session_id.0), device)
         .await
         .map_err(ApiError::store)?;
     if !revoked {
@@ -257,14 +352,14 @@ async fn revoke(
             format!("this session has no device {device:?} (GET /api/me/devices lists them)"),
         ));
     }
-    info!(session = %session.id, device = %device, "device token revoked");
-    close_device(state.lobby().presence(), session.id, &device);
+    info!(session = %session_id, device = %device, "device token revoked");
+    close_device(state.lobby().presence(), session_id, device);
     if let Some(cluster) = state.cluster() {
         cluster
             .announce_sanctioned(splendor_protocol::node::WireSanction {
                 id: 0,
                 kind: REVOKED_DEVICE.to_owned(),
-                value: format!("{}:{device}", session.id.0.simple()),
+                value: format!("{}:{device}", session_id.0.simple()),
                 until_ms: None,
                 reason: String::new(),
             })

@@ -70,6 +70,14 @@ fn webauthn(state: &AppState, headers: &HeaderMap) -> Result<Webauthn, ApiError>
         })
 }
 
+fn too_many_passkeys() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "too_many_passkeys",
+        format!("a session keeps at most {MAX_PASSKEYS} passkeys; remove one first"),
+    )
+}
+
 /// A credential id as the API shows it: base64url, as WebAuthn's JSON does.
 pub(super) fn encode_id(id: &[u8]) -> String {
     serde_json::to_value(Base64UrlSafeData::from(id.to_vec()))
@@ -160,11 +168,7 @@ pub(super) async fn register_start(
     let id = SessionId(session.id.0);
     let existing = store.passkeys_of(id).await.map_err(ApiError::store)?;
     if existing.len() >= MAX_PASSKEYS {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "too_many_passkeys",
-            format!("a session keeps at most {MAX_PASSKEYS} passkeys; remove one first"),
-        ));
+        return Err(too_many_passkeys());
     }
     let exclude = passkeys(&existing)
         .iter()
@@ -191,7 +195,7 @@ pub(super) async fn register_finish(
     request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
     let (headers, _, bytes) = read(&state, request).await?;
-    let (session, _, store) = me(&state, &headers).await?;
+    let (session, token, store) = me(&state, &headers).await?;
     let webauthn = webauthn(&state, &headers)?;
     let finish: Finish<RegisterPublicKeyCredential> = body(
         &bytes,
@@ -209,10 +213,17 @@ pub(super) async fn register_finish(
         .map_err(|e| failed("registering the passkey", e))?;
     let json = serde_json::to_string(&passkey).map_err(|e| failed("keeping it", e))?;
     let now = unix_millis_now();
-    store
-        .add_passkey(id, passkey.cred_id().as_ref(), &json, now)
+    // The passkey belongs to this device: signing it out removes it. The
+    // cap is counted again by the insert (ceremonies started at once).
+    let device = splendor_store::device_id_of_token(&token);
+    let max = u32::try_from(MAX_PASSKEYS).unwrap_or(u32::MAX);
+    let kept = store
+        .add_passkey(id, (passkey.cred_id().as_ref(), &json), &device, (now, max))
         .await
         .map_err(ApiError::store)?;
+    if !kept {
+        return Err(too_many_passkeys());
+    }
     info!(session = %session.id, "passkey registered");
     Ok(
         Json(json!({ "id": encode_id(passkey.cred_id().as_ref()), "created_at": now }))
@@ -220,14 +231,39 @@ pub(super) async fn register_finish(
     )
 }
 
-/// `DELETE /api/me/passkeys/{id}`.
+/// `DELETE /api/me/passkeys/{id}` (with `{"current":...}` when the
+/// session has a password).
 pub(super) async fn remove(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(passkey): Path<String>,
-) -> Result<Response, ApiError> {
-    let (session, _, store) = me(&state, &headers).await?;
+    request: axum::extract::Request,
+) -> Result<Response, Response> {
+    let (headers, ip, bytes) = read(&state, request).await.map_err(|e| e.into_response())?;
+    let (session, token, store) = me(&state, &headers).await.map_err(|e| e.into_response())?;
     let id = SessionId(session.id.0);
+    // A passkey is its device's: acted on as that device is.
+    let cred = store
+        .passkeys_of(id)
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?
+        .into_iter()
+        .find(|(cred, _, _)| encode_id(cred) == passkey)
+        .map(|(cred, _, _)| cred);
+    if let Some(cred) = cred
+        && let Some(added_by) = store
+            .passkey_added_by(id, &cred)
+            .await
+            .map_err(|e| ApiError::store(e).into_response())?
+    {
+        let caller = splendor_store::device_id_of_token(&token);
+        super::may_act_on(&store, (id, ip), &bytes, (&caller, &added_by)).await?;
+    }
+    remove_passkey(&store, id, &passkey)
+        .await
+        .map_err(|e| e.into_response())
+}
+
+async fn remove_passkey(store: &Store, id: SessionId, passkey: &str) -> Result<Response, ApiError> {
     let stored = store.passkeys_of(id).await.map_err(ApiError::store)?;
     let Some((cred, _, _)) = stored
         .iter()

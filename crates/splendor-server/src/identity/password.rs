@@ -85,6 +85,7 @@ fn check_password(password: &str) -> Result<(), ApiError> {
 
 /// Hashes a password off the async threads (argon2 takes tens of ms).
 async fn hash(password: String) -> Result<String, ApiError> {
+    let _turn = ARGON2_AT_ONCE.acquire().await;
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
         Argon2::default()
@@ -109,6 +110,7 @@ const NOBODY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c3BsZW5kb3Jub2JvZHk$Wl0vKcM
 
 /// Whether `password` matches the PHC string `phc`.
 async fn verify(password: String, phc: String) -> bool {
+    let _turn = ARGON2_AT_ONCE.acquire().await;
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&phc).is_ok_and(|h| {
             Argon2::default()
@@ -153,11 +155,16 @@ fn keys(session: Option<SessionId>, ip: Option<std::net::IpAddr>) -> Vec<String>
     if let Some(session) = session {
         keys.push(format!("session:{}", session.0.simple()));
     }
+    // By client key, as every other per-address limit (IPv6 per /64).
     if let Some(ip) = ip {
-        keys.push(format!("address:{ip}"));
+        keys.push(format!("address:{}", crate::limits::per_ip::client_key(ip)));
     }
     keys
 }
+
+/// Hashes and checks at once on this node: argon2 takes about 19 MiB and
+/// tens of milliseconds of a core each, and must not take the machine.
+static ARGON2_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 fn wrong_current() -> Response {
     ApiError::new(
@@ -169,7 +176,7 @@ fn wrong_current() -> Response {
 }
 
 /// Checks the session's current password, if it has one.
-async fn check_current(
+pub(super) async fn check_current(
     store: &Store,
     id: SessionId,
     ip: Option<std::net::IpAddr>,
@@ -202,7 +209,7 @@ pub(super) async fn set(
     request: axum::extract::Request,
 ) -> Result<Response, Response> {
     let (headers, ip, bytes) = read(&state, request).await.map_err(|e| e.into_response())?;
-    let (session, _, store) = me(&state, &headers).await.map_err(|e| e.into_response())?;
+    let (session, token, store) = me(&state, &headers).await.map_err(|e| e.into_response())?;
     let asked: SetPassword = body(
         &bytes,
         r#"{"login":"ann","password":"at least 8 characters"}"#,
@@ -211,22 +218,39 @@ pub(super) async fn set(
     let login = check_login(&asked.login).map_err(|e| e.into_response())?;
     check_password(&asked.password).map_err(|e| e.into_response())?;
     let id = SessionId(session.id.0);
-    check_current(&store, id, ip, asked.current).await?;
+    // A login that is another's is said before any hashing.
+    let taken = store
+        .password_by_login(&login)
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?;
+    if taken.is_some_and(|p| p.session != id) {
+        return Err(login_taken(&login));
+    }
+    if !check_current(&store, id, ip, asked.current).await? {
+        // A first password is counted like a try (each costs a hash).
+        count_tries(&store, &keys(Some(id), ip)).await?;
+    }
     let phc = hash(asked.password).await.map_err(|e| e.into_response())?;
+    // The password belongs to this device: signing it out removes it.
+    let device = splendor_store::device_id_of_token(&token);
     let set = store
-        .set_password(id, &login, &phc, unix_millis_now())
+        .set_password(id, &login, (&phc, &device), unix_millis_now())
         .await
         .map_err(|e| ApiError::store(e).into_response())?;
     if !set {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "login_taken",
-            format!("the login {login:?} is another player's; choose another"),
-        )
-        .into_response());
+        return Err(login_taken(&login));
     }
     info!(session = %session.id, "password set");
     Ok(Json(json!({ "login": login })).into_response())
+}
+
+fn login_taken(login: &str) -> Response {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "login_taken",
+        format!("the login {login:?} is another player's; choose another"),
+    )
+    .into_response()
 }
 
 /// `DELETE /api/me/password` `{"current":...}`.

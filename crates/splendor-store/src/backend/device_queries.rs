@@ -82,6 +82,7 @@ pub(crate) async fn revoke_device(
     if let Some(hash) = first
         && crate::devices::device_id(&hash) == device
     {
+        drop_credentials_of(pool, session, device).await?;
         let done =
             sqlx::query("UPDATE sessions SET token_hash = $3 WHERE id = $1 AND token_hash = $2")
                 .bind(session)
@@ -104,6 +105,7 @@ pub(crate) async fn revoke_device(
     else {
         return Ok(false);
     };
+    drop_credentials_of(pool, session, device).await?;
     let done = sqlx::query("DELETE FROM device_tokens WHERE token_hash = $1 AND session_id = $2")
         .bind(hash)
         .bind(session)
@@ -111,6 +113,26 @@ pub(crate) async fn revoke_device(
         .await
         .map_err(error)?;
     Ok(done.rows_affected() > 0)
+}
+
+/// The password and passkeys the device `device` added to the session.
+async fn drop_credentials_of(
+    pool: &Pool<Db>,
+    session: Uuid,
+    device: &str,
+) -> Result<(), StoreError> {
+    for sql in [
+        "DELETE FROM passwords WHERE session_id = $1 AND set_by = $2",
+        "DELETE FROM passkeys WHERE session_id = $1 AND added_by = $2",
+    ] {
+        sqlx::query(sql)
+            .bind(session)
+            .bind(device)
+            .execute(pool)
+            .await
+            .map_err(|e| classify(BACKEND, e))?;
+    }
+    Ok(())
 }
 
 /// Keeps a link code's hash; drops expired links and the session's oldest
@@ -200,19 +222,21 @@ pub(crate) async fn set_password(
     pool: &Pool<Db>,
     session: Uuid,
     (login, login_key): (&str, &str),
-    hash: &str,
+    (hash, device): (&str, &str),
     now: i64,
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
-        "INSERT INTO passwords (session_id, login, login_key, hash, set_at) \
-         VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT (session_id) DO UPDATE SET login = $2, login_key = $3, hash = $4, set_at = $5",
+        "INSERT INTO passwords (session_id, login, login_key, hash, set_at, set_by) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (session_id) DO UPDATE SET login = $2, login_key = $3, hash = $4, \
+         set_at = $5, set_by = $6",
     )
     .bind(session)
     .bind(login)
     .bind(login_key)
     .bind(hash)
     .bind(now)
+    .bind(device)
     .execute(pool)
     .await;
     match done {
@@ -238,6 +262,7 @@ fn stored_password(row: &DbRow) -> Result<crate::devices::StoredPassword, StoreE
         session: SessionId(get(row, "session_id")?),
         login: get(row, "login")?,
         hash: get(row, "hash")?,
+        set_by: get(row, "set_by")?,
     })
 }
 
@@ -246,7 +271,7 @@ pub(crate) async fn password_by_login(
     pool: &Pool<Db>,
     login_key: &str,
 ) -> Result<Option<crate::devices::StoredPassword>, StoreError> {
-    sqlx::query("SELECT session_id, login, hash FROM passwords WHERE login_key = $1")
+    sqlx::query("SELECT session_id, login, hash, set_by FROM passwords WHERE login_key = $1")
         .bind(login_key)
         .fetch_optional(pool)
         .await
@@ -261,7 +286,7 @@ pub(crate) async fn password_of(
     pool: &Pool<Db>,
     session: Uuid,
 ) -> Result<Option<crate::devices::StoredPassword>, StoreError> {
-    sqlx::query("SELECT session_id, login, hash FROM passwords WHERE session_id = $1")
+    sqlx::query("SELECT session_id, login, hash, set_by FROM passwords WHERE session_id = $1")
         .bind(session)
         .fetch_optional(pool)
         .await
@@ -302,26 +327,29 @@ pub(crate) async fn count_login_try(
     .map_err(error)
 }
 
-/// Keeps a passkey.
+/// Keeps a passkey unless the session has `max` already; whether kept.
 pub(crate) async fn add_passkey(
     pool: &Pool<Db>,
     session: Uuid,
-    credential_id: &[u8],
-    passkey: &str,
-    now: i64,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO passkeys (credential_id, session_id, passkey, created_at) \
-         VALUES ($1, $2, $3, $4)",
+    (credential_id, passkey): (&[u8], &str),
+    device: &str,
+    (now, max): (i64, i64),
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "INSERT INTO passkeys (credential_id, session_id, passkey, created_at, added_by) \
+         SELECT $1, $2, $3, $4, $5 \
+         WHERE (SELECT COUNT(*) FROM passkeys WHERE session_id = $2) < $6",
     )
     .bind(credential_id)
     .bind(session)
     .bind(passkey)
     .bind(now)
+    .bind(device)
+    .bind(max)
     .execute(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
-    Ok(())
+    Ok(done.rows_affected() == 1)
 }
 
 /// The session's passkeys, oldest first.
@@ -447,4 +475,18 @@ pub(crate) async fn session_by_id(
         })
     })
     .transpose()
+}
+
+/// The device that added one of the session's passkeys.
+pub(crate) async fn passkey_added_by(
+    pool: &Pool<Db>,
+    session: Uuid,
+    credential_id: &[u8],
+) -> Result<Option<String>, StoreError> {
+    sqlx::query_scalar("SELECT added_by FROM passkeys WHERE session_id = $1 AND credential_id = $2")
+        .bind(session)
+        .bind(credential_id)
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))
 }

@@ -222,6 +222,12 @@ pub(crate) async fn forget_session(
                 .map_err(|e| classify(BACKEND, e))?;
         }
     }
+    // Their tries at a password, counted under their session (issue 23).
+    sqlx::query("DELETE FROM login_attempts WHERE key = $1")
+        .bind(format!("session:{}", session.simple()))
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
     // Every other device's token, links, password and passkeys (issue 23):
     // nothing opens the forgotten session any more.
     for sql in [
