@@ -1014,8 +1014,11 @@ const STEPS = [
     await page.locator(SEL.deviceRows).nth(2).waitFor();
     // The laptop is the oldest device: it signs newer ones out freely.
     await page.locator(SEL.deviceRows).nth(2).locator('button').click();
-    // The tablet's connection closes (4007): it is back at the sign-in.
+    // The tablet's connection closes (4007): it is back at the sign-in,
+    // told why, no longer named Kim.
     await tablet.page.locator(SEL.login).waitFor({ state: 'visible' });
+    await tablet.page.locator('#toast').filter({ hasText: /signed out from another device/ }).waitFor();
+    assert.equal(await tablet.page.locator(SEL.who).textContent(), '');
     assert.equal(await tablet.page.evaluate(() => localStorage.getItem('splendor.token')), null, 'its token is forgotten');
     await page.locator(SEL.deviceRows).nth(2).waitFor({ state: 'detached' });
     for (const p of [page, tablet.page]) await p.evaluate(() => { document.getElementById('toast').hidden = true; });

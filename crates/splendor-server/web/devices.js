@@ -66,11 +66,14 @@ function useIdentity(token) {
 function identityRevoked() {
   S.token = null;
   save(TOKEN_KEY, null);
+  S.name = '';
+  S.playerId = null;
   S.room = null;
   S.state = null;
-  setStatus('status.revoked');
   S.attempts = 0;
   connect();
+  // Said where it stays (the connection's status line moves on).
+  toast(t('status.revoked'));
 }
 
 // ---- A link from another device: /link#CODE ---------------------------------

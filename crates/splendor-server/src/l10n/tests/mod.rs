@@ -391,6 +391,7 @@ fn every_word_the_server_makes_is_said_in_every_language() {
         CloseReason::Idle,
         CloseReason::HeartbeatTimeout,
         CloseReason::Banned,
+        CloseReason::Revoked,
     ] {
         let words = reason.words();
         for lang in Lang::ALL {
