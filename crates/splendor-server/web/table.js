@@ -320,7 +320,14 @@ function renderReturn(box) {
     row.append(el('button', {
       type: 'button', cls: `token small gem-${c}`, disabled: !can, 'data-key': `return-${c}`,
       title: t('return.one', { color: colorName(c) }),
-      onclick: () => { S.give = next; if (done) S.focusNext = 'confirm-return'; render(); },
+      // A colour given back to the last goes disabled: the focus moves on
+      // to the next colour that can still be given.
+      onclick: () => {
+        S.give = next;
+        if (done) S.focusNext = 'confirm-return';
+        else if (held[c] - next[c] === 0) S.focusNext = 'first-move';
+        render();
+      },
     }, gemIcon(c), countText(held[c] - (S.give[c] || 0), c), S.give[c] ? el('span', { cls: 'badge', text: `−${S.give[c]}` }) : null));
   }
   box.append(row);
