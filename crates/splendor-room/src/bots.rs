@@ -247,7 +247,7 @@ impl RoomCore {
         // whose people all left (the stand-in playing their seats) does
         // not.
         let for_people = self.people.connected_players() > 0;
-        self.push(Effect::Think(Think {
+        self.push(Effect::Think(Box::new(Think {
             hint: None,
             for_people,
             seat,
@@ -255,7 +255,7 @@ impl RoomCore {
             level,
             view,
             seed,
-        }));
+        })));
     }
 
     /// A bot's answer: played now, or kept until the bots' delay is over.

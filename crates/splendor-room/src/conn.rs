@@ -165,30 +165,40 @@ impl Worded {
 }
 
 /// The JSON text of one server message, cheap to clone.
+///
+/// An `Arc<String>`, not an `Arc<str>`: a thin pointer keeps a queue's
+/// slot at 16 bytes, and a frame made for one connection (a seat's state)
+/// reaches the socket without a copy ([`Outgoing::into_json`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SharedFrame(Arc<str>);
+pub struct SharedFrame(Arc<String>);
 
 impl SharedFrame {
     /// Serialises `message` once.
     pub fn new(message: &ServerMessage) -> SharedFrame {
-        SharedFrame(message.to_json().into())
+        SharedFrame(Arc::new(message.to_json()))
     }
 
     /// A message's JSON text, serialised elsewhere (by a room on another
     /// node).
     pub fn from_text(text: String) -> SharedFrame {
-        SharedFrame(text.into())
+        SharedFrame(Arc::new(text))
     }
 
     /// Serialises a lean state once (protocol 2).
     pub fn from_lean(state: splendor_protocol::LeanStateInfo) -> SharedFrame {
         // Plain data: serialising cannot fail.
-        SharedFrame(serde_json::to_string(&state).unwrap_or_default().into())
+        SharedFrame(Arc::new(serde_json::to_string(&state).unwrap_or_default()))
     }
 
     /// The JSON text.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The JSON text, taken without a copy when no other connection
+    /// shares it.
+    pub fn into_string(self) -> String {
+        Arc::try_unwrap(self.0).unwrap_or_else(|shared| shared.as_str().to_owned())
     }
 }
 
@@ -200,6 +210,15 @@ impl Outgoing {
             Outgoing::Message(message) => message.to_json(),
             Outgoing::Shared(frame) => frame.as_str().to_owned(),
             Outgoing::Worded(worded) => worded.to_message(word).to_json(),
+        }
+    }
+
+    /// [`Outgoing::to_json`], taking the message: a frame no other
+    /// connection shares is not copied (issue 20).
+    pub fn into_json(self, word: &dyn Fn(&Words) -> String) -> String {
+        match self {
+            Outgoing::Shared(frame) => frame.into_string(),
+            other => other.to_json(word),
         }
     }
 
@@ -224,6 +243,27 @@ impl From<ServerMessage> for Outgoing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_is_taken_whole_when_it_is_not_shared() {
+        let word = |w: &Words| w.to_string();
+        let own = SharedFrame::from_text("{\"type\":\"pong\"}".into());
+        let pointer = own.as_str().as_ptr();
+        let text = Outgoing::Shared(own).into_json(&word);
+        assert_eq!(
+            text.as_ptr(),
+            pointer,
+            "the connection's own frame is not copied"
+        );
+        let shared = SharedFrame::from_text("{\"type\":\"pong\"}".into());
+        let other = Outgoing::Shared(shared.clone());
+        assert_eq!(
+            other.into_json(&word),
+            shared.as_str(),
+            "a shared frame is copied"
+        );
+        assert_eq!(std::mem::size_of::<Outgoing>(), 16, "a queue slot");
+    }
 
     #[test]
     fn a_connection_id_names_its_node() {

@@ -451,7 +451,13 @@ impl RoomCore {
 
     /// The next thing to do, in order.
     pub fn poll_effect(&mut self) -> Option<Effect> {
-        self.effects.pop_front()
+        let effect = self.effects.pop_front();
+        if effect.is_none() && self.effects.capacity() > 0 {
+            // A quiet room holds no queue (issue 20: the largest burst's
+            // stayed, 4 KB a room); the next request's effects make one.
+            self.effects = VecDeque::new();
+        }
+        effect
     }
 
     /// A summary of the room, for tests and diagnostics.
@@ -511,7 +517,10 @@ impl RoomCore {
         let id = WriteId(self.next_write);
         self.next_write += 1;
         self.pending = Some((id, pending));
-        self.effects.push_back(Effect::Write { id, write });
+        self.effects.push_back(Effect::Write {
+            id,
+            write: Box::new(write),
+        });
     }
 
     /// The pending change for write `id`, if that is the write in flight.

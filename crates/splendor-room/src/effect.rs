@@ -65,14 +65,15 @@ pub enum Effect {
     Write {
         /// Names the write in its outcome.
         id: WriteId,
-        /// What to write.
-        write: Write,
+        /// What to write (boxed, as `Think`: an effect is moved through
+        /// the queue several times, and the queue holds the largest).
+        write: Box<Write>,
     },
     /// A bot (or a stand-in, R12.2) must choose a move: the driver runs
     /// the thinking off the room's task, on the bounded pool, and feeds the
     /// move back as
     /// [`DriverEvent::BotMoved`](super::input::DriverEvent::BotMoved).
-    Think(Think),
+    Think(Box<Think>),
     /// What the lobby lists for this room changed.
     Listed(RoomSummary),
     /// Something to count in the lobby's statistics.

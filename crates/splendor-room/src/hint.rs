@@ -74,7 +74,7 @@ impl RoomCore {
         let view = running.game().view(Viewer::Seat(seat));
         let seed = self.random_u64();
         self.hints.asked = Some((seat, version));
-        self.push(Effect::Think(Think {
+        self.push(Effect::Think(Box::new(Think {
             seat,
             version,
             level: Level::Strong,
@@ -86,7 +86,7 @@ impl RoomCore {
                 conn: caller.conn,
                 request: caller.request.clone(),
             }),
-        }));
+        })));
         Ok(())
     }
 

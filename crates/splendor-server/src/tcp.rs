@@ -166,7 +166,11 @@ pub struct Guarded {
     _slot: Slot,
     phase: Phase,
     deadline: Option<Duration>,
-    timer: Pin<Box<Sleep>>,
+    /// The request deadline's timer; gone once the connection is a
+    /// WebSocket. Polled by hyper's connection task, it held that task's
+    /// waker, and so the task's memory (about 1.4 KB), for as long as the
+    /// WebSocket lived (issue 20: memory per held connection).
+    timer: Option<Pin<Box<Sleep>>>,
     /// The last bytes of the head read so far, to find its end across reads.
     tail: [u8; 3],
     metrics: Metrics,
@@ -180,15 +184,15 @@ impl Guarded {
             _slot: slot,
             phase: Phase::Head,
             deadline: limits.request_deadline,
-            timer: Box::pin(sleep_until(Instant::now() + first)),
+            timer: Some(Box::pin(sleep_until(Instant::now() + first))),
             tail: [0; 3],
             metrics,
         }
     }
 
     fn restart_timer(&mut self) {
-        if let Some(deadline) = self.deadline {
-            self.timer.as_mut().reset(Instant::now() + deadline);
+        if let (Some(deadline), Some(timer)) = (self.deadline, self.timer.as_mut()) {
+            timer.as_mut().reset(Instant::now() + deadline);
         }
     }
 
@@ -221,6 +225,7 @@ impl Guarded {
         }
         if self.phase != Phase::Answered && first.starts_with(b"HTTP/1.1 101 ") {
             self.phase = Phase::Upgraded;
+            self.timer = None;
             return;
         }
         self.phase = Phase::Answered;
@@ -237,7 +242,8 @@ impl AsyncRead for Guarded {
         let this = &mut *self;
         if this.deadline.is_some()
             && matches!(this.phase, Phase::Head | Phase::Answered)
-            && this.timer.as_mut().poll(cx).is_ready()
+            && let Some(timer) = this.timer.as_mut()
+            && timer.as_mut().poll(cx).is_ready()
         {
             this.metrics.request_deadline_passed();
             return Poll::Ready(Err(io::Error::new(

@@ -562,9 +562,13 @@ impl Lobby {
         // Weak: the lobby holds handles to rooms; rooms must not keep the
         // lobby alive.
         let lobby = Arc::downgrade(&self.inner);
+        // The driver moves into its future here, not in the task: a task
+        // that took the driver and then made the future held it twice (2.9
+        // KB more a room; issue 20).
+        let run = driver.run(commands);
         tokio::spawn(
             async move {
-                let closed = driver.run(commands).await;
+                let closed = run.await;
                 if let Some(lobby) = lobby.upgrade()
                     && lobby.reap(code, instance, &closed).is_some()
                 {

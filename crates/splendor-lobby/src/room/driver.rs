@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::effect::{Answer, Closed, Effect, Tally, Write};
-use super::handle::Command;
+use super::handle::{Call, Command};
 use super::input::{DriverEvent, Request, Ticket, WriteId};
 use crate::conn::{ConnId, Connection};
 use crate::error::LobbyError;
@@ -100,6 +100,10 @@ impl Driver {
     /// The room task. Ends when the room closes, with why and whose
     /// sessions it held; the lobby then forgets the room.
     pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) -> Closed {
+        // One timer, moved to the core's next timeout when it changes
+        // (issue 20: not a timer made anew for every command).
+        let timer = sleep_until(Instant::now());
+        tokio::pin!(timer);
         loop {
             if self.writing.is_none() {
                 if let Some(closed) = self.carry_out() {
@@ -109,7 +113,12 @@ impl Driver {
                     self.after_step();
                 }
             }
-            let deadline = self.core.poll_timeout();
+            let deadline = self.core.poll_timeout().map(Instant::from_std);
+            if let Some(deadline) = deadline
+                && timer.deadline() != deadline
+            {
+                timer.as_mut().reset(deadline);
+            }
             let idle = self.writing.is_none();
             tokio::select! {
                 event = next_event(&mut self.writing) => {
@@ -120,7 +129,7 @@ impl Driver {
                     Some(command) => self.accept(command),
                     None => self.core.handle_event(now(), DriverEvent::HandlesGone),
                 },
-                () = sleep_until_or_never(deadline) => self.core.handle_timeout(now()),
+                () = &mut timer, if deadline.is_some() => self.core.handle_timeout(now()),
                 event = next_event(&mut self.thinking), if idle => {
                     self.thinking = None;
                     self.core.handle_event(now(), event);
@@ -144,12 +153,13 @@ impl Driver {
 
     fn accept(&mut self, command: Command) {
         match command {
-            Command::Call {
-                caller,
-                request,
-                conn,
-                reply,
-            } => {
+            Command::Call(call) => {
+                let Call {
+                    caller,
+                    request,
+                    conn,
+                    reply,
+                } = *call;
                 if let Request::Join { .. } = request {
                     match conn {
                         Some(conn) if conn.id() == caller.conn => {
@@ -193,7 +203,7 @@ impl Driver {
                         self.persistence.clone(),
                         self.fence,
                         id,
-                        write,
+                        *write,
                     )));
                     return None;
                 }
@@ -242,7 +252,7 @@ impl Driver {
             }),
             Effect::Think(job) => {
                 let pool = self.stats.pool.clone();
-                self.thinking = Some(Box::pin(async move { pool.think(job).await }));
+                self.thinking = Some(Box::pin(async move { pool.think(*job).await }));
             }
             Effect::Notify(notice) => {
                 if let Some(notifier) = self.stats.notifier.get() {
@@ -301,14 +311,6 @@ async fn perform(
 async fn next_event(future: &mut Option<BoxFuture<'static, DriverEvent>>) -> DriverEvent {
     match future {
         Some(future) => future.await,
-        None => std::future::pending().await,
-    }
-}
-
-/// Sleeps until `deadline` (as the core's clock gives it), or forever.
-pub(crate) async fn sleep_until_or_never(deadline: Option<StdInstant>) {
-    match deadline {
-        Some(deadline) => sleep_until(Instant::from_std(deadline)).await,
         None => std::future::pending().await,
     }
 }

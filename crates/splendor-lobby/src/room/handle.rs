@@ -38,18 +38,23 @@ pub trait RemoteRooms: Send + Sync + 'static {
     fn closed(&self, lease: Lease) -> BoxFuture<'_, ()>;
 }
 
+/// A request in its envelope.
+pub(crate) struct Call {
+    pub(crate) caller: Caller,
+    pub(crate) request: Request,
+    /// The caller's connection, for a join: the room sends to it from
+    /// then on.
+    pub(crate) conn: Option<Connection>,
+    /// Where the answer goes; `None` when nobody waits for it.
+    pub(crate) reply: Option<oneshot::Sender<Result<Answer, LobbyError>>>,
+}
+
 /// What a room task is asked to do.
 pub(crate) enum Command {
-    /// A request in its envelope.
-    Call {
-        caller: Caller,
-        request: Request,
-        /// The caller's connection, for a join: the room sends to it from
-        /// then on.
-        conn: Option<Connection>,
-        /// Where the answer goes; `None` when nobody waits for it.
-        reply: Option<oneshot::Sender<Result<Answer, LobbyError>>>,
-    },
+    /// A request in its envelope; boxed, so that the room's queue, which
+    /// allocates its slots 32 at a time, holds 16 bytes a slot rather than
+    /// 128 (issue 20: 3 KB of every room).
+    Call(Box<Call>),
     /// A summary, answered after every command queued before it.
     Probe { reply: oneshot::Sender<RoomProbe> },
     /// The room's lease is lost: it closes (issue 21).
@@ -169,12 +174,12 @@ impl RoomHandle {
         match &self.target {
             Target::Local(commands) => {
                 let _ = commands
-                    .send(Command::Call {
+                    .send(Command::Call(Box::new(Call {
                         caller,
                         request: Request::Detach,
                         conn: None,
                         reply: None,
-                    })
+                    })))
                     .await;
             }
             Target::Remote { lease, rooms } => {
@@ -232,12 +237,12 @@ impl RoomHandle {
         };
         let (tx, rx) = oneshot::channel();
         commands
-            .send(Command::Call {
+            .send(Command::Call(Box::new(Call {
                 caller,
                 request,
                 conn,
                 reply: Some(tx),
-            })
+            })))
             .await
             .map_err(|_| LobbyError::RoomClosed)?;
         rx.await.map_err(|_| LobbyError::RoomClosed)?

@@ -204,10 +204,10 @@ impl Sim {
                         "a second write while {:?} is in flight",
                         self.in_flight
                     );
-                    self.in_flight = Some((id, write));
+                    self.in_flight = Some((id, *write));
                 }
                 Effect::Send { to, message } => self.sent(to, message),
-                Effect::Think(think) => self.thinks.push(think),
+                Effect::Think(think) => self.thinks.push(*think),
                 _ => {}
             }
         }

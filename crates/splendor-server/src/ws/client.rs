@@ -125,6 +125,12 @@ impl Client {
         // Evicted (1012) when this node is cut off from the database.
         let mut evictions = self.state.evictions();
         evictions.borrow_and_update();
+        // One timer for the earliest of the connection's deadlines, moved
+        // as they move (issue 20: a timer each, made anew for every frame,
+        // was a timer wheel's insert and removal per deadline per frame,
+        // and their room in every held connection's task).
+        let timer = sleep_until(last_heard + heartbeat_timeout);
+        tokio::pin!(timer);
         loop {
             self.forget_closed_room();
             // The idle clock runs only outside rooms: a player waiting for
@@ -139,43 +145,56 @@ impl Client {
                 last_message = Instant::now();
             }
             was_in_room = in_room;
-            let idle_deadline = (!in_room).then(|| last_message + idle_timeout);
             let lapse_deadline = self
                 .liveness
                 .filter(|_| !self.lapsed && self.seated())
                 .map(|silence| last_message + silence);
+            let (due, at) = earliest(
+                last_heard + heartbeat_timeout,
+                [
+                    (Due::Idle, (!in_room).then(|| last_message + idle_timeout)),
+                    (Due::Lapse, lapse_deadline),
+                    (Due::LookAgain, self.look_again.map(|(at, _)| at)),
+                    (Due::Bots, self.bots_at.map(|(at, _)| at)),
+                ],
+            );
+            if timer.deadline() != at {
+                timer.as_mut().reset(at);
+            }
             let frame = tokio::select! {
                 _ = &mut closed => return,
                 _ = shutdown.wait_for(|down| *down) => {
                     self.conn.close(CloseReason::ShuttingDown);
                     return;
                 }
-                () = sleep_until(last_heard + heartbeat_timeout) => {
-                    self.room_span.in_scope(|| debug!("no answer to pings"));
-                    self.conn.close(CloseReason::HeartbeatTimeout);
-                    return;
-                }
-                () = sleep_until_or_never(idle_deadline) => {
-                    debug!("idle");
-                    self.conn.close(CloseReason::Idle);
-                    return;
-                }
-                () = sleep_until_or_never(lapse_deadline) => Wake::Lapse,
+                () = &mut timer => match due {
+                    Due::Heartbeat => {
+                        self.room_span.in_scope(|| debug!("no answer to pings"));
+                        self.conn.close(CloseReason::HeartbeatTimeout);
+                        return;
+                    }
+                    Due::Idle => {
+                        debug!("idle");
+                        self.conn.close(CloseReason::Idle);
+                        return;
+                    }
+                    Due::Lapse => Wake::Lapse,
+                    Due::LookAgain => {
+                        let (_, room) = self.look_again.take().expect("armed");
+                        // Back in a room meanwhile (told where it lives now).
+                        if self.in_room() {
+                            continue;
+                        }
+                        Wake::LookAgain(room)
+                    }
+                    Due::Bots => Wake::Bots,
+                },
                 Some(found) = next_match(&mut self.matches) => Wake::Matched(found),
                 Some(room) = next_move(&mut self.moved) => Wake::Moved(room),
-                () = sleep_until_or_never(self.look_again.map(|(at, _)| at)) => {
-                    let (_, room) = self.look_again.take().expect("armed");
-                    // Back in a room meanwhile (told where it lives now).
-                    if self.in_room() {
-                        continue;
-                    }
-                    Wake::LookAgain(room)
-                }
                 () = room_closed(&self.room) => {
                     self.room_closed_under_us();
                     continue;
                 }
-                () = sleep_until_or_never(self.bots_at.map(|(at, _)| at)) => Wake::Bots,
                 Ok(()) = evictions.changed() => {
                     self.conn.close(CloseReason::ShuttingDown);
                     return;
@@ -527,9 +546,63 @@ async fn next_match(
     }
 }
 
-async fn sleep_until_or_never(deadline: Option<Instant>) {
-    match deadline {
-        Some(deadline) => sleep_until(deadline).await,
-        None => std::future::pending().await,
+/// Which of the read loop's deadlines the timer is set for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Due {
+    /// No frame, not even a pong, for the heartbeat timeout.
+    Heartbeat,
+    /// No message outside a room for the idle timeout.
+    Idle,
+    /// Silent past the liveness the client promised (R12.3).
+    Lapse,
+    /// A seat waiting for its room's owner looks again.
+    LookAgain,
+    /// Bots fill a quick-play game's free seats.
+    Bots,
+}
+
+/// The earliest of the heartbeat's deadline and the others that are set
+/// (the first listed on a tie).
+fn earliest(heartbeat: Instant, others: [(Due, Option<Instant>); 4]) -> (Due, Instant) {
+    let mut found = (Due::Heartbeat, heartbeat);
+    for (due, at) in others {
+        if let Some(at) = at
+            && at < found.1
+        {
+            found = (due, at);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timer_is_set_for_the_earliest_deadline() {
+        let now = Instant::now();
+        let s = Duration::from_secs;
+        let none = [
+            (Due::Idle, None),
+            (Due::Lapse, None),
+            (Due::LookAgain, None),
+            (Due::Bots, None),
+        ];
+        assert_eq!(earliest(now + s(30), none), (Due::Heartbeat, now + s(30)));
+        let some = [
+            (Due::Idle, Some(now + s(20))),
+            (Due::Lapse, Some(now + s(5))),
+            (Due::LookAgain, None),
+            (Due::Bots, Some(now + s(5))),
+        ];
+        assert_eq!(earliest(now + s(30), some), (Due::Lapse, now + s(5)));
+        let later = [
+            (Due::Idle, Some(now + s(60))),
+            (Due::Lapse, None),
+            (Due::LookAgain, Some(now + s(31))),
+            (Due::Bots, None),
+        ];
+        assert_eq!(earliest(now + s(30), later), (Due::Heartbeat, now + s(30)));
     }
 }

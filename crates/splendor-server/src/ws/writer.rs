@@ -46,7 +46,7 @@ pub(super) async fn write_loop(
                 reason = closed.wait() => break reason,
                 message = messages.recv() => {
                     let Some(message) = message else { break CloseReason::Normal };
-                    (Message::Text(message.to_json(&word).into()), true)
+                    (Message::Text(message.into_json(&word).into()), true)
                 }
                 _ = heartbeat.tick() => (Message::Ping(Default::default()), false),
             },
@@ -76,7 +76,7 @@ pub(super) async fn write_loop(
             // and state come together), so that one flush, one write to the
             // socket, carries them all.
             while let Ok(queued) = messages.try_recv() {
-                let frame = Message::Text(queued.to_json(&word).into());
+                let frame = Message::Text(queued.into_json(&word).into());
                 match std::future::poll_fn(|cx| sink.poll_ready_unpin(cx)).now_or_never() {
                     Some(Ok(())) => {
                         if sink.start_send_unpin(frame).is_err() {
@@ -134,7 +134,7 @@ pub(super) async fn write_loop(
         }
         while flush && let Ok(message) = messages.try_recv() {
             if sink
-                .send(Message::Text(message.to_json(&word).into()))
+                .send(Message::Text(message.into_json(&word).into()))
                 .await
                 .is_err()
             {

@@ -324,7 +324,7 @@ impl Table {
             let event = match &effect {
                 Effect::Write { id, write } => Some(self.store(*id, write)),
                 Effect::Think(think) => {
-                    self.think = Some(think.clone());
+                    self.think = Some((**think).clone());
                     None
                 }
                 _ => None,

@@ -88,7 +88,7 @@ impl Table {
             Effect::Close { conn, reason } => format!("close c{} {reason:?}", conn.0),
             Effect::Release { conn } => format!("release c{}", conn.0),
             Effect::Write { write, .. } => {
-                let what = match write {
+                let what = match &**write {
                     Write::GameStarted(r) => {
                         let names: Vec<String> = r.players.iter().map(|&s| self.name(s)).collect();
                         format!("game started {names:?} {:?}", r.options)
