@@ -562,10 +562,11 @@ impl Lobby {
         // Weak: the lobby holds handles to rooms; rooms must not keep the
         // lobby alive.
         let lobby = Arc::downgrade(&self.inner);
-        // The driver moves into its future here, not in the task: a task
-        // that took the driver and then made the future held it twice (2.9
+        // The driver's future is made here and boxed: a task that took the
+        // driver and then made the future of it held the driver twice, and
+        // one that awaits a future it took holds that future twice (3 to 6
         // KB more a room; issue 20).
-        let run = driver.run(commands);
+        let run = Box::pin(driver.run(commands));
         tokio::spawn(
             async move {
                 let closed = run.await;

@@ -34,7 +34,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use futures_util::stream::{SplitSink, SplitStream};
-use splendor_lobby::{ClientKey, CloseReason, Connection};
+use splendor_lobby::{ClientKey, CloseReason, Connection, ConnectionRx};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 use tracing::{Instrument, Span, debug, info_span};
@@ -167,7 +167,18 @@ pub(crate) async fn upgrade(
             // The connection's own task holds only its halves: the upgrade's
             // task ends here, and with it what it kept of the handshake.
             let (sink, stream) = socket.split();
-            tokio::spawn(serve_socket(sink, stream, state, slots, address));
+            let node = state.lobby().config().node;
+            let conn = Connection::on_node(node, state.config().outbound_queue);
+            // The room a connection is in is not a field of this span: a
+            // span's fields are written once per value, so a recorded room
+            // would outlive a `leave` in the logs. Requests handled in a room
+            // run in a `room` span under this one instead (see
+            // `Client::set_room`).
+            let span = info_span!("conn", conn = %conn.0.id(), session = tracing::field::Empty);
+            // Instrumented here rather than inside: a task that awaits an
+            // inner future holds what it moved into it twice (issue 20).
+            let serve = serve_socket((sink, stream), state, slots, address, conn, span.clone());
+            tokio::spawn(serve.instrument(span));
             std::future::ready(())
         })
 }
@@ -202,83 +213,71 @@ fn parse_ip(text: &str) -> Option<IpAddr> {
 }
 
 async fn serve_socket(
-    sink: SplitSink<WebSocket, Message>,
-    mut stream: SplitStream<WebSocket>,
+    (sink, mut stream): (SplitSink<WebSocket, Message>, SplitStream<WebSocket>),
     state: AppState,
     slots: Slots,
     address: Option<ClientKey>,
+    (conn, rx): (Connection, ConnectionRx),
+    conn_span: Span,
 ) {
     let _open = state.track_connection();
     let _counted = state.metrics().connection_opened();
-    let node = state.lobby().config().node;
-    let (conn, rx) = Connection::on_node(node, state.config().outbound_queue);
-    // The room a connection is in is not a field of this span: a span's
-    // fields are written once per value, so a recorded room would outlive
-    // a `leave` in the logs. Requests handled in a room run in a `room`
-    // span under this one instead (see `Client::set_room`).
-    let span = info_span!("conn", conn = %conn.id(), session = tracing::field::Empty);
-    let conn_span = span.clone();
-    async move {
-        debug!("connected");
-        let lang = crate::l10n::LangCell::default();
-        let writer =
-            tokio::spawn(write_loop(sink, rx, state.clone(), lang.clone()).in_current_span());
-        let now = Instant::now();
-        let moved = state.nudges().map(|n| n.register(conn.id()));
-        let config = state.config();
-        let mut client = Client {
-            rate: MessageRate::new(
-                config.max_messages_per_second,
-                config.message_burst,
-                now.into_std(),
-            ),
-            state,
-            conn,
-            address,
-            flooded: false,
-            session: None,
-            verbose: false,
-            lang,
-            room: None,
-            matches: None,
-            awaiting_rematch: false,
-            bots_at: None,
-            program: false,
-            challenges: false,
-            blocked: Vec::new(),
-            look_again: None,
-            device: 0,
-            conn_span,
-            room_span: Span::none(),
-            liveness: None,
-            lapsed: false,
-            moved,
-        };
-        client.read_loop(&mut stream).await;
-        if let Some(nudges) = client.state.nudges() {
-            nudges.forget(client.conn.id());
-        }
-        Box::pin(client.leave_quietly()).await;
-        client.conn.close(CloseReason::Normal);
-        let _ = writer.await;
-        let reason = client.conn.close_reason().unwrap_or(CloseReason::Normal);
-        client.state.metrics().connection_closed(reason);
-        // The closing handshake: our close frame is sent; read (and drop)
-        // what the client still sends until its close frame, so that the
-        // socket is not closed with unread data in it, which makes the
-        // kernel reset the connection and can destroy our close frame
-        // before the client reads it.
-        let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
-            while let Some(Ok(frame)) = stream.next().await {
-                if matches!(frame, Message::Close(_)) {
-                    break;
-                }
-            }
-        })
-        .await;
-        drop(slots);
-        debug!(?reason, "disconnected");
+    debug!("connected");
+    let lang = crate::l10n::LangCell::default();
+    let writer = tokio::spawn(write_loop(sink, rx, state.clone(), lang.clone()).in_current_span());
+    let now = Instant::now();
+    let moved = state.nudges().map(|n| n.register(conn.id()));
+    let config = state.config();
+    let mut client = Client {
+        rate: MessageRate::new(
+            config.max_messages_per_second,
+            config.message_burst,
+            now.into_std(),
+        ),
+        state,
+        conn,
+        address,
+        flooded: false,
+        session: None,
+        verbose: false,
+        lang,
+        room: None,
+        matches: None,
+        awaiting_rematch: false,
+        bots_at: None,
+        program: false,
+        challenges: false,
+        blocked: Vec::new(),
+        look_again: None,
+        device: 0,
+        conn_span,
+        room_span: Span::none(),
+        liveness: None,
+        lapsed: false,
+        moved,
+    };
+    client.read_loop(&mut stream).await;
+    if let Some(nudges) = client.state.nudges() {
+        nudges.forget(client.conn.id());
     }
-    .instrument(span)
-    .await
+    Box::pin(client.leave_quietly()).await;
+    client.conn.close(CloseReason::Normal);
+    let _ = writer.await;
+    let reason = client.conn.close_reason().unwrap_or(CloseReason::Normal);
+    client.state.metrics().connection_closed(reason);
+    // The closing handshake: our close frame is sent; read (and drop)
+    // what the client still sends until its close frame, so that the
+    // socket is not closed with unread data in it, which makes the
+    // kernel reset the connection and can destroy our close frame
+    // before the client reads it.
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+        while let Some(Ok(frame)) = stream.next().await {
+            if matches!(frame, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+    drop(slots);
+    debug!(?reason, "disconnected");
 }
