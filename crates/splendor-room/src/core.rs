@@ -96,6 +96,10 @@ pub(crate) enum AfterResult {
     ClosedByOperators { ticket: Ticket, reason: String },
 }
 
+/// The room the effect queue is given when something happens in a quiet
+/// room: an action's outcome fits (issue 20).
+const EFFECTS_AT_ONCE: usize = 16;
+
 /// A room: its people, its game, its timers and the effects it has not
 /// handed out yet.
 pub struct RoomCore {
@@ -375,6 +379,10 @@ impl RoomCore {
     /// What the driver did or learned.
     pub fn handle_event(&mut self, now: Instant, event: DriverEvent) {
         self.now = now;
+        // An action's outcome is a dozen effects (events and state for each
+        // seat, the reply, the counts): room for them at once, not grown
+        // from nothing (the queue is freed when drained).
+        self.effects.reserve(EFFECTS_AT_ONCE);
         match event {
             DriverEvent::Written { id, outcome } => self.written(now, id, outcome),
             DriverEvent::LogLoaded { id, log } => self.log_loaded(now, id, log),
