@@ -34,7 +34,9 @@ grep -qE 'cp target/release/splendor-server /usr/local/bin/splendor-server' "$df
   || fail "the build does not copy the binary out of the cache mount"
 echo "build command: $build_line"
 $build_line
-bin=target/release/splendor-server
+# Where cargo builds (CI keeps it outside the clone: .ci/run).
+release_dir=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+bin=$release_dir/splendor-server
 [ -x "$bin" ] || fail "$bin was not built"
 
 # 2. COPY sources from the build context.
@@ -81,13 +83,13 @@ echo "runtime: env ${run_env[*]} $cmd"
 read -r -a cmd_words <<<"$cmd"
 read -r -a hc_words <<<"$hc"
 [ "${cmd_words[0]}" = splendor-server ] || fail "CMD must start splendor-server (got '$cmd')"
-env -i PATH="$PWD/target/release:/usr/bin:/bin" "${run_env[@]}" "${cmd_words[@]}" >"$tmp/server.log" 2>&1 &
+env -i PATH="$release_dir:/usr/bin:/bin" "${run_env[@]}" "${cmd_words[@]}" >"$tmp/server.log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 ok=
 for _ in $(seq 1 100); do
-  if env -i PATH="$PWD/target/release:/usr/bin:/bin" "${run_env[@]}" "${hc_words[@]}" >/dev/null 2>&1; then ok=1; break; fi
+  if env -i PATH="$release_dir:/usr/bin:/bin" "${run_env[@]}" "${hc_words[@]}" >/dev/null 2>&1; then ok=1; break; fi
   kill -0 "$pid" 2>/dev/null || { cat "$tmp/server.log"; fail "the server exited at start"; }
   sleep 0.1
 done
@@ -124,7 +126,7 @@ if kill -0 "$pid" 2>/dev/null; then cat "$tmp/server.log"; fail "the server did 
 wait "$pid" && status=0 || status=$?
 [ "$status" = 0 ] || { cat "$tmp/server.log"; fail "the server exited with status $status after SIGTERM"; }
 # With nothing listening any more, the HEALTHCHECK command must fail.
-if env -i PATH="$PWD/target/release:/usr/bin:/bin" "${run_env[@]}" "${hc_words[@]}" >/dev/null 2>&1; then
+if env -i PATH="$release_dir:/usr/bin:/bin" "${run_env[@]}" "${hc_words[@]}" >/dev/null 2>&1; then
   fail "the HEALTHCHECK command succeeds with no server running"
 fi
 echo "SIGTERM: clean exit; HEALTHCHECK fails once the server is gone"
