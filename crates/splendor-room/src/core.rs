@@ -304,28 +304,7 @@ impl RoomCore {
                 self.reply(ticket, result.map(|()| Answer::Done));
             }
             Request::LeaveFinished => {
-                let attached = self.people.is_attached(caller.session, caller.conn);
-                // The session sits here through another of its devices
-                // (issue 23): it is in this room, one room at a time.
-                let elsewhere = !attached
-                    && !self.people.is_barred(caller.session)
-                    && self.status() != RoomStatus::Finished
-                    && (self
-                        .people
-                        .seat_of(caller.session)
-                        .and_then(|seat| self.people.member(seat))
-                        .is_some_and(|m| m.conn.is_some())
-                        || self.people.spectator_of(caller.session).is_some());
-                let result = if elsewhere {
-                    Err(LobbyError::AlreadyInRoom(self.code.to_string()))
-                } else if !attached {
-                    // Not at this table (removed, say): nothing to leave.
-                    Ok(())
-                } else if self.status() == RoomStatus::Finished {
-                    self.leave(&caller, false)
-                } else {
-                    Err(LobbyError::AlreadyInRoom(self.code.to_string()))
-                };
+                let result = self.leave_finished(&caller);
                 self.reply(ticket, result.map(|()| Answer::Done));
             }
             Request::Chat { text } => {

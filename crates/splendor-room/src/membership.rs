@@ -134,6 +134,35 @@ impl RoomCore {
         self.send_chat_history(caller.conn, caller.session);
     }
 
+    /// `leave` from the lobby's side when the connection goes back to the
+    /// lobby: allowed once the game is finished; refused while the session
+    /// still plays here (through this connection or another device's,
+    /// issue 23: one room at a time).
+    pub(crate) fn leave_finished(&mut self, caller: &Caller) -> Result<(), LobbyError> {
+        let attached = self.people.is_attached(caller.session, caller.conn);
+        // The session sits here through another of its devices
+        // (issue 23): it is in this room, one room at a time.
+        let elsewhere = !attached
+            && !self.people.is_barred(caller.session)
+            && self.status() != RoomStatus::Finished
+            && (self
+                .people
+                .seat_of(caller.session)
+                .and_then(|seat| self.people.member(seat))
+                .is_some_and(|m| m.conn.is_some())
+                || self.people.spectator_of(caller.session).is_some());
+        if elsewhere {
+            Err(LobbyError::AlreadyInRoom(self.code.to_string()))
+        } else if !attached {
+            // Not at this table (removed, say): nothing to leave.
+            Ok(())
+        } else if self.status() == RoomStatus::Finished {
+            self.leave(caller, false)
+        } else {
+            Err(LobbyError::AlreadyInRoom(self.code.to_string()))
+        }
+    }
+
     pub(crate) fn leave(&mut self, caller: &Caller, give_up: bool) -> Result<(), LobbyError> {
         let (session, conn) = (caller.session, caller.conn);
         if give_up && self.running.is_some() && self.people.seat_of_conn(session, conn).is_some() {

@@ -15,6 +15,7 @@
 
 mod blocks;
 mod client;
+mod deadlines;
 mod dispatch;
 mod identity;
 mod invite;
