@@ -12,8 +12,11 @@
 
 use serde::Serialize;
 
+use splendor_rules::Seat;
+
 use crate::lean::LeanStateInfo;
 use crate::server::EventsInfo;
+use crate::{RequestId, WireAction};
 
 /// Appends `,"key":value`.
 fn field(out: &mut Vec<u8>, key: &str, value: &impl Serialize) {
@@ -32,6 +35,9 @@ fn text(bytes: Vec<u8>) -> String {
 /// A lean `state` of one version, its shared parts serialised once.
 #[derive(Debug)]
 pub struct LeanStateFrames {
+    /// `"state"` and `true`: the message's tag and lean flag.
+    kind: &'static str,
+    lean: bool,
     /// `,"room":...,"version":...`
     room_version: Vec<u8>,
     /// From `,"phase":` to the nobles.
@@ -51,8 +57,8 @@ impl LeanStateFrames {
         // Every field by name: a field added to the message must be placed
         // here (the compiler says so) and in `frame`.
         let LeanStateInfo {
-            kind: _,
-            lean: _,
+            kind,
+            lean,
             id: _,
             room,
             version,
@@ -101,6 +107,8 @@ impl LeanStateFrames {
             field(&mut clocks_json, "clocks", clocks);
         }
         LeanStateFrames {
+            kind,
+            lean: *lean,
             room_version,
             table,
             players: players.clone(),
@@ -113,32 +121,62 @@ impl LeanStateFrames {
     /// The JSON of `own`, a viewer's lean state of the same version:
     /// exactly `serde_json::to_string(own)`.
     pub fn frame(&self, own: &LeanStateInfo) -> String {
+        let players = (own.players != self.players).then_some(&own.players);
+        self.write(
+            own.kind,
+            own.lean,
+            own.id.as_ref(),
+            own.you,
+            players,
+            own.legal_actions.as_deref(),
+        )
+    }
+
+    /// The JSON of the lean state of `you`, a seat that sees the game as a
+    /// spectator does (it holds no card reserved blind: R6.4,
+    /// `Game::has_blind_reserve`), with its `legal_actions` when it must
+    /// act: exactly what `frame` writes for that seat's own state, without
+    /// building it.
+    pub fn frame_for_seat(&self, you: Seat, legal_actions: Option<&[WireAction]>) -> String {
+        self.write(self.kind, self.lean, None, Some(you), None, legal_actions)
+    }
+
+    /// A viewer's frame: its own parts around the shared ones; `players`
+    /// when the viewer's differ from the spectator's.
+    fn write(
+        &self,
+        kind: &str,
+        lean: bool,
+        id: Option<&RequestId>,
+        you: Option<Seat>,
+        players: Option<&Vec<crate::lean::LeanPlayer>>,
+        legal_actions: Option<&[WireAction]>,
+    ) -> String {
         let mut out = Vec::with_capacity(
             64 + self.room_version.len()
                 + self.table.len()
                 + self.players_json.len()
                 + self.clocks.len()
-                + own.legal_actions.as_ref().map_or(0, |l| l.len() * 24),
+                + legal_actions.map_or(0, |l| l.len() * 24),
         );
         out.extend_from_slice(b"{\"type\":");
-        let _ = serde_json::to_writer(&mut out, own.kind);
-        field(&mut out, "lean", &own.lean);
-        if let Some(id) = &own.id {
+        let _ = serde_json::to_writer(&mut out, kind);
+        field(&mut out, "lean", &lean);
+        if let Some(id) = id {
             field(&mut out, "id", id);
         }
         out.extend_from_slice(&self.room_version);
-        if let Some(you) = own.you {
+        if let Some(you) = you {
             field(&mut out, "you", &you);
         }
         out.extend_from_slice(&self.table);
-        if own.players == self.players {
-            out.extend_from_slice(&self.players_json);
-        } else {
-            field(&mut out, "players", &own.players);
+        match players {
+            None => out.extend_from_slice(&self.players_json),
+            Some(players) => field(&mut out, "players", players),
         }
         out.extend_from_slice(&self.end);
-        if let Some(legal) = &own.legal_actions {
-            field(&mut out, "legal_actions", legal);
+        if let Some(legal) = legal_actions {
+            field(&mut out, "legal_actions", &legal);
         }
         out.extend_from_slice(&self.clocks);
         out.push(b'}');
@@ -188,16 +226,30 @@ impl EventsFrames {
     /// `events` message: exactly what `serde_json` writes for
     /// [`crate::lean::LeanEventsMessage`] of it.
     pub fn frame(&self, own: &EventsInfo) -> String {
+        let events = (own.events != self.events).then_some(&own.events[..]);
+        self.write(own.id.as_ref(), events)
+    }
+
+    /// The JSON of the events of a viewer that sees them as a spectator
+    /// does (it reserved nothing blind in this action, R6.4), answering
+    /// request `id` if given: exactly what `frame` writes for that
+    /// viewer's own events, without building them.
+    pub fn frame_as_spectator(&self, id: Option<&RequestId>) -> String {
+        self.write(id, None)
+    }
+
+    /// A viewer's frame: `events` when the viewer's differ from the
+    /// spectator's.
+    fn write(&self, id: Option<&RequestId>, events: Option<&[crate::view::WireEvent]>) -> String {
         let mut out = Vec::with_capacity(48 + self.room_version_by.len() + self.events_json.len());
         out.extend_from_slice(b"{\"type\":\"events\"");
-        if let Some(id) = &own.id {
+        if let Some(id) = id {
             field(&mut out, "id", id);
         }
         out.extend_from_slice(&self.room_version_by);
-        if own.events == self.events {
-            out.extend_from_slice(&self.events_json);
-        } else {
-            field(&mut out, "events", &crate::lean::LeanEvents(&own.events));
+        match events {
+            None => out.extend_from_slice(&self.events_json),
+            Some(events) => field(&mut out, "events", &crate::lean::LeanEvents(events)),
         }
         out.push(b'}');
         text(out)
@@ -212,7 +264,6 @@ mod tests {
     use crate::lean::lean_state_info;
     use crate::server::{ClockInfo, ServerMessage};
     use crate::view::{StateContext, wire_event};
-    use crate::{RequestId, WireAction};
 
     /// Every viewer's frames of every version of `games` seeded games (a
     /// few moves picked by a tiny LCG, so blind reserves happen) are what
@@ -221,6 +272,7 @@ mod tests {
     fn spliced_frames_are_what_serde_writes_for_every_viewer() {
         let mut legal = Vec::new();
         let mut blind_reserves = 0;
+        let mut seats_alike = 0;
         for seed in 0..30u64 {
             let players = 2 + (seed % 3) as u8;
             let mut game = Game::new(players, Options::default(), seed).expect("a game");
@@ -287,6 +339,18 @@ mod tests {
                 let viewers = (0..players).map(Viewer::Seat).chain([Viewer::Spectator]);
                 for viewer in viewers {
                     let mut state = state_for(viewer, &mut legal);
+                    // A seat without a blind reserve: its frame spliced
+                    // from its seat and legal actions alone (R6.4).
+                    if let Viewer::Seat(you) = viewer
+                        && !game.has_blind_reserve(you)
+                    {
+                        seats_alike += 1;
+                        assert_eq!(
+                            state_frames.frame_for_seat(you, state.legal_actions.as_deref()),
+                            serde_json::to_string(&state).unwrap(),
+                            "seed {seed}, version {version}, {viewer:?}"
+                        );
+                    }
                     if viewer == Viewer::Seat(seat) {
                         state.id = Some(RequestId::String("r-1".into()));
                     }
@@ -298,6 +362,18 @@ mod tests {
                     let id = (viewer == Viewer::Seat(seat)).then(|| RequestId::Number(7.into()));
                     let own = events_for(viewer, id);
                     let frame = events_frames.frame(&own);
+                    // A viewer to whom no event says more than to a
+                    // spectator: its frame without its own events.
+                    if events
+                        .iter()
+                        .all(|e| e.redact_for(viewer) == e.redact_for(Viewer::Spectator))
+                    {
+                        assert_eq!(
+                            events_frames.frame_as_spectator(own.id.as_ref()),
+                            frame,
+                            "seed {seed}, version {version}, {viewer:?}"
+                        );
+                    }
                     assert_eq!(
                         frame,
                         serde_json::to_string(&crate::lean::LeanEventsMessage(&own)).unwrap(),
@@ -314,6 +390,10 @@ mod tests {
         assert!(
             blind_reserves > 10,
             "the games reserved blind {blind_reserves} times"
+        );
+        assert!(
+            seats_alike > 1000,
+            "{seats_alike} seats without a blind reserve"
         );
     }
 

@@ -255,9 +255,6 @@ impl RoomCore {
             let messages = self.game_messages(viewer, events);
             return messages.iter().map(SharedFrame::new).collect();
         };
-        let Some(state) = self.lean_state_for(viewer) else {
-            return Vec::new();
-        };
         if shared.is_none() {
             // What a spectator sees: nobody's own parts.
             let Some(public) = self.lean_state_for(Viewer::Spectator) else {
@@ -275,10 +272,37 @@ impl RoomCore {
         };
         let mut frames = Vec::with_capacity(3);
         if let (Some((events, request)), Some(events_frames)) = (events, &shared.events) {
-            let own = self.events_info(viewer, events, request);
-            frames.push(SharedFrame::from_text(events_frames.frame(&own)));
+            // Only a blind reserve's owner is told more than a spectator
+            // (R6.4): everyone else's events are the shared ones.
+            let frame = if events
+                .iter()
+                .all(|e| e.redact_for(viewer) == e.redact_for(Viewer::Spectator))
+            {
+                events_frames.frame_as_spectator(request.as_ref())
+            } else {
+                events_frames.frame(&self.events_info(viewer, events, request))
+            };
+            frames.push(SharedFrame::from_text(frame));
         }
-        frames.push(SharedFrame::from_text(shared.state.frame(&state)));
+        // A seat that holds no blind reserve sees what a spectator sees
+        // (R6.4): its state is the shared one with its seat and legal
+        // actions, spliced without a view of its own.
+        let state = match viewer {
+            Viewer::Seat(you)
+                if self
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| !r.game().has_blind_reserve(you)) =>
+            {
+                let legal = self.legal_for(you);
+                shared.state.frame_for_seat(you, legal.as_deref())
+            }
+            _ => match self.lean_state_for(viewer) {
+                Some(state) => shared.state.frame(&state),
+                None => return Vec::new(),
+            },
+        };
+        frames.push(SharedFrame::from_text(state));
         if let Some(result) = self.result_message() {
             frames.push(SharedFrame::new(&result));
         }
@@ -412,6 +436,18 @@ impl RoomCore {
         self.with_view(viewer, state_info)
     }
 
+    /// The legal actions offered to `seat`'s player: some only when the
+    /// game waits for that seat and its player has not resigned (a resigned
+    /// seat is the stand-in's, R13.2).
+    fn legal_for(&mut self, seat: Seat) -> Option<Vec<WireAction>> {
+        let game = self.running.as_ref()?.game();
+        if game.to_act() != Some(seat) || game.has_resigned(seat) {
+            return None;
+        }
+        game.legal_actions(&mut self.legal);
+        Some(self.legal.iter().map(|&a| WireAction::from(a)).collect())
+    }
+
     /// `form` (full or lean) of what `viewer` may see, with the legal
     /// actions if it must act.
     fn with_view<T>(
@@ -419,23 +455,13 @@ impl RoomCore {
         viewer: Viewer,
         form: fn(&View, StateContext<'_>) -> T,
     ) -> Option<T> {
-        let running = self.running.as_ref()?;
-        let view = running.game().view(viewer);
         let you = match viewer {
             Viewer::Seat(seat) => Some(seat),
             Viewer::Spectator => None,
         };
-        // A seat whose player resigned is the stand-in's (R13.2): no moves
-        // are offered to the person.
-        let legal_actions = if you.is_some()
-            && running.game().to_act() == you
-            && !you.is_some_and(|s| running.game().has_resigned(s))
-        {
-            running.game().legal_actions(&mut self.legal);
-            Some(self.legal.iter().map(|&a| WireAction::from(a)).collect())
-        } else {
-            None
-        };
+        let legal_actions = you.and_then(|seat| self.legal_for(seat));
+        let running = self.running.as_ref()?;
+        let view = running.game().view(viewer);
         Some(form(
             &view,
             StateContext {

@@ -1,9 +1,20 @@
 //! [`Game::view`]: the only place a viewer's view of a game is produced (R6.4).
 
 use crate::game::{Game, NONE};
-use crate::{CardId, Level, NobleId, Phase, ReservedView, SeatView, View, Viewer};
+use crate::{CardId, Level, NobleId, Phase, ReservedView, Seat, SeatView, View, Viewer};
 
 impl Game {
+    /// Whether `seat` holds a card it reserved blind from a deck: the only
+    /// thing a seat sees that a spectator does not (R6.4). A seat without
+    /// one sees the game exactly as a spectator does (a seat that does not
+    /// exist has none).
+    pub fn has_blind_reserve(&self, seat: Seat) -> bool {
+        seat < self.players && {
+            let st = &self.seats[seat as usize];
+            (0..st.reserved().len()).any(|i| st.is_blind(i))
+        }
+    }
+
     /// What `viewer` may see (R6.4): all public state; the viewer's own
     /// reserved cards in full; other seats' blind reserves as their level
     /// only; face-up reserves in full; deck sizes but never their order.

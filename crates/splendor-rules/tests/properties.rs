@@ -148,6 +148,15 @@ fn check_hidden_information(game: &Game, events: &[Event]) -> Result<(), TestCas
     for viewer in viewers {
         let hidden = hidden_from(&snap, viewer);
         let view = game.view(viewer);
+        // A seat sees more than a spectator exactly when it reserved blind.
+        if let Viewer::Seat(seat) = viewer {
+            prop_assert_eq!(
+                game.has_blind_reserve(seat),
+                view != game.view(Viewer::Spectator),
+                "seat {}",
+                seat
+            );
+        }
         for c in cards_in_view(&view) {
             prop_assert!(
                 !hidden.contains(&c),

@@ -291,6 +291,36 @@ fn r6_3_reserve_without_gold_when_none_is_left() {
     assert_eq!(game.supply().gold, 0);
 }
 
+/// R6.4: a seat's view differs from a spectator's only by the cards it
+/// reserved blind; `has_blind_reserve` says when (the server then builds
+/// a seat's state from the spectator's, issue 20).
+#[test]
+fn r6_4_only_a_blind_reserve_makes_a_seats_view_differ_from_a_spectators() {
+    let mut game = Position::new(3).build();
+    let alike = |game: &splendor_rules::Game, seat: Seat| {
+        game.view(Viewer::Seat(seat)) == game.view(Viewer::Spectator)
+    };
+    for seat in 0..3 {
+        assert!(!game.has_blind_reserve(seat));
+        assert!(alike(&game, seat));
+    }
+    // A face-up reserve is public: no difference.
+    ok(&mut game, 0, Action::ReserveFaceUp(CardId(3)));
+    assert!(!game.has_blind_reserve(0));
+    assert!(alike(&game, 0));
+    // A blind one: its owner's view differs, no one else's.
+    ok(&mut game, 1, Action::ReserveFromDeck(Level(2)));
+    assert!(game.has_blind_reserve(1));
+    assert!(!alike(&game, 1));
+    for seat in [0, 2] {
+        assert!(!game.has_blind_reserve(seat));
+        assert!(alike(&game, seat));
+    }
+    // A seat that does not exist has none.
+    assert!(!game.has_blind_reserve(3));
+    assert!(!game.has_blind_reserve(9));
+}
+
 #[test]
 fn r6_4_views_hide_blind_reserves_from_everyone_but_their_owner() {
     let mut game = Position::new(2).build();
