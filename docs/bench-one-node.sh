@@ -5,6 +5,7 @@
 # arguments. The server runs on core 0 and the load generator on core 1
 # (taskset), so that neither takes the other's CPU and runs compare.
 # With RELAY=1 the bare relay stands in for the server (the ceiling).
+# SERVER_ARGS adds flags to the server's (SERVER_ARGS="--commit-delay 0").
 # With SOAK_LOG=FILE, the server's RSS, open files and database size are
 # written to FILE once a minute while the load runs (the soak).
 # usage: docs/bench-one-node.sh loadgen-args...
@@ -23,7 +24,7 @@ else
     --max-connections 20000 --max-connections-per-ip 20000 --max-connects-per-ip-per-minute 1000000 \
     --max-messages-per-second 100000 --message-burst 100000 --max-rooms 100000 \
     --max-rooms-per-session 100000 --max-waiting-rooms-per-ip 100000 --max-tcp-per-peer 0 \
-    --log warn > "$dir/server.log" 2>&1 &
+    --log warn ${SERVER_ARGS:-} > "$dir/server.log" 2>&1 &
 fi
 pid=$!
 for i in $(seq 100); do

@@ -89,7 +89,9 @@ impl AppState {
             url: url.clone(),
             source,
         };
-        let store = Store::open(url.expose()).await.map_err(database)?;
+        let store = Store::open_with(url.expose(), config.storage.store_config())
+            .await
+            .map_err(database)?;
         info!(database = %url, backend = ?store.backend(), "database open");
         let clustered = config.cluster.enabled();
         let state = if clustered {

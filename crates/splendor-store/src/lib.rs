@@ -135,6 +135,16 @@ pub struct StoreConfig {
     pub acquire_timeout: Duration,
     /// How long SQLite waits for a lock held by another process before giving up.
     pub busy_timeout: Duration,
+    /// Group commit's wait on SQLite (issue 20), as PostgreSQL's own
+    /// `commit_delay`: when the last transaction held at least
+    /// `commit_siblings` writes (the store is busy), the writer waits this
+    /// long after the next write arrives and commits whatever came
+    /// meanwhile with it, one fsync for them all. A lone write on a quiet
+    /// store never waits. `Duration::ZERO` turns it off. No write is
+    /// answered before its commit either way.
+    pub commit_delay: Duration,
+    /// See `commit_delay`.
+    pub commit_siblings: usize,
 }
 
 impl Default for StoreConfig {
@@ -145,6 +155,11 @@ impl Default for StoreConfig {
             max_connections: 8,
             acquire_timeout: Duration::from_secs(5),
             busy_timeout: Duration::from_secs(5),
+            // Measured (docs/BENCHMARKS.md): at 250 games in play, 1.5
+            // writes per fsync without it, 6 with it, and 6-17% more
+            // actions per CPU-second.
+            commit_delay: Duration::from_millis(1),
+            commit_siblings: 2,
         }
     }
 }
@@ -206,7 +221,7 @@ impl Store {
                 backend::sqlite_writer::start(
                     &file,
                     receiver,
-                    config.max_batch,
+                    backend::sqlite_writer::Gather::of(&config),
                     Arc::clone(&counters),
                 )?;
                 file.temporary

@@ -6,6 +6,7 @@ mod analysis;
 mod cluster;
 mod derived;
 mod parse;
+mod storage;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -21,6 +22,7 @@ pub use admin::{AdminOptions, AdminToken, MIN_ADMIN_TOKEN_LEN};
 pub use analysis::AnalysisOptions;
 pub use cluster::ClusterOptions;
 pub use parse::{DatabaseUrl, parse_duration, parse_positive_duration};
+pub use storage::StorageTuning;
 
 /// The hard limit of one WebSocket message. A frame above
 /// [`Config::max_frame_bytes`] but below this is answered with
@@ -126,6 +128,9 @@ pub struct Config {
         help_heading = "Storage"
     )]
     pub database_url: Option<DatabaseUrl>,
+    /// How the store commits.
+    #[command(flatten)]
+    pub storage: StorageTuning,
 
     // ---- logs -------------------------------------------------------------
     /// Log lines as pretty text or as JSON.
@@ -529,6 +534,7 @@ impl Default for Config {
             shutdown_grace: Duration::from_secs(10),
             data_dir: PathBuf::from("./data"),
             database_url: None,
+            storage: StorageTuning::default(),
             log_format: LogFormat::Pretty,
             log: "info".into(),
             max_connections: 0,

@@ -42,6 +42,22 @@ fn defaults_match_the_flags() {
 }
 
 #[test]
+fn the_commit_delay_reaches_the_store_and_zero_turns_it_off() {
+    let store = |args: &[&str]| {
+        let mut argv = vec!["splendor-server"];
+        argv.extend_from_slice(args);
+        Config::try_parse_from(argv).unwrap().storage.store_config()
+    };
+    assert_eq!(store(&[]).commit_delay, Duration::from_millis(1));
+    assert_eq!(
+        store(&["--commit-delay", "3ms"]).commit_delay,
+        Duration::from_millis(3)
+    );
+    assert_eq!(store(&["--commit-delay", "0"]).commit_delay, Duration::ZERO);
+    assert!(Config::try_parse_from(["splendor-server", "--commit-delay", "soon"]).is_err());
+}
+
+#[test]
 fn flags_override_defaults() {
     let config = Config::try_parse_from([
         "splendor-server",
