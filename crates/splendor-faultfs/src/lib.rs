@@ -152,7 +152,15 @@ impl Mount {
     /// a process still has a file open in it.
     pub fn unmount(mut self) -> io::Result<()> {
         match self.session.take() {
-            Some(session) => session.umount_and_join(),
+            Some(session) => match session.umount_and_join() {
+                // The kernel may end the FUSE connection at the unmount as
+                // aborted rather than gone (ECONNABORTED where fuser expects
+                // ENODEV; seen once in CI right after the server was
+                // killed): the mount is gone all the same, and what a
+                // power cut leaves was read before (`durable_image`).
+                Err(err) if err.kind() == io::ErrorKind::ConnectionAborted => Ok(()),
+                other => other,
+            },
             None => Ok(()),
         }
     }
