@@ -45,6 +45,8 @@ pub struct LeanStateFrames {
     /// What a spectator sees of the players, and its JSON.
     players: Vec<crate::lean::LeanPlayer>,
     players_json: Vec<u8>,
+    /// Where each player's entry lies in `players_json`, by seat.
+    player_spans: Vec<std::ops::Range<usize>>,
     /// `,"end_triggered":...` and `,"resigned":[...]` when someone did
     end: Vec<u8>,
     /// `,"clocks":[...]` or nothing.
@@ -95,8 +97,20 @@ impl LeanStateFrames {
         field(&mut table, "supply", supply);
         field(&mut table, "levels", levels);
         field(&mut table, "nobles", nobles);
+        // `,"players":[...]` as serde writes it, each entry's place kept so
+        // that a seat's own can be put in its stead.
         let mut players_json = Vec::with_capacity(1024);
-        field(&mut players_json, "players", players);
+        players_json.extend_from_slice(b",\"players\":[");
+        let mut player_spans = Vec::with_capacity(players.len());
+        for (i, player) in players.iter().enumerate() {
+            if i > 0 {
+                players_json.push(b',');
+            }
+            let start = players_json.len();
+            let _ = serde_json::to_writer(&mut players_json, player);
+            player_spans.push(start..players_json.len());
+        }
+        players_json.push(b']');
         let mut end = Vec::with_capacity(24);
         field(&mut end, "end_triggered", end_triggered);
         if !resigned.is_empty() {
@@ -113,6 +127,7 @@ impl LeanStateFrames {
             table,
             players: players.clone(),
             players_json,
+            player_spans,
             end,
             clocks: clocks_json,
         }
@@ -121,7 +136,11 @@ impl LeanStateFrames {
     /// The JSON of `own`, a viewer's lean state of the same version:
     /// exactly `serde_json::to_string(own)`.
     pub fn frame(&self, own: &LeanStateInfo) -> String {
-        let players = (own.players != self.players).then_some(&own.players);
+        let players = if own.players == self.players {
+            Players::Shared
+        } else {
+            Players::All(&own.players)
+        };
         self.write(
             own.kind,
             own.lean,
@@ -132,24 +151,64 @@ impl LeanStateFrames {
         )
     }
 
+    /// The JSON of the lean state a spectator gets: exactly what `frame`
+    /// writes for the state it was made from.
+    pub fn frame_as_spectator(&self) -> String {
+        self.write(self.kind, self.lean, None, None, Players::Shared, None)
+    }
+
+    /// The JSON of the lean state of `you`, a seat that holds a card it
+    /// reserved blind: it sees every other seat as a spectator does and
+    /// its own holdings as `own` (its entry of its own view, R6.4,
+    /// `Game::seat_view`), with its `legal_actions` when it must act:
+    /// exactly what `frame` writes for that seat's own state, without
+    /// building the rest of it.
+    pub fn frame_for_holder(
+        &self,
+        you: Seat,
+        own: &crate::lean::LeanPlayer,
+        legal_actions: Option<&[WireAction]>,
+    ) -> String {
+        let players = match self.player_spans.get(usize::from(you)) {
+            Some(span) if own.seat == you => Players::One(span.clone(), own),
+            // Not a seat of this game: nothing of its own to show.
+            _ => Players::Shared,
+        };
+        self.write(
+            self.kind,
+            self.lean,
+            None,
+            Some(you),
+            players,
+            legal_actions,
+        )
+    }
+
     /// The JSON of the lean state of `you`, a seat that sees the game as a
     /// spectator does (it holds no card reserved blind: R6.4,
     /// `Game::has_blind_reserve`), with its `legal_actions` when it must
     /// act: exactly what `frame` writes for that seat's own state, without
     /// building it.
     pub fn frame_for_seat(&self, you: Seat, legal_actions: Option<&[WireAction]>) -> String {
-        self.write(self.kind, self.lean, None, Some(you), None, legal_actions)
+        self.write(
+            self.kind,
+            self.lean,
+            None,
+            Some(you),
+            Players::Shared,
+            legal_actions,
+        )
     }
 
     /// A viewer's frame: its own parts around the shared ones; `players`
-    /// when the viewer's differ from the spectator's.
+    /// says which of the players' entries are the viewer's own.
     fn write(
         &self,
         kind: &str,
         lean: bool,
         id: Option<&RequestId>,
         you: Option<Seat>,
-        players: Option<&Vec<crate::lean::LeanPlayer>>,
+        players: Players<'_>,
         legal_actions: Option<&[WireAction]>,
     ) -> String {
         let mut out = Vec::with_capacity(
@@ -171,8 +230,13 @@ impl LeanStateFrames {
         }
         out.extend_from_slice(&self.table);
         match players {
-            None => out.extend_from_slice(&self.players_json),
-            Some(players) => field(&mut out, "players", players),
+            Players::Shared => out.extend_from_slice(&self.players_json),
+            Players::All(players) => field(&mut out, "players", &players),
+            Players::One(span, own) => {
+                out.extend_from_slice(&self.players_json[..span.start]);
+                let _ = serde_json::to_writer(&mut out, own);
+                out.extend_from_slice(&self.players_json[span.end..]);
+            }
         }
         out.extend_from_slice(&self.end);
         if let Some(legal) = legal_actions {
@@ -182,6 +246,16 @@ impl LeanStateFrames {
         out.push(b'}');
         text(out)
     }
+}
+
+/// Which players' entries of a frame are the viewer's own.
+enum Players<'a> {
+    /// None: every entry is the spectator's.
+    Shared,
+    /// All of them (a state built whole for the viewer).
+    All(&'a [crate::lean::LeanPlayer]),
+    /// One seat's, at its place in the shared JSON; the rest are shared.
+    One(std::ops::Range<usize>, &'a crate::lean::LeanPlayer),
 }
 
 /// The `events` of one action as lean connections get them (cards and
@@ -273,6 +347,7 @@ mod tests {
         let mut legal = Vec::new();
         let mut blind_reserves = 0;
         let mut seats_alike = 0;
+        let mut holders = 0;
         for seed in 0..30u64 {
             let players = 2 + (seed % 3) as u8;
             let mut game = Game::new(players, Options::default(), seed).expect("a game");
@@ -351,6 +426,39 @@ mod tests {
                             "seed {seed}, version {version}, {viewer:?}"
                         );
                     }
+                    // A seat with one: the shared frame with its own entry
+                    // in its place (R6.4).
+                    if let Viewer::Seat(you) = viewer
+                        && game.has_blind_reserve(you)
+                    {
+                        holders += 1;
+                        let own = crate::lean::lean_player(
+                            you,
+                            &game.seat_view(you, viewer).expect("a seat"),
+                        );
+                        let frame = state_frames.frame_for_holder(
+                            you,
+                            &own,
+                            state.legal_actions.as_deref(),
+                        );
+                        assert_eq!(
+                            frame,
+                            serde_json::to_string(&state).unwrap(),
+                            "seed {seed}, version {version}, {viewer:?}"
+                        );
+                        assert_ne!(
+                            frame,
+                            state_frames.frame_for_seat(you, state.legal_actions.as_deref()),
+                            "a holder's frame shows its blind reserve"
+                        );
+                    }
+                    if viewer == Viewer::Spectator {
+                        assert_eq!(
+                            state_frames.frame_as_spectator(),
+                            serde_json::to_string(&state).unwrap(),
+                            "seed {seed}, version {version}"
+                        );
+                    }
                     if viewer == Viewer::Seat(seat) {
                         state.id = Some(RequestId::String("r-1".into()));
                     }
@@ -395,6 +503,7 @@ mod tests {
             seats_alike > 1000,
             "{seats_alike} seats without a blind reserve"
         );
+        assert!(holders > 500, "{holders} seats with a blind reserve");
     }
 
     /// A seat's own blind reserve is in its frame and in no one else's.

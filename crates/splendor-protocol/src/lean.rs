@@ -15,7 +15,7 @@
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
-use splendor_rules::{CardId, Color, Level, NobleId, Seat, View};
+use splendor_rules::{CardId, Color, Level, NobleId, Seat, SeatView, View};
 
 use crate::WireAction;
 use crate::client::RequestId;
@@ -148,31 +148,37 @@ pub fn lean_state_info(view: &View, ctx: StateContext<'_>) -> LeanStateInfo {
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| LeanPlayer {
-                seat: i as Seat,
-                points: s.points,
-                tokens: s.tokens.into(),
-                bonuses: s.bonuses.into(),
-                cards: s.purchased.to_vec(),
-                nobles: s.nobles.to_vec(),
-                reserved: s
-                    .reserved
-                    .iter()
-                    .map(|r| {
-                        let info = crate::view::reserved_info(r);
-                        LeanReserved {
-                            level: info.level,
-                            from_deck: info.from_deck,
-                            card: info.card.map(|c| c.id),
-                        }
-                    })
-                    .collect(),
-            })
+            .map(|(i, s)| lean_player(i as Seat, s))
             .collect(),
         end_triggered: view.end_triggered,
         resigned: view.resigned.clone(),
         legal_actions: ctx.legal_actions,
         clocks: ctx.clocks,
+    }
+}
+
+/// One seat's entry of a lean state, from what the rules crate let the
+/// receiver see of it (`Game::seat_view`, R6.4).
+pub fn lean_player(seat: Seat, s: &SeatView) -> LeanPlayer {
+    LeanPlayer {
+        seat,
+        points: s.points,
+        tokens: s.tokens.into(),
+        bonuses: s.bonuses.into(),
+        cards: s.purchased.to_vec(),
+        nobles: s.nobles.to_vec(),
+        reserved: s
+            .reserved
+            .iter()
+            .map(|r| {
+                let info = crate::view::reserved_info(r);
+                LeanReserved {
+                    level: info.level,
+                    from_deck: info.from_deck,
+                    card: info.card.map(|c| c.id),
+                }
+            })
+            .collect(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! message becomes an [`Effect::Send`]; a message that several connections
 //! get byte for byte (the spectators' view) is serialised once and shared.
 
-use splendor_protocol::lean::lean_state_info;
+use splendor_protocol::lean::{lean_player, lean_state_info};
 use splendor_protocol::view::{StateContext, result_info, state_info, wire_event};
 use splendor_protocol::{
     EventsFrames, EventsInfo, HistoryInfo, LeanStateFrames, LeanStateInfo, RequestId, Reveal, Role,
@@ -284,23 +284,26 @@ impl RoomCore {
             };
             frames.push(SharedFrame::from_text(frame));
         }
-        // A seat that holds no blind reserve sees what a spectator sees
-        // (R6.4): its state is the shared one with its seat and legal
-        // actions, spliced without a view of its own.
+        // A seat sees what a spectator sees but for its own blind reserves
+        // (R6.4): its state is the shared one with its seat, its legal
+        // actions and, when it holds a blind reserve, its own entry of the
+        // players, spliced without a view of its own.
         let state = match viewer {
-            Viewer::Seat(you)
-                if self
-                    .running
-                    .as_ref()
-                    .is_some_and(|r| !r.game().has_blind_reserve(you)) =>
-            {
+            Viewer::Seat(you) => {
+                let own = self.running.as_ref().and_then(|r| {
+                    let game = r.game();
+                    game.has_blind_reserve(you)
+                        .then(|| game.seat_view(you, viewer))
+                        .flatten()
+                        .map(|entry| lean_player(you, &entry))
+                });
                 let legal = self.legal_for(you);
-                shared.state.frame_for_seat(you, legal.as_deref())
+                match own {
+                    Some(own) => shared.state.frame_for_holder(you, &own, legal.as_deref()),
+                    None => shared.state.frame_for_seat(you, legal.as_deref()),
+                }
             }
-            _ => match self.lean_state_for(viewer) {
-                Some(state) => shared.state.frame(&state),
-                None => return Vec::new(),
-            },
+            Viewer::Spectator => shared.state.frame_as_spectator(),
         };
         frames.push(SharedFrame::from_text(state));
         if let Some(result) = self.result_message() {

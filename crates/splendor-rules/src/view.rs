@@ -15,47 +15,56 @@ impl Game {
         }
     }
 
+    /// What `viewer` may see of one seat's holdings (R6.4): the seat's
+    /// entry of [`Game::view`], without the rest of the view. Its own
+    /// blind reserves in full for the seat itself, as their level only for
+    /// anyone else. `None` for a seat that does not exist.
+    pub fn seat_view(&self, seat: Seat, viewer: Viewer) -> Option<SeatView> {
+        if seat >= self.players {
+            return None;
+        }
+        let st = &self.seats[seat as usize];
+        let owner = viewer == Viewer::Seat(seat);
+        Some(SeatView {
+            tokens: st.tokens,
+            bonuses: st.bonuses,
+            points: st.points,
+            purchased: (0..90u8)
+                .filter(|&c| st.purchased & (1 << c) != 0)
+                .map(CardId)
+                .collect(),
+            nobles: (0..10u8)
+                .filter(|&n| st.nobles & (1 << n) != 0)
+                .map(NobleId)
+                .collect(),
+            reserved: st
+                .reserved()
+                .iter()
+                .enumerate()
+                .map(|(i, &card)| {
+                    let blind = st.is_blind(i);
+                    if blind && !owner {
+                        ReservedView::Hidden {
+                            level: crate::card(CardId(card)).map_or(Level(0), |c| c.level),
+                        }
+                    } else {
+                        ReservedView::Card {
+                            card: CardId(card),
+                            from_deck: blind,
+                        }
+                    }
+                })
+                .collect(),
+        })
+    }
+
     /// What `viewer` may see (R6.4): all public state; the viewer's own
     /// reserved cards in full; other seats' blind reserves as their level
     /// only; face-up reserves in full; deck sizes but never their order.
     /// A seat number that does not exist sees what a spectator sees.
     pub fn view(&self, viewer: Viewer) -> View {
         let seats = (0..self.players)
-            .map(|seat| {
-                let st = &self.seats[seat as usize];
-                let owner = viewer == Viewer::Seat(seat);
-                SeatView {
-                    tokens: st.tokens,
-                    bonuses: st.bonuses,
-                    points: st.points,
-                    purchased: (0..90u8)
-                        .filter(|&c| st.purchased & (1 << c) != 0)
-                        .map(CardId)
-                        .collect(),
-                    nobles: (0..10u8)
-                        .filter(|&n| st.nobles & (1 << n) != 0)
-                        .map(NobleId)
-                        .collect(),
-                    reserved: st
-                        .reserved()
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &card)| {
-                            let blind = st.is_blind(i);
-                            if blind && !owner {
-                                ReservedView::Hidden {
-                                    level: crate::card(CardId(card)).map_or(Level(0), |c| c.level),
-                                }
-                            } else {
-                                ReservedView::Card {
-                                    card: CardId(card),
-                                    from_deck: blind,
-                                }
-                            }
-                        })
-                        .collect(),
-                }
-            })
+            .filter_map(|seat| self.seat_view(seat, viewer))
             .collect();
         let noble_choices = match self.phase {
             Phase::ChooseNoble { seat } => {

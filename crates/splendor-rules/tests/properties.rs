@@ -157,6 +157,24 @@ fn check_hidden_information(game: &Game, events: &[Event]) -> Result<(), TestCas
                 seat
             );
         }
+        // The difference is in the seat's own entry alone, which
+        // `seat_view` gives without the rest (the server splices a seat's
+        // state from the spectator's and that entry, issue 20).
+        let public = game.view(Viewer::Spectator);
+        for (s, entry) in view.seats.iter().enumerate() {
+            let s = s as Seat;
+            prop_assert_eq!(Some(entry.clone()), game.seat_view(s, viewer));
+            if viewer != Viewer::Seat(s) {
+                prop_assert_eq!(
+                    entry,
+                    &public.seats[s as usize],
+                    "{:?} sees seat {}",
+                    viewer,
+                    s
+                );
+            }
+        }
+        prop_assert_eq!(game.seat_view(game.players(), viewer), None);
         for c in cards_in_view(&view) {
             prop_assert!(
                 !hidden.contains(&c),

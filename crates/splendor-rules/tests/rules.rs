@@ -312,6 +312,21 @@ fn r6_4_only_a_blind_reserve_makes_a_seats_view_differ_from_a_spectators() {
     ok(&mut game, 1, Action::ReserveFromDeck(Level(2)));
     assert!(game.has_blind_reserve(1));
     assert!(!alike(&game, 1));
+    // ... and only in its own entry, which `seat_view` gives alone.
+    let own = game.view(Viewer::Seat(1));
+    let public = game.view(Viewer::Spectator);
+    assert_ne!(own.seats[1], public.seats[1]);
+    assert_eq!(
+        game.seat_view(1, Viewer::Seat(1)).as_ref(),
+        Some(&own.seats[1])
+    );
+    assert_eq!(
+        game.seat_view(1, Viewer::Seat(0)).as_ref(),
+        Some(&public.seats[1])
+    );
+    for seat in [0, 2] {
+        assert_eq!(own.seats[seat], public.seats[seat]);
+    }
     for seat in [0, 2] {
         assert!(!game.has_blind_reserve(seat));
         assert!(alike(&game, seat));
