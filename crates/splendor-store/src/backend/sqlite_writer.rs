@@ -226,6 +226,14 @@ mod tests {
         assert!(gather.waits(2, &[]));
         // Closing never waits.
         assert!(!gather.waits(5, &close));
+        // Nor does a full batch: nothing more could join it.
+        let write = || {
+            let (reply, _) = tokio::sync::oneshot::channel();
+            let id = crate::SessionId(uuid::Uuid::nil());
+            Command::Write(crate::writer::WriteOp::MarkBot { id }, reply)
+        };
+        assert!(gather.waits(5, &[write(), write(), write()]));
+        assert!(!gather.waits(5, &[write(), write(), write(), write()]));
         // Off.
         let off = Gather {
             delay: Duration::ZERO,
