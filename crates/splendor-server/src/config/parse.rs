@@ -104,3 +104,14 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .map(Duration::from_millis)
         .ok_or_else(|| format!("{text:?} is too long"))
 }
+
+/// A VAPID contact: a `mailto:` address or an `https://` URL (RFC 8292).
+pub(super) fn parse_push_contact(text: &str) -> Result<String, String> {
+    let ok = (text.starts_with("mailto:") && text.len() > 8 && text.contains('@'))
+        || (text.starts_with("https://") && text.len() > 8);
+    if ok && text.len() <= 256 && !text.chars().any(char::is_whitespace) {
+        Ok(text.to_owned())
+    } else {
+        Err("a push contact is mailto:you@example.org or an https:// URL".into())
+    }
+}
