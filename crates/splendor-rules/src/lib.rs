@@ -48,6 +48,7 @@ mod reject;
 mod resign;
 mod sample;
 mod setup;
+mod snapshot;
 mod swar;
 mod view;
 
@@ -56,7 +57,8 @@ pub use game::Game;
 pub use reject::{CODES as REFUSAL_CODES, RULES as REFUSAL_RULES};
 pub use resign::bot_mask;
 pub use sample::Sampler;
-pub use setup::{ReservedCard, SeatSnapshot, Snapshot, seat_order};
+pub use setup::seat_order;
+pub use snapshot::{ReservedCard, SeatSnapshot, Snapshot};
 
 /// The five gem colours, always in this order (RULES.md preamble).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
