@@ -48,7 +48,7 @@ fn the_commit_delay_reaches_the_store_and_zero_turns_it_off() {
         argv.extend_from_slice(args);
         Config::try_parse_from(argv).unwrap().storage.store_config()
     };
-    assert_eq!(store(&[]).commit_delay, Duration::from_millis(1));
+    assert_eq!(store(&[]).commit_delay, Duration::from_millis(2));
     assert_eq!(
         store(&["--commit-delay", "3ms"]).commit_delay,
         Duration::from_millis(3)

@@ -13,8 +13,9 @@
 //! Under load the writer also waits a little before it commits (as
 //! PostgreSQL's `commit_delay`, [`crate::StoreConfig::commit_delay`]): on a
 //! fast disk an fsync is over before the rooms have made their next
-//! writes, and each commit carried one or two of them; a millisecond's
-//! wait when the last commit carried several gathers about six.
+//! writes, and each commit carried one or two of them. The wait grows
+//! with the last commit's size, up to 2 ms from eight writes on: a
+//! millisecond's wait gathered about six, two about nine.
 //!
 //! The durability contract is unchanged: WAL, `synchronous=FULL` (checked
 //! at open), and no caller hears `Ok` before the commit returned. Reads stay
@@ -99,8 +100,9 @@ impl Opened {
 }
 
 /// How the writer gathers a batch: at most `max_batch` writes; and when
-/// the last batch held at least `siblings` writes, it waits `delay` after
-/// the first of the next before it commits.
+/// the last batch held at least `siblings` writes, it waits after the
+/// first of the next before it commits: a share of `delay` that grows
+/// with the last batch, all of it from `FULL_WAIT_AT` writes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Gather {
     pub(crate) max_batch: usize,
@@ -117,15 +119,28 @@ impl Gather {
         }
     }
 
-    /// Whether to wait for more writes before committing `received`, the
-    /// last batch having held `last` writes.
-    fn waits(&self, last: usize, received: &[Command]) -> bool {
-        !self.delay.is_zero()
+    /// How long to wait for more writes before committing `received`, the
+    /// last batch having held `last` writes: nothing on a quiet store, for
+    /// a full batch or for a `Close`; else `delay` times `last` over
+    /// `FULL_WAIT_AT`, at most `delay`. The wait follows the load: two
+    /// rooms that moved together wait a quarter of it, a busy server all
+    /// of it, and a longer wait gathers a larger batch.
+    fn wait(&self, last: usize, received: &[Command]) -> Option<Duration> {
+        let waits = !self.delay.is_zero()
             && last >= self.siblings.max(1)
             && received.len() < self.max_batch
-            && received.iter().all(|c| matches!(c, Command::Write(..)))
+            && received.iter().all(|c| matches!(c, Command::Write(..)));
+        waits.then(|| {
+            let share = u32::try_from(last.min(FULL_WAIT_AT)).unwrap_or(1);
+            self.delay * share / FULL_WAIT_AT as u32
+        })
     }
 }
+
+/// From how many writes in the last batch the writer waits the whole
+/// `delay`: where one fsync is shared enough that a longer wait saves
+/// little more (docs/BENCHMARKS.md).
+const FULL_WAIT_AT: usize = 8;
 
 fn run(
     mut conn: Connection,
@@ -138,8 +153,8 @@ fn run(
     let mut writes: Pending = Vec::with_capacity(max_batch);
     let mut last = 0;
     while commands.blocking_recv_many(&mut received, max_batch) > 0 {
-        if gather.waits(last, &received) {
-            std::thread::sleep(gather.delay);
+        if let Some(wait) = gather.wait(last, &received) {
+            std::thread::sleep(wait);
             while received.len() < max_batch {
                 match commands.try_recv() {
                     Ok(command) => received.push(command),
@@ -211,34 +226,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_writer_waits_only_when_busy() {
+    fn the_writer_waits_only_when_busy_and_longer_the_busier() {
+        let ms = Duration::from_millis;
         let gather = Gather {
             max_batch: 4,
-            delay: Duration::from_millis(1),
+            delay: ms(2),
             siblings: 2,
         };
         let (tx, _rx) = tokio::sync::oneshot::channel();
         let close = vec![Command::Close(tx)];
         // A quiet store: the last batch held one write, or none.
-        assert!(!gather.waits(0, &[]));
-        assert!(!gather.waits(1, &[]));
-        // A busy one.
-        assert!(gather.waits(2, &[]));
+        assert_eq!(gather.wait(0, &[]), None);
+        assert_eq!(gather.wait(1, &[]), None);
+        // A busy one: a share of the delay that grows with the last batch.
+        assert_eq!(gather.wait(2, &[]), Some(ms(2) / 4));
+        assert_eq!(gather.wait(4, &[]), Some(ms(1)));
+        assert_eq!(gather.wait(FULL_WAIT_AT, &[]), Some(ms(2)));
+        assert_eq!(gather.wait(200, &[]), Some(ms(2)));
         // Closing never waits.
-        assert!(!gather.waits(5, &close));
+        assert_eq!(gather.wait(5, &close), None);
         // Nor does a full batch: nothing more could join it.
         let write = || {
             let (reply, _) = tokio::sync::oneshot::channel();
             let id = crate::SessionId(uuid::Uuid::nil());
             Command::Write(crate::writer::WriteOp::MarkBot { id }, reply)
         };
-        assert!(gather.waits(5, &[write(), write(), write()]));
-        assert!(!gather.waits(5, &[write(), write(), write(), write()]));
+        assert_eq!(gather.wait(8, &[write(), write(), write()]), Some(ms(2)));
+        assert_eq!(gather.wait(8, &[write(), write(), write(), write()]), None);
         // Off.
         let off = Gather {
             delay: Duration::ZERO,
             ..gather
         };
-        assert!(!off.waits(9, &[]));
+        assert_eq!(off.wait(9, &[]), None);
     }
 }
