@@ -1,3 +1,6 @@
+//! How a room closes: after storing a result still owed (`close`), telling
+//! everyone why (`finish_close_with`).
+//!
 //! The server's operators close a room (issue 22). A room waiting for its
 //! start, or whose game is over, simply closes. A game in play is ended
 //! first: its result is the standings it stopped at (R10.3, R10.4, R13.1
@@ -11,7 +14,7 @@ use splendor_protocol::Words;
 use tracing::{info, warn};
 
 use super::core::{AfterResult, Pending, RoomCore};
-use super::effect::{Answer, Write};
+use super::effect::{Answer, Closed, Effect, Write};
 use super::input::Ticket;
 use crate::conn::{Outgoing, Worded};
 use crate::error::LobbyError;
@@ -22,6 +25,51 @@ use crate::write::PersistError;
 pub const CLOSED_BY_OPERATORS: &str = "closed-by-operators";
 
 impl RoomCore {
+    /// Closes the room, after storing a result that failed to store before
+    /// (if storing it fails again, the next start stores it from the log).
+    pub(crate) fn close(&mut self, why: &'static str) {
+        if self.closed {
+            return;
+        }
+        if let Some(running) = &self.running
+            && running.result_pending()
+            && let Some(result) = running.game().result()
+        {
+            let game = running.id();
+            self.write(
+                Write::GameFinished { game, result },
+                Pending::Result {
+                    then: AfterResult::Close { why },
+                },
+            );
+            return;
+        }
+        self.finish_close(why);
+    }
+
+    pub(crate) fn finish_close(&mut self, why: &'static str) {
+        let notice = Worded::RoomClosed {
+            room: self.code.to_string(),
+            reason: Words::new(why),
+            room_goes_on: false,
+        };
+        self.finish_close_with(why, Outgoing::Worded(Box::new(notice)));
+    }
+
+    /// Closes the room, telling everyone `notice`.
+    pub(crate) fn finish_close_with(&mut self, why: &'static str, notice: Outgoing) {
+        info!(reason = why, "room closed");
+        self.closed = true;
+        self.timers.stop_all();
+        let farewell = self.audience().into_iter().map(|a| a.conn).collect();
+        self.effects.push_back(Effect::Closed(Closed {
+            why,
+            sessions: self.people.sessions(),
+            farewell,
+            notice,
+        }));
+    }
+
     /// `Request::Close`.
     pub(crate) fn close_by_operators(&mut self, ticket: Ticket, reason: String) {
         let in_play = self

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use splendor_protocol::{RoomStatus, RoomSummary, SeatOrder, Words};
+use splendor_protocol::{RoomStatus, RoomSummary, SeatOrder};
 use splendor_rules::{Action, Events, Game};
 use tracing::{info, warn};
 use uuid::Uuid;
@@ -27,7 +27,7 @@ use super::bots::BotTurn;
 use super::clock::{ClockOptions, Clocks};
 use super::effect::Mover;
 use super::effect::RoomProbe;
-use super::effect::{Answer, Closed, Effect, Write};
+use super::effect::{Answer, Effect, Write};
 use super::input::{Caller, DriverEvent, Request, Ticket, WriteId};
 use super::running::Running;
 use super::seats::Seats;
@@ -35,7 +35,6 @@ use super::social::Social;
 use super::timers::{RoomTimer, TimerTable, expiry_reason};
 use crate::code::RoomCode;
 use crate::config::RoomConfig;
-use crate::conn::{Outgoing, Worded};
 use crate::error::LobbyError;
 use crate::session::Session;
 use crate::write::GameId;
@@ -539,51 +538,6 @@ impl RoomCore {
             self.rng.next_u64(),
             self.rng.next_u64(),
         ))
-    }
-
-    /// Closes the room, after storing a result that failed to store before
-    /// (if storing it fails again, the next start stores it from the log).
-    pub(crate) fn close(&mut self, why: &'static str) {
-        if self.closed {
-            return;
-        }
-        if let Some(running) = &self.running
-            && running.result_pending()
-            && let Some(result) = running.game().result()
-        {
-            let game = running.id();
-            self.write(
-                Write::GameFinished { game, result },
-                Pending::Result {
-                    then: AfterResult::Close { why },
-                },
-            );
-            return;
-        }
-        self.finish_close(why);
-    }
-
-    pub(crate) fn finish_close(&mut self, why: &'static str) {
-        let notice = Worded::RoomClosed {
-            room: self.code.to_string(),
-            reason: Words::new(why),
-            room_goes_on: false,
-        };
-        self.finish_close_with(why, Outgoing::Worded(Box::new(notice)));
-    }
-
-    /// Closes the room, telling everyone `notice`.
-    pub(crate) fn finish_close_with(&mut self, why: &'static str, notice: Outgoing) {
-        info!(reason = why, "room closed");
-        self.closed = true;
-        self.timers.stop_all();
-        let farewell = self.audience().into_iter().map(|a| a.conn).collect();
-        self.effects.push_back(Effect::Closed(Closed {
-            why,
-            sessions: self.people.sessions(),
-            farewell,
-            notice,
-        }));
     }
 
     /// Whether the room is closed (every request is refused).
