@@ -66,6 +66,7 @@ pub(crate) mod postgres {
     const BACKEND: super::Backend = super::Backend::Postgres;
     include!("queries.rs");
     include!("postgres_writes.rs");
+    include!("postgres_rating_writes.rs");
     include!("rating_queries.rs");
     include!("lease_queries.rs");
     include!("node_queries.rs");

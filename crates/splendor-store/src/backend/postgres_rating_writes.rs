@@ -1,0 +1,112 @@
+// PostgreSQL's rating of a finished rated game, inside the writer's
+// transaction that stores its result (`finish` in postgres_writes.rs),
+// included in `backend::postgres` beside it. SQLite's is in
+// sqlite_writes.rs.
+// `cargo fmt` does not reach an included file: after editing, run
+// `rustfmt --edition 2024 crates/splendor-store/src/backend/postgres_rating_writes.rs`.
+
+/// Updates the ratings of a rated game's seats, inside the transaction that
+/// records its result. Seats of built-in bots are not rated; fewer than two
+/// rated seats rate nobody.
+async fn rate_game(
+    conn: &mut Conn,
+    game_id: Uuid,
+    places: &[u8],
+    finished_at: UnixMillis,
+) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT s.seat, s.session_id, s.name, se.name AS session_name, \
+                COALESCE(se.bot, FALSE) AS session_bot \
+         FROM seats s LEFT JOIN sessions se ON se.id = s.session_id \
+         WHERE s.game_id = $1 AND s.bot IS NULL ORDER BY s.seat",
+    )
+    .bind(game_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut seats = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let seat: i32 = row.try_get("seat")?;
+        let session: Uuid = row.try_get("session_id")?;
+        let seat_name: String = row.try_get("name")?;
+        let name: Option<String> = row.try_get("session_name")?;
+        let bot: bool = row.try_get("session_bot")?;
+        let Some(&place) = usize::try_from(seat).ok().and_then(|s| places.get(s)) else {
+            continue;
+        };
+        let current = sqlx::query(
+            "SELECT rating, deviation, volatility, games, wins FROM ratings WHERE session_id = $1",
+        )
+        .bind(session)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let (before, games, wins) = match current {
+            Some(r) => (
+                skillratings::glicko2::Glicko2Rating {
+                    rating: r.try_get("rating")?,
+                    deviation: r.try_get("deviation")?,
+                    volatility: r.try_get("volatility")?,
+                },
+                r.try_get::<i64, _>("games")?,
+                r.try_get::<i64, _>("wins")?,
+            ),
+            None => (crate::rating::initial(), 0, 0),
+        };
+        seats.push(RatedSeat {
+            seat: u8::try_from(seat).unwrap_or_default(),
+            session,
+            name: name.unwrap_or(seat_name),
+            bot,
+            place,
+            before,
+            games,
+            wins,
+        });
+    }
+    if seats.len() < 2 {
+        return Ok(());
+    }
+    let players = i32::try_from(places.len()).unwrap_or_default();
+    for update in crate::rating::rate(seats) {
+        let seat = &update.seat;
+        let won = i64::from(seat.place == 1);
+        let player_id = crate::rating::player_id(crate::SessionId(seat.session));
+        sqlx::query(
+            "INSERT INTO ratings (session_id, player_id, name, bot, rating, deviation, \
+                                  volatility, games, wins, last_played) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+             ON CONFLICT (session_id) DO UPDATE SET name = excluded.name, bot = excluded.bot, \
+               rating = excluded.rating, deviation = excluded.deviation, \
+               volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, \
+               last_played = excluded.last_played",
+        )
+        .bind(seat.session)
+        .bind(player_id.as_str())
+        .bind(seat.name.as_str())
+        .bind(seat.bot)
+        .bind(update.after.rating)
+        .bind(update.after.deviation)
+        .bind(update.after.volatility)
+        .bind(seat.games + 1)
+        .bind(seat.wins + won)
+        .bind(finished_at)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query(
+            "INSERT INTO rated_results (game_id, session_id, seat, players, place, \
+                                        rating_before, rating_after, deviation_after, finished_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(game_id)
+        .bind(seat.session)
+        .bind(i32::from(seat.seat))
+        .bind(players)
+        .bind(i32::from(seat.place))
+        .bind(seat.before.rating)
+        .bind(update.after.rating)
+        .bind(update.after.deviation)
+        .bind(finished_at)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
