@@ -290,13 +290,12 @@ impl RoomCore {
         // players, spliced without a view of its own.
         let state = match viewer {
             Viewer::Seat(you) => {
-                let own = self.running.as_ref().and_then(|r| {
-                    let game = r.game();
-                    game.has_blind_reserve(you)
-                        .then(|| game.seat_view(you, viewer))
-                        .flatten()
-                        .map(|entry| lean_player(you, &entry))
-                });
+                let own = self
+                    .running
+                    .as_ref()
+                    .filter(|r| r.game().has_blind_reserve(you))
+                    .and_then(|r| r.game().seat_view(you, viewer))
+                    .map(|entry| lean_player(you, &entry));
                 let legal = self.legal_for(you);
                 match own {
                     Some(own) => shared.state.frame_for_holder(you, &own, legal.as_deref()),

@@ -1,7 +1,7 @@
 //! Snapshots of a whole game: its complete state in plain form, and a
 //! [`Game`] built back from one, validated before it exists.
 
-use crate::data::{CARDS, NOBLES};
+use crate::data::CARDS;
 use crate::game::{Game, MAX_RESERVED, NONE, TOKEN_LIMIT};
 use crate::setup::{Seen, game_from_layout, initial_supply};
 use crate::{CardId, Layout, NobleId, Phase, SetupError, Tokens};
@@ -80,14 +80,8 @@ impl Game {
                 let st = &self.seats[s];
                 SeatSnapshot {
                     tokens: st.tokens,
-                    purchased: (0..CARDS.len() as u8)
-                        .filter(|&c| st.purchased & (1 << c) != 0)
-                        .map(CardId)
-                        .collect(),
-                    nobles: (0..NOBLES.len() as u8)
-                        .filter(|&n| st.nobles & (1 << n) != 0)
-                        .map(NobleId)
-                        .collect(),
+                    purchased: st.purchased_cards().collect(),
+                    nobles: st.noble_ids().collect(),
                     reserved: st
                         .reserved()
                         .iter()

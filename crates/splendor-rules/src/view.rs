@@ -1,6 +1,7 @@
 //! [`Game::view`]: the only place a viewer's view of a game is produced (R6.4).
 
-use crate::game::{Game, NONE};
+use crate::data::{CARDS, NOBLES};
+use crate::game::{Game, NONE, SeatState};
 use crate::{CardId, Level, NobleId, Phase, ReservedView, Seat, SeatView, View, Viewer};
 
 impl Game {
@@ -29,14 +30,8 @@ impl Game {
             tokens: st.tokens,
             bonuses: st.bonuses,
             points: st.points,
-            purchased: (0..90u8)
-                .filter(|&c| st.purchased & (1 << c) != 0)
-                .map(CardId)
-                .collect(),
-            nobles: (0..10u8)
-                .filter(|&n| st.nobles & (1 << n) != 0)
-                .map(NobleId)
-                .collect(),
+            purchased: st.purchased_cards().collect(),
+            nobles: st.noble_ids().collect(),
             reserved: st
                 .reserved()
                 .iter()
@@ -98,5 +93,23 @@ impl Game {
             resigned: self.resigned(),
             result: self.result(),
         }
+    }
+}
+
+impl SeatState {
+    /// The cards the seat bought, in id order.
+    pub(crate) fn purchased_cards(&self) -> impl Iterator<Item = CardId> + use<> {
+        let bits = self.purchased;
+        (0..CARDS.len() as u8)
+            .filter(move |&c| bits & (1 << c) != 0)
+            .map(CardId)
+    }
+
+    /// The nobles that visited the seat, in id order.
+    pub(crate) fn noble_ids(&self) -> impl Iterator<Item = NobleId> + use<> {
+        let bits = self.nobles;
+        (0..NOBLES.len() as u8)
+            .filter(move |&n| bits & (1 << n) != 0)
+            .map(NobleId)
     }
 }
