@@ -83,6 +83,7 @@ use tokio::time::{Instant, timeout_at};
 use tracing::{info, warn};
 
 pub use config::{Config, DatabaseUrl, LogFormat};
+pub use notify::outbound::TestNames;
 pub use state::AppState;
 
 /// The durable storage behind a server, as the operations side needs it.

@@ -53,7 +53,9 @@ impl BanTarget {
                 .map(BanTarget::Session)
                 .map_err(|_| format!("{value:?} is not a session id (32 hexadecimal digits)")),
             "name" | BAN_NAME => {
-                let plain = value.chars().filter(|c| *c != '*').count();
+                // Counted in the folded form it is compared in: "*!!!*"
+                // would ban every name.
+                let plain = fold_pattern(value).chars().filter(|c| *c != '*').count();
                 if plain < 3 {
                     return Err(format!(
                         "the name pattern {value:?} needs at least 3 characters besides '*': it would ban too many names"
@@ -93,9 +95,11 @@ impl BanTarget {
     pub(crate) fn matches(&self, who: &Who<'_>) -> bool {
         match self {
             BanTarget::Session(id) => who.session == Some(*id),
+            // Both folded (issue 46): "ѕpаmmer", "ｓｐａｍｍｅｒ" and
+            // "s.p ammer" are caught by a ban of "*spammer*".
             BanTarget::Name(pattern) => who
                 .name
-                .is_some_and(|name| glob(pattern, &name.to_lowercase())),
+                .is_some_and(|name| glob(&fold_pattern(pattern), &splendor_names::fold(name))),
             BanTarget::Address(net, prefix) => who
                 .address
                 .is_some_and(|ip| masked(ip, *prefix) == Some(*net)),
@@ -159,6 +163,16 @@ fn masked(ip: IpAddr, prefix: u8) -> Option<IpAddr> {
 }
 
 /// Whether `text` matches `pattern`, where `*` stands for any text.
+/// A name pattern with each part between its `*` folded
+/// ([`splendor_names::fold`]).
+fn fold_pattern(pattern: &str) -> String {
+    pattern
+        .split('*')
+        .map(splendor_names::fold)
+        .collect::<Vec<_>>()
+        .join("*")
+}
+
 fn glob(pattern: &str, text: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
@@ -344,12 +358,36 @@ mod tests {
     }
 
     #[test]
+    fn name_patterns_see_through_look_alikes() {
+        let spam = BanTarget::parse("name", "*spammer*").unwrap();
+        for name in [
+            "SPAMMER",
+            "\u{0455}pammer",
+            "sp\u{0430}mmer",
+            "ｓｐａｍｍｅｒ",
+            "𝐬𝐩𝐚𝐦𝐦𝐞𝐫",
+            "sp ammer",
+            "s.pammer",
+            "s\u{1E55}ammer",
+            "the SP-AMMER king",
+        ] {
+            assert!(spam.matches(&who(name, "10.0.0.1")), "{name}");
+        }
+        assert!(!spam.matches(&who("spanner", "10.0.0.1")));
+        // A pattern that folds to almost nothing bans nothing.
+        assert!(BanTarget::parse("name", "*!!!*").is_err());
+        assert!(BanTarget::parse("name", "*a.b*").is_err());
+    }
+
+    #[test]
     fn name_patterns_match_any_case_with_stars() {
         let spam = BanTarget::parse("name", "*Spam*").unwrap();
         for name in ["spam", "BigSpammer", "the spam king"] {
             assert!(spam.matches(&who(name, "10.0.0.1")), "{name}");
         }
-        assert!(!spam.matches(&who("spa m", "10.0.0.1")));
+        // Spaces no longer hide a name (issue 46).
+        assert!(spam.matches(&who("spa m", "10.0.0.1")));
+        assert!(!spam.matches(&who("spade", "10.0.0.1")));
         let exact = BanTarget::parse("name", "troll").unwrap();
         assert!(exact.matches(&who("TROLL", "10.0.0.1")));
         assert!(!exact.matches(&who("trolls", "10.0.0.1")));

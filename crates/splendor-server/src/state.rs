@@ -182,7 +182,7 @@ impl AppState {
             let notifier = crate::notify::delivery::start(
                 store.clone(),
                 metrics.clone(),
-                config.webhook_allow_private,
+                crate::notify::outbound::Outbound::of(&config),
                 push.clone(),
             );
             lobby.set_notifier(notifier);

@@ -29,10 +29,16 @@ pub struct OnlineBot {
     pub node: u16,
 }
 
-/// The key under which a program's name is unique: trimmed, in lower
-/// case (so "Gem-Bot" and "gem-bot" are one name).
+/// The key under which a program's name is unique: its folded form
+/// (issue 46, [`splendor_names::fold`]), so "Gem-Bot", "gem bot" and
+/// "Gеm-Bot" with a Cyrillic `е` are one name. A name with no letter or
+/// digit is keyed by itself, trimmed, in lower case.
 pub fn bot_name_key(name: &str) -> String {
-    name.trim().to_lowercase()
+    let folded = splendor_names::fold(name);
+    if folded.is_empty() {
+        return name.trim().to_lowercase();
+    }
+    folded
 }
 
 impl Store {

@@ -165,6 +165,14 @@ impl Store {
         Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
 
+    /// The tries counted under `key` in its current one-minute window, none
+    /// added (issue 46: a sign-in reads a login's failures before it
+    /// answers, and counts only a failure).
+    pub async fn login_tries(&self, key: &str, now: UnixMillis) -> Result<u32, StoreError> {
+        let count = dispatch!(&self.inner.pool, pool, q => q::login_tries(pool, key, now, LOGIN_WINDOW_MS).await)?;
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
+    }
+
     /// Keeps a passkey of `session` (`passkey`: the credential as the
     /// caller serialises it), added by the device with public id `device`
     /// (signing it out removes the passkey); none past `max`: false.

@@ -111,8 +111,9 @@ pub use notify::{NotifySettings, PushSubscription};
 pub use park::ParkedRoom;
 pub use queue::{QueueEntry, QueuePool};
 pub use rating::{
-    BoardKind, BoardPage, MAX_BOARD_PAGE, Opponent, PROVISIONAL_DEVIATION, PlayerRating,
-    RECENT_GAMES, RatedGame, is_player_id, player_id,
+    BoardKind, BoardPage, GAIN_WINDOW_MS, MAX_BOARD_PAGE, MAX_GAIN_PER_OPPONENT, Opponent,
+    PROVISIONAL_DEVIATION, PlayerRating, R13_4_OWN_MOVES, RECENT_GAMES, RatedGame, is_player_id,
+    player_id,
 };
 pub use reports::{NewReport, REPORT_WINDOW_MS, Report, ReportCaps, ReportLine, Reporting};
 pub use writer::WriterStats;

@@ -161,6 +161,32 @@ pub(crate) const ESTABLISHED_GAMES: i64 = 5;
 /// dozen throwaway sessions gains tens of points, not hundreds.
 pub(crate) const FRESH_OPPONENT_WEIGHT: f64 = 0.02;
 
+/// R13.4: a rated game in which a seat that is not a built-in bot made
+/// fewer than this many moves of its own (the stand-in's not counted) is
+/// unrated when it ends, and counts toward no one's established games.
+pub const R13_4_OWN_MOVES: i64 = 5;
+
+/// The most rating points a player gains from one opponent in
+/// [`GAIN_WINDOW_MS`] (issue 46: a farmer beating a throwaway or a friend
+/// again and again gains this much at most a day from each).
+pub const MAX_GAIN_PER_OPPONENT: f64 = 40.0;
+
+/// The window of [`MAX_GAIN_PER_OPPONENT`]: a day.
+pub const GAIN_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The rating stored when a seat that gained `gained_before` from one of
+/// this game's opponents in the last [`GAIN_WINDOW_MS`] (the most it
+/// gained from any of them) goes up: its gain is cut to what is left of
+/// [`MAX_GAIN_PER_OPPONENT`]. A loss is never cut, and the deviation and
+/// volatility are Glicko-2's as computed.
+pub(crate) fn cap_gain(update: &mut RatedUpdate, gained_before: f64) {
+    let gain = update.after.rating - update.seat.before.rating;
+    let left = (MAX_GAIN_PER_OPPONENT - gained_before).max(0.0);
+    if gain > left {
+        update.after.rating = update.seat.before.rating + left;
+    }
+}
+
 /// The Glicko-2 step of one game: every seat's new rating from everyone's
 /// rating before it and the pairwise results of their places. In the
 /// people's pool, results against opponents with fewer than
@@ -293,6 +319,31 @@ mod tests {
             games: ESTABLISHED_GAMES,
             ..seat(place)
         }
+    }
+
+    #[test]
+    fn a_gain_is_cut_to_what_is_left_of_a_days_share_of_an_opponent() {
+        let mut out = rate(vec![seat(1), established(2)]);
+        let won = out.remove(0);
+        let full = won.after.rating - won.seat.before.rating;
+        assert!(full > MAX_GAIN_PER_OPPONENT, "{full}");
+        let mut cut = won.clone();
+        cap_gain(&mut cut, 0.0);
+        assert_eq!(
+            cut.after.rating - cut.seat.before.rating,
+            MAX_GAIN_PER_OPPONENT
+        );
+        let mut cut = won.clone();
+        cap_gain(&mut cut, 30.0);
+        assert!((cut.after.rating - cut.seat.before.rating - 10.0).abs() < 1e-9);
+        let mut none = won.clone();
+        cap_gain(&mut none, 55.0);
+        assert_eq!(none.after.rating, none.seat.before.rating);
+        // A loss is a loss.
+        let mut lost = out.remove(0);
+        let before = lost.after.rating;
+        cap_gain(&mut lost, 100.0);
+        assert_eq!(lost.after.rating, before);
     }
 
     /// Issue 22: a farmer who beats twelve fresh throwaway sessions, one

@@ -19,7 +19,10 @@ async fn a_program_name_is_held_by_one_session_whatever_its_case(db: TestDb) {
     let store = db.open().await;
     let (gem, _) = store.create_session("Gem-Bot", 1).await.unwrap();
     let (other, _) = store.create_session("gem-bot", 2).await.unwrap();
-    assert_eq!(bot_name_key("  Gem-Bot "), "gem-bot");
+    assert_eq!(bot_name_key("  Gem-Bot "), bot_name_key("gembot"));
+    // Look-alikes are one name (issue 46).
+    assert_eq!(bot_name_key("G\u{0435}m Bot"), bot_name_key("gem-bot"));
+    assert_ne!(bot_name_key("Gem-Bot"), bot_name_key("Gem-Bot-2"));
     assert_eq!(store.bot_name_holder("gem-bot").await.unwrap(), None);
     assert!(store.claim_bot_name(gem, "Gem-Bot", 10).await.unwrap());
     // Again: still its own.

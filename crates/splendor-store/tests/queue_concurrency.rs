@@ -74,6 +74,20 @@ async fn queue_traffic_vs_writer(db: TestDb) {
             errors.push(format!("create: {e}"));
             continue;
         }
+        // Five moves of each seat's own: rated (R13.4).
+        for seq in 0..10u32 {
+            let record = splendor_store::ActionRecord {
+                game_id: id,
+                seq,
+                seat: (seq % 2) as u8,
+                action_json: r#"{"type":"take","gems":["red"]}"#.into(),
+                at: 1_000 + i64::from(seq),
+                meta_json: None,
+            };
+            if let Err(e) = store.append_action(record).await {
+                errors.push(format!("append: {e}"));
+            }
+        }
         if let Err(e) = store.finish_game(id, "{}", 5_000, &[1, 2]).await {
             errors.push(format!("finish: {e}"));
         }

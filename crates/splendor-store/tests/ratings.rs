@@ -6,7 +6,8 @@ mod common;
 
 use common::{TestDb, on_both_backends};
 use splendor_store::{
-    BoardKind, NewGame, QueuePool, SeatRecord, SessionId, Store, StoreError, player_id,
+    ActionRecord, BoardKind, MAX_GAIN_PER_OPPONENT, NewGame, QueuePool, R13_4_OWN_MOVES,
+    SeatRecord, SessionId, Store, StoreError, player_id,
 };
 use uuid::Uuid;
 
@@ -22,7 +23,168 @@ on_both_backends!(
     a_game_with_bots_takes_the_asker_first_and_only_while_queued,
     a_farmer_beating_a_dozen_throwaway_sessions_gains_little,
     a_marked_session_is_off_the_leaderboard_until_the_mark_is_lifted,
+    r13_4_a_rated_game_with_a_seat_short_of_five_own_moves_is_unrated,
+    a_players_gain_from_one_opponent_is_capped_per_day,
 );
+
+/// Appends `each` moves per seat of a game of `seats` seats, in turn, from
+/// `seq` on (`by`: who made them, as the server stores it); the next seq.
+async fn moves(store: &Store, id: u128, seats: u8, each: u32, by: Option<&str>) -> u32 {
+    let mut seq = store
+        .game(Uuid::from_u128(id))
+        .await
+        .unwrap()
+        .map_or(0, |g| g.actions.len() as u32);
+    for _ in 0..each {
+        for seat in 0..seats {
+            store
+                .append_action(ActionRecord {
+                    game_id: Uuid::from_u128(id),
+                    seq,
+                    seat,
+                    action_json: format!(r#"{{"type":"take","gems":["red"],"n":{seq}}}"#),
+                    at: 200 + i64::from(seq),
+                    meta_json: by.map(|by| format!(r#"{{"by":"{by}"}}"#)),
+                })
+                .await
+                .unwrap();
+            seq += 1;
+        }
+    }
+    seq
+}
+
+/// Finishes game `id` with `places` after five moves of every seat's own
+/// (R13.4: a rated game needs them to stay rated).
+async fn finish(store: &Store, id: u128, at: i64, places: &[u8]) -> Result<(), StoreError> {
+    moves(store, id, places.len() as u8, R13_4_OWN_MOVES as u32, None).await;
+    store
+        .finish_game(Uuid::from_u128(id), "{}", at, places)
+        .await
+}
+
+/// R13.4: a seat of a person or program with four moves of its own (and
+/// the stand-in's besides) makes a rated game unrated: no rating moves,
+/// no game counts; with five it is rated. Built-in bots need none.
+async fn r13_4_a_rated_game_with_a_seat_short_of_five_own_moves_is_unrated(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["ann", "bob", "cy"]).await;
+    store
+        .create_game(rated_game(1, &ids[..2], &["ann", "bob"], &[]))
+        .await
+        .unwrap();
+    // Four turns each by themselves, then the stand-in plays bob's turns.
+    moves(&store, 1, 2, 4, None).await;
+    let mut seq = moves(&store, 1, 1, 1, None).await;
+    for _ in 0..6 {
+        for (seat, by) in [(1, Some("stand_in")), (0, None)] {
+            store
+                .append_action(ActionRecord {
+                    game_id: Uuid::from_u128(1),
+                    seq,
+                    seat,
+                    action_json: r#"{"type":"take","gems":["red"]}"#.into(),
+                    at: 900 + i64::from(seq),
+                    meta_json: by.map(|by: &str| format!(r#"{{"by":"{by}"}}"#)),
+                })
+                .await
+                .unwrap();
+            seq += 1;
+        }
+    }
+    store
+        .finish_game(Uuid::from_u128(1), "{}", 1_000, &[1, 2])
+        .await
+        .unwrap();
+    for id in &ids[..2] {
+        assert_eq!(store.rating_of(*id).await.unwrap(), None, "R13.4: unrated");
+    }
+    let game = store.game(Uuid::from_u128(1)).await.unwrap().unwrap();
+    assert!(!game.rated, "the stored game says unrated");
+    // Five each: rated. A built-in bot's seat needs none of its own.
+    store
+        .create_game(rated_game(
+            2,
+            &ids,
+            &["ann", "bob", "bot"],
+            &[None, None, Some("greedy")],
+        ))
+        .await
+        .unwrap();
+    moves(&store, 2, 2, R13_4_OWN_MOVES as u32, None).await;
+    store
+        .finish_game(Uuid::from_u128(2), "{}", 2_000, &[1, 2, 3])
+        .await
+        .unwrap();
+    let ann = store.rating_of(ids[0]).await.unwrap().unwrap();
+    assert_eq!(ann.games, 1, "{ann:?}");
+    assert!(store.game(Uuid::from_u128(2)).await.unwrap().unwrap().rated);
+}
+
+/// Issue 46: beating one established opponent again and again gains at
+/// most MAX_GAIN_PER_OPPONENT a day from them; a day later, more.
+async fn a_players_gain_from_one_opponent_is_capped_per_day(db: TestDb) {
+    let store = db.open().await;
+    let ids = sessions(&store, &["farmer", "friend", "other"]).await;
+    // The friend is established first, against the third player.
+    for g in 0..5u128 {
+        store
+            .create_game(rated_game(
+                10 + g,
+                &[ids[1], ids[2]],
+                &["friend", "other"],
+                &[],
+            ))
+            .await
+            .unwrap();
+        finish(
+            &store,
+            10 + g,
+            1_000 + g as i64,
+            &[1 + (g % 2) as u8, 2 - (g % 2) as u8],
+        )
+        .await
+        .unwrap();
+    }
+    for g in 0..10u128 {
+        store
+            .create_game(rated_game(
+                20 + g,
+                &[ids[0], ids[1]],
+                &["farmer", "friend"],
+                &[],
+            ))
+            .await
+            .unwrap();
+        finish(&store, 20 + g, 10_000 + g as i64, &[1, 2])
+            .await
+            .unwrap();
+    }
+    let farmer = store.rating_of(ids[0]).await.unwrap().unwrap();
+    assert_eq!(farmer.games, 10);
+    assert!(
+        farmer.rating <= 1500.0 + MAX_GAIN_PER_OPPONENT + 1e-6,
+        "{farmer:?}"
+    );
+    assert!(
+        farmer.rating > 1500.0 + MAX_GAIN_PER_OPPONENT - 1.0,
+        "{farmer:?}"
+    );
+    // A day later the friend is worth points again.
+    let day = splendor_store::GAIN_WINDOW_MS;
+    store
+        .create_game(rated_game(
+            40,
+            &[ids[0], ids[1]],
+            &["farmer", "friend"],
+            &[],
+        ))
+        .await
+        .unwrap();
+    finish(&store, 40, 10_010 + day, &[1, 2]).await.unwrap();
+    let later = store.rating_of(ids[0]).await.unwrap().unwrap();
+    assert!(later.rating > farmer.rating, "{later:?} {farmer:?}");
+}
 
 async fn sessions(store: &Store, names: &[&str]) -> Vec<SessionId> {
     let mut ids = Vec::new();
@@ -79,10 +241,7 @@ async fn a_farmer_beating_a_dozen_throwaway_sessions_gains_little(db: TestDb) {
             ))
             .await
             .unwrap();
-        store
-            .finish_game(Uuid::from_u128(id), "{}", 5_000 + k as i64, &[1, 2])
-            .await
-            .unwrap();
+        finish(&store, id, 5_000 + k as i64, &[1, 2]).await.unwrap();
     }
     let farmer = store.rating_of(ids[0]).await.unwrap().unwrap();
     assert_eq!((farmer.games, farmer.wins), (12, 12));
@@ -104,10 +263,7 @@ async fn a_marked_session_is_off_the_leaderboard_until_the_mark_is_lifted(db: Te
         .create_game(rated_game(1, &ids, &["ann", "bob"], &[]))
         .await
         .unwrap();
-    store
-        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2])
-        .await
-        .unwrap();
+    finish(&store, 1, 10, &[1, 2]).await.unwrap();
     let board = |store: &Store| {
         let store = store.clone();
         async move {
@@ -143,10 +299,7 @@ async fn a_rated_game_moves_ratings_the_right_way_once(db: TestDb) {
     let game = rated_game(1, &ids, &["ann", "bob"], &[]);
     store.create_game(game).await.unwrap();
     // Seat 1 (bob) wins.
-    store
-        .finish_game(Uuid::from_u128(1), "{}", 5_000, &[2, 1])
-        .await
-        .unwrap();
+    finish(&store, 1, 5_000, &[2, 1]).await.unwrap();
     let ann = store
         .rating_of(ids[0])
         .await
@@ -182,10 +335,7 @@ async fn a_rated_game_moves_ratings_the_right_way_once(db: TestDb) {
         .create_game(rated_game(2, &ids, &["ann", "bob"], &[]))
         .await
         .unwrap();
-    store
-        .finish_game(Uuid::from_u128(2), "{}", 6_000, &[1, 2])
-        .await
-        .unwrap();
+    finish(&store, 2, 6_000, &[1, 2]).await.unwrap();
     let ann2 = store.rating_of(ids[0]).await.unwrap().unwrap();
     assert!(ann2.rating > ann.rating);
     assert_eq!(ann2.games, 2);
@@ -201,10 +351,7 @@ async fn unrated_games_and_built_in_bots_are_not_rated(db: TestDb) {
     let mut game = rated_game(1, &ids, &["ann", "bob"], &[]);
     game.rated = false;
     store.create_game(game).await.unwrap();
-    store
-        .finish_game(Uuid::from_u128(1), "{}", 1, &[1, 2])
-        .await
-        .unwrap();
+    finish(&store, 1, 1, &[1, 2]).await.unwrap();
     assert_eq!(store.rating_of(ids[0]).await.unwrap(), None);
     // A rated game against a built-in bot: one rated seat rates nobody.
     let bot = SessionId(Uuid::from_u128(99));
@@ -217,10 +364,7 @@ async fn unrated_games_and_built_in_bots_are_not_rated(db: TestDb) {
         ))
         .await
         .unwrap();
-    store
-        .finish_game(Uuid::from_u128(2), "{}", 2, &[1, 2])
-        .await
-        .unwrap();
+    finish(&store, 2, 2, &[1, 2]).await.unwrap();
     assert_eq!(store.rating_of(ids[0]).await.unwrap(), None);
     assert_eq!(store.rating_of(bot).await.unwrap(), None);
 }
@@ -233,10 +377,7 @@ async fn a_rated_game_needs_a_place_per_seat(db: TestDb) {
         .await
         .unwrap();
     for places in [&[][..], &[1][..], &[1, 3][..], &[0, 1][..]] {
-        let err = store
-            .finish_game(Uuid::from_u128(1), "{}", 1, places)
-            .await
-            .unwrap_err();
+        let err = finish(&store, 1, 1, places).await.unwrap_err();
         assert!(
             matches!(err, StoreError::Invalid { what: "places", .. }),
             "{places:?}: {err}"
@@ -266,18 +407,12 @@ async fn leaderboards_keep_people_and_bots_apart_in_pages(db: TestDb) {
         .create_game(rated_game(1, &ids[..3], &names[..3], &[]))
         .await
         .unwrap();
-    store
-        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2, 3])
-        .await
-        .unwrap();
+    finish(&store, 1, 10, &[1, 2, 3]).await.unwrap();
     store
         .create_game(rated_game(2, &ids[3..], &names[3..], &[]))
         .await
         .unwrap();
-    store
-        .finish_game(Uuid::from_u128(2), "{}", 11, &[1, 2])
-        .await
-        .unwrap();
+    finish(&store, 2, 11, &[1, 2]).await.unwrap();
 
     let humans = store.leaderboard(BoardKind::Humans, 1, 2).await.unwrap();
     assert_eq!(humans.total, 3);
@@ -312,10 +447,7 @@ async fn players_are_found_by_id_and_name(db: TestDb) {
         .create_game(rated_game(1, &ids, &["twin", "twin", "solo"], &[]))
         .await
         .unwrap();
-    store
-        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 1, 3])
-        .await
-        .unwrap();
+    finish(&store, 1, 10, &[1, 1, 3]).await.unwrap();
     let twin = store.player(&player_id(ids[0])).await.unwrap().unwrap();
     assert_eq!(twin.name, "twin");
     assert_eq!(twin.wins, 1, "a shared first place is a win");
@@ -333,10 +465,7 @@ async fn rated_sessions_are_not_pruned(db: TestDb) {
         .create_game(rated_game(1, &ids, &["ann", "bob"], &[]))
         .await
         .unwrap();
-    store
-        .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2])
-        .await
-        .unwrap();
+    finish(&store, 1, 10, &[1, 2]).await.unwrap();
     let (other, _) = store.create_session("idle", 0).await.unwrap();
     let pruned = store.prune_sessions(i64::MAX, i64::MAX).await.unwrap();
     assert_eq!(pruned, 1, "only the unrated session goes");
@@ -429,10 +558,7 @@ async fn ratings_survive_reopening_and_queues_are_cleared(db: TestDb) {
             .create_game(rated_game(1, &ids, &["ann", "bob"], &[]))
             .await
             .unwrap();
-        store
-            .finish_game(Uuid::from_u128(1), "{}", 10, &[1, 2])
-            .await
-            .unwrap();
+        finish(&store, 1, 10, &[1, 2]).await.unwrap();
         store
             .enqueue(ids[0], "ann", (2, QueuePool::People, false), (20, None))
             .await

@@ -168,16 +168,51 @@ struct NewBan {
     minutes: Option<u64>,
     /// Why (the player is shown it).
     reason: String,
+    /// A session's ban only: the range its address belongs to (its /24,
+    /// or /48 for IPv6) is banned too, for as long and for the same
+    /// reason (issue 46: a banned player came back with a new session).
+    #[serde(default)]
+    address_range: bool,
+}
+
+/// The range a session's ban extends to: its address's /24 (IPv4) or /48
+/// (IPv6), as the store recorded where the session was made.
+async fn range_of_session(state: &AppState, target: &BanTarget) -> Result<BanTarget, Refusal> {
+    let BanTarget::Session(id) = target else {
+        return Err(invalid(
+            "address_range extends a session's ban: give it with \"kind\":\"session\"",
+        ));
+    };
+    let row = store(state)?
+        .session_row(splendor_store::SessionId(*id))
+        .await
+        .map_err(store_error)?
+        .ok_or_else(|| invalid(format!("no session {} is known here", id.simple())))?;
+    let ip: std::net::IpAddr = row
+        .client
+        .as_deref()
+        .and_then(|c| c.split('/').next())
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| {
+            invalid("the session's address is not known: ban an address or range by hand")
+        })?;
+    let prefix = if ip.is_ipv4() { 24 } else { 48 };
+    BanTarget::parse("address", &format!("{ip}/{prefix}")).map_err(invalid)
 }
 
 /// `POST /api/admin/bans`: bans a session, a name pattern or an address
-/// range.
+/// range (with `address_range`, a session and its address's range).
 pub(super) async fn create(
     State(state): State<AppState>,
     bytes: Bytes,
 ) -> Result<Response, Refusal> {
     let new: NewBan = body(&bytes)?;
     let target = BanTarget::parse(&new.kind, &new.value).map_err(invalid)?;
+    // Found before anything is made: a refusal changes nothing.
+    let range = match new.address_range {
+        true => Some(range_of_session(&state, &target).await?),
+        false => None,
+    };
     let made = make(
         &state,
         (target.kind(), target.value()),
@@ -185,11 +220,36 @@ pub(super) async fn create(
         &new.reason,
     )
     .await?;
+    let mut announced = announce(&state, &made).await;
+    let range_made = match range {
+        Some(range) => {
+            let made = make(
+                &state,
+                (range.kind(), range.value()),
+                new.minutes,
+                &new.reason,
+            )
+            .await?;
+            announced &= announce(&state, &made).await;
+            Some(ban_json(&made))
+        }
+        None => None,
+    };
+    let mut answer = json!({ "ban": ban_json(&made), "announced": announced });
+    if let Some(range) = range_made {
+        answer["range_ban"] = range;
+    }
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
+}
+
+/// Puts a ban in force on this node and tells the others; whether they
+/// were told.
+async fn announce(state: &AppState, made: &Sanction) -> bool {
     tracing::info!(id = made.id, kind = %made.kind, value = %made.value, "ban made");
-    if let Some(ban) = Ban::from_stored(&made) {
+    if let Some(ban) = Ban::from_stored(made) {
         state.sanctions().tell(ban);
     }
-    let announced = match state.cluster() {
+    match state.cluster() {
         Some(cluster) => {
             cluster
                 .announce_sanctioned(splendor_protocol::node::WireSanction {
@@ -202,12 +262,7 @@ pub(super) async fn create(
                 .await
         }
         None => true,
-    };
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "ban": ban_json(&made), "announced": announced })),
-    )
-        .into_response())
+    }
 }
 
 #[derive(Deserialize)]

@@ -43,6 +43,7 @@ impl Default for Config {
             heartbeat_interval: Duration::from_secs(20),
             heartbeat_timeout: Duration::from_secs(60),
             max_name_chars: names.max_chars as u16,
+            max_name_width: names.max_width as u16,
             name_chars: names.chars,
             max_rooms: lobby.max_rooms,
             max_rooms_per_session: lobby.max_rooms_per_session,
@@ -82,6 +83,8 @@ impl Default for Config {
             park_after: Duration::from_secs(5 * 60),
             park_sweep_every: Duration::from_secs(5),
             webhook_allow_private: false,
+            webhook_ports: Vec::new(),
+            test_names: None,
             min_grace: None,
             room_seed: None,
         }

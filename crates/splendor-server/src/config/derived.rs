@@ -80,6 +80,7 @@ impl Config {
         NamePolicy {
             max_chars: usize::from(self.max_name_chars),
             chars: self.name_chars,
+            max_width: usize::from(self.max_name_width),
         }
     }
 

@@ -260,6 +260,10 @@ pub struct Config {
     /// The most characters in a display name (at most 64).
     #[arg(long, env = "SPLENDOR_MAX_NAME_CHARS", default_value_t = 24, value_parser = clap::value_parser!(u16).range(1..=MAX_NAME_CHARS_LIMIT as i64), help_heading = "Players and rooms")]
     pub max_name_chars: u16,
+    /// The most columns a display name takes when drawn (East Asian
+    /// letters and emoji count two, accents none; issue 46).
+    #[arg(long, env = "SPLENDOR_MAX_NAME_WIDTH", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=128), help_heading = "Players and rooms")]
+    pub max_name_width: u16,
 
     /// A file of words kept out of names and chat (one per line, `#`
     /// comments, `lang: word` to sort them, `word*` for every word it
@@ -511,6 +515,16 @@ pub struct Config {
     /// posts to public HTTPS addresses only.
     #[arg(long, env = "SPLENDOR_WEBHOOK_ALLOW_PRIVATE", hide = true)]
     pub webhook_allow_private: bool,
+    /// Ports webhooks and push endpoints may use besides 443 (issue 46),
+    /// comma-separated, for a host whose own receivers listen elsewhere.
+    /// Default none: a stranger's URL cannot aim the server at another
+    /// service's port (`https://1.1.1.1:6379/`).
+    #[arg(long, env = "SPLENDOR_WEBHOOK_PORTS", value_delimiter = ',')]
+    pub webhook_ports: Vec<u16>,
+    /// Not a command-line setting: names a test resolves as it likes, for
+    /// webhooks and pushes (`notify::outbound::TestNames`).
+    #[arg(skip)]
+    pub test_names: Option<crate::notify::outbound::TestNames>,
     /// Not a command-line setting: R12.2's shortest grace (10 seconds),
     /// lowered only by tests (`LobbyConfig::min_grace`).
     #[arg(skip)]

@@ -10,6 +10,7 @@
 //! Everything is in the store, so every node agrees; a server without a
 //! database answers 404 `not_found` ("this server keeps no identities").
 
+mod hasher;
 mod passkeys;
 mod password;
 

@@ -1,27 +1,44 @@
 //! A password on a session (issue 23): argon2id in PHC form, found by a
 //! login unique among passwords (compared without case). Logging in mints
-//! a token for the device. At most five tries a minute per session and per
-//! address, counted in the store (so on every node together), right or
-//! wrong; the sixth is 429 with `Retry-After`. Changing or removing a
-//! password asks for the current one (a stolen token cannot lock its owner
-//! out), counted the same way.
+//! a token for the device. Changing or removing a password asks for the
+//! current one (a stolen token cannot lock its owner out); those tries are
+//! counted per session and per address, five a minute.
+//!
+//! Signing in (issue 46) is throttled so that nobody can lock another out
+//! (OWASP's authentication guidance): counted in the store, so on every
+//! node together,
+//! - per address: an address that has itself failed [`TRIES_PER_MINUTE`]
+//!   times this minute gets 429 with `Retry-After`, right password or not;
+//! - per login: failures on one login from anywhere only slow that login's
+//!   answers ([`slowdown`], at most 2 s), never refuse them, so an attack
+//!   from many addresses cannot keep the owner out;
+//! - per node: at most [`hasher::QUEUE`] tries wait for the hashing
+//!   threads; past that `busy` (503) at once.
+//!
+//! A device the session already holds (its bearer token) is never slowed
+//! or refused. An unknown login and a wrong password answer alike, in
+//! content and in time: the same counters, the same slowdown, and a whole
+//! verification against a hash nobody's password matches.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use std::time::Duration;
+
 use serde::Deserialize;
 use serde_json::json;
 use splendor_store::{LOGIN_WINDOW_MS, SessionId, Store, unix_millis_now};
 use tracing::{info, warn};
 
+use super::hasher::{Busy, hasher};
 use super::{SignedIn, body, device_label, invalid, me, read, store};
 use crate::AppState;
 use crate::games::ApiError;
 
-/// Tries a minute per session and per address.
+/// Tries a minute per session and per address (changing a password), and
+/// failed sign-ins a minute per address before 429, and per login before
+/// its answers slow down.
 pub(crate) const TRIES_PER_MINUTE: u32 = 5;
 /// A login's length, in characters.
 const LOGIN_CHARS: std::ops::RangeInclusive<usize> = 3..=32;
@@ -83,25 +100,26 @@ fn check_password(password: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Hashes a password off the async threads (argon2 takes tens of ms).
+/// Hashes a password on the hashing threads.
 async fn hash(password: String) -> Result<String, ApiError> {
-    let _turn = ARGON2_AT_ONCE.acquire().await;
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-    })
-    .await
-    .ok()
-    .and_then(Result::ok)
-    .ok_or_else(|| {
-        ApiError::new(
+    match hasher().hash(password).await {
+        Ok(Some(phc)) => Ok(phc),
+        Ok(None) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
             "the password could not be hashed",
-        )
-    })
+        )),
+        Err(Busy) => Err(busy()),
+    }
+}
+
+/// Too many tries wait for this node's hashing threads.
+fn busy() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "too many password tries are waiting on this server; try again in a second",
+    )
 }
 
 /// A hash nobody's password matches, verified against when a login is
@@ -109,17 +127,8 @@ async fn hash(password: String) -> Result<String, ApiError> {
 const NOBODY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c3BsZW5kb3Jub2JvZHk$Wl0vKcMtY1H0ylZ0jyL3o2a/0Mh6ysz0qN3Rzv3Jd1A";
 
 /// Whether `password` matches the PHC string `phc`.
-async fn verify(password: String, phc: String) -> bool {
-    let _turn = ARGON2_AT_ONCE.acquire().await;
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&phc).is_ok_and(|h| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &h)
-                .is_ok()
-        })
-    })
-    .await
-    .unwrap_or(false)
+async fn verify(password: String, phc: String) -> Result<bool, ApiError> {
+    hasher().verify(password, phc).await.map_err(|Busy| busy())
 }
 
 /// Counts a try under each key; 429 with `Retry-After` past the limit.
@@ -162,10 +171,6 @@ fn keys(session: Option<SessionId>, ip: Option<std::net::IpAddr>) -> Vec<String>
     keys
 }
 
-/// Hashes and checks at once on this node: argon2 takes about 19 MiB and
-/// tens of milliseconds of a core each, and must not take the machine.
-static ARGON2_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
-
 fn wrong_current() -> Response {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
@@ -196,7 +201,10 @@ pub(super) async fn check_current(
         .into_response());
     };
     count_tries(store, &keys(Some(id), ip)).await?;
-    if !verify(current, stored.hash).await {
+    if !verify(current, stored.hash)
+        .await
+        .map_err(IntoResponse::into_response)?
+    {
         return Err(wrong_current());
     }
     Ok(true)
@@ -288,14 +296,53 @@ pub(super) async fn login(
     let (headers, ip, bytes) = read(&state, request).await.map_err(|e| e.into_response())?;
     let asked: Login =
         body(&bytes, r#"{"login":"ann","password":"..."}"#).map_err(|e| e.into_response())?;
+    let login = asked.login.trim();
     let found = store
-        .password_by_login(asked.login.trim())
+        .password_by_login(login)
         .await
         .map_err(|e| ApiError::store(e).into_response())?;
-    count_tries(&store, &keys(found.as_ref().map(|f| f.session), ip)).await?;
+    // A device of the session itself is never slowed or refused.
+    let own_device = match &found {
+        Some(found) => crate::my_games::bearer_session(&state, &headers)
+            .await
+            .is_ok_and(|s| s.id.0 == found.session.0),
+        None => false,
+    };
+    let address = ip.map(|ip| format!("address:{}", crate::limits::per_ip::client_key(ip)));
+    // Keyed by what was typed, so an unknown login is counted, slowed and
+    // answered as a known one is.
+    let login_key = format!("login:{}", login.to_lowercase());
+    if !own_device {
+        if let Some(address) = &address {
+            refuse_a_failing_address(&store, address).await?;
+        }
+        let failures = store
+            .login_tries(&login_key, unix_millis_now())
+            .await
+            .map_err(|e| ApiError::store(e).into_response())?;
+        let wait = slowdown(failures);
+        if !wait.is_zero() {
+            info!(
+                failures,
+                wait_ms = wait.as_millis() as u64,
+                "a login under attack is slowed"
+            );
+            tokio::time::sleep(wait).await;
+        }
+    }
     let phc = found.as_ref().map_or(NOBODY.to_owned(), |f| f.hash.clone());
-    let right = verify(asked.password, phc).await;
+    let right = verify(asked.password, phc)
+        .await
+        .map_err(IntoResponse::into_response)?;
     let Some(found) = found.filter(|_| right) else {
+        // Only a failure counts, under the address and the login.
+        let now = unix_millis_now();
+        for key in address.iter().chain([&login_key]) {
+            store
+                .count_login_try(key, now)
+                .await
+                .map_err(|e| ApiError::store(e).into_response())?;
+        }
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "wrong_login",
@@ -307,6 +354,41 @@ pub(super) async fn login(
         .await
         .map_err(|e| e.into_response())
 }
+
+/// 429 with `Retry-After` when `address` has itself failed
+/// [`TRIES_PER_MINUTE`] times in this minute.
+async fn refuse_a_failing_address(store: &Store, address: &str) -> Result<(), Response> {
+    let failed = store
+        .login_tries(address, unix_millis_now())
+        .await
+        .map_err(|e| ApiError::store(e).into_response())?;
+    if failed < TRIES_PER_MINUTE {
+        return Ok(());
+    }
+    warn!(address, "too many failed sign-ins from one address");
+    Err((
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, (LOGIN_WINDOW_MS / 1000).to_string())],
+        Json(json!({
+            "error": "too_many_tries",
+            "message": format!(
+                "{TRIES_PER_MINUTE} wrong passwords from this address in a minute; wait a minute"
+            ),
+        })),
+    )
+        .into_response())
+}
+
+/// How long a sign-in on a login waits when it failed `failures` times
+/// this minute from anywhere: nothing for the first [`TRIES_PER_MINUTE`],
+/// then 250 ms more for each, at most [`MAX_SLOWDOWN`].
+pub(crate) fn slowdown(failures: u32) -> Duration {
+    let over = failures.saturating_sub(TRIES_PER_MINUTE);
+    (Duration::from_millis(250) * over).min(MAX_SLOWDOWN)
+}
+
+/// The longest a sign-in is slowed.
+pub(crate) const MAX_SLOWDOWN: Duration = Duration::from_secs(2);
 
 /// A session proved itself on this device: a token for it.
 pub(super) async fn sign_in(
@@ -340,13 +422,26 @@ mod tests {
 
     #[test]
     fn the_hash_of_nobody_parses_so_an_unknown_login_costs_a_whole_verification() {
+        use argon2::password_hash::{PasswordHash, PasswordVerifier};
         let parsed = PasswordHash::new(NOBODY).expect("a PHC string");
         assert_eq!(parsed.algorithm.as_str(), "argon2id");
+        // The same cost as every hash this server makes.
+        assert!(NOBODY.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
         assert!(
-            Argon2::default()
+            argon2::Argon2::default()
                 .verify_password(b"anything", &parsed)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_login_under_attack_is_slowed_by_at_most_two_seconds_never_refused() {
+        assert_eq!(slowdown(0), Duration::ZERO);
+        assert_eq!(slowdown(TRIES_PER_MINUTE), Duration::ZERO);
+        assert_eq!(slowdown(TRIES_PER_MINUTE + 1), Duration::from_millis(250));
+        assert_eq!(slowdown(TRIES_PER_MINUTE + 4), Duration::from_secs(1));
+        assert_eq!(slowdown(1_000), MAX_SLOWDOWN);
+        assert_eq!(slowdown(u32::MAX), MAX_SLOWDOWN);
     }
 
     #[test]

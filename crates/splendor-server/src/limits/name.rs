@@ -3,7 +3,10 @@
 //! Names are shown to strangers, so beyond control characters the default
 //! also refuses invisible and direction-changing characters (zero-width
 //! spaces, bidi overrides), which let one name pass for another or garble
-//! the text around it.
+//! the text around it, and names drawn wider than [`NamePolicy::max_width`]
+//! columns: East Asian letters count two, and glyphs drawn many columns
+//! wide (U+FDFD, cuneiform: `splendor_names::is_very_wide`) are refused
+//! (issue 46: 24 copies of U+FDFD made a name many screens wide).
 
 use std::fmt;
 use std::str::FromStr;
@@ -79,13 +82,19 @@ pub struct NamePolicy {
     pub max_chars: usize,
     /// Which characters a name may use.
     pub chars: NameChars,
+    /// The most columns it may take when drawn (UAX #11 widths).
+    pub max_width: usize,
 }
+
+/// The most columns a name takes by default.
+pub const DEFAULT_MAX_WIDTH: usize = 20;
 
 impl Default for NamePolicy {
     fn default() -> Self {
         NamePolicy {
             max_chars: 24,
             chars: NameChars::Printable,
+            max_width: DEFAULT_MAX_WIDTH,
         }
     }
 }
@@ -123,6 +132,17 @@ impl NamePolicy {
         }
         if let Some(bad) = name.chars().find(|&c| !self.chars.allows(c)) {
             return Err(bad_char(bad).words("allowed", self.chars.describe()));
+        }
+        if let Some(wide) = name.chars().find(|&c| splendor_names::is_very_wide(c)) {
+            return Err(
+                Words::new("name-wide-glyph").text("code", format!("{:04X}", u32::from(wide)))
+            );
+        }
+        let width = splendor_names::width(name);
+        if width > self.max_width {
+            return Err(Words::new("name-too-wide")
+                .count("width", width)
+                .count("max", self.max_width));
         }
         Ok(folded)
     }
@@ -162,7 +182,11 @@ mod tests {
     }
 
     fn with(chars: NameChars, max_chars: usize) -> NamePolicy {
-        NamePolicy { max_chars, chars }
+        NamePolicy {
+            max_chars,
+            chars,
+            max_width: max_chars,
+        }
     }
 
     #[test]
@@ -171,8 +195,8 @@ mod tests {
         assert_eq!(check(p, "  Ann ").unwrap(), "Ann");
         assert!(check(p, "  Ann \u{200B}").unwrap_err().contains("U+200B"));
         assert_eq!(check(p, "Zoë").unwrap(), "Zoë");
-        assert!(check(p, &"é".repeat(24)).is_ok());
-        let long = check(p, &"x".repeat(25)).unwrap_err();
+        assert!(check(with(NameChars::Printable, 24), &"é".repeat(24)).is_ok());
+        let long = check(with(NameChars::Printable, 24), &"x".repeat(25)).unwrap_err();
         assert!(long.contains("25 characters"), "{long}");
         assert!(check(p, "   ").unwrap_err().contains("empty"));
         // Runs of spaces inside are folded, and counted once.
@@ -212,6 +236,24 @@ mod tests {
             assert!(e.contains("3"), "{e}");
         }
         assert!(check(p, "Vie\u{0323}\u{0302}t").is_ok());
+    }
+
+    #[test]
+    fn names_are_at_most_twenty_columns_wide_and_hold_no_very_wide_glyph() {
+        let p = NamePolicy::default();
+        assert!(check(p, &"x".repeat(20)).is_ok());
+        let wide = check(p, &"x".repeat(21)).unwrap_err();
+        assert!(wide.contains("21 columns"), "{wide}");
+        // East Asian letters take two columns each.
+        assert!(check(p, &"李".repeat(10)).is_ok());
+        assert!(check(p, &"李".repeat(11)).is_err());
+        // Accents take none.
+        assert!(check(p, "Vie\u{0323}\u{0302}t").is_ok());
+        // U+FDFD and cuneiform are drawn many columns wide (issue 46).
+        for bad in ["\u{FDFD}", "a\u{FDFA}", "\u{1242B}", &"\u{FDFD}".repeat(24)] {
+            let e = check(p, bad).unwrap_err();
+            assert!(e.contains("drawn"), "{bad:?}: {e}");
+        }
     }
 
     #[test]

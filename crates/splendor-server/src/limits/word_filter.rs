@@ -9,6 +9,11 @@
 //! case, so "class" is not caught by "ass" (the Scunthorpe problem). A
 //! name with such a word is refused; in chat each such word is masked with
 //! `*` before the line is relayed, so it is never shown.
+//!
+//! Words are compared in their folded form (issue 46,
+//! [`splendor_names::fold`]): "ІDІОТ" in Cyrillic, "ｉｄｉｏｔ" and "ídiot"
+//! are caught as "idiot" is; a name is also caught when, spaces and
+//! punctuation removed, it is such a word ("i.d i o t").
 
 use std::path::Path;
 
@@ -50,7 +55,14 @@ impl WordFilter {
                     n + 1
                 ));
             }
-            words.push((word.to_lowercase(), prefix));
+            let folded = splendor_names::fold(word);
+            if folded.is_empty() {
+                return Err(format!(
+                    "line {}: {line:?} has no letter or digit a name could show",
+                    n + 1
+                ));
+            }
+            words.push((folded, prefix));
         }
         Ok(WordFilter { words })
     }
@@ -73,7 +85,10 @@ impl WordFilter {
     }
 
     fn catches(&self, word: &str) -> bool {
-        let word = word.to_lowercase();
+        let word = splendor_names::fold(word);
+        if word.is_empty() {
+            return false;
+        }
         self.words.iter().any(|(w, prefix)| {
             if *prefix {
                 word.starts_with(w.as_str())
@@ -112,6 +127,16 @@ impl WordFilter {
             .into_iter()
             .map(|(s, e)| &text[s..e])
             .find(|w| self.catches(w))
+    }
+
+    /// The word of a name the filter catches: one of its words, or the
+    /// whole name read as one word ("s.p a m" is "spam").
+    pub fn find_in_name<'a>(&self, name: &'a str) -> Option<&'a str> {
+        if self.words.is_empty() {
+            return None;
+        }
+        self.find(name)
+            .or_else(|| self.catches(name).then_some(name.trim()))
     }
 
     /// `text` with every caught word masked by `*`, one per character.
@@ -162,6 +187,25 @@ mod tests {
         assert_eq!(f.mask("you idiot, sukkel!"), "you *****, ******!");
         assert_eq!(f.mask("a classic"), "a classic");
         assert_eq!(f.mask("Zoë the ass"), "Zoë the ***");
+    }
+
+    #[test]
+    fn look_alikes_are_caught_and_a_name_is_read_whole_too() {
+        let f = filter();
+        for text in [
+            "you \u{0406}D\u{0406}\u{041E}T",
+            "ｉｄｉｏｔ",
+            "\u{ED}diot",
+            "𝐢𝐝𝐢𝐨𝐭s",
+        ] {
+            assert!(f.find(text).is_some(), "{text:?}");
+        }
+        assert_eq!(f.find_in_name("i.d i o t"), Some("i.d i o t"));
+        assert_eq!(f.find_in_name("s u k k e l"), Some("s u k k e l"));
+        assert_eq!(f.find_in_name("the idiot"), Some("idiot"));
+        assert_eq!(f.find_in_name("first class"), None);
+        assert_eq!(f.find_in_name("Ann"), None);
+        assert!(WordFilter::parse("!!!\n").is_err());
     }
 
     #[test]

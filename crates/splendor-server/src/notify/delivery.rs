@@ -17,8 +17,9 @@ use splendor_store::{SessionId, Store};
 use tokio::sync::{Semaphore, mpsc};
 use tracing::{debug, warn};
 
+use super::outbound::Outbound;
 use super::push::Push;
-use super::webhook::{self, PublicOnly};
+use super::webhook;
 use crate::metrics::Metrics;
 
 /// Notices waiting for delivery; past it, new ones are dropped.
@@ -48,7 +49,7 @@ struct Channels {
     store: Store,
     client: reqwest::Client,
     metrics: Metrics,
-    allow_private: bool,
+    rules: Outbound,
     push: Arc<Push>,
 }
 
@@ -56,7 +57,7 @@ struct Channels {
 pub(crate) fn start(
     store: Store,
     metrics: Metrics,
-    allow_private: bool,
+    rules: Outbound,
     push: Arc<Push>,
 ) -> Arc<Deliveries> {
     let (queue, mut rx) = mpsc::channel::<(RoomCode, Notice)>(QUEUE);
@@ -66,7 +67,7 @@ pub(crate) fn start(
         .no_proxy()
         .timeout(TIMEOUT)
         .user_agent(concat!("splendor-server/", env!("CARGO_PKG_VERSION")))
-        .dns_resolver(Arc::new(PublicOnly { allow_private }))
+        .dns_resolver(Arc::new(rules.resolver()))
         .build();
     let client = match client {
         Ok(client) => client,
@@ -79,7 +80,7 @@ pub(crate) fn start(
         store,
         client,
         metrics: metrics.clone(),
-        allow_private,
+        rules,
         push,
     });
     tokio::spawn(async move {
@@ -124,7 +125,7 @@ impl Channels {
             webhook::post(
                 &self.client,
                 &self.metrics,
-                self.allow_private,
+                &self.rules,
                 (url, secret),
                 &room,
                 &notice,
@@ -153,9 +154,7 @@ impl Channels {
         // All of a session's browsers at once: one slow push service does
         // not hold the others (each post is bounded by the client's timeout).
         let pushes = browsers.iter().filter_map(|browser| {
-            if let Err(why) =
-                webhook::check_url(&browser.endpoint, self.allow_private, "push endpoint")
-            {
+            if let Err(why) = self.rules.check_url(&browser.endpoint, "push endpoint") {
                 debug!(why, "a push endpoint is not posted to");
                 self.metrics.notice("push_failed");
                 return None;

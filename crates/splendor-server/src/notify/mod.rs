@@ -8,6 +8,7 @@
 //! webhook (signed with a secret `PUT` gives once) and the browsers.
 
 pub(crate) mod delivery;
+pub(crate) mod outbound;
 pub(crate) mod push;
 pub(crate) mod push_api;
 pub(crate) mod webhook;
@@ -133,7 +134,11 @@ pub(crate) async fn put(
     }
     let (webhook, fresh) = match settings.webhook {
         Some(Some(url)) => {
-            webhook::check_url(&url, state.config().webhook_allow_private, "webhook")
+            let rules = outbound::Outbound::of(state.config());
+            webhook::check_url(&url, &rules).map_err(invalid)?;
+            rules
+                .check_url_now(&url, "webhook")
+                .await
                 .map_err(invalid)?;
             (Some((url, secret()?)), true)
         }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use splendor_store::{PushSubscription, SessionId, unix_millis_now};
 use tracing::warn;
 
+use super::outbound::Outbound;
 use super::push::Push;
 use crate::AppState;
 use crate::games::ApiError;
@@ -125,7 +126,7 @@ pub(crate) struct Keys {
 }
 
 /// Checks a subscription; the row to store, or why not.
-pub(crate) fn check(body: &[u8], allow_private: bool) -> Result<PushSubscription, String> {
+pub(crate) fn check(body: &[u8], rules: &Outbound) -> Result<PushSubscription, String> {
     if body.len() > 4096 {
         return Err("a subscription is at most 4096 bytes".into());
     }
@@ -140,7 +141,7 @@ pub(crate) fn check(body: &[u8], allow_private: bool) -> Result<PushSubscription
             "a push endpoint has at most {MAX_ENDPOINT} characters"
         ));
     }
-    super::webhook::check_url(&sub.endpoint, allow_private, "push endpoint")?;
+    rules.check_url(&sub.endpoint, "push endpoint")?;
     let p256dh = Base64UrlUnpadded::decode_vec(sub.keys.p256dh.trim_end_matches('='))
         .map_err(|_| "keys.p256dh is not base64url".to_owned())?;
     if p256dh.len() != 65 || p256::PublicKey::from_sec1_bytes(&p256dh).is_err() {
@@ -173,7 +174,12 @@ pub(crate) async fn put(
 ) -> Result<StatusCode, ApiError> {
     let push = push_of(&state)?;
     let session = crate::my_games::bearer_session(&state, &headers).await?;
-    let browser = check(&body, state.config().webhook_allow_private).map_err(invalid)?;
+    let rules = Outbound::of(state.config());
+    let browser = check(&body, &rules).map_err(invalid)?;
+    rules
+        .check_url_now(&browser.endpoint, "push endpoint")
+        .await
+        .map_err(invalid)?;
     let session = SessionId(session.id.0);
     let known = push
         .store
@@ -280,9 +286,18 @@ mod tests {
                 r#"{{"endpoint":"{endpoint}","expirationTime":null,"keys":{{"p256dh":"{p256dh}","auth":"{auth}"}},"lang":"nl"}}"#
             )
         };
+        let public = Outbound {
+            allow_private: false,
+            ports: Vec::new(),
+            names: None,
+        };
+        let tests = Outbound {
+            allow_private: true,
+            ..public.clone()
+        };
         let kept = check(
             good("https://fcm.googleapis.com/fcm/send/abc").as_bytes(),
-            false,
+            &public,
         )
         .expect("a browser's subscription");
         assert_eq!(kept.lang, "nl");
@@ -292,6 +307,7 @@ mod tests {
             (good("https://127.0.0.1/x"), "public"),
             (good("https://10.0.0.7/x"), "public"),
             (good("https://localhost/x"), "public"),
+            (good("https://push.example.org:6379/x"), "port 443"),
             (good("not a url"), "not a URL"),
             (
                 good(&format!(
@@ -319,10 +335,10 @@ mod tests {
             ("{}".to_owned(), "missing field"),
             ("x".repeat(5000), "4096"),
         ] {
-            let err = check(body.as_bytes(), false).expect_err(&body);
+            let err = check(body.as_bytes(), &public).expect_err(&body);
             assert!(err.contains(why), "{body}: {err}");
         }
         // A test's push service on this machine, where allowed.
-        assert!(check(good("http://127.0.0.1:9/push").as_bytes(), true).is_ok());
+        assert!(check(good("http://127.0.0.1:9/push").as_bytes(), &tests).is_ok());
     }
 }

@@ -67,7 +67,7 @@ impl Client {
         // The host's word filter: such a name is refused.
         if let Some(word) = name
             .as_deref()
-            .and_then(|n| self.state.word_filter().find(n))
+            .and_then(|n| self.state.word_filter().find_in_name(n))
         {
             let words = Words::new("name-filtered").text("word", word.to_owned());
             return self.reply_error(ErrorCode::InvalidName, words, id);

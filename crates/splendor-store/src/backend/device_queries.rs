@@ -327,6 +327,24 @@ pub(crate) async fn count_login_try(
     .map_err(error)
 }
 
+/// The tries under `key` in its window now, none counted.
+pub(crate) async fn login_tries(
+    pool: &Pool<Db>,
+    key: &str,
+    now: i64,
+    window: i64,
+) -> Result<i64, StoreError> {
+    sqlx::query_scalar::<_, i64>(
+        "SELECT count FROM login_attempts WHERE key = $1 AND window_start > $2",
+    )
+    .bind(key)
+    .bind(now - window)
+    .fetch_optional(pool)
+    .await
+    .map(Option::unwrap_or_default)
+    .map_err(|e| classify(BACKEND, e))
+}
+
 /// Keeps a passkey unless the session has `max` already; whether kept.
 pub(crate) async fn add_passkey(
     pool: &Pool<Db>,

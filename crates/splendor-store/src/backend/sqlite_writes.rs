@@ -327,6 +327,22 @@ fn rate_game(
     places: &[u8],
     finished_at: UnixMillis,
 ) -> Result<(), rusqlite::Error> {
+    // R13.4: a seat of a person or program with fewer than 5 moves of its
+    // own (the stand-in's not counted) makes the game unrated.
+    let short: i64 = tx
+        .prepare_cached(
+            "SELECT COUNT(*) FROM seats s WHERE s.game_id = ?1 AND s.bot IS NULL AND \
+         (SELECT COUNT(*) FROM actions a WHERE a.game_id = s.game_id AND a.seat = s.seat \
+          AND (a.meta_json IS NULL OR a.meta_json NOT LIKE '%\"by\":\"stand_in\"%')) < ?2",
+        )?
+        .query_row(params![game_id, crate::rating::R13_4_OWN_MOVES], |row| {
+            row.get(0)
+        })?;
+    if short > 0 {
+        tx.prepare_cached("UPDATE games SET rated = FALSE WHERE id = ?1")?
+            .execute(params![game_id])?;
+        return Ok(());
+    }
     let rows: Vec<(i32, Uuid, String, Option<String>, bool)> = tx
         .prepare_cached(
             "SELECT s.seat, s.session_id, s.name, se.name AS session_name, \
@@ -382,7 +398,28 @@ fn rate_game(
         return Ok(());
     }
     let players = i32::try_from(places.len()).unwrap_or_default();
-    for update in crate::rating::rate(seats) {
+    for mut update in crate::rating::rate(seats) {
+        // Issue 46: what this seat gained from any of these opponents in
+        // the last day cuts its gain now.
+        let gained: f64 = tx
+            .prepare_cached(
+                "SELECT COALESCE(MAX(gained), 0.0) FROM ( \
+           SELECT b.session_id, SUM(CASE WHEN a.rating_after > a.rating_before \
+                    THEN a.rating_after - a.rating_before ELSE 0 END) AS gained \
+           FROM rated_results a JOIN rated_results b ON b.game_id = a.game_id \
+           WHERE a.session_id = ?1 AND a.finished_at > ?2 AND b.session_id <> a.session_id \
+             AND b.session_id IN (SELECT session_id FROM seats WHERE game_id = ?3 AND session_id IS NOT NULL) \
+           GROUP BY b.session_id) per_opponent",
+            )?
+            .query_row(
+                params![
+                    update.seat.session,
+                    finished_at - crate::rating::GAIN_WINDOW_MS,
+                    game_id
+                ],
+                |row| row.get(0),
+            )?;
+        crate::rating::cap_gain(&mut update, gained);
         let seat = &update.seat;
         let won = i64::from(seat.place == 1);
         let player_id = crate::rating::player_id(SessionId(seat.session));

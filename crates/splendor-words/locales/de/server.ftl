@@ -204,6 +204,8 @@ conn-banned-forever = die Betreiber des Servers haben dich gesperrt: { $reason }
 
 name-empty = der Name ist leer
 name-too-long = der Name hat { $count } Zeichen; höchstens { $max } sind erlaubt
+name-too-wide = der Name ist { $width } Spalten breit; höchstens { $max } sind erlaubt
+name-wide-glyph = der Name enthält U+{ $code }, ein Zeichen, das viele Spalten breit gezeichnet wird
 name-invisible = der Name enthält das unsichtbare Zeichen U+{ $code }; Namen dürfen { $allowed } enthalten
 name-char = der Name enthält { $char } (U+{ $code }); Namen dürfen { $allowed } enthalten
 name-filtered = der Name enthält ein Wort, das dieser Server nicht zulässt: { $word }

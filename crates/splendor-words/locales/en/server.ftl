@@ -191,6 +191,8 @@ conn-banned-forever = the server's operators banned you: { $reason }
 
 name-empty = the name is empty
 name-too-long = the name has { $count } characters; at most { $max } are allowed
+name-too-wide = the name takes { $width } columns; at most { $max } are allowed
+name-wide-glyph = the name contains U+{ $code }, a character drawn many columns wide
 name-invisible = the name contains the invisible character U+{ $code }; names may use { $allowed }
 name-char = the name contains { $char } (U+{ $code }); names may use { $allowed }
 name-filtered = the name contains a word this server does not allow: { $word }

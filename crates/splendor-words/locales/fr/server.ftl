@@ -205,6 +205,8 @@ conn-banned-forever = les opérateurs du serveur vous ont banni : { $reason }
 
 name-empty = le nom est vide
 name-too-long = le nom compte { $count } caractères ; { $max } au plus sont autorisés
+name-too-wide = le nom occupe { $width } colonnes ; { $max } au plus sont autorisées
+name-wide-glyph = le nom contient U+{ $code }, un caractère dessiné sur de nombreuses colonnes
 name-invisible = le nom contient le caractère invisible U+{ $code } ; les noms peuvent utiliser { $allowed }
 name-char = le nom contient { $char } (U+{ $code }) ; les noms peuvent utiliser { $allowed }
 name-filtered = le nom contient un mot que ce serveur n'accepte pas : { $word }

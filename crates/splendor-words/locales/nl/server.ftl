@@ -207,6 +207,8 @@ conn-banned-forever = de beheerders van de server hebben je verbannen: { $reason
 
 name-empty = de naam is leeg
 name-too-long = de naam heeft { $count } tekens; er zijn er hoogstens { $max } toegestaan
+name-too-wide = de naam neemt { $width } kolommen in; er zijn er hoogstens { $max } toegestaan
+name-wide-glyph = de naam bevat U+{ $code }, een teken dat vele kolommen breed wordt getekend
 name-invisible = de naam bevat het onzichtbare teken U+{ $code }; namen mogen { $allowed } gebruiken
 name-char = de naam bevat { $char } (U+{ $code }); namen mogen { $allowed } gebruiken
 name-filtered = de naam bevat een woord dat deze server niet toestaat: { $word }

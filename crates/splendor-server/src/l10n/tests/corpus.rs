@@ -418,10 +418,12 @@ fn name_messages(corpus: &mut Corpus) {
         NamePolicy {
             max_chars: 24,
             chars: NameChars::Words,
+            max_width: 20,
         },
         NamePolicy {
             max_chars: 24,
             chars: NameChars::Ascii,
+            max_width: 20,
         },
     ];
     for policy in policies {
@@ -435,6 +437,8 @@ fn name_messages(corpus: &mut Corpus) {
             "a  b",
             "Z\u{0335}\u{0321}\u{0322}\u{0327}\u{0328}oe",
             "\u{202E}ann",
+            "\u{FDFD}",
+            "李李李李李李李李李李李",
         ] {
             if let Err(why) = policy.check(name) {
                 corpus.add("gateway: name", why);
