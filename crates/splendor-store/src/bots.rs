@@ -4,6 +4,8 @@
 //! program each), and the programs connected now that take challenges are
 //! listed for `GET /api/bots/online` on every node (`bots_online`).
 
+use uuid::Uuid;
+
 use crate::backend::dispatch;
 use crate::{SessionId, Store, StoreError, UnixMillis};
 
@@ -59,6 +61,22 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let key = bot_name_key(name);
         dispatch!(&self.inner.pool, pool, q => q::claim_bot_name(pool, session.0, &key, now).await)
+    }
+
+    /// Keys every claimed name by [`bot_name_key`] (at open; keys made
+    /// before issue 46 were the name in lower case). Of names that now
+    /// fold alike, the first claimed keeps it; the others' sessions claim
+    /// a name again at their next hello.
+    pub(crate) async fn rekey_bot_names(&self) -> Result<(), StoreError> {
+        let rows: Vec<(String, Uuid)> =
+            dispatch!(&self.inner.pool, pool, q => q::bot_name_keys(pool).await)?;
+        for (key, session) in rows {
+            let folded = bot_name_key(&key);
+            if folded != key {
+                dispatch!(&self.inner.pool, pool, q => q::rekey_bot_name(pool, &key, &folded, session).await)?;
+            }
+        }
+        Ok(())
     }
 
     /// Frees every program name `session` holds.

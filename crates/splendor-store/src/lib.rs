@@ -256,6 +256,9 @@ impl Store {
         // Sessions from before migration 0016 get their player_id, which
         // invitations look them up by.
         store.backfill_player_ids().await?;
+        // Programs' names claimed before issue 46 were keyed in lower case
+        // only: keyed again by their folded form.
+        store.rekey_bot_names().await?;
         Ok(store)
     }
 

@@ -13,7 +13,40 @@ on_both_backends!(
     a_program_name_is_held_by_one_session_whatever_its_case,
     the_programs_online_are_listed_until_their_connection_ends,
     a_forgotten_program_frees_its_name_and_leaves_the_list,
+    names_claimed_before_folding_are_keyed_again_at_open,
 );
+
+/// Issue 46: a name claimed under the old key (lower case only) is keyed
+/// by its folded form when the store opens, so a look-alike cannot take
+/// it; of two old names that now fold alike, the first claimed keeps it.
+async fn names_claimed_before_folding_are_keyed_again_at_open(db: TestDb) {
+    let store = db.open().await;
+    let (gem, _) = store.create_session("Gem-Bot", 1).await.unwrap();
+    let (twin, _) = store.create_session("gem bot", 2).await.unwrap();
+    assert!(store.claim_bot_name(gem, "Gem-Bot", 10).await.unwrap());
+    drop(store);
+    // As an older server keyed them: "gem-bot" and "gem bot".
+    let mut raw = db.raw().await;
+    raw.execute(
+        "UPDATE bot_names SET name_key = 'gem-bot'",
+        "UPDATE bot_names SET name_key = 'gem-bot'",
+    )
+    .await;
+    let twin_hex = twin.0.simple().to_string();
+    raw.execute(
+        &format!("INSERT INTO bot_names VALUES ('gem bot', X'{twin_hex}', 20)"),
+        &format!("INSERT INTO bot_names VALUES ('gem bot', '{twin_hex}', 20)"),
+    )
+    .await;
+    drop(raw);
+    let store = db.open().await;
+    assert_eq!(store.bot_name_holder("GEM-BOT").await.unwrap(), Some(gem));
+    assert_eq!(
+        store.bot_name_holder("G\u{0435}m bot").await.unwrap(),
+        Some(gem)
+    );
+    assert!(!store.claim_bot_name(twin, "gem_bot", 30).await.unwrap());
+}
 
 async fn a_program_name_is_held_by_one_session_whatever_its_case(db: TestDb) {
     let store = db.open().await;

@@ -275,3 +275,41 @@ pub(crate) async fn enqueue_program(
     tx.commit().await.map_err(error)?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Every claimed name's key and holder, oldest claim first.
+pub(crate) async fn bot_name_keys(pool: &Pool<Db>) -> Result<Vec<(String, Uuid)>, StoreError> {
+    sqlx::query_as("SELECT name_key, session_id FROM bot_names ORDER BY claimed_at, name_key")
+        .fetch_all(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))
+}
+
+/// Moves `session`'s claim from `old` to `new` (dropped when another
+/// holds `new` already).
+pub(crate) async fn rekey_bot_name(
+    pool: &Pool<Db>,
+    old: &str,
+    new: &str,
+    session: Uuid,
+) -> Result<(), StoreError> {
+    let error = |e| classify(BACKEND, e);
+    let mut tx = pool.begin().await.map_err(error)?;
+    sqlx::query(
+        "INSERT INTO bot_names (name_key, session_id, claimed_at) \
+         SELECT $2, session_id, claimed_at FROM bot_names WHERE name_key = $1 AND session_id = $3 \
+         ON CONFLICT (name_key) DO NOTHING",
+    )
+    .bind(old)
+    .bind(new)
+    .bind(session)
+    .execute(&mut *tx)
+    .await
+    .map_err(error)?;
+    sqlx::query("DELETE FROM bot_names WHERE name_key = $1 AND session_id = $2")
+        .bind(old)
+        .bind(session)
+        .execute(&mut *tx)
+        .await
+        .map_err(error)?;
+    tx.commit().await.map_err(error)
+}
