@@ -452,7 +452,9 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         LobbyError::InvalidChat(w) => words("invalid_chat", w),
         LobbyError::HintNotAllowed(w) => words("hint_not_allowed", w),
         LobbyError::ChatMuted { spectators } => numbers("chat_muted", vec![u64::from(*spectators)]),
-        LobbyError::ChatTooFast { room } => numbers("chat_too_fast", vec![u64::from(*room)]),
+        LobbyError::ChatTooFast { spectators } => {
+            numbers("chat_too_fast", vec![u64::from(*spectators)])
+        }
         LobbyError::RematchUnavailable(w) => words("rematch_unavailable", w),
         LobbyError::NoPersonInSeat(seat) => numbers("no_person_in_seat", vec![u64::from(*seat)]),
         LobbyError::RatedRoom => plain("rated_room"),
@@ -530,7 +532,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
             spectators: number(0)? != 0,
         },
         "chat_too_fast" => LobbyError::ChatTooFast {
-            room: number(0)? != 0,
+            spectators: number(0)? != 0,
         },
         "rematch_unavailable" => LobbyError::RematchUnavailable(words()?),
         "no_person_in_seat" => LobbyError::NoPersonInSeat(small(0)?),

@@ -88,8 +88,8 @@ pub enum LobbyError {
     },
     /// Too many chat messages in a short time.
     ChatTooFast {
-        /// The room's chat as a whole, not the sender's.
-        room: bool,
+        /// The spectators' chat as a whole, not the sender's.
+        spectators: bool,
     },
     /// No rematch can be offered now (the words say why).
     RematchUnavailable(Words),
@@ -243,11 +243,11 @@ impl LobbyError {
             LobbyError::Internal(_) => w("room-internal"),
             LobbyError::ChatMuted { spectators: false } => w("chat-muted"),
             LobbyError::ChatMuted { spectators: true } => w("chat-spectators-muted"),
-            LobbyError::ChatTooFast { room: false } => w("chat-too-fast")
+            LobbyError::ChatTooFast { spectators: false } => w("chat-too-fast")
                 .count("burst", crate::social::CHAT_BURST)
                 .count("seconds", crate::social::CHAT_WINDOW.as_secs()),
-            LobbyError::ChatTooFast { room: true } => w("chat-room-too-fast")
-                .count("burst", crate::social::ROOM_CHAT_BURST)
+            LobbyError::ChatTooFast { spectators: true } => w("chat-spectators-too-fast")
+                .count("burst", crate::social::SPECTATORS_CHAT_BURST)
                 .count("seconds", crate::social::CHAT_WINDOW.as_secs()),
             LobbyError::NoPersonInSeat(seat) => w("room-no-person-in-seat").num("seat", *seat),
             LobbyError::RatedRoom => w("room-rated"),

@@ -38,9 +38,12 @@ use crate::session::SessionId;
 pub(crate) const CHAT_BURST: usize = 5;
 /// The window of the chat rate limit.
 pub(crate) const CHAT_WINDOW: Duration = Duration::from_secs(10);
-/// At most this many chat messages from everyone in the room together in
-/// [`CHAT_WINDOW`]: a crowd of spectators cannot flood the players.
-pub(crate) const ROOM_CHAT_BURST: usize = 20;
+/// At most this many chat messages from all the room's spectators together
+/// in [`CHAT_WINDOW`]: a crowd of spectators cannot flood the players. The
+/// seated players' lines are never counted with them (issue 45: six
+/// spectators used up the room's budget and the players could not write):
+/// a player is held to [`CHAT_BURST`] alone.
+pub(crate) const SPECTATORS_CHAT_BURST: usize = 10;
 
 /// The most chat lines a room keeps for those who join or come back.
 pub const CHAT_KEPT: usize = 50;
@@ -57,8 +60,8 @@ pub(crate) struct Social {
     muted: Vec<SessionId>,
     /// When each person's recent chat messages were sent.
     sent: HashMap<SessionId, VecDeque<Instant>>,
-    /// When the room's recent chat messages were sent, from anyone.
-    room_sent: VecDeque<Instant>,
+    /// When the spectators' recent chat messages were sent.
+    spectators_sent: VecDeque<Instant>,
     /// The host muted the spectators' chat.
     spectators_muted: bool,
     /// The rematch once someone offered it.
@@ -193,13 +196,16 @@ impl RoomCore {
         };
         let sent = self.social.sent.entry(session).or_default();
         if recent(sent) >= CHAT_BURST {
-            return Err(LobbyError::ChatTooFast { room: false });
+            return Err(LobbyError::ChatTooFast { spectators: false });
         }
-        if recent(&mut self.social.room_sent) >= ROOM_CHAT_BURST {
-            return Err(LobbyError::ChatTooFast { room: true });
+        let spectator = seat.is_none();
+        if spectator && recent(&mut self.social.spectators_sent) >= SPECTATORS_CHAT_BURST {
+            return Err(LobbyError::ChatTooFast { spectators: true });
         }
         self.social.sent.entry(session).or_default().push_back(now);
-        self.social.room_sent.push_back(now);
+        if spectator {
+            self.social.spectators_sent.push_back(now);
+        }
         let mut info = ChatInfo {
             id: None,
             room: self.code.to_string(),
