@@ -58,7 +58,7 @@ async fn settings_are_checked_kept_and_need_the_sessions_token() {
             "public address",
         ),
         (
-            r#"{"events":[],"webhook":"https://localhost:8080/x"}"#,
+            r#"{"events":[],"webhook":"https://localhost/x"}"#,
             "public address",
         ),
         (

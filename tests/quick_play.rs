@@ -1,8 +1,8 @@
 //! Quick play and ratings (issue 13) against the real server over real
 //! sockets, on SQLite and, when `SPLENDOR_TEST_DATABASE_URL` is set, on
 //! PostgreSQL: a queue of four forms two rated games of two; ratings move
-//! the right way when a game ends; a player who disconnects is played by
-//! the stand-in to the end and rated all the same; a restart keeps ratings
+//! the right way when a game ends; a player who disconnects after five
+//! moves of their own (R13.4) is played by the stand-in to the end and rated all the same; a restart keeps ratings
 //! and empties the queues; every bad request gets its own error.
 //!
 //! R12.2's shortest grace is lowered to a few milliseconds
@@ -207,9 +207,11 @@ async fn ratings_move_the_right_way_and_a_disconnect_does_not_dodge(db: TestData
         .iter()
         .map(|s| s["name"].as_str().unwrap().to_owned())
         .collect();
-    // Bob leaves at once: the stand-in plays every one of his turns.
+    // Bob plays five turns of his own (R13.4) and leaves: the stand-in
+    // plays every one of his turns after that.
+    let mut dice = Dice(8);
+    let (result, ()) = tokio::join!(play_out(&mut ann, 7), bob.play_turns(&mut dice, 5));
     bob.disconnect().await;
-    let result = play_out(&mut ann, 7).await;
     let (ann_place, bob_place) = (
         rank_by_seat(&result, &seat_names, "ann"),
         rank_by_seat(&result, &seat_names, "bob"),
@@ -292,8 +294,9 @@ async fn a_restart_keeps_ratings_and_empties_the_queues(db: TestDatabase) {
     queue(&mut bob, 2).await;
     matched(&mut ann).await;
     matched(&mut bob).await;
+    let mut dice = Dice(12);
+    let (_, ()) = tokio::join!(play_out(&mut ann, 11), bob.play_turns(&mut dice, 5));
     bob.disconnect().await;
-    play_out(&mut ann, 11).await;
     let before = rating(&server, ann_hello["player_id"].as_str().unwrap()).await;
     // Cy waits in a queue when the server stops.
     let (mut cy, cy_hello) = player(&server, "cy", false).await;

@@ -136,9 +136,26 @@ async fn r13_2_the_stand_in_plays_a_resigned_seat_to_the_end_and_the_player_is_f
     splendor_replay::verify(&replay).expect("the replay verifies");
 }
 
-/// R13.2, R13.3: in a rated game of two, a resignation ends the game at
-/// once and is a loss, whatever the position: the one who resigned loses
-/// rating, the other gains.
+/// Every one of `players` queues for a game of two; all of them are matched
+/// and see its first state.
+async fn queue_and_match(players: &mut [(TestClient, String)]) {
+    for (client, _) in players.iter_mut() {
+        let queued = client.request(json!({"type": "queue", "players": 2})).await;
+        assert_eq!(queued["type"], "queued", "{queued}");
+    }
+    for (client, _) in players.iter_mut() {
+        client.recv_type("matched").await;
+        client
+            .recv_until(|m| m["type"] == "state" && m["version"] == 0)
+            .await;
+    }
+}
+
+/// R13.2, R13.3, R13.4: in a rated game of two, a resignation ends the
+/// game at once and is a loss, whatever the position: the one who resigned
+/// loses rating, the other gains; but a game resigned before the resigner
+/// made 5 moves of their own is unrated (R13.4): no rating moves, no game
+/// counts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn r13_3_a_rated_resignation_ends_the_game_and_is_a_loss() {
     let db = TestDatabase::sqlite();
@@ -148,15 +165,37 @@ async fn r13_3_a_rated_resignation_ends_the_game_and_is_a_loss() {
         let mut client = TestClient::connect(&server, name).await;
         let welcome = client.request(json!({"type": "hello", "name": name})).await;
         let id = welcome["player_id"].as_str().unwrap().to_owned();
-        let queued = client.request(json!({"type": "queue", "players": 2})).await;
-        assert_eq!(queued["type"], "queued", "{queued}");
         players.push((client, id));
     }
-    for (client, _) in &mut players {
-        client.recv_type("matched").await;
-        client
-            .recv_until(|m| m["type"] == "state" && m["version"] == 0)
-            .await;
+    // R13.4: resigned at move 0, the game ends, Bob first, and is unrated.
+    queue_and_match(&mut players).await;
+    {
+        let (ann, ann_id) = &mut players[0];
+        let reply = ann.request(json!({"type": "resign"})).await;
+        assert_eq!(reply["type"], "events", "{reply}");
+        let result = ann.recv_type("result").await;
+        assert_eq!(result["ranking"][0]["name"], "bob", "{result}");
+        let (status, body) = server.http_get(&format!("/api/players/{ann_id}")).await;
+        assert_eq!(status, 404, "R13.4: no rated game counts: {body}");
+        ann.request(json!({"type": "leave"})).await;
+    }
+    {
+        let (bob, bob_id) = &mut players[1];
+        bob.recv_type("result").await;
+        let (status, body) = server.http_get(&format!("/api/players/{bob_id}")).await;
+        assert_eq!(status, 404, "R13.4: no rated game counts: {body}");
+        bob.request(json!({"type": "leave"})).await;
+    }
+    // Six moves each, then Ann resigns: rated, a loss (R13.3).
+    queue_and_match(&mut players).await;
+    {
+        let (first, second) = players.split_at_mut(1);
+        let ((ann, _), (bob, _)) = (&mut first[0], &mut second[0]);
+        let (mut ann_dice, mut bob_dice) = (Dice(3), Dice(4));
+        tokio::join!(
+            ann.play_turns(&mut ann_dice, 6),
+            bob.play_turns(&mut bob_dice, 6)
+        );
     }
     let (ann, ann_id) = &mut players[0];
     let reply = ann.request(json!({"type": "resign"})).await;

@@ -572,3 +572,40 @@ async fn a_farm_of_throwaway_sessions_that_resign_at_once_feeds_nobody(db: TestD
     let board: Value = serde_json::from_str(&board).unwrap();
     assert_eq!(board["total"], 0, "{board}");
 }
+
+/// A name taken before names were held to 20 columns stays its session's
+/// (a program's kit says its name again at every resume), but a new name,
+/// or a rename, is held to the width.
+#[tokio::test]
+async fn a_name_from_before_the_width_cap_stays_but_a_new_one_is_held_to_it() {
+    let db = TestDatabase::sqlite();
+    let wide = "x".repeat(22);
+    let server = TestServer::start_with(on(
+        &db,
+        Config {
+            max_name_width: 24,
+            ..config()
+        },
+    ))
+    .await;
+    let welcome = hello(&server, json!({"type": "hello", "name": wide, "bot": true})).await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let token = welcome["token"].as_str().unwrap().to_owned();
+    server.shutdown().await.unwrap();
+    let server = TestServer::start_with(on(&db, config())).await;
+    let again = hello(
+        &server,
+        json!({"type": "hello", "name": wide, "token": token, "bot": true}),
+    )
+    .await;
+    assert_eq!(again["type"], "welcome", "{again}");
+    assert_eq!(again["name"], wide.as_str());
+    let renamed = hello(
+        &server,
+        json!({"type": "hello", "name": "y".repeat(21), "token": token}),
+    )
+    .await;
+    assert_eq!(renamed["code"], "invalid_name", "{renamed}");
+    let fresh = hello(&server, json!({"type": "hello", "name": wide})).await;
+    assert_eq!(fresh["code"], "invalid_name", "{fresh}");
+}

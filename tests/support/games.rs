@@ -46,6 +46,47 @@ pub fn choose<'a>(legal: &'a [WireAction], dice: &mut Dice) -> &'a WireAction {
 }
 
 impl TestClient {
+    /// Plays this client's seat for `turns` moves of its own (each one
+    /// acknowledged), choosing by `dice`, and returns: a player who then
+    /// goes away or resigns (R13.4 rates a game only when every person made
+    /// 5 moves of their own). Another seat's stand-in or a stale version
+    /// may refuse a move meanwhile; the game must not end before.
+    pub async fn play_turns(&mut self, dice: &mut Dice, turns: usize) {
+        let mut acted = None;
+        let mut done = 0;
+        while done < turns {
+            let message = self.recv().await;
+            match message["type"].as_str() {
+                Some("events") if message.get("id").is_some() => done += 1,
+                Some("error") => {
+                    let code = message["code"].as_str().unwrap_or_default();
+                    assert!(
+                        code == "stale_version" || code == "stand_in_turn",
+                        "{}: {message}",
+                        self.name
+                    );
+                }
+                Some("state") => {
+                    let state: StateInfo = self.full(serde_json::from_value(message).unwrap());
+                    if state.to_act.is_some()
+                        && state.to_act == state.you
+                        && acted != Some(state.version)
+                    {
+                        acted = Some(state.version);
+                        let legal = state.legal_actions.clone().expect("legal actions");
+                        let action = choose(&legal, dice).clone();
+                        self.send_with_id(json!({
+                            "type": "act", "action": action, "expect_version": state.version
+                        }))
+                        .await;
+                    }
+                }
+                Some("result") => panic!("{}: the game ended before {turns} turns", self.name),
+                _ => {}
+            }
+        }
+    }
+
     /// Plays this client's seat (legal actions only, on the version it was
     /// shown, chosen by `dice`) until the game's `result` arrives; returns
     /// it. For games against bots, which move by themselves.

@@ -7,8 +7,15 @@
 //! lower case, combining marks dropped (NFD, then no `Mn`), only letters
 //! and digits kept (spaces, punctuation and symbols dropped), then the
 //! confusable skeleton of Unicode TS #39 (`unicode-security`), which maps
-//! every look-alike of a letter to one representative. Ban patterns, the
-//! word filter and the uniqueness of programs' names compare folded forms.
+//! every look-alike of a letter to one representative. The skeleton is
+//! made for text as written, where `I` and `l` look alike but `i` does not:
+//! since case is folded first, `i`, `l`, `I`, `1` and `|` are made one
+//! letter at the end ("AIice" is "Alice"). Ban patterns, the word filter
+//! and the uniqueness of programs' names compare folded forms.
+//!
+//! Look-alikes cut both ways: the skeleton reads `m` as `rn`, so a filter
+//! word "porn" also catches "pom", and `i` as `l` makes "Ali" and "All"
+//! one name. A host chooses ban patterns and filter words knowing this.
 //!
 //! [`width`] is how many terminal columns a name takes (UAX #11, from
 //! `unicode-width`); [`is_very_wide`] names the glyphs drawn far wider
@@ -27,6 +34,8 @@ pub fn fold(text: &str) -> String {
         .flat_map(char::to_lowercase)
         .nfd()
         .filter(|&c| !is_combining_mark(c))
+        // A bar is read as an l before punctuation goes ("A|ice").
+        .map(|c| if c == '|' { 'l' } else { c })
         .filter(|c| c.is_alphanumeric())
         .collect();
     // The skeleton may give capitals or marks back for some look-alikes:
@@ -37,6 +46,8 @@ pub fn fold(text: &str) -> String {
         .filter(|&c| !is_combining_mark(c))
         .flat_map(char::to_lowercase)
         .filter(|c| c.is_alphanumeric())
+        // Case is gone: the skeleton's I-for-l holds for i too.
+        .map(|c| if c == 'i' { 'l' } else { c })
         .collect()
 }
 
@@ -51,9 +62,13 @@ pub fn width(text: &str) -> usize {
 /// two- and three-em dashes, and the cuneiform blocks.
 pub fn is_very_wide(c: char) -> bool {
     matches!(c,
-        '\u{FDFA}'..='\u{FDFD}'
+        '\u{0BF5}' | '\u{0BF8}'            // Tamil year and rupee signs
+        | '\u{A9C1}'..='\u{A9C5}'          // Javanese ornaments
+        | '\u{FDFA}'..='\u{FDFD}'
         | '\u{2E3A}'..='\u{2E3B}'
-        | '\u{12000}'..='\u{1254F}')
+        | '\u{12000}'..='\u{1254F}'        // cuneiform
+        | '\u{13000}'..='\u{1345F}'        // Egyptian hieroglyphs
+        | '\u{14400}'..='\u{1467F}') // Anatolian hieroglyphs
 }
 
 #[cfg(test)]
@@ -79,6 +94,10 @@ mod tests {
         ] {
             assert_eq!(fold(alike), spammer, "{alike:?}");
         }
+        let alice = fold("Alice");
+        for alike in ["AIice", "A|ice", "ALICE", "a1ice", "alice"] {
+            assert_eq!(fold(alike), alice, "{alike:?}");
+        }
         assert_ne!(fold("spanner"), spammer);
         assert_ne!(fold("ann"), fold("anne"));
         // Names of other scripts keep their letters.
@@ -96,7 +115,16 @@ mod tests {
         assert_eq!(width("Ann"), 3);
         assert_eq!(width("李小龙"), 6);
         assert_eq!(width("Vie\u{0323}\u{0302}t"), 4);
-        for wide in ['\u{FDFD}', '\u{FDFA}', '\u{1242B}', '\u{12000}', '\u{2E3B}'] {
+        for wide in [
+            '\u{FDFD}',
+            '\u{FDFA}',
+            '\u{1242B}',
+            '\u{12000}',
+            '\u{2E3B}',
+            '\u{A9C5}',
+            '\u{0BF5}',
+            '\u{13000}',
+        ] {
             assert!(is_very_wide(wide), "{wide:?}");
         }
         for plain in ['a', '李', 'ß', '\u{FDF9}', '🎲'] {

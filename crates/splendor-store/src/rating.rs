@@ -166,24 +166,33 @@ pub(crate) const FRESH_OPPONENT_WEIGHT: f64 = 0.02;
 /// unrated when it ends, and counts toward no one's established games.
 pub const R13_4_OWN_MOVES: i64 = 5;
 
-/// The most rating points a player gains from one opponent in
-/// [`GAIN_WINDOW_MS`] (issue 46: a farmer beating a throwaway or a friend
-/// again and again gains this much at most a day from each).
+/// The most rating points a person gains from one opponent in
+/// [`GAIN_WINDOW_MS`], and the most they lose to one (issue 46: a farmer
+/// beating a throwaway or a friend again and again gains this much at most
+/// a day from each; the loser loses no more, so rematches do not drain
+/// ratings). The programs' pool is not capped: its bots play each other
+/// all day, and every result counts.
 pub const MAX_GAIN_PER_OPPONENT: f64 = 40.0;
 
 /// The window of [`MAX_GAIN_PER_OPPONENT`]: a day.
 pub const GAIN_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 
-/// The rating stored when a seat that gained `gained_before` from one of
-/// this game's opponents in the last [`GAIN_WINDOW_MS`] (the most it
-/// gained from any of them) goes up: its gain is cut to what is left of
-/// [`MAX_GAIN_PER_OPPONENT`]. A loss is never cut, and the deviation and
-/// volatility are Glicko-2's as computed.
-pub(crate) fn cap_gain(update: &mut RatedUpdate, gained_before: f64) {
-    let gain = update.after.rating - update.seat.before.rating;
-    let left = (MAX_GAIN_PER_OPPONENT - gained_before).max(0.0);
-    if gain > left {
-        update.after.rating = update.seat.before.rating + left;
+/// The rating stored for a person's seat that gained `gained` and lost
+/// `lost` in the last [`GAIN_WINDOW_MS`] in games with one of this game's
+/// opponents (the most with any of them): a gain is cut to what is left of
+/// [`MAX_GAIN_PER_OPPONENT`] of `gained`, a loss to what is left of it of
+/// `lost`. The deviation and volatility are Glicko-2's as computed. In a
+/// game of more than two, the whole change is held to each opponent's
+/// share: the strictest reading.
+pub(crate) fn cap_change(update: &mut RatedUpdate, (gained, lost): (f64, f64)) {
+    let change = update.after.rating - update.seat.before.rating;
+    let before = update.seat.before.rating;
+    if change > 0.0 {
+        let left = (MAX_GAIN_PER_OPPONENT - gained).max(0.0);
+        update.after.rating = before + change.min(left);
+    } else if change < 0.0 {
+        let left = (MAX_GAIN_PER_OPPONENT - lost).max(0.0);
+        update.after.rating = before + change.max(-left);
     }
 }
 
@@ -328,22 +337,28 @@ mod tests {
         let full = won.after.rating - won.seat.before.rating;
         assert!(full > MAX_GAIN_PER_OPPONENT, "{full}");
         let mut cut = won.clone();
-        cap_gain(&mut cut, 0.0);
+        cap_change(&mut cut, (0.0, 0.0));
         assert_eq!(
             cut.after.rating - cut.seat.before.rating,
             MAX_GAIN_PER_OPPONENT
         );
         let mut cut = won.clone();
-        cap_gain(&mut cut, 30.0);
+        cap_change(&mut cut, (30.0, 100.0));
         assert!((cut.after.rating - cut.seat.before.rating - 10.0).abs() < 1e-9);
         let mut none = won.clone();
-        cap_gain(&mut none, 55.0);
+        cap_change(&mut none, (55.0, 0.0));
         assert_eq!(none.after.rating, none.seat.before.rating);
-        // A loss is a loss.
-        let mut lost = out.remove(0);
-        let before = lost.after.rating;
-        cap_gain(&mut lost, 100.0);
-        assert_eq!(lost.after.rating, before);
+        // A loss is held to what is left of the loser's share the same way.
+        let lost = out.remove(0);
+        let full = lost.seat.before.rating - lost.after.rating;
+        assert!(full > 0.0, "{full}");
+        let mut kept = lost.clone();
+        cap_change(&mut kept, (100.0, 0.0));
+        let floor = lost.seat.before.rating - MAX_GAIN_PER_OPPONENT;
+        assert_eq!(kept.after.rating, lost.after.rating.max(floor));
+        let mut spent = lost.clone();
+        cap_change(&mut spent, (0.0, MAX_GAIN_PER_OPPONENT));
+        assert_eq!(spent.after.rating, spent.seat.before.rating);
     }
 
     /// Issue 22: a farmer who beats twelve fresh throwaway sessions, one

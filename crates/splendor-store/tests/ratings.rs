@@ -73,8 +73,23 @@ async fn r13_4_a_rated_game_with_a_seat_short_of_five_own_moves_is_unrated(db: T
         .create_game(rated_game(1, &ids[..2], &["ann", "bob"], &[]))
         .await
         .unwrap();
-    // Four turns each by themselves, then the stand-in plays bob's turns.
+    // Four turns each by themselves (bob's returns tokens and chooses a
+    // noble too: not moves of their own), then the stand-in plays bob's.
     moves(&store, 1, 2, 4, None).await;
+    for json in [r#"{"return":{"white":1}}"#, r#"{"noble":3}"#] {
+        let seq = moves(&store, 1, 0, 0, None).await;
+        store
+            .append_action(ActionRecord {
+                game_id: Uuid::from_u128(1),
+                seq,
+                seat: 1,
+                action_json: json.into(),
+                at: 800 + i64::from(seq),
+                meta_json: None,
+            })
+            .await
+            .unwrap();
+    }
     let mut seq = moves(&store, 1, 1, 1, None).await;
     for _ in 0..6 {
         for (seat, by) in [(1, Some("stand_in")), (0, None)] {

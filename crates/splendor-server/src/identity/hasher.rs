@@ -10,10 +10,12 @@
 //! (`Argon2::hash_password_into_with_memory`), so hashing holds at most
 //! `THREADS` x 19 MiB however many tries come. At most [`QUEUE`] tries
 //! wait for them; past that a try is answered `busy` at once (the node's
-//! global throttle: a crowd of tries cannot queue without end).
+//! global throttle: a crowd of tries cannot queue without end). A try from
+//! a device the session already holds waits in a lane of its own, taken
+//! first: a crowd of strangers' tries never keeps a player's device out.
 
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, LazyLock, Mutex};
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
@@ -24,6 +26,8 @@ use tokio::sync::oneshot;
 pub(crate) const THREADS: usize = 2;
 /// Tries waiting for them, per node.
 pub(crate) const QUEUE: usize = 64;
+/// Tries of a session's own devices waiting, per node, in their lane.
+pub(crate) const OWN_QUEUE: usize = 16;
 /// The most memory a stored hash may ask for, in KiB (the default is
 /// 19,456): a hash with more is taken for a wrong one.
 const MAX_MEMORY_KIB: u32 = 65_536;
@@ -40,9 +44,29 @@ enum Done {
 
 type Job = (Work, oneshot::Sender<Done>);
 
+/// Which lane a try waits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lane {
+    /// Anyone's.
+    Anyone,
+    /// A device of the session itself (taken first).
+    OwnDevice,
+}
+
+#[derive(Default)]
+struct Lanes {
+    own: VecDeque<Job>,
+    anyone: VecDeque<Job>,
+}
+
+struct Shared {
+    lanes: Mutex<Lanes>,
+    ready: Condvar,
+}
+
 /// The node's hashing threads.
 pub(crate) struct Hasher {
-    jobs: SyncSender<Job>,
+    shared: Arc<Shared>,
 }
 
 /// Too many tries wait already.
@@ -58,58 +82,87 @@ pub(crate) fn hasher() -> &'static Hasher {
 
 impl Hasher {
     fn start(threads: usize) -> Hasher {
-        let (jobs, rx) = sync_channel::<Job>(QUEUE);
-        let rx = Arc::new(Mutex::new(rx));
+        let shared = Arc::new(Shared {
+            lanes: Mutex::new(Lanes::default()),
+            ready: Condvar::new(),
+        });
         for n in 0..threads {
-            let rx = rx.clone();
+            let shared = shared.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("argon2-{n}"))
-                .spawn(move || work(&rx));
+                .spawn(move || work(&shared));
             if let Err(e) = spawned {
                 tracing::error!(error = %e, "a password hashing thread could not start");
             }
         }
-        Hasher { jobs }
+        Hasher { shared }
     }
 
-    async fn run(&self, work: Work) -> Result<Done, Busy> {
+    async fn run(&self, work: Work, lane: Lane) -> Result<Done, Busy> {
+        self.enqueue(work, lane)?.await.map_err(|_| Busy)
+    }
+
+    /// Puts `work` in `lane` (refused when the lane is full); its answer.
+    fn enqueue(&self, work: Work, lane: Lane) -> Result<oneshot::Receiver<Done>, Busy> {
         let (tx, rx) = oneshot::channel();
-        match self.jobs.try_send((work, tx)) {
-            Ok(()) => rx.await.map_err(|_| Busy),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Busy),
+        {
+            let mut lanes = self.shared.lanes.lock().map_err(|_| Busy)?;
+            let (queue, cap) = match lane {
+                Lane::OwnDevice => (&mut lanes.own, OWN_QUEUE),
+                Lane::Anyone => (&mut lanes.anyone, QUEUE),
+            };
+            if queue.len() >= cap {
+                return Err(Busy);
+            }
+            queue.push_back((work, tx));
         }
+        self.shared.ready.notify_one();
+        Ok(rx)
     }
 
     /// A new argon2id hash of `password` in PHC form (`None`: it could not
     /// be made).
-    pub(crate) async fn hash(&self, password: String) -> Result<Option<String>, Busy> {
-        match self.run(Work::Hash(password)).await? {
+    pub(crate) async fn hash(&self, password: String, lane: Lane) -> Result<Option<String>, Busy> {
+        match self.run(Work::Hash(password), lane).await? {
             Done::Hashed(phc) => Ok(phc),
             Done::Verified(_) => Ok(None),
         }
     }
 
     /// Whether `password` matches the PHC string `phc`.
-    pub(crate) async fn verify(&self, password: String, phc: String) -> Result<bool, Busy> {
-        match self.run(Work::Verify(password, phc)).await? {
+    pub(crate) async fn verify(
+        &self,
+        password: String,
+        phc: String,
+        lane: Lane,
+    ) -> Result<bool, Busy> {
+        match self.run(Work::Verify(password, phc), lane).await? {
             Done::Verified(right) => Ok(right),
             Done::Hashed(_) => Ok(false),
         }
     }
 }
 
-/// One hashing thread: takes jobs until the server ends, with one block
-/// of memory for all of them.
-fn work(rx: &Mutex<Receiver<Job>>) {
+/// One hashing thread: takes jobs (a session's own devices' first) until
+/// the server ends, with one block of memory for all of them.
+fn work(shared: &Shared) {
     let mut memory: Vec<Block> = Vec::new();
     loop {
-        let job = match rx.lock() {
-            Ok(rx) => rx.recv(),
-            Err(_) => return,
+        let job = {
+            let Ok(mut lanes) = shared.lanes.lock() else {
+                return;
+            };
+            loop {
+                if let Some(job) = lanes.own.pop_front().or_else(|| lanes.anyone.pop_front()) {
+                    break job;
+                }
+                lanes = match shared.ready.wait(lanes) {
+                    Ok(lanes) => lanes,
+                    Err(_) => return,
+                };
+            }
         };
-        let Ok((work, reply)) = job else {
-            return;
-        };
+        let (work, reply) = job;
         let done = match work {
             Work::Hash(password) => Done::Hashed(hash_with(&mut memory, password.as_bytes())),
             Work::Verify(password, phc) => {
@@ -180,20 +233,20 @@ mod tests {
     async fn a_hash_made_here_verifies_here_and_with_the_argon2_crate_alone() {
         let hasher = hasher();
         let phc = hasher
-            .hash("correct horse".to_owned())
+            .hash("correct horse".to_owned(), Lane::Anyone)
             .await
             .unwrap()
             .expect("a hash");
         assert!(phc.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{phc}");
         assert!(
             hasher
-                .verify("correct horse".into(), phc.clone())
+                .verify("correct horse".into(), phc.clone(), Lane::Anyone)
                 .await
                 .unwrap()
         );
         assert!(
             !hasher
-                .verify("correct horsf".into(), phc.clone())
+                .verify("correct horsf".into(), phc.clone(), Lane::OwnDevice)
                 .await
                 .unwrap()
         );
@@ -208,14 +261,46 @@ mod tests {
         let old = argon2::PasswordHasher::hash_password(&Argon2::default(), b"old one", &salt)
             .unwrap()
             .to_string();
-        assert!(hasher.verify("old one".into(), old.clone()).await.unwrap());
-        assert!(!hasher.verify("old two".into(), old).await.unwrap());
         assert!(
-            !hasher
-                .verify("x".into(), "not a hash".into())
+            hasher
+                .verify("old one".into(), old.clone(), Lane::Anyone)
                 .await
                 .unwrap()
         );
+        assert!(
+            !hasher
+                .verify("old two".into(), old, Lane::Anyone)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !hasher
+                .verify("x".into(), "not a hash".into(), Lane::Anyone)
+                .await
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn a_full_lane_of_strangers_leaves_room_for_a_sessions_own_devices() {
+        // No threads: nothing is taken, the lanes only fill.
+        let idle = Hasher::start(0);
+        let job = || Work::Verify("x".into(), "y".into());
+        let mut waiting = Vec::new();
+        for _ in 0..QUEUE {
+            waiting.push(idle.enqueue(job(), Lane::Anyone).expect("room"));
+        }
+        assert!(
+            idle.enqueue(job(), Lane::Anyone).is_err(),
+            "busy past QUEUE"
+        );
+        for _ in 0..OWN_QUEUE {
+            waiting.push(idle.enqueue(job(), Lane::OwnDevice).expect("its own lane"));
+        }
+        assert!(idle.enqueue(job(), Lane::OwnDevice).is_err());
+        // A thread takes the own lane first.
+        let lanes = idle.shared.lanes.lock().unwrap();
+        assert_eq!((lanes.own.len(), lanes.anyone.len()), (OWN_QUEUE, QUEUE));
     }
 
     #[test]

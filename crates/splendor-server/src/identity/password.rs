@@ -24,6 +24,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use std::net::IpAddr;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -31,7 +32,7 @@ use serde_json::json;
 use splendor_store::{LOGIN_WINDOW_MS, SessionId, Store, unix_millis_now};
 use tracing::{info, warn};
 
-use super::hasher::{Busy, hasher};
+use super::hasher::{Busy, Lane, hasher};
 use super::{SignedIn, body, device_label, invalid, me, read, store};
 use crate::AppState;
 use crate::games::ApiError;
@@ -100,9 +101,10 @@ fn check_password(password: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Hashes a password on the hashing threads.
+/// Hashes a password on the hashing threads (asked by a device of the
+/// session: its own lane).
 async fn hash(password: String) -> Result<String, ApiError> {
-    match hasher().hash(password).await {
+    match hasher().hash(password, Lane::OwnDevice).await {
         Ok(Some(phc)) => Ok(phc),
         Ok(None) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -127,8 +129,11 @@ fn busy() -> ApiError {
 const NOBODY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c3BsZW5kb3Jub2JvZHk$Wl0vKcMtY1H0ylZ0jyL3o2a/0Mh6ysz0qN3Rzv3Jd1A";
 
 /// Whether `password` matches the PHC string `phc`.
-async fn verify(password: String, phc: String) -> Result<bool, ApiError> {
-    hasher().verify(password, phc).await.map_err(|Busy| busy())
+async fn verify(password: String, phc: String, lane: Lane) -> Result<bool, ApiError> {
+    hasher()
+        .verify(password, phc, lane)
+        .await
+        .map_err(|Busy| busy())
 }
 
 /// Counts a try under each key; 429 with `Retry-After` past the limit.
@@ -201,7 +206,7 @@ pub(super) async fn check_current(
         .into_response());
     };
     count_tries(store, &keys(Some(id), ip)).await?;
-    if !verify(current, stored.hash)
+    if !verify(current, stored.hash, Lane::OwnDevice)
         .await
         .map_err(IntoResponse::into_response)?
     {
@@ -226,17 +231,19 @@ pub(super) async fn set(
     let login = check_login(&asked.login).map_err(|e| e.into_response())?;
     check_password(&asked.password).map_err(|e| e.into_response())?;
     let id = SessionId(session.id.0);
-    // A login that is another's is said before any hashing.
+    // Counted (and the current password checked) before anything is said
+    // of the login (issue 46: whether a login is taken must not be asked
+    // without end).
+    if !check_current(&store, id, ip, asked.current).await? {
+        // A first password is counted like a try (each costs a hash).
+        count_tries(&store, &keys(Some(id), ip)).await?;
+    }
     let taken = store
         .password_by_login(&login)
         .await
         .map_err(|e| ApiError::store(e).into_response())?;
     if taken.is_some_and(|p| p.session != id) {
         return Err(login_taken(&login));
-    }
-    if !check_current(&store, id, ip, asked.current).await? {
-        // A first password is counted like a try (each costs a hash).
-        count_tries(&store, &keys(Some(id), ip)).await?;
     }
     let phc = hash(asked.password).await.map_err(|e| e.into_response())?;
     // The password belongs to this device: signing it out removes it.
@@ -297,25 +304,50 @@ pub(super) async fn login(
     let asked: Login =
         body(&bytes, r#"{"login":"ann","password":"..."}"#).map_err(|e| e.into_response())?;
     let login = asked.login.trim();
+    // The bearer, when there is one, is looked up whatever the login: the
+    // time taken says nothing of whether the login exists.
+    let bearer = match crate::admin::bearer(&headers) {
+        Some(_) => crate::my_games::bearer_session(&state, &headers).await.ok(),
+        None => None,
+    };
     let found = store
         .password_by_login(login)
         .await
         .map_err(|e| ApiError::store(e).into_response())?;
-    // A device of the session itself is never slowed or refused.
-    let own_device = match &found {
-        Some(found) => crate::my_games::bearer_session(&state, &headers)
-            .await
-            .is_ok_and(|s| s.id.0 == found.session.0),
-        None => false,
+    // A device of the session itself is never slowed nor refused for
+    // others' failures; its own are counted per device token.
+    let own_device = match (&found, &bearer) {
+        (Some(found), Some(session)) => session.id.0 == found.session.0,
+        _ => false,
     };
-    let address = ip.map(|ip| format!("address:{}", crate::limits::per_ip::client_key(ip)));
-    // Keyed by what was typed, so an unknown login is counted, slowed and
-    // answered as a known one is.
-    let login_key = format!("login:{}", login.to_lowercase());
-    if !own_device {
-        if let Some(address) = &address {
-            refuse_a_failing_address(&store, address).await?;
+    // One try at a time per address, a few per range, on this node: a
+    // crowd of tries sent at once cannot pass the counters before they
+    // count, nor fill the hashing queue.
+    let _in_flight = match (own_device, ip) {
+        (false, Some(ip)) => Some(InFlight::take(ip).ok_or_else(one_at_a_time)?),
+        _ => None,
+    };
+    let mut failure_keys = Vec::new();
+    if own_device {
+        let token = crate::admin::bearer(&headers).unwrap_or_default();
+        let device = format!(
+            "signin-device:{}",
+            splendor_store::device_id_of_token(token)
+        );
+        refuse_after_failures(&store, &device, "from this device").await?;
+        failure_keys.push(device);
+    } else {
+        if let Some(ip) = ip {
+            let address = format!("signin-address:{}", crate::limits::per_ip::client_key(ip));
+            refuse_after_failures(&store, &address, "from this address").await?;
+            failure_keys.push(address);
         }
+        // Keyed by what was typed (at most 64 characters), so an unknown
+        // login is counted, slowed and answered as a known one is.
+        let login_key: String = format!("signin-login:{}", login.to_lowercase())
+            .chars()
+            .take(64)
+            .collect();
         let failures = store
             .login_tries(&login_key, unix_millis_now())
             .await
@@ -329,15 +361,22 @@ pub(super) async fn login(
             );
             tokio::time::sleep(wait).await;
         }
+        failure_keys.push(login_key);
     }
     let phc = found.as_ref().map_or(NOBODY.to_owned(), |f| f.hash.clone());
-    let right = verify(asked.password, phc)
+    let lane = if own_device {
+        Lane::OwnDevice
+    } else {
+        Lane::Anyone
+    };
+    let right = verify(asked.password, phc, lane)
         .await
         .map_err(IntoResponse::into_response)?;
     let Some(found) = found.filter(|_| right) else {
-        // Only a failure counts, under the address and the login.
+        // Only a failure counts: under the address and the login, or the
+        // device's own token.
         let now = unix_millis_now();
-        for key in address.iter().chain([&login_key]) {
+        for key in &failure_keys {
             store
                 .count_login_try(key, now)
                 .await
@@ -355,24 +394,90 @@ pub(super) async fn login(
         .map_err(|e| e.into_response())
 }
 
-/// 429 with `Retry-After` when `address` has itself failed
-/// [`TRIES_PER_MINUTE`] times in this minute.
-async fn refuse_a_failing_address(store: &Store, address: &str) -> Result<(), Response> {
+/// Tries under way on this node, per address key and per range (IPv4 /24,
+/// IPv6 /48): at most [`AT_ONCE_PER_ADDRESS`] and [`AT_ONCE_PER_RANGE`].
+/// Keyed by whether the key is a range, and the key.
+static IN_FLIGHT: std::sync::LazyLock<
+    std::sync::Mutex<std::collections::HashMap<(bool, IpAddr), usize>>,
+> = std::sync::LazyLock::new(Default::default);
+
+/// Sign-in tries at once from one address (IPv6: its /64), per node.
+pub(crate) const AT_ONCE_PER_ADDRESS: usize = 1;
+/// Sign-in tries at once from one range (IPv4 /24, IPv6 /48), per node.
+pub(crate) const AT_ONCE_PER_RANGE: usize = 4;
+
+/// A try under way, counted until dropped.
+struct InFlight {
+    keys: [(bool, IpAddr); 2],
+}
+
+impl InFlight {
+    /// Counts a try from `ip`, unless its address or range has as many
+    /// under way as it may.
+    fn take(ip: IpAddr) -> Option<InFlight> {
+        let keys = [
+            (false, crate::limits::per_ip::client_key(ip)),
+            (true, crate::limits::per_ip::range_key(ip)),
+        ];
+        let mut at_once = IN_FLIGHT.lock().ok()?;
+        let busy = |key: &(bool, IpAddr), max: usize| at_once.get(key).is_some_and(|&n| n >= max);
+        if busy(&keys[0], AT_ONCE_PER_ADDRESS) || busy(&keys[1], AT_ONCE_PER_RANGE) {
+            return None;
+        }
+        for key in keys {
+            *at_once.entry(key).or_default() += 1;
+        }
+        Some(InFlight { keys })
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if let Ok(mut at_once) = IN_FLIGHT.lock() {
+            for key in self.keys {
+                if let Some(n) = at_once.get_mut(&key) {
+                    *n -= 1;
+                    if *n == 0 {
+                        at_once.remove(&key);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// 429: another try from this address (or too many from its range) is
+/// under way.
+fn one_at_a_time() -> Response {
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, "1".to_owned())],
+        Json(json!({
+            "error": "too_many_tries",
+            "message": "one password try at a time from an address; wait for the answer",
+        })),
+    )
+        .into_response()
+}
+
+/// 429 with `Retry-After` when `key` failed [`TRIES_PER_MINUTE`] times in
+/// this minute (`from`: whose failures, as the message says).
+async fn refuse_after_failures(store: &Store, key: &str, from: &str) -> Result<(), Response> {
     let failed = store
-        .login_tries(address, unix_millis_now())
+        .login_tries(key, unix_millis_now())
         .await
         .map_err(|e| ApiError::store(e).into_response())?;
     if failed < TRIES_PER_MINUTE {
         return Ok(());
     }
-    warn!(address, "too many failed sign-ins from one address");
+    warn!(key, "too many failed sign-ins");
     Err((
         StatusCode::TOO_MANY_REQUESTS,
         [(header::RETRY_AFTER, (LOGIN_WINDOW_MS / 1000).to_string())],
         Json(json!({
             "error": "too_many_tries",
             "message": format!(
-                "{TRIES_PER_MINUTE} wrong passwords from this address in a minute; wait a minute"
+                "{TRIES_PER_MINUTE} wrong passwords {from} in a minute; wait a minute"
             ),
         })),
     )
@@ -432,6 +537,30 @@ mod tests {
                 .verify_password(b"anything", &parsed)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn one_try_at_a_time_per_address_and_four_per_range() {
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let first = InFlight::take(a).expect("the first");
+        assert!(InFlight::take(a).is_none(), "one at a time");
+        let others: Vec<_> = (2..=4)
+            .map(|n| InFlight::take(format!("192.0.2.{n}").parse().unwrap()).expect("room"))
+            .collect();
+        assert!(
+            InFlight::take("192.0.2.9".parse().unwrap()).is_none(),
+            "four per /24"
+        );
+        assert!(
+            InFlight::take("192.0.3.9".parse().unwrap()).is_some(),
+            "another /24"
+        );
+        // The range's network address is an address like any other.
+        drop(first);
+        drop(others);
+        let net = InFlight::take("192.0.2.0".parse().unwrap()).expect("a free range");
+        assert!(InFlight::take(a).is_some());
+        drop(net);
     }
 
     #[test]

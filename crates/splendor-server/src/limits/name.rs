@@ -100,9 +100,18 @@ impl Default for NamePolicy {
 }
 
 impl NamePolicy {
-    /// Trims surrounding white space and checks the rest; returns the name
-    /// to keep, or the words for the client that say what is wrong.
+    /// Trims surrounding white space and checks the rest as a new name;
+    /// returns the name to keep, or the words for the client that say what
+    /// is wrong.
     pub fn check(&self, name: &str) -> Result<String, Words> {
+        let name = self.check_kept(name)?;
+        self.check_width(&name)?;
+        Ok(name)
+    }
+
+    /// [`NamePolicy::check`] without the width: for a name a session has
+    /// already (a name taken before the width was limited stays).
+    pub fn check_kept(&self, name: &str) -> Result<String, Words> {
         // Only white space is trimmed: an invisible or bidi character at
         // either end is refused like one inside (it used to be stripped
         // silently).
@@ -133,10 +142,15 @@ impl NamePolicy {
         if let Some(bad) = name.chars().find(|&c| !self.chars.allows(c)) {
             return Err(bad_char(bad).words("allowed", self.chars.describe()));
         }
+        Ok(folded)
+    }
+
+    /// Whether a checked name is narrow enough (issue 46): no glyph drawn
+    /// many columns wide, and at most [`NamePolicy::max_width`] columns.
+    pub fn check_width(&self, name: &str) -> Result<(), Words> {
         if let Some(wide) = name.chars().find(|&c| splendor_names::is_very_wide(c)) {
-            return Err(
-                Words::new("name-wide-glyph").text("code", format!("{:04X}", u32::from(wide)))
-            );
+            let code = format!("{:04X}", u32::from(wide));
+            return Err(Words::new("name-wide-glyph").text("code", code));
         }
         let width = splendor_names::width(name);
         if width > self.max_width {
@@ -144,7 +158,7 @@ impl NamePolicy {
                 .count("width", width)
                 .count("max", self.max_width));
         }
-        Ok(folded)
+        Ok(())
     }
 }
 

@@ -22,6 +22,21 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The range a client address belongs to, for budgets of a neighbourhood
+/// (issue 46): its IPv4 /24, or its IPv6 /48.
+pub fn range_key(ip: IpAddr) -> IpAddr {
+    match client_key(ip) {
+        IpAddr::V4(v4) => {
+            let [a, b, c, _] = v4.octets();
+            IpAddr::V4(std::net::Ipv4Addr::new(a, b, c, 0))
+        }
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], 0, 0, 0, 0, 0))
+        }
+    }
+}
+
 /// Counts open connections per client and refuses one past the limit.
 /// Cheap to clone; clones share the counts.
 #[derive(Clone, Debug)]

@@ -165,7 +165,8 @@ fn not_public(what: &str) -> String {
 
 /// An address anyone on the internet can reach: not loopback, private,
 /// link-local, shared (CGNAT, 100.64/10), unspecified, multicast,
-/// broadcast, documentation, benchmarking, the 6to4 relay (192.88.99/24),
+/// broadcast, documentation (also 3fff::/20), benchmarking (also
+/// 2001:2::/48), the 6to4 relay (192.88.99/24),
 /// reserved or unique-local, nor one that carries an IPv4 address inside
 /// an IPv6 one (mapped, compatible, NAT64, 6to4, Teredo).
 pub(crate) fn is_public(ip: IpAddr) -> bool {
@@ -192,10 +193,11 @@ pub(crate) fn is_public(ip: IpAddr) -> bool {
             }
             let s = v6.segments();
             let first = s[0];
-            // IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96 and the
+            // IPv4-compatible (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96 and the
             // local 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo
             // (2001::/32) addresses may reach any IPv4 address.
             let embeds_v4 = s[..6] == [0; 6]
+                || (s[..4] == [0; 4] && s[4] == 0xffff && s[5] == 0)
                 || (s[0] == 0x64 && s[1] == 0xff9b)
                 || first == 0x2002
                 || (first == 0x2001 && s[1] == 0);
@@ -207,6 +209,8 @@ pub(crate) fn is_public(ip: IpAddr) -> bool {
                 || (first & 0xffc0) == 0xfe80
                 || (first & 0xffc0) == 0xfec0
                 || (first == 0x2001 && s[1] == 0x0db8)
+                || (first == 0x2001 && s[1] == 0x0002 && s[2] == 0)
+                || (first & 0xfff0) == 0x3ff0
                 || (first == 0x0100 && s[1..4] == [0; 3]))
         }
     }
@@ -300,6 +304,9 @@ mod tests {
             "https://[2002:a00:1::1]/x",
             "https://[2001:0:4136:e378::1]/x",
             "https://[100::1]/x",
+            "https://[::ffff:0:7f00:1]/x",
+            "https://[2001:2::1]/x",
+            "https://[3fff::1]/x",
             "https://[fec0::1]/x",
             "https://192.0.0.8/x",
             "https://0x7f.1/x",

@@ -21,6 +21,16 @@ use super::client::{Client, HELLO_EXAMPLE};
 const LOOK_AGAIN: Duration = Duration::from_secs(1);
 
 impl Client {
+    /// What is wrong with `name` (already checked as a kept name) as a name
+    /// taken now: too wide, or a filtered word read across the whole name.
+    fn new_name_problem(&self, name: &str) -> Option<Words> {
+        if let Err(why) = self.state.names().check_width(name) {
+            return Some(why);
+        }
+        let word = self.state.word_filter().find_in_name(name)?;
+        Some(Words::new("name-filtered").text("word", word.to_owned()))
+    }
+
     pub(super) async fn hello(&mut self, hello: Hello, id: Option<RequestId>) {
         if let Some(session) = &self.session {
             let words =
@@ -60,17 +70,30 @@ impl Client {
             }
         }
         let names = *self.state.names();
-        let name = match hello.name.as_deref().map(|n| names.check(n)).transpose() {
+        let name = match hello
+            .name
+            .as_deref()
+            .map(|n| names.check_kept(n))
+            .transpose()
+        {
             Ok(name) => name,
             Err(why) => return self.reply_error(ErrorCode::InvalidName, why, id),
         };
         // The host's word filter: such a name is refused.
         if let Some(word) = name
             .as_deref()
-            .and_then(|n| self.state.word_filter().find_in_name(n))
+            .and_then(|n| self.state.word_filter().find(n))
         {
             let words = Words::new("name-filtered").text("word", word.to_owned());
             return self.reply_error(ErrorCode::InvalidName, words, id);
+        }
+        // A name taken now (a new session's, or a rename) is also held to
+        // the width and read whole by the word filter (issue 46); a
+        // session's name from before stays as it is.
+        if hello.token.is_none()
+            && let Some(why) = name.as_deref().and_then(|n| self.new_name_problem(n))
+        {
+            return self.reply_error(ErrorCode::InvalidName, why, id);
         }
         // A banned address or name is refused before a session is made.
         if hello.token.is_none() {
@@ -112,6 +135,9 @@ impl Client {
                     if let Some(name) = name
                         && name != session.name
                     {
+                        if let Some(why) = self.new_name_problem(&name) {
+                            return self.reply_error(ErrorCode::InvalidName, why, id);
+                        }
                         if let Err(e) = sessions.rename(session.id, &name).await {
                             warn!(error = %e, "session rename failed");
                             return self.reply_session_error(&e, id);

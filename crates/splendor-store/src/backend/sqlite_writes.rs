@@ -328,12 +328,16 @@ fn rate_game(
     finished_at: UnixMillis,
 ) -> Result<(), rusqlite::Error> {
     // R13.4: a seat of a person or program with fewer than 5 moves of its
-    // own (the stand-in's not counted) makes the game unrated.
+    // own (the stand-in's not counted; a move is a turn's action: R8's
+    // returns, R9's choice of a noble and a resignation are not moves)
+    // makes the game unrated.
     let short: i64 = tx
         .prepare_cached(
             "SELECT COUNT(*) FROM seats s WHERE s.game_id = ?1 AND s.bot IS NULL AND \
          (SELECT COUNT(*) FROM actions a WHERE a.game_id = s.game_id AND a.seat = s.seat \
-          AND (a.meta_json IS NULL OR a.meta_json NOT LIKE '%\"by\":\"stand_in\"%')) < ?2",
+          AND (a.meta_json IS NULL OR a.meta_json NOT LIKE '%\"by\":\"stand_in\"%') \
+          AND a.action_json <> '\"resign\"' AND a.action_json NOT LIKE '{\"return\"%' \
+          AND a.action_json NOT LIKE '{\"noble\"%') < ?2",
         )?
         .query_row(params![game_id, crate::rating::R13_4_OWN_MOVES], |row| {
             row.get(0)
@@ -401,11 +405,13 @@ fn rate_game(
     for mut update in crate::rating::rate(seats) {
         // Issue 46: what this seat gained from any of these opponents in
         // the last day cuts its gain now.
-        let gained: f64 = tx
+        let gained: (f64, f64) = tx
             .prepare_cached(
-                "SELECT COALESCE(MAX(gained), 0.0) FROM ( \
+                "SELECT COALESCE(MAX(gained), 0.0), COALESCE(MAX(lost), 0.0) FROM ( \
            SELECT b.session_id, SUM(CASE WHEN a.rating_after > a.rating_before \
-                    THEN a.rating_after - a.rating_before ELSE 0 END) AS gained \
+                    THEN a.rating_after - a.rating_before ELSE 0 END) AS gained, \
+                  SUM(CASE WHEN a.rating_after < a.rating_before \
+                    THEN a.rating_before - a.rating_after ELSE 0 END) AS lost \
            FROM rated_results a JOIN rated_results b ON b.game_id = a.game_id \
            WHERE a.session_id = ?1 AND a.finished_at > ?2 AND b.session_id <> a.session_id \
              AND b.session_id IN (SELECT session_id FROM seats WHERE game_id = ?3 AND session_id IS NOT NULL) \
@@ -417,9 +423,11 @@ fn rate_game(
                     finished_at - crate::rating::GAIN_WINDOW_MS,
                     game_id
                 ],
-                |row| row.get(0),
+                |row| Ok((row.get(0)?, row.get(1)?)),
             )?;
-        crate::rating::cap_gain(&mut update, gained);
+        if !update.seat.bot {
+            crate::rating::cap_change(&mut update, gained);
+        }
         let seat = &update.seat;
         let won = i64::from(seat.place == 1);
         let player_id = crate::rating::player_id(SessionId(seat.session));
