@@ -41,12 +41,17 @@ pub(crate) struct ApiError {
     status: StatusCode,
     code: &'static str,
     message: String,
+    /// When waiting helps: how long, in seconds (`Retry-After`, and
+    /// `retry_after_ms` in the body).
+    retry_after_s: Option<u64>,
 }
 
 #[derive(Serialize)]
 struct ApiErrorBody<'a> {
     error: &'a str,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
 }
 
 impl IntoResponse for ApiError {
@@ -54,8 +59,17 @@ impl IntoResponse for ApiError {
         let body = ApiErrorBody {
             error: self.code,
             message: &self.message,
+            retry_after_ms: self.retry_after_s.map(|s| s * 1000),
         };
-        (self.status, Json(body)).into_response()
+        match self.retry_after_s {
+            Some(s) => (
+                self.status,
+                [(axum::http::header::RETRY_AFTER, s.to_string())],
+                Json(body),
+            )
+                .into_response(),
+            None => (self.status, Json(body)).into_response(),
+        }
     }
 }
 
@@ -69,6 +83,15 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after_s: None,
+        }
+    }
+
+    /// The same error, saying that waiting `seconds` helps.
+    pub(crate) fn retry_after(self, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after_s: Some(seconds),
+            ..self
         }
     }
 
@@ -412,7 +435,24 @@ struct Positions {
 pub(crate) async fn positions(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
 ) -> Result<Response, ApiError> {
+    // Issue 45: a budget of the node's, a quarter of it per address and
+    // per range, cached answers included (their bytes are what it spends).
+    if let Some(heavy) = state.heavy() {
+        let peer = peer.map(|axum::Extension(axum::extract::ConnectInfo(addr))| addr);
+        let ip = crate::ws::client_ip(&state, &headers, peer);
+        if !heavy.allow(ip, std::time::Instant::now()) {
+            state.metrics().api_request_limited();
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                "the server is serving as many replays as it may now; try again in a second",
+            )
+            .retry_after(1));
+        }
+    }
     if let Some(body) = Uuid::try_parse(&id)
         .ok()
         .and_then(|game| state.finished_bodies().get(game))

@@ -40,6 +40,9 @@ struct AppInner {
     connect_rate: ConnectRate,
     /// HTTP API requests per address (none when lifted).
     api_rate: Option<ConnectRate>,
+    /// The positions of finished games served, per address, range and
+    /// node (none when lifted).
+    heavy: Option<crate::limits::HeavyAnswers>,
     /// Finished games' positions, made once.
     finished_bodies: finished_cache::FinishedBodies,
     /// Bans made while this node runs, for its open connections.
@@ -204,6 +207,8 @@ impl AppState {
                 connect_rate: ConnectRate::new(config.max_connects_per_ip_per_minute),
                 api_rate: (config.max_api_requests_per_ip_per_minute > 0)
                     .then(|| ConnectRate::new(config.max_api_requests_per_ip_per_minute)),
+                heavy: (config.max_positions_per_second > 0)
+                    .then(|| crate::limits::HeavyAnswers::new(config.max_positions_per_second)),
                 finished_bodies: Default::default(),
                 sanctions: Default::default(),
                 auto_audit: Default::default(),
@@ -330,6 +335,10 @@ impl AppState {
 
     pub(crate) fn api_rate(&self) -> Option<&ConnectRate> {
         self.inner.api_rate.as_ref()
+    }
+
+    pub(crate) fn heavy(&self) -> Option<&crate::limits::HeavyAnswers> {
+        self.inner.heavy.as_ref()
     }
 
     pub(crate) fn word_filter(&self) -> &crate::limits::WordFilter {

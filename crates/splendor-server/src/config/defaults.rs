@@ -84,6 +84,7 @@ impl Default for Config {
             park_sweep_every: Duration::from_secs(5),
             webhook_allow_private: false,
             webhook_ports: Vec::new(),
+            max_positions_per_second: 20,
             test_names: None,
             min_grace: None,
             room_seed: None,

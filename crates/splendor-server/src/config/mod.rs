@@ -219,6 +219,19 @@ pub struct Config {
     )]
     pub max_api_requests_per_ip_per_minute: u32,
 
+    /// The most answers of every position of a finished game
+    /// (`/api/games/{id}/positions`, up to a quarter of a megabyte each)
+    /// this node serves a second, a quarter of them at most to one address
+    /// (IPv6: /64) or range (/24, /48); past it, 429 rate_limited with
+    /// Retry-After. 0: no limit.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_POSITIONS_PER_SECOND",
+        default_value_t = 20,
+        help_heading = "Connections"
+    )]
+    pub max_positions_per_second: u32,
+
     /// The largest client frame, in bytes, that is read; larger frames get a
     /// `frame_too_large` error.
     #[arg(long, env = "SPLENDOR_MAX_FRAME_BYTES", default_value_t = 16 * 1024, help_heading = "Connections")]

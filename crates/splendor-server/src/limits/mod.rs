@@ -5,6 +5,7 @@
 //! - [`per_ip`]: connections per client address (guards that free their
 //!   slot when dropped);
 //! - [`connect_rate`]: new connections per client address per minute;
+//! - [`heavy`]: the API's heavy answers, per address, range and node;
 //! - [`origin`]: which web pages may open a WebSocket;
 //! - [`name`]: display-name length and characters.
 //!
@@ -12,6 +13,7 @@
 
 pub(crate) mod api_rate;
 pub mod connect_rate;
+pub mod heavy;
 pub mod name;
 pub mod origin;
 pub mod per_ip;
@@ -19,6 +21,7 @@ pub mod rate;
 pub mod word_filter;
 
 pub use connect_rate::ConnectRate;
+pub use heavy::HeavyAnswers;
 pub use name::{NameChars, NamePolicy};
 pub use origin::{AllowedOrigin, OriginPolicy, OriginRefused};
 pub use per_ip::{IpGuard, IpLimiter};
