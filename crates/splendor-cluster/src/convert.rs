@@ -444,6 +444,9 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         LobbyError::TooManyWaitingRoomsFromOrigin(n) => {
             numbers("too_many_waiting_rooms_from_origin", vec![*n as u64])
         }
+        LobbyError::TooManyRoomsFromAddress(n) => {
+            numbers("too_many_rooms_from_address", vec![*n as u64])
+        }
         LobbyError::TooManyBotTables(n) => numbers("too_many_bot_tables", vec![*n as u64]),
         LobbyError::Persistence => plain("persistence"),
         LobbyError::StorageUnavailable => plain("storage_unavailable"),
@@ -518,6 +521,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         },
         "invalid_seats" => LobbyError::InvalidSeats(small(0)?),
         "too_many_rooms" => LobbyError::TooManyRooms,
+        "too_many_rooms_from_address" => LobbyError::TooManyRoomsFromAddress(number(0)? as usize),
         "too_many_rooms_for_session" => LobbyError::TooManyRoomsForSession(number(0)? as usize),
         "too_many_waiting_rooms_from_origin" => {
             LobbyError::TooManyWaitingRoomsFromOrigin(number(0)? as usize)

@@ -39,6 +39,12 @@ pub struct LobbyConfig {
     /// cost nothing, so the per-session limit alone does not stop one
     /// client from filling `max_rooms`.
     pub max_waiting_rooms_per_ip: usize,
+    /// At most this many unfinished rooms (waiting, playing or turn-based)
+    /// created from one client address, on every node together (issue 45:
+    /// fresh sessions each starting a turn-based game against a bot filled
+    /// the server's rooms); when the server holds four fifths of
+    /// `max_rooms`, a quarter of it. Zero: no limit.
+    pub max_rooms_per_ip: usize,
     /// At most this many running games of built-in bots only (nobody
     /// seated but bots) made from one client address: such tables cost
     /// thinking time and entertain nobody at the table (issue 22).
@@ -89,6 +95,7 @@ impl Default for LobbyConfig {
             max_rooms_per_session: 3,
             max_turn_based_rooms_per_session: 20,
             max_waiting_rooms_per_ip: 8,
+            max_rooms_per_ip: 60,
             max_bot_tables_per_ip: 4,
             bot_delay: Duration::from_millis(1000),
             strong_budget: splendor_ai::Budget::STRONG,

@@ -66,6 +66,9 @@ pub enum LobbyError {
     TooManyRoomsForSession(usize),
     /// The client address has `max_waiting_rooms_per_ip` rooms waiting.
     TooManyWaitingRoomsFromOrigin(usize),
+    /// As many unfinished rooms were created from this client address as
+    /// one address may have (issue 45).
+    TooManyRoomsFromAddress(usize),
     /// Starting a table of built-in bots only, while this many such games
     /// made from the same client address are running already.
     TooManyBotTables(usize),
@@ -168,7 +171,8 @@ impl LobbyError {
             LobbyError::InvalidSeats(_) => ErrorCode::InvalidSeats,
             LobbyError::TooManyRooms => ErrorCode::TooManyRooms,
             LobbyError::TooManyRoomsForSession(_) => ErrorCode::TooManySessionRooms,
-            LobbyError::TooManyWaitingRoomsFromOrigin(_) => ErrorCode::TooManyRoomsFromAddress,
+            LobbyError::TooManyWaitingRoomsFromOrigin(_)
+            | LobbyError::TooManyRoomsFromAddress(_) => ErrorCode::TooManyRoomsFromAddress,
             LobbyError::TooManyBotTables(_) => ErrorCode::TooManyBotTables,
             LobbyError::Persistence => ErrorCode::PersistenceFailed,
             LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
@@ -236,6 +240,9 @@ impl LobbyError {
             }
             LobbyError::TooManyWaitingRoomsFromOrigin(max) => {
                 w("room-too-many-from-address").count("max", *max)
+            }
+            LobbyError::TooManyRoomsFromAddress(max) => {
+                w("room-too-many-unfinished-from-address").count("max", *max)
             }
             LobbyError::TooManyBotTables(max) => w("room-too-many-bot-tables").count("max", *max),
             LobbyError::Persistence => w("room-store-failed"),

@@ -442,7 +442,7 @@ pub(crate) async fn positions(
     // per range, cached answers included (their bytes are what it spends).
     if let Some(heavy) = state.heavy() {
         let peer = peer.map(|axum::Extension(axum::extract::ConnectInfo(addr))| addr);
-        let ip = crate::ws::client_ip(&state, &headers, peer);
+        let ip = crate::ws::budgeted_ip(&state, &headers, peer);
         if !heavy.allow(ip, std::time::Instant::now()) {
             state.metrics().api_request_limited();
             return Err(ApiError::new(

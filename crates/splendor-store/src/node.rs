@@ -98,6 +98,8 @@ pub struct OpenElsewhere {
     pub own: u64,
     /// Rooms made from the address that wait for players.
     pub waiting_from_client: u64,
+    /// Rooms made from the address that have not finished (issue 45).
+    pub unfinished_from_client: u64,
 }
 
 impl Store {
@@ -123,10 +125,11 @@ impl Store {
     ) -> Result<OpenElsewhere, StoreError> {
         let node = i32::from(node);
         let creator = creator.map(|c| c.0);
-        let (own, waiting_from_client) = dispatch!(&self.inner.pool, pool, q => q::open_rooms_elsewhere(pool, node, creator, client).await)?;
+        let (own, waiting_from_client, unfinished_from_client) = dispatch!(&self.inner.pool, pool, q => q::open_rooms_elsewhere(pool, node, creator, client).await)?;
         Ok(OpenElsewhere {
             own,
             waiting_from_client,
+            unfinished_from_client,
         })
     }
 }

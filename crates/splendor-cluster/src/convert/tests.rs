@@ -138,6 +138,7 @@ fn every_refusal_round_trips() {
         LobbyError::TooManyRooms,
         LobbyError::TooManyRoomsForSession(3),
         LobbyError::TooManyWaitingRoomsFromOrigin(8),
+        LobbyError::TooManyRoomsFromAddress(60),
         LobbyError::TooManyBotTables(4),
         LobbyError::Persistence,
         LobbyError::StorageUnavailable,

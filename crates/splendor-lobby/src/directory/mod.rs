@@ -57,6 +57,8 @@ pub struct OpenElsewhere {
     pub own: usize,
     /// Rooms made from the client that wait for players.
     pub waiting_from_client: usize,
+    /// Rooms made from the client that have not finished (issue 45).
+    pub unfinished_from_client: usize,
 }
 
 /// Why the directory said no.

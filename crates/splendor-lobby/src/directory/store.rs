@@ -127,6 +127,8 @@ impl RoomDirectory for StoreDirectory {
                 own: usize::try_from(seen.own).unwrap_or(usize::MAX),
                 waiting_from_client: usize::try_from(seen.waiting_from_client)
                     .unwrap_or(usize::MAX),
+                unfinished_from_client: usize::try_from(seen.unfinished_from_client)
+                    .unwrap_or(usize::MAX),
             })
         })
     }

@@ -359,6 +359,23 @@ impl Lobby {
             if waiting >= limit {
                 return Err(LobbyError::TooManyWaitingRoomsFromOrigin(limit));
             }
+            // Every unfinished room counts too, turn-based ones included
+            // (issue 45); when the server fills up, a crowded address gets
+            // a quarter of its share before anyone else is refused.
+            let limit = self.inner.config.max_rooms_per_ip;
+            if limit > 0 && !create.matched {
+                let crowded = rooms.len() * 5 >= self.inner.config.max_rooms * 4;
+                let limit = if crowded { (limit / 4).max(1) } else { limit };
+                let unfinished = rooms
+                    .values()
+                    .filter(|e| e.client.as_ref() == Some(client))
+                    .filter(|e| e.summary.borrow().status != RoomStatus::Finished)
+                    .count()
+                    + elsewhere.unfinished_from_client;
+                if unfinished >= limit {
+                    return Err(LobbyError::TooManyRoomsFromAddress(limit));
+                }
+            }
         }
         let code = lease.code;
         if rooms.contains_key(&code) {

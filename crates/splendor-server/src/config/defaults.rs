@@ -54,6 +54,8 @@ impl Default for Config {
             ladder_games_per_address: 8,
             ladder_retry_ms: 15_000,
             max_waiting_rooms_per_ip: lobby.max_waiting_rooms_per_ip,
+            max_rooms_per_ip: lobby.max_rooms_per_ip,
+            unlimited_addresses: Vec::new(),
             max_bot_tables_per_ip: lobby.max_bot_tables_per_ip,
             max_spectators: lobby.max_spectators,
             room_idle_ttl: lobby.room_idle_ttl,

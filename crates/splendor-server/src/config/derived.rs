@@ -32,6 +32,7 @@ impl Config {
             max_rooms_per_session: self.max_rooms_per_session,
             max_turn_based_rooms_per_session: self.max_turn_based_rooms_per_session,
             max_waiting_rooms_per_ip: self.max_waiting_rooms_per_ip,
+            max_rooms_per_ip: self.max_rooms_per_ip,
             max_bot_tables_per_ip: self.max_bot_tables_per_ip,
             max_spectators: self.max_spectators,
             bot_delay: Duration::from_millis(self.bot_delay_ms),

@@ -384,6 +384,30 @@ pub struct Config {
     )]
     pub max_waiting_rooms_per_ip: usize,
 
+    /// The most unfinished rooms (waiting, playing or turn-based) created
+    /// from one client address (IPv6: per /64), on every node together;
+    /// a quarter of it once the server holds four fifths of --max-rooms.
+    /// Past it, too_many_rooms_from_address. 0: no limit.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_ROOMS_PER_IP",
+        default_value_t = 60,
+        help_heading = "Players and rooms"
+    )]
+    pub max_rooms_per_ip: usize,
+
+    /// Address ranges no per-address budget applies to (connections, new
+    /// connections a minute, rooms, API requests, replays' positions),
+    /// comma-separated: a load test's machines, a trusted proxy's own
+    /// address (`127.0.0.0/8,2001:db8::/48`). The global budgets still hold.
+    #[arg(
+        long,
+        env = "SPLENDOR_UNLIMITED_ADDRESSES",
+        value_delimiter = ',',
+        help_heading = "Connections"
+    )]
+    pub unlimited_addresses: Vec<crate::limits::unlimited::AddressRange>,
+
     /// The most running games of built-in bots only (nobody seated but
     /// bots) made from one client address; starting one more answers
     /// too_many_bot_tables. Games with a person seated are not counted.

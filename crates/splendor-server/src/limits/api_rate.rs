@@ -29,7 +29,7 @@ pub(crate) async fn limit(State(state): State<AppState>, request: Request, next:
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(addr)| *addr);
-    if let Some(ip) = crate::ws::client_ip(&state, request.headers(), peer)
+    if let Some(ip) = crate::ws::budgeted_ip(&state, request.headers(), peer)
         && !rate.allow(ip, Instant::now())
     {
         debug!(%ip, path = %request.uri().path(), "too many API requests from one address");

@@ -6,6 +6,7 @@
 //!   slot when dropped);
 //! - [`connect_rate`]: new connections per client address per minute;
 //! - [`heavy`]: the API's heavy answers, per address, range and node;
+//! - [`unlimited`]: addresses no per-address budget applies to;
 //! - [`origin`]: which web pages may open a WebSocket;
 //! - [`name`]: display-name length and characters.
 //!
@@ -18,6 +19,7 @@ pub mod name;
 pub mod origin;
 pub mod per_ip;
 pub mod rate;
+pub mod unlimited;
 pub mod word_filter;
 
 pub use connect_rate::ConnectRate;

@@ -377,6 +377,17 @@ impl Client {
 
 impl Client {
     /// Who this connection is, as bans see it.
+    /// This connection's address as the per-address budgets count it:
+    /// none for an address the host lifted them for
+    /// (`SPLENDOR_UNLIMITED_ADDRESSES`). Bans still name it.
+    pub(super) fn budgeted_address(&self) -> Option<splendor_lobby::ClientKey> {
+        self.address.clone().filter(|key| {
+            key.as_str()
+                .parse()
+                .is_ok_and(|ip| !crate::ws::unlimited(&self.state, ip))
+        })
+    }
+
     pub(super) fn who(&self) -> Who<'_> {
         Who {
             session: self.session.as_ref().map(|s| s.id.0),

@@ -107,7 +107,8 @@ pub(crate) async fn upgrade(
         &headers,
         peer.map(|Extension(ConnectInfo(addr))| addr),
     );
-    if let Some(ip) = client_ip
+    let budgeted = client_ip.filter(|ip| !unlimited(&state, *ip));
+    if let Some(ip) = budgeted
         && !state.connect_rate().allow(ip, std::time::Instant::now())
     {
         debug!(%ip, "too many new connections from one address");
@@ -124,7 +125,7 @@ pub(crate) async fn upgrade(
             "too many new connections from your address; retry in a minute",
         );
     }
-    let per_ip = match client_ip {
+    let per_ip = match budgeted {
         Some(ip) => match state.per_ip().try_acquire(ip) {
             Some(guard) => Some(guard),
             None => {
@@ -204,6 +205,22 @@ pub(crate) fn client_ip(
         .and_then(|list| list.rsplit(',').next())
         .and_then(|last| parse_ip(last.trim()));
     from_header.or(peer.map(|p| p.ip()))
+}
+
+/// Whether the host lifted the per-address budgets for `ip`
+/// (`SPLENDOR_UNLIMITED_ADDRESSES`).
+pub(crate) fn unlimited(state: &AppState, ip: IpAddr) -> bool {
+    crate::limits::unlimited::is_unlimited(&state.config().unlimited_addresses, ip)
+}
+
+/// The client's address as the per-address budgets count it: none for an
+/// address the host lifted them for.
+pub(crate) fn budgeted_ip(
+    state: &AppState,
+    headers: &HeaderMap,
+    peer: Option<SocketAddr>,
+) -> Option<IpAddr> {
+    client_ip(state, headers, peer).filter(|ip| !unlimited(state, *ip))
 }
 
 /// An address as proxies write it: `ip`, `ip:port` or `[ipv6]:port`.

@@ -54,7 +54,7 @@ impl Client {
                 conn: self.conn.clone(),
                 request: id.clone(),
                 verbose: self.verbose,
-                client: self.address.clone(),
+                client: self.budgeted_address(),
                 rated: create.rated,
             })
             .await;
@@ -232,7 +232,7 @@ impl Client {
             Err(e) => return self.reply_lobby_error(e, id),
         };
         let lobby = self.state.lobby().clone();
-        let host = (session.clone(), self.conn.id(), self.address.clone());
+        let host = (session.clone(), self.conn.id(), self.budgeted_address());
         let new = match lobby.agree_rematch(host, &old, plan).await {
             Ok(new) => new,
             Err(e) => return self.reply_lobby_error(e, id),

@@ -63,11 +63,12 @@ pub(crate) async fn open_rooms_elsewhere(
     node: i32,
     creator: Option<Uuid>,
     client: Option<&str>,
-) -> Result<(u64, u64), StoreError> {
+) -> Result<(u64, u64, u64), StoreError> {
     let sql = format!(
         "SELECT \
            COALESCE(SUM(CASE WHEN o.creator = $2 AND o.status <> 'finished' THEN 1 ELSE 0 END), 0) AS own, \
-           COALESCE(SUM(CASE WHEN o.client = $3 AND o.status = 'waiting' THEN 1 ELSE 0 END), 0) AS waiting \
+           COALESCE(SUM(CASE WHEN o.client = $3 AND o.status = 'waiting' THEN 1 ELSE 0 END), 0) AS waiting, \
+           COALESCE(SUM(CASE WHEN o.client = $3 AND o.status <> 'finished' THEN 1 ELSE 0 END), 0) AS unfinished \
          FROM open_rooms o JOIN room_leases l \
            ON l.room_code = o.room_code AND l.epoch = o.epoch AND l.node_id = o.node_id \
          WHERE l.expires_at >= {NOW_MS} AND o.node_id <> $1"
@@ -81,9 +82,13 @@ pub(crate) async fn open_rooms_elsewhere(
         .map_err(|e| classify(BACKEND, e))?;
     let own: i64 = row.try_get("own").map_err(|e| classify(BACKEND, e))?;
     let waiting: i64 = row.try_get("waiting").map_err(|e| classify(BACKEND, e))?;
+    let unfinished: i64 = row
+        .try_get("unfinished")
+        .map_err(|e| classify(BACKEND, e))?;
     Ok((
         u64::try_from(own).unwrap_or_default(),
         u64::try_from(waiting).unwrap_or_default(),
+        u64::try_from(unfinished).unwrap_or_default(),
     ))
 }
 

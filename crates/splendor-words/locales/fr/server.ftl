@@ -113,6 +113,7 @@ room-invalid-seats = une salle a 2, 3 ou 4 places, pas { $seats }
 room-too-many = le serveur a autant de salles qu'il en permet ; réessayez plus tard
 room-too-many-for-session = cette session a déjà { $max } salles ouvertes, le maximum autorisé ; terminez-en ou quittez-en une d'abord
 room-too-many-from-address = { $max } salles créées depuis votre adresse réseau attendent des joueurs, le maximum autorisé ; lancez-en ou fermez-en une, ou rejoignez plutôt une autre salle
+room-too-many-unfinished-from-address = { $max } parties et salles pas encore terminées ont été créées depuis votre adresse réseau, autant qu’une adresse peut en avoir ; terminez-en ou abandonnez-en une d’abord
 room-too-many-bot-tables = { $max } parties de robots intégrés seulement, créées depuis votre adresse réseau, sont déjà en cours, le maximum permis ; attendez qu'une se termine, ou installez une personne
 room-store-failed = le serveur n'a pas pu enregistrer cela ; rien n'a changé
 room-store-unavailable = le serveur ne peut pas enregistrer de coups pour l'instant (sa base de données est indisponible) ; rien n'a changé, réessayez dans un instant

@@ -115,6 +115,7 @@ room-invalid-seats = een kamer heeft 2, 3 of 4 plaatsen, niet { $seats }
 room-too-many = de server heeft zoveel kamers als hij toelaat; probeer het later opnieuw
 room-too-many-for-session = deze sessie heeft al { $max } open kamers, meer mag niet; speel er eerst een uit of verlaat er een
 room-too-many-from-address = { $max } kamers die vanaf je netwerkadres gemaakt zijn wachten op spelers, meer mag niet; start of sluit er een, of kom erbij in een andere kamer
+room-too-many-unfinished-from-address = er zijn { $max } nog niet afgelopen spellen en kamers gemaakt vanaf je netwerkadres, zoveel als één adres mag hebben; speel er eerst één uit of geef er één op
 room-too-many-bot-tables = er lopen al { $max } spellen met alleen ingebouwde bots vanaf je netwerkadres, het maximum; wacht tot er een afloopt, of laat een persoon meespelen
 room-store-failed = de server kon dit niet opslaan; er is niets veranderd
 room-store-unavailable = de server kan nu geen zetten opslaan (zijn database is onbereikbaar); er is niets veranderd, probeer het zo opnieuw

@@ -300,6 +300,7 @@ fn lobby_messages(corpus: &mut Corpus) {
         LobbyError::TooManyRooms,
         LobbyError::TooManyRoomsForSession(3),
         LobbyError::TooManyWaitingRoomsFromOrigin(8),
+        LobbyError::TooManyRoomsFromAddress(60),
         LobbyError::TooManyBotTables(4),
         LobbyError::Persistence,
         LobbyError::StorageUnavailable,
