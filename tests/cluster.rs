@@ -403,6 +403,14 @@ async fn a_paused_owner_never_writes_into_the_game_another_node_took_over() {
         assert_eq!(answer["version"], version + 1, "{answer}");
         let seen = bob.state_at(version + 1).await;
         assert_ne!(seen.to_act, ann_turn.to_act, "Bob's turn now, from node 2");
+        // Bob moves on the state read here: play_until_result below acts
+        // only on states it reads itself, and no other comes (both would
+        // wait for the other).
+        let action = splendor_e2e::choose(seen.legal_actions.as_ref().unwrap(), &mut dice).clone();
+        let moved = bob
+            .request(json!({"type": "act", "action": action, "expect_version": version + 1}))
+            .await;
+        assert_ne!(moved["type"], "error", "{moved}");
     } else {
         // room_closed when the move reached the room (fenced at its write);
         // not_in_room when the renewal had closed the room just before.

@@ -233,8 +233,11 @@ impl TestClient {
 
     /// The next frame as JSON. Panics if the connection closes first.
     pub async fn recv(&mut self) -> Value {
+        // One deadline for the call: the server's pings (every 20 s) must
+        // not keep a stalled wait alive.
+        let deadline = tokio::time::Instant::now() + SAFETY_TIMEOUT;
         loop {
-            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .unwrap_or_else(|_| panic!("{}: no frame within {SAFETY_TIMEOUT:?}", self.name));
             match frame {
@@ -268,8 +271,11 @@ impl TestClient {
     /// server's restart. Panics only if nothing comes within the safety
     /// timeout.
     pub async fn try_recv(&mut self) -> Result<Value, Option<u16>> {
+        // One deadline for the call: the server's pings (every 20 s) must
+        // not keep a stalled wait alive.
+        let deadline = tokio::time::Instant::now() + SAFETY_TIMEOUT;
         loop {
-            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .unwrap_or_else(|_| panic!("{}: no frame within {SAFETY_TIMEOUT:?}", self.name));
             match frame {
@@ -400,8 +406,11 @@ impl TestClient {
     /// Waits for the server to close the connection; returns the close code
     /// and reason. Frames before the close are recorded.
     pub async fn expect_close(&mut self) -> (u16, String) {
+        // One deadline for the call: the server's pings (every 20 s) must
+        // not keep a stalled wait alive.
+        let deadline = tokio::time::Instant::now() + SAFETY_TIMEOUT;
         loop {
-            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .unwrap_or_else(|_| panic!("{}: not closed within {SAFETY_TIMEOUT:?}", self.name));
             match frame {
@@ -424,8 +433,11 @@ impl TestClient {
     /// reset, a killed server), recording every text frame; never panics.
     /// Returns the close frame's code, if one came.
     pub async fn read_until_gone(&mut self) -> Option<u16> {
+        // One deadline for the call: the server's pings (every 20 s) must
+        // not keep a stalled wait alive.
+        let deadline = tokio::time::Instant::now() + SAFETY_TIMEOUT;
         loop {
-            let frame = tokio::time::timeout(SAFETY_TIMEOUT, self.ws.next())
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .unwrap_or_else(|_| panic!("{}: still open after {SAFETY_TIMEOUT:?}", self.name));
             match frame {
