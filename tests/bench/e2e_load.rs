@@ -56,6 +56,7 @@ async fn main() {
         message_burst: 100_000,
         max_rooms_per_session: 100_000,
         max_waiting_rooms_per_ip: 100_000,
+        max_rooms_per_ip: 0,
         log: "warn".into(),
         ..Config::default()
     };

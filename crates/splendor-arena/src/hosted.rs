@@ -73,6 +73,7 @@ impl Server {
             max_tcp_per_peer: 10_000,
             max_rooms_per_session: 1_000_000,
             max_waiting_rooms_per_ip: 1_000_000,
+            max_rooms_per_ip: 0,
             room_seed: Some(seed),
             // Each game starts its programs anew, each a new session under
             // its entrant's name: those names repeat (issue 24).
