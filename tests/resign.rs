@@ -191,6 +191,9 @@ async fn r13_3_a_rated_resignation_ends_the_game_and_is_a_loss() {
     {
         let (first, second) = players.split_at_mut(1);
         let ((ann, _), (bob, _)) = (&mut first[0], &mut second[0]);
+        // The first state was read by queue_and_match: each asks again.
+        ann.send_with_id(json!({"type": "sync"})).await;
+        bob.send_with_id(json!({"type": "sync"})).await;
         let (mut ann_dice, mut bob_dice) = (Dice(3), Dice(4));
         tokio::join!(
             ann.play_turns(&mut ann_dice, 6),

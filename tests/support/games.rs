@@ -46,18 +46,21 @@ pub fn choose<'a>(legal: &'a [WireAction], dice: &mut Dice) -> &'a WireAction {
 }
 
 impl TestClient {
-    /// Plays this client's seat for `turns` moves of its own (each one
-    /// acknowledged), choosing by `dice`, and returns: a player who then
-    /// goes away or resigns (R13.4 rates a game only when every person made
-    /// 5 moves of their own). Another seat's stand-in or a stale version
-    /// may refuse a move meanwhile; the game must not end before.
+    /// Plays this client's seat for `turns` turns of its own (each one's
+    /// main action acknowledged: R8's returns and R9's choice of a noble
+    /// are parts of a turn, as R13.4 counts), choosing by `dice`, and
+    /// returns: a player who then goes away or resigns. Turns alternate,
+    /// so two players each playing as many turns never wait for each
+    /// other. Another seat's stand-in or a stale version may refuse a move
+    /// meanwhile; the game must not end before.
     pub async fn play_turns(&mut self, dice: &mut Dice, turns: usize) {
         let mut acted = None;
+        let mut main = false;
         let mut done = 0;
         while done < turns {
             let message = self.recv().await;
             match message["type"].as_str() {
-                Some("events") if message.get("id").is_some() => done += 1,
+                Some("events") if message.get("id").is_some() => done += usize::from(main),
                 Some("error") => {
                     let code = message["code"].as_str().unwrap_or_default();
                     assert!(
@@ -75,6 +78,7 @@ impl TestClient {
                         acted = Some(state.version);
                         let legal = state.legal_actions.clone().expect("legal actions");
                         let action = choose(&legal, dice).clone();
+                        main = !matches!(action, WireAction::Return(_) | WireAction::Noble(_));
                         self.send_with_id(json!({
                             "type": "act", "action": action, "expect_version": state.version
                         }))
