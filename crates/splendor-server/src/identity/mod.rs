@@ -13,6 +13,7 @@
 mod hasher;
 mod passkeys;
 mod password;
+mod throttle;
 
 use axum::Json;
 use axum::extract::{Path, State};

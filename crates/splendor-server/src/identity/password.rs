@@ -24,15 +24,13 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use std::net::IpAddr;
-use std::time::Duration;
-
 use serde::Deserialize;
 use serde_json::json;
 use splendor_store::{LOGIN_WINDOW_MS, SessionId, Store, unix_millis_now};
 use tracing::{info, warn};
 
 use super::hasher::{Busy, Lane, hasher};
+use super::throttle::{InFlight, one_at_a_time, refuse_after_failures, slowdown};
 use super::{SignedIn, body, device_label, invalid, me, read, store};
 use crate::AppState;
 use crate::games::ApiError;
@@ -394,107 +392,6 @@ pub(super) async fn login(
         .map_err(|e| e.into_response())
 }
 
-/// Tries under way on this node, per address key and per range (IPv4 /24,
-/// IPv6 /48): at most [`AT_ONCE_PER_ADDRESS`] and [`AT_ONCE_PER_RANGE`].
-/// Keyed by whether the key is a range, and the key.
-static IN_FLIGHT: std::sync::LazyLock<
-    std::sync::Mutex<std::collections::HashMap<(bool, IpAddr), usize>>,
-> = std::sync::LazyLock::new(Default::default);
-
-/// Sign-in tries at once from one address (IPv6: its /64), per node.
-pub(crate) const AT_ONCE_PER_ADDRESS: usize = 1;
-/// Sign-in tries at once from one range (IPv4 /24, IPv6 /48), per node.
-pub(crate) const AT_ONCE_PER_RANGE: usize = 4;
-
-/// A try under way, counted until dropped.
-struct InFlight {
-    keys: [(bool, IpAddr); 2],
-}
-
-impl InFlight {
-    /// Counts a try from `ip`, unless its address or range has as many
-    /// under way as it may.
-    fn take(ip: IpAddr) -> Option<InFlight> {
-        let keys = [
-            (false, crate::limits::per_ip::client_key(ip)),
-            (true, crate::limits::per_ip::range_key(ip)),
-        ];
-        let mut at_once = IN_FLIGHT.lock().ok()?;
-        let busy = |key: &(bool, IpAddr), max: usize| at_once.get(key).is_some_and(|&n| n >= max);
-        if busy(&keys[0], AT_ONCE_PER_ADDRESS) || busy(&keys[1], AT_ONCE_PER_RANGE) {
-            return None;
-        }
-        for key in keys {
-            *at_once.entry(key).or_default() += 1;
-        }
-        Some(InFlight { keys })
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        if let Ok(mut at_once) = IN_FLIGHT.lock() {
-            for key in self.keys {
-                if let Some(n) = at_once.get_mut(&key) {
-                    *n -= 1;
-                    if *n == 0 {
-                        at_once.remove(&key);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// 429: another try from this address (or too many from its range) is
-/// under way.
-fn one_at_a_time() -> Response {
-    (
-        StatusCode::TOO_MANY_REQUESTS,
-        [(header::RETRY_AFTER, "1".to_owned())],
-        Json(json!({
-            "error": "too_many_tries",
-            "message": "one password try at a time from an address; wait for the answer",
-        })),
-    )
-        .into_response()
-}
-
-/// 429 with `Retry-After` when `key` failed [`TRIES_PER_MINUTE`] times in
-/// this minute (`from`: whose failures, as the message says).
-async fn refuse_after_failures(store: &Store, key: &str, from: &str) -> Result<(), Response> {
-    let failed = store
-        .login_tries(key, unix_millis_now())
-        .await
-        .map_err(|e| ApiError::store(e).into_response())?;
-    if failed < TRIES_PER_MINUTE {
-        return Ok(());
-    }
-    warn!(key, "too many failed sign-ins");
-    Err((
-        StatusCode::TOO_MANY_REQUESTS,
-        [(header::RETRY_AFTER, (LOGIN_WINDOW_MS / 1000).to_string())],
-        Json(json!({
-            "error": "too_many_tries",
-            "message": format!(
-                "{TRIES_PER_MINUTE} wrong passwords {from} in a minute; wait a minute"
-            ),
-        })),
-    )
-        .into_response())
-}
-
-/// How long a sign-in on a login waits when it failed `failures` times
-/// this minute from anywhere: nothing for the first [`TRIES_PER_MINUTE`],
-/// then 250 ms more for each, at most [`MAX_SLOWDOWN`].
-pub(crate) fn slowdown(failures: u32) -> Duration {
-    let over = failures.saturating_sub(TRIES_PER_MINUTE);
-    (Duration::from_millis(250) * over).min(MAX_SLOWDOWN)
-}
-
-/// The longest a sign-in is slowed.
-pub(crate) const MAX_SLOWDOWN: Duration = Duration::from_secs(2);
-
 /// A session proved itself on this device: a token for it.
 pub(super) async fn sign_in(
     state: &AppState,
@@ -537,40 +434,6 @@ mod tests {
                 .verify_password(b"anything", &parsed)
                 .is_err()
         );
-    }
-
-    #[test]
-    fn one_try_at_a_time_per_address_and_four_per_range() {
-        let a: IpAddr = "192.0.2.1".parse().unwrap();
-        let first = InFlight::take(a).expect("the first");
-        assert!(InFlight::take(a).is_none(), "one at a time");
-        let others: Vec<_> = (2..=4)
-            .map(|n| InFlight::take(format!("192.0.2.{n}").parse().unwrap()).expect("room"))
-            .collect();
-        assert!(
-            InFlight::take("192.0.2.9".parse().unwrap()).is_none(),
-            "four per /24"
-        );
-        assert!(
-            InFlight::take("192.0.3.9".parse().unwrap()).is_some(),
-            "another /24"
-        );
-        // The range's network address is an address like any other.
-        drop(first);
-        drop(others);
-        let net = InFlight::take("192.0.2.0".parse().unwrap()).expect("a free range");
-        assert!(InFlight::take(a).is_some());
-        drop(net);
-    }
-
-    #[test]
-    fn a_login_under_attack_is_slowed_by_at_most_two_seconds_never_refused() {
-        assert_eq!(slowdown(0), Duration::ZERO);
-        assert_eq!(slowdown(TRIES_PER_MINUTE), Duration::ZERO);
-        assert_eq!(slowdown(TRIES_PER_MINUTE + 1), Duration::from_millis(250));
-        assert_eq!(slowdown(TRIES_PER_MINUTE + 4), Duration::from_secs(1));
-        assert_eq!(slowdown(1_000), MAX_SLOWDOWN);
-        assert_eq!(slowdown(u32::MAX), MAX_SLOWDOWN);
     }
 
     #[test]
