@@ -28,7 +28,9 @@ pub struct ConnectRate {
 
 #[derive(Debug)]
 struct Inner {
-    per_minute: u32,
+    /// A full bucket's tokens, refilled over `window`.
+    count: u32,
+    window: Duration,
     state: Mutex<State>,
 }
 
@@ -44,9 +46,16 @@ impl ConnectRate {
     /// At most `per_minute` (at least 1) new connections per client key per
     /// minute, all of them at once if the key was quiet for a minute.
     pub fn new(per_minute: u32) -> ConnectRate {
+        ConnectRate::per_window(per_minute, REFILL_TIME)
+    }
+
+    /// At most `count` (at least 1) per client key per `window`, all of
+    /// them at once if the key was quiet for that long.
+    pub fn per_window(count: u32, window: Duration) -> ConnectRate {
         ConnectRate {
             inner: Arc::new(Inner {
-                per_minute: per_minute.max(1),
+                count: count.max(1),
+                window,
                 state: Mutex::new(State {
                     buckets: HashMap::new(),
                     swept: None,
@@ -58,18 +67,19 @@ impl ConnectRate {
     /// Whether a new connection from `ip` at `now` is allowed; if it is, it
     /// is counted.
     pub fn allow(&self, ip: IpAddr, now: Instant) -> bool {
-        let capacity = f64::from(self.inner.per_minute);
-        let per_second = capacity / REFILL_TIME.as_secs_f64();
+        let window = self.inner.window;
+        let capacity = f64::from(self.inner.count);
+        let per_second = capacity / window.as_secs_f64();
         let mut state = self.inner.lock();
-        // Forget the buckets that are full again, once a minute, so the map
-        // holds only the clients of the last minute.
+        // Forget the buckets that are full again, once a window, so the map
+        // holds only the clients of the last window.
         if state
             .swept
-            .is_none_or(|at| now.saturating_duration_since(at) >= REFILL_TIME)
+            .is_none_or(|at| now.saturating_duration_since(at) >= window)
         {
             state
                 .buckets
-                .retain(|_, (_, last)| now.saturating_duration_since(*last) < REFILL_TIME);
+                .retain(|_, (_, last)| now.saturating_duration_since(*last) < window);
             state.swept = Some(now);
         }
         let (tokens, last) = state

@@ -3,7 +3,8 @@
 //! quarter of a megabyte, and the per-address API limit alone let 16
 //! addresses draw 786 answers a second (about 189 MB/s) from one node.
 //!
-//! Token buckets refilled continuously, each holding two seconds' worth:
+//! Token buckets ([`ConnectRate`]'s) refilled continuously, each holding
+//! two seconds' worth:
 //! one per client address (its IPv4 address or IPv6 /64) and one per range
 //! (IPv4 /24, IPv6 /48), each of a quarter of the node's rate, and the
 //! node's own. An answer is served when its address's, its range's and the
@@ -12,57 +13,15 @@
 //! address or range holds more than a quarter of it. Time is passed in,
 //! never read here.
 
-use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::per_ip::{client_key, range_key};
+use super::connect_rate::ConnectRate;
+use super::per_ip::range_key;
 
 /// A bucket holds this long of its rate.
 const BURST: Duration = Duration::from_secs(2);
-
-/// Buckets by key, of one rate.
-#[derive(Debug)]
-struct Buckets {
-    per_second: f64,
-    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
-}
-
-impl Buckets {
-    fn new(per_second: f64) -> Buckets {
-        Buckets {
-            per_second,
-            buckets: Mutex::new(HashMap::new()),
-        }
-    }
-
-    fn capacity(&self) -> f64 {
-        (self.per_second * BURST.as_secs_f64()).max(1.0)
-    }
-
-    /// Takes a token of `key`'s bucket at `now`, if it has one.
-    fn take(&self, key: IpAddr, now: Instant) -> bool {
-        let capacity = self.capacity();
-        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        // Full buckets say nothing: forgotten once the map grows.
-        if buckets.len() > 4_096 {
-            buckets.retain(|_, (_, last)| now.saturating_duration_since(*last) < BURST);
-        }
-        let (tokens, last) = buckets.entry(key).or_insert((capacity, now));
-        let elapsed = now.saturating_duration_since(*last).as_secs_f64();
-        *tokens = (*tokens + elapsed * self.per_second).min(capacity);
-        if now > *last {
-            *last = now;
-        }
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 /// The share of the node's rate one address, or one range, may take.
 const SHARE: u32 = 4;
@@ -70,7 +29,7 @@ const SHARE: u32 = 4;
 /// The heavy answers' buckets. Cheap to clone; clones share the counts.
 #[derive(Clone, Debug)]
 pub struct HeavyAnswers {
-    inner: Arc<[Buckets; 3]>,
+    inner: Arc<[ConnectRate; 3]>,
 }
 
 /// The key the node's own bucket is kept under.
@@ -80,10 +39,12 @@ impl HeavyAnswers {
     /// At most `per_second` heavy answers a second from this node (at
     /// least 1), a quarter of them (at least 1) to one address or range.
     pub fn new(per_second: u32) -> HeavyAnswers {
-        let node = f64::from(per_second.max(1));
-        let share = (node / f64::from(SHARE)).max(1.0);
+        // Counted per BURST: two seconds of the rate, at least two of a share.
+        let node = per_second.max(1) * 2;
+        let share = (node / SHARE).max(2);
+        let buckets = |count| ConnectRate::per_window(count, BURST);
         HeavyAnswers {
-            inner: Arc::new([Buckets::new(share), Buckets::new(share), Buckets::new(node)]),
+            inner: Arc::new([buckets(share), buckets(share), buckets(node)]),
         }
     }
 
@@ -92,11 +53,11 @@ impl HeavyAnswers {
     pub fn allow(&self, ip: Option<IpAddr>, now: Instant) -> bool {
         let [address, range, node] = &*self.inner;
         if let Some(ip) = ip
-            && !(address.take(client_key(ip), now) && range.take(range_key(ip), now))
+            && !(address.allow(ip, now) && range.allow(range_key(ip), now))
         {
             return false;
         }
-        node.take(NODE, now)
+        node.allow(NODE, now)
     }
 }
 
