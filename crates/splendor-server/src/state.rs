@@ -47,6 +47,8 @@ struct AppInner {
     finished_bodies: finished_cache::FinishedBodies,
     /// Bans made while this node runs, for its open connections.
     sanctions: sanctions::Sanctions,
+    /// Password sign-ins under way, per address and range (issue 46).
+    sign_in_tries: crate::identity::throttle::TriesUnderWay,
     /// When each automatic sanction was last audited (issue 22).
     auto_audit: crate::auto_audit::AutoAudit,
     /// The host's words kept out of names and chat.
@@ -211,6 +213,7 @@ impl AppState {
                     .then(|| crate::limits::HeavyAnswers::new(config.max_positions_per_second)),
                 finished_bodies: Default::default(),
                 sanctions: Default::default(),
+                sign_in_tries: Default::default(),
                 auto_audit: Default::default(),
                 word_filter,
                 connection_slots: Arc::new(Semaphore::new(
@@ -347,6 +350,10 @@ impl AppState {
 
     pub(crate) fn auto_audit(&self) -> &crate::auto_audit::AutoAudit {
         &self.inner.auto_audit
+    }
+
+    pub(crate) fn sign_in_tries(&self) -> &crate::identity::throttle::TriesUnderWay {
+        &self.inner.sign_in_tries
     }
 
     pub(crate) fn sanctions(&self) -> &sanctions::Sanctions {

@@ -13,7 +13,7 @@
 mod hasher;
 mod passkeys;
 mod password;
-mod throttle;
+pub(crate) mod throttle;
 
 use axum::Json;
 use axum::extract::{Path, State};

@@ -322,7 +322,9 @@ pub(super) async fn login(
     // crowd of tries sent at once cannot pass the counters before they
     // count, nor fill the hashing queue.
     let _in_flight = match (own_device, ip) {
-        (false, Some(ip)) => Some(InFlight::take(ip).ok_or_else(one_at_a_time)?),
+        (false, Some(ip)) => {
+            Some(InFlight::take(state.sign_in_tries(), ip).ok_or_else(one_at_a_time)?)
+        }
         _ => None,
     };
     let mut failure_keys = Vec::new();

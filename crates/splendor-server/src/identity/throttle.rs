@@ -19,12 +19,15 @@ use crate::games::ApiError;
 
 pub(crate) use super::password::TRIES_PER_MINUTE;
 
-/// Tries under way on this node, per address key and per range (IPv4 /24,
-/// IPv6 /48): at most [`AT_ONCE_PER_ADDRESS`] and [`AT_ONCE_PER_RANGE`].
-/// Keyed by whether the key is a range, and the key.
-static IN_FLIGHT: std::sync::LazyLock<
-    std::sync::Mutex<std::collections::HashMap<(bool, IpAddr), usize>>,
-> = std::sync::LazyLock::new(Default::default);
+/// Tries under way on this server, per address key and per range (IPv4
+/// /24, IPv6 /48): at most [`AT_ONCE_PER_ADDRESS`] and
+/// [`AT_ONCE_PER_RANGE`]. Keyed by whether the key is a range, and the
+/// key. Each server has its own (the state holds it): servers in one
+/// process, as tests run them, do not share it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TriesUnderWay(
+    std::sync::Arc<std::sync::Mutex<std::collections::HashMap<(bool, IpAddr), usize>>>,
+);
 
 /// Sign-in tries at once from one address (IPv6: its /64), per node.
 pub(crate) const AT_ONCE_PER_ADDRESS: usize = 1;
@@ -34,17 +37,18 @@ pub(crate) const AT_ONCE_PER_RANGE: usize = 4;
 /// A try under way, counted until dropped.
 pub(crate) struct InFlight {
     keys: [(bool, IpAddr); 2],
+    under_way: TriesUnderWay,
 }
 
 impl InFlight {
     /// Counts a try from `ip`, unless its address or range has as many
     /// under way as it may.
-    pub(crate) fn take(ip: IpAddr) -> Option<InFlight> {
+    pub(crate) fn take(under_way: &TriesUnderWay, ip: IpAddr) -> Option<InFlight> {
         let keys = [
             (false, crate::limits::per_ip::client_key(ip)),
             (true, crate::limits::per_ip::range_key(ip)),
         ];
-        let mut at_once = IN_FLIGHT.lock().ok()?;
+        let mut at_once = under_way.0.lock().ok()?;
         let busy = |key: &(bool, IpAddr), max: usize| at_once.get(key).is_some_and(|&n| n >= max);
         if busy(&keys[0], AT_ONCE_PER_ADDRESS) || busy(&keys[1], AT_ONCE_PER_RANGE) {
             return None;
@@ -52,13 +56,16 @@ impl InFlight {
         for key in keys {
             *at_once.entry(key).or_default() += 1;
         }
-        Some(InFlight { keys })
+        Some(InFlight {
+            keys,
+            under_way: under_way.clone(),
+        })
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        if let Ok(mut at_once) = IN_FLIGHT.lock() {
+        if let Ok(mut at_once) = self.under_way.0.lock() {
             for key in self.keys {
                 if let Some(n) = at_once.get_mut(&key) {
                     *n -= 1;
@@ -130,25 +137,26 @@ mod tests {
 
     #[test]
     fn one_try_at_a_time_per_address_and_four_per_range() {
+        let w = TriesUnderWay::default();
         let a: IpAddr = "192.0.2.1".parse().unwrap();
-        let first = InFlight::take(a).expect("the first");
-        assert!(InFlight::take(a).is_none(), "one at a time");
+        let first = InFlight::take(&w, a).expect("the first");
+        assert!(InFlight::take(&w, a).is_none(), "one at a time");
         let others: Vec<_> = (2..=4)
-            .map(|n| InFlight::take(format!("192.0.2.{n}").parse().unwrap()).expect("room"))
+            .map(|n| InFlight::take(&w, format!("192.0.2.{n}").parse().unwrap()).expect("room"))
             .collect();
         assert!(
-            InFlight::take("192.0.2.9".parse().unwrap()).is_none(),
+            InFlight::take(&w, "192.0.2.9".parse().unwrap()).is_none(),
             "four per /24"
         );
         assert!(
-            InFlight::take("192.0.3.9".parse().unwrap()).is_some(),
+            InFlight::take(&w, "192.0.3.9".parse().unwrap()).is_some(),
             "another /24"
         );
         // The range's network address is an address like any other.
         drop(first);
         drop(others);
-        let net = InFlight::take("192.0.2.0".parse().unwrap()).expect("a free range");
-        assert!(InFlight::take(a).is_some());
+        let net = InFlight::take(&w, "192.0.2.0".parse().unwrap()).expect("a free range");
+        assert!(InFlight::take(&w, a).is_some());
         drop(net);
     }
 
