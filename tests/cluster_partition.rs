@@ -214,11 +214,11 @@ async fn the_owner_cut_from_postgresql_loses_its_room_to_another_node_and_no_mov
     let (_allow, allowed) = watch::channel(u64::MAX);
     let (reach, mut reached) = watch::channel(6u64);
     let mut players = tokio::task::JoinSet::new();
-    for (i, (client, home)) in [(ann, owner.addr()), (bob, other.addr())]
-        .into_iter()
-        .enumerate()
-    {
-        let steady = Steady::new(client, home, Dice(10 + i as u64));
+    // Within a lease without its database the owner gives its room up and
+    // closes its sockets (1012, issue 44); Ann reconnects where the load
+    // balancer sends her while the owner's /readyz answers 503.
+    for (i, client) in [ann, bob].into_iter().enumerate() {
+        let steady = Steady::new(client, other.addr(), Dice(10 + i as u64));
         players.spawn(steady.play(allowed.clone(), reach.clone()));
     }
     // Another node takes the room over once the lease ran out.
@@ -227,10 +227,10 @@ async fn the_owner_cut_from_postgresql_loses_its_room_to_another_node_and_no_mov
         assert!(tokio::time::Instant::now() < deadline, "no takeover");
         tokio::task::yield_now().await;
     }
-    // The cut heals; the cut-off node closed its copy of the room when it
-    // heard of the takeover (it refused every move meanwhile: it could not
-    // store them), and its player joins the room where it lives now. The
-    // game goes on from the last version anyone saw.
+    // The cut heals; the cut-off node gave its copy of the room up (it
+    // refused every move meanwhile: it could not store them), and its
+    // player joins the room where it lives now. The game goes on from the
+    // last version anyone saw.
     link.heal();
     let went_on = tokio::time::timeout(SAFETY_TIMEOUT, reached.wait_for(|v| *v > 6))
         .await
@@ -313,12 +313,13 @@ async fn the_owner_cut_off_entirely_closes_its_sockets_and_its_player_carries_on
     verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
 }
 
-/// The same cut, healed soon after the takeover and before the owner would
-/// close its sockets: the takeover's announcement never reached the owner,
-/// yet its player's connection finds the room where it lives now by itself
-/// (a moved room's connection looks for it again) and the game ends.
+/// The same cut, healed as soon as another node took the room over: the
+/// takeover's announcement never reached the owner, which gave the room up
+/// and closed its sockets by itself (a lease without its database, issue
+/// 44); once back, it neither takes the room again nor keeps anyone, and
+/// the game ends where it lives now.
 #[tokio::test]
-async fn a_cut_healed_before_the_sockets_close_leaves_no_player_behind() {
+async fn a_cut_healed_right_after_the_takeover_leaves_no_player_behind() {
     let Some(db) = TestDatabase::postgres("a cut healed early").await else {
         return;
     };
@@ -339,11 +340,8 @@ async fn a_cut_healed_before_the_sockets_close_leaves_no_player_behind() {
     let (_allow, allowed) = watch::channel(u64::MAX);
     let (reach, _reached) = watch::channel(6u64);
     let mut players = tokio::task::JoinSet::new();
-    for (i, (client, home)) in [(ann, owner.addr()), (bob, other.addr())]
-        .into_iter()
-        .enumerate()
-    {
-        let steady = Steady::new(client, home, Dice(30 + i as u64));
+    for (i, client) in [ann, bob].into_iter().enumerate() {
+        let steady = Steady::new(client, other.addr(), Dice(30 + i as u64));
         players.spawn(steady.play(allowed.clone(), reach.clone()));
     }
     let deadline = tokio::time::Instant::now() + SAFETY_TIMEOUT;
@@ -358,6 +356,138 @@ async fn a_cut_healed_before_the_sockets_close_leaves_no_player_behind() {
     while let Some(done) = players.join_next().await {
         let (steady, result) = done.expect("a player");
         seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
+        results.push(result);
+    }
+    assert_eq!(results[0]["winners"], results[1]["winners"]);
+    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
+    // The room was taken over once, and the owner runs no copy of it.
+    assert_eq!(
+        counter(other.addr(), "splendor_rooms_taken_over_total").await,
+        1.0
+    );
+    assert_eq!(
+        counter(owner.addr(), "splendor_rooms_taken_over_total").await,
+        0.0
+    );
+}
+
+/// Issue 44, a silent failure: the owner's link to PostgreSQL stops
+/// passing bytes but closes nothing (a blackholed route). The owner's
+/// writes, renewals and the lease row's lock are bounded by its lease, so
+/// it gives its room up, closes its players' sockets with 1012 and answers
+/// `/readyz` 503 while another node takes the game over; the game goes on
+/// there before the link heals (before the fix it stalled for the whole
+/// hold, and a transaction left open on the held link kept the lease row
+/// locked against the takeover).
+#[tokio::test]
+async fn the_owner_whose_postgresql_link_goes_silent_gives_its_room_up_and_the_game_goes_on_elsewhere()
+ {
+    let Some(db) = TestDatabase::postgres("the owner's postgresql link held").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let link = FaultProxy::start(address_of(&db.url)).await;
+    let owner = node(&through(&db.url, link.addr()), &nats.url, 1).await;
+    let other = node(&db.url, &nats.url, 2).await;
+    let (ann, bob, sa, _) = game_to(owner.addr(), other.addr(), 6).await;
+
+    link.hold();
+    let (_allow, allowed) = watch::channel(u64::MAX);
+    let (reach, mut reached) = watch::channel(6u64);
+    let mut players = tokio::task::JoinSet::new();
+    // Ann reconnects where the load balancer would send her: the node
+    // whose /readyz answers.
+    for (i, client) in [ann, bob].into_iter().enumerate() {
+        let steady = Steady::new(client, other.addr(), Dice(40 + i as u64));
+        players.spawn(steady.play(allowed.clone(), reach.clone()));
+    }
+    // Two more moves while the link is still held: both players moved,
+    // Ann after her reconnect to the other node.
+    let went_on = tokio::time::timeout(SAFETY_TIMEOUT, reached.wait_for(|v| *v > 7))
+        .await
+        .is_ok();
+    assert!(
+        went_on,
+        "the game stalled behind the held link: {}",
+        *reached.borrow()
+    );
+    assert_eq!(http_get(owner.addr(), "/readyz").await.0, 503);
+    assert!(counter(owner.addr(), "splendor_leases_lost_total").await >= 1.0);
+    assert_eq!(
+        counter(other.addr(), "splendor_rooms_taken_over_total").await,
+        1.0
+    );
+    link.heal();
+
+    let mut results = Vec::new();
+    let mut seen_last = 0;
+    let mut closes = Vec::new();
+    while let Some(done) = players.join_next().await {
+        let (steady, result) = done.expect("a player");
+        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
+        closes.extend(steady.closes);
+        results.push(result);
+    }
+    assert!(
+        closes.contains(&Some(1012)),
+        "the owner's player was told to reconnect (1012): {closes:?}"
+    );
+    assert_eq!(results[0]["winners"], results[1]["winners"]);
+    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
+}
+
+/// Issue 44, a silent failure of the other link: the owner's NATS link
+/// stops passing bytes but closes nothing. The node's pings go unanswered,
+/// so `/readyz` says `degraded: nats` while it lasts (before the fix it
+/// said `ready` for the whole hold: the client only learns of a closed
+/// socket) and `ready` once it heals; the players, who kept trying
+/// throughout, finish the game after the heal with no move refused as
+/// stale.
+#[tokio::test]
+async fn the_owner_whose_nats_link_goes_silent_says_so_and_its_game_finishes_after_the_heal() {
+    let Some(db) = TestDatabase::postgres("the owner's nats link held").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let link = FaultProxy::start(address_of(&nats.url)).await;
+    let owner = node(&db.url, &through(&nats.url, link.addr()), 1).await;
+    let other = node(&db.url, &nats.url, 2).await;
+    let (mut ann, mut bob, sa, _) = game_to(owner.addr(), other.addr(), 6).await;
+
+    link.hold();
+    // Version 6 was read above: both ask for the state again, so that
+    // whoever is to act acts at once, before the node can know of the
+    // hold (a move the owner takes then reaches Bob's node only after the
+    // heal, if at all).
+    for client in [&mut ann, &mut bob] {
+        client.send(json!({"type": "sync"})).await;
+    }
+    let (_allow, allowed) = watch::channel(u64::MAX);
+    let (reach, _reached) = watch::channel(6u64);
+    let mut players = tokio::task::JoinSet::new();
+    for (i, (client, home)) in [(ann, owner.addr()), (bob, other.addr())]
+        .into_iter()
+        .enumerate()
+    {
+        let steady = Steady::new(client, home, Dice(50 + i as u64));
+        players.spawn(steady.play(allowed.clone(), reach.clone()));
+    }
+    until_ready_says(owner.addr(), "ready (degraded: nats)\n").await;
+    link.heal();
+    until_ready_says(owner.addr(), "ready\n").await;
+
+    let mut results = Vec::new();
+    let mut seen_last = 0;
+    while let Some(done) = players.join_next().await {
+        let (steady, result) = done.expect("a player");
+        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
+        assert_eq!(
+            steady.refused.get("stale_version"),
+            None,
+            "{}: {:?}",
+            steady.client.name,
+            steady.refused
+        );
         results.push(result);
     }
     assert_eq!(results[0]["winners"], results[1]["winners"]);

@@ -26,6 +26,11 @@ pub struct Steady {
     pub seen: BTreeMap<u64, Value>,
     /// How many times it connected again.
     pub reconnects: usize,
+    /// The close code of each connection that ended under it (`None`:
+    /// closed without a close frame).
+    pub closes: Vec<Option<u16>>,
+    /// Its moves refused, by error code.
+    pub refused: BTreeMap<String, usize>,
     /// The game's commitment, from its states.
     pub commitment: Option<String>,
 }
@@ -39,6 +44,8 @@ impl Steady {
             dice,
             seen: BTreeMap::new(),
             reconnects: 0,
+            closes: Vec::new(),
+            refused: BTreeMap::new(),
             commitment: None,
         }
     }
@@ -85,7 +92,8 @@ impl Steady {
             };
             let message = match frame {
                 Ok(message) => message,
-                Err(_) => {
+                Err(code) => {
+                    self.closes.push(code);
                     self.reconnect().await;
                     (turn, acted) = (None, None);
                     continue;
@@ -116,6 +124,7 @@ impl Steady {
                         .is_some_and(|(_, id)| message.get("id") == Some(id)) =>
                 {
                     let code = message["code"].as_str().unwrap_or_default();
+                    *self.refused.entry(code.to_owned()).or_default() += 1;
                     assert!(
                         [
                             "room_closed",
@@ -170,6 +179,10 @@ impl Steady {
                 let welcome = loop {
                     match client.try_recv().await {
                         Ok(m) if m["type"] == "welcome" => break Some(m),
+                        // A node that cannot reach its database refuses
+                        // the hello (`storage_unavailable`): another try,
+                        // as the kits make.
+                        Ok(m) if m["type"] == "error" => break None,
                         Ok(_) => {}
                         Err(_) => break None,
                     }

@@ -89,6 +89,11 @@ pub struct ClusterConfig {
     pub call_timeout: Duration,
     /// The queue of a stand-in connection for a socket another node holds.
     pub proxy_queue: usize,
+    /// How often the NATS client pings its server when it hears nothing
+    /// (issue 44): after three pings unanswered it counts the link lost
+    /// (`nats_connected` false, `/readyz` degraded) and connects anew. A
+    /// link that goes silent closes nothing, so this is how it is seen.
+    pub ping_interval: Duration,
 }
 
 impl Default for ClusterConfig {
@@ -96,6 +101,7 @@ impl Default for ClusterConfig {
         ClusterConfig {
             call_timeout: Duration::from_secs(5),
             proxy_queue: 1024,
+            ping_interval: Duration::from_millis(500),
         }
     }
 }
@@ -152,6 +158,7 @@ impl Cluster {
         let (events, mut heard) = tokio::sync::mpsc::unbounded_channel();
         let nats = async_nats::ConnectOptions::new()
             .name(format!("splendor-node-{node}"))
+            .ping_interval(config.ping_interval)
             .event_callback(move |event| {
                 let events = events.clone();
                 async move {

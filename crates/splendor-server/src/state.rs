@@ -94,7 +94,7 @@ impl AppState {
             url: url.clone(),
             source,
         };
-        let store = Store::open_with(url.expose(), config.storage.store_config())
+        let store = Store::open_with(url.expose(), config.store_config())
             .await
             .map_err(database)?;
         info!(database = %url, backend = ?store.backend(), "database open");

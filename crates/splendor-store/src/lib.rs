@@ -148,6 +148,14 @@ pub struct StoreConfig {
     pub commit_delay: Duration,
     /// See `commit_delay`.
     pub commit_siblings: usize,
+    /// On PostgreSQL, the longest any one call may take (issue 44): every
+    /// statement, lock wait and open transaction of the pool's connections
+    /// ends by it on the server's side, and the store stops waiting for an
+    /// answer after it on ours (`Unavailable`), so that a link that went
+    /// silent holds no caller and no lock for longer. A node of a cluster
+    /// sets its lease; `None` waits as long as the network does. SQLite
+    /// (no network) ignores it.
+    pub bound: Option<Duration>,
 }
 
 impl Default for StoreConfig {
@@ -163,6 +171,7 @@ impl Default for StoreConfig {
             // actions per CPU-second; 2 ms another 7%.
             commit_delay: Duration::from_millis(2),
             commit_siblings: 2,
+            bound: None,
         }
     }
 }
@@ -230,14 +239,14 @@ impl Store {
                 file.temporary
             }
             None => {
-                let backend::DbPool::Postgres(pg) = &pool else {
+                let backend::DbPool::Postgres(pg, bound) = &pool else {
                     return Err(StoreError::invalid(
                         "database",
                         "no writer for this database",
                     ));
                 };
                 tokio::spawn(writer::run(
-                    pg.clone(),
+                    (pg.clone(), *bound),
                     receiver,
                     config.max_batch,
                     Arc::clone(&counters),
@@ -523,7 +532,7 @@ impl Store {
                     .map_err(|e| backend::classify(Backend::Sqlite, e))?;
                 Ok(())
             }
-            backend::DbPool::Postgres(_) => Err(StoreError::Invalid {
+            backend::DbPool::Postgres(..) => Err(StoreError::Invalid {
                 what: "database",
                 reason:
                     "a PostgreSQL database is backed up with pg_dump (docs/HOSTING.md, Backups)"

@@ -116,7 +116,7 @@ impl Counters {
 /// PostgreSQL's writer task (SQLite's is a thread: `backend::sqlite_writer`):
 /// runs until every sender of `commands` is dropped or a `Close` arrives.
 pub(crate) async fn run(
-    pool: sqlx::PgPool,
+    (pool, bound): (sqlx::PgPool, Option<std::time::Duration>),
     mut commands: mpsc::Receiver<Command>,
     max_batch: usize,
     counters: Arc<Counters>,
@@ -128,14 +128,14 @@ pub(crate) async fn run(
             match command {
                 Command::Write(op, reply) => writes.push((op, reply)),
                 Command::Close(done) => {
-                    commit(&pool, &mut writes, &counters).await;
+                    commit((&pool, bound), &mut writes, &counters).await;
                     commands.close();
                     let _ = done.send(());
                     return;
                 }
             }
         }
-        commit(&pool, &mut writes, &counters).await;
+        commit((&pool, bound), &mut writes, &counters).await;
     }
 }
 
@@ -143,20 +143,24 @@ pub(crate) async fn run(
 pub(crate) type Pending = Vec<(WriteOp, oneshot::Sender<Result<(), StoreError>>)>;
 
 /// Commits the pending writes and answers their callers.
-async fn commit(pool: &sqlx::PgPool, writes: &mut Pending, counters: &Counters) {
+async fn commit(
+    (pool, bound): (&sqlx::PgPool, Option<std::time::Duration>),
+    writes: &mut Pending,
+    counters: &Counters,
+) {
     if writes.is_empty() {
         return;
     }
     let ops: Vec<&WriteOp> = writes.iter().map(|(op, _)| op).collect();
     let mut batch = Batch::new(ops.len(), counters);
-    let answers = match postgres::write_batch(pool, &ops).await {
+    let answers = match write_bounded((pool, bound), &ops).await {
         Ok(answers) => answers,
-        Err(err) => match batch.failed(classify(Backend::Postgres, err)) {
+        Err(err) => match batch.failed(err) {
             Some(answers) => answers,
             None => {
                 for op in &ops {
-                    let alone = postgres::write_batch(pool, &[*op]).await;
-                    if !batch.alone(alone.map_err(|e| classify(Backend::Postgres, e))) {
+                    let alone = write_bounded((pool, bound), &[*op]).await;
+                    if !batch.alone(alone) {
                         break;
                     }
                 }
@@ -165,6 +169,21 @@ async fn commit(pool: &sqlx::PgPool, writes: &mut Pending, counters: &Counters) 
         },
     };
     answer(writes, answers, counters);
+}
+
+/// One transaction within the store's bound (issue 44): a silent link
+/// fails the batch (`Unavailable`, not retried write by write) instead of
+/// holding every room's next write behind it.
+async fn write_bounded(
+    (pool, bound): (&sqlx::PgPool, Option<std::time::Duration>),
+    ops: &[&WriteOp],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    crate::backend::bounded(bound, async {
+        postgres::write_batch(pool, ops)
+            .await
+            .map_err(|e| classify(Backend::Postgres, e))
+    })
+    .await
 }
 
 /// Answers each pending write's caller with its outcome, in order.

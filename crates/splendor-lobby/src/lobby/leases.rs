@@ -23,6 +23,13 @@ impl Lobby {
     /// writes if the lease expires meanwhile and another node claims it).
     /// Returns how many rooms lost their lease.
     pub async fn renew_leases(&self) -> usize {
+        self.renew_round().await.unwrap_or(0)
+    }
+
+    /// One round of renewal: how many rooms lost their lease, or `Err`
+    /// when the directory could not be asked (every room's lease then runs
+    /// on from its last renewal).
+    async fn renew_round(&self) -> Result<usize, ()> {
         let rooms: std::collections::HashMap<Lease, crate::room::RoomHandle> = self
             .inner
             .rooms()
@@ -31,7 +38,7 @@ impl Lobby {
             .map(|e| (e.lease, e.handle.clone()))
             .collect();
         if rooms.is_empty() {
-            return 0;
+            return Ok(0);
         }
         // One round, one statement (per 250 rooms) for a database.
         let leases: Vec<Lease> = rooms.keys().copied().collect();
@@ -44,7 +51,7 @@ impl Lobby {
                     }
                     Stats::add(&self.inner.stats.leases_lost);
                 }
-                lost.len()
+                Ok(lost.len())
             }
             Err(e) => {
                 self.inner
@@ -52,9 +59,29 @@ impl Lobby {
                     .renewals_failed
                     .fetch_add(rooms.len() as u64, std::sync::atomic::Ordering::Relaxed);
                 warn!(rooms = rooms.len(), error = %e, "renewing the rooms' leases");
-                0
+                Err(())
             }
         }
+    }
+
+    /// Every room of this lobby closes as a room whose lease is lost
+    /// (issue 44): the directory has not renewed their leases for a whole
+    /// lease, so by its clock they may have run out and another node may
+    /// be taking the rooms over. Their connections are told the room moved
+    /// and look for it again. Returns how many rooms were given up.
+    pub async fn give_up_rooms(&self) -> usize {
+        let rooms: Vec<_> = self
+            .inner
+            .rooms()
+            .values()
+            .filter(|e| !e.handle.is_closed())
+            .map(|e| e.handle.clone())
+            .collect();
+        for handle in &rooms {
+            handle.lease_lost().await;
+            Stats::add(&self.inner.stats.leases_lost);
+        }
+        rooms.len()
     }
 
     /// The leases of this lobby's open rooms.
@@ -96,16 +123,43 @@ impl Lobby {
 
     /// When the directory's leases expire: a task that renews them every
     /// third of their time to live, for as long as the lobby lives.
+    ///
+    /// Each round waits a third of the lease at most (issue 44: a database
+    /// link gone silent answers nothing, not an error). When no round has
+    /// succeeded for a whole lease, counted from the start of the last one
+    /// that did (the database's expiry is at least that late), the leases
+    /// may have run out: every room is given up at once
+    /// ([`Lobby::give_up_rooms`]) rather than played on where no write can
+    /// be stored, and the next success starts the count again.
     pub fn spawn_lease_renewal(&self) -> Option<tokio::task::JoinHandle<()>> {
-        let every = self.inner.directory.lease_ttl()? / 3;
+        let ttl = self.inner.directory.lease_ttl()?;
+        let every = (ttl / 3).max(Duration::from_millis(10));
         let lobby = std::sync::Arc::downgrade(&self.inner);
         Some(tokio::spawn(async move {
-            let mut tick = tokio::time::interval(every.max(Duration::from_millis(10)));
+            let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut renewed = tokio::time::Instant::now();
+            let mut given_up = false;
             loop {
                 tick.tick().await;
                 let Some(inner) = lobby.upgrade() else { return };
-                Lobby { inner }.renew_leases().await;
+                let lobby = Lobby { inner };
+                let started = tokio::time::Instant::now();
+                match tokio::time::timeout(every, lobby.renew_round()).await {
+                    Ok(Ok(_)) => {
+                        renewed = started;
+                        given_up = false;
+                    }
+                    _ if !given_up && renewed.elapsed() >= ttl => {
+                        let rooms = lobby.give_up_rooms().await;
+                        warn!(
+                            rooms,
+                            "no lease renewed for a whole lease: the rooms are given up to the nodes that can reach the database"
+                        );
+                        given_up = true;
+                    }
+                    _ => {}
+                }
             }
         }))
     }

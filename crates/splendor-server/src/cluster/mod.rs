@@ -42,7 +42,13 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     let mut lobby_config = config.lobby();
     lobby_config.node = node;
     let lobby = Lobby::with_directory(lobby_config, persistence, directory);
-    let cluster = Cluster::start(&url, lobby.clone(), ClusterConfig::default())
+    // NATS pinged every quarter lease: a link gone silent is seen within
+    // about a lease (issue 44), as a lost database is.
+    let cluster_config = ClusterConfig {
+        ping_interval: (config.cluster.lease_ttl / 4).max(std::time::Duration::from_millis(100)),
+        ..ClusterConfig::default()
+    };
+    let cluster = Cluster::start(&url, lobby.clone(), cluster_config)
         .await
         .map_err(|e| ServerError::Cluster(e.to_string()))?;
     lobby.spawn_lease_renewal();
@@ -151,32 +157,38 @@ fn config_ttl(state: &AppState) -> Duration {
     state.config().cluster.lease_ttl
 }
 
-/// A node that cannot reach the database for two leases has lost its
-/// rooms to other nodes (their leases ran out) and cannot serve a move:
-/// it closes its WebSockets with 1012, once per outage, so that their
-/// clients reconnect through the load balancer (which sends them elsewhere:
-/// `/readyz` answers 503 meanwhile) to a node that can. Without this, a
-/// node cut from both the database and NATS kept its players forever: no
+/// A node that cannot reach the database for a lease has given its rooms
+/// up (`Lobby::spawn_lease_renewal`: their leases may have run out and
+/// other nodes take them over) and cannot serve a move: it closes its
+/// WebSockets with 1012, once per outage, so that their clients reconnect
+/// through the load balancer (which sends them elsewhere: `/readyz`
+/// answers 503 meanwhile) to a node that can. Without this, a node cut
+/// from both the database and NATS kept its players forever: no
 /// announcement of the takeover could reach them.
+///
+/// The database is asked every quarter lease and each ask waits that long
+/// at most (issue 44): a link gone silent answers nothing, and the
+/// decision must not wait for the network to give up.
 async fn evict_when_cut_off(state: AppState, store: Store, ttl: Duration) {
-    let every = (ttl / 2).max(Duration::from_millis(100));
+    let every = (ttl / 4).max(Duration::from_millis(50));
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_ok = tokio::time::Instant::now();
     let mut evicted = false;
     loop {
         tick.tick().await;
+        let asked = tokio::time::Instant::now();
         let ok = matches!(tokio::time::timeout(every, store.ping()).await, Ok(Ok(())));
         if ok {
             if evicted {
                 info!("the database answers again");
             }
-            last_ok = tokio::time::Instant::now();
+            last_ok = asked;
             evicted = false;
-        } else if !evicted && last_ok.elapsed() > ttl * 2 {
+        } else if !evicted && last_ok.elapsed() >= ttl {
             warn!(
                 connections = state.open_connections(),
-                "cut off from the database for two leases: closing the WebSockets (1012) so that their players reconnect to a node that can play"
+                "cut off from the database for a lease: closing the WebSockets (1012) so that their players reconnect to a node that can play"
             );
             state.evict_all();
             evicted = true;

@@ -7,6 +7,11 @@ use clap::Args;
 
 use super::parse::parse_positive_duration;
 
+/// The longest database call of a single server on PostgreSQL: no lease
+/// to keep, only a silent link to stop waiting on (its moves are refused
+/// meanwhile and `/readyz` says the database is unreachable).
+pub(crate) const SINGLE_SERVER_BOUND: Duration = Duration::from_secs(30);
+
 /// The cluster's settings.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct ClusterOptions {
@@ -39,6 +44,19 @@ impl Default for ClusterOptions {
 }
 
 impl ClusterOptions {
+    /// The longest any one database call of this server may take (issue
+    /// 44, `StoreConfig::bound`): a node's lease, so that a link to
+    /// PostgreSQL that goes silent holds no room's write and no lease
+    /// row's lock past it; a single server on PostgreSQL
+    /// [`SINGLE_SERVER_BOUND`].
+    pub fn store_bound(&self) -> Duration {
+        if self.enabled() {
+            self.lease_ttl
+        } else {
+            SINGLE_SERVER_BOUND
+        }
+    }
+
     /// Whether this server is a node of a cluster.
     pub fn enabled(&self) -> bool {
         self.nats_url.is_some()

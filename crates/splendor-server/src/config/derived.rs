@@ -10,6 +10,15 @@ use super::{Config, DatabaseUrl};
 use crate::limits::{NamePolicy, OriginPolicy};
 
 impl Config {
+    /// How the store runs: the storage tuning, and every PostgreSQL call
+    /// bounded in time (issue 44).
+    pub fn store_config(&self) -> splendor_store::StoreConfig {
+        splendor_store::StoreConfig {
+            bound: Some(self.cluster.store_bound()),
+            ..self.storage.store_config()
+        }
+    }
+
     /// The database URL the server opens: `--database-url`, or else the
     /// SQLite file `splendor.db` in `--data-dir`.
     pub fn database_url(&self) -> DatabaseUrl {

@@ -261,7 +261,20 @@ impl Client {
                     }
                     let span = self.room_span.clone();
                     if span.in_scope(|| self.admit(Some(text.as_str()))) {
-                        Box::pin(self.on_text(text.as_str()).instrument(span)).await;
+                        // A node cut off from its database evicts its
+                        // connections (issue 44) even while a message's
+                        // handler waits on a room that waits on the
+                        // database: the player is told at once, not when
+                        // the write gives up.
+                        let handled = Box::pin(self.on_text(text.as_str()).instrument(span));
+                        let evicted = tokio::select! {
+                            () = handled => false,
+                            Ok(()) = evictions.changed() => true,
+                        };
+                        if evicted {
+                            self.conn.close(CloseReason::ShuttingDown);
+                            return;
+                        }
                     }
                 }
                 Some(Ok(Message::Binary(_))) => {

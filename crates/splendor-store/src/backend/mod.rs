@@ -29,11 +29,12 @@ pub enum Backend {
     Postgres,
 }
 
-/// A connection pool to one of the backends.
+/// A connection pool to one of the backends. PostgreSQL's carries the
+/// bound of every call on it ([`StoreConfig::bound`]).
 #[derive(Clone, Debug)]
 pub(crate) enum DbPool {
     Sqlite(SqlitePool),
-    Postgres(PgPool),
+    Postgres(PgPool, Option<std::time::Duration>),
 }
 
 pub(crate) mod sqlite_writer;
@@ -92,9 +93,9 @@ macro_rules! dispatch {
                 use $crate::backend::sqlite as $q;
                 $body
             }
-            $crate::backend::DbPool::Postgres($pool) => {
+            $crate::backend::DbPool::Postgres($pool, bound) => {
                 use $crate::backend::postgres as $q;
-                $body
+                $crate::backend::bounded(*bound, async { $body }).await
             }
         }
     };
@@ -124,16 +125,45 @@ impl DbPool {
     pub(crate) fn backend(&self) -> Backend {
         match self {
             DbPool::Sqlite(_) => Backend::Sqlite,
-            DbPool::Postgres(_) => Backend::Postgres,
+            DbPool::Postgres(..) => Backend::Postgres,
         }
     }
 
     pub(crate) async fn close(&self) {
         match self {
             DbPool::Sqlite(pool) => pool.close().await,
-            DbPool::Postgres(pool) => pool.close().await,
+            DbPool::Postgres(pool, _) => pool.close().await,
         }
     }
+}
+
+/// A call to PostgreSQL within `bound` (issue 44): a link that went
+/// silent (packets stop, the socket stays open) would otherwise hold the
+/// caller until the kernel gives the socket up, minutes later. The
+/// server's own timeouts (`statement_timeout` and the others, set per
+/// connection in `open_postgres`) end the work on its side; this ends the
+/// wait on ours, whether or not the server's answer can reach us. A call
+/// cut short is `Unavailable`, as a lost connection is: its outcome is
+/// unknown to the caller (a write may have committed), which the log's
+/// rules already handle (the same action appended again answers `Ok`).
+pub(crate) async fn bounded<T>(
+    bound: Option<std::time::Duration>,
+    work: impl std::future::Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    match bound {
+        None => work.await,
+        Some(limit) => tokio::time::timeout(limit, work)
+            .await
+            .unwrap_or_else(|_| Err(timed_out(limit))),
+    }
+}
+
+/// What a call cut short by its bound answers.
+pub(crate) fn timed_out(limit: std::time::Duration) -> StoreError {
+    StoreError::Unavailable(Arc::new(sqlx::Error::Io(std::io::Error::new(
+        std::io::ErrorKind::TimedOut,
+        format!("the database did not answer within {limit:?}"),
+    ))))
 }
 
 /// The environment variable of a test-only escape hatch: set to `1`, SQLite
@@ -271,20 +301,20 @@ async fn open_sqlite(url: &str, config: &StoreConfig) -> Result<(DbPool, SqliteF
 }
 
 async fn open_postgres(url: &str, config: &StoreConfig) -> Result<DbPool, StoreError> {
-    let options = PgConnectOptions::from_str(url)
+    use sqlx::Connection;
+    let plain = PgConnectOptions::from_str(url)
         .map_err(|err| StoreError::InvalidUrl(Arc::new(err)))?
         .application_name("splendor")
         // The durability contract: COMMIT returns only once the WAL is flushed,
         // whatever the server's default says.
         .options([("synchronous_commit", "on")]);
-    let pool = PgPoolOptions::new()
-        .max_connections(config.max_connections)
-        .acquire_timeout(config.acquire_timeout)
-        .connect_with(options)
+    // The migrations and the checks on a connection of their own, without
+    // the bound: a migration may take longer than a lease.
+    let mut first = sqlx::PgConnection::connect_with(&plain)
         .await
         .map_err(|err| classify(Backend::Postgres, err))?;
     let fsync: String = sqlx::query_scalar("SHOW fsync")
-        .fetch_one(&pool)
+        .fetch_one(&mut first)
         .await
         .map_err(|err| classify(Backend::Postgres, err))?;
     if fsync != "on" {
@@ -294,10 +324,39 @@ async fn open_postgres(url: &str, config: &StoreConfig) -> Result<DbPool, StoreE
         );
     }
     POSTGRES_MIGRATIONS
-        .run(&pool)
+        .run(&mut first)
         .await
         .map_err(|err| StoreError::Migrate(Arc::new(err)))?;
-    Ok(DbPool::Postgres(pool))
+    // Best effort: the pool's connections are the ones that matter.
+    let _ = first.close().await;
+    let options = match config.bound {
+        Some(bound) => plain.options(bounded_session(bound)),
+        None => plain,
+    };
+    let pool = PgPoolOptions::new()
+        .max_connections(config.max_connections)
+        .acquire_timeout(config.acquire_timeout)
+        .connect_with(options)
+        .await
+        .map_err(|err| classify(Backend::Postgres, err))?;
+    Ok(DbPool::Postgres(pool, config.bound))
+}
+
+/// The settings of a pool connection whose work `bound` limits (issue 44),
+/// on the server's side: no statement runs past it; a lock is waited for
+/// half of it (a takeover's claim waits on a fenced write's lock no
+/// longer); a transaction left open (its client fell silent between two
+/// statements, holding a lease row's lock) is ended after half of it, its
+/// locks released; data the client does not acknowledge is given up on
+/// after it (`tcp_user_timeout`, the server's socket).
+fn bounded_session(bound: std::time::Duration) -> [(&'static str, String); 4] {
+    let ms = |d: std::time::Duration| d.as_millis().max(1).to_string();
+    [
+        ("statement_timeout", ms(bound)),
+        ("lock_timeout", ms(bound / 2)),
+        ("idle_in_transaction_session_timeout", ms(bound / 2)),
+        ("tcp_user_timeout", ms(bound)),
+    ]
 }
 
 /// Sorts a database error into the store's kinds: unreachable, full, closed,
