@@ -15,6 +15,7 @@ use splendor_cluster::testing::Nats;
 use splendor_e2e::faultproxy::FaultProxy;
 use splendor_e2e::process::{ServerProcess, TestDatabase, http_get};
 use splendor_e2e::steady::Steady;
+use splendor_e2e::takeover::{address_of, through};
 use splendor_e2e::{Dice, SAFETY_TIMEOUT, TestClient};
 use splendor_protocol::StateInfo;
 use splendor_replay::{Replay, verify_with_commitment};
@@ -30,19 +31,6 @@ async fn node(db_url: &str, nats_url: &str, id: u16) -> ServerProcess {
         ("SPLENDOR_LEASE_TTL", "2s"),
     ];
     ServerProcess::start_with_env(SERVER, db_url, &env).await
-}
-
-/// The `host:port` of a URL (`scheme://[user@]host:port[/...]`).
-fn address_of(url: &str) -> SocketAddr {
-    let rest = url.split_once("://").expect("a URL").1;
-    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
-    let host = rest.split('/').next().expect("host:port");
-    host.parse().expect("an IP address and port")
-}
-
-/// `url` with its `host:port` replaced by `addr`.
-fn through(url: &str, addr: SocketAddr) -> String {
-    url.replacen(&address_of(url).to_string(), &addr.to_string(), 1)
 }
 
 async fn player(addr: SocketAddr, name: &str) -> TestClient {
@@ -425,7 +413,7 @@ async fn the_owner_whose_postgresql_link_goes_silent_gives_its_room_up_and_the_g
     while let Some(done) = players.join_next().await {
         let (steady, result) = done.expect("a player");
         seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
-        closes.extend(steady.closes);
+        closes.extend(steady.closes.iter().map(|(code, _)| *code));
         results.push(result);
     }
     assert!(

@@ -434,3 +434,32 @@ async fn the_owner_killed_at_random_points_loses_no_move_and_the_games_go_on() {
     );
     println!("kill loop: {report:?}");
 }
+
+/// Issue 44: the same loop with the owner's PostgreSQL link held silent
+/// (bytes stop, sockets stay open) instead of a kill, behind HAProxy: the
+/// owner gives its room up within a lease and closes its sockets with
+/// 1012, HAProxy (which checks `/readyz`) sends its players to another
+/// node, and the game goes on there while the link is still held. Every
+/// round's game finishes and its replay verifies with every version seen.
+#[tokio::test]
+async fn the_owners_database_link_held_silent_at_random_points_loses_no_move() {
+    let Some(db) = TestDatabase::postgres("the hold loop").await else {
+        return;
+    };
+    let rounds = kill_count();
+    let report = splendor_e2e::takeover::fault_loop(
+        SERVER,
+        &db.url,
+        (rounds, splendor_e2e::takeover::Fault::HoldDatabase),
+        "2s",
+        44,
+    )
+    .await;
+    assert_eq!(report.takeovers.len(), rounds);
+    assert_eq!(
+        report.closed_1012.len(),
+        rounds,
+        "the owner's players were told to reconnect in every round"
+    );
+    println!("hold loop: {report:?}");
+}

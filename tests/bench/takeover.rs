@@ -9,6 +9,10 @@
 //!   cargo run --release --example takeover -- --kills 20 --ttl 2s
 //! ```
 //!
+//! `--fault hold-database` holds the owner's PostgreSQL link silent
+//! instead of killing it (issue 44), and reports when its players got
+//! their 1012.
+//!
 //! Needs PostgreSQL (a fresh database is made on that server and dropped),
 //! `nats-server` and `haproxy`. `--server` names the server binary
 //! (default `target/release/splendor-server`).
@@ -16,7 +20,7 @@
 use std::time::Duration;
 
 use splendor_e2e::process::TestDatabase;
-use splendor_e2e::takeover::kill_loop;
+use splendor_e2e::takeover::{Fault, fault_loop};
 
 fn arg(args: &[String], name: &str) -> Option<String> {
     args.iter()
@@ -35,14 +39,28 @@ async fn main() {
         eprintln!("set SPLENDOR_TEST_DATABASE_URL to a PostgreSQL server");
         std::process::exit(2);
     };
-    let report = kill_loop(&server, &db.url, kills, &ttl, seed).await;
+    let fault = match arg(&args, "--fault").as_deref() {
+        None | Some("kill") => Fault::Kill,
+        Some("hold-database") => Fault::HoldDatabase,
+        Some(other) => panic!("--fault kill|hold-database, not {other}"),
+    };
+    let report = fault_loop(&server, &db.url, (kills, fault), &ttl, seed).await;
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let mut times: Vec<f64> = report.takeovers.iter().copied().map(ms).collect();
     println!("takeovers (ms, in order): {times:.0?}");
     times.sort_by(f64::total_cmp);
     let (median, worst) = report.median_and_worst();
+    if !report.closed_1012.is_empty() {
+        let mut closed: Vec<f64> = report.closed_1012.iter().copied().map(ms).collect();
+        closed.sort_by(f64::total_cmp);
+        println!(
+            "first 1012 to the owner's players after the hold (ms): median {:.0}, worst {:.0}",
+            closed[closed.len() / 2],
+            closed[closed.len() - 1]
+        );
+    }
     println!(
-        "kills {kills}, lease {ttl}: median {:.0} ms, worst {:.0} ms, best {:.0} ms; \
+        "{fault:?} x {kills}, lease {ttl}: median {:.0} ms, worst {:.0} ms, best {:.0} ms; \
          {} kills with moves in flight; {} moves verified in {kills} replays; {} reconnects",
         ms(median),
         ms(worst),

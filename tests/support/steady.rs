@@ -27,8 +27,8 @@ pub struct Steady {
     /// How many times it connected again.
     pub reconnects: usize,
     /// The close code of each connection that ended under it (`None`:
-    /// closed without a close frame).
-    pub closes: Vec<Option<u16>>,
+    /// closed without a close frame), and when.
+    pub closes: Vec<(Option<u16>, std::time::Instant)>,
     /// Its moves refused, by error code.
     pub refused: BTreeMap<String, usize>,
     /// The game's commitment, from its states.
@@ -93,7 +93,7 @@ impl Steady {
             let message = match frame {
                 Ok(message) => message,
                 Err(code) => {
-                    self.closes.push(code);
+                    self.closes.push((code, std::time::Instant::now()));
                     self.reconnect().await;
                     (turn, acted) = (None, None);
                     continue;

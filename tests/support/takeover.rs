@@ -9,7 +9,12 @@
 //! saw in its log. The killed node is started again where the proxy
 //! expects it before the next round.
 //!
-//! Used by the cluster test (a few rounds, in CI) and by the soak example
+//! The same loop with [`Fault::HoldDatabase`] (issue 44) holds the owner's
+//! PostgreSQL link silent instead (each node reaches PostgreSQL through a
+//! [`FaultProxy`] of its own): bytes stop, sockets stay open; the link
+//! heals once the game went on elsewhere, and the node is not restarted.
+//!
+//! Used by the cluster tests (a few rounds, in CI) and by the soak example
 //! (`cargo run --release --example takeover`), which reports the times.
 
 use std::net::SocketAddr;
@@ -21,16 +26,29 @@ use splendor_replay::{Replay, verify_with_commitment};
 use splendor_store::Store;
 use tokio::sync::watch;
 
+use crate::faultproxy::FaultProxy;
 use crate::haproxy::Haproxy;
 use crate::process::{ServerProcess, http_get};
 use crate::steady::Steady;
 use crate::{Dice, SAFETY_TIMEOUT, TestClient};
+
+/// What befalls the owner of the room in each round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// SIGKILL; started again before the next round.
+    Kill,
+    /// Its link to PostgreSQL held silent until the game went on elsewhere.
+    HoldDatabase,
+}
 
 /// What a kill loop measured.
 #[derive(Debug, Default)]
 pub struct KillReport {
     /// Per kill: from SIGKILL to the next move any player saw acknowledged.
     pub takeovers: Vec<Duration>,
+    /// Per hold: from the hold to the first 1012 close a player of the
+    /// owner got (none for a kill: its sockets just end).
+    pub closed_1012: Vec<Duration>,
     /// Kills made while moves were on their way.
     pub in_flight: usize,
     /// Moves in the games' logs, all verified.
@@ -66,11 +84,32 @@ pub async fn kill_loop(
     ttl: &str,
     seed: u64,
 ) -> KillReport {
+    fault_loop(binary, db_url, (kills, Fault::Kill), ttl, seed).await
+}
+
+/// [`kill_loop`] with `fault` befalling the owner in each of `rounds`.
+pub async fn fault_loop(
+    binary: &str,
+    db_url: &str,
+    (kills, fault): (usize, Fault),
+    ttl: &str,
+    seed: u64,
+) -> KillReport {
     let nats = Nats::start().await;
     let mut nodes = Vec::new();
+    let mut links = Vec::new();
     for id in 1..=3 {
+        let url = match fault {
+            Fault::Kill => db_url.to_owned(),
+            Fault::HoldDatabase => {
+                let link = FaultProxy::start(address_of(db_url)).await;
+                let url = through(db_url, link.addr());
+                links.push(link);
+                url
+            }
+        };
         nodes.push(Some(
-            start_node(binary, db_url, &nats, (id, "127.0.0.1:0", ttl)).await,
+            start_node(binary, &url, &nats, (id, "127.0.0.1:0", ttl)).await,
         ));
     }
     let addrs: Vec<SocketAddr> = nodes.iter().flatten().map(ServerProcess::addr).collect();
@@ -119,24 +158,42 @@ pub async fn kill_loop(
             allow.send_replace(u64::MAX);
             report.in_flight += 1;
         }
-        let node = nodes[owner].take().expect("the owner runs");
-        let listen = node.addr().to_string();
-        let killed = Instant::now();
-        node.kill().await;
-        let seen_at_kill = *reached.borrow();
-        allow.send_replace(u64::MAX);
-        wait_for_version(&mut reached, seen_at_kill + 1).await;
-        report.takeovers.push(killed.elapsed());
-        nodes[owner] =
-            Some(start_node(binary, db_url, &nats, (owner as u16 + 1, &listen, ttl)).await);
+        let struck = Instant::now();
+        match fault {
+            Fault::Kill => {
+                let node = nodes[owner].take().expect("the owner runs");
+                let listen = node.addr().to_string();
+                node.kill().await;
+                let seen_at_kill = *reached.borrow();
+                allow.send_replace(u64::MAX);
+                wait_for_version(&mut reached, seen_at_kill + 1).await;
+                report.takeovers.push(struck.elapsed());
+                nodes[owner] =
+                    Some(start_node(binary, db_url, &nats, (owner as u16 + 1, &listen, ttl)).await);
+            }
+            Fault::HoldDatabase => {
+                links[owner].hold();
+                let seen_at_hold = *reached.borrow();
+                allow.send_replace(u64::MAX);
+                wait_for_version(&mut reached, seen_at_hold + 1).await;
+                report.takeovers.push(struck.elapsed());
+                links[owner].heal();
+            }
+        }
 
         // The game to its end, then its replay.
         let mut results = Vec::new();
         let mut seen_last = 0;
         let mut commitment = None;
+        let mut first_1012: Option<Instant> = None;
         while let Some(done) = tasks.join_next().await {
             let (steady, result) = done.expect("a player");
             report.reconnects += steady.reconnects;
+            for (code, at) in &steady.closes {
+                if *code == Some(1012) && *at > struck {
+                    first_1012 = Some(first_1012.map_or(*at, |f| f.min(*at)));
+                }
+            }
             seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
             commitment = steady.commitment.clone();
             results.push(result);
@@ -159,8 +216,26 @@ pub async fn kill_loop(
             verified.actions
         );
         report.moves += verified.actions as u64;
+        if let Some(at) = first_1012
+            && fault == Fault::HoldDatabase
+        {
+            report.closed_1012.push(at - struck);
+        }
     }
     report
+}
+
+/// The `host:port` of a URL (`scheme://[user@]host:port[/...]`).
+pub fn address_of(url: &str) -> SocketAddr {
+    let rest = url.split_once("://").expect("a URL").1;
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    let host = rest.split('/').next().expect("host:port");
+    host.parse().expect("an IP address and port")
+}
+
+/// `url` with its `host:port` replaced by `addr`.
+pub fn through(url: &str, addr: SocketAddr) -> String {
+    url.replacen(&address_of(url).to_string(), &addr.to_string(), 1)
 }
 
 async fn wait_for_version(reached: &mut watch::Receiver<u64>, version: u64) {

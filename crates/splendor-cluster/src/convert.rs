@@ -46,11 +46,13 @@ pub(crate) fn request_to_wire(request: &Request) -> WireRequest {
             program,
             role,
             verbose,
+            claim,
         } => WireRequest::Join {
             name: name.clone(),
             program: *program,
             role: *role,
             verbose: *verbose,
+            claim: *claim,
         },
         Request::Leave => WireRequest::Leave,
         Request::GiveUp => WireRequest::GiveUp,
@@ -115,11 +117,13 @@ pub(crate) fn request_from_wire(wire: WireRequest) -> Result<Request, Unreadable
             program,
             role,
             verbose,
+            claim,
         } => Request::Join {
             name,
             program,
             role,
             verbose,
+            claim,
         },
         WireRequest::Leave => Request::Leave,
         WireRequest::GiveUp => Request::GiveUp,
@@ -239,6 +243,7 @@ pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
         Ok(Answer::Joined(joined)) => CallAnswer::Joined {
             role: joined.role,
             seat: joined.seat,
+            claim: joined.claim,
         },
         Ok(Answer::Done) => CallAnswer::Done,
         Ok(Answer::Invitable(terms)) => CallAnswer::Invitable { terms },
@@ -275,7 +280,9 @@ pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
 
 pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError> {
     match answer {
-        CallAnswer::Joined { role, seat } => Ok(Answer::Joined(Joined { role, seat })),
+        CallAnswer::Joined { role, seat, claim } => {
+            Ok(Answer::Joined(Joined { role, seat, claim }))
+        }
         CallAnswer::Done => Ok(Answer::Done),
         CallAnswer::Invitable { terms } => Ok(Answer::Invitable(terms)),
         CallAnswer::Person {
@@ -421,6 +428,7 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         LobbyError::NotInRoom => plain("not_in_room"),
         LobbyError::RoomClosed => plain("room_closed"),
         LobbyError::RoomUnavailable => plain("room_unavailable"),
+        LobbyError::SeatClaimedElsewhere => plain("seat_claimed_elsewhere"),
         LobbyError::NotHost => plain("not_host"),
         LobbyError::UnknownBotLevel(level) => text("unknown_bot_level", level),
         LobbyError::StandInTurn => plain("stand_in_turn"),
@@ -503,6 +511,7 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
         "not_in_room" => LobbyError::NotInRoom,
         "room_closed" => LobbyError::RoomClosed,
         "room_unavailable" => LobbyError::RoomUnavailable,
+        "seat_claimed_elsewhere" => LobbyError::SeatClaimedElsewhere,
         "not_host" => LobbyError::NotHost,
         "unknown_bot_level" => LobbyError::UnknownBotLevel(text()?),
         "stand_in_turn" => LobbyError::StandInTurn,

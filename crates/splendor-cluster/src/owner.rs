@@ -84,6 +84,7 @@ async fn call(
             program,
             role,
             verbose,
+            claim,
         } => {
             let (proxy, rx) =
                 splendor_lobby::Connection::proxy(caller.conn, cluster.inner.config.proxy_queue);
@@ -96,7 +97,7 @@ async fn call(
                 forward(cluster.clone(), holder, (code, epoch, generation), rx).in_current_span(),
             );
             handle
-                .join(caller, (name, program, role, verbose), proxy)
+                .join(caller, (name, program, role, verbose), (proxy, claim))
                 .await
                 .map(Answer::Joined)
         }

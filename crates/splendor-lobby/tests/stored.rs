@@ -159,7 +159,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
     room.join(
         bob.caller(),
         ("bob".into(), false, Role::Player, true),
-        bob.conn.clone(),
+        (bob.conn.clone(), None),
     )
     .await
     .unwrap();
@@ -275,7 +275,7 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
         room.join(
             caller,
             (session.name.clone(), false, Role::Spectator, true),
-            conn.clone(),
+            (conn.clone(), None),
         )
         .await
         .unwrap();

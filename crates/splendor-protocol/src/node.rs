@@ -119,6 +119,11 @@ pub enum WireRequest {
         role: Role,
         /// Full states after every action.
         verbose: bool,
+        /// The connection's claim on its seat when it follows a room that
+        /// moved (issue 44); absent for a join the player made. Absent
+        /// from a node of before: read as a join the player made.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claim: Option<u64>,
     },
     /// Leave with a goodbye.
     Leave,
@@ -225,6 +230,9 @@ pub enum CallAnswer {
         role: Role,
         /// The seat, for a player.
         seat: Option<u8>,
+        /// The claim the connection holds its place by (issue 44).
+        #[serde(default)]
+        claim: u64,
     },
     /// Any other request succeeded.
     Done,

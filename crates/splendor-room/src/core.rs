@@ -233,6 +233,7 @@ impl RoomCore {
                 program,
                 role,
                 verbose,
+                claim,
             } => {
                 let conn = caller.conn;
                 let session = Session {
@@ -240,7 +241,7 @@ impl RoomCore {
                     name,
                     program,
                 };
-                let result = self.join(session, role, verbose, &caller);
+                let result = self.join(session, (role, verbose, claim.unwrap_or(0)), &caller);
                 let failed = result.is_err();
                 self.reply(ticket, result.map(Answer::Joined));
                 if failed && !self.people.addresses(conn) {

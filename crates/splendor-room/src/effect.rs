@@ -295,6 +295,9 @@ pub struct Joined {
     pub role: Role,
     /// The seat, for a player (join order before the start, turn order after).
     pub seat: Option<Seat>,
+    /// The claim the connection holds its place by (issue 44): what it
+    /// presents when it follows the room to another node.
+    pub claim: u64,
 }
 
 /// A summary of a room's state, for tests and diagnostics (not a position

@@ -27,6 +27,9 @@ pub enum LobbyError {
     /// The room runs on another node that cannot be reached now (issue
     /// 21); the same request may succeed shortly.
     RoomUnavailable,
+    /// The session's seat was taken again by a newer connection than this
+    /// one (issue 44): this one follows the room from a node that lost it.
+    SeatClaimedElsewhere,
     /// Only the host may start the game.
     NotHost,
     /// `add_bot` with a level that does not exist.
@@ -155,6 +158,8 @@ impl LobbyError {
             LobbyError::NotInRoom => ErrorCode::NotInRoom,
             LobbyError::RoomClosed => ErrorCode::RoomClosed,
             LobbyError::RoomUnavailable => ErrorCode::RoomUnavailable,
+            // Told as a room closed to this connection: it plays on another.
+            LobbyError::SeatClaimedElsewhere => ErrorCode::RoomClosed,
             LobbyError::NotHost => ErrorCode::NotHost,
             LobbyError::UnknownBotLevel(_) => ErrorCode::UnknownBotLevel,
             LobbyError::NotABot(_) => ErrorCode::NotABot,
@@ -217,6 +222,7 @@ impl LobbyError {
             LobbyError::NotInRoom => w("room-not-in"),
             LobbyError::RoomClosed => w("room-closed"),
             LobbyError::RoomUnavailable => w("room-unavailable"),
+            LobbyError::SeatClaimedElsewhere => w("closed-other-device"),
             LobbyError::NotHost => w("room-not-host"),
             LobbyError::UnknownBotLevel(level) => {
                 w("room-unknown-bot-level").text("level", format!("{level:?}"))

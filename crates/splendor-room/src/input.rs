@@ -40,6 +40,11 @@ pub enum Request {
         role: Role,
         /// Full states after every action, not lean ones (protocol 2).
         verbose: bool,
+        /// The connection's claim on a seat (issue 44): `None` for a join
+        /// the player made (the room's driver makes it the epoch of the
+        /// room's lease now), or the claim of a connection that follows
+        /// the room after it moved (`Joined::claim`, from its last join).
+        claim: Option<u64>,
     },
     /// Leave the room with a goodbye (`left`). A player of a running game
     /// keeps the seat and may come back, and so does one of a turn-based

@@ -19,8 +19,7 @@ impl RoomCore {
     pub(crate) fn join(
         &mut self,
         session: Session,
-        role: Role,
-        verbose: bool,
+        (role, verbose, claim): (Role, bool, u64),
         caller: &Caller,
     ) -> Result<Joined, LobbyError> {
         let conn = caller.conn;
@@ -28,6 +27,15 @@ impl RoomCore {
             return Err(LobbyError::Removed);
         }
         if let Some(seat) = self.people.seat_of(session.id) {
+            // A connection whose claim is older than the seat's newest
+            // (issue 44: it follows the room from a node that lost it,
+            // while the player took the seat again elsewhere) is let go as
+            // a replaced one is: the newest claim keeps the seat.
+            if claim < self.people.claim_of(session.id) {
+                info!(session = %session.id, seat, claim, "an older claim on a seat refused");
+                return Err(LobbyError::SeatClaimedElsewhere);
+            }
+            self.people.claim(session.id, claim);
             // A seated session comes back: it gets its seat, on this connection.
             let replaced = self.people.attach(seat, conn, verbose);
             info!(session = %session.id, seat, "player reconnected");
@@ -38,6 +46,7 @@ impl RoomCore {
             return Ok(Joined {
                 role: Role::Player,
                 seat: Some(seat as Seat),
+                claim,
             });
         }
         let spectating = self.people.spectator_of(session.id);
@@ -80,9 +89,11 @@ impl RoomCore {
                     },
                 );
                 info!(session = %session.id, seat, "player joined");
+                self.people.claim(session.id, claim);
                 Joined {
                     role: Role::Player,
                     seat: Some(seat as Seat),
+                    claim,
                 }
             }
             None => {
@@ -96,6 +107,7 @@ impl RoomCore {
                 Joined {
                     role: Role::Spectator,
                     seat: None,
+                    claim,
                 }
             }
         };

@@ -107,6 +107,12 @@ pub(crate) struct Seats {
     fixed_host: bool,
     /// Sessions the operators removed: they may not come back.
     barred: Vec<SessionId>,
+    /// Each seated session's newest claim on its seat (issue 44): the
+    /// epoch of the room's lease under which a connection took the seat
+    /// by the player's own doing (a join or a resume). A connection that
+    /// only follows the room from a node that lost it presents its older
+    /// claim and never takes the seat from a newer one.
+    claims: std::collections::HashMap<SessionId, u64>,
 }
 
 impl Seats {
@@ -118,6 +124,7 @@ impl Seats {
         (host, fixed_host): (SessionId, bool),
     ) -> Seats {
         Seats {
+            claims: std::collections::HashMap::new(),
             seats: slots,
             spectators,
             host,
@@ -212,6 +219,18 @@ impl Seats {
         let member = self.seats.get_mut(seat)?.as_mut()?;
         member.verbose = verbose;
         member.conn.replace(conn).filter(|&old| old != conn)
+    }
+
+    /// The newest claim on `session`'s seat: 0 when none was made in this
+    /// room's run (a room restored from its log starts with none).
+    pub(crate) fn claim_of(&self, session: SessionId) -> u64 {
+        self.claims.get(&session).copied().unwrap_or(0)
+    }
+
+    /// Records `claim` as `session`'s newest claim on its seat.
+    pub(crate) fn claim(&mut self, session: SessionId, claim: u64) {
+        let newest = self.claims.entry(session).or_insert(claim);
+        *newest = (*newest).max(claim);
     }
 
     /// The member in `seat` is away (the seat stays); returns the

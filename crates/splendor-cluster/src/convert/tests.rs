@@ -20,12 +20,14 @@ fn every_request_round_trips() {
             program: false,
             role: Role::Spectator,
             verbose: true,
+            claim: None,
         },
         Request::Join {
             name: "bot1".into(),
             program: true,
             role: Role::Player,
             verbose: false,
+            claim: Some(7),
         },
         Request::Blocks {
             blocked: vec![SessionId(uuid::Uuid::from_u128(7))],
@@ -185,13 +187,15 @@ fn answers_round_trip_and_a_rematch_plan_says_it_cannot_cross() {
     let joined = Answer::Joined(Joined {
         role: Role::Player,
         seat: Some(1),
+        claim: 3,
     });
     let back = answer_from_wire(through_the_wire(answer_to_wire(Ok(joined))));
     assert!(matches!(
         back,
         Ok(Answer::Joined(Joined {
             role: Role::Player,
-            seat: Some(1)
+            seat: Some(1),
+            claim: 3
         }))
     ));
     assert!(matches!(

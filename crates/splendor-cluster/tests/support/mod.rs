@@ -163,7 +163,7 @@ impl Client {
         room.join(
             self.caller(),
             (self.session.name.clone(), false, role, true),
-            self.conn.clone(),
+            (self.conn.clone(), None),
         )
         .await
         .map(drop)

@@ -156,10 +156,20 @@ impl Driver {
             Command::Call(call) => {
                 let Call {
                     caller,
-                    request,
+                    mut request,
                     conn,
                     reply,
                 } = *call;
+                // A join the player made claims the seat under the room's
+                // lease now (issue 44): later than any claim made under an
+                // earlier owner, which the database ordered.
+                if let Request::Join {
+                    claim: claim @ None,
+                    ..
+                } = &mut request
+                {
+                    *claim = Some(self.fence.unwrap_or(0));
+                }
                 if let Request::Join { .. } = request {
                     match conn {
                         Some(conn) if conn.id() == caller.conn => {

@@ -148,17 +148,22 @@ impl RoomHandle {
     /// it back with `conn` as its connection (reconnect), whatever `role`
     /// says. `program`: a program plays for the session (issue 24).
     /// `verbose`: full states after every action, not lean ones.
+    /// `claim`: `None` for a join the player made, or the claim of the
+    /// connection's last join when it follows a room that moved (issue 44:
+    /// an older claim than the seat's newest is refused,
+    /// `LobbyError::SeatClaimedElsewhere`).
     pub async fn join(
         &self,
         caller: Caller,
         (name, program, role, verbose): (String, bool, Role, bool),
-        conn: Connection,
+        (conn, claim): (Connection, Option<u64>),
     ) -> Result<Joined, LobbyError> {
         let request = Request::Join {
             name,
             program,
             role,
             verbose,
+            claim,
         };
         match self.send_call(caller, request, Some(conn)).await? {
             Answer::Joined(joined) => Ok(joined),

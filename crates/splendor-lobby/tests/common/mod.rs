@@ -119,7 +119,7 @@ impl Client {
         room.join(
             self.caller(None),
             (name, false, role, false),
-            self.conn.clone(),
+            (self.conn.clone(), None),
         )
         .await
     }

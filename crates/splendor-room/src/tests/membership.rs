@@ -392,3 +392,51 @@ fn a_program_is_marked_in_its_seat_for_everyone_and_keeps_the_mark_across_a_reco
         "#]],
     );
 }
+
+#[test]
+fn an_older_claim_on_a_seat_never_takes_it_from_a_newer_one() {
+    // Issue 44: Ann took her seat again on c3 under the room's newer lease
+    // (claim 2) while c2, her connection on a node that lost the room,
+    // held claim 1. c2 following the room is refused (the room says so,
+    // and lets c2 go); her seat stays with c3. A claim as new as the
+    // seat's (c3 itself following again) or newer takes it.
+    check(
+        r#"
+        room 2 bob@c1
+        ann@c2 join player claim 1
+        ann@c3 join player claim 2
+        ann@c2 join player claim 1
+        ann@c3 join player claim 2
+        ann@c4 join player claim 3
+        "#,
+        expect![[r#"
+            room 2 bob@c1
+              c1 <- room Waiting [bob* -] you player#0 id=create
+              deadline 3600s
+            ann@c2 join player claim 1
+              c1 <- room Waiting [bob* ann] you player#0
+              c2 <- room Waiting [bob* ann] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host bob
+            ann@c3 join player claim 2
+              c2 <- room_closed "closed-other-device"
+              release c2
+              c1 <- room Waiting [bob* ann] you player#0
+              c3 <- room Waiting [bob* ann] you player#1 id=r2
+              reply joined player#1
+            ann@c2 join player claim 1
+              reply room_closed: closed-other-device
+              release c2
+            ann@c3 join player claim 2
+              c1 <- room Waiting [bob* ann] you player#0
+              c3 <- room Waiting [bob* ann] you player#1 id=r4
+              reply joined player#1
+            ann@c4 join player claim 3
+              c3 <- room_closed "closed-other-device"
+              release c3
+              c1 <- room Waiting [bob* ann] you player#0
+              c4 <- room Waiting [bob* ann] you player#1 id=r5
+              reply joined player#1
+        "#]],
+    );
+}

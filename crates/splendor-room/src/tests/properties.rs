@@ -280,6 +280,7 @@ impl Sim {
                     program: p % 2 == 1,
                     role,
                     verbose: true,
+                    claim: None,
                 };
                 self.request(p, request);
             }
@@ -295,6 +296,7 @@ impl Sim {
                         program: p % 2 == 1,
                         role: Role::Player,
                         verbose: true,
+                        claim: None,
                     },
                 );
             }

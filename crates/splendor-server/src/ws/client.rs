@@ -72,6 +72,13 @@ pub(super) struct Client {
     /// (away) while the socket stays open; its next message takes the seat
     /// back.
     pub(super) lapsed: bool,
+    /// The claim on a seat this connection holds, by room (issue 44): the
+    /// one its last join there was answered with (`Some`), or `None` while
+    /// a join the player made waits for the room to have an owner again.
+    /// Following the room to another node, the connection presents it; a
+    /// newer connection of the session that took the seat meanwhile keeps
+    /// it.
+    pub(super) claim: Option<(splendor_lobby::RoomCode, Option<u64>)>,
     /// In a cluster: rooms this connection is in that moved to another
     /// node (it joins them again there).
     pub(super) moved: Option<tokio::sync::mpsc::UnboundedReceiver<splendor_lobby::RoomCode>>,
@@ -377,7 +384,7 @@ impl Client {
         let seat = self.state.lobby().presence().room_of(session.id);
         self.set_room(None);
         if let Some(seat) = seat {
-            self.rejoin(session, seat).await;
+            self.rejoin(session, seat, false).await;
         }
     }
 

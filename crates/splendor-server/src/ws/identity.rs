@@ -236,7 +236,7 @@ impl Client {
         self.load_blocks(&session).await;
         // Back into the room the session was in: its seat and the current state at once.
         if let Some(seat) = room {
-            self.rejoin(session.clone(), seat).await;
+            self.rejoin(session.clone(), seat, false).await;
         }
         // Back in the quick-play queue it waits in.
         if resumed {
@@ -316,11 +316,24 @@ impl Client {
         }
         debug!(%room, "the room moved; joining it where it lives now");
         self.set_room(None);
-        self.rejoin(session, seat).await;
+        self.rejoin(session, seat, true).await;
     }
 
-    pub(super) async fn rejoin(&mut self, session: Session, seat: RoomSeat) {
+    /// Joins the room of the session's `seat` again: at the player's doing
+    /// (a resume, a lapse ended, a game found), or, `follow`, because the
+    /// room moved to another node, with this connection's claim on the
+    /// seat (issue 44; none known: the lowest, so that any claim made in
+    /// the room's new run wins).
+    pub(super) async fn rejoin(&mut self, session: Session, seat: RoomSeat, follow: bool) {
         let presence = self.state.lobby().presence();
+        let claim = if follow {
+            match self.claim {
+                Some((code, held)) if code == seat.code => held,
+                _ => Some(0),
+            }
+        } else {
+            None
+        };
         let joined = match self.state.lobby().find_anywhere(seat.code.as_str()).await {
             Ok(handle) => {
                 self.tell_blocks(&handle, &session, false).await;
@@ -333,7 +346,7 @@ impl Client {
                             seat.role,
                             self.verbose,
                         ),
-                        self.conn.clone(),
+                        (self.conn.clone(), claim),
                     )
                     .await
                     .map(|joined| (joined, handle))
@@ -342,6 +355,7 @@ impl Client {
         };
         match joined {
             Ok((joined, handle)) => {
+                self.claim = Some((seat.code, Some(joined.claim)));
                 presence.set_room(
                     session.id,
                     Some(RoomSeat {
@@ -361,11 +375,27 @@ impl Client {
             ) if self.seat_in_running_game(&session, &seat).await => {
                 debug!(room = %seat.code, "the room's node cannot be reached; waiting");
                 let code = seat.code;
+                if !follow {
+                    // The player's own join, made once the room has an owner.
+                    self.claim = Some((code, None));
+                }
                 presence.set_room(session.id, Some(seat));
                 // Told when another node takes the room over; but that may
                 // have been said while this connection was still asking the
                 // old owner, so it looks again shortly too.
                 self.look_again = Some((Instant::now() + LOOK_AGAIN, code));
+            }
+            // A newer connection of the session holds the seat (issue 44):
+            // this one is told so, as a replaced one is, and stays in the
+            // lobby; the session's seat is untouched.
+            Err(LobbyError::SeatClaimedElsewhere) => {
+                debug!(room = %seat.code, "the seat was taken again by a newer connection");
+                self.look_again = None;
+                let reason = self.word(&Words::new("closed-other-device"));
+                self.send(ServerMessage::RoomClosed(splendor_protocol::RoomClosed {
+                    room: seat.code.to_string(),
+                    reason,
+                }));
             }
             Err(e) => {
                 debug!(error = %e, "could not rejoin");

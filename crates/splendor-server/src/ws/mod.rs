@@ -267,6 +267,7 @@ async fn serve_socket(
         challenges: false,
         blocked: Vec::new(),
         look_again: None,
+        claim: None,
         device: 0,
         conn_span,
         room_span: Span::none(),

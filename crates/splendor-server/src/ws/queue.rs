@@ -235,7 +235,7 @@ impl Client {
             code: found.room,
             role: Role::Player,
         };
-        self.rejoin(session, seat).await;
+        self.rejoin(session, seat, false).await;
     }
 
     /// The rematch this connection accepted is made: out of the finished
@@ -254,7 +254,7 @@ impl Client {
             code: new,
             role: Role::Player,
         };
-        self.rejoin(session, seat).await;
+        self.rejoin(session, seat, false).await;
     }
 
     /// After a resume: a session still queued is present again, waits on

@@ -95,11 +95,12 @@ impl Client {
                         join.role,
                         self.verbose,
                     ),
-                    self.conn.clone(),
+                    (self.conn.clone(), None),
                 )
                 .await;
-            if let Err(e) = joined {
-                self.reply_lobby_error(e, id);
+            match joined {
+                Ok(joined) => self.claim = Some((current.code(), Some(joined.claim))),
+                Err(e) => self.reply_lobby_error(e, id),
             }
             return;
         }
@@ -133,7 +134,7 @@ impl Client {
                         join.role,
                         self.verbose,
                     ),
-                    self.conn.clone(),
+                    (self.conn.clone(), None),
                 )
                 .await;
             match joined {
@@ -146,6 +147,7 @@ impl Client {
         };
         match joined {
             Ok(joined) => {
+                self.claim = Some((handle.code(), Some(joined.claim)));
                 self.state.lobby().presence().set_room(
                     session.id,
                     Some(RoomSeat {
@@ -248,11 +250,12 @@ impl Client {
                     Role::Player,
                     self.verbose,
                 ),
-                self.conn.clone(),
+                (self.conn.clone(), None),
             )
             .await;
-        if let Err(e) = joined {
-            return self.reply_lobby_error(e, id);
+        match joined {
+            Ok(joined) => self.claim = Some((new.code(), Some(joined.claim))),
+            Err(e) => return self.reply_lobby_error(e, id),
         }
         lobby.presence().set_room(
             session.id,

@@ -122,8 +122,12 @@ impl Table {
         let (verb, rest) = text.split_once(' ').unwrap_or((text, ""));
         match (verb, rest) {
             ("join", how) => {
-                // `join player|spectator [verbose] [program]`
+                // `join player|spectator [verbose] [program] [claim N]`
                 let words: Vec<&str> = how.split(' ').collect();
+                let claim = words
+                    .iter()
+                    .position(|w| *w == "claim")
+                    .map(|i| words[i + 1].parse().expect("claim N"));
                 Request::Join {
                     name: name.to_owned(),
                     program: words.contains(&"program"),
@@ -133,6 +137,7 @@ impl Table {
                         other => panic!("join {other}?"),
                     },
                     verbose: words.contains(&"verbose"),
+                    claim,
                 }
             }
             ("add_bot", level) => Request::AddBot {
