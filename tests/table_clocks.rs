@@ -319,6 +319,60 @@ async fn r12_3_a_rematch_starts_with_everyone_seated_and_every_bank_full() {
     );
 }
 
+/// R12.3 as amended on 2026-11-29: being away is not a time-out. Bob is
+/// away when his turn starts; after the grace (5 ms here) the stand-in
+/// plays it, and Bob keeps his bank (ten minutes less the grace), his
+/// seat not marked; back with his token, he plays on his bank.
+#[tokio::test]
+async fn r12_3_an_away_player_keeps_the_bank_after_the_stand_ins_turn() {
+    let server = TestServer::start_with(Config {
+        min_grace: Some(std::time::Duration::from_millis(5)),
+        ..config()
+    })
+    .await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let token = bob.token.clone().expect("a token");
+    let room = ann
+        .request(json!({
+            "type": "create", "seats": 2,
+            "clock": {"initial_s": 600, "increment_s": 0}, "stand_in_when_away": true
+        }))
+        .await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    bob.request(json!({"type": "join", "code": code})).await;
+    ann.request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    drop(bob.disconnect().await);
+    let mut dice = Dice(5);
+    let state = ann.state().await;
+    act(&mut ann, &state, &mut dice).await;
+    let by = ann
+        .recv_until(|m| m["type"] == "events" && m["by"].is_string())
+        .await;
+    assert_eq!(by["by"], "stand_in", "{by}");
+    let state = state_where(&mut ann, |s| s.version == 2).await;
+    let clocks = state.clocks.expect("clocks");
+    assert!(
+        !clocks[1].stand_in,
+        "an away seat is not marked: {clocks:?}"
+    );
+    assert!(
+        clocks[1].remaining_ms > 590_000,
+        "the bank is kept, less the grace: {clocks:?}"
+    );
+    // Back with his token: his seat, on his bank.
+    let mut back = TestClient::connect(&server, "bob").await;
+    back.resume(&token).await;
+    let state = state_where(&mut back, |s| s.version == 2).await;
+    let clocks = state.clocks.expect("clocks");
+    assert!(
+        !clocks[1].stand_in && clocks[1].remaining_ms > 590_000,
+        "{clocks:?}"
+    );
+    assert_eq!(server.metric("splendor_stand_in_actions_total").await, 1.0);
+}
+
 /// Issue 23, defect 2: a browser keeps a page it left in its back/forward
 /// cache with the socket open and answers pings for it, so the server saw
 /// no disconnect and the stand-in for the away never started. A client

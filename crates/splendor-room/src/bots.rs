@@ -199,14 +199,21 @@ impl RoomCore {
             }
             return;
         }
-        let Some(seat) = clocks.expire(now) else {
+        let Some((seat, out_of_time)) = clocks.expire(now) else {
             return;
         };
         self.push(Effect::Count(Tally::ClockTimeout));
-        info!(
-            seat,
-            "out of time: the stand-in plays the turn (R12.2, R12.5)"
-        );
+        if out_of_time {
+            info!(
+                seat,
+                "out of time: the stand-in plays the turn (R12.2, R12.5)"
+            );
+        } else {
+            info!(
+                seat,
+                "away past the grace: the stand-in plays the turn, the bank is kept (R12.3)"
+            );
+        }
         self.broadcast_game(None, None);
     }
 

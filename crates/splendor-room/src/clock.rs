@@ -13,8 +13,14 @@
 //!   increment or 10 s, whichever is longer); acting within it gives the
 //!   seat back with what was left of the grace as its bank, otherwise the
 //!   stand-in plays the turn.
-//! - R12.3 With `stand_in_when_away`, a seat whose player is disconnected
-//!   when its turn starts gets no more than the grace before the stand-in.
+//! - R12.3 With `stand_in_when_away`, a seat whose player is away (no
+//!   connection in the room) when its turn starts, or goes away during
+//!   it, is played by the stand-in once the grace has passed, counted from
+//!   the later of the turn's start and the going away. That is not a
+//!   time-out: the time the turn waited comes from the bank as any turn's,
+//!   the increment is added at the turn's end, the seat is not marked,
+//!   and the player keeps the rest of the bank. Coming back within the
+//!   grace, the player has the bank again.
 //! - R12.5 In a turn-based room every turn has the same time (its
 //!   deadline, counted from the start of the turn); the bank of a seat is
 //!   what is left of its turn's time, and it is full again when its turn
@@ -60,7 +66,14 @@ pub struct SeatClock {
 struct Ticking {
     seat: Seat,
     since: Instant,
+    /// When the stand-in takes the turn: the bank's end, or sooner the
+    /// end of an away player's grace (R12.3).
     deadline: Instant,
+    /// When the bank runs out (R12.2).
+    bank_out: Instant,
+    /// R12.3 can apply to this turn (a room that says so, a seat with a
+    /// bank, not marked), and whether the player is away now.
+    away: Option<bool>,
 }
 
 /// Every seat's clock in one game.
@@ -78,6 +91,9 @@ pub(crate) struct Clocks {
     /// After a restart, the turn in progress began while its player was
     /// connected: R12.3 does not apply to it (a restart costs nobody time).
     restored_turn: bool,
+    /// The stand-in plays this seat's turn because its player is away
+    /// (R12.3): the increment is added when the turn ends.
+    away_turn: Option<Seat>,
 }
 
 impl Clocks {
@@ -121,6 +137,7 @@ impl Clocks {
             ticking: None,
             standing_in: None,
             restored_turn: false,
+            away_turn: None,
             min_grace: MIN_GRACE,
         }
     }
@@ -148,33 +165,58 @@ impl Clocks {
 
     /// The game waits for `seat` from `now` (its turn, or a decision in
     /// it): its clock runs, unless it is a bot's, the stand-in's, or runs
-    /// already.
+    /// already. `away`: its player has no connection in the room; for a
+    /// clock that runs already, a change of that moves its deadline
+    /// (R12.3: gone away during the turn, or back).
     pub(crate) fn wait_for(&mut self, seat: Seat, now: Instant, away: bool) {
-        if self.ticking.is_some_and(|t| t.seat == seat)
-            || self.standing_in == Some(seat)
+        if self.standing_in == Some(seat)
             || self.bots.get(usize::from(seat)).copied().unwrap_or(true)
         {
+            return;
+        }
+        let grace = self.grace();
+        let away = away && !self.restored_turn;
+        if let Some(t) = self.ticking.as_mut().filter(|t| t.seat == seat) {
+            if let Some(was) = t.away
+                && was != away
+            {
+                // R12.3: the grace counts from the going away; back, the
+                // player has the bank again.
+                t.away = Some(away);
+                t.deadline = if away {
+                    t.bank_out.min(now + grace)
+                } else {
+                    t.bank_out
+                };
+            }
             return;
         }
         let Some(clock) = self.seats.get(usize::from(seat)) else {
             return;
         };
-        let grace = self.grace();
-        let away = away && !self.restored_turn;
-        let budget = if self.per_move() {
+        let (budget, away_applies) = if self.per_move() {
             // R12.5: what is left of this turn's time, marked or not, away
             // or not.
-            clock.bank
-        } else if clock.stand_in || (away && self.options.stand_in_when_away) {
-            // R12.2 a marked seat, R12.3 an away player: the grace at most.
-            grace.min(if clock.stand_in { grace } else { clock.bank })
+            (clock.bank, false)
+        } else if clock.stand_in {
+            // R12.2: a marked seat has the grace.
+            (grace, false)
         } else {
-            clock.bank
+            (clock.bank, self.options.stand_in_when_away)
+        };
+        let bank_out = now + budget;
+        let deadline = if away_applies && away {
+            // R12.3: an away player's turn waits the grace at most.
+            bank_out.min(now + grace)
+        } else {
+            bank_out
         };
         self.ticking = Some(Ticking {
             seat,
             since: now,
-            deadline: now + budget,
+            deadline,
+            bank_out,
+            away: away_applies.then_some(away),
         });
     }
 
@@ -205,29 +247,44 @@ impl Clocks {
             }
         }
         if turn_ends {
+            let away_turn = self.away_turn == Some(seat);
             if per_move {
                 // R12.5: the next turn has its whole time again.
                 clock.bank = self.options.clock.bank();
-            } else if by_person {
+            } else if by_person || away_turn {
+                // R12.3: a turn the stand-in played for an away player is
+                // a turn like any other.
                 clock.bank += increment;
             }
             if self.standing_in == Some(seat) {
                 self.standing_in = None;
             }
+            if away_turn {
+                self.away_turn = None;
+            }
         }
     }
 
     /// The clock that runs has run out at `now`: the stand-in takes the
-    /// rest of the turn and the seat is marked (R12.2). Returns the seat.
-    pub(crate) fn expire(&mut self, now: Instant) -> Option<Seat> {
+    /// rest of the turn. A bank that ran out marks the seat (R12.2); an
+    /// away player's grace does not (R12.3): the time waited comes from
+    /// the bank, the rest is kept. Returns the seat, and whether its bank
+    /// ran out.
+    pub(crate) fn expire(&mut self, now: Instant) -> Option<(Seat, bool)> {
         let ticking = self.ticking.filter(|t| t.deadline <= now)?;
         self.ticking = None;
         let clock = self.seats.get_mut(usize::from(ticking.seat))?;
-        // R12.3: an away player's grace running out counts as a time-out.
-        clock.bank = Duration::ZERO;
-        clock.stand_in = true;
+        let out_of_time = ticking.deadline >= ticking.bank_out;
+        if out_of_time {
+            clock.bank = Duration::ZERO;
+            clock.stand_in = true;
+        } else {
+            let waited = ticking.deadline.saturating_duration_since(ticking.since);
+            clock.bank = clock.bank.saturating_sub(waited);
+            self.away_turn = Some(ticking.seat);
+        }
         self.standing_in = Some(ticking.seat);
-        Some(ticking.seat)
+        Some((ticking.seat, out_of_time))
     }
 
     /// R12.5 with `resign`: the deadline of the running clock passed at
@@ -274,6 +331,9 @@ impl Clocks {
         }
         if self.standing_in == Some(seat) {
             self.standing_in = None;
+        }
+        if self.away_turn == Some(seat) {
+            self.away_turn = None;
         }
     }
 

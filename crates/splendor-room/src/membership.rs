@@ -42,6 +42,9 @@ impl RoomCore {
             if let Some(old) = replaced {
                 self.moved_to_another_connection(old);
             }
+            // Back: an away player's clock runs on the bank again (R12.3)
+            // before the state tells them what is left.
+            self.run_clock(self.now);
             self.after_join(caller);
             return Ok(Joined {
                 role: Role::Player,

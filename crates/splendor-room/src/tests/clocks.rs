@@ -248,9 +248,11 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
     );
 }
 
-/// R12.3: with `stand_in_when_away`, a seat whose player is disconnected
-/// when its turn starts is played by the stand-in after the grace, not
-/// after the whole bank.
+/// R12.3: with `stand_in_when_away`, a seat whose player is away when its
+/// turn starts is played by the stand-in after the grace, not after the
+/// whole bank; that is no time-out: the 15 s waited come from Bob's bank,
+/// the increment is added at the turn's end, the seat is not marked (no
+/// `!`), and he keeps the rest (285 s, then 300 s).
 #[test]
 fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
     check(
@@ -298,7 +300,7 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
               @15s timeout
               count ClockTimeout
               c1 <- history v1 (1 actions)
-              c1 <- state v1 to_act 1 legal - clocks [315000 0!]
+              c1 <- state v1 to_act 1 legal - clocks [315000 285000]
               think seat 1 v1 greedy
               deadline none
             bot answers
@@ -309,8 +311,165 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
               count ActionApplied
               count StandInAction
               c1 <- events v2 (1) by stand_in (frame)
-              c1 <- lean state v2 to_act 0 legal 26 clocks [315000* 0!] (frame)
+              c1 <- lean state v2 to_act 0 legal 26 clocks [315000* 300000] (frame)
               deadline 331s
+        "#]],
+    );
+}
+
+/// R12.3: a player who goes away during the turn has the grace from the
+/// moment they went away (20 s in, the stand-in at 35 s: 300 - 35 + 15 =
+/// 280 s kept); at the next turn, still away, the grace again (280 - 15 +
+/// 15).
+#[test]
+fn r12_3_a_player_who_goes_away_during_the_turn_has_the_grace_from_then() {
+    check(
+        r#"
+        room 2 clock 300s+15s away ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        ann@c1 act {"take":["white","blue","green"]} v0
+        wait 20s
+        bob@c2 detach
+        wait 15s
+        bot answers
+        wait 1s
+        ann@c1 act {"take":["white","blue","red"]} v2
+        wait 15s
+        "#,
+        expect![[r#"
+            room 2 clock 300s+15s away ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30 clocks [300000* 300000]
+              c2 <- state v0 to_act 0 legal - clocks [300000* 300000]
+              reply ok
+              listed Playing 2/2 host ann
+              deadline 300s
+            ann@c1 act {"take":["white","blue","green"]} v0
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r3 (frame)
+              c1 <- lean state v1 to_act 1 legal - clocks [315000 300000*] (frame)
+              c2 <- events v1 (1) (frame)
+              c2 <- lean state v1 to_act 1 legal 27 clocks [315000 300000*] (frame)
+              reply ok
+            wait 20s
+            bob@c2 detach
+              release c2
+              c1 <- room Playing [ann* bob~] you player#0
+              reply ok
+              deadline 35s
+            wait 15s
+              @35s timeout
+              count ClockTimeout
+              c1 <- history v1 (1 actions)
+              c1 <- state v1 to_act 1 legal - clocks [315000 265000]
+              think seat 1 v1 greedy
+              deadline none
+            bot answers
+              deadline 36s
+            wait 1s
+              @36s timeout
+              write action #1 seat 1 {"take":["white","blue","black"]} -> ok
+              count ActionApplied
+              count StandInAction
+              c1 <- events v2 (1) by stand_in (frame)
+              c1 <- lean state v2 to_act 0 legal 26 clocks [315000* 280000] (frame)
+              deadline 351s
+            ann@c1 act {"take":["white","blue","red"]} v2
+              write action #2 seat 0 {"take":["white","blue","red"]} -> ok
+              count ActionApplied
+              c1 <- events v3 (1) id=r5 (frame)
+              c1 <- lean state v3 to_act 1 legal - clocks [330000 15000*] (frame)
+              reply ok
+              deadline 51s
+            wait 15s
+              @51s timeout
+              count ClockTimeout
+              c1 <- history v3 (3 actions)
+              c1 <- state v3 to_act 1 legal - clocks [330000 265000]
+              think seat 1 v3 greedy
+              deadline none
+        "#]],
+    );
+}
+
+/// R12.3: back within the grace, the player has the bank again: Bob,
+/// away at the start of his turn, reconnects 10 s in and acts 20 s in
+/// (300 - 20 + 15 = 295 s); the stand-in never came.
+#[test]
+fn r12_3_a_player_back_within_the_grace_has_the_bank_again() {
+    check(
+        r#"
+        room 2 clock 300s+15s away ann@c1
+        bob@c2 join player
+        ann@c1 start joined
+        bob@c2 detach
+        ann@c1 act {"take":["white","blue","green"]} v0
+        wait 10s
+        bob@c3 join player
+        wait 10s
+        bob@c3 act {"take":["white","blue","red"]} v1
+        "#,
+        expect![[r#"
+            room 2 clock 300s+15s away ann@c1
+              c1 <- room Waiting [ann* -] you player#0 id=create
+              deadline 3600s
+            bob@c2 join player
+              c1 <- room Waiting [ann* bob] you player#0
+              c2 <- room Waiting [ann* bob] you player#1 id=r1
+              reply joined player#1
+              listed Waiting 2/2 host ann
+            ann@c1 start joined
+              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              count GameStarted
+              c1 <- room Playing [ann* bob] you player#0 id=r2
+              c2 <- room Playing [ann* bob] you player#1
+              c1 <- state v0 to_act 0 legal 30 clocks [300000* 300000]
+              c2 <- state v0 to_act 0 legal - clocks [300000* 300000]
+              reply ok
+              listed Playing 2/2 host ann
+              deadline 300s
+            bob@c2 detach
+              release c2
+              c1 <- room Playing [ann* bob~] you player#0
+              reply ok
+            ann@c1 act {"take":["white","blue","green"]} v0
+              write action #0 seat 0 {"take":["white","blue","green"]} -> ok
+              count ActionApplied
+              c1 <- events v1 (1) id=r4 (frame)
+              c1 <- lean state v1 to_act 1 legal - clocks [315000 15000*] (frame)
+              reply ok
+              deadline 15s
+            wait 10s
+            bob@c3 join player
+              c1 <- room Playing [ann* bob] you player#0
+              c3 <- room Playing [ann* bob] you player#1 id=r5
+              c3 <- history v1 (1 actions)
+              c3 <- state v1 to_act 1 legal 27 clocks [315000 290000*]
+              reply joined player#1
+              deadline 300s
+            wait 10s
+            bob@c3 act {"take":["white","blue","red"]} v1
+              write action #1 seat 1 {"take":["white","blue","red"]} -> ok
+              count ActionApplied
+              c1 <- events v2 (1) (frame)
+              c1 <- lean state v2 to_act 0 legal 26 clocks [315000* 295000] (frame)
+              c3 <- events v2 (1) id=r6 (frame)
+              c3 <- lean state v2 to_act 0 legal - clocks [315000* 295000] (frame)
+              reply ok
+              deadline 335s
         "#]],
     );
 }
