@@ -399,6 +399,9 @@ async fn the_owner_whose_postgresql_link_goes_silent_gives_its_room_up_and_the_g
         "the game stalled behind the held link: {}",
         *reached.borrow()
     );
+    // And the owner closed its sockets (its player may have gone on
+    // through it, following the room over NATS, before it did).
+    owner.wait_for_line(splendor_e2e::takeover::evicts).await;
     assert_eq!(http_get(owner.addr(), "/readyz").await.0, 503);
     assert!(counter(owner.addr(), "splendor_leases_lost_total").await >= 1.0);
     assert_eq!(

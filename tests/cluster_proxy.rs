@@ -455,11 +455,11 @@ async fn the_owners_database_link_held_silent_at_random_points_loses_no_move() {
         44,
     )
     .await;
+    println!("hold loop: {report:?}");
     assert_eq!(report.takeovers.len(), rounds);
     assert_eq!(
         report.closed_1012.len(),
         rounds,
         "the owner's players were told to reconnect in every round"
     );
-    println!("hold loop: {report:?}");
 }

@@ -187,6 +187,19 @@ impl ServerProcess {
             .unwrap_or_default()
     }
 
+    /// Waits until the server has written at least `n` lines that
+    /// `matches` (lines already written count).
+    pub async fn wait_for_lines(&self, matches: impl Fn(&str) -> bool, n: usize) {
+        let mut log = self.log.clone();
+        tokio::time::timeout(
+            SAFETY_TIMEOUT,
+            log.wait_for(|lines| lines.iter().filter(|l| matches(l)).count() >= n),
+        )
+        .await
+        .expect("the server writes the lines within the safety timeout")
+        .expect("the server's log is read");
+    }
+
     /// Every line the server has written so far.
     pub fn log_lines(&self) -> Vec<String> {
         self.log.borrow().clone()

@@ -172,11 +172,17 @@ pub async fn fault_loop(
                     Some(start_node(binary, db_url, &nats, (owner as u16 + 1, &listen, ttl)).await);
             }
             Fault::HoldDatabase => {
+                let node = nodes[owner].as_ref().expect("the owner runs");
+                let evicted = node.log_lines().iter().filter(|l| evicts(l)).count();
                 links[owner].hold();
                 let seen_at_hold = *reached.borrow();
                 allow.send_replace(u64::MAX);
                 wait_for_version(&mut reached, seen_at_hold + 1).await;
                 report.takeovers.push(struck.elapsed());
+                // Healed once the owner has closed its sockets too (its
+                // players may have gone on through it, following the room
+                // over NATS, before it did).
+                node.wait_for_lines(evicts, evicted + 1).await;
                 links[owner].heal();
             }
         }
@@ -223,6 +229,12 @@ pub async fn fault_loop(
         }
     }
     report
+}
+
+/// The line a node cut off from its database writes as it closes its
+/// WebSockets (1012).
+pub fn evicts(line: &str) -> bool {
+    line.contains("closing the WebSockets (1012)")
 }
 
 /// The `host:port` of a URL (`scheme://[user@]host:port[/...]`).

@@ -46,7 +46,52 @@ impl Store {
         ttl: std::time::Duration,
     ) -> Result<Option<RoomLease>, StoreError> {
         let node = i32::from(node);
-        dispatch!(&self.inner.pool, pool, q => q::claim_room(pool, code, node, ttl_ms(ttl)).await)
+        dispatch!(&self.inner.pool, pool, q => q::claim_room(pool, code, (node, ""), ttl_ms(ttl)).await)
+    }
+
+    /// Claims `code` for `node`'s process `instance` by the node's lease
+    /// (issue 44): the room lives as long as that process's claim on its
+    /// node id (`claim_node`, renewed by [`Store::renew_node`]), and needs
+    /// no renewal of its own. `None` while a live lease holds it.
+    pub async fn claim_room_by_node(
+        &self,
+        code: &str,
+        node: u16,
+        instance: &str,
+    ) -> Result<Option<RoomLease>, StoreError> {
+        let node = i32::from(node);
+        dispatch!(&self.inner.pool, pool, q => q::claim_room(pool, code, (node, instance), 0).await)
+    }
+
+    /// Renews `instance`'s claim on node id `node` for `ttl`, and with it
+    /// every room it holds by that claim: one row, whatever the number of
+    /// rooms (issue 44). False when the claim had lapsed (other nodes may
+    /// have taken some of its rooms meanwhile: see [`Store::held_rooms`])
+    /// or another process holds the id; nothing is extended then.
+    pub async fn renew_node(
+        &self,
+        node: u16,
+        instance: &str,
+        ttl: std::time::Duration,
+    ) -> Result<bool, StoreError> {
+        let (node, ttl) = (i32::from(node), ttl_ms(ttl));
+        dispatch!(&self.inner.pool, pool, q => q::renew_node(pool, node, instance, ttl).await)
+    }
+
+    /// The rooms (code and epoch) that `instance` of node `node` holds by
+    /// its node lease and has not released, by no order.
+    pub async fn held_rooms(
+        &self,
+        node: u16,
+        instance: &str,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
+        let node = i32::from(node);
+        let rows =
+            dispatch!(&self.inner.pool, pool, q => q::held_rooms(pool, node, instance).await)?;
+        Ok(rows
+            .into_iter()
+            .map(|(code, epoch)| (code, u64::try_from(epoch).unwrap_or_default()))
+            .collect())
     }
 
     /// Extends `lease` by `ttl` from now (the database's now); false when it

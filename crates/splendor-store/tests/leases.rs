@@ -24,6 +24,7 @@ on_both_backends!(
     a_node_renews_all_its_leases_in_one_go_and_learns_which_it_lost,
     one_process_per_node_id_until_its_claim_runs_out_or_is_given_up,
     open_rooms_count_only_under_their_owners_live_lease,
+    rooms_held_by_a_nodes_lease_live_and_die_with_it,
 );
 
 const TTL: Duration = Duration::from_secs(30);
@@ -638,4 +639,91 @@ async fn a_parked_games_chat_is_kept_with_it_and_a_forgotten_players_lines_go(db
         store.parked_room("AAAAA").await.unwrap().unwrap().chat,
         None
     );
+}
+
+/// Issue 44: rooms claimed by a node's lease live exactly as long as the
+/// node's claim on its id, whatever their number; renewing is that one
+/// row; when the claim lapses every room of the node is an orphan at once
+/// and another node takes it with the next epoch (fencing the old owner);
+/// the lapsed node, its claim taken again, keeps what nobody took.
+async fn rooms_held_by_a_nodes_lease_live_and_die_with_it(db: TestDb) {
+    let store = db.open().await;
+    let short = Duration::from_millis(300);
+    let node1 = store.claim_node(1, "one", short).await.unwrap().unwrap();
+    store.claim_node(2, "two", TTL).await.unwrap().unwrap();
+    let mut rooms = Vec::new();
+    for (i, code) in ["KAAAA", "KBBBB", "KCCCC"].into_iter().enumerate() {
+        let lease = store
+            .claim_room_by_node(code, 1, "one")
+            .await
+            .unwrap()
+            .expect("a free code");
+        assert_eq!(lease.epoch, 1);
+        store
+            .create_game_fenced(game(50 + i as u128, code), lease.epoch)
+            .await
+            .unwrap();
+        rooms.push(lease);
+    }
+    // Held: nobody else claims them, the listing shows them, no orphans.
+    assert_eq!(
+        store.claim_room_by_node("KAAAA", 2, "two").await.unwrap(),
+        None
+    );
+    assert_eq!(store.room_leases().await.unwrap().len(), 3);
+    assert!(store.orphaned_games().await.unwrap().is_empty());
+    // Renewing is the node's row: true while live.
+    assert!(store.renew_node(1, "one", short).await.unwrap());
+    assert!(!store.renew_node(1, "someone-else", short).await.unwrap());
+
+    // The claim lapses (the node paused, say): every room is an orphan.
+    let lapsed = store
+        .node_claim(1)
+        .await
+        .unwrap()
+        .map_or(node1.expires_at, |c| c.expires_at);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while store.database_now().await.unwrap() <= lapsed {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the claim never lapsed"
+        );
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(store.orphaned_games().await.unwrap().len(), 3);
+    assert!(store.room_leases().await.unwrap().is_empty());
+    // Node 2 takes one over: the next epoch; the old owner's write is fenced.
+    let taken = store
+        .claim_room_by_node("KBBBB", 2, "two")
+        .await
+        .unwrap()
+        .expect("an orphan is claimed");
+    assert_eq!((taken.node, taken.epoch), (2, 2));
+    let fenced = store
+        .append_action_fenced(action(51, 0), rooms[1].epoch)
+        .await;
+    assert!(
+        matches!(fenced, Err(StoreError::Fenced { .. })),
+        "{fenced:?}"
+    );
+    // Node 1 comes back: its renewal says it lapsed; it takes its claim
+    // again and holds what nobody took, which lives again.
+    assert!(!store.renew_node(1, "one", TTL).await.unwrap());
+    store
+        .claim_node(1, "one", TTL)
+        .await
+        .unwrap()
+        .expect("its id again");
+    let mut held: Vec<(String, u64)> = store.held_rooms(1, "one").await.unwrap();
+    held.sort();
+    assert_eq!(held, [("KAAAA".to_owned(), 1), ("KCCCC".to_owned(), 1)]);
+    assert!(store.orphaned_games().await.unwrap().is_empty());
+    store
+        .append_action_fenced(action(50, 0), rooms[0].epoch)
+        .await
+        .expect("a room nobody took is still the node's");
+    // A released room is free at once, even while its node lives.
+    store.release_room(&rooms[2]).await.unwrap();
+    let again = store.claim_room_by_node("KCCCC", 2, "two").await.unwrap();
+    assert_eq!(again.map(|l| l.epoch), Some(2));
 }

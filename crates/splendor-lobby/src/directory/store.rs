@@ -1,6 +1,11 @@
 //! The room directory of several nodes (issue 21): leases in the shared
 //! database, expiring by the database's clock, each claim of a code with a
 //! larger epoch that the store checks on the room's every write.
+//!
+//! A node's directory ([`StoreDirectory::by_node`], issue 44) claims rooms
+//! by the node's own lease (its claim on its node id): a round of renewals
+//! is one row, whatever the number of rooms, and a node whose claim lapsed
+//! takes stock of the rooms it still holds once it has the claim again.
 
 use std::time::Duration;
 
@@ -16,12 +21,80 @@ use crate::session::BoxFuture;
 pub struct StoreDirectory {
     store: Store,
     ttl: Duration,
+    /// The node id and the process's instance whose claim in `nodes` holds
+    /// this directory's rooms; `None`: a lease per room.
+    node: Option<(NodeId, String)>,
 }
 
 impl StoreDirectory {
-    /// The directory in `store`, whose leases live `ttl` unless renewed.
+    /// The directory in `store`, whose leases live `ttl` unless renewed,
+    /// one lease per room.
     pub fn new(store: Store, ttl: Duration) -> StoreDirectory {
-        StoreDirectory { store, ttl }
+        StoreDirectory {
+            store,
+            ttl,
+            node: None,
+        }
+    }
+
+    /// The directory of node `node`'s process `instance`, which holds its
+    /// claim on the node id in `store` (issue 44): rooms are claimed by
+    /// that claim and live as long as it does; renewing is renewing it.
+    pub fn by_node(store: Store, ttl: Duration, node: NodeId, instance: String) -> StoreDirectory {
+        StoreDirectory {
+            store,
+            ttl,
+            node: Some((node, instance)),
+        }
+    }
+
+    /// One round of a node's renewal (issue 44): its claim on its id,
+    /// extended while live. A claim that lapsed is taken again (or, held
+    /// by another process now, every room is lost), and the rooms of
+    /// `leases` that the node no longer holds (other nodes took them over
+    /// meanwhile) are the ones lost.
+    async fn renew_node(
+        &self,
+        (node, instance): (NodeId, &str),
+        leases: Vec<Lease>,
+    ) -> Result<Vec<Lease>, DirectoryError> {
+        let renewed = self
+            .store
+            .renew_node(node.0, instance, self.ttl)
+            .await
+            .map_err(unavailable)?;
+        if renewed {
+            return Ok(Vec::new());
+        }
+        let again = self
+            .store
+            .claim_node(node.0, instance, self.ttl)
+            .await
+            .map_err(unavailable)?;
+        if again.is_none() {
+            tracing::warn!(%node, "another process holds this node's id: every room is lost");
+            return Ok(leases);
+        }
+        // Held again: nobody can take a room of it from now on, so what it
+        // holds now is exactly what it kept.
+        let held: std::collections::HashSet<(String, u64)> = self
+            .store
+            .held_rooms(node.0, instance)
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .collect();
+        let lost: Vec<Lease> = leases
+            .into_iter()
+            .filter(|l| !held.contains(&(l.code.to_string(), l.epoch)))
+            .collect();
+        tracing::warn!(
+            %node,
+            kept = held.len(),
+            lost = lost.len(),
+            "the node's lease had lapsed: taken again; its rooms taken over meanwhile close"
+        );
+        Ok(lost)
     }
 }
 
@@ -138,12 +211,15 @@ impl RoomDirectory for StoreDirectory {
             // A lease that expires between the refused claim and the look
             // up is claimed on the next round.
             for _ in 0..3 {
-                if let Some(stored) = self
-                    .store
-                    .claim_room(code.as_str(), node.0, self.ttl)
-                    .await
-                    .map_err(unavailable)?
-                {
+                let claimed = match &self.node {
+                    Some((_, instance)) => {
+                        self.store
+                            .claim_room_by_node(code.as_str(), node.0, instance)
+                            .await
+                    }
+                    None => self.store.claim_room(code.as_str(), node.0, self.ttl).await,
+                };
+                if let Some(stored) = claimed.map_err(unavailable)? {
                     return Ok(Lease {
                         code,
                         node,
@@ -167,6 +243,12 @@ impl RoomDirectory for StoreDirectory {
 
     fn renew(&self, lease: Lease) -> BoxFuture<'_, Result<(), DirectoryError>> {
         Box::pin(async move {
+            if self.node.is_some() {
+                return match self.renew_all(vec![lease]).await?.is_empty() {
+                    true => Ok(()),
+                    false => Err(DirectoryError::Lost(lease)),
+                };
+            }
             let stored = stored_of(lease);
             match self.store.renew_room(&stored, self.ttl).await {
                 Ok(true) => Ok(()),
@@ -178,6 +260,9 @@ impl RoomDirectory for StoreDirectory {
 
     fn renew_all(&self, leases: Vec<Lease>) -> BoxFuture<'_, Result<Vec<Lease>, DirectoryError>> {
         Box::pin(async move {
+            if let Some((node, instance)) = &self.node {
+                return self.renew_node((*node, instance), leases).await;
+            }
             let Some(node) = leases.first().map(|l| l.node) else {
                 return Ok(Vec::new());
             };

@@ -37,10 +37,9 @@ impl Lobby {
             .filter(|e| !e.handle.is_closed())
             .map(|e| (e.lease, e.handle.clone()))
             .collect();
-        if rooms.is_empty() {
-            return Ok(0);
-        }
-        // One round, one statement (per 250 rooms) for a database.
+        // One round, one statement for a node's lease (issue 44; its rooms
+        // or none: the node itself is renewed), one per 250 rooms for
+        // leases per room.
         let leases: Vec<Lease> = rooms.keys().copied().collect();
         match self.inner.directory.renew_all(leases).await {
             Ok(lost) => {

@@ -33,7 +33,14 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     let claim = NodeIdClaim::claim(&config, &store).await?;
     let node = claim.node();
     let url = config.cluster.nats_url.clone().unwrap_or_default();
-    let directory = Arc::new(StoreDirectory::new(store.clone(), config.cluster.lease_ttl));
+    // The node's rooms live by its claim on its id (issue 44): one row
+    // renewed a round, whatever the number of rooms.
+    let directory = Arc::new(StoreDirectory::by_node(
+        store.clone(),
+        config.cluster.lease_ttl,
+        node,
+        claim.instance().to_owned(),
+    ));
     let metrics = Metrics::new();
     let persistence = Arc::new(TimedPersistence::new(
         Arc::new(StorePersistence::new(store.clone())),

@@ -1,9 +1,11 @@
 //! One process per node id (issue 21). A node id names the owner of room
 //! leases: two processes running as one id would renew each other's leases
 //! and both believe they own the same rooms. Each process claims its id in
-//! the database for an instance of its own, renews the claim like a room
-//! lease, and gives it up when it stops cleanly
-//! ([`splendor_store::NodeClaim`]).
+//! the database for an instance of its own and gives it up when it stops
+//! cleanly ([`splendor_store::NodeClaim`]). The claim is the node's lease
+//! (issue 44): its rooms live as long as it does, and the lobby's lease
+//! renewal renews it (`StoreDirectory::by_node`); this module watches that
+//! no other process took it.
 //!
 //! At start, an id whose claim is live is waited for up to two leases (a
 //! node killed a moment ago and restarted under the same id finds its old
@@ -30,18 +32,19 @@ const EXIT_NODE_ID_TAKEN: i32 = 78;
 /// How many fresh ids a node without `--node-id` tries.
 const FRESH_TRIES: usize = 32;
 
-/// This process's claim on its node id, renewed in the background.
+/// This process's claim on its node id, watched in the background.
 pub(crate) struct NodeIdClaim {
     store: Store,
     node: NodeId,
     instance: String,
-    renewal: JoinHandle<()>,
+    watch: JoinHandle<()>,
 }
 
 impl NodeIdClaim {
     /// Claims the configured node id (waiting up to two leases for a
-    /// previous process's claim to run out), or a fresh one, and renews it
-    /// every third of the lease.
+    /// previous process's claim to run out), or a fresh one, and watches
+    /// that no other process takes it (the lobby's lease renewal renews
+    /// it).
     pub(crate) async fn claim(config: &Config, store: &Store) -> Result<NodeIdClaim, ServerError> {
         let ttl = config.cluster.lease_ttl;
         let instance = uuid::Uuid::from_u128(rand::random()).to_string();
@@ -49,12 +52,12 @@ impl NodeIdClaim {
             Some(id) => claim_named(store, id, &instance, ttl).await?,
             None => claim_fresh(store, &instance, ttl).await?,
         };
-        let renewal = tokio::spawn(renew(store.clone(), node, instance.clone(), ttl));
+        let watch = tokio::spawn(watch(store.clone(), node, instance.clone(), ttl));
         Ok(NodeIdClaim {
             store: store.clone(),
             node,
             instance,
-            renewal,
+            watch,
         })
     }
 
@@ -63,10 +66,16 @@ impl NodeIdClaim {
         self.node
     }
 
+    /// This process's instance: what its claim, and so its rooms' leases,
+    /// name.
+    pub(crate) fn instance(&self) -> &str {
+        &self.instance
+    }
+
     /// Gives the id up (a clean stop): a node restarted under it starts at
     /// once.
     pub(crate) async fn release(&self) {
-        self.renewal.abort();
+        self.watch.abort();
         match self.store.release_node(self.node.0, &self.instance).await {
             Ok(()) => info!(node = %self.node, "node id given up"),
             Err(e) => {
@@ -139,26 +148,28 @@ async fn claim_fresh(store: &Store, instance: &str, ttl: Duration) -> Result<Nod
     )))
 }
 
-/// Renews the claim every third of the lease; stops the process if
-/// another took the id.
-async fn renew(store: Store, node: NodeId, instance: String, ttl: Duration) {
+/// Looks every third of the lease at who holds the id; stops the process
+/// if another does. Reads only: the lobby's lease renewal renews the claim
+/// (one row a round, issue 44).
+async fn watch(store: Store, node: NodeId, instance: String, ttl: Duration) {
     let mut tick = tokio::time::interval((ttl / 3).max(Duration::from_millis(50)));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     tick.tick().await;
     loop {
         tick.tick().await;
-        match store.claim_node(node.0, &instance, ttl).await {
-            Ok(Some(_)) => {}
-            Ok(None) => {
-                let holder = store.node_claim(node.0).await.ok().flatten();
+        match store.node_claim(node.0).await {
+            // Ours, or none live (lapsed: the renewal takes it again).
+            Ok(None) => {}
+            Ok(Some(claim)) if claim.instance == instance => {}
+            Ok(Some(holder)) => {
                 error!(
                     %node,
-                    other = holder.map(|c| c.instance).unwrap_or_default(),
+                    other = holder.instance,
                     "another process now runs as this node (it claimed the id while this one was paused or cut off: are two nodes given the same SPLENDOR_NODE_ID?); stopping at once"
                 );
                 std::process::exit(EXIT_NODE_ID_TAKEN);
             }
-            Err(e) => warn!(%node, error = %e, "renewing the node id's claim"),
+            Err(e) => warn!(%node, error = %e, "looking at the node id's claim"),
         }
     }
 }

@@ -11,6 +11,20 @@ const NOW_MS: &str = match BACKEND {
     }
 };
 
+/// The `expires_at` of a room held by a node's lease (issue 44): it lives
+/// as long as the node's claim in `nodes` does, until released (0).
+pub(crate) const HELD_BY_NODE: i64 = 253_402_300_799_999;
+
+/// Whether the lease row `l` (an SQL alias of `room_leases`) is live now:
+/// a per-room lease (no instance, a node of before) until its own expiry;
+/// a node's (issue 44) while it is not released and its node's claim in
+/// `nodes`, by the same process, is live.
+pub(crate) fn live_lease(l: &str) -> String {
+    format!(
+        "({l}.expires_at >= {NOW_MS} AND ({l}.instance = '' OR EXISTS          (SELECT 1 FROM nodes n WHERE n.node_id = {l}.node_id           AND n.instance = {l}.instance AND n.expires_at >= {NOW_MS})))"
+    )
+}
+
 /// How a node's renewal locks its lease rows: on PostgreSQL in room-code
 /// order (see `renew_rooms`); SQLite has no row locks.
 const LOCK_IN_ORDER: &str = match BACKEND {
@@ -18,28 +32,37 @@ const LOCK_IN_ORDER: &str = match BACKEND {
     crate::backend::Backend::Sqlite => "",
 };
 
-/// Claims `code` for `node` for `ttl_ms`: a new lease (epoch 1), or the next
-/// epoch of one that expired or was released. `None` while a live lease
-/// holds it.
+/// Claims `code` for `node`: a new lease (epoch 1), or the next epoch of
+/// one that is not live (expired, released, or its node's claim lapsed).
+/// `None` while a live lease holds it. With an `instance` (a node's claim
+/// in `nodes`, issue 44) the lease lives as long as that claim; without
+/// one (`""`) for `ttl_ms`, renewed per room.
 pub(crate) async fn claim_room(
     pool: &Pool<Db>,
     code: &str,
-    node: i32,
+    (node, instance): (i32, &str),
     ttl_ms: i64,
 ) -> Result<Option<crate::RoomLease>, StoreError> {
+    let live = live_lease("room_leases");
+    let expires = if instance.is_empty() {
+        format!("{NOW_MS} + $3")
+    } else {
+        HELD_BY_NODE.to_string()
+    };
     let sql = format!(
-        "INSERT INTO room_leases (room_code, node_id, epoch, expires_at) \
-         VALUES ($1, $2, 1, {NOW_MS} + $3) \
+        "INSERT INTO room_leases (room_code, node_id, epoch, expires_at, instance) \
+         VALUES ($1, $2, 1, {expires}, $4) \
          ON CONFLICT (room_code) DO UPDATE \
          SET node_id = excluded.node_id, epoch = room_leases.epoch + 1, \
-             expires_at = excluded.expires_at \
-         WHERE room_leases.expires_at < {NOW_MS} \
+             expires_at = excluded.expires_at, instance = excluded.instance \
+         WHERE NOT {live} \
          RETURNING epoch, expires_at"
     );
     let row = sqlx::query(&sql)
         .bind(code)
         .bind(node)
         .bind(ttl_ms)
+        .bind(instance)
         .fetch_optional(pool)
         .await
         .map_err(|e| classify(BACKEND, e))?;
@@ -124,6 +147,55 @@ pub(crate) async fn renew_rooms(
         .collect()
 }
 
+/// Extends `instance`'s claim on node id `node` by `ttl_ms` from now,
+/// only while it is live and that instance's (issue 44: this one row is a
+/// node's whole renewal); false when it lapsed or another process holds
+/// the id.
+pub(crate) async fn renew_node(
+    pool: &Pool<Db>,
+    node: i32,
+    instance: &str,
+    ttl_ms: i64,
+) -> Result<bool, StoreError> {
+    let sql = format!(
+        "UPDATE nodes SET expires_at = {NOW_MS} + $3 \
+         WHERE node_id = $1 AND instance = $2 AND expires_at >= {NOW_MS}"
+    );
+    let done = sqlx::query(&sql)
+        .bind(node)
+        .bind(instance)
+        .bind(ttl_ms)
+        .execute(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The rooms (code and epoch) `instance` of node `node` holds by its node
+/// lease and has not released.
+pub(crate) async fn held_rooms(
+    pool: &Pool<Db>,
+    node: i32,
+    instance: &str,
+) -> Result<Vec<(String, i64)>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT room_code, epoch FROM room_leases \
+         WHERE node_id = $1 AND instance = $2 AND expires_at > 0",
+    )
+    .bind(node)
+    .bind(instance)
+    .fetch_all(pool)
+    .await
+    .map_err(|e| classify(BACKEND, e))?;
+    rows.iter()
+        .map(|row| {
+            let code: String = row.try_get("room_code").map_err(|e| classify(BACKEND, e))?;
+            let epoch: i64 = row.try_get("epoch").map_err(|e| classify(BACKEND, e))?;
+            Ok((code, epoch))
+        })
+        .collect()
+}
+
 /// Gives the lease `code`/`epoch` up (it stays, with its epoch, as
 /// released); a lease that is no longer the code's changes nothing.
 pub(crate) async fn release_room(
@@ -146,9 +218,10 @@ pub(crate) async fn live_leases(
     code: Option<&str>,
 ) -> Result<Vec<crate::RoomLease>, StoreError> {
     let sql = format!(
-        "SELECT room_code, node_id, epoch, expires_at FROM room_leases \
-         WHERE expires_at >= {NOW_MS} AND ($1 IS NULL OR room_code = $1) \
-         ORDER BY room_code"
+        "SELECT l.room_code, l.node_id, l.epoch, l.expires_at FROM room_leases l \
+         WHERE {} AND ($1 IS NULL OR l.room_code = $1) \
+         ORDER BY l.room_code",
+        live_lease("l")
     );
     let rows = sqlx::query(&sql)
         .bind(code)
@@ -181,9 +254,10 @@ pub(crate) async fn orphaned_games(pool: &Pool<Db>) -> Result<Vec<Uuid>, StoreEr
         "SELECT g.id FROM games g \
          WHERE g.finished_at IS NULL \
            AND NOT EXISTS (SELECT 1 FROM room_leases l \
-                           WHERE l.room_code = g.room_code AND l.expires_at >= {NOW_MS}) \
+                           WHERE l.room_code = g.room_code AND {}) \
            AND NOT EXISTS (SELECT 1 FROM parked_rooms p WHERE p.game_id = g.id) \
-         ORDER BY g.created_at, g.id"
+         ORDER BY g.created_at, g.id",
+        live_lease("l")
     );
     sqlx::query_scalar(&sql)
         .fetch_all(pool)

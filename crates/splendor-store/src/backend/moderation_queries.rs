@@ -307,7 +307,8 @@ pub(crate) async fn prune_abandoned_games(pool: &Pool<Db>, before: i64) -> Resul
         "DELETE FROM games WHERE finished_at IS NULL \
            AND COALESCE((SELECT MAX(a.at) FROM actions a WHERE a.game_id = games.id), created_at) < $1 \
            AND NOT EXISTS (SELECT 1 FROM room_leases l \
-                           WHERE l.room_code = games.room_code AND l.expires_at >= {NOW_MS})"
+                           WHERE l.room_code = games.room_code AND {})",
+        live_lease("l")
     );
     let done = sqlx::query(&sql)
         .bind(before)

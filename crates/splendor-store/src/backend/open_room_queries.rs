@@ -45,8 +45,9 @@ pub(crate) async fn open_rooms(pool: &Pool<Db>) -> Result<Vec<crate::OpenRoomRec
              o.host, o.creator, o.client, o.programs \
          FROM open_rooms o JOIN room_leases l \
            ON l.room_code = o.room_code AND l.epoch = o.epoch AND l.node_id = o.node_id \
-         WHERE l.expires_at >= {NOW_MS} \
-         ORDER BY o.room_code"
+         WHERE {} \
+         ORDER BY o.room_code",
+        live_lease("l")
     );
     let rows = sqlx::query(&sql)
         .fetch_all(pool)
@@ -71,7 +72,8 @@ pub(crate) async fn open_rooms_elsewhere(
            COALESCE(SUM(CASE WHEN o.client = $3 AND o.status <> 'finished' THEN 1 ELSE 0 END), 0) AS unfinished \
          FROM open_rooms o JOIN room_leases l \
            ON l.room_code = o.room_code AND l.epoch = o.epoch AND l.node_id = o.node_id \
-         WHERE l.expires_at >= {NOW_MS} AND o.node_id <> $1"
+         WHERE {} AND o.node_id <> $1",
+        live_lease("l")
     );
     let row = sqlx::query(&sql)
         .bind(node)
