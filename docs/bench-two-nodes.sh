@@ -3,12 +3,13 @@
 # on a fresh PostgreSQL database and a nats-server of its own, then
 # splendor-loadgen against node 1 with the given arguments.
 # usage: docs/bench-two-nodes.sh NAME loadgen-args...
+# (SPLENDOR_RELEASE_DIR: where the release binaries are, if not target/release)
 set -u
 name=$1; shift
 db=bench_${name}_$$
 psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $db" postgres
 url=postgres://postgres@127.0.0.1:5432/$db
-T=$(cd "$(dirname "$0")/.." && pwd)/target/release
+T=${SPLENDOR_RELEASE_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/release}
 /usr/sbin/nats-server -a 127.0.0.1 -p 14222 -m 18222 > /tmp/nats-bench.log 2>&1 &
 pn=$!
 sleep 0.5
@@ -21,6 +22,6 @@ for p in 18081 18082; do for i in $(seq 100); do curl -sf 127.0.0.1:$p/readyz >/
 ( sleep 5; a=$(curl -s 127.0.0.1:18222/varz); sleep 20; b=$(curl -s 127.0.0.1:18222/varz); python3 -c "import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); print(\"nats window: in_msgs %.0f/s out_msgs %.0f/s in_bytes %.0f/s\" % ((b[\"in_msgs\"]-a[\"in_msgs\"])/20, (b[\"out_msgs\"]-a[\"out_msgs\"])/20, (b[\"in_bytes\"]-a[\"in_bytes\"])/20))" "$a" "$b" ) &
 $T/splendor-loadgen --url ws://127.0.0.1:18081/ws --pid $p1 "$@"
 echo "node 2 CPU: $(awk '{print ($14+$15)/100}' /proc/$p2/stat) s"
-curl -s 127.0.0.1:19081/metrics | grep -E "^splendor_(node_calls_total|node_deliveries_total|rooms_taken_over_total|leases_lost_total|writes_fenced_total)" 
+for m in 19081 19082; do echo "node ${m: -1}:"; curl -s 127.0.0.1:$m/metrics | grep -E "^splendor_(node_calls_total|node_deliveries_total|rooms_taken_over_total|leases_lost_total|lease_renewals_failed_total|writes_fenced_total)"; done
 kill $p1 $p2; wait $p1 $p2 2>/dev/null; kill $pn; wait $pn 2>/dev/null
 psql -q -h 127.0.0.1 -U postgres -c "DROP DATABASE $db" postgres

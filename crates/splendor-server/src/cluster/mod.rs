@@ -58,7 +58,7 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     let cluster = Cluster::start(&url, lobby.clone(), cluster_config)
         .await
         .map_err(|e| ServerError::Cluster(e.to_string()))?;
-    lobby.spawn_lease_renewal();
+    let renewal = lobby.spawn_lease_renewal();
     let nudges = Nudges::default();
     cluster.on_moved(Arc::new({
         let (nudges, lobby) = (nudges.clone(), lobby.clone());
@@ -89,7 +89,11 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
         (Some(Arc::new(store.clone())), Some(store)),
         (metrics, Some(cluster.clone())),
     );
-    state.set_node(NodeLocal { nudges, claim });
+    state.set_node(NodeLocal {
+        nudges,
+        claim,
+        renewal,
+    });
     state.metrics().watch_cluster(&cluster, state.lobby());
     if let Some(store) = state.store().cloned() {
         tokio::spawn(evict_when_cut_off(state.clone(), store, config_ttl(&state)));
@@ -209,6 +213,10 @@ pub(crate) struct NodeLocal {
     pub(crate) nudges: Nudges,
     /// Its claim on its node id.
     pub(crate) claim: NodeIdClaim,
+    /// The lobby's lease renewal, which renews that claim (issue 44):
+    /// stopped before the claim is given up, so that a stopping node does
+    /// not take it again.
+    pub(crate) renewal: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// A node stops: after its connections closed and its rooms drained, it
@@ -224,6 +232,9 @@ pub(crate) async fn stop_node(state: &AppState, deadline: tokio::time::Instant) 
         Err(_) => warn!("rooms not handed off within the grace period: their leases run out"),
     }
     if let Some(node) = state.node_local() {
+        if let Some(renewal) = &node.renewal {
+            renewal.abort();
+        }
         node.claim.release().await;
     }
 }
