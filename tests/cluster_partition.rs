@@ -484,3 +484,52 @@ async fn the_owner_whose_nats_link_goes_silent_says_so_and_its_game_finishes_aft
     assert_eq!(results[0]["winners"], results[1]["winners"]);
     verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
 }
+
+/// Issue 44: PostgreSQL goes away for the whole cluster (a failover longer
+/// than a lease; here the one node's link held silent). The node gives its
+/// rooms up and closes its sockets, but their leases cannot be released
+/// while the database is away; once it is back, the node releases them at
+/// its next renewal, finds the games orphaned and takes them over, and the
+/// players, back with their tokens, finish the game. (Before, the closed
+/// rooms' leases lived on with the node's claim and the games were never
+/// taken over.)
+#[tokio::test]
+async fn a_database_outage_of_the_whole_cluster_leaves_no_game_stuck() {
+    let Some(db) = TestDatabase::postgres("a whole cluster's outage").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let link = FaultProxy::start(address_of(&db.url)).await;
+    let only = node(&through(&db.url, link.addr()), &nats.url, 1).await;
+    let (ann, bob, sa, _) = game_to(only.addr(), only.addr(), 6).await;
+
+    link.hold();
+    only.wait_for_line(splendor_e2e::takeover::evicts).await;
+    only.wait_for_line(|l| l.contains("the rooms are given up"))
+        .await;
+    // The closed room's lease could not be released.
+    only.wait_for_line(|l| l.contains("releasing a room's lease"))
+        .await;
+    link.heal();
+    let (_allow, allowed) = watch::channel(u64::MAX);
+    let (reach, _reached) = watch::channel(6u64);
+    let mut players = tokio::task::JoinSet::new();
+    for (i, client) in [ann, bob].into_iter().enumerate() {
+        let steady = Steady::new(client, only.addr(), Dice(60 + i as u64));
+        players.spawn(steady.play(allowed.clone(), reach.clone()));
+    }
+    let mut results = Vec::new();
+    let mut seen_last = 0;
+    while let Some(done) = players.join_next().await {
+        let (steady, result) = done.expect("a player");
+        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
+        results.push(result);
+    }
+    assert_eq!(results[0]["winners"], results[1]["winners"]);
+    assert_eq!(
+        counter(only.addr(), "splendor_rooms_taken_over_total").await,
+        1.0,
+        "the node took its own game over once the database was back"
+    );
+    verify(only.addr(), &results[0], &sa.commitment, seen_last).await;
+}

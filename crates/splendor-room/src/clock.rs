@@ -74,6 +74,11 @@ struct Ticking {
     /// R12.3 can apply to this turn (a room that says so, a seat with a
     /// bank, not marked), and whether the player is away now.
     away: Option<bool>,
+    /// The player was in the room at some moment of this turn: an absence
+    /// counts from then on. A turn restored after a restart, or a quick
+    /// play game's first, begins with the players not connected yet; that
+    /// absence is not theirs, but leaving once back is (R12.3).
+    seen: bool,
 }
 
 /// Every seat's clock in one game.
@@ -175,8 +180,9 @@ impl Clocks {
             return;
         }
         let grace = self.grace();
-        let away = away && !self.restored_turn;
         if let Some(t) = self.ticking.as_mut().filter(|t| t.seat == seat) {
+            t.seen |= !away;
+            let away = away && t.seen;
             if let Some(was) = t.away
                 && was != away
             {
@@ -194,6 +200,8 @@ impl Clocks {
         let Some(clock) = self.seats.get(usize::from(seat)) else {
             return;
         };
+        let seen = !away || !self.restored_turn;
+        let away = away && seen;
         let (budget, away_applies) = if self.per_move() {
             // R12.5: what is left of this turn's time, marked or not, away
             // or not.
@@ -217,6 +225,7 @@ impl Clocks {
             deadline,
             bank_out,
             away: away_applies.then_some(away),
+            seen,
         });
     }
 
@@ -307,6 +316,7 @@ impl Clocks {
             let paused = now.saturating_duration_since(from);
             t.since += paused;
             t.deadline += paused;
+            t.bank_out += paused;
         }
     }
 
@@ -360,5 +370,66 @@ impl Clocks {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: fn(u64) -> Duration = Duration::from_secs;
+
+    /// R12.1 and R12.3: the time a write took (a failed one, after which
+    /// the clock runs on) is nobody's, whatever the player does next: away
+    /// (the grace from then) and back (the bank, with that time given back).
+    #[test]
+    fn r12_1_a_failed_writes_time_is_nobodys_even_when_the_player_goes_away_and_back() {
+        let options = ClockOptions {
+            clock: TurnClock::new(S(60), S(0)).expect("a clock"),
+            stand_in_when_away: true,
+        };
+        let mut clocks = Clocks::new(options, vec![false, false]);
+        let t0 = Instant::now();
+        clocks.wait_for(0, t0, false);
+        assert_eq!(clocks.deadline(), Some(t0 + S(60)));
+        // A write from 1 s to 3 s failed: the clock moves on by 2 s.
+        clocks.shift(t0 + S(1), t0 + S(3));
+        assert_eq!(clocks.deadline(), Some(t0 + S(62)));
+        // Away at 4 s: the grace (10 s) from then.
+        clocks.wait_for(0, t0 + S(4), true);
+        assert_eq!(clocks.deadline(), Some(t0 + S(14)));
+        // Back at 5 s: the bank again, the write's 2 s still nobody's.
+        clocks.wait_for(0, t0 + S(5), false);
+        assert_eq!(clocks.deadline(), Some(t0 + S(62)));
+    }
+
+    /// R12.3 after a restart: the player on move, not connected yet, is not
+    /// away for that turn; once back, leaving during it counts.
+    #[test]
+    fn r12_3_after_a_restart_leaving_once_back_counts() {
+        let options = ClockOptions {
+            clock: TurnClock::new(S(60), S(0)).expect("a clock"),
+            stand_in_when_away: true,
+        };
+        let seats = vec![
+            SeatClock {
+                bank: S(60),
+                stand_in: false,
+            };
+            2
+        ];
+        let mut clocks = Clocks::restored(options, vec![false, false], seats).after_restart();
+        let t0 = Instant::now();
+        clocks.wait_for(0, t0, true);
+        assert_eq!(clocks.deadline(), Some(t0 + S(60)), "the restart's absence");
+        clocks.wait_for(0, t0 + S(1), true);
+        assert_eq!(clocks.deadline(), Some(t0 + S(60)));
+        clocks.wait_for(0, t0 + S(2), false);
+        clocks.wait_for(0, t0 + S(3), true);
+        assert_eq!(
+            clocks.deadline(),
+            Some(t0 + S(13)),
+            "gone once back: the grace"
+        );
     }
 }

@@ -24,6 +24,10 @@ pub struct StoreDirectory {
     /// The node id and the process's instance whose claim in `nodes` holds
     /// this directory's rooms; `None`: a lease per room.
     node: Option<(NodeId, String)>,
+    /// Rooms closed whose lease could not be released (the database did
+    /// not answer): a room held by the node's lease does not run out by
+    /// itself, so each renewal round releases them again until it can.
+    unreleased: std::sync::Arc<std::sync::Mutex<Vec<Lease>>>,
 }
 
 impl StoreDirectory {
@@ -34,6 +38,7 @@ impl StoreDirectory {
             store,
             ttl,
             node: None,
+            unreleased: Default::default(),
         }
     }
 
@@ -45,6 +50,19 @@ impl StoreDirectory {
             store,
             ttl,
             node: Some((node, instance)),
+            unreleased: Default::default(),
+        }
+    }
+
+    /// Releases the leases of closed rooms whose release failed before
+    /// (a node that gave its rooms up while cut off from the database):
+    /// otherwise they would live on with the node's claim and their games
+    /// would never be taken over. One statement each, only while any wait.
+    async fn release_again(&self) {
+        let waiting =
+            std::mem::take(&mut *self.unreleased.lock().unwrap_or_else(|p| p.into_inner()));
+        for lease in waiting {
+            self.release(lease).await;
         }
     }
 
@@ -58,6 +76,7 @@ impl StoreDirectory {
         (node, instance): (NodeId, &str),
         leases: Vec<Lease>,
     ) -> Result<Vec<Lease>, DirectoryError> {
+        self.release_again().await;
         let renewed = self
             .store
             .renew_node(node.0, instance, self.ttl)
@@ -279,8 +298,16 @@ impl RoomDirectory for StoreDirectory {
     fn release(&self, lease: Lease) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             if let Err(e) = self.store.release_room(&stored_of(lease)).await {
-                // It expires by itself; the code is free again then.
                 tracing::warn!(room = %lease.code, error = %e, "releasing a room's lease");
+                if self.node.is_some() {
+                    // Held by the node's lease, it would not run out by
+                    // itself: released again at the next renewal.
+                    self.unreleased
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(lease);
+                }
+                // A lease per room runs out by itself; the code is free then.
             }
         })
     }

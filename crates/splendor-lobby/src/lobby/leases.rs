@@ -123,8 +123,10 @@ impl Lobby {
     /// When the directory's leases expire: a task that renews them every
     /// third of their time to live, for as long as the lobby lives.
     ///
-    /// Each round waits a third of the lease at most (issue 44: a database
-    /// link gone silent answers nothing, not an error). When no round has
+    /// Each round waits at most until the leases would run out, counted
+    /// from the last round that succeeded (issue 44: a database link gone
+    /// silent answers nothing, not an error; a busy one answers late, and
+    /// that still counts). When no round has
     /// succeeded for a whole lease, counted from the start of the last one
     /// that did (the database's expiry is at least that late), the leases
     /// may have run out: every room is given up at once
@@ -144,7 +146,10 @@ impl Lobby {
                 let Some(inner) = lobby.upgrade() else { return };
                 let lobby = Lobby { inner };
                 let started = tokio::time::Instant::now();
-                match tokio::time::timeout(every, lobby.renew_round()).await {
+                // A slow round (a busy pool) still counts if it ends while
+                // the leases live; a silent database is given up on then.
+                let until = (renewed + ttl).max(started + every);
+                match tokio::time::timeout_at(until, lobby.renew_round()).await {
                     Ok(Ok(_)) => {
                         renewed = started;
                         given_up = false;

@@ -177,9 +177,10 @@ fn config_ttl(state: &AppState) -> Duration {
 /// from both the database and NATS kept its players forever: no
 /// announcement of the takeover could reach them.
 ///
-/// The database is asked every quarter lease and each ask waits that long
-/// at most (issue 44): a link gone silent answers nothing, and the
-/// decision must not wait for the network to give up.
+/// The database is asked every quarter lease and each ask waits at most
+/// until a lease has passed since the last answer (issue 44): a link gone
+/// silent answers nothing, and the decision must not wait for the network
+/// to give up; a busy pool answers late, which still counts.
 async fn evict_when_cut_off(state: AppState, store: Store, ttl: Duration) {
     let every = (ttl / 4).max(Duration::from_millis(50));
     let mut tick = tokio::time::interval(every);
@@ -189,7 +190,12 @@ async fn evict_when_cut_off(state: AppState, store: Store, ttl: Duration) {
     loop {
         tick.tick().await;
         let asked = tokio::time::Instant::now();
-        let ok = matches!(tokio::time::timeout(every, store.ping()).await, Ok(Ok(())));
+        // A late answer (a busy pool) still counts while within the lease.
+        let until = (last_ok + ttl).max(asked + every);
+        let ok = matches!(
+            tokio::time::timeout_at(until, store.ping()).await,
+            Ok(Ok(()))
+        );
         if ok {
             if evicted {
                 info!("the database answers again");

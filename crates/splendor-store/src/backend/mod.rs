@@ -429,6 +429,13 @@ fn postgres_kind(code: &str) -> Kind {
             Kind::Unavailable
         }
         "25006" | "3D000" | "55000" => Kind::Unavailable,
+        // The bounds of a node's connections (issue 44): a statement
+        // cancelled by statement_timeout, a lock not granted within
+        // lock_timeout, a transaction ended by
+        // idle_in_transaction_session_timeout. The database is there but
+        // did not serve in time: a retry may succeed, as after a lost
+        // connection.
+        "57014" | "55P03" | "25P03" => Kind::Unavailable,
         _ => Kind::Other,
     }
 }
@@ -465,5 +472,10 @@ mod tests {
         assert!(matches!(postgres_kind("08006"), Kind::Unavailable));
         assert!(matches!(postgres_kind("57P01"), Kind::Unavailable));
         assert!(matches!(postgres_kind("23505"), Kind::Other));
+        // The bounds of a node's connections (issue 44): statement_timeout,
+        // lock_timeout, idle_in_transaction_session_timeout.
+        for code in ["57014", "55P03", "25P03"] {
+            assert!(matches!(postgres_kind(code), Kind::Unavailable), "{code}");
+        }
     }
 }
