@@ -692,6 +692,16 @@ async fn rooms_held_by_a_nodes_lease_live_and_die_with_it(db: TestDb) {
     }
     assert_eq!(store.orphaned_games().await.unwrap().len(), 3);
     assert!(store.room_leases().await.unwrap().is_empty());
+    // A node whose own claim lapsed claims nothing (the lease would be
+    // born an orphan).
+    assert_eq!(
+        store.claim_room_by_node("KCCCC", 1, "one").await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store.claim_room_by_node("KNEWW", 1, "one").await.unwrap(),
+        None
+    );
     // Node 2 takes one over: the next epoch; the old owner's write is fenced.
     let taken = store
         .claim_room_by_node("KBBBB", 2, "two")

@@ -351,6 +351,12 @@ pub(super) async fn restore_one(
                 _ => return Err(format!("room code {code} is in use here")),
             });
         }
+        // The directory could not be asked, or this node's own lease had
+        // lapsed (issue 44: it claims nothing then): another round.
+        Err(crate::RestoreError::Directory(why)) => {
+            tracing::warn!(room = %code, %why, "cannot claim the room now; trying again");
+            return Ok(Restored::Busy);
+        }
         Err(e) => return Err(e.to_string()),
     }
     Ok(if finished_ago.is_some() {

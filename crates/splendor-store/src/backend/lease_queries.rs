@@ -44,18 +44,27 @@ pub(crate) async fn claim_room(
     ttl_ms: i64,
 ) -> Result<Option<crate::RoomLease>, StoreError> {
     let live = live_lease("room_leases");
-    let expires = if instance.is_empty() {
-        format!("{NOW_MS} + $3")
+    // By a node's lease, only while that lease is live: a claim made
+    // while the claimer's own claim has lapsed would be born an orphan
+    // (and taken again by the next scan, fencing the room just restored).
+    let (expires, claimer_live) = if instance.is_empty() {
+        (format!("{NOW_MS} + $3"), "1 = 1".to_owned())
     } else {
-        HELD_BY_NODE.to_string()
+        (
+            HELD_BY_NODE.to_string(),
+            format!(
+                "EXISTS (SELECT 1 FROM nodes n WHERE n.node_id = $2 AND n.instance = $4 \
+                 AND n.expires_at >= {NOW_MS})"
+            ),
+        )
     };
     let sql = format!(
         "INSERT INTO room_leases (room_code, node_id, epoch, expires_at, instance) \
-         VALUES ($1, $2, 1, {expires}, $4) \
+         SELECT $1, $2, 1, {expires}, $4 WHERE {claimer_live} \
          ON CONFLICT (room_code) DO UPDATE \
          SET node_id = excluded.node_id, epoch = room_leases.epoch + 1, \
              expires_at = excluded.expires_at, instance = excluded.instance \
-         WHERE NOT {live} \
+         WHERE NOT {live} AND {claimer_live} \
          RETURNING epoch, expires_at"
     );
     let row = sqlx::query(&sql)
