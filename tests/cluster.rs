@@ -413,9 +413,15 @@ async fn a_paused_owner_never_writes_into_the_game_another_node_took_over() {
         assert_ne!(moved["type"], "error", "{moved}");
     } else {
         // room_closed when the move reached the room (fenced at its write);
-        // not_in_room when the renewal had closed the room just before.
+        // not_in_room when the renewal had closed the room just before;
+        // storage_unavailable when the write met a database call of node 1
+        // that the pause had outlived (every call is bounded by the lease,
+        // issue 44, and a connection PostgreSQL ended meanwhile is gone):
+        // nothing stored, try again, as the message says.
         assert!(
-            answer["code"] == "room_closed" || answer["code"] == "not_in_room",
+            answer["code"] == "room_closed"
+                || answer["code"] == "not_in_room"
+                || answer["code"] == "storage_unavailable",
             "{answer}"
         );
         // The room's farewell comes before or after that answer.
