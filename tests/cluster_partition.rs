@@ -172,6 +172,34 @@ async fn the_owner_cut_from_nats_refuses_moves_it_cannot_deliver_and_plays_on_on
     verify(other.addr(), &ra, &sa.commitment, 7).await;
 }
 
+/// Waits for every player's game to end: the same winners for all, and
+/// the replay (from `node`) verifies against the commitment with every
+/// version any of them saw. Returns the players.
+async fn finished(
+    players: &mut tokio::task::JoinSet<(Steady, Value)>,
+    node: SocketAddr,
+    commitment: &str,
+) -> Vec<Steady> {
+    let (mut steadies, mut results) = (Vec::new(), Vec::new());
+    while let Some(done) = players.join_next().await {
+        let (steady, result) = done.expect("a player");
+        steadies.push(steady);
+        results.push(result);
+    }
+    assert!(
+        results
+            .windows(2)
+            .all(|w| w[0]["winners"] == w[1]["winners"])
+    );
+    let seen_last = steadies
+        .iter()
+        .filter_map(|s| s.seen.keys().next_back().copied())
+        .max()
+        .unwrap_or(0);
+    verify(node, &results[0], commitment, seen_last).await;
+    steadies
+}
+
 /// The finished game's replay verifies against the commitment, with at
 /// least `seen` actions.
 async fn verify(node: SocketAddr, result: &Value, commitment: &str, seen: u64) {
@@ -229,15 +257,7 @@ async fn the_owner_cut_from_postgresql_loses_its_room_to_another_node_and_no_mov
         1.0
     );
 
-    let mut results = Vec::new();
-    let mut seen_last = 0;
-    while let Some(done) = players.join_next().await {
-        let (steady, result) = done.expect("a player");
-        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
-        results.push(result);
-    }
-    assert_eq!(results[0]["winners"], results[1]["winners"]);
-    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
+    finished(&mut players, other.addr(), &sa.commitment).await;
 }
 
 /// The owner cut from both PostgreSQL and NATS (a cut link of its own):
@@ -284,21 +304,12 @@ async fn the_owner_cut_off_entirely_closes_its_sockets_and_its_player_carries_on
     pg_link.heal();
     nats_link.heal();
 
-    let mut results = Vec::new();
-    let mut seen_last = 0;
-    let mut reconnects = 0;
-    while let Some(done) = players.join_next().await {
-        let (steady, result) = done.expect("a player");
-        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
-        reconnects += steady.reconnects;
-        results.push(result);
-    }
+    let steadies = finished(&mut players, other.addr(), &sa.commitment).await;
+    let reconnects: usize = steadies.iter().map(|s| s.reconnects).sum();
     assert!(
         reconnects >= 1,
         "the owner's player was moved by a reconnect"
     );
-    assert_eq!(results[0]["winners"], results[1]["winners"]);
-    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
 }
 
 /// The same cut, healed as soon as another node took the room over: the
@@ -339,15 +350,7 @@ async fn a_cut_healed_right_after_the_takeover_leaves_no_player_behind() {
     }
     pg_link.heal();
     nats_link.heal();
-    let mut results = Vec::new();
-    let mut seen_last = 0;
-    while let Some(done) = players.join_next().await {
-        let (steady, result) = done.expect("a player");
-        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
-        results.push(result);
-    }
-    assert_eq!(results[0]["winners"], results[1]["winners"]);
-    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
+    finished(&mut players, other.addr(), &sa.commitment).await;
     // The room was taken over once, and the owner runs no copy of it.
     assert_eq!(
         counter(other.addr(), "splendor_rooms_taken_over_total").await,
@@ -410,21 +413,15 @@ async fn the_owner_whose_postgresql_link_goes_silent_gives_its_room_up_and_the_g
     );
     link.heal();
 
-    let mut results = Vec::new();
-    let mut seen_last = 0;
-    let mut closes = Vec::new();
-    while let Some(done) = players.join_next().await {
-        let (steady, result) = done.expect("a player");
-        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
-        closes.extend(steady.closes.iter().map(|(code, _)| *code));
-        results.push(result);
-    }
+    let steadies = finished(&mut players, other.addr(), &sa.commitment).await;
+    let closes: Vec<Option<u16>> = steadies
+        .iter()
+        .flat_map(|s| s.closes.iter().map(|(code, _)| *code))
+        .collect();
     assert!(
         closes.contains(&Some(1012)),
         "the owner's player was told to reconnect (1012): {closes:?}"
     );
-    assert_eq!(results[0]["winners"], results[1]["winners"]);
-    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
 }
 
 /// Issue 44, a silent failure of the other link: the owner's NATS link
@@ -467,11 +464,8 @@ async fn the_owner_whose_nats_link_goes_silent_says_so_and_its_game_finishes_aft
     link.heal();
     until_ready_says(owner.addr(), "ready\n").await;
 
-    let mut results = Vec::new();
-    let mut seen_last = 0;
-    while let Some(done) = players.join_next().await {
-        let (steady, result) = done.expect("a player");
-        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
+    let steadies = finished(&mut players, other.addr(), &sa.commitment).await;
+    for steady in &steadies {
         assert_eq!(
             steady.refused.get("stale_version"),
             None,
@@ -479,10 +473,7 @@ async fn the_owner_whose_nats_link_goes_silent_says_so_and_its_game_finishes_aft
             steady.client.name,
             steady.refused
         );
-        results.push(result);
     }
-    assert_eq!(results[0]["winners"], results[1]["winners"]);
-    verify(other.addr(), &results[0], &sa.commitment, seen_last).await;
 }
 
 /// Issue 44: PostgreSQL goes away for the whole cluster (a failover longer
@@ -518,18 +509,10 @@ async fn a_database_outage_of_the_whole_cluster_leaves_no_game_stuck() {
         let steady = Steady::new(client, only.addr(), Dice(60 + i as u64));
         players.spawn(steady.play(allowed.clone(), reach.clone()));
     }
-    let mut results = Vec::new();
-    let mut seen_last = 0;
-    while let Some(done) = players.join_next().await {
-        let (steady, result) = done.expect("a player");
-        seen_last = seen_last.max(steady.seen.keys().next_back().copied().unwrap_or(0));
-        results.push(result);
-    }
-    assert_eq!(results[0]["winners"], results[1]["winners"]);
+    finished(&mut players, only.addr(), &sa.commitment).await;
     assert_eq!(
         counter(only.addr(), "splendor_rooms_taken_over_total").await,
         1.0,
         "the node took its own game over once the database was back"
     );
-    verify(only.addr(), &results[0], &sa.commitment, seen_last).await;
 }

@@ -115,6 +115,13 @@ pub(crate) async fn renew_room(
     Ok(done.rows_affected() == 1)
 }
 
+/// A lease row's room code and epoch.
+fn code_and_epoch(row: &DbRow) -> Result<(String, i64), StoreError> {
+    let code: String = row.try_get("room_code").map_err(|e| classify(BACKEND, e))?;
+    let epoch: i64 = row.try_get("epoch").map_err(|e| classify(BACKEND, e))?;
+    Ok((code, epoch))
+}
+
 /// Extends every lease of `leases` (code and epoch) that is still `node`'s
 /// by `ttl_ms` from now, in one statement; returns the ones extended.
 pub(crate) async fn renew_rooms(
@@ -147,13 +154,7 @@ pub(crate) async fn renew_rooms(
         .fetch_all(pool)
         .await
         .map_err(|e| classify(BACKEND, e))?;
-    rows.iter()
-        .map(|row| {
-            let code: String = row.try_get("room_code").map_err(|e| classify(BACKEND, e))?;
-            let epoch: i64 = row.try_get("epoch").map_err(|e| classify(BACKEND, e))?;
-            Ok((code, epoch))
-        })
-        .collect()
+    rows.iter().map(code_and_epoch).collect()
 }
 
 /// Extends `instance`'s claim on node id `node` by `ttl_ms` from now,
@@ -196,13 +197,7 @@ pub(crate) async fn held_rooms(
     .fetch_all(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
-    rows.iter()
-        .map(|row| {
-            let code: String = row.try_get("room_code").map_err(|e| classify(BACKEND, e))?;
-            let epoch: i64 = row.try_get("epoch").map_err(|e| classify(BACKEND, e))?;
-            Ok((code, epoch))
-        })
-        .collect()
+    rows.iter().map(code_and_epoch).collect()
 }
 
 /// Gives the lease `code`/`epoch` up (it stays, with its epoch, as
