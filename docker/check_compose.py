@@ -8,7 +8,9 @@
   node has its own SPLENDOR_NODE_ID, all share one NATS URL and one
   postgres:// database; behind the HAProxy service the nodes publish no port,
   read the player's address from X-Forwarded-For, and docker/haproxy.cfg
-  names exactly these nodes (its default addresses) on their public port.
+  names exactly these nodes (its default addresses) on their public port,
+  node id N as server nodeN with the use-server line that sends ?node=N
+  there (issue 44: clients following their room to its node).
 
 With --self-test, also shows that the check fails on broken variants of each
 file. Used by docker/check.sh (run by CI)."""
@@ -60,10 +62,22 @@ def metrics_problems(name, service):
     return found
 
 
+def haproxy_servers(path="docker/haproxy.cfg"):
+    """The `server` lines of haproxy.cfg: {name: default address}."""
+    text = open(path).read()
+    return dict(re.findall(r'^\s*server\s+(\S+)\s+"\$\{[A-Z0-9_]+-([^}]+)\}"', text, re.M))
+
+
 def haproxy_nodes(path="docker/haproxy.cfg"):
     """The default addresses of the `server` lines of haproxy.cfg."""
+    return list(haproxy_servers(path).values())
+
+
+def haproxy_routes(path="docker/haproxy.cfg"):
+    """The `use-server` lines that follow `?node=N`: {N: server name}."""
     text = open(path).read()
-    return re.findall(r'^\s*server\s+\S+\s+"\$\{[A-Z0-9_]+-([^}]+)\}"', text, re.M)
+    pattern = r'^\s*use-server\s+(\S+)\s+if\s+\{\s*url_param\(node\)\s+-m\s+str\s+(\d+)\s*\}'
+    return {n: name for name, n in re.findall(pattern, text, re.M)}
 
 
 def cluster_problems(services, nodes):
@@ -94,6 +108,16 @@ def cluster_problems(services, nodes):
     expected = sorted(f"{name}:{listen_port(env)}" for name, env in envs.items())
     if sorted(haproxy_nodes()) != expected:
         found.append(f"docker/haproxy.cfg names {sorted(haproxy_nodes())}, the compose file runs {expected}")
+    # A client following its room asks for ?node=N (issue 44): node id N
+    # must be server nodeN, and a use-server line must send N there.
+    servers, routes = haproxy_servers(), haproxy_routes()
+    for name, env in envs.items():
+        node = env.get("SPLENDOR_NODE_ID")
+        address = f"{name}:{listen_port(env)}"
+        if servers.get(f"node{node}") != address:
+            found.append(f"{name}: SPLENDOR_NODE_ID {node} but haproxy.cfg's node{node} is {servers.get(f'node{node}')}, not {address}")
+        if routes.get(str(node)) != f"node{node}":
+            found.append(f"{name}: haproxy.cfg sends ?node={node} to {routes.get(str(node))}, not node{node}")
     return found
 
 
@@ -128,6 +152,10 @@ def broken_variants(doc):
         twin = copy.deepcopy(doc)
         twin["services"][nodes[1]]["environment"]["SPLENDOR_NODE_ID"] = environment(services[nodes[0]])["SPLENDOR_NODE_ID"]
         yield "two nodes with one id", twin
+        swapped = copy.deepcopy(doc)
+        first, second = (swapped["services"][n]["environment"] for n in nodes[:2])
+        first["SPLENDOR_NODE_ID"], second["SPLENDOR_NODE_ID"] = second["SPLENDOR_NODE_ID"], first["SPLENDOR_NODE_ID"]
+        yield "two nodes' ids swapped (?node=N would reach the wrong one)", swapped
         exposed = copy.deepcopy(doc)
         exposed["services"][nodes[1]]["ports"] = ["8081:8080"]
         yield f"{nodes[1]} published beside the proxy", exposed

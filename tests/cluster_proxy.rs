@@ -6,9 +6,11 @@
 //! - they play a clocked game with a bot, a spectator and chat; every frame
 //!   is a protocol message and the hidden-information scan finds nothing;
 //! - a seeded game sends each seat through the cluster exactly what one
-//!   node sends (clock readings aside);
+//!   node sends (clock readings and the nodes named aside);
 //! - a rolling restart (SIGTERM of each node in turn, started again where
-//!   the proxy expects it) loses no game and no acknowledged move.
+//!   the proxy expects it) loses no game and no acknowledged move;
+//! - a player follows the room to its node (issue 44: `?node=N`, which the
+//!   proxy routes), by the protocol and in the page in Chromium.
 //!
 //! Needs PostgreSQL (`SPLENDOR_TEST_DATABASE_URL`, which `.ci/run` sets):
 //! without it each test says SKIPPED and passes. Needs `haproxy` and
@@ -201,7 +203,8 @@ async fn players_on_three_nodes_behind_haproxy_play_a_clocked_game_with_a_bot() 
 
 /// What a seat is sent, without what differs from one run to the next
 /// whatever the server: the room's code (drawn from the operating system,
-/// not the room's seed), the clock readings.
+/// not the room's seed), the clock readings, and the nodes `welcome` and
+/// `room` name in a cluster (issue 44: what only a cluster says).
 fn comparable(frames: &[String]) -> Vec<Value> {
     let code = frames
         .iter()
@@ -214,6 +217,7 @@ fn comparable(frames: &[String]) -> Vec<Value> {
             let mut m: Value = serde_json::from_str(&f.replace(&code, "ROOM")).unwrap();
             if let Some(map) = m.as_object_mut() {
                 map.remove("clocks");
+                map.remove("node");
             }
             m
         })
@@ -462,4 +466,181 @@ async fn the_owners_database_link_held_silent_at_random_points_loses_no_move() {
         rounds,
         "the owner's players were told to reconnect in every round"
     );
+}
+
+/// A client through the proxy asking for `node` (`/ws?node=N`), identified
+/// as a new session or resuming `token`; a handshake the proxy refuses
+/// while a node dies (502) is tried again, as a client would.
+async fn through_to(
+    proxy: SocketAddr,
+    node: &str,
+    name: &str,
+    token: Option<&str>,
+) -> (TestClient, Value) {
+    let path = format!("/ws?node={node}");
+    let deadline = Instant::now() + splendor_e2e::SAFETY_TIMEOUT;
+    let mut client = loop {
+        match TestClient::try_connect_at(proxy, &path, name).await {
+            Ok(client) => break client,
+            Err(e) if Instant::now() < deadline => println!("{name}: {e}; again"),
+            Err(e) => panic!("{name}: {e}"),
+        }
+    };
+    let hello = match token {
+        Some(token) => json!({"type": "hello", "token": token}),
+        None => json!({"type": "hello", "name": name}),
+    };
+    let welcome = client.request(hello).await;
+    assert_eq!(welcome["type"], "welcome", "{name}: {welcome}");
+    client.token = welcome["token"].as_str().map(str::to_owned);
+    (client, welcome)
+}
+
+/// Issue 44, routing to owners: `welcome` names the connection's node and
+/// `room` the room's; a player whose room runs elsewhere reconnects through
+/// the proxy with `?node=N` and resumes there, seated (in a waiting room
+/// by joining it again, in a running game by the resume alone), and from
+/// then on the room's frames no longer cross NATS for it. The proxy
+/// honours the node while it is up and balances as before when it is down
+/// or unknown.
+#[tokio::test]
+async fn a_player_follows_the_room_to_its_node_through_the_proxy() {
+    let Some(db) = TestDatabase::postgres("following a room to its node").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let (mut nodes, proxy) = cluster(&db, &nats, None).await;
+
+    // Ann creates the room on node 1; Bob joins it from node 2, Carl from
+    // node 3.
+    let mut ann = TestClient::connect_to(nodes[0].addr(), "ann").await;
+    assert_eq!(ann.hello().await.node, Some(1));
+    let room = ann.request(json!({"type": "create", "seats": 3})).await;
+    assert_eq!(room["type"], "room", "{room}");
+    assert_eq!(room["node"], 1, "{room}");
+    let code = room["code"].as_str().unwrap().to_owned();
+    let mut seated = Vec::new();
+    for (i, name) in [(1, "bob"), (2, "carl")] {
+        let mut client = TestClient::connect_to(nodes[i].addr(), name).await;
+        assert_eq!(client.hello().await.node, Some(i as u16 + 1));
+        let joined = client.request(json!({"type": "join", "code": code})).await;
+        assert_eq!(joined["type"], "room", "{joined}");
+        // The room's frame was made on node 1 and carried here by NATS.
+        assert_eq!(joined["node"], 1, "{joined}");
+        assert!(joined["you"]["seat"].is_u64(), "{joined}");
+        seated.push((client, joined["you"]["seat"].clone()));
+    }
+    let (carl, _) = seated.pop().expect("carl");
+    let (bob, bob_seat) = seated.pop().expect("bob");
+
+    // Bob follows before the start: his socket to node 2 closed, a new one
+    // through the proxy asks for node 1, resumes the session and joins the
+    // room again, which gives him his own seat back.
+    let token = bob.token.clone().expect("a token");
+    bob.disconnect().await;
+    let (mut bob, welcome) = through_to(proxy.addr(), "1", "bob", Some(&token)).await;
+    assert_eq!(welcome["node"], 1, "{welcome}");
+    assert_eq!(welcome["resumed"], true, "{welcome}");
+    let back = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(back["type"], "room", "{back}");
+    assert_eq!(back["node"], 1, "{back}");
+    assert_eq!(back["you"]["seat"], bob_seat, "{back}");
+
+    // Carl follows once the game runs: the resume alone seats him.
+    let started = ann.request(json!({"type": "start"})).await;
+    assert_ne!(started["type"], "error", "{started}");
+    let token = carl.token.clone().expect("a token");
+    carl.disconnect().await;
+    let (mut carl, welcome) = through_to(proxy.addr(), "1", "carl", Some(&token)).await;
+    assert_eq!(welcome["node"], 1, "{welcome}");
+    let back = carl.recv_type("room").await;
+    assert_eq!(back["code"], code.as_str(), "{back}");
+    assert_eq!(back["node"], 1, "{back}");
+    assert_eq!(back["status"], "playing", "{back}");
+    // Seats are numbered in turn order from the start (R2): his is the
+    // one with his name.
+    let seat = back["you"]["seat"].as_u64().expect("a seat") as usize;
+    assert_eq!(back["seats"][seat]["name"], "carl", "{back}");
+
+    // Not the luck of least connections: more asks for each node.
+    for node in ["1", "2", "3", "2", "3"] {
+        let (client, welcome) = through_to(proxy.addr(), node, "probe", None).await;
+        assert_eq!(welcome["node"].to_string(), node, "{welcome}");
+        client.disconnect().await;
+    }
+    // An unknown node, or no node, is balanced as before.
+    for node in ["9", "x", ""] {
+        let (client, welcome) = through_to(proxy.addr(), node, "probe", None).await;
+        assert!(welcome["node"].is_u64(), "{welcome}");
+        client.disconnect().await;
+    }
+
+    // The game is played with all three on node 1.
+    let (mut d1, mut d2, mut d3) = (Dice(41), Dice(42), Dice(43));
+    let (a, b, c) = tokio::join!(
+        ann.play_until_result(&mut d1),
+        bob.play_until_result(&mut d2),
+        carl.play_until_result(&mut d3)
+    );
+    for result in [&b, &c] {
+        assert_eq!(result["winners"], a["winners"], "{a}\n{result}");
+    }
+    assert_protocol_frames(&bob);
+    assert_protocol_frames(&carl);
+
+    // A client following to a node that is down lands on another, as any
+    // client through the proxy does (the proxy retries and redispatches).
+    let third = nodes.pop().expect("node 3");
+    third.kill().await;
+    for _ in 0..3 {
+        let (client, welcome) = through_to(proxy.addr(), "3", "late", None).await;
+        let node = welcome["node"].as_u64().expect("a node");
+        assert!(node == 1 || node == 2, "{welcome}");
+        client.disconnect().await;
+    }
+}
+
+/// Issue 44, routing to owners, as a player sees it: the page follows its
+/// room to the node that runs it (`tests/browser/follow.mjs` in Chromium):
+/// Bob's page comes through the proxy to node 2, reconnects asking for
+/// node 1, where Ann created the room, keeps his seat and plays there.
+#[tokio::test]
+async fn the_page_follows_its_room_to_its_node_in_chromium() {
+    let Some(db) = TestDatabase::postgres("the page following its room").await else {
+        return;
+    };
+    let nats = Nats::start().await;
+    let one = node(&db, &nats, 1, "127.0.0.1:0", None).await;
+    let two = node(&db, &nats, 2, "127.0.0.1:0", None).await;
+    // Two nodes: the proxy's third server is node 2 again.
+    let proxy = Haproxy::start(&[one.addr(), two.addr()]).await;
+    // Three connections through the proxy held on node 1: least
+    // connections sends the next one, Bob's page, to node 2.
+    let mut held = Vec::new();
+    for i in 0..3 {
+        let (client, welcome) = through_to(proxy.addr(), "1", &format!("held{i}"), None).await;
+        assert_eq!(welcome["node"], 1, "{welcome}");
+        held.push(client);
+    }
+    let shots = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/target/browser-screenshots-follow"
+    );
+    let status = splendor_e2e::browser::run_script(
+        "follow.mjs",
+        &[
+            &format!("http://{}", proxy.addr()),
+            &format!("http://{}", one.addr()),
+            &format!("http://{}", two.addr()),
+        ],
+        &[("SPLENDOR_BROWSER_SCREENSHOTS", shots)],
+        std::time::Duration::from_secs(300),
+        "follow",
+    )
+    .await;
+    assert!(
+        status.success(),
+        "the page did not follow its room ({status}): its output is above; screenshots: {shots}"
+    );
+    drop(held);
 }

@@ -12,6 +12,7 @@
 mod games;
 mod hosting;
 
+pub mod browser;
 pub mod faultproxy;
 pub mod haproxy;
 pub mod hook;
@@ -170,7 +171,16 @@ impl TestClient {
     /// [`TestClient::connect_to`], or why the handshake failed (a proxy
     /// whose node just died answers 502; a client tries again).
     pub async fn try_connect_to(addr: SocketAddr, name: &str) -> Result<TestClient, String> {
-        let url = format!("ws://{addr}/ws");
+        TestClient::try_connect_at(addr, "/ws", name).await
+    }
+
+    /// Connects to `path` (with its query: `/ws?node=2`) at `addr`.
+    pub async fn try_connect_at(
+        addr: SocketAddr,
+        path: &str,
+        name: &str,
+    ) -> Result<TestClient, String> {
+        let url = format!("ws://{addr}{path}");
         let (ws, _) = tokio::time::timeout(SAFETY_TIMEOUT, connect_async(url))
             .await
             .map_err(|_| "no handshake in time".to_owned())?

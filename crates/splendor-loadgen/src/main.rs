@@ -78,6 +78,11 @@ struct Args {
     /// How many of each room's seats connect through `--remote-url`.
     #[arg(long, default_value_t = 1)]
     remote_seats: u8,
+    /// Follow each room to its node (issue 44): a seat whose `room` names
+    /// another node than its `welcome` reconnects through this URL (the
+    /// load balancer, loopback only) with `?node=N` and resumes there.
+    #[arg(long)]
+    follow: Option<String>,
     /// Connections opened at once while setting up.
     #[arg(long, default_value_t = 64)]
     connect_parallelism: usize,
@@ -94,6 +99,9 @@ async fn main() -> anyhow::Result<()> {
                 "--remote-seats must leave seat 0 on --url and put at least one seat on --remote-url"
             );
         }
+    }
+    if let Some(url) = &args.follow {
+        check_loopback(url)?;
     }
     if args.warmup + args.seconds > 3600 {
         bail!("a run is bounded: warm-up and window together at most an hour");
@@ -133,6 +141,7 @@ async fn play(args: &Args) -> anyhow::Result<()> {
     let plan = Plan {
         url: args.url.clone(),
         remote: args.remote_url.clone().map(|url| (url, args.remote_seats)),
+        follow: args.follow.clone(),
         seats: args.seats,
         pace,
         stop_at,
@@ -181,13 +190,19 @@ async fn play(args: &Args) -> anyhow::Result<()> {
         after.errors - before.errors,
         after.lost - before.lost
     );
+    if args.follow.is_some() {
+        println!(
+            "followed:     {} seats reconnected to their room's node, {} landed on it",
+            after.follows, after.followed_home
+        );
+    }
     if args.remote_url.is_some() {
         println!(
             "latency:      local seats {}",
             table::percentiles(latencies)
         );
         println!(
-            "latency:      seats through --remote-url {}",
+            "latency:      seats that started on --remote-url {}",
             table::percentiles(remote_latencies)
         );
     } else {

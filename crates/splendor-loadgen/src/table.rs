@@ -38,6 +38,10 @@ pub(crate) struct Plan {
     /// (counted from the last) connect through it: the room lives where
     /// seat 0 creates it, so these seats' messages are forwarded.
     pub(crate) remote: Option<(String, u8)>,
+    /// Follow each room to its node (issue 44): a seat whose `room` names
+    /// another node than its `welcome` reconnects through this URL (the
+    /// load balancer) with `?node=N` and resumes there.
+    pub(crate) follow: Option<String>,
     pub(crate) seats: u8,
     pub(crate) pace: Pace,
     /// Nothing runs past this, whatever happens.
@@ -60,6 +64,10 @@ pub(crate) struct Counters {
     games: AtomicU64,
     errors: AtomicU64,
     lost: AtomicU64,
+    /// Seats that reconnected to their room's node (`--follow`), and of
+    /// those, how many landed on it.
+    follows: AtomicU64,
+    followed_home: AtomicU64,
     bytes: AtomicU64,
     frames: AtomicU64,
     /// Bytes of the `events` and `state` frames of mid-game actions
@@ -87,6 +95,8 @@ pub(crate) struct Totals {
     pub(crate) frames: u64,
     pub(crate) mid_bytes: u64,
     pub(crate) mid_actions: u64,
+    pub(crate) follows: u64,
+    pub(crate) followed_home: u64,
 }
 
 impl Counters {
@@ -102,6 +112,8 @@ impl Counters {
             frames: get(&self.frames),
             mid_bytes: get(&self.mid_bytes),
             mid_actions: get(&self.mid_actions),
+            follows: get(&self.follows),
+            followed_home: get(&self.followed_home),
         }
     }
 
@@ -150,6 +162,10 @@ pub(crate) fn percentiles(mut latencies: Vec<u32>) -> String {
 /// One client of a table.
 pub(crate) struct Client {
     sink: Sink,
+    /// The node this connection is on (`welcome.node`), in a cluster.
+    node: Option<u64>,
+    /// The session's token, to resume it on another connection.
+    token: String,
 }
 
 /// A message one of the table's clients received, and when: latency is
@@ -169,6 +185,10 @@ pub(crate) async fn run(
     gate: Arc<Semaphore>,
 ) -> anyhow::Result<()> {
     let (tx, mut rx) = mpsc::channel(256);
+    let table = Table {
+        tx: tx.clone(),
+        counters: counters.clone(),
+    };
     let mut clients = Vec::new();
     {
         let _permit = gate.acquire().await?;
@@ -184,13 +204,15 @@ pub(crate) async fn run(
     for (seat, client) in clients.iter_mut().enumerate() {
         send(
             client,
-            json!({"type": "hello", "name": format!("t{index}s{seat}")}),
+            json!({"type": "hello", "name": format!("t{index}s{seat}"), "id": "hello"}),
         )
         .await?;
+        let welcome = wait_for(&mut rx, seat, ("welcome", "hello"), plan.stop_at).await?;
+        client.identified(&welcome)?;
     }
     let mut dice = 0x9E37_79B9_7F4A_7C15_u64 ^ index as u64;
     while !counters.stop.load(Ordering::Relaxed) && Instant::now() < plan.stop_at {
-        if let Err(e) = play_one(&plan, &mut clients, &mut rx, &counters, &mut dice).await {
+        if let Err(e) = play_one(&plan, &table, &mut clients, &mut rx, &mut dice).await {
             counters.lost.fetch_add(1, Ordering::Relaxed);
             if counters.lost.load(Ordering::Relaxed) <= 3 {
                 eprintln!("table {index}: {e:#}");
@@ -202,6 +224,71 @@ pub(crate) async fn run(
             send(client, json!({"type": "leave"})).await?;
         }
     }
+    Ok(())
+}
+
+/// What a table's clients share: where their messages go, and the counts.
+struct Table {
+    tx: mpsc::Sender<Received>,
+    counters: Arc<Counters>,
+}
+
+impl Client {
+    /// Takes the node and the token from `welcome`.
+    fn identified(&mut self, welcome: &Value) -> anyhow::Result<()> {
+        self.node = welcome["node"].as_u64();
+        self.token = welcome["token"]
+            .as_str()
+            .context("a welcome without a token")?
+            .to_owned();
+        Ok(())
+    }
+}
+
+/// Issue 44: `seat`, told by `room` that its (waiting) room runs on
+/// another node, reconnects through `follow` asking for that node, resumes
+/// its session and joins the room again, which gives it its seat back; its
+/// old connection is closed.
+async fn follow_room(
+    table: &Table,
+    follow: &str,
+    clients: &mut [Client],
+    rx: &mut mpsc::Receiver<Received>,
+    (seat, room): (usize, &Value),
+    stop_at: Instant,
+) -> anyhow::Result<()> {
+    let Some(node) = room["node"].as_u64() else {
+        return Ok(());
+    };
+    if clients[seat].node == Some(node) {
+        return Ok(());
+    }
+    let joiner = if follow.contains('?') { '&' } else { '?' };
+    let url = format!("{follow}{joiner}node={node}");
+    let _ = clients[seat].sink.close().await;
+    let mut client = connect(&url, seat, table.tx.clone(), table.counters.clone()).await?;
+    let token = clients[seat].token.clone();
+    send(
+        &mut client,
+        json!({"type": "hello", "token": token, "id": "follow"}),
+    )
+    .await?;
+    let welcome = wait_for(rx, seat, ("welcome", "follow"), stop_at).await?;
+    client.identified(&welcome)?;
+    table.counters.follows.fetch_add(1, Ordering::Relaxed);
+    if client.node == Some(node) {
+        table.counters.followed_home.fetch_add(1, Ordering::Relaxed);
+    }
+    // A waiting room's seat is taken again by joining it (the resume
+    // brings back only a running game's seat).
+    let code = room["code"].clone();
+    send(
+        &mut client,
+        json!({"type": "join", "code": code, "id": "follow-join"}),
+    )
+    .await?;
+    clients[seat] = client;
+    wait_for(rx, seat, ("room", "follow-join"), stop_at).await?;
     Ok(())
 }
 
@@ -244,7 +331,11 @@ async fn connect(
             }
         }
     });
-    Ok(Client { sink })
+    Ok(Client {
+        sink,
+        node: None,
+        token: String::new(),
+    })
 }
 
 async fn send(client: &mut Client, message: Value) -> anyhow::Result<()> {
@@ -284,11 +375,12 @@ async fn wait_for(
 /// host starts, and the seat to act acts until the result.
 async fn play_one(
     plan: &Plan,
+    table: &Table,
     clients: &mut [Client],
     rx: &mut mpsc::Receiver<Received>,
-    counters: &Counters,
     dice: &mut u64,
 ) -> anyhow::Result<()> {
+    let counters = &*table.counters;
     send(
         &mut clients[0],
         json!({"type": "create", "seats": plan.seats, "id": "create"}),
@@ -299,9 +391,13 @@ async fn play_one(
         .as_str()
         .context("a room without a code")?
         .to_owned();
-    for (seat, client) in clients.iter_mut().enumerate().skip(1) {
+    for seat in 1..clients.len() {
+        let client = &mut clients[seat];
         send(client, json!({"type": "join", "code": code, "id": "join"})).await?;
-        wait_for(rx, seat, ("room", "join"), plan.stop_at).await?;
+        let joined = wait_for(rx, seat, ("room", "join"), plan.stop_at).await?;
+        if let Some(follow) = &plan.follow {
+            follow_room(table, follow, clients, rx, (seat, &joined), plan.stop_at).await?;
+        }
     }
     send(&mut clients[0], json!({"type": "start", "id": "start"})).await?;
     // Each seat's action in flight: on which version, since when. The next

@@ -103,6 +103,12 @@ pub struct Welcome {
     /// (`--public-url`): for links to a room (`PUBLIC_URL/#CODE`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub public_url: Option<String>,
+    /// The node this connection is on, when the server runs as several
+    /// nodes (`SPLENDOR_NODE_ID`); absent on a single server. A client
+    /// whose `room` names another node may reconnect to that one (see
+    /// [`RoomInfo::node`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<u16>,
 }
 
 fn english() -> String {
@@ -197,6 +203,13 @@ pub struct RoomInfo {
     /// the new room once everyone did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<crate::social::RematchInfo>,
+    /// The node that runs this room, when the server runs as several nodes;
+    /// absent on a single server. Where it differs from the `welcome`'s
+    /// node, every message of this connection crosses between nodes: the
+    /// client may reconnect through the load balancer with `?node=N` in
+    /// the WebSocket URL and resume (docs/PROTOCOL.md, "Several nodes").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<u16>,
 }
 
 /// A room's turn clock, as `room` shows it (R12.1, R12.3).

@@ -149,6 +149,7 @@ impl RoomCore {
                     })
             }),
             rematch: self.rematch_info(),
+            node: self.config.node,
         }
     }
 

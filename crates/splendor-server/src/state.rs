@@ -266,6 +266,13 @@ impl AppState {
         self.node_local().map(|n| &n.nudges)
     }
 
+    /// This node's id when the server runs as several nodes (`welcome` and
+    /// `room` say it); `None` on a single server (node 0).
+    pub(crate) fn node_id(&self) -> Option<u16> {
+        let node = self.lobby().config().node.0;
+        (node != 0).then_some(node)
+    }
+
     /// The server's settings.
     pub fn config(&self) -> &Config {
         &self.inner.config

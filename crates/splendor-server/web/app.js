@@ -32,6 +32,10 @@ const S = {
   logRound: null, // the log's round: { n, seat } of the last move
   hintAsked: null, // the version a hint was asked for, until it comes
   attempts: 0, // failed connection attempts since the last welcome
+  node: null, // the cluster node this connection is on (welcome.node)
+  toNode: null, // the node the next connection asks the proxy for (?node=N)
+  nodesFollowed: new Set(), // `${code}@${node}`: rooms already followed to their node
+  rejoinAs: null, // 'player' when S.rejoin is a waiting room followed to its node
   timer: null,
   nextId: 1,
   toastTimer: null,
@@ -125,7 +129,7 @@ function pageHidden() {
   S.ws = null;
   S.identified = false;
   S.pending = false;
-  S.rejoin = S.room && S.room.you.role === 'spectator' ? S.room.code : null;
+  S.rejoin = S.room && S.room.you.role === 'spectator' ? S.room.code : null; S.rejoinAs = null;
   ws.close(1000);
 }
 
@@ -139,7 +143,33 @@ function pageShown(e) {
 
 function socketUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws`;
+  const node = S.toNode === null ? '' : `?node=${S.toNode}`;
+  return `${scheme}//${location.host}/ws${node}`;
+}
+
+// Several nodes (docs/PROTOCOL.md): the room runs on another node than
+// this connection's, so each message crosses between them. Reconnect
+// through the load balancer asking for the room's node and resume there;
+// once per room and node, so a proxy that cannot route (or a node that is
+// down) costs one reconnection, not a loop.
+function followRoom(room) {
+  if (room.node === undefined || S.node === null || room.node === S.node) return;
+  if (room.status === 'finished') return;
+  const key = `${room.code}@${room.node}`;
+  if (S.nodesFollowed.has(key) || !S.ws) return;
+  S.nodesFollowed.add(key);
+  S.toNode = room.node;
+  const ws = S.ws;
+  S.ws = null;
+  S.identified = false;
+  S.pending = false;
+  // A running game's seat comes back with the resume; a waiting room's
+  // seat and a spectator's place by joining again (PROTOCOL.md, `room`).
+  const spectator = room.you.role === 'spectator';
+  S.rejoin = spectator || room.status === 'waiting' ? room.code : null;
+  S.rejoinAs = spectator ? 'spectator' : 'player';
+  ws.close(1000);
+  connect();
 }
 
 function connect() {
@@ -170,7 +200,7 @@ function connect() {
     S.identified = false;
     S.pending = false;
     // The server forgets a spectator whose connection ends; a player keeps the seat.
-    S.rejoin = S.room && S.room.you.role === 'spectator' ? S.room.code : null;
+    S.rejoin = S.room && S.room.you.role === 'spectator' ? S.room.code : null; S.rejoinAs = null;
     closed(e.code);
     render();
   };
@@ -240,6 +270,7 @@ function handle(msg) {
       S.playerId = msg.player_id || null;
       // Room links use the host's public address when it set one (issue 23).
       S.publicUrl = msg.public_url || null;
+      S.node = msg.node === undefined ? null : msg.node;
       save(TOKEN_KEY, msg.token);
       pushLanguageChanged();
       // A resumed session gets its room and state next, if it still has a
@@ -250,8 +281,9 @@ function handle(msg) {
       S.result = null;
       // A session still queued hears `queued` again.
       queueEnded();
-      if (S.rejoin) send({ type: 'join', code: S.rejoin, as: 'spectator' });
+      if (S.rejoin) send({ type: 'join', code: S.rejoin, as: S.rejoinAs || 'spectator' });
       S.rejoin = null;
+      S.rejoinAs = null;
       // A new player who came by a room's link goes straight in (issue 23).
       if (!msg.resumed && S.invited) join(S.invited, 'player');
       S.invited = null;
@@ -267,6 +299,7 @@ function handle(msg) {
       history.replaceState(null, '', `#${msg.code}`);
       quickPlay();
       followRematch();
+      followRoom(msg);
       break;
     case 'state': {
       const wasMine = myTurn();

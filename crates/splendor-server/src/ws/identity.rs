@@ -231,6 +231,7 @@ impl Client {
                 .public_url
                 .as_ref()
                 .map(|u| u.trim_end_matches('/').to_owned()),
+            node: self.state.node_id(),
         }));
         self.session = Some(session.clone());
         self.load_blocks(&session).await;
