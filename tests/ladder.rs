@@ -142,3 +142,50 @@ async fn programs_of_one_owner_queueing_at_once_count_each_other() {
         .count();
     assert_eq!((queued, refused), (2, 4), "{answers:?}");
 }
+
+/// R12.6 (issue 47, issue 51): a quick-play game whose programs both left
+/// ends deserted once nobody in play has been connected for the deserted
+/// time (2 minutes; lowered here), and its ladder slots are free at once:
+/// a program of the same address that was refused `too_many_games` is
+/// queued now. A spectator watching the abandoned game is told.
+#[tokio::test]
+async fn r12_6_a_deserted_ladder_game_ends_and_frees_its_slots() {
+    let server = TestServer::start_with(Config {
+        deserted_after: Some(std::time::Duration::from_millis(300)),
+        ..config(8, 2)
+    })
+    .await;
+    let mut p1 = program(&server, "p1", None).await;
+    let mut p2 = program(&server, "p2", None).await;
+    assert_eq!(queue(&mut p1).await["type"], "queued");
+    assert_eq!(queue(&mut p2).await["type"], "queued");
+    let room = matched(&mut p1).await;
+    assert_eq!(matched(&mut p2).await, room);
+    let mut p3 = program(&server, "p3", None).await;
+    assert_eq!(queue(&mut p3).await["type"], "queued");
+    let mut p4 = program(&server, "p4", None).await;
+    assert_eq!(queue(&mut p4).await["code"], "too_many_games");
+
+    // Someone watches; both programs leave without a word.
+    let mut watcher = TestClient::join_server(&server, "watcher").await;
+    let watching = watcher
+        .request(json!({"type": "join", "code": room, "as": "spectator"}))
+        .await;
+    assert_eq!(watching["type"], "room", "{watching}");
+    p1.disconnect().await;
+    p2.disconnect().await;
+    let result = watcher.recv_type("result").await;
+    assert_eq!(result["end"], "deserted", "{result}");
+    let closed = watcher.recv_type("room_closed").await;
+    let reason = closed["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("R12.6"), "{closed}");
+
+    // The slots are free: p4 may queue now (and meets p3).
+    let queued = queue(&mut p4).await;
+    assert_eq!(queued["type"], "queued", "{queued}");
+    assert_eq!(matched(&mut p4).await, matched(&mut p3).await);
+    // Unrated: nobody is on the bots' board.
+    let (_, board) = server.http_get("/api/leaderboard?kind=bots").await;
+    let board: Value = serde_json::from_str(&board).unwrap();
+    assert_eq!(board["total"], 0, "{board}");
+}

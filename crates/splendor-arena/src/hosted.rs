@@ -295,6 +295,7 @@ async fn play_game(
         replay: None,
         deal: None,
         move_us: vec![Vec::new(); seats.len()],
+        end: None,
     };
     let mut programs: Vec<(usize, Child)> = Vec::new();
     let refused_before = server.refused().await;
@@ -461,6 +462,7 @@ async fn run_game(
             "the game was abandoned after {MAX_ACTIONS} actions"
         ));
     }
+    record.end = serde_json::from_value(result["end"].clone()).ok();
     record.winners = result["winners"]
         .as_array()
         .map(|w| {

@@ -196,6 +196,8 @@ pub struct GameRecord {
     /// (built-in entrants: the search itself; programs: from the action
     /// before to theirs, as the server recorded it, in whole ms).
     pub move_us: Vec<Vec<u64>>,
+    /// How the game ended (R10, R11.2, R11.6, R13.2, R12.6), once it did.
+    pub end: Option<splendor_protocol::GameEnd>,
 }
 
 impl GameRecord {
@@ -327,6 +329,7 @@ mod tests {
             replay: None,
             deal: None,
             move_us: vec![vec![1500, 500], vec![2000]],
+            end: Some(splendor_protocol::GameEnd::Points),
         };
         let games = vec![
             game(vec![0, 1], vec![0]),

@@ -112,6 +112,7 @@ fn play_game(
     // undo it).
     let options = Options {
         first_seat: Some(0),
+        ..Options::default()
     };
     let started_at = unix_millis();
     let mut game = Game::new(players, options, deal).expect("2 to 4 players, checked before");
@@ -192,6 +193,7 @@ fn play_game(
         .filter(|&(_, &n)| n > 0)
         .map(|(seat, &n)| (seats[seat], Trouble::TimeCapped(n)))
         .collect();
+    let end = result.end().into();
     Ok(GameRecord {
         index,
         seats,
@@ -202,6 +204,7 @@ fn play_game(
         replay,
         deal: Some(deal),
         move_us,
+        end: Some(end),
     })
 }
 

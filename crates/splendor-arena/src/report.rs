@@ -140,7 +140,8 @@ impl Report {
 
     /// The series as JSON lines: one object per game (`"type":"game"`:
     /// its index from 1, its deal's seed in hexadecimal, the entrant in
-    /// each seat, the winners' seats, each seat's points, moves, troubles,
+    /// each seat, the winners' seats, how it ended (`end`: `points`,
+    /// `deadlock`, `no_progress`, ...), each seat's points, moves, troubles,
     /// the replay file), then one for the series (`"type":"series"`: its
     /// seed, games, and each entrant's standing with its time per move).
     pub fn json_lines(&self, config: &SeriesConfig) -> String {
@@ -159,6 +160,7 @@ impl Report {
                 "deal": g.deal.map(|d| format!("{d:016x}")),
                 "seats": g.seats.iter().map(|&e| name(e)).collect::<Vec<_>>(),
                 "winners": g.winners,
+                "end": g.end,
                 "points": g.points,
                 "moves": g.moves,
                 "troubles": troubles,

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use splendor_bot::{cli::Args, run_bot};
+use splendor_protocol::GameEnd;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -44,8 +45,21 @@ async fn play_one(config: splendor_bot::Config) -> Option<String> {
                     line.rank, line.name, line.seat, line.points, line.cards
                 );
             }
-            if outcome.result.deadlock {
-                println!("(ended by deadlock: a full round of passes)");
+            match outcome.result.end {
+                GameEnd::Points => {}
+                GameEnd::Deadlock => println!("(ended by deadlock: a full round of passes, R11.2)"),
+                GameEnd::NoProgress => {
+                    println!(
+                        "(ended for no progress: 25 rounds without a card bought or reserved, R11.6)"
+                    )
+                }
+                GameEnd::Resigned => println!("(ended by resignations, R13.2)"),
+                GameEnd::Deserted => {
+                    println!(
+                        "(ended deserted: nobody in play connected for 2 minutes, unrated, R12.6)"
+                    )
+                }
+                GameEnd::Operators => println!("(ended by the server's operators)"),
             }
             Some(outcome.token)
         }

@@ -68,6 +68,9 @@ pub struct LobbyConfig {
     /// R12.2's shortest grace of a marked or away seat: 10 seconds. Only
     /// tests lower it (a game whose player is away plays out in moments).
     pub min_grace: Duration,
+    /// R12.6: a short-clock game with nobody in play connected this long
+    /// ends deserted: 2 minutes. Only tests lower it.
+    pub deserted_after: Duration,
     /// R12.5's shortest time per move of a turn-based room: 1 hour. Only
     /// tests lower it (a day's game in seconds).
     pub min_per_move: Duration,
@@ -103,6 +106,7 @@ impl Default for LobbyConfig {
             turn_clock: None,
             room_seed: None,
             min_grace: splendor_room::clock::MIN_GRACE,
+            deserted_after: splendor_room::deserted::DESERTED_AFTER,
             min_per_move: splendor_room::MIN_PER_MOVE,
             node: NodeId::default(),
             park_after: None,
@@ -122,6 +126,7 @@ impl LobbyConfig {
             max_spectators: self.max_spectators,
             bot_delay: self.bot_delay,
             min_grace: self.min_grace,
+            deserted_after: self.deserted_after,
             park_after: self.park_after,
             // Node 0 is a single server's: it names no node.
             node: (self.node.0 != 0).then_some(self.node.0),

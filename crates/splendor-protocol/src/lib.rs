@@ -43,9 +43,9 @@ pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use quickplay::{Matched, Pool, Queue, Queued, Unqueued};
 pub use schema::protocol_schema;
 pub use server::{
-    ClockInfo, ErrorInfo, EventsInfo, HintInfo, HistoryInfo, Left, PROTOCOL_VERSION, PhaseName,
-    Pong, RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList, RoomStatus,
-    RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
+    ClockInfo, ErrorInfo, EventsInfo, GameEnd, HintInfo, HistoryInfo, Left, PROTOCOL_VERSION,
+    PhaseName, Pong, RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList,
+    RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
 };
 pub use social::{Chat, ChatInfo, MAX_CHAT_CHARS, Mute, RematchInfo};
 pub use splendor_words::{Arg, Words};

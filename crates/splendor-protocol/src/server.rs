@@ -397,8 +397,13 @@ pub struct ResultInfo {
     pub ranking: Vec<RankInfo>,
     /// The seats that share the victory (R10.4).
     pub winners: Vec<Seat>,
-    /// True when the game ended because nobody could act (R11.2).
+    /// True when the game ended because nobody could act (R11.2); the same
+    /// as `"end":"deadlock"`, kept for the clients of before.
     pub deadlock: bool,
+    /// How the game ended (every ending, one field). A server of before
+    /// 2026-11-29 sent none: read `deadlock` then.
+    #[serde(default)]
+    pub end: GameEnd,
     /// The seats whose players resigned, first to resign first (R13.1);
     /// absent when nobody did.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -411,6 +416,41 @@ pub struct ResultInfo {
     /// player out of time or away (R12.4); absent when there were none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stand_in_actions: Vec<u64>,
+}
+
+/// How a game ended.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEnd {
+    /// A player reached 15 points and the round was finished (R10.1, R10.2).
+    #[default]
+    Points,
+    /// A full round of passes (R11.2).
+    Deadlock,
+    /// 25 rounds in a row without a card bought or reserved (R11.6).
+    NoProgress,
+    /// The players left in play were one person, or bots only (R13.2).
+    Resigned,
+    /// Nobody in play was connected for 2 minutes: unrated (R12.6).
+    Deserted,
+    /// The server's operators ended it: no winner.
+    Operators,
+}
+
+impl From<splendor_rules::End> for GameEnd {
+    fn from(end: splendor_rules::End) -> GameEnd {
+        use splendor_rules::End;
+        match end {
+            End::Points => GameEnd::Points,
+            End::Deadlock => GameEnd::Deadlock,
+            End::NoProgress => GameEnd::NoProgress,
+            End::Resigned => GameEnd::Resigned,
+            End::Deserted => GameEnd::Deserted,
+            End::Operators => GameEnd::Operators,
+        }
+    }
 }
 
 /// What a finished game reveals so that its players can check the deal

@@ -374,6 +374,7 @@ pub fn result_info(
             .collect(),
         winners: result.winners.clone(),
         deadlock: result.deadlock,
+        end: result.end().into(),
         resigned: result.resigned.clone(),
         game: game.to_owned(),
         reveal,

@@ -242,7 +242,7 @@ impl Replay {
         log: &[LoggedAction],
         finished_at: i64,
     ) -> Result<Replay, BuildError> {
-        Replay::build_with(header, log, finished_at, None)
+        Replay::build_with(header, log, finished_at, Ending::Played)
     }
 
     /// The replay of a game the server's operators ended before its end
@@ -254,14 +254,25 @@ impl Replay {
         finished_at: i64,
         reason: String,
     ) -> Result<Replay, BuildError> {
-        Replay::build_with(header, log, finished_at, Some(reason))
+        Replay::build_with(header, log, finished_at, Ending::Operators(reason))
+    }
+
+    /// The replay of a game that ended deserted (R12.6: nobody in play
+    /// connected for 2 minutes): its result is the ranking where its log
+    /// stops, `"end":"deserted"`.
+    pub fn build_deserted(
+        header: GameHeader,
+        log: &[LoggedAction],
+        finished_at: i64,
+    ) -> Result<Replay, BuildError> {
+        Replay::build_with(header, log, finished_at, Ending::Deserted)
     }
 
     fn build_with(
         header: GameHeader,
         log: &[LoggedAction],
         finished_at: i64,
-        ended_by_operators: Option<String>,
+        ending: Ending,
     ) -> Result<Replay, BuildError> {
         if !seats_in_order(&header.seats) {
             return Err(BuildError::Seats);
@@ -283,11 +294,15 @@ impl Replay {
                 events: events.iter().map(wire_event).collect(),
             });
         })?;
-        let result = match &ended_by_operators {
-            None => game
-                .result()
-                .ok_or(BuildError::Unfinished { actions: log.len() })?,
-            Some(_) => ended_standings(&game),
+        let (result, ended_by_operators) = match ending {
+            Ending::Played => (
+                game.result()
+                    .ok_or(BuildError::Unfinished { actions: log.len() })?,
+                None,
+            ),
+            Ending::Operators(reason) => (ended_standings(&game), Some(reason)),
+            // R12.6: where the log stops (a game over by then ended so).
+            Ending::Deserted => (game.result().unwrap_or_else(|| game.deserted()), None),
         };
         Ok(Replay {
             format: FORMAT.to_owned(),
@@ -320,11 +335,22 @@ impl Replay {
     }
 }
 
+/// How a game whose replay is built ended.
+enum Ending {
+    /// By the rules.
+    Played,
+    /// The operators ended it, for this reason.
+    Operators(String),
+    /// Deserted (R12.6).
+    Deserted,
+}
+
 /// The result of a game the operators ended where `game` stands: its
 /// standings (R10.3, R10.4, R13.1), no winner.
 pub(crate) fn ended_standings(game: &Game) -> GameResult {
     let mut result = game.standings();
     result.winners.clear();
+    result.end = Some(splendor_rules::End::Operators);
     result
 }
 

@@ -194,8 +194,16 @@ impl fmt::Display for Report {
                 standing.rank, standing.seat, name, standing.points, standing.cards
             )?;
         }
-        if self.result.deadlock {
-            writeln!(f, "    (ended by deadlock, R11.2)")?;
+        match self.result.end() {
+            splendor_rules::End::Deadlock => writeln!(f, "    (ended by deadlock, R11.2)")?,
+            splendor_rules::End::NoProgress => {
+                writeln!(f, "    (ended after 25 rounds without progress, R11.6)")?
+            }
+            splendor_rules::End::Resigned => writeln!(f, "    (ended by resignations, R13.2)")?,
+            splendor_rules::End::Deserted => {
+                writeln!(f, "    (ended deserted, nobody in play connected, R12.6)")?
+            }
+            splendor_rules::End::Points | splendor_rules::End::Operators => {}
         }
         if let Some(reason) = &self.ended_by_operators {
             writeln!(
@@ -288,14 +296,18 @@ fn check(replay: &Replay, expected: Option<&Commitment>) -> Result<Report, Verif
         }
         events += step.events.len();
     }
-    let result = match &replay.ended_by_operators {
-        None => game.result().ok_or(VerifyError::Unfinished {
+    let result = match (&replay.ended_by_operators, replay.result.end()) {
+        // Issue 22: the operators ended it; its standings, no winner.
+        (Some(_), _) => crate::replay::ended_standings(&game),
+        // R12.6: deserted where it stood (the server's ruling on time).
+        (None, splendor_rules::End::Deserted) if !game.is_over() => game.deserted(),
+        (None, _) => game.result().ok_or(VerifyError::Unfinished {
             actions: replay.actions.len(),
         })?,
-        // Issue 22: the operators ended it; its standings, no winner.
-        Some(_) => crate::replay::ended_standings(&game),
     };
-    if result != replay.result {
+    // A result recorded before endings were says how it ended by what it
+    // holds: judged as that.
+    if !result.same_as(&replay.result) {
         return Err(VerifyError::ResultMismatch {
             recorded: json(&replay.result),
             replayed: json(&result),

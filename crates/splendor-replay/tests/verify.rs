@@ -366,3 +366,81 @@ fn rebuild_restores_the_exact_game_from_any_prefix_of_its_log() {
         Err(LogError::Setup(_))
     ));
 }
+
+/// A log whose first 30 rounds buy and reserve nothing (each seat takes
+/// tokens, returning gems when over 10), then plays on to the end by the
+/// agent, under `rulings`.
+fn idle_then_play(rulings: splendor_rules::Rulings, seed: u64) -> (GameHeader, Vec<LoggedAction>) {
+    let options = Options {
+        rulings,
+        ..Options::default()
+    };
+    let mut header = header(2, seed);
+    header.options = options;
+    let mut game = Game::new(2, options, seed).unwrap();
+    let mut agent = Agent(seed | 1);
+    let (mut log, mut legal) = (Vec::new(), Vec::new());
+    while let Some(seat) = game.to_act() {
+        game.legal_actions(&mut legal);
+        let idle = game.turn() < 60;
+        let action = if idle {
+            legal
+                .iter()
+                .copied()
+                .find(|a| match a {
+                    Action::TakeDifferent(_) | Action::TakeTwo(_) => true,
+                    Action::ReturnTokens(t) => t.gold == 0,
+                    _ => false,
+                })
+                .unwrap_or(legal[0])
+        } else {
+            // A buy when there is one, so that the game ends.
+            legal
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Buy { .. }))
+                .unwrap_or(legal[agent.pick(legal.len())])
+        };
+        game.apply(seat, action).unwrap();
+        log.push(LoggedAction {
+            seq: log.len() as u32,
+            seat,
+            at: 1_700_000_000_000 + log.len() as i64,
+            action,
+            by: None,
+        });
+    }
+    (header, log)
+}
+
+/// R11.6 came on 2026-11-29: a game stored before keeps the result it was
+/// played to. Its replay (options without `rulings`, as every replay of
+/// before) verifies by the first rulings; the same log judged by today's
+/// is refused where R11.6 ended the game, and today's ends it there.
+#[test]
+fn r11_6_a_replay_of_the_rulings_before_keeps_its_result() {
+    use splendor_rules::{End, Rulings};
+    let (header, log) = idle_then_play(Rulings::FIRST, 5);
+    let replay = Replay::build(header, &log, 1_700_000_999_000).unwrap();
+    assert_eq!(replay.result.end(), End::Points, "{:?}", replay.result);
+    assert!(log.len() > 60, "the game went on past 25 idle rounds");
+    // As a replay of before: no `rulings` in its options, no `end`.
+    let mut value: serde_json::Value = serde_json::from_str(&replay.to_json_pretty()).unwrap();
+    value["options"].as_object_mut().unwrap().remove("rulings");
+    value["result"].as_object_mut().unwrap().remove("end");
+    let old = Replay::from_json(&value.to_string()).unwrap();
+    assert_eq!(old.options.rulings, Rulings::FIRST);
+    let report = verify(&old).unwrap();
+    assert_eq!(report.result.end(), End::Points);
+    // Judged by today's rulings it does not verify: the action that closed
+    // the 25th idle round ended the game (its events gain `game_over`).
+    let mut today = old.clone();
+    today.options.rulings = Rulings::CURRENT;
+    let err = check_caught(&today, "events_mismatch");
+    assert!(err.to_string().contains("game_over"), "{err}");
+    // And today's game of the same start ends there, for no progress.
+    let (header, log) = idle_then_play(Rulings::CURRENT, 5);
+    let replay = Replay::build(header, &log, 1_700_000_999_000).unwrap();
+    assert_eq!(replay.result.end(), End::NoProgress);
+    verify(&replay).unwrap();
+}

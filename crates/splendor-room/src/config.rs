@@ -35,6 +35,10 @@ pub struct RoomConfig {
     /// the store, and the room's task ends (issue 25). `None`: never (a
     /// server without a database).
     pub park_after: Option<Duration>,
+    /// R12.6: a short-clock game with nobody in play connected this long
+    /// ends deserted: 2 minutes ([`crate::deserted::DESERTED_AFTER`]).
+    /// Only tests lower it.
+    pub deserted_after: Duration,
     /// The node that runs the room, when the server runs as several nodes
     /// (`room` says it, so that a client may reconnect to it); `None` on a
     /// single server.
@@ -52,6 +56,7 @@ impl Default for RoomConfig {
             bot_delay: Duration::from_millis(1000),
             min_grace: crate::clock::MIN_GRACE,
             park_after: None,
+            deserted_after: crate::deserted::DESERTED_AFTER,
             node: None,
         }
     }

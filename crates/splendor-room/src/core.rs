@@ -93,6 +93,9 @@ pub(crate) enum AfterResult {
     /// The operators' end of the game is stored (or not): close the room
     /// and answer them (issue 22).
     ClosedByOperators { ticket: Ticket, reason: String },
+    /// The deserted end of the game is stored (or not): tell whoever is
+    /// here and close the room (R12.6).
+    Deserted { result: splendor_rules::GameResult },
 }
 
 /// The room the effect queue is given when something happens in a quiet
@@ -110,6 +113,9 @@ pub struct RoomCore {
     pub(crate) quiet_since: Option<Instant>,
     /// Since when nobody, player or spectator, has been attached.
     pub(crate) empty_since: Option<Instant>,
+    /// R12.6: since when no person or program in play has been connected
+    /// in a short-clock game (`None` while one is, or R12.6 does not apply).
+    pub(crate) deserted_since: Option<Instant>,
     /// When a member last asked the room something or someone joined, left,
     /// reconnected or disconnected: the idle clock of a waiting room.
     pub(crate) last_activity: Instant,
@@ -170,6 +176,7 @@ impl RoomCore {
             running,
             quiet_since: None,
             empty_since: None,
+            deserted_since: None,
             last_activity: now,
             config,
             timers: TimerTable::default(),
@@ -426,6 +433,7 @@ impl RoomCore {
                 RoomTimer::BotMove => self.bot_due(now),
                 RoomTimer::TurnClock => self.clock_ran_out(now),
                 RoomTimer::Park => self.park(now),
+                RoomTimer::Deserted => self.desert(now),
             }
         }
         self.after_input(now);

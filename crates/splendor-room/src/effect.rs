@@ -158,6 +158,14 @@ pub enum Write {
         /// Why, as the operators wrote it.
         reason: String,
     },
+    /// The game ended deserted (R12.6): store `result` (ranked where it
+    /// stood, `end` deserted) as its result, unrated, rating nobody.
+    GameDeserted {
+        /// The game.
+        game: GameId,
+        /// Its result.
+        result: GameResult,
+    },
     /// Read the game's stored log (answered by
     /// [`DriverEvent::LogLoaded`](super::input::DriverEvent::LogLoaded)).
     LoadLog {
@@ -188,6 +196,7 @@ impl Write {
             Write::ActionApplied { .. } => "action_applied",
             Write::GameFinished { .. } => "game_finished",
             Write::GameEnded { .. } => "game_ended",
+            Write::GameDeserted { .. } => "game_deserted",
             Write::LoadLog { .. } => "load_log",
             Write::Park { .. } => "park",
         }

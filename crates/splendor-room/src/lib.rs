@@ -37,6 +37,7 @@ pub mod code;
 pub mod config;
 pub mod conn;
 mod core;
+pub mod deserted;
 pub mod effect;
 pub mod error;
 mod hint;

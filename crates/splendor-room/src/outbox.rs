@@ -413,9 +413,18 @@ impl RoomCore {
     fn result_message(&self) -> Option<ServerMessage> {
         let running = self.running.as_ref()?;
         let result = running.game().result()?;
+        self.result_message_for(&result)
+    }
+
+    /// The `result` message of `result`, a result of the running game.
+    pub(crate) fn result_message_for(
+        &self,
+        result: &splendor_rules::GameResult,
+    ) -> Option<ServerMessage> {
+        let running = self.running.as_ref()?;
         let mut info = result_info(
             self.code.as_str(),
-            &result,
+            result,
             running.names(),
             running.id_text(),
             Reveal {

@@ -54,6 +54,8 @@ impl RoomCore {
         // order the first seat is drawn from the seed too.
         let options = Options {
             first_seat: (order == SeatOrder::Joined).then_some(0),
+            // A new game is played by today's rulings (R11.6, R13.2).
+            rulings: splendor_rules::Rulings::CURRENT,
         };
         let game = Game::new(seated as u8, options, seed)
             .map_err(|e| LobbyError::internal(format!("game setup failed: {e}")))?;
@@ -319,6 +321,9 @@ impl RoomCore {
             Pending::Result {
                 then: AfterResult::ClosedByOperators { ticket, reason },
             } => self.game_ended(outcome, ticket, reason),
+            Pending::Result {
+                then: AfterResult::Deserted { result },
+            } => self.deserted_written(outcome, result),
             Pending::Result { then } => {
                 if let Err(e) = outcome {
                     if matches!(then, AfterResult::Close { .. }) {
@@ -437,6 +442,8 @@ impl RoomCore {
                 }
             }
             AfterResult::Close { why } => self.finish_close(why),
+            // Handled where its write's outcome arrives (deserted.rs).
+            AfterResult::Deserted { .. } => {}
             AfterResult::ClosedByOperators { ticket, .. } => {
                 // Handled where its write's outcome arrives (closing.rs).
                 self.reply(
@@ -461,6 +468,7 @@ impl RoomCore {
                 AfterResult::Reload { ticket, .. } => ticket,
                 AfterResult::Close { .. } => None,
                 AfterResult::ClosedByOperators { ticket, .. } => Some(ticket),
+                AfterResult::Deserted { .. } => None,
             },
             Pending::Reload { ticket, .. } => ticket,
             Pending::Park => None,

@@ -22,14 +22,17 @@ pub(crate) enum RoomTimer {
     TurnClock,
     /// A turn-based game that waits for a person away is parked (issue 25).
     Park,
+    /// Nobody in play has been connected for R12.6's 2 minutes.
+    Deserted,
 }
 
 impl RoomTimer {
-    const ALL: [RoomTimer; 4] = [
+    const ALL: [RoomTimer; 5] = [
         RoomTimer::Expiry,
         RoomTimer::BotMove,
         RoomTimer::TurnClock,
         RoomTimer::Park,
+        RoomTimer::Deserted,
     ];
 
     fn index(self) -> usize {
@@ -38,6 +41,7 @@ impl RoomTimer {
             RoomTimer::BotMove => 1,
             RoomTimer::TurnClock => 2,
             RoomTimer::Park => 3,
+            RoomTimer::Deserted => 4,
         }
     }
 }

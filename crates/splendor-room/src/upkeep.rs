@@ -73,6 +73,8 @@ impl RoomCore {
         self.timers.set(RoomTimer::TurnClock, clock);
         let park = self.park_deadline();
         self.timers.set(RoomTimer::Park, park);
+        let deserted = self.deserted_deadline(now);
+        self.timers.set(RoomTimer::Deserted, deserted);
     }
 
     pub(crate) fn current_summary(&self) -> RoomSummary {

@@ -48,6 +48,7 @@ impl Game {
             (Phase::Main { .. }, Action::ReserveFaceUp(card)) => {
                 let (level, slot) = self.check_reserve_face_up(s, card)?;
                 self.passes = 0;
+                self.round_progress = true;
                 let gold = self.reserve(s, card.0, false);
                 events.push(Event::Reserved {
                     seat,
@@ -62,6 +63,7 @@ impl Game {
             (Phase::Main { .. }, Action::ReserveFromDeck(level)) => {
                 let l = self.check_reserve_from_deck(s, level.0)?;
                 self.passes = 0;
+                self.round_progress = true;
                 self.deck_len[l] -= 1;
                 let card = self.decks[l][self.deck_len[l] as usize];
                 let gold = self.reserve(s, card, true);
@@ -81,6 +83,7 @@ impl Game {
                     Some(gold) => self.explicit_payment(s, card.0, gold)?,
                 };
                 self.passes = 0;
+                self.round_progress = true;
                 // R7.4: the payment goes back to the supply.
                 let st = &mut self.seats[s];
                 for i in 0..5 {
@@ -214,7 +217,7 @@ impl Game {
         });
     }
 
-    /// R10 and R11.2 at the end of a turn, then the next seat.
+    /// R10, R11.2 and R11.6 at the end of a turn, then the next seat.
     fn close_turn(&mut self, seat: usize, events: &mut Events) {
         // Saturating: a hand-built snapshot may start anywhere.
         self.turn = self.turn.saturating_add(1);
@@ -223,12 +226,25 @@ impl Game {
             events.push(Event::EndTriggered { seat: seat as Seat });
         }
         let round_over = seat as Seat == self.last_seat();
+        if round_over && self.rulings.no_progress() {
+            // R11.6: a round counts when none of its turns bought or
+            // reserved a card (returns and visits are part of the turns).
+            self.idle_rounds = if self.round_progress {
+                0
+            } else {
+                self.idle_rounds.saturating_add(1)
+            };
+            self.round_progress = false;
+        }
         if self.end_triggered && round_over {
             // R10.2: every seat has had the same number of turns.
-            self.game_over(false, events);
+            self.game_over(crate::End::Points, events);
         } else if self.passes >= self.players {
             // R11.2: a full round of passes.
-            self.game_over(true, events);
+            self.game_over(crate::End::Deadlock, events);
+        } else if round_over && self.idle_rounds >= NO_PROGRESS_ROUNDS {
+            // R11.6: the 25th round in a row without progress ends it.
+            self.game_over(crate::End::NoProgress, events);
         } else {
             self.phase = Phase::Main {
                 seat: (seat as Seat + 1) % self.players,
@@ -236,9 +252,9 @@ impl Game {
         }
     }
 
-    pub(crate) fn game_over(&mut self, deadlock: bool, events: &mut Events) {
+    pub(crate) fn game_over(&mut self, end: crate::End, events: &mut Events) {
         self.phase = Phase::GameOver;
-        self.deadlock = deadlock;
+        self.ended = Some(end);
         events.push(Event::GameOver);
     }
 }

@@ -24,6 +24,9 @@ pub(crate) const TOKEN_LIMIT: u32 = 10;
 pub(crate) const MAX_RESERVED: u8 = 3;
 /// R10.1: the points that trigger the end of the game.
 pub(crate) const WINNING_POINTS: u8 = 15;
+/// R11.6: the rounds in a row without a card bought or reserved that end
+/// the game.
+pub const NO_PROGRESS_ROUNDS: u8 = 25;
 /// The largest deck (level 1, R1.2).
 pub(crate) const DECK_CAPACITY: usize = 40;
 
@@ -110,8 +113,15 @@ pub struct Game {
     pub(crate) passes: u8,
     /// R10.1 happened; the game ends after the last seat's turn.
     pub(crate) end_triggered: bool,
-    /// The game ended by R11.2.
-    pub(crate) deadlock: bool,
+    /// How the game ended, once it did.
+    pub(crate) ended: Option<crate::End>,
+    /// The rulings the game is played by (R11.6 and R13.2 as amended
+    /// apply from [`crate::Rulings::CURRENT`]).
+    pub(crate) rulings: crate::Rulings,
+    /// R11.6: rounds in a row in which no turn bought or reserved a card.
+    pub(crate) idle_rounds: u8,
+    /// R11.6: a turn of the round in progress bought or reserved a card.
+    pub(crate) round_progress: bool,
     /// R13.2: the seats built-in bots hold, a bit per seat.
     pub(crate) bots: u8,
     /// R13.1: the order in which each seat resigned (1 = first), 0 while
@@ -185,6 +195,21 @@ impl Game {
     /// The seat that played first (R2.4).
     pub fn first_seat(&self) -> Seat {
         self.first_seat
+    }
+
+    /// The rulings the game is played by.
+    pub fn rulings(&self) -> crate::Rulings {
+        self.rulings
+    }
+
+    /// How the game ended, once it did.
+    pub fn end(&self) -> Option<crate::End> {
+        self.ended
+    }
+
+    /// R11.6: the rounds in a row so far without a card bought or reserved.
+    pub fn idle_rounds(&self) -> u8 {
+        self.idle_rounds
     }
 
     /// The seat whose turn closes a round: the one before the first seat (R10.2).
@@ -273,12 +298,20 @@ impl Game {
         // so the resigned never share a rank); among the seats in play,
         // R10.3 highest score first and R10.4 fewest purchased cards breaks
         // a tie.
+        // R13.2 as amended: a game that resignations left with one person
+        // in play ranks that person first, the bots left below by R10.3
+        // and R10.4 (a game between people is decided between people).
+        let person_first =
+            self.ended == Some(crate::End::Resigned) && self.rulings.person_left_first();
+        let person =
+            |seat: Seat| person_first && !self.has_resigned(seat) && self.bots & (1 << seat) == 0;
         let resigned = |seat: Seat| std::cmp::Reverse(self.resigned[usize::from(seat)]);
         ranking.sort_by_key(|s| {
             let in_play = !self.has_resigned(s.seat);
             let (points, cards) = if in_play { (s.points, s.cards) } else { (0, 0) };
             (
                 std::cmp::Reverse(in_play),
+                std::cmp::Reverse(person(s.seat)),
                 resigned(s.seat),
                 std::cmp::Reverse(points),
                 cards,
@@ -286,7 +319,14 @@ impl Game {
             )
         });
         for i in 0..ranking.len() {
-            let key = |s: &Standing| (self.resigned[usize::from(s.seat)], s.points, s.cards);
+            let key = |s: &Standing| {
+                (
+                    person(s.seat),
+                    self.resigned[usize::from(s.seat)],
+                    s.points,
+                    s.cards,
+                )
+            };
             ranking[i].rank = if i > 0 && key(&ranking[i]) == key(&ranking[i - 1]) {
                 ranking[i - 1].rank
             } else {
@@ -302,9 +342,20 @@ impl Game {
         GameResult {
             ranking,
             winners,
-            deadlock: self.deadlock,
+            deadlock: self.ended == Some(crate::End::Deadlock),
             resigned: self.resigned(),
+            end: self.ended,
         }
+    }
+
+    /// R12.6: the result of a game that ends deserted where it stands:
+    /// those in play ranked by R10.3 and R10.4, the resigned below them
+    /// (R13.1). The server decides when (nobody in play connected for 2
+    /// minutes); the rules only rank.
+    pub fn deserted(&self) -> GameResult {
+        let mut result = self.standings();
+        result.end = Some(crate::End::Deserted);
+        result
     }
 
     /// The one entry point that changes a game: apply `action` for `seat`.

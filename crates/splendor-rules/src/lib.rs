@@ -53,7 +53,7 @@ mod swar;
 mod view;
 
 pub use events::{Event, Events, MAX_EVENTS};
-pub use game::Game;
+pub use game::{Game, NO_PROGRESS_ROUNDS};
 pub use reject::{CODES as REFUSAL_CODES, RULES as REFUSAL_RULES};
 pub use resign::bot_mask;
 pub use sample::Sampler;
@@ -280,11 +280,107 @@ pub enum Phase {
 }
 
 /// Game options beyond the player count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Options {
     /// R2.4: the seat that plays first; `None` draws it from the seed.
     pub first_seat: Option<Seat>,
+    /// The server's rulings the game is played by: a stored game keeps
+    /// the result it was played to. Absent in what was stored before
+    /// there were versions: [`Rulings::FIRST`].
+    #[cfg_attr(feature = "serde", serde(default = "Rulings::first"))]
+    pub rulings: Rulings,
+}
+
+impl Default for Options {
+    /// A new game: the first seat drawn from the seed, today's rulings.
+    fn default() -> Options {
+        Options {
+            first_seat: None,
+            rulings: Rulings::CURRENT,
+        }
+    }
+}
+
+/// The version of the server's rulings (shared/RULES.md, R11 to R13) a
+/// game is played by. Games stored before a ruling keep the result they
+/// were played to, so a game records its version and its replay is judged
+/// by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
+pub struct Rulings(pub u16);
+
+impl Rulings {
+    /// Every game before 2026-11-29.
+    pub const FIRST: Rulings = Rulings(1);
+    /// From 2026-11-29: R11.6 (25 rounds without progress end the game)
+    /// and R13.2 as amended (the one person left ranks first).
+    pub const CURRENT: Rulings = Rulings(2);
+
+    /// [`Rulings::FIRST`], for serde's defaults.
+    pub fn first() -> Rulings {
+        Rulings::FIRST
+    }
+
+    /// Whether R11.6 ends a game without progress.
+    pub fn no_progress(self) -> bool {
+        self >= Rulings(2)
+    }
+
+    /// Whether R13.2 ranks the one person left first.
+    pub fn person_left_first(self) -> bool {
+        self >= Rulings(2)
+    }
+
+    /// Whether this server knows these rulings (a later server's game may
+    /// not be judged by an earlier one).
+    pub fn is_known(self) -> bool {
+        (Rulings::FIRST..=Rulings::CURRENT).contains(&self)
+    }
+}
+
+/// How a game ended: one field of every result, whatever the ending.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum End {
+    /// R10.1, R10.2: a player reached 15 points and the round was finished.
+    #[default]
+    Points,
+    /// R11.2: a full round of passes.
+    Deadlock,
+    /// R11.6: 25 rounds in a row without a card bought or reserved.
+    NoProgress,
+    /// R13.2: the players left in play were one person, or bots only.
+    Resigned,
+    /// R12.6: nobody in play was connected for 2 minutes (the server's).
+    Deserted,
+    /// The server's operators ended it (no winner; the server's).
+    Operators,
+}
+
+impl End {
+    /// How a result recorded before endings were (2026-11-29) ended, from
+    /// what it says: a deadlock, no winner (the operators), a resignation
+    /// with nobody at 15 points (R13.2), else on points.
+    pub fn inferred(result_deadlock: bool, winners: &[Seat], resigned: &[Seat], best: u8) -> End {
+        if result_deadlock {
+            End::Deadlock
+        } else if winners.is_empty() {
+            End::Operators
+        } else if !resigned.is_empty() && best < 15 {
+            End::Resigned
+        } else {
+            End::Points
+        }
+    }
 }
 
 /// An explicit starting position (for tests, tools and puzzles).
@@ -334,7 +430,8 @@ pub struct GameResult {
     pub ranking: Vec<Standing>,
     /// Seats that share the victory (R10.4).
     pub winners: Vec<Seat>,
-    /// True when the game ended by deadlock (R11.2).
+    /// True when the game ended by deadlock (R11.2); kept beside `end`
+    /// for the readers of before.
     pub deadlock: bool,
     /// The seats that resigned, first to resign first (R13.1): they rank
     /// below every seat still in play, a later resignation above an
@@ -344,6 +441,31 @@ pub struct GameResult {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub resigned: Vec<Seat>,
+    /// How the game ended. A result written before there was this field
+    /// gets it from the others ([`End::inferred`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub end: Option<End>,
+}
+
+impl GameResult {
+    /// Whether two results say the same, a result recorded before endings
+    /// were (no `end`) taken for what it says ([`GameResult::end`]).
+    pub fn same_as(&self, other: &GameResult) -> bool {
+        self.ranking == other.ranking
+            && self.winners == other.winners
+            && self.deadlock == other.deadlock
+            && self.resigned == other.resigned
+            && self.end() == other.end()
+    }
+
+    /// How the game ended: as recorded, or inferred for a result recorded
+    /// before endings were.
+    pub fn end(&self) -> End {
+        self.end.unwrap_or_else(|| {
+            let best = self.ranking.first().map_or(0, |s| s.points);
+            End::inferred(self.deadlock, &self.winners, &self.resigned, best)
+        })
+    }
 }
 
 /// One seat's place in the final ranking (R10.3, R10.4).
@@ -375,6 +497,17 @@ pub struct View {
     /// Consecutive turns that were passes (R11.2: a full round of them
     /// ends the game). Public: everyone saw them.
     pub passes: u8,
+    /// Rounds in a row without a card bought or reserved (R11.6: the 25th
+    /// ends the game); 0 under rulings without R11.6.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub idle_rounds: u8,
+    /// Whether a turn of the round in progress bought or reserved a card
+    /// (R11.6).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub round_progress: bool,
+    /// Whether R11.6 applies to this game (its rulings).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub no_progress_rule: bool,
     /// The tokens in the supply.
     pub supply: Tokens,
     /// Face-up cards per level; `None` is an empty slot (R7A).

@@ -64,7 +64,7 @@ impl Game {
             .filter(|&s| !self.has_resigned(s) && self.bots & (1 << s) == 0)
             .count();
         if people_in_play <= 1 {
-            self.game_over(false, &mut events);
+            self.game_over(crate::End::Resigned, &mut events);
         }
         Ok(events)
     }

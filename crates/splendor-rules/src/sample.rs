@@ -191,6 +191,14 @@ fn base_snapshot(
         // R11.2: a game that ended in a full round of passes says so in its
         // result, which the seat sees.
         deadlock: view.result.as_ref().is_some_and(|r| r.deadlock),
+        end: view.result.as_ref().map(|r| r.end()),
+        rulings: if view.no_progress_rule {
+            crate::Rulings::CURRENT
+        } else {
+            crate::Rulings::FIRST
+        },
+        idle_rounds: view.idle_rounds,
+        round_progress: view.round_progress,
         // Whether a seat is a bot is nothing a seat's view says; who
         // resigned, in which order, is public (R13.1).
         bots: 0,

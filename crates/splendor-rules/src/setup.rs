@@ -103,6 +103,7 @@ pub(crate) fn seeded_game(players: u8, options: Options, seed: u64) -> Result<Ga
     }
     let mut rng = rng_for_seed(seed);
     let mut game = empty_game(players, 0);
+    game.rulings = options.rulings;
     for level in 0..3 {
         let mut ids = [0u8; DECK_CAPACITY];
         let mut n = 0;
@@ -145,7 +146,10 @@ fn empty_game(players: u8, first_seat: Seat) -> Game {
         turn: 0,
         passes: 0,
         end_triggered: false,
-        deadlock: false,
+        ended: None,
+        rulings: crate::Rulings::CURRENT,
+        idle_rounds: 0,
+        round_progress: false,
         bots: 0,
         resigned: [0; 4],
         supply: initial_supply(players),

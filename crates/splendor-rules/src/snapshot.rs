@@ -28,6 +28,26 @@ pub struct Snapshot {
     pub end_triggered: bool,
     /// The game ended by R11.2.
     pub deadlock: bool,
+    /// How the game ended, once it did; absent in a snapshot of before
+    /// (then a deadlock, or on points or by resignations as R13.2 says).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub end: Option<crate::End>,
+    /// The rulings the game is played by; absent in a snapshot of before
+    /// there were versions ([`crate::Rulings::FIRST`]).
+    #[cfg_attr(feature = "serde", serde(default = "crate::Rulings::first"))]
+    pub rulings: crate::Rulings,
+    /// R11.6: rounds in a row without a card bought or reserved.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub idle_rounds: u8,
+    /// R11.6: the round in progress saw a card bought or reserved.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
+    pub round_progress: bool,
     /// R13.2: the seats built-in bots hold, a bit per seat.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub bots: u8,
@@ -101,7 +121,11 @@ impl Game {
             turn: self.turn,
             passes: self.passes,
             end_triggered: self.end_triggered,
-            deadlock: self.deadlock,
+            deadlock: self.ended == Some(crate::End::Deadlock),
+            end: self.ended,
+            rulings: self.rulings,
+            idle_rounds: self.idle_rounds,
+            round_progress: self.round_progress,
             bots: self.bots,
             resigned: self.resigned,
             supply: self.supply,
@@ -205,9 +229,33 @@ impl Game {
         game.turn = snapshot.turn;
         game.passes = snapshot.passes;
         game.end_triggered = snapshot.end_triggered;
-        game.deadlock = snapshot.deadlock;
         game.bots = snapshot.bots;
         game.resigned = snapshot.resigned;
+        game.rulings = snapshot.rulings;
+        game.idle_rounds = snapshot.idle_rounds;
+        game.round_progress = snapshot.round_progress;
+        game.ended = match (snapshot.end, snapshot.deadlock) {
+            (Some(end), _) => Some(end),
+            (None, true) => Some(crate::End::Deadlock),
+            // A finished game of before: R13.2 ended it if the people in
+            // play were fewer than two, else R10.2.
+            (None, false) if snapshot.phase == Phase::GameOver => {
+                let people = (0..game.players)
+                    .filter(|&s| !game.has_resigned(s) && game.bots & (1 << s) == 0)
+                    .count();
+                Some(if game.resigned.iter().any(|&r| r != 0) && people <= 1 {
+                    crate::End::Resigned
+                } else {
+                    crate::End::Points
+                })
+            }
+            (None, false) => None,
+        };
+        if snapshot.deadlock && game.ended != Some(crate::End::Deadlock) {
+            return Err(bad(
+                "the snapshot says deadlock and ended otherwise (R11.2)".into(),
+            ));
+        }
         check_phase(&game).map_err(bad)?;
         Ok(game)
     }
@@ -254,8 +302,25 @@ fn check_phase(game: &Game) -> Result<(), String> {
             game.passes, game.players
         ));
     }
-    if game.deadlock && game.phase != Phase::GameOver {
-        return Err("a deadlock is recorded but the game is not over (R11.2)".to_string());
+    if game.ended.is_some() != (game.phase == Phase::GameOver) {
+        return Err(
+            "how the game ended is recorded but it is not over, or the reverse".to_string(),
+        );
+    }
+    if !game.rulings.is_known() {
+        return Err(format!(
+            "rulings {} are not known to this server",
+            game.rulings.0
+        ));
+    }
+    if game.idle_rounds > crate::NO_PROGRESS_ROUNDS
+        || (game.idle_rounds == crate::NO_PROGRESS_ROUNDS
+            && game.ended != Some(crate::End::NoProgress))
+    {
+        return Err(format!(
+            "{} rounds without progress (R11.6)",
+            game.idle_rounds
+        ));
     }
     let mut orders: Vec<u8> = game.resigned.iter().copied().filter(|&r| r != 0).collect();
     orders.sort_unstable();

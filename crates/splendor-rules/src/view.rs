@@ -77,6 +77,9 @@ impl Game {
             phase: self.phase,
             turn: self.turn,
             passes: self.passes,
+            idle_rounds: self.idle_rounds,
+            round_progress: self.round_progress,
+            no_progress_rule: self.rulings.no_progress(),
             supply: self.supply,
             face_up: self
                 .face_up

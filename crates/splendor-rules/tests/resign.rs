@@ -150,6 +150,55 @@ fn r13_2_one_person_and_a_bot_left_end_the_game_but_two_people_go_on() {
     assert!(!game.is_over());
     resign(&mut game, 2);
     assert!(game.is_over());
+    // The one person left ranks first, the bot below (level 0-0 with her:
+    // no shared victory with a bot), the resigned last (R13.2 as amended).
+    assert_eq!(ranks(&game), [(0, 1), (3, 2), (2, 3), (1, 4)]);
+    let result = game.result().expect("over");
+    assert_eq!(result.winners, [0]);
+    assert_eq!(result.end(), splendor_rules::End::Resigned);
+}
+
+#[test]
+fn r13_2_the_person_left_ranks_first_even_below_a_bot_on_points() {
+    // Two people and a bot that has bought a card: one person resigns.
+    let mut game = Position::new(3)
+        .purchased(2, &[40])
+        .build()
+        .with_bots(0b100);
+    resign(&mut game, 0);
+    assert!(game.is_over());
+    assert_eq!(ranks(&game), [(1, 1), (2, 2), (0, 3)]);
+    assert_eq!(game.result().expect("over").winners, [1]);
+}
+
+#[test]
+fn r13_2_a_program_is_a_person_and_only_bots_left_are_ranked_by_points() {
+    // Programs connected by a client are not built-in bots: they count as
+    // people (no bit in the mask). Seat 2 a built-in bot with a card.
+    let mut game = Position::new(3)
+        .purchased(2, &[40])
+        .build()
+        .with_bots(0b100);
+    resign(&mut game, 1);
+    // One person (seat 0, a program or not) left: first.
+    assert_eq!(ranks(&game), [(0, 1), (2, 2), (1, 3)]);
+    // Only bots left: R10.3 and R10.4 among them.
+    let mut game = Position::new(3)
+        .purchased(2, &[40])
+        .build()
+        .with_bots(0b110);
+    resign(&mut game, 0);
+    assert_eq!(ranks(&game), [(2, 1), (1, 2), (0, 3)]);
+}
+
+#[test]
+fn r13_2_games_of_the_rulings_before_keep_the_shared_victory() {
+    let mut game = Position::new(4)
+        .rulings(splendor_rules::Rulings::FIRST)
+        .build()
+        .with_bots(0b1000);
+    resign(&mut game, 1);
+    resign(&mut game, 2);
     assert_eq!(ranks(&game), [(0, 1), (3, 1), (2, 3), (1, 4)]);
 }
 

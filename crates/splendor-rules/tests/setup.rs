@@ -133,6 +133,7 @@ fn r2_4_first_seat_chosen_or_drawn_from_the_seed() {
     for seat in 0..3 {
         let options = Options {
             first_seat: Some(seat),
+            ..Options::default()
         };
         let game = Game::new(3, options, 99).unwrap();
         assert_eq!(game.first_seat(), seat);
@@ -142,6 +143,7 @@ fn r2_4_first_seat_chosen_or_drawn_from_the_seed() {
         3,
         Options {
             first_seat: Some(3),
+            ..Options::default()
         },
         99,
     )
@@ -207,6 +209,7 @@ fn r2_5_same_seed_same_game_and_seeds_differ() {
         3,
         Options {
             first_seat: Some(2),
+            ..Options::default()
         },
         12345,
     )

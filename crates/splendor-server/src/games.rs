@@ -152,6 +152,9 @@ struct GameSummaryJson {
     ranking: Vec<RankJson>,
     winners: Vec<Seat>,
     deadlock: bool,
+    /// How the game ended (`points`, `deadlock`, `no_progress`,
+    /// `resigned`, `deserted`, `operators`; docs/PROTOCOL.md).
+    end: splendor_protocol::GameEnd,
     /// Why the server's operators ended the game before its end (issue
     /// 22): then `ranking` is the standings it stopped at and `winners`
     /// is empty.
@@ -235,6 +238,7 @@ fn summary(
                 rank: s.rank,
             })
             .collect(),
+        end: result.end().into(),
         winners: result.winners,
         deadlock: result.deadlock,
         ended_by_operators: splendor_lobby::stored::format::ended_by_operators(result_json),

@@ -228,3 +228,12 @@ function bonusMark(color) {
 function cardTitle(card) {
   return t('card.title', { card: cardText(card), color: colorName(card.bonus), cost: countsText(card.cost) });
 }
+
+// How a game ended, in the page's words (docs/PROTOCOL.md, `result`):
+// the message key of its line, or null for an ending said otherwise (on
+// points; by resignations, which the ranking shows). A server of before
+// 2026-11-29 sent no `end`: its `deadlock` says.
+function endKey(res) {
+  const end = res.end || (res.deadlock ? 'deadlock' : 'points');
+  return { deadlock: 'result.deadlock', no_progress: 'result.noProgress', deserted: 'result.deserted' }[end] || null;
+}

@@ -485,6 +485,8 @@
   'result.shared': 'Geteilter Sieg: {names}',
   'result.wins': '{name} gewinnt',
   'result.deadlock': 'Das Spiel endete, weil eine ganze Runde lang niemand ziehen konnte.',
+  'result.noProgress': 'Das Spiel endete nach 25 Runden in Folge, in denen niemand eine Karte gekauft oder reserviert hat (R11.6).',
+  'result.deserted': 'Das Spiel endete, weil 2 Minuten lang kein Spieler, der noch im Spiel war, verbunden war; es wird nicht gewertet (R12.6).',
   'result.endedByOperators': 'Die Betreiber des Servers haben dieses Spiel vor seinem Ende beendet, ohne Sieger: {reason}',
   'result.standIn': ({ n }) => (n === 1 ? 'Eine Vertretung machte 1 Zug für einen Spieler ohne Zeit, abwesend oder aufgegeben (R12.4).' : `Eine Vertretung machte ${n} Züge für Spieler ohne Zeit, abwesend oder aufgegeben (R12.4).`),
   'result.title': 'Ergebnis',

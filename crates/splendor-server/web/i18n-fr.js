@@ -485,6 +485,8 @@
   'result.shared': 'Victoire partagée : {names}',
   'result.wins': '{name} l’emporte',
   'result.deadlock': 'La partie s’est terminée car personne n’a pu jouer pendant tout un tour de table.',
+  'result.noProgress': 'La partie s’est terminée après 25 tours de table d’affilée où personne n’a acheté ni réservé de carte (R11.6).',
+  'result.deserted': 'La partie s’est terminée car aucun joueur encore en jeu n’a été connecté pendant 2 minutes ; elle n’est pas classée (R12.6).',
   'result.endedByOperators': 'Les responsables du serveur ont arrêté cette partie avant sa fin, sans vainqueur : {reason}',
   'result.standIn': ({ n }) => (n <= 1 ? `Un remplaçant a joué ${n} coup pour un joueur à court de temps, absent ou qui a abandonné (R12.4).` : `Un remplaçant a joué ${n} coups pour des joueurs à court de temps, absents ou qui ont abandonné (R12.4).`),
   'result.title': 'Résultat',

@@ -485,6 +485,8 @@
   'result.shared': 'Gedeelde overwinning: {names}',
   'result.wins': '{name} wint',
   'result.deadlock': 'Het spel is afgelopen omdat een hele ronde lang niemand een zet kon doen.',
+  'result.noProgress': 'Het spel is afgelopen na 25 ronden op rij waarin niemand een kaart kocht of reserveerde (R11.6).',
+  'result.deserted': 'Het spel is afgelopen omdat 2 minuten lang geen speler die nog meedeed verbonden was; het telt niet voor de rating (R12.6).',
   'result.endedByOperators': 'De beheerders van de server hebben dit spel voor het einde beëindigd, zonder winnaar: {reason}',
   'result.standIn': ({ n }) => (n === 1 ? 'Een invaller deed 1 zet voor een speler zonder tijd, afwezig of opgegeven (R12.4).' : `Een invaller deed ${n} zetten voor spelers zonder tijd, afwezig of opgegeven (R12.4).`),
   'result.title': 'Uitslag',

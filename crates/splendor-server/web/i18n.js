@@ -487,6 +487,8 @@ const MESSAGES = {
     'result.shared': 'Shared victory: {names}',
     'result.wins': '{name} wins',
     'result.deadlock': 'The game ended because nobody could move for a full round.',
+    'result.noProgress': 'The game ended after 25 rounds in a row in which nobody bought or reserved a card (R11.6).',
+    'result.deserted': 'The game ended because nobody still playing was connected for 2 minutes; it is not rated (R12.6).',
     'result.endedByOperators': "The server's operators ended this game before its end, with no winner: {reason}",
     'result.standIn': ({ n }) => (n === 1 ? 'A stand-in made 1 move for a player out of time, away or resigned (R12.4).' : `A stand-in made ${n} moves for players out of time, away or resigned (R12.4).`),
     'result.title': 'Result',

@@ -254,7 +254,7 @@ function renderResult() {
       res.ranking.map((r) => el('tr', { cls: res.winners.includes(r.seat) ? 'winner' : '' },
         [r.rank, nameOf(r.seat), r.points, r.cards].map((v) => el('td', { text: String(v) }))))),
     // replaceChildren (unlike el) would write a null as the text "null".
-    ...(res.deadlock ? [el('p', { text: t('result.deadlock') })] : []),
+    ...(endKey(res) ? [el('p', { id: 'result-end', text: t(endKey(res)) })] : []),
     ...(d.ended_by_operators ? [el('p', { cls: 'ended-by-operators', text: t('result.endedByOperators', { reason: d.ended_by_operators }) })] : []),
     el('h3', { text: t('fair.title') }),
     el('dl', { cls: 'reveal' },

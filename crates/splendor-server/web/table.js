@@ -404,7 +404,7 @@ function renderResult() {
   box.replaceChildren(el('div', {},
     el('h2', { text: won.length > 1 ? t('result.shared', { names: won.join(', ') }) : t('result.wins', { name: won[0] }) }),
     rematchNode(),
-    res.deadlock ? el('p', { text: t('result.deadlock') }) : null,
+    endKey(res) ? el('p', { id: 'result-end', text: t(endKey(res)) }) : null,
     // R12.4: the result says how many moves a stand-in made.
     (res.stand_in_actions || []).length
       ? el('p', { cls: 'muted', id: 'stand-in-moves', text: t('result.standIn', { n: res.stand_in_actions.length }) }) : null,

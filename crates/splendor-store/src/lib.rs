@@ -419,6 +419,19 @@ impl Store {
         result_json: &str,
         finished_at: UnixMillis,
     ) -> Result<(), StoreError> {
+        self.finish_game_unrated(game_id, result_json, finished_at)
+            .await
+    }
+
+    /// Finishes a game as unrated whatever its room said: it rates nobody
+    /// and counts toward no rating (a game the operators ended, or one
+    /// that ended deserted, R12.6). Its log stays, so its replay verifies.
+    pub async fn finish_game_unrated(
+        &self,
+        game_id: Uuid,
+        result_json: &str,
+        finished_at: UnixMillis,
+    ) -> Result<(), StoreError> {
         model::check_json("result JSON", result_json)?;
         self.write(WriteOp::Finish {
             game_id,

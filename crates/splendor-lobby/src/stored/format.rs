@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use splendor_rules::{GameResult, Options, Seat, Standing};
+use splendor_rules::{End, GameResult, Options, Rulings, Seat, Standing};
 
 use crate::config::TurnClock;
 use crate::room::clock::{ClockOptions, SeatClock};
@@ -21,12 +21,27 @@ pub struct StoredOptions {
     /// seed.
     #[serde(default)]
     pub first_seat: Option<Seat>,
+    /// The rulings the game is played by (shared/RULES.md); absent in
+    /// every game stored before 2026-11-29, which are played by
+    /// [`Rulings::FIRST`] (no R11.6, R13.2 before its amendment).
+    #[serde(default = "Rulings::first", skip_serializing_if = "is_first")]
+    pub rulings: Rulings,
+}
+
+fn is_first(rulings: &Rulings) -> bool {
+    *rulings == Rulings::FIRST
 }
 
 impl From<Options> for StoredOptions {
     fn from(options: Options) -> StoredOptions {
-        let Options { first_seat } = options;
-        StoredOptions { first_seat }
+        let Options {
+            first_seat,
+            rulings,
+        } = options;
+        StoredOptions {
+            first_seat,
+            rulings,
+        }
     }
 }
 
@@ -34,6 +49,7 @@ impl From<StoredOptions> for Options {
     fn from(stored: StoredOptions) -> Options {
         Options {
             first_seat: stored.first_seat,
+            rulings: stored.rulings,
         }
     }
 }
@@ -57,6 +73,10 @@ pub struct StoredResult {
     /// there is no winner. Absent for a game played to its end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended_by_operators: Option<String>,
+    /// How the game ended; absent in every result stored before
+    /// 2026-11-29 (then inferred: [`End::inferred`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<End>,
 }
 
 /// One seat's place in a stored result.
@@ -90,6 +110,7 @@ impl From<&GameResult> for StoredResult {
             deadlock: result.deadlock,
             resigned: result.resigned.clone(),
             ended_by_operators: None,
+            end: result.end,
         }
     }
 }
@@ -110,6 +131,11 @@ impl From<StoredResult> for GameResult {
             winners: stored.winners,
             deadlock: stored.deadlock,
             resigned: stored.resigned,
+            end: stored.end.or_else(|| {
+                // Before 2026-11-29: inferred, and the operators' ending
+                // was recorded apart.
+                stored.ended_by_operators.as_ref().map(|_| End::Operators)
+            }),
         }
     }
 }
@@ -289,6 +315,11 @@ pub fn ended_by_operators(json: &str) -> Option<String> {
         .and_then(|r| r.ended_by_operators)
 }
 
+/// Whether the game whose stored result this is ended deserted (R12.6).
+pub fn ended_deserted(json: &str) -> bool {
+    serde_json::from_str::<StoredResult>(json).is_ok_and(|r| r.end == Some(End::Deserted))
+}
+
 /// Reads a stored result.
 pub fn parse_result_json(json: &str) -> Result<GameResult, String> {
     serde_json::from_str::<StoredResult>(json)
@@ -306,12 +337,16 @@ mod tests {
     fn the_texts_older_servers_stored_still_read() {
         assert_eq!(
             parse_options_json(r#"{"first_seat":null}"#),
-            Ok(Options { first_seat: None })
+            Ok(Options {
+                first_seat: None,
+                rulings: Rulings::FIRST
+            })
         );
         assert_eq!(
             parse_options_json(r#"{"first_seat":0}"#),
             Ok(Options {
-                first_seat: Some(0)
+                first_seat: Some(0),
+                rulings: Rulings::FIRST
             })
         );
         let result = parse_result_json(
@@ -327,9 +362,17 @@ mod tests {
     fn options_and_results_round_trip_in_the_same_text_as_before() {
         let options = Options {
             first_seat: Some(2),
+            rulings: Rulings::FIRST,
         };
         assert_eq!(options_json(options), r#"{"first_seat":2}"#);
         assert_eq!(parse_options_json(&options_json(options)), Ok(options));
+        // A game of today's rulings says so; of before, nothing.
+        let today = Options {
+            rulings: Rulings::CURRENT,
+            ..options
+        };
+        assert_eq!(options_json(today), r#"{"first_seat":2,"rulings":2}"#);
+        assert_eq!(parse_options_json(&options_json(today)), Ok(today));
         let result = GameResult {
             ranking: vec![Standing {
                 seat: 0,
@@ -340,6 +383,7 @@ mod tests {
             winners: vec![0],
             deadlock: true,
             resigned: Vec::new(),
+            end: None,
         };
         let json = result_json(&result);
         assert_eq!(
@@ -350,11 +394,20 @@ mod tests {
         // R13.1: who resigned is stored only when someone did.
         let resigned = GameResult {
             resigned: vec![1],
-            ..result
+            ..result.clone()
         };
         let json = result_json(&resigned);
         assert!(json.ends_with(r#","resigned":[1]}"#), "{json}");
         assert_eq!(parse_result_json(&json), Ok(resigned));
+        // How it ended is stored from 2026-11-29 on (R11.6's ending).
+        let no_progress = GameResult {
+            deadlock: false,
+            end: Some(End::NoProgress),
+            ..result
+        };
+        let json = result_json(&no_progress);
+        assert!(json.ends_with(r#","end":"no_progress"}"#), "{json}");
+        assert_eq!(parse_result_json(&json), Ok(no_progress));
     }
 
     #[test]

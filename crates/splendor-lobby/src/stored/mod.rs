@@ -124,12 +124,12 @@ fn build_replay(game: &StoredGame, finished_at: UnixMillis) -> Result<Replay, St
         commitment,
     };
     let log = logged_actions(game)?;
-    let ended = game
-        .finished
-        .as_ref()
-        .and_then(|f| format::ended_by_operators(&f.result_json));
+    let stored = game.finished.as_ref().map(|f| f.result_json.as_str());
+    let ended = stored.and_then(format::ended_by_operators);
+    let deserted = stored.is_some_and(format::ended_deserted);
     match ended {
         Some(reason) => Replay::build_ended(header, &log, finished_at, reason),
+        None if deserted => Replay::build_deserted(header, &log, finished_at),
         None => Replay::build(header, &log, finished_at),
     }
     .map_err(|e| e.to_string())
@@ -201,6 +201,14 @@ impl StorePersistence {
                     let places = format::places(&result);
                     self.store
                         .finish_game(game.0, &json, unix_millis_now(), &places)
+                        .await
+                        .map_err(persist_error)
+                }
+                Write::GameDeserted { game, result } => {
+                    // R12.6: unrated, rating nobody; its ranking kept.
+                    let json = format::result_json(&result);
+                    self.store
+                        .finish_game_unrated(game.0, &json, unix_millis_now())
                         .await
                         .map_err(persist_error)
                 }

@@ -67,7 +67,7 @@ fn only_the_host_adds_and_removes_bots_before_the_start_and_bad_requests_change_
               reply ok
               listed Waiting 3/3 host ann
             ann@c1 start joined
-              write game started ["ann", "bob", "(bot)"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob", "(bot)"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob Strong bot(strong)] you player#0 id=r10
               c2 <- room Playing [ann* bob Strong bot(strong)] you player#1
@@ -104,7 +104,7 @@ fn a_bot_moves_after_the_delay_through_the_same_path_as_a_person() {
               reply ok
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "(bot)"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "(bot)"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* Greedy bot(greedy)] you player#0 id=r2
               c1 <- state v0 to_act 0 legal 30
@@ -155,7 +155,7 @@ fn a_bot_that_cannot_think_plays_a_legal_move_and_the_table_goes_on() {
               reply ok
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "(bot)"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "(bot)"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* Strong bot(strong)] you player#0 id=r2
               c1 <- state v0 to_act 0 legal 30
@@ -203,7 +203,7 @@ fn a_person_and_two_bots_play_a_whole_game() {
               reply ok
               listed Waiting 3/3 host ann
             ann@c1 start random
-              write game started ["ann", "(bot)", "(bot)"] Options { first_seat: None } -> ok
+              write game started ["ann", "(bot)", "(bot)"] Options { first_seat: None, rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* Strong bot(strong) Random bot(random)] you player#0 id=r3
               c1 <- state v0 to_act 0 legal 30
@@ -319,7 +319,7 @@ fn a_watching_host_runs_a_table_of_bots_only() {
               c1 <- room Waiting [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) Random bot(random)] watching ["ann"] you spectator (frame)
               reply ok
             ann@c1 start joined
-              write game started ["(bot)", "(bot)", "(bot)", "(bot)"] Options { first_seat: Some(0) } -> ok
+              write game started ["(bot)", "(bot)", "(bot)", "(bot)"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [Strong bot(strong) Strong bot 2(strong) Greedy bot(greedy) Random bot(random)] watching ["ann"] you spectator id=r7
               c1 <- state v0 to_act 0 legal - (frame)

@@ -32,7 +32,7 @@ fn r12_1_a_clock_runs_only_during_its_seats_turn_and_gains_the_increment() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -96,7 +96,7 @@ fn r12_2_a_player_out_of_time_is_replaced_by_the_stand_in_and_gets_the_seat_back
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -186,7 +186,7 @@ fn r12_2_a_marked_seat_silent_for_the_grace_is_played_by_the_stand_in_again() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -276,7 +276,7 @@ fn r12_3_an_away_players_turn_goes_to_the_stand_in_after_the_grace() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -347,7 +347,7 @@ fn r12_3_a_player_who_goes_away_during_the_turn_has_the_grace_from_then() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -432,7 +432,7 @@ fn r12_3_a_player_back_within_the_grace_has_the_bank_again() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -493,7 +493,7 @@ fn r12_1_bots_have_no_clock_and_rooms_without_one_show_none() {
               reply ok
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "(bot)"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "(bot)"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* Greedy bot(greedy)] you player#0 id=r2
               c1 <- state v0 to_act 0 legal 30 clocks [60000* 60000b]

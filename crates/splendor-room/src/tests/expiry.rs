@@ -143,7 +143,7 @@ fn a_started_game_is_not_closed_by_the_waiting_room_timers() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -193,7 +193,7 @@ fn a_finished_game_stays_viewable_until_its_ttl() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1
@@ -247,7 +247,7 @@ fn a_finished_game_nobody_watches_closes_after_the_empty_room_grace() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1

@@ -62,7 +62,7 @@ fn a_seated_player_may_invite_before_the_start_while_a_seat_is_free() {
               reply ok
               listed Waiting 2/3 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] watching ["cy"] you player#0 id=r10
               c2 <- room Playing [ann* bob] watching ["cy"] you player#1

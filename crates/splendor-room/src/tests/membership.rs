@@ -130,7 +130,7 @@ fn a_disconnected_host_hands_the_start_to_a_connected_player() {
             ann@c4 start joined
               reply not_host: room-not-host
             bob@c2 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c4 <- room Playing [ann bob*] you player#0
               c2 <- room Playing [ann bob*] you player#1 id=r5
@@ -166,7 +166,7 @@ fn a_player_joining_a_room_whose_host_is_away_becomes_host() {
               listed Waiting 2/2 host bob
               deadline 3600s
             bob@c2 start random
-              write game started ["ann", "bob"] Options { first_seat: None } -> ok
+              write game started ["ann", "bob"] Options { first_seat: None, rulings: Rulings(2) } -> ok
               count GameStarted
               c2 <- room Playing [ann~ bob*] you player#1 id=r3
               c2 <- state v0 to_act 1 legal 30
@@ -325,7 +325,7 @@ fn every_spectator_gets_the_same_shared_bytes() {
               c4 <- room Waiting [ann* bob] watching ["cy", "dee"] you spectator id=r3
               reply joined spectator
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] watching ["cy", "dee"] you player#0 id=r4
               c2 <- room Playing [ann* bob] watching ["cy", "dee"] you player#1

@@ -11,6 +11,7 @@ mod chat_history;
 mod check;
 mod clocks;
 mod closing;
+mod deserted;
 mod expiry;
 mod hint;
 mod invite;

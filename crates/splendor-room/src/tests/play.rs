@@ -82,7 +82,7 @@ fn r2_4_in_join_order_the_first_to_join_plays_first() {
               reply joined player#2
               listed Waiting 3/3 host ann
             ann@c1 start joined
-              write game started ["ann", "bob", "cy"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob", "cy"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob cy] you player#0 id=r3
               c2 <- room Playing [ann* bob cy] you player#1
@@ -132,7 +132,7 @@ fn r2_4_a_random_seat_order_comes_from_the_seed() {
               reply joined player#3
               listed Waiting 4/4 host ann
             ann@c1 start random
-              write game started ["bob", "cy", "ann", "dee"] Options { first_seat: None } -> ok
+              write game started ["bob", "cy", "ann", "dee"] Options { first_seat: None, rulings: Rulings(2) } -> ok
               count GameStarted
               c2 <- room Playing [bob cy ann* dee] you player#0
               c3 <- room Playing [bob cy ann* dee] you player#1
@@ -272,7 +272,7 @@ fn a_game_cannot_start_twice_nor_be_joined_once_started() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r2
               c2 <- room Playing [ann* bob] you player#1

@@ -165,7 +165,7 @@ fn a_rematch_is_offered_accepted_and_made_with_the_same_seats() {
             ann@c1 rematch
               reply rematch_unavailable: rematch-not-over
             ann@c1 start joined
-              write game started ["ann", "bob", "(bot)"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob", "(bot)"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob Greedy bot(greedy)] watching ["eve"] you player#0 id=r5
               c2 <- room Playing [ann* bob Greedy bot(greedy)] watching ["eve"] you player#1
@@ -245,7 +245,7 @@ fn only_a_finished_room_gives_way_to_the_next() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c1 <- room Playing [ann* bob] you player#0 id=r3
               c2 <- room Playing [ann* bob] you player#1
@@ -283,7 +283,7 @@ fn a_host_who_watches_stays_the_host_when_people_join() {
               reply joined player#1
               listed Waiting 2/2 host ann
             ann@c1 start joined
-              write game started ["(bot)", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["(bot)", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c2 <- room Playing [Greedy bot(greedy) bob] watching ["ann"] you player#1
               c1 <- room Playing [Greedy bot(greedy) bob] watching ["ann"] you spectator id=r3

@@ -151,7 +151,7 @@ fn a_game_whose_record_cannot_be_stored_does_not_start() {
             ~ bob@c2 join player
             store fails unavailable
             ann@c1 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> Unavailable
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> Unavailable
               reply storage_unavailable: room-store-unavailable
             probe
               RoomProbe { status: Waiting, version: None, seated: 2, connected_players: 2, spectators: 0 }

@@ -318,7 +318,7 @@ fn r12_5_leaving_a_turn_based_room_before_the_start_keeps_the_seat() {
               reply ok
               listed Waiting 2/3 host bob
             bob@c2 start joined
-              write game started ["ann", "bob"] Options { first_seat: Some(0) } -> ok
+              write game started ["ann", "bob"] Options { first_seat: Some(0), rulings: Rulings(2) } -> ok
               count GameStarted
               c2 <- room Playing [ann~ bob*] you player#1 id=r5
               c2 <- state v0 to_act 0 legal - clocks [86400000* 86400000]

@@ -157,6 +157,12 @@ impl Position {
         self
     }
 
+    /// The rulings the game is played by (a position is of today's).
+    pub(crate) fn rulings(mut self, rulings: splendor_rules::Rulings) -> Position {
+        self.0.rulings = rulings;
+        self
+    }
+
     pub(crate) fn seat_to_move(mut self, seat: Seat) -> Position {
         self.0.phase = Phase::Main { seat };
         self

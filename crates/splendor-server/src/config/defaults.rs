@@ -89,6 +89,7 @@ impl Default for Config {
             max_positions_per_second: 20,
             test_names: None,
             min_grace: None,
+            deserted_after: None,
             room_seed: None,
         }
     }

@@ -57,6 +57,9 @@ impl Config {
             turn_clock: self.turn_clock,
             room_seed: self.room_seed,
             min_grace: self.min_grace.unwrap_or(LobbyConfig::default().min_grace),
+            deserted_after: self
+                .deserted_after
+                .unwrap_or(LobbyConfig::default().deserted_after),
             min_per_move: self.min_per_move,
             park_after: (!self.park_after.is_zero()).then_some(self.park_after),
             park_sweep_every: self.park_sweep_every,

@@ -566,6 +566,11 @@ pub struct Config {
     /// lowered only by tests (`LobbyConfig::min_grace`).
     #[arg(skip)]
     pub min_grace: Option<Duration>,
+    /// Not a command-line setting: R12.6's 2 minutes after which a
+    /// short-clock game nobody in play is connected to ends deserted,
+    /// lowered only by tests (`LobbyConfig::deserted_after`).
+    #[arg(skip)]
+    pub deserted_after: Option<Duration>,
     /// Not a command-line setting: the arena's fixed seed of every room's
     /// RNG, for a reproducible series (`LobbyConfig::room_seed`).
     #[arg(skip)]

@@ -159,6 +159,7 @@ rematch-being-made = der Raum für die Revanche wird gerade erstellt
 
 closed-viewing-over = die Zeit zum Ansehen des beendeten Spiels ist vorbei
 closed-players-away = alle Spieler waren zu lange abwesend
+closed-deserted = 2 Minuten lang war kein Spieler, der noch im Spiel ist, verbunden: das Spiel endete als verlassen, ohne Wertung (R12.6)
 closed-nobody-connected = zu lange war kein Spieler verbunden
 closed-idle = im Raum ist zu lange nichts passiert
 closed-everyone-left = alle Spieler sind gegangen

@@ -146,6 +146,7 @@ rematch-being-made = the rematch room is being made
 
 closed-viewing-over = the finished game's viewing time is over
 closed-players-away = every player has been away too long
+closed-deserted = nobody in play was connected for 2 minutes: the game ended as deserted, unrated (R12.6)
 closed-nobody-connected = no player has been connected for too long
 closed-idle = nothing happened in the room for too long
 closed-everyone-left = every player left

@@ -160,6 +160,7 @@ rematch-being-made = la salle de la revanche est en cours de création
 
 closed-viewing-over = le temps de consultation de la partie terminée est écoulé
 closed-players-away = tous les joueurs sont absents depuis trop longtemps
+closed-deserted = aucun joueur encore en jeu n’a été connecté pendant 2 minutes : la partie s’est terminée, abandonnée, sans effet sur le classement (R12.6)
 closed-nobody-connected = aucun joueur n'est connecté depuis trop longtemps
 closed-idle = il ne s'est rien passé dans la salle depuis trop longtemps
 closed-everyone-left = tous les joueurs sont partis

@@ -162,6 +162,7 @@ rematch-being-made = de kamer voor de revanche wordt gemaakt
 
 closed-viewing-over = de tijd om het afgelopen spel te bekijken is voorbij
 closed-players-away = alle spelers zijn te lang weg geweest
+closed-deserted = 2 minuten lang was geen speler die nog meedoet verbonden: het spel is als verlaten beëindigd, zonder rating (R12.6)
 closed-nobody-connected = er is te lang geen speler verbonden geweest
 closed-idle = er is te lang niets gebeurd in de kamer
 closed-everyone-left = alle spelers zijn vertrokken

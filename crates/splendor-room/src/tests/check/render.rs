@@ -117,6 +117,15 @@ impl Table {
                         let points: Vec<u8> = standings.ranking.iter().map(|s| s.points).collect();
                         format!("ended by the operators ({reason}) standings {points:?}")
                     }
+                    Write::GameDeserted { result, .. } => {
+                        let ranks: Vec<(u8, u8)> =
+                            result.ranking.iter().map(|s| (s.seat, s.rank)).collect();
+                        format!(
+                            "deserted, unrated: winners {:?} ranks {ranks:?} end {:?}",
+                            result.winners,
+                            result.end()
+                        )
+                    }
                     Write::LoadLog { .. } => "load log".into(),
                     Write::Park { deadline, chat, .. } if chat.is_empty() => {
                         format!("park until @{}", self.secs(*deadline))

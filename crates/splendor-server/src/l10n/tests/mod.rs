@@ -335,6 +335,7 @@ const MADE_ELSEWHERE: &[&str] = &[
     // splendor-room, why a room closed (timers.rs, core.rs, play.rs).
     "closed-viewing-over",
     "closed-players-away",
+    "closed-deserted",
     "closed-nobody-connected",
     "closed-idle",
     "closed-everyone-left",
