@@ -28,6 +28,10 @@ export interface Result {
   type: 'result'; game: string; winners: number[]; ranking: { seat: number; name: string; points: number; cards: number; rank: number }[];
   /** The seats whose players resigned, first to resign first (R13.1). */
   resigned?: number[];
+  /** How the game ended (R10, R11.2, R11.6, R13.2, R12.6); absent from a
+   * server of before 2026-11-29 (read `deadlock` then). */
+  end?: 'points' | 'deadlock' | 'no_progress' | 'resigned' | 'deserted' | 'operators';
+  deadlock: boolean;
   /** This bot's moves the server refused in the game (illegal ones). */
   refused: number;
 }

@@ -24,6 +24,6 @@ function choose(state) {
 
 kit.run(choose).then((result) => {
   if (!result) return;
-  console.log('winners:', result.winners.join(', '));
+  console.log('winners:', result.winners.join(', '), `(ended: ${result.end || (result.deadlock ? 'deadlock' : 'points')})`);
   for (const r of result.ranking) console.log(`${r.rank}. ${r.name}: ${r.points} points`);
 });

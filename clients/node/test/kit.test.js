@@ -135,6 +135,8 @@ test('a bot resigns at its second turn and gets the result (R13)', async () => {
     assert.strictEqual(result.ranking[result.ranking.length - 1].name, 'quitter');
     assert.ok(!result.winners.includes(me.seat));
     assert.strictEqual(turns, 2);
+    // How it ended is one field (R13.2: only bots were left).
+    assert.strictEqual(result.end, 'resigned');
   } finally {
     server.stop();
   }

@@ -32,6 +32,6 @@ def choose(state: splendor_kit.State) -> splendor_kit.Action:
 
 if __name__ == "__main__":
     result = splendor_kit.run(choose)
-    print("winners:", result.winners)
+    print("winners:", result.winners, f"(ended: {result.end})")
     for r in result.ranking:
         print(f"{r['rank']}. {r['name']}: {r['points']} points")

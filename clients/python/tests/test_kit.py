@@ -203,6 +203,15 @@ class KitTest(unittest.TestCase):
         self.assertEqual(refusals[0]["rule"], "R11.1")
         self.assertEqual(len(result.ranking), 2)
 
+    def test_a_result_says_how_the_game_ended_even_from_a_server_of_before(self):
+        from splendor_kit.models import Result
+
+        base = {"type": "result", "game": "g", "winners": [0], "ranking": []}
+        self.assertEqual(Result.parse({**base, "end": "no_progress", "deadlock": False}).end, "no_progress")
+        # A server of before 2026-11-29 sent no `end`: `deadlock` says.
+        self.assertEqual(Result.parse({**base, "deadlock": True}).end, "deadlock")
+        self.assertEqual(Result.parse({**base, "deadlock": False}).end, "points")
+
     def test_a_bot_resigns_and_gets_the_result(self):
         # R13: choose() returns RESIGN at its second turn; against one bot
         # the game ends at once (only bots would be left, R13.2).
@@ -223,6 +232,8 @@ class KitTest(unittest.TestCase):
         self.assertEqual(result.ranking[-1]["name"], "quitter")
         self.assertNotIn(me["seat"], result.winners)
         self.assertEqual(len(turns), 2)
+        # How it ended is one field (R13.2: only bots were left).
+        self.assertEqual(result.end, "resigned")
 
     def test_quick_play_two_kit_bots_play_a_rated_game(self):
         check = frame_checker()

@@ -153,12 +153,17 @@ class Result:
     resigned: List[int] = field(default_factory=list)
     # This bot's moves the server refused in the game (illegal ones).
     refused: int = 0
+    # How the game ended: "points", "deadlock" (R11.2), "no_progress"
+    # (R11.6), "resigned" (R13.2), "deserted" (R12.6) or "operators". A
+    # server of before 2026-11-29 sent none: read from `deadlock` then.
+    end: str = "points"
 
     @staticmethod
     def parse(raw: Dict[str, Any]) -> "Result":
+        end = raw.get("end") or ("deadlock" if raw.get("deadlock") else "points")
         return Result(
             raw.get("game", ""), list(raw.get("winners", [])), list(raw.get("ranking", [])), raw,
-            list(raw.get("resigned") or []),
+            list(raw.get("resigned") or []), end=end,
         )
 
 

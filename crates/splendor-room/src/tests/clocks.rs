@@ -515,14 +515,24 @@ fn r12_1_bots_have_no_clock_and_rooms_without_one_show_none() {
 /// A restart costs nobody time: after a restore every player is
 /// disconnected, but the turn in progress began while its player was
 /// there, so R12.3's grace does not apply to it; the next turns it does.
+/// Nothing happens at the grace (15 s): the first deadline is R12.6's 2
+/// minutes with nobody connected (tests/deserted.rs), then the bank.
 #[test]
 fn r12_3_a_restart_does_not_make_the_player_on_move_away() {
     check(
         r#"
         restored 2 clock 300s+15s away ann bob
+        wait 119s
+        ann@c1 join player
         "#,
         expect![[r#"
             restored 2 clock 300s+15s away ann bob
+              deadline 120s
+            wait 119s
+            ann@c1 join player
+              c1 <- room Playing [ann* bob~] you player#0 id=r1
+              c1 <- state v0 to_act 0 legal 30 clocks [181000* 300000]
+              reply joined player#0
               deadline 300s
         "#]],
     );

@@ -349,3 +349,27 @@ fn r12_6_a_game_of_built_in_bots_only_is_never_deserted() {
         "#]],
     );
 }
+
+#[test]
+fn r12_6_after_a_restart_or_a_takeover_the_2_minutes_start_afresh() {
+    // A restored game (a restart, or another node taking the room over):
+    // nobody is attached, and the 2 minutes count from the restore, not
+    // from whenever its players went on the server before.
+    check(
+        r#"
+        restored 2 ann bob clock 300s+15s
+        wait 119s
+        wait 1s
+        "#,
+        expect![[r#"
+            restored 2 ann bob clock 300s+15s
+              deadline 120s
+            wait 119s
+            wait 1s
+              @120s timeout
+              write deserted, unrated: winners [0, 1] ranks [(0, 1), (1, 1)] end Deserted -> ok
+              closed "closed-deserted" sessions ["ann", "bob"] farewell []: room_closed "closed-deserted"
+              deadline none
+        "#]],
+    );
+}
