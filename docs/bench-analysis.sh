@@ -14,7 +14,7 @@ dir=$(mktemp -d)
 taskset -c 0 "$T/splendor-server" --listen 127.0.0.1:18080 --database-url "sqlite://$dir/splendor.db" \
   --max-connections 20000 --max-connections-per-ip 20000 --max-connects-per-ip-per-minute 1000000 \
   --max-messages-per-second 100000 --message-burst 100000 --max-rooms 100000 \
-  --max-rooms-per-session 100000 --max-waiting-rooms-per-ip 100000 --max-rooms-per-ip 0 --max-tcp-per-peer 0 \
+  --max-rooms-per-session 100000 --max-waiting-rooms-per-ip 100000 --max-rooms-per-ip 0 --max-sessions-per-ip-per-hour 0 --max-tcp-per-peer 0 \
   --max-api-requests-per-ip-per-minute 0 --analyses-per-client 1000 \
   --log warn,splendor_server::analysis=info > "$dir/server.log" 2>&1 &
 pid=$!

@@ -23,7 +23,7 @@ else
   taskset -c 0 "$T/splendor-server" --listen 127.0.0.1:18080 --database-url "$url" \
     --max-connections 20000 --max-connections-per-ip 20000 --max-connects-per-ip-per-minute 1000000 \
     --max-messages-per-second 100000 --message-burst 100000 --max-rooms 100000 \
-    --max-rooms-per-session 100000 --max-waiting-rooms-per-ip 100000 --max-rooms-per-ip 0 --max-tcp-per-peer 0 \
+    --max-rooms-per-session 100000 --max-waiting-rooms-per-ip 100000 --max-rooms-per-ip 0 --max-sessions-per-ip-per-hour 0 --max-tcp-per-peer 0 \
     --log warn ${SERVER_ARGS:-} > "$dir/server.log" 2>&1 &
 fi
 pid=$!

@@ -17,7 +17,7 @@ T=${SPLENDOR_RELEASE_DIR:-$(cd "$(dirname "$0")/.." && pwd)/target/release}
 /usr/sbin/nats-server -a 127.0.0.1 -p 14222 -m 18222 > /tmp/nats-bench.log 2>&1 &
 pn=$!
 sleep 0.5
-common="--database-url $url --max-connections 20000 --max-connections-per-ip 20000 --max-connects-per-ip-per-minute 1000000 --max-messages-per-second 100000 --message-burst 100000 --max-rooms 100000 --max-rooms-per-session 100000 --max-waiting-rooms-per-ip 100000 --max-rooms-per-ip 0 --max-tcp-per-peer 0 --log warn"
+common="--database-url $url --max-connections 20000 --max-connections-per-ip 20000 --max-connects-per-ip-per-minute 1000000 --max-messages-per-second 100000 --message-burst 100000 --max-rooms 100000 --max-rooms-per-session 100000 --max-waiting-rooms-per-ip 100000 --max-rooms-per-ip 0 --max-sessions-per-ip-per-hour 0 --max-tcp-per-peer 0 --log warn"
 SPLENDOR_NATS_URL=nats://127.0.0.1:14222 SPLENDOR_NODE_ID=1 $T/splendor-server --listen 127.0.0.1:18081 --metrics-listen 127.0.0.1:19081 $common > /tmp/n1.log 2>&1 &
 p1=$!
 SPLENDOR_NATS_URL=nats://127.0.0.1:14222 SPLENDOR_NODE_ID=2 $T/splendor-server --listen 127.0.0.1:18082 --metrics-listen 127.0.0.1:19082 $common > /tmp/n2.log 2>&1 &

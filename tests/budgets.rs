@@ -116,3 +116,70 @@ async fn an_address_the_host_lifted_the_budgets_for_is_not_counted() {
     let refused = turn_based_and_leave(&server, "203.0.113.9", 12).await;
     assert_eq!(refused["code"], "too_many_rooms_from_address", "{refused}");
 }
+
+/// Issue 45, sessions per address: a `hello` without a token makes a
+/// session and costs nothing, so one address makes at most so many an
+/// hour (counted in the store, on every node together). Past it a new
+/// player is refused `too_many_sessions` with `retry_after_ms` and nothing
+/// is made; a session of that address resumes with its token as before;
+/// another address, and a lifted one, make theirs.
+#[tokio::test]
+async fn one_address_makes_so_many_sessions_an_hour_and_resuming_is_never_refused() {
+    let db = splendor_e2e::TestDatabase::sqlite();
+    let server = TestServer::start_with(Config {
+        max_sessions_per_ip_per_hour: 20,
+        database_url: Some(db.url.parse().expect("a database URL")),
+        unlimited_addresses: vec!["192.0.2.0/24".parse().expect("a range")],
+        ..config()
+    })
+    .await;
+    let hello = |from: &'static str, body: Value| {
+        let server = &server;
+        async move {
+            let mut client =
+                TestClient::connect_with_headers(server, "s", &[("X-Forwarded-For", from)])
+                    .await
+                    .expect("connected");
+            let answer = client.request(body).await;
+            // Closed before the next: the address's open connections stay
+            // under their own budget.
+            client.disconnect().await;
+            ((), answer)
+        }
+    };
+    let mut first_token = None;
+    for n in 0..20 {
+        let (_, welcome) = hello(
+            "203.0.113.9",
+            json!({"type": "hello", "name": format!("p{n}")}),
+        )
+        .await;
+        assert_eq!(welcome["type"], "welcome", "{n}: {welcome}");
+        first_token.get_or_insert_with(|| welcome["token"].as_str().unwrap().to_owned());
+    }
+    // The 21st new player of the hour is refused, said when to come back.
+    let (_, refused) = hello("203.0.113.9", json!({"type": "hello", "name": "p20"})).await;
+    assert_eq!(refused["code"], "too_many_sessions", "{refused}");
+    let wait = refused["retry_after_ms"].as_u64().expect("retry_after_ms");
+    assert!(wait > 3_000_000 && wait <= 3_600_000, "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("20"),
+        "{refused}"
+    );
+    // A player of that address comes back with their token.
+    let token = first_token.expect("a token");
+    let (_, resumed) = hello("203.0.113.9", json!({"type": "hello", "token": token})).await;
+    assert_eq!(resumed["type"], "welcome", "{resumed}");
+    assert_eq!(resumed["resumed"], true, "{resumed}");
+    // Another address, and a range the host lifted the budgets for.
+    let (_, other) = hello("198.51.100.40", json!({"type": "hello", "name": "q"})).await;
+    assert_eq!(other["type"], "welcome", "{other}");
+    for n in 0..25 {
+        let (_, lifted) = hello(
+            "192.0.2.8",
+            json!({"type": "hello", "name": format!("r{n}")}),
+        )
+        .await;
+        assert_eq!(lifted["type"], "welcome", "{lifted}");
+    }
+}

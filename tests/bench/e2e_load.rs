@@ -57,6 +57,7 @@ async fn main() {
         max_rooms_per_session: 100_000,
         max_waiting_rooms_per_ip: 100_000,
         max_rooms_per_ip: 0,
+        max_sessions_per_ip_per_hour: 0,
         log: "warn".into(),
         ..Config::default()
     };

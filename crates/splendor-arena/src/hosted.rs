@@ -74,6 +74,7 @@ impl Server {
             max_rooms_per_session: 1_000_000,
             max_waiting_rooms_per_ip: 1_000_000,
             max_rooms_per_ip: 0,
+            max_sessions_per_ip_per_hour: 0,
             room_seed: Some(seed),
             // Each game starts its programs anew, each a new session under
             // its entrant's name: those names repeat (issue 24).

@@ -59,7 +59,10 @@ pub use persist::{
 };
 pub use presence::{DeviceKey, Presence, RoomSeat, device_key};
 pub use room::{Answer, Caller, Joined, RemoteRooms, Request, RestoredGame, RoomHandle, RoomProbe};
-pub use session::{MemorySessions, Session, SessionError, SessionId, SessionStore, SessionToken};
+pub use session::{
+    MemorySessions, SESSION_WINDOW, Session, SessionError, SessionId, SessionOrigin, SessionStore,
+    SessionToken,
+};
 pub use splendor_room::{MAX_PER_MOVE, MIN_PER_MOVE, OnDeadline};
 pub use splendor_room::{RoomCode, code, error, text};
 pub use thinking::ThinkPool;

@@ -79,7 +79,30 @@ pub enum SessionError {
     /// The database cannot be reached right now; the request may succeed later.
     #[error("session store unavailable: {0}")]
     Unavailable(String),
+    /// The address made as many sessions in the last hour as it may
+    /// (issue 45); nothing was made.
+    #[error("{cap} sessions were made from this address in the last hour")]
+    TooMany {
+        /// Sessions an address may make in an hour.
+        cap: u32,
+        /// When the next may be made.
+        retry_after: std::time::Duration,
+    },
 }
+
+/// Where a new session comes from, and how many an address may make in an
+/// hour (issue 45: a `hello` makes one and costs nothing, so a script made
+/// thousands).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionOrigin {
+    /// The client's address, as the gateway keys it (IPv4, IPv6 /64).
+    pub client: String,
+    /// Sessions it may make in an hour (at least 1).
+    pub per_hour: u32,
+}
+
+/// The window of [`SessionOrigin::per_hour`].
+pub const SESSION_WINDOW: std::time::Duration = std::time::Duration::from_secs(60 * 60);
 
 /// Where sessions live: [`MemorySessions`] in this process, or
 /// [`crate::stored::StoreSessions`] in the database.
@@ -88,6 +111,16 @@ pub trait SessionStore: Send + Sync + 'static {
     fn create<'a>(
         &'a self,
         name: &'a str,
+    ) -> BoxFuture<'a, Result<(Session, SessionToken), SessionError>> {
+        self.create_from(name, None)
+    }
+
+    /// [`SessionStore::create`] from `origin`, within its budget
+    /// ([`SessionError::TooMany`] past it).
+    fn create_from<'a>(
+        &'a self,
+        name: &'a str,
+        origin: Option<&'a SessionOrigin>,
     ) -> BoxFuture<'a, Result<(Session, SessionToken), SessionError>>;
 
     /// The session `token` belongs to, if any.
@@ -106,6 +139,10 @@ pub trait SessionStore: Send + Sync + 'static {
 #[derive(Default)]
 pub struct MemorySessions {
     by_token_hash: Mutex<HashMap<[u8; 32], Session>>,
+    /// When each address made its sessions of the last hour, oldest first
+    /// (issue 45; this process's count: a server without a database is
+    /// one node).
+    made_by: Mutex<HashMap<String, std::collections::VecDeque<std::time::Instant>>>,
 }
 
 impl MemorySessions {
@@ -123,12 +160,46 @@ impl MemorySessions {
     }
 }
 
+impl MemorySessions {
+    /// Counts a session made from `origin` now, unless its hour's budget
+    /// is spent.
+    fn count_made(&self, origin: &SessionOrigin) -> Result<(), SessionError> {
+        let now = std::time::Instant::now();
+        let mut made = self.made_by.lock().unwrap_or_else(|p| p.into_inner());
+        // Addresses whose hour is over are forgotten: the map holds only
+        // the last hour's makers.
+        made.retain(|_, times| {
+            while times
+                .front()
+                .is_some_and(|t| now.duration_since(*t) >= SESSION_WINDOW)
+            {
+                times.pop_front();
+            }
+            !times.is_empty()
+        });
+        let times = made.entry(origin.client.clone()).or_default();
+        if times.len() >= origin.per_hour as usize {
+            let oldest = times.front().copied().unwrap_or(now);
+            return Err(SessionError::TooMany {
+                cap: origin.per_hour,
+                retry_after: SESSION_WINDOW.saturating_sub(now.duration_since(oldest)),
+            });
+        }
+        times.push_back(now);
+        Ok(())
+    }
+}
+
 impl SessionStore for MemorySessions {
-    fn create<'a>(
+    fn create_from<'a>(
         &'a self,
         name: &'a str,
+        origin: Option<&'a SessionOrigin>,
     ) -> BoxFuture<'a, Result<(Session, SessionToken), SessionError>> {
         Box::pin(async move {
+            if let Some(origin) = origin {
+                self.count_made(origin)?;
+            }
             let token = SessionToken::generate()?;
             let session = Session {
                 id: random_session_id()?,

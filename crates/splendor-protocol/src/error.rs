@@ -145,12 +145,17 @@ pub enum ErrorCode {
     /// `report` past the reports one session may make in a day; the error
     /// says when the next may be made (`retry_after_ms`).
     TooManyReports,
+    /// `hello` without a token from an address that made as many sessions
+    /// in the last hour as the server allows (issue 45); the error says
+    /// when the next may be made (`retry_after_ms`). Resuming with a token
+    /// is never refused for it.
+    TooManySessions,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order (the schema's enum of `error.code`
     /// lists these and the rules' [`splendor_rules::REFUSAL_CODES`]).
-    pub const ALL: [ErrorCode; 58] = [
+    pub const ALL: [ErrorCode; 59] = [
         ErrorCode::InvalidJson,
         ErrorCode::BadMessage,
         ErrorCode::UnknownType,
@@ -209,6 +214,7 @@ impl ErrorCode {
         ErrorCode::TooManyGames,
         ErrorCode::TooManyBlocks,
         ErrorCode::TooManyReports,
+        ErrorCode::TooManySessions,
     ];
 }
 
@@ -274,6 +280,7 @@ impl ErrorCode {
             ErrorCode::TooManyGames => "too_many_games",
             ErrorCode::TooManyBlocks => "too_many_blocks",
             ErrorCode::TooManyReports => "too_many_reports",
+            ErrorCode::TooManySessions => "too_many_sessions",
         }
     }
 }

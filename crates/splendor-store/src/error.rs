@@ -82,6 +82,16 @@ pub enum StoreError {
     #[error("no session has id {0}")]
     UnknownSession(SessionId),
 
+    /// The address made as many sessions in the last hour as its budget
+    /// allows (issue 45); nothing was written.
+    #[error("{cap} sessions were made from this address in the last hour")]
+    TooManySessions {
+        /// The budget: sessions an address may make in an hour.
+        cap: u32,
+        /// When the oldest of them leaves the hour.
+        retry_after_ms: u64,
+    },
+
     /// No game has this id.
     #[error("no game has id {0}")]
     UnknownGame(Uuid),

@@ -196,6 +196,20 @@ struct Inner {
     _temporary: Option<backend::TemporaryFile>,
 }
 
+/// Where a new session comes from, and what that address may make
+/// (issue 45): sessions cost nothing to make, so one address may make
+/// `per_hour` of them in an hour, counted in the database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionOrigin {
+    /// The client's address, as the gateway keys it (IPv4, IPv6 /64).
+    pub client: String,
+    /// Sessions it may make in an hour (at least 1).
+    pub per_hour: u32,
+}
+
+/// The window of [`SessionOrigin::per_hour`].
+pub const SESSION_WINDOW_MS: i64 = 60 * 60 * 1000;
+
 impl Store {
     /// Opens the database at `url` with the default configuration, creating
     /// and migrating it as needed, and starts the writer.
@@ -291,13 +305,30 @@ impl Store {
         name: &str,
         created_at: UnixMillis,
     ) -> Result<(SessionId, SessionToken), StoreError> {
+        self.create_session_from(name, created_at, None).await
+    }
+
+    /// [`Store::create_session`] from `origin`'s address, unless it made
+    /// `origin.per_hour` sessions in the hour before `created_at`
+    /// ([`StoreError::TooManySessions`], nothing written): counted and
+    /// written in one transaction, on every node together (issue 45).
+    pub async fn create_session_from(
+        &self,
+        name: &str,
+        created_at: UnixMillis,
+        origin: Option<&SessionOrigin>,
+    ) -> Result<(SessionId, SessionToken), StoreError> {
         model::check_name("session name", name)?;
+        if let Some(origin) = origin {
+            model::check_name("session origin", &origin.client)?;
+        }
         let (id, token) = token::generate()?;
         self.write(WriteOp::CreateSession {
             id,
             token_hash: token::hash(token.as_str()),
             name: name.to_owned(),
             created_at,
+            origin: origin.cloned(),
         })
         .await?;
         Ok((id, token))

@@ -36,6 +36,9 @@ pub(crate) enum WriteOp {
         token_hash: Vec<u8>,
         name: String,
         created_at: UnixMillis,
+        /// The address it is made from and its budget (issue 45), counted
+        /// with the insert.
+        origin: Option<crate::SessionOrigin>,
     },
     RenameSession {
         id: SessionId,

@@ -327,6 +327,16 @@ impl StoreSessions {
 }
 
 fn session_error(error: StoreError) -> SessionError {
+    if let StoreError::TooManySessions {
+        cap,
+        retry_after_ms,
+    } = error
+    {
+        return SessionError::TooMany {
+            cap,
+            retry_after: std::time::Duration::from_millis(retry_after_ms),
+        };
+    }
     if error.is_transient() || matches!(error, StoreError::Closed) {
         SessionError::Unavailable(error.to_string())
     } else {
@@ -335,14 +345,19 @@ fn session_error(error: StoreError) -> SessionError {
 }
 
 impl SessionStore for StoreSessions {
-    fn create<'a>(
+    fn create_from<'a>(
         &'a self,
         name: &'a str,
+        origin: Option<&'a crate::session::SessionOrigin>,
     ) -> BoxFuture<'a, Result<(Session, SessionToken), SessionError>> {
         Box::pin(async move {
+            let origin = origin.map(|o| splendor_store::SessionOrigin {
+                client: o.client.clone(),
+                per_hour: o.per_hour,
+            });
             let (id, token) = self
                 .store
-                .create_session(name, unix_millis_now())
+                .create_session_from(name, unix_millis_now(), origin.as_ref())
                 .await
                 .map_err(session_error)?;
             let session = Session {

@@ -49,6 +49,7 @@ impl Default for Config {
             max_rooms_per_session: lobby.max_rooms_per_session,
             max_turn_based_rooms_per_session: lobby.max_turn_based_rooms_per_session,
             max_invitations_per_hour: 20,
+            max_sessions_per_ip_per_hour: 100,
             shared_program_names: false,
             ladder_games_per_owner: 2,
             ladder_games_per_address: 8,

@@ -329,6 +329,18 @@ pub struct Config {
     )]
     pub max_invitations_per_hour: u32,
 
+    /// New sessions (players) one client address may make in an hour, on
+    /// every node together (issue 45: a `hello` without a token makes one
+    /// and costs nothing). Resuming with a token never counts. Families
+    /// and schools share an address: keep it well above 20. 0: unlimited.
+    #[arg(
+        long,
+        env = "SPLENDOR_MAX_SESSIONS_PER_IP_PER_HOUR",
+        default_value_t = 100,
+        help_heading = "Players and rooms"
+    )]
+    pub max_sessions_per_ip_per_hour: u32,
+
     /// Programs may share a name (issue 24). By default a program's name
     /// (a session that said "bot":true) is unique among programs, so that
     /// the bots' leaderboard and /api/bots/online name one program each;

@@ -492,6 +492,18 @@ impl Client {
     /// (the client may retry); anything else is internal.
     pub(super) fn reply_session_error(&self, error: &SessionError, id: Option<RequestId>) {
         match error {
+            SessionError::TooMany { cap, retry_after } => {
+                let wait_ms = u64::try_from(retry_after.as_millis())
+                    .unwrap_or(u64::MAX)
+                    .max(1);
+                let words = Words::new("conn-too-many-sessions")
+                    .count("max", *cap)
+                    .count("minutes", wait_ms.div_ceil(60_000));
+                let mut error = ErrorInfo::new(ErrorCode::TooManySessions, self.word(&words), id);
+                error.retry_after_ms = Some(wait_ms);
+                self.state.metrics().intent_rejected(&error.code);
+                self.send(ServerMessage::Error(error));
+            }
             SessionError::Unavailable(_) => self.reply_error(
                 ErrorCode::StorageUnavailable,
                 Words::new("conn-database-away"),

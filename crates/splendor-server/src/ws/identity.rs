@@ -158,7 +158,10 @@ impl Client {
             (None, Some(name)) if hello.bot && !self.program_name_free(&name, &id).await => {
                 return;
             }
-            (None, Some(name)) => match sessions.create(&name).await {
+            (None, Some(name)) => match sessions
+                .create_from(&name, self.session_origin().as_ref())
+                .await
+            {
                 Ok((session, token)) => {
                     // A program's name is unique among programs (issue 24).
                     if hello.bot && !self.claim_program_name(session.id, &name, &id).await {
@@ -407,7 +410,18 @@ impl Client {
 }
 
 impl Client {
-    /// Who this connection is, as bans see it.
+    /// Where a new session of this connection comes from, and what its
+    /// address may make in an hour (issue 45); none for a lifted address
+    /// or a budget of 0 (unlimited).
+    fn session_origin(&self) -> Option<splendor_lobby::SessionOrigin> {
+        let per_hour = self.state.config().max_sessions_per_ip_per_hour;
+        let client = self.budgeted_address()?;
+        (per_hour > 0).then(|| splendor_lobby::SessionOrigin {
+            client: client.as_str().to_owned(),
+            per_hour,
+        })
+    }
+
     /// This connection's address as the per-address budgets count it:
     /// none for an address the host lifted them for
     /// (`SPLENDOR_UNLIMITED_ADDRESSES`). Bans still name it.

@@ -441,6 +441,22 @@ fn postgres_kind(code: &str) -> Kind {
 }
 
 /// The u64 seed stored bit for bit in a signed 64-bit column.
+/// Issue 45: `origin` made its hour's sessions; the oldest of them
+/// (`oldest`, Unix ms) leaves the hour first.
+pub(crate) fn too_many_sessions(
+    origin: &crate::SessionOrigin,
+    oldest: Option<i64>,
+    now: i64,
+) -> StoreError {
+    let free_at = oldest.map_or(now + crate::SESSION_WINDOW_MS, |o| {
+        o + crate::SESSION_WINDOW_MS
+    });
+    StoreError::TooManySessions {
+        cap: origin.per_hour,
+        retry_after_ms: u64::try_from(free_at - now).unwrap_or(0).max(1),
+    }
+}
+
 pub(crate) fn seed_to_db(seed: u64) -> i64 {
     i64::from_ne_bytes(seed.to_ne_bytes())
 }

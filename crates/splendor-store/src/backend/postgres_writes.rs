@@ -224,16 +224,42 @@ async fn apply(conn: &mut Conn, op: &WriteOp) -> Applied {
             token_hash,
             name,
             created_at,
+            origin,
         } => {
+            // Issue 45: the address's sessions of the last hour, counted
+            // under a lock of the address's own for this transaction, so
+            // that nodes making sessions at once count each other.
+            if let Some(origin) = origin {
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 45))")
+                    .bind(format!("sessions from {}", origin.client))
+                    .execute(&mut *conn)
+                    .await?;
+                let (made, oldest): (i64, Option<i64>) = sqlx::query_as(
+                    "SELECT COUNT(*), MIN(created_at) FROM sessions \
+                     WHERE created_from = $1 AND created_at > $2",
+                )
+                .bind(origin.client.as_str())
+                .bind(created_at - crate::SESSION_WINDOW_MS)
+                .fetch_one(&mut *conn)
+                .await?;
+                if made >= i64::from(origin.per_hour) {
+                    return Ok(Err(crate::backend::too_many_sessions(
+                        origin,
+                        oldest,
+                        *created_at,
+                    )));
+                }
+            }
             sqlx::query(
-                "INSERT INTO sessions (id, token_hash, name, created_at, player_id) \
-                 VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO sessions (id, token_hash, name, created_at, player_id, created_from) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(id.0)
             .bind(token_hash.as_slice())
             .bind(name.as_str())
             .bind(*created_at)
             .bind(crate::player_id(*id))
+            .bind(origin.as_ref().map(|o| o.client.as_str()))
             .execute(&mut *conn)
             .await?;
             Ok(Ok(()))

@@ -76,17 +76,39 @@ pub(crate) fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Applied {
             token_hash,
             name,
             created_at,
+            origin,
         } => {
+            // Issue 45: the address's sessions of the last hour, counted in
+            // the writer's transaction (the one writer: no race).
+            if let Some(origin) = origin {
+                let since = created_at - crate::SESSION_WINDOW_MS;
+                let (made, oldest): (i64, Option<i64>) = tx
+                    .prepare_cached(
+                        "SELECT COUNT(*), MIN(created_at) FROM sessions \
+                         WHERE created_from = ?1 AND created_at > ?2",
+                    )?
+                    .query_row(params![origin.client, since], |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })?;
+                if made >= i64::from(origin.per_hour) {
+                    return Ok(Err(crate::backend::too_many_sessions(
+                        origin,
+                        oldest,
+                        *created_at,
+                    )));
+                }
+            }
             tx.prepare_cached(
-                "INSERT INTO sessions (id, token_hash, name, created_at, player_id) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO sessions (id, token_hash, name, created_at, player_id, created_from) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![
                 id.0,
                 token_hash,
                 name,
                 created_at,
-                crate::player_id(*id)
+                crate::player_id(*id),
+                origin.as_ref().map(|o| o.client.as_str())
             ])?;
             Ok(Ok(()))
         }

@@ -264,6 +264,10 @@ invite-yourself = du kannst dich nicht selbst einladen
 block-yourself = du kannst dich nicht selbst blockieren
 block-too-many = du blockierst schon { $max } Spieler, mehr geht nicht; gib zuerst einen frei
 invite-already-seated = dieser Spieler sitzt schon in diesem Raum
+conn-too-many-sessions = höchstens { $max } neue Spieler pro Stunde von einer Adresse; komm mit deinem gespeicherten Spieler zurück oder versuche es in { $minutes ->
+    [one] 1 Minute
+   *[other] { $minutes } Minuten
+} wieder
 invite-too-many = höchstens { $max } Einladungen pro Stunde; versuche es in { $minutes ->
     [one] 1 Minute
    *[other] { $minutes } Minuten

@@ -252,6 +252,10 @@ invite-yourself = you cannot invite yourself
 block-yourself = you cannot block yourself
 block-too-many = you block { $max } players already, the most there may be; unblock one first
 invite-already-seated = that player already sits in this room
+conn-too-many-sessions = at most { $max } new players an hour from one address; come back with your saved player, or try again in { $minutes ->
+    [one] 1 minute
+   *[other] { $minutes } minutes
+}
 invite-too-many = at most { $max } invitations an hour; try again in { $minutes ->
     [one] 1 minute
    *[other] { $minutes } minutes

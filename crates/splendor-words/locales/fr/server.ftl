@@ -265,6 +265,10 @@ invite-yourself = vous ne pouvez pas vous inviter vous-même
 block-yourself = vous ne pouvez pas vous bloquer vous-même
 block-too-many = vous bloquez déjà { $max } joueurs, le plus permis ; débloquez-en un d'abord
 invite-already-seated = ce joueur est déjà assis dans cette salle
+conn-too-many-sessions = au plus { $max } nouveaux joueurs par heure depuis une même adresse ; revenez avec votre joueur enregistré, ou réessayez dans { $minutes ->
+    [one] 1 minute
+   *[other] { $minutes } minutes
+}
 invite-too-many = au plus { $max } invitations par heure ; réessayez dans { $minutes ->
     [one] 1 minute
    *[other] { $minutes } minutes

@@ -267,6 +267,10 @@ invite-yourself = je kunt jezelf niet uitnodigen
 block-yourself = je kunt jezelf niet blokkeren
 block-too-many = je blokkeert al { $max } spelers, het meeste dat mag; deblokkeer er eerst een
 invite-already-seated = die speler zit al in deze kamer
+conn-too-many-sessions = hoogstens { $max } nieuwe spelers per uur vanaf één adres; kom terug met je bewaarde speler, of probeer het opnieuw over { $minutes ->
+    [one] 1 minuut
+   *[other] { $minutes } minuten
+}
 invite-too-many = hoogstens { $max } uitnodigingen per uur; probeer het opnieuw over { $minutes ->
     [one] 1 minuut
    *[other] { $minutes } minuten

@@ -519,5 +519,12 @@ fn invite_messages(corpus: &mut Corpus) {
                 .count("max", 20u64)
                 .count("minutes", minutes),
         );
+        // Issue 45: an address's new sessions (ws/client.rs).
+        corpus.add(
+            "hello",
+            Words::new("conn-too-many-sessions")
+                .count("max", 100u64)
+                .count("minutes", minutes),
+        );
     }
 }
