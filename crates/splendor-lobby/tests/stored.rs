@@ -581,3 +581,37 @@ async fn restore_finishes_over_games_skips_abandoned_ones_and_reports_broken_one
         );
     }
 }
+
+/// A game the store finished before its end by the rules (deserted,
+/// R12.6, or ended by the operators) is not played on after a restart: its
+/// room closed when it ended (a review found it restored as running, every
+/// move then refused by the store).
+#[tokio::test]
+async fn a_game_ended_before_its_end_is_not_played_on_after_a_restart() {
+    let db = Db::new();
+    let store = db.open().await;
+    let sessions = StoreSessions::new(store.clone());
+    let now = unix_millis_now();
+    let (deserted, log) = store_game(&store, &sessions, "FFFFF", 6, 5, now).await;
+    let mut game = splendor_rules::Game::new(2, splendor_rules::Options::default(), 6).unwrap();
+    for action in &log {
+        let seat = game.to_act().unwrap();
+        game.apply(seat, *action).unwrap();
+    }
+    let json = splendor_lobby::stored::format::result_json(&game.deserted());
+    store
+        .finish_game_unrated(deserted, &json, now)
+        .await
+        .unwrap();
+
+    let lobby = lobby_over(&store);
+    let summary = restore(&lobby, &store).await.unwrap();
+    assert_eq!(summary.restored, 0, "{summary:?}");
+    assert_eq!(summary.failed, 0, "{summary:?}");
+    assert!(lobby.find("FFFFF").is_err(), "no room plays it on");
+    // Its replay is the deserted one and verifies.
+    let stored = store.game(deserted).await.unwrap().unwrap();
+    let replay = splendor_lobby::stored::replay_of(&stored).unwrap().unwrap();
+    assert_eq!(replay.result.end(), splendor_rules::End::Deserted);
+    splendor_replay::verify(&replay).unwrap();
+}

@@ -448,14 +448,17 @@ pub struct GameResult {
 }
 
 impl GameResult {
-    /// Whether two results say the same, a result recorded before endings
-    /// were (no `end`) taken for what it says ([`GameResult::end`]).
+    /// Whether two results say the same. A result recorded before endings
+    /// were (no `end`) says nothing of how the game ended beyond its other
+    /// fields, so its ending is not compared: an inferred one could differ
+    /// from the one its log leads to (a resignation that ended a game in
+    /// which someone had 15 points, R13.2).
     pub fn same_as(&self, other: &GameResult) -> bool {
         self.ranking == other.ranking
             && self.winners == other.winners
             && self.deadlock == other.deadlock
             && self.resigned == other.resigned
-            && self.end() == other.end()
+            && (self.end.is_none() || other.end.is_none() || self.end == other.end)
     }
 
     /// How the game ended: as recorded, or inferred for a result recorded
@@ -577,6 +580,9 @@ pub enum SetupError {
     /// A snapshot that breaks an invariant of the engine; the text says which.
     #[error("invalid snapshot: {0}")]
     Snapshot(String),
+    /// Rulings this server does not know (a game of a later server).
+    #[error("the game is played by rulings {0}, which this server does not know")]
+    UnknownRulings(u16),
 }
 
 impl fmt::Display for Action {

@@ -98,6 +98,9 @@ pub fn seat_order(players: u8, seed: u64) -> Result<Vec<u8>, SetupError> {
 /// Index 0 of a shuffled deck is its top; the top four are dealt face up.
 pub(crate) fn seeded_game(players: u8, options: Options, seed: u64) -> Result<Game, SetupError> {
     check_players(players)?;
+    if !options.rulings.is_known() {
+        return Err(SetupError::UnknownRulings(options.rulings.0));
+    }
     if let Some(first) = options.first_seat {
         check_first_seat(players, first)?;
     }

@@ -313,9 +313,10 @@ fn check_phase(game: &Game) -> Result<(), String> {
             game.rulings.0
         ));
     }
+    // The 25th idle round ends the game (R11.6), whatever ended it first
+    // at that round's end (a full round of passes is R11.2's deadlock).
     if game.idle_rounds > crate::NO_PROGRESS_ROUNDS
-        || (game.idle_rounds == crate::NO_PROGRESS_ROUNDS
-            && game.ended != Some(crate::End::NoProgress))
+        || (game.idle_rounds == crate::NO_PROGRESS_ROUNDS && game.ended.is_none())
     {
         return Err(format!(
             "{} rounds without progress (R11.6)",

@@ -180,3 +180,56 @@ fn r11_6_a_snapshot_keeps_the_count_and_the_rulings() {
     let old: Snapshot = serde_json::from_value(json).expect("reads");
     assert_eq!(old.rulings, Rulings::FIRST);
 }
+
+#[test]
+fn a_result_of_before_is_the_same_whatever_ending_its_log_leads_to() {
+    use splendor_rules::{GameResult, Standing};
+    // A resignation ended this game (R13.2) while a bot had 16 points: a
+    // result of before (no `end`) would be inferred as on points. It is
+    // the same result as the one its replay computes (a review found the
+    // replay of such a game refused).
+    let recorded = GameResult {
+        ranking: vec![
+            Standing {
+                seat: 1,
+                points: 16,
+                cards: 9,
+                rank: 1,
+            },
+            Standing {
+                seat: 0,
+                points: 4,
+                cards: 3,
+                rank: 2,
+            },
+        ],
+        winners: vec![1],
+        deadlock: false,
+        resigned: vec![0],
+        end: None,
+    };
+    let replayed = GameResult {
+        end: Some(End::Resigned),
+        ..recorded.clone()
+    };
+    assert!(recorded.same_as(&replayed) && replayed.same_as(&recorded));
+    assert_eq!(recorded.end(), End::Points, "inferred");
+    // Two recorded endings are compared.
+    let on_points = GameResult {
+        end: Some(End::Points),
+        ..recorded.clone()
+    };
+    assert!(!on_points.same_as(&replayed));
+}
+
+#[test]
+fn unknown_rulings_set_up_no_game() {
+    let options = splendor_rules::Options {
+        rulings: Rulings(9),
+        ..splendor_rules::Options::default()
+    };
+    assert_eq!(
+        Game::new(2, options, 1),
+        Err(splendor_rules::SetupError::UnknownRulings(9))
+    );
+}

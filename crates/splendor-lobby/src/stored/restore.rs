@@ -255,6 +255,12 @@ pub(super) async fn restore_one(
     })
     .map_err(|e| e.to_string())?;
     let mut finished_ago = None;
+    // A game the store has finished before its end by the rules (the
+    // operators ended it, or it was deserted, R12.6): its room closed when
+    // it ended; it is not played on.
+    if game.result().is_none() && stored.finished.is_some() {
+        return Ok(Restored::Finished);
+    }
     if let Some(result) = game.result() {
         let finished_at = match &stored.finished {
             Some(finished) => finished.finished_at,
