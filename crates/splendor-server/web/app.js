@@ -196,6 +196,9 @@ function connect() {
   };
   ws.onclose = (e) => {
     if (S.ws !== ws) return;
+    // A connection asked for a node that would not take it (full, or
+    // gone): the next one is balanced as usual.
+    if (!S.identified) S.toNode = null;
     S.ws = null;
     S.identified = false;
     S.pending = false;

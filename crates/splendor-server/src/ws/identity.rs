@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use splendor_lobby::{LobbyError, RoomSeat, Session};
+use splendor_lobby::{LobbyError, RoomSeat, Session, SessionError};
 use splendor_protocol::{
     ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome, Words,
 };
@@ -168,6 +168,11 @@ impl Client {
                         return;
                     }
                     (session, token.expose().to_owned(), false)
+                }
+                // A budget's refusal is the stranger's doing: counted in
+                // the metrics (intent_rejected), not logged each time.
+                Err(e @ SessionError::TooMany { .. }) => {
+                    return self.reply_session_error(&e, id);
                 }
                 Err(e) => {
                     warn!(error = %e, "session creation failed");
