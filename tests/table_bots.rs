@@ -342,3 +342,65 @@ async fn starts_at_once_and_tables_left_by_their_person_are_capped_too() {
         "the cap of 2 holds: the left table and one more"
     );
 }
+
+/// Issue 45, defect 3: the cap on tables of bots only holds while they
+/// play, not only at their start. Three people of one address each sit at
+/// a table with a strong bot, start it (a person at the table: not capped
+/// then) and leave; the stand-in plays their seats and the bots play on
+/// (before: 30 of 30 such tables of strong bots from one address took the
+/// pool). Their moves now think within the address's budget (here 1 at a
+/// time, with four threads free): moves waited for their turn, and every
+/// game still ends.
+#[tokio::test]
+async fn tables_left_by_the_people_who_started_them_think_within_their_address_budget() {
+    let server = TestServer::start_with(Config {
+        max_bot_tables_per_ip: 1,
+        bot_threads: 4,
+        // The stand-in plays an away seat at once (tests only).
+        min_grace: Some(std::time::Duration::from_millis(5)),
+        ..config()
+    })
+    .await;
+    let mut watchers = Vec::new();
+    let mut people = Vec::new();
+    for i in 0..3 {
+        let mut person = TestClient::join_server(&server, &format!("p{i}")).await;
+        let room = person
+            .request(json!({
+                "type": "create", "seats": 2,
+                "clock": {"initial_s": 300, "increment_s": 0}, "stand_in_when_away": true
+            }))
+            .await;
+        assert_eq!(room["type"], "room", "{room}");
+        let code = room["code"].as_str().unwrap().to_owned();
+        let added = person
+            .request(json!({"type": "add_bot", "level": "strong"}))
+            .await;
+        assert_eq!(added["type"], "room", "{added}");
+        let mut watcher = TestClient::join_server(&server, &format!("w{i}")).await;
+        watcher
+            .request(json!({"type": "join", "code": code, "as": "spectator"}))
+            .await;
+        let started = person
+            .request(json!({"type": "start", "seat_order": "joined"}))
+            .await;
+        assert_eq!(started["status"], "playing", "{started}");
+        watchers.push(watcher);
+        people.push(person);
+    }
+    // Everyone leaves: three tables of bots only from one address.
+    for person in people {
+        person.disconnect().await;
+    }
+    for watcher in &mut watchers {
+        let result = watcher.recv_type("result").await;
+        assert!(result["ranking"].is_array(), "{result}");
+    }
+    let (status, metrics) = server.http_get("/metrics").await;
+    assert_eq!(status, 200);
+    let waited = splendor_e2e::metric_value(&metrics, "splendor_bot_table_waits_total");
+    assert!(
+        waited > 0.0,
+        "no move waited for its address's turn: {waited}"
+    );
+}

@@ -25,6 +25,7 @@
 //!   with their wire codes.
 #![forbid(unsafe_code)]
 
+mod bot_tables;
 pub mod config;
 pub mod conn;
 pub mod directory;

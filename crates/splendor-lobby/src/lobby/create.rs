@@ -422,6 +422,7 @@ impl Lobby {
             create.conn.into_iter().collect(),
             (self.inner.persistence.clone(), self.fence(&lease)),
             (self.inner.stats.clone(), occupancy.clone()),
+            client.clone(),
         );
         rooms.insert(
             code,
@@ -509,6 +510,7 @@ impl Lobby {
             Vec::new(),
             (self.inner.persistence.clone(), self.fence(&lease)),
             (self.inner.stats.clone(), occupancy.clone()),
+            None,
         );
         rooms.insert(
             code,

@@ -204,10 +204,10 @@ impl Lobby {
                 started_at: splendor_store::unix_millis_now(),
                 stopping: std::sync::atomic::AtomicBool::new(false),
                 next_instance: AtomicU64::new(1),
-                stats: Arc::new(Stats::new(ThinkPool::new(
-                    config.think_threads,
-                    config.strong_budget,
-                ))),
+                stats: Arc::new(Stats::new(
+                    ThinkPool::new(config.think_threads, config.strong_budget),
+                    config.max_bot_tables_per_ip,
+                )),
                 waiters: crate::waiters::Waiters::default(),
             }),
         }
@@ -476,6 +476,7 @@ impl Lobby {
             bot_actions: stats.bot_actions.load(Ordering::Relaxed),
             stand_in_actions: stats.stand_in_actions.load(Ordering::Relaxed),
             clock_timeouts: stats.clock_timeouts.load(Ordering::Relaxed),
+            bot_table_waits: stats.bot_tables.waited(),
             lease_renewals_failed: stats.renewals_failed.load(Ordering::Relaxed),
             leases_lost: stats.leases_lost.load(Ordering::Relaxed),
             think_time: stats.pool.histogram(),

@@ -26,6 +26,8 @@ pub(crate) struct Stats {
     pub(crate) action_latency: Timings,
     /// Where the rooms' notices go, once the server set it (issue 25).
     pub(crate) notifier: std::sync::OnceLock<Arc<dyn crate::notify::Notifier>>,
+    /// The tables of bots only of each address (issue 45).
+    pub(crate) bot_tables: Arc<crate::bot_tables::BotTables>,
 }
 
 /// Upper bounds of the action latency histogram, in seconds.
@@ -35,12 +37,12 @@ const ACTION_LATENCY_BUCKETS: [f64; 10] = [
 
 impl Default for Stats {
     fn default() -> Stats {
-        Stats::new(ThinkPool::new(1, splendor_ai::Budget::STRONG))
+        Stats::new(ThinkPool::new(1, splendor_ai::Budget::STRONG), 0)
     }
 }
 
 impl Stats {
-    pub(crate) fn new(pool: ThinkPool) -> Stats {
+    pub(crate) fn new(pool: ThinkPool, bot_tables_per_client: usize) -> Stats {
         Stats {
             games_started: AtomicU64::new(0),
             games_finished: AtomicU64::new(0),
@@ -53,6 +55,7 @@ impl Stats {
             pool,
             action_latency: Timings::new(&ACTION_LATENCY_BUCKETS),
             notifier: std::sync::OnceLock::new(),
+            bot_tables: crate::bot_tables::BotTables::new(bot_tables_per_client),
         }
     }
 }
@@ -78,6 +81,9 @@ pub struct LobbyStats {
     pub stand_in_actions: u64,
     /// Turn clocks that ran out (R12.2).
     pub clock_timeouts: u64,
+    /// Moves of tables of bots only that waited for their address's turn
+    /// to think (issue 45).
+    pub bot_table_waits: u64,
     /// In a cluster: lease renewals that failed (the database could not be
     /// reached); the room plays on and is renewed next round, unless its
     /// lease ran out meanwhile.

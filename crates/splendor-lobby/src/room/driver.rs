@@ -62,6 +62,10 @@ pub(crate) struct Driver {
     occupancy: Arc<Occupancy>,
     /// When the `act` being handled reached the room.
     act_started: Option<Instant>,
+    /// The address the room was made from, whose tables of bots only
+    /// think within a budget (issue 45); `None` for a room of no counted
+    /// address.
+    client: Option<crate::ClientKey>,
 }
 
 /// The driver's clock, as the core takes it (tokio's, so that tests with
@@ -78,6 +82,7 @@ impl Driver {
         conns: Vec<Connection>,
         (persistence, fence): (Arc<dyn Persistence>, Option<u64>),
         (stats, occupancy): (Arc<Stats>, Arc<Occupancy>),
+        client: Option<crate::ClientKey>,
     ) -> (Driver, watch::Receiver<RoomSummary>) {
         let (summary, summary_rx) = watch::channel(core.summary().clone());
         let driver = Driver {
@@ -93,6 +98,7 @@ impl Driver {
             thinking: None,
             occupancy,
             act_started: None,
+            client,
         };
         (driver, summary_rx)
     }
@@ -262,7 +268,22 @@ impl Driver {
             }),
             Effect::Think(job) => {
                 let pool = self.stats.pool.clone();
-                self.thinking = Some(Box::pin(async move { pool.think(*job).await }));
+                // Issue 45: with no person connected the room is a table
+                // of bots only, and its move thinks within its address's
+                // budget; with one, it does not wait.
+                let gate = match &self.client {
+                    Some(client) if !job.for_people => {
+                        Some((self.stats.bot_tables.clone(), client.clone()))
+                    }
+                    _ => None,
+                };
+                self.thinking = Some(Box::pin(async move {
+                    let _turn = match gate {
+                        Some((gate, client)) => Some(gate.turn(&client).await),
+                        None => None,
+                    };
+                    pool.think(*job).await
+                }));
             }
             Effect::Notify(notice) => {
                 if let Some(notifier) = self.stats.notifier.get() {

@@ -102,6 +102,11 @@ impl Collector for LobbyCollector {
                 "Turn clocks that ran out (R12.2)",
                 stats.clock_timeouts,
             ),
+            (
+                "bot_table_waits",
+                "Moves of tables of bots only that waited for their address's turn to think",
+                stats.bot_table_waits,
+            ),
         ] {
             let counter = ConstCounter::new(value);
             let metric = encoder.encode_descriptor(name, help, None, counter.metric_type())?;

@@ -25,6 +25,7 @@
 //! | `splendor_actions_applied_total` | counter | |
 //! | `splendor_store_commit_seconds` | histogram | `op` |
 //! | `splendor_bot_actions_total`, `splendor_stand_in_actions_total`, `splendor_clock_timeouts_total` | counter | |
+//! | `splendor_bot_table_waits_total` | counter | | moves of tables of bots only that waited for their address's turn to think (issue 45) |
 //! | `splendor_bot_think_seconds`, `splendor_action_latency_seconds` | histogram | |
 //! | `splendor_players` | gauge | `state` |
 //! | `splendor_bots`, `splendor_spectators`, `splendor_games_restored` | gauge | |
