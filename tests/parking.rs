@@ -431,3 +431,58 @@ async fn a_parked_games_chat_comes_back_with_it_without_a_forgotten_players_line
     let history = ann.recv_type("chat_history").await;
     assert_eq!(history["lines"].as_array().unwrap().len(), 3, "{history}");
 }
+
+/// Issue 45: an address's parked games count in its budget of unfinished
+/// rooms. Fresh sessions of one address each start a turn-based game
+/// against a bot and leave; the games park (their rooms close), and
+/// before, the address could start as many again, and again: the store
+/// filled with parked games. Now, with a budget of 3, the three parked
+/// games hold it: a fourth is refused `too_many_rooms_from_address`, and
+/// another address still plays.
+#[tokio::test]
+async fn an_addresss_parked_games_count_in_its_budget_of_rooms() {
+    let server = TestServer::start_with(Config {
+        client_ip_header: Some("x-forwarded-for".into()),
+        max_rooms_per_ip: 3,
+        ..config(1)
+    })
+    .await;
+    let start_and_leave = |from: &'static str, n: usize| {
+        let server = &server;
+        async move {
+            let mut client = TestClient::connect_with_headers(
+                server,
+                &format!("t{n}"),
+                &[("X-Forwarded-For", from)],
+            )
+            .await
+            .expect("connected");
+            client.hello().await;
+            let room = client
+                .request(
+                    json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 86_400}}),
+                )
+                .await;
+            if room["type"] == "error" {
+                return room;
+            }
+            client
+                .request(json!({"type": "add_bot", "level": "greedy"}))
+                .await;
+            let started = client.request(json!({"type": "start"})).await;
+            assert_eq!(started["status"], "playing", "{started}");
+            client.request(json!({"type": "leave"})).await;
+            room
+        }
+    };
+    for n in 0..3 {
+        let room = start_and_leave("203.0.113.50", n).await;
+        assert_eq!(room["type"], "room", "{room}");
+    }
+    // All three parked: no room runs them.
+    rooms_running(&server, 0.0).await;
+    let refused = start_and_leave("203.0.113.50", 3).await;
+    assert_eq!(refused["code"], "too_many_rooms_from_address", "{refused}");
+    let other = start_and_leave("198.51.100.50", 4).await;
+    assert_eq!(other["type"], "room", "{other}");
+}

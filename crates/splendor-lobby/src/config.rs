@@ -127,6 +127,7 @@ impl LobbyConfig {
             bot_delay: self.bot_delay,
             min_grace: self.min_grace,
             deserted_after: self.deserted_after,
+            origin: None,
             park_after: self.park_after,
             // Node 0 is a single server's: it names no node.
             node: (self.node.0 != 0).then_some(self.node.0),

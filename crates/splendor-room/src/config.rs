@@ -39,6 +39,11 @@ pub struct RoomConfig {
     /// ends deserted: 2 minutes ([`crate::deserted::DESERTED_AFTER`]).
     /// Only tests lower it.
     pub deserted_after: Duration,
+    /// The client address the room was made from (the gateway's key, an
+    /// opaque text here), kept with its game when it parks so that a
+    /// parked game still counts in its address's budget (issue 45); `None`
+    /// for a room of no counted address, and for restored rooms.
+    pub origin: Option<String>,
     /// The node that runs the room, when the server runs as several nodes
     /// (`room` says it, so that a client may reconnect to it); `None` on a
     /// single server.
@@ -57,6 +62,7 @@ impl Default for RoomConfig {
             min_grace: crate::clock::MIN_GRACE,
             park_after: None,
             deserted_after: crate::deserted::DESERTED_AFTER,
+            origin: None,
             node: None,
         }
     }

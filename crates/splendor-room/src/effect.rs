@@ -185,6 +185,9 @@ pub enum Write {
         /// The chat the room keeps, oldest first, with each line's author
         /// (issue 23: a parked game's conversation comes back with it).
         chat: Vec<(SessionId, ChatInfo)>,
+        /// The address the room was made from (issue 45:
+        /// [`crate::config::RoomConfig::origin`]).
+        origin: Option<String>,
     },
 }
 

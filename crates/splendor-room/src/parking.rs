@@ -57,6 +57,7 @@ impl RoomCore {
             room: self.code,
             deadline,
             chat: self.kept_lines().cloned().collect(),
+            origin: self.config.origin.clone(),
         };
         self.write(write, Pending::Park);
     }

@@ -40,8 +40,14 @@ impl Store {
         (deadline_at, now): (UnixMillis, UnixMillis),
         epoch: Option<u64>,
     ) -> Result<(), StoreError> {
-        self.park_room_with_chat(code, game, (deadline_at, now), epoch, None)
+        self.park_room_with_chat(code, game, (deadline_at, now), epoch, None, None)
             .await
+    }
+
+    /// How many games are parked whose rooms were made from `client`
+    /// (issue 45: they count in its budget of unfinished rooms).
+    pub async fn parked_from(&self, client: &str) -> Result<u64, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::parked_from(pool, client).await)
     }
 
     /// [`Store::park_room`] with the chat its room kept (issue 23).
@@ -52,9 +58,10 @@ impl Store {
         (deadline_at, now): (UnixMillis, UnixMillis),
         epoch: Option<u64>,
         chat: Option<&str>,
+        client: Option<&str>,
     ) -> Result<(), StoreError> {
         let epoch = epoch.map(|e| i64::try_from(e).unwrap_or(i64::MAX));
-        dispatch!(&self.inner.pool, pool, q => q::park_room(pool, code, game, (deadline_at, now), epoch, chat).await)
+        dispatch!(&self.inner.pool, pool, q => q::park_room(pool, code, game, (deadline_at, now), epoch, (chat, client)).await)
     }
 
     /// Moves the deadline of a parked game that could not be loaded to

@@ -615,6 +615,7 @@ async fn a_parked_games_chat_is_kept_with_it_and_a_forgotten_players_lines_go(db
             (5_000, 1_000),
             None,
             Some(&chat),
+            None,
         )
         .await
         .unwrap();

@@ -279,6 +279,15 @@ impl Lobby {
         if create.clock.is_some_and(|c| c.clock.is_per_move()) && !create.matched {
             elsewhere.own += self.parked_seats_of(create.host.id).await;
         }
+        // And an address's parked games count in its budget of unfinished
+        // rooms (issue 45: they have no room, and its sessions made new
+        // ones as fast as the old ones parked).
+        if let Some(client) = &create.client
+            && self.inner.config.max_rooms_per_ip > 0
+            && !create.matched
+        {
+            elsewhere.unfinished_from_client += self.parked_from(client).await;
+        }
         let lease = self.claim_fresh_code().await?;
         let made = self.install(create, lease, elsewhere);
         if made.is_err() {
@@ -410,7 +419,11 @@ impl Lobby {
                     rated: create.rated,
                     matched: create.matched,
                     clock: create.clock,
-                    config: self.room_config(),
+                    config: splendor_room::RoomConfig {
+                        // Kept with its game if it parks (issue 45).
+                        origin: client.as_ref().map(|c| c.as_str().to_owned()),
+                        ..self.room_config()
+                    },
                 },
                 rng_seed,
                 tokio::time::Instant::now().into_std(),

@@ -228,6 +228,7 @@ impl StorePersistence {
                     room,
                     deadline,
                     chat,
+                    origin,
                 } => {
                     // The deadline as a wall-clock time (R12.5).
                     let now = unix_millis_now();
@@ -243,6 +244,7 @@ impl StorePersistence {
                             (at, now),
                             fence,
                             chat.as_deref(),
+                            origin.as_deref(),
                         )
                         .await
                         .map_err(persist_error)

@@ -187,6 +187,22 @@ impl Lobby {
         }
     }
 
+    /// How many parked games were made from `client` (0 without a store,
+    /// or when the store cannot say: like the per-session count, a
+    /// courtesy, not a guard).
+    pub(crate) async fn parked_from(&self, client: &crate::ClientKey) -> usize {
+        let Some(store) = self.inner_parked() else {
+            return 0;
+        };
+        match store.parked_from(client.as_str()).await {
+            Ok(n) => usize::try_from(n).unwrap_or(0),
+            Err(e) => {
+                warn!(error = %e, "cannot count an address's parked games");
+                0
+            }
+        }
+    }
+
     /// Whether a game is parked under `code` (a store that cannot say
     /// counts as yes: a new room then draws another code).
     pub(crate) async fn is_parked(&self, code: RoomCode) -> bool {

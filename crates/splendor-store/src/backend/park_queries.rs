@@ -20,18 +20,18 @@ pub(crate) async fn park_room(
     game: Uuid,
     (deadline_at, now): (i64, i64),
     epoch: Option<i64>,
-    chat: Option<&str>,
+    (chat, client): (Option<&str>, Option<&str>),
 ) -> Result<(), StoreError> {
     // Fenced (several nodes): only while the room's lease is this epoch,
     // in the statement itself, as an append is.
     let done = sqlx::query(
-        "INSERT INTO parked_rooms (room_code, game_id, deadline_at, parked_at, swept_at, chat) \
-         SELECT $1, $2, $3, $4, NULL, $6 \
+        "INSERT INTO parked_rooms (room_code, game_id, deadline_at, parked_at, swept_at, chat, client) \
+         SELECT $1, $2, $3, $4, NULL, $6, $7 \
          WHERE $5 IS NULL OR EXISTS (SELECT 1 FROM room_leases l \
                                      WHERE l.room_code = $1 AND l.epoch = $5) \
          ON CONFLICT (room_code) DO UPDATE SET game_id = excluded.game_id, \
          deadline_at = excluded.deadline_at, parked_at = excluded.parked_at, swept_at = NULL, \
-         chat = excluded.chat",
+         chat = excluded.chat, client = excluded.client",
     )
     .bind(code)
     .bind(game)
@@ -39,6 +39,7 @@ pub(crate) async fn park_room(
     .bind(now)
     .bind(epoch)
     .bind(chat)
+    .bind(client)
     .execute(pool)
     .await
     .map_err(|e| classify(BACKEND, e))?;
@@ -49,6 +50,15 @@ pub(crate) async fn park_room(
         });
     }
     Ok(())
+}
+
+pub(crate) async fn parked_from(pool: &Pool<Db>, client: &str) -> Result<u64, StoreError> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM parked_rooms WHERE client = $1")
+        .bind(client)
+        .fetch_one(pool)
+        .await
+        .map_err(|e| classify(BACKEND, e))?;
+    Ok(u64::try_from(n).unwrap_or(0))
 }
 
 pub(crate) async fn postpone_parked(
