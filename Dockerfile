@@ -19,6 +19,8 @@ COPY Cargo.toml Cargo.lock ./
 COPY crates ./crates
 COPY migrations ./migrations
 COPY tests/support ./tests/support
+# The rules the server serves at /rules.md (embedded at compile time).
+COPY docs/RULES.md ./docs/RULES.md
 # The crate registry and the build directory live in BuildKit cache mounts
 # that outlast the build: after a source change only our own crates are
 # compiled again, not every dependency (about 7 minutes saved on 2 cores).

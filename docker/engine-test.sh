@@ -1,0 +1,141 @@
+#!/bin/bash
+# The real image in a real container engine (issue 48, first part): podman
+# with runc, on this machine, with nothing of the machine's configuration
+# changed (CONTAINERS_CONF points at docker/engine/containers.conf).
+#
+#   bash docker/engine-test.sh      # from the repository's root
+#
+# 1. The base images the Dockerfile names, made locally when missing (no
+#    registry is reachable here): `debian:bookworm-slim` and
+#    `rust:1.95-slim-bookworm` from Debian's packages with mmdebstrap, the
+#    second with this machine's Rust toolchain copied in. They trust the
+#    certificate authorities this machine adds to Debian's
+#    (/usr/local/share/ca-certificates), as a host's network may need: the
+#    Dockerfile's own steps reach Debian's archive and the crate registry
+#    from inside the build, as on a host. Kept in podman's storage between
+#    runs, as a CI cache would keep them.
+# 2. The real Dockerfile, unchanged, built (its cache mounts kept between
+#    runs: after a change of our crates only they are compiled again), in
+#    Docker's image format: the OCI format has no HEALTHCHECK, and podman
+#    drops it from an OCI image (a host building with podman must say
+#    `--format docker`).
+# 3. The image run as a host runs it: a named volume on /data, the port
+#    published; it runs as its own user (uid 10001), writes its database in
+#    the volume, its HEALTHCHECK passes, the page is served, two programs
+#    (splendor-bot, from outside the container) play a rated game through
+#    the published port, and `podman stop` ends it gracefully (exit 0)
+#    within its grace period. Its size and cold start are reported.
+#
+# Still to come (issue 48): a restart keeping a game, the compose files
+# (compose.yml, compose.cluster.yml with HAProxy, PostgreSQL and NATS), and
+# wiring this into .ci/run.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+export CONTAINERS_CONF="$root/docker/engine/containers.conf"
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+bot="$target_dir/debug/splendor-bot"
+mirror=${SPLENDOR_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+image=localhost/splendor-server:engine-test
+name=splendor-engine-test
+volume=splendor-engine-test-data
+work=$(mktemp -d)
+started=$(date +%s)
+
+step() { echo "==== $* ($(( $(date +%s) - started )) s)"; }
+fail() { echo "!!!! engine test FAILED: $*" >&2; podman logs "$name" 2>&1 | tail -20 >&2 || true; exit 1; }
+cleanup() {
+  podman rm -f "$name" >/dev/null 2>&1 || true
+  podman volume rm -f "$volume" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for tool in podman runc mmdebstrap; do
+  command -v "$tool" >/dev/null || fail "$tool is missing (Debian: apt-get install podman runc mmdebstrap)"
+done
+[ -x "$bot" ] || fail "$bot is missing: cargo build -p splendor-bot"
+
+# The machine's extra certificate authorities, into an image's trust store.
+ca_hook='if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+  cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/";
+  chroot "$1" update-ca-certificates >/dev/null; fi'
+
+step "base image debian:bookworm-slim"
+if ! podman image exists docker.io/library/debian:bookworm-slim; then
+  mmdebstrap --quiet --variant=minbase --include=ca-certificates \
+    --customize-hook="$ca_hook" bookworm "$work/debian.tar" "$mirror"
+  podman import --quiet --change 'CMD ["bash"]' "$work/debian.tar" \
+    docker.io/library/debian:bookworm-slim >/dev/null
+  rm -f "$work/debian.tar"
+fi
+
+step "base image rust:1.95-slim-bookworm (this machine's toolchain)"
+if ! podman image exists docker.io/library/rust:1.95-slim-bookworm; then
+  toolchain=$(rustc --print sysroot)
+  mmdebstrap --quiet --variant=minbase --include=ca-certificates,gcc,libc6-dev \
+    --customize-hook="$ca_hook" \
+    --customize-hook="mkdir -p \"\$1/usr/local/cargo/bin\" && cp -a '$toolchain' \"\$1/usr/local/rust\"" \
+    bookworm "$work/rust.tar" "$mirror"
+  podman import --quiet \
+    --change 'ENV CARGO_HOME=/usr/local/cargo' \
+    --change 'ENV PATH=/usr/local/cargo/bin:/usr/local/rust/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'CMD ["bash"]' "$work/rust.tar" docker.io/library/rust:1.95-slim-bookworm >/dev/null
+  rm -f "$work/rust.tar"
+fi
+
+step "podman build of the Dockerfile"
+build_start=$(date +%s)
+podman build --quiet --pull=never --format docker -t "$image" -f "$root/Dockerfile" "$root" >/dev/null \
+  || fail "the Dockerfile does not build"
+echo "built in $(( $(date +%s) - build_start )) s"
+size=$(podman image inspect --format '{{.Size}}' "$image")
+echo "image size: $(( size / 1024 / 1024 )) MiB"
+
+step "run: the volume, the port, its user"
+podman rm -f "$name" >/dev/null 2>&1 || true
+podman volume rm -f "$volume" >/dev/null 2>&1 || true
+run_start=$(date +%s%N)
+# Without systemd podman cannot schedule the HEALTHCHECK by itself (it says
+# so on standard error); the test runs it with `podman healthcheck run`.
+podman run -d --name "$name" -v "$volume:/data" -p 127.0.0.1::8080 \
+  -e SPLENDOR_MAX_SESSIONS_PER_IP_PER_HOUR=0 "$image" >/dev/null 2>"$work/run.err"
+port=$(podman port "$name" 8080/tcp | sed 's/.*://')
+[ -n "$port" ] || fail "no published port"
+healthy=""
+for _ in $(seq 200); do
+  if podman healthcheck run "$name" >/dev/null 2>&1; then healthy=yes; break; fi
+  sleep 0.1
+done
+[ -n "$healthy" ] || fail "HEALTHCHECK never passed"
+echo "cold start to healthy: $(( ($(date +%s%N) - run_start) / 1000000 )) ms"
+uid=$(podman exec "$name" id -u)
+[ "$uid" = 10001 ] || fail "runs as uid $uid, not the image's user 10001"
+podman exec "$name" sh -c 'ls -ln /data' | grep -q ' 10001 .*splendor\.db$' \
+  || fail "no database of the image's user in /data: $(podman exec "$name" ls -ln /data)"
+
+step "the page and a rated game through the published port"
+curl -sf "http://127.0.0.1:$port/" | grep -qi '<html' || fail "the page is not served"
+curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || fail "/readyz"
+url="ws://127.0.0.1:$port/ws"
+"$bot" --url "$url" --name engine-a --queue 2 > "$work/a.log" 2>&1 &
+a=$!
+"$bot" --url "$url" --name engine-b --queue 2 > "$work/b.log" 2>&1 &
+b=$!
+wait "$a" || { cat "$work/a.log"; fail "the first program's game"; }
+wait "$b" || { cat "$work/b.log"; fail "the second program's game"; }
+grep -qi "winner\|points" "$work/a.log" || { cat "$work/a.log"; fail "no result"; }
+tail -n 3 "$work/a.log"
+game_count=$(curl -sf "http://127.0.0.1:$port/api/games" | grep -o '"id"' | wc -l)
+[ "$game_count" -ge 1 ] || fail "the game is not in /api/games"
+
+step "podman stop: a graceful end within the grace period"
+stop_start=$(date +%s%N)
+podman stop -t 20 "$name" >/dev/null 2>>"$work/run.err"
+stopped_ms=$(( ($(date +%s%N) - stop_start) / 1000000 ))
+code=$(podman inspect --format '{{.State.ExitCode}}' "$name")
+[ "$code" = 0 ] || fail "exit code $code after SIGTERM"
+[ "$stopped_ms" -lt 20000 ] || fail "SIGTERM took $stopped_ms ms (killed at the grace period)"
+echo "stopped in $stopped_ms ms, exit code 0"
+
+step "done: engine test passed"
