@@ -349,5 +349,16 @@ mod tests {
                 .table()
                 .contains("Elo difference, greedy minus random: +0")
         );
+        // All on points: no line of endings. A game that ended for no
+        // progress (R11.6) is counted apart.
+        assert!(!report.table().contains("endings:"));
+        let mut games = vec![game(vec![0, 1], vec![0]), game(vec![1, 0], vec![0, 1])];
+        games[1].end = Some(splendor_protocol::GameEnd::NoProgress);
+        let report = Report::new(&entrants, games);
+        assert!(
+            report.table().contains("endings: 1 points, 1 no_progress"),
+            "{}",
+            report.table()
+        );
     }
 }

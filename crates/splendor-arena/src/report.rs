@@ -203,7 +203,8 @@ impl Report {
     }
 
     /// The table as text: score with its interval, mean points, troubles,
-    /// and between two entrants the Elo difference of the first.
+    /// between two entrants the Elo difference of the first, and how the
+    /// games ended when not all on points.
     pub fn table(&self) -> String {
         let mut out = String::new();
         let width = self
@@ -275,6 +276,23 @@ impl Report {
                 stats::elo_text(stats::elo(a.interval.0)),
                 stats::elo_text(stats::elo(a.interval.1)),
             ));
+        }
+        // How the games ended, when not all on points (R11.2 deadlocks,
+        // R11.6's games without progress, R13.2's resignations, R12.6).
+        let mut endings: Vec<(String, usize)> = Vec::new();
+        for end in self.games.iter().filter_map(|g| g.end) {
+            let name = serde_json::to_value(end)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            match endings.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, count)) => *count += 1,
+                None => endings.push((name, 1)),
+            }
+        }
+        if endings.iter().any(|(name, _)| name != "points") {
+            let text: Vec<String> = endings.iter().map(|(n, c)| format!("{c} {n}")).collect();
+            out.push_str(&format!("endings: {}\n", text.join(", ")));
         }
         if let Some(why) = &self.stopped {
             out.push_str(&format!("the series stopped: {why}\n"));
