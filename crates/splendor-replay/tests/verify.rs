@@ -46,12 +46,25 @@ fn salt(seed: u64) -> Salt {
 
 /// The log of a whole game played by the agent from `seed`.
 fn play(players: u8, seed: u64) -> Vec<LoggedAction> {
-    let mut game = Game::new(players, Options::default(), seed).unwrap();
     let mut agent = Agent(seed | 1);
+    log_of(players, Options::default(), seed, |_, legal| {
+        legal[agent.pick(legal.len())]
+    })
+}
+
+/// The log of a whole game from `seed` whose actions `choose` picks from
+/// the legal ones.
+fn log_of(
+    players: u8,
+    options: Options,
+    seed: u64,
+    mut choose: impl FnMut(&Game, &[Action]) -> Action,
+) -> Vec<LoggedAction> {
+    let mut game = Game::new(players, options, seed).unwrap();
     let (mut log, mut legal) = (Vec::new(), Vec::new());
     while let Some(seat) = game.to_act() {
         game.legal_actions(&mut legal);
-        let action = legal[agent.pick(legal.len())];
+        let action = choose(&game, &legal);
         game.apply(seat, action).unwrap();
         log.push(LoggedAction {
             seq: log.len() as u32,
@@ -377,13 +390,9 @@ fn idle_then_play(rulings: splendor_rules::Rulings, seed: u64) -> (GameHeader, V
     };
     let mut header = header(2, seed);
     header.options = options;
-    let mut game = Game::new(2, options, seed).unwrap();
     let mut agent = Agent(seed | 1);
-    let (mut log, mut legal) = (Vec::new(), Vec::new());
-    while let Some(seat) = game.to_act() {
-        game.legal_actions(&mut legal);
-        let idle = game.turn() < 60;
-        let action = if idle {
+    let log = log_of(2, options, seed, |game, legal| {
+        if game.turn() < 60 {
             legal
                 .iter()
                 .copied()
@@ -400,16 +409,8 @@ fn idle_then_play(rulings: splendor_rules::Rulings, seed: u64) -> (GameHeader, V
                 .copied()
                 .find(|a| matches!(a, Action::Buy { .. }))
                 .unwrap_or(legal[agent.pick(legal.len())])
-        };
-        game.apply(seat, action).unwrap();
-        log.push(LoggedAction {
-            seq: log.len() as u32,
-            seat,
-            at: 1_700_000_000_000 + log.len() as i64,
-            action,
-            by: None,
-        });
-    }
+        }
+    });
     (header, log)
 }
 

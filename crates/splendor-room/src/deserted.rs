@@ -14,7 +14,6 @@
 
 use std::time::{Duration, Instant};
 
-use splendor_protocol::ServerMessage;
 use tracing::{info, warn};
 
 use crate::core::{AfterResult, Pending, RoomCore};
@@ -115,16 +114,11 @@ impl RoomCore {
             self.deserted_since = None;
             return;
         }
-        if let Some(message) = self.result_message_of(&result) {
+        if let Some(message) = self.result_message_for(&result) {
             for audience in self.audience() {
                 self.send(audience.conn, message.clone());
             }
         }
         self.finish_close(CLOSED_DESERTED);
-    }
-
-    /// The `result` of a game that ended deserted, as every receiver gets it.
-    fn result_message_of(&self, result: &splendor_rules::GameResult) -> Option<ServerMessage> {
-        self.result_message_for(result)
     }
 }
