@@ -93,19 +93,40 @@ impl ServerProcess {
         database_url: &str,
         env: &[(&str, &str)],
     ) -> ServerProcess {
+        // Test clients play as fast as the server answers (see
+        // `TestServer::start`), and poll the API (tests/hosting.rs tests
+        // its limit).
+        let lifted = [
+            "--max-messages-per-second",
+            "10000",
+            "--message-burst",
+            "10000",
+            "--max-api-requests-per-ip-per-minute",
+            "0",
+        ];
+        ServerProcess::spawn(listen, binary, database_url, &lifted, env).await
+    }
+
+    /// [`ServerProcess::start_with_env`] with the server's own limits on
+    /// messages and API requests, as a host runs it (the hostile soak).
+    pub async fn start_as_hosted(
+        binary: &str,
+        database_url: &str,
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
+        ServerProcess::spawn("127.0.0.1:0", binary, database_url, &[], env).await
+    }
+
+    async fn spawn(
+        listen: &str,
+        binary: &str,
+        database_url: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
         let mut child = Command::new(binary)
             .args(["--listen", listen, "--database-url", database_url])
-            // Test clients play as fast as the server answers (see
-            // `TestServer::start`).
-            .args([
-                "--max-messages-per-second",
-                "10000",
-                "--message-burst",
-                "10000",
-                // Tests poll the API (tests/hosting.rs tests its limit).
-                "--max-api-requests-per-ip-per-minute",
-                "0",
-            ])
+            .args(args)
             // Bots answer at once, on a small budget (behaviour, not strength).
             .env("SPLENDOR_BOT_DELAY_MS", "0")
             .env("SPLENDOR_STRONG_ITERATIONS", "300")
