@@ -44,14 +44,29 @@ started=$(date +%s)
 
 step() { echo "==== $* ($(( $(date +%s) - started )) s)"; }
 fail() { echo "!!!! engine test FAILED: $*" >&2; podman logs "$name" 2>&1 | tail -20 >&2 || true; exit 1; }
+compose_projects=()
 cleanup() {
+  for p in "${compose_projects[@]}"; do
+    podman-compose -p "${p%%:*}" -f "${p#*:}" down -v >/dev/null 2>&1 || true
+  done
   podman rm -f "$name" >/dev/null 2>&1 || true
   podman volume rm -f "$volume" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-for tool in podman runc mmdebstrap; do
+# Without systemd podman cannot schedule a HEALTHCHECK by itself (it says
+# so on standard error): the test runs it with `podman healthcheck run`,
+# every 0.1 s for at most 60 s.
+wait_healthy() {
+  for _ in $(seq 600); do
+    podman healthcheck run "$1" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+for tool in podman runc mmdebstrap podman-compose; do
   command -v "$tool" >/dev/null || fail "$tool is missing (Debian: apt-get install podman runc mmdebstrap)"
 done
 [ -x "$bot" ] || fail "$bot is missing: cargo build -p splendor-bot"
@@ -96,18 +111,11 @@ step "run: the volume, the port, its user"
 podman rm -f "$name" >/dev/null 2>&1 || true
 podman volume rm -f "$volume" >/dev/null 2>&1 || true
 run_start=$(date +%s%N)
-# Without systemd podman cannot schedule the HEALTHCHECK by itself (it says
-# so on standard error); the test runs it with `podman healthcheck run`.
 podman run -d --name "$name" -v "$volume:/data" -p 127.0.0.1::8080 \
   -e SPLENDOR_MAX_SESSIONS_PER_IP_PER_HOUR=0 "$image" >/dev/null 2>"$work/run.err"
 port=$(podman port "$name" 8080/tcp | sed 's/.*://')
 [ -n "$port" ] || fail "no published port"
-healthy=""
-for _ in $(seq 200); do
-  if podman healthcheck run "$name" >/dev/null 2>&1; then healthy=yes; break; fi
-  sleep 0.1
-done
-[ -n "$healthy" ] || fail "HEALTHCHECK never passed"
+wait_healthy "$name" || fail "HEALTHCHECK never passed"
 echo "cold start to healthy: $(( ($(date +%s%N) - run_start) / 1000000 )) ms"
 uid=$(podman exec "$name" id -u)
 [ "$uid" = 10001 ] || fail "runs as uid $uid, not the image's user 10001"
@@ -129,6 +137,15 @@ tail -n 3 "$work/a.log"
 game_count=$(curl -sf "http://127.0.0.1:$port/api/games" | grep -o '"id"' | wc -l)
 [ "$game_count" -ge 1 ] || fail "the game is not in /api/games"
 
+step "podman restart keeps a game where it was"
+python3 "$root/docker/engine/play.py" begin "$url" "$work/game.json" 8 || fail "a game before the restart"
+podman restart -t 20 "$name" >/dev/null 2>>"$work/run.err" || fail "podman restart"
+port=$(podman port "$name" 8080/tcp | sed 's/.*://')
+url="ws://127.0.0.1:$port/ws"
+wait_healthy "$name" || fail "not healthy after the restart"
+python3 "$root/docker/engine/play.py" resume "$url" "$work/game.json" \
+  || fail "the game did not resume where it was after podman restart"
+
 step "podman stop: a graceful end within the grace period"
 stop_start=$(date +%s%N)
 podman stop -t 20 "$name" >/dev/null 2>>"$work/run.err"
@@ -137,5 +154,67 @@ code=$(podman inspect --format '{{.State.ExitCode}}' "$name")
 [ "$code" = 0 ] || fail "exit code $code after SIGTERM"
 [ "$stopped_ms" -lt 20000 ] || fail "SIGTERM took $stopped_ms ms (killed at the grace period)"
 echo "stopped in $stopped_ms ms, exit code 0"
+
+# The compose files' other images, from Debian's packages under the names
+# the files give (no registry here): the wiring of our image and compose
+# files is what is checked, with Debian's versions (PostgreSQL 15, NATS
+# 2.9, HAProxy 2.6), not the official images themselves.
+standin() { # name packages [mmdebstrap hooks...] -- [podman-import changes...]
+  local name=$1 packages=$2 hooks=() changes=()
+  shift 2
+  while [ "$#" -gt 0 ] && [ "$1" != -- ]; do hooks+=(--customize-hook="$1"); shift; done
+  shift
+  for c in "$@"; do changes+=(--change "$c"); done
+  podman image exists "$name" && return 0
+  mmdebstrap --quiet --variant=minbase --include="$packages" "${hooks[@]}" \
+    bookworm "$work/standin.tar" "$mirror" || fail "mmdebstrap for $name"
+  podman import --quiet "${changes[@]}" "$work/standin.tar" "$name" >/dev/null
+  rm -f "$work/standin.tar"
+}
+step "stand-in images postgres:16, nats:2.10, haproxy:2.8 (Debian's packages)"
+standin docker.io/library/postgres:16 postgresql-15 \
+  "copy-in $root/docker/engine/postgres-entrypoint.sh /usr/local/bin" \
+  'rm -rf "$1/var/lib/postgresql/15" "$1/etc/postgresql/15"' -- \
+  'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+  'ENTRYPOINT ["/usr/local/bin/postgres-entrypoint.sh"]' 'STOPSIGNAL SIGINT' 'EXPOSE 5432'
+standin docker.io/library/nats:2.10 nats-server -- \
+  'ENTRYPOINT ["/usr/bin/nats-server"]' 'EXPOSE 4222'
+standin docker.io/library/haproxy:2.8 haproxy 'mkdir -p "$1/usr/local/etc/haproxy"' -- \
+  'ENTRYPOINT ["haproxy", "-W", "-db", "-f", "/usr/local/etc/haproxy/haproxy.cfg"]' \
+  'STOPSIGNAL SIGUSR1' 'EXPOSE 8080'
+
+# The compose files name the image splendor-server:latest: the one built
+# above (podman-compose would build it again, in podman's OCI format).
+podman tag "$image" localhost/splendor-server:latest
+
+# A compose project, its containers and volumes gone when the test ends.
+compose_up() { podman-compose -p "$1" -f "$2" up -d >"$work/compose.log" 2>&1 || { cat "$work/compose.log"; fail "podman-compose up -f $2"; }; }
+compose_down() { podman-compose -p "$1" -f "$2" down "${@:3}" >>"$work/compose.log" 2>&1 || true; }
+container_of() { podman ps -a -q --filter "label=io.podman.compose.project=$1" --filter "label=com.docker.compose.service=$2" | head -n1; }
+wait_ready() { # url: /readyz answers 200 within 120 s
+  for _ in $(seq 1200); do
+    curl -sf "$1/readyz" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 1
+}
+port_free() { ! (echo > /dev/tcp/127.0.0.1/8080) 2>/dev/null; }
+
+step "docker/compose.yml: the server with PostgreSQL; up, healthy, a game, down and up with its data"
+project=splendor-engine-compose
+port_free || fail "port 8080 is taken on this machine: the compose files publish it"
+compose_projects+=("$project:$root/docker/compose.yml")
+compose_up "$project" "$root/docker/compose.yml"
+wait_ready http://127.0.0.1:8080 || { podman logs "$(container_of "$project" server)" | tail -20; fail "the compose server never got ready"; }
+wait_healthy "$(container_of "$project" server)" || fail "the compose server's HEALTHCHECK"
+wait_healthy "$(container_of "$project" postgres)" || fail "PostgreSQL's healthcheck"
+python3 "$root/docker/engine/play.py" begin ws://127.0.0.1:8080/ws "$work/compose-game.json" 10 \
+  || fail "a game on compose.yml"
+compose_down "$project" "$root/docker/compose.yml"
+compose_up "$project" "$root/docker/compose.yml"
+wait_ready http://127.0.0.1:8080 || fail "the compose server never got ready again"
+python3 "$root/docker/engine/play.py" resume ws://127.0.0.1:8080/ws "$work/compose-game.json" \
+  || fail "the game did not come back after down and up"
+compose_down "$project" "$root/docker/compose.yml" -v
 
 step "done: engine test passed"

@@ -93,7 +93,7 @@ print("honest:", json.dumps(honest))
 print(f"server act-to-acknowledgement (splendor_action_latency_seconds): {total} acts, "
       f"p50 {q(0.5):.2f} ms, p99 {q(0.99):.2f} ms (interpolated in its buckets)")
 print("server histogram over the run (le ms: acts):",
-      ", ".join(f"{'inf' if le == float('inf') else le * 1000:g}: {n}" for le, n in delta))
+      ", ".join(f"{'inf' if le == float('inf') else format(le * 1000, 'g')}: {n}" for le, n in delta))
 if samples:
     print(f"server RSS at most {max(s[0] for s in samples) / 1024:.0f} MiB (last {samples[-1][0] / 1024:.0f}), "
           f"open files at most {max(s[1] for s in samples)} (last {samples[-1][1]}), {len(samples)} samples")

@@ -200,6 +200,24 @@ async fn metrics_count_connections_rooms_games_actions_and_rejections() {
         value("splendor_store_commit_seconds_count{op=\"game_started\"}"),
         1.0
     );
+    // The server's own act-to-acknowledgement histogram: every act once,
+    // its buckets cumulative up to `+Inf`, which is the count (they were
+    // added up twice before, +Inf far above the count: the hostile soak
+    // of issue 45 read it and found out).
+    let acts = value("splendor_action_latency_seconds_count");
+    assert_eq!(acts, (version + 1) as f64, "the acts and the refused one");
+    let buckets: Vec<f64> = text
+        .lines()
+        .filter(|l| l.starts_with("splendor_action_latency_seconds_bucket"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse().ok())
+        .collect();
+    assert!(buckets.len() > 2, "{text}");
+    assert!(buckets.windows(2).all(|w| w[0] <= w[1]), "{buckets:?}");
+    assert_eq!(
+        value("splendor_action_latency_seconds_bucket{le=\"+Inf\"}"),
+        acts,
+        "{text}"
+    );
     // hello x3, create x2, join, start, 4 acts, the refused act.
     assert_eq!(value("splendor_messages_received_total"), 12.0);
     assert!(value("splendor_messages_sent_total") > 12.0);

@@ -25,6 +25,24 @@ pub struct TimeHistogram {
     pub count: u64,
 }
 
+impl TimeHistogram {
+    /// Each bucket's own count (not cumulative), the last one past every
+    /// bound: what `prometheus_client`'s `encode_histogram` takes, since it
+    /// adds them up itself (given the cumulative counts, it wrote every
+    /// bucket but the first too high, and `+Inf` above `_count`).
+    pub fn per_bucket(&self) -> Vec<(f64, u64)> {
+        let mut below = 0;
+        self.buckets
+            .iter()
+            .map(|&(bound, cumulative)| {
+                let own = cumulative.saturating_sub(below);
+                below = cumulative;
+                (bound, own)
+            })
+            .collect()
+    }
+}
+
 impl Timings {
     /// A histogram with these upper bounds (seconds, increasing).
     pub fn new(bounds: &'static [f64]) -> Timings {
@@ -84,6 +102,10 @@ mod tests {
         t.record(Duration::from_millis(50));
         let h = t.snapshot();
         assert_eq!(h.buckets, vec![(0.001, 1), (0.01, 2), (f64::INFINITY, 3)]);
+        assert_eq!(
+            h.per_bucket(),
+            vec![(0.001, 1), (0.01, 1), (f64::INFINITY, 1)]
+        );
         assert_eq!(h.count, 3);
         assert!((h.sum - 0.0555).abs() < 1e-9);
     }

@@ -95,7 +95,12 @@ impl Collector for ClusterCollector {
             Some(&Unit::Seconds),
             MetricType::Histogram,
         )?;
-        metric.encode_histogram::<NoLabelSet>(calls.sum, calls.count, &calls.buckets, None)?;
+        metric.encode_histogram::<NoLabelSet>(
+            calls.sum,
+            calls.count,
+            &calls.per_bucket(),
+            None,
+        )?;
         Ok(())
     }
 }

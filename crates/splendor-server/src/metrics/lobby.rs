@@ -119,7 +119,12 @@ impl Collector for LobbyCollector {
             Some(&Unit::Seconds),
             MetricType::Histogram,
         )?;
-        metric.encode_histogram::<NoLabelSet>(think.sum, think.count, &think.buckets, None)?;
+        metric.encode_histogram::<NoLabelSet>(
+            think.sum,
+            think.count,
+            &think.per_bucket(),
+            None,
+        )?;
         let latency = &stats.action_latency;
         let mut metric = encoder.encode_descriptor(
             "action_latency",
@@ -130,7 +135,7 @@ impl Collector for LobbyCollector {
         metric.encode_histogram::<NoLabelSet>(
             latency.sum,
             latency.count,
-            &latency.buckets,
+            &latency.per_bucket(),
             None,
         )?;
         Ok(())
