@@ -24,11 +24,25 @@
 #    the volume, its HEALTHCHECK passes, the page is served, two programs
 #    (splendor-bot, from outside the container) play a rated game through
 #    the published port, and `podman stop` ends it gracefully (exit 0)
-#    within its grace period. Its size and cold start are reported.
+#    within its grace period. Its size and cold start are reported. Between
+#    the two, a game begun by docker/engine/play.py (two players from
+#    outside, the standard library's Python only) survives `podman
+#    restart`: both come back with their tokens to the version they left
+#    and play it to its end.
+# 4. Stand-ins for the compose files' other images under their names
+#    (postgres:16, nats:2.10, haproxy:2.8), from Debian's PostgreSQL 15,
+#    NATS 2.9 and HAProxy 2.6 (the PostgreSQL one honours the official
+#    image's POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB and data
+#    directory: docker/engine/postgres-entrypoint.sh). They check the wiring
+#    of our image and compose files, not the official images.
+# 5. docker/compose.yml, unchanged, with podman-compose: up, the server
+#    ready and healthy, PostgreSQL healthy, a game begun; down and up again,
+#    the game resumed where it was from PostgreSQL's volume and played to
+#    its end.
 #
-# Still to come (issue 48): a restart keeping a game, the compose files
-# (compose.yml, compose.cluster.yml with HAProxy, PostgreSQL and NATS), and
-# wiring this into .ci/run.
+# Still to come (issue 48): compose.cluster.yml (three nodes, HAProxy, NATS;
+# a node killed, a rolling restart, a node's packets dropped in its network
+# namespace).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -119,11 +133,15 @@ wait_healthy "$name" || fail "HEALTHCHECK never passed"
 echo "cold start to healthy: $(( ($(date +%s%N) - run_start) / 1000000 )) ms"
 uid=$(podman exec "$name" id -u)
 [ "$uid" = 10001 ] || fail "runs as uid $uid, not the image's user 10001"
-podman exec "$name" sh -c 'ls -ln /data' | grep -q ' 10001 .*splendor\.db$' \
+listing=$(podman exec "$name" ls -ln /data)
+grep -q ' 10001 .*splendor\.db$' <<<"$listing" \
   || fail "no database of the image's user in /data: $(podman exec "$name" ls -ln /data)"
 
 step "the page and a rated game through the published port"
-curl -sf "http://127.0.0.1:$port/" | grep -qi '<html' || fail "the page is not served"
+# Read whole before grep: `grep -q` stops at the first match and, under
+# pipefail, curl's broken pipe would fail a page that was served.
+page=$(curl -sf "http://127.0.0.1:$port/") || fail "the page is not served"
+grep -qi '<html' <<<"$page" || fail "the page served is not HTML"
 curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || fail "/readyz"
 url="ws://127.0.0.1:$port/ws"
 "$bot" --url "$url" --name engine-a --queue 2 > "$work/a.log" 2>&1 &
