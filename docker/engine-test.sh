@@ -40,9 +40,16 @@
 #    the game resumed where it was from PostgreSQL's volume and played to
 #    its end.
 #
-# Still to come (issue 48): compose.cluster.yml (three nodes, HAProxy, NATS;
-# a node killed, a rolling restart, a node's packets dropped in its network
-# namespace).
+# 6. docker/compose.cluster.yml, unchanged: three nodes, HAProxy, PostgreSQL
+#    and NATS up; two players through HAProxy begin a game; the node that
+#    owns it is killed (podman kill) and the game goes on from another; a
+#    rolling restart (podman stop of each node in turn, the game played on
+#    between); the owner's packets dropped inside its network namespace
+#    (iptables by nsenter: a silent cut, no socket closed), the game going
+#    on elsewhere before the heal and the healed node taking nothing back;
+#    the game played to its end and its replay verified against its
+#    commitment. Every coming back checks that the game is at the version
+#    the players left it: not one acknowledged move lost.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,10 +132,12 @@ step "run: the volume, the port, its user"
 podman rm -f "$name" >/dev/null 2>&1 || true
 podman volume rm -f "$volume" >/dev/null 2>&1 || true
 run_start=$(date +%s%N)
-podman run -d --name "$name" -v "$volume:/data" -p 127.0.0.1::8080 \
+# A port of the machine's chosen here and kept: with a random one (-p
+# 127.0.0.1::8080) a restart may publish on another.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+podman run -d --name "$name" -v "$volume:/data" -p "127.0.0.1:$port:8080" \
   -e SPLENDOR_MAX_SESSIONS_PER_IP_PER_HOUR=0 "$image" >/dev/null 2>"$work/run.err"
-port=$(podman port "$name" 8080/tcp | sed 's/.*://')
-[ -n "$port" ] || fail "no published port"
+[ "$(podman port "$name" 8080/tcp)" = "127.0.0.1:$port" ] || fail "not published on 127.0.0.1:$port"
 wait_healthy "$name" || fail "HEALTHCHECK never passed"
 echo "cold start to healthy: $(( ($(date +%s%N) - run_start) / 1000000 )) ms"
 uid=$(podman exec "$name" id -u)
@@ -158,8 +167,7 @@ game_count=$(curl -sf "http://127.0.0.1:$port/api/games" | grep -o '"id"' | wc -
 step "podman restart keeps a game where it was"
 python3 "$root/docker/engine/play.py" begin "$url" "$work/game.json" 8 || fail "a game before the restart"
 podman restart -t 20 "$name" >/dev/null 2>>"$work/run.err" || fail "podman restart"
-port=$(podman port "$name" 8080/tcp | sed 's/.*://')
-url="ws://127.0.0.1:$port/ws"
+[ "$(podman port "$name" 8080/tcp)" = "127.0.0.1:$port" ] || fail "not published on 127.0.0.1:$port after the restart"
 wait_healthy "$name" || fail "not healthy after the restart"
 python3 "$root/docker/engine/play.py" resume "$url" "$work/game.json" \
   || fail "the game did not resume where it was after podman restart"
@@ -183,7 +191,12 @@ standin() { # name packages [mmdebstrap hooks...] -- [podman-import changes...]
   while [ "$#" -gt 0 ] && [ "$1" != -- ]; do hooks+=(--customize-hook="$1"); shift; done
   shift
   for c in "$@"; do changes+=(--change "$c"); done
-  podman image exists "$name" && return 0
+  # Made again when its recipe changed (a label says which it was made by).
+  local recipe
+  recipe=$(printf '%s\n' "$packages" "${hooks[@]}" "$@" | sha256sum | cut -c1-16)
+  changes+=(--change "LABEL splendor.recipe=$recipe")
+  [ "$(podman image inspect --format '{{ index .Labels "splendor.recipe" }}' "$name" 2>/dev/null)" = "$recipe" ] \
+    && return 0
   mmdebstrap --quiet --variant=minbase --include="$packages" "${hooks[@]}" \
     bookworm "$work/standin.tar" "$mirror" || fail "mmdebstrap for $name"
   podman import --quiet "${changes[@]}" "$work/standin.tar" "$name" >/dev/null
@@ -196,7 +209,7 @@ standin docker.io/library/postgres:16 postgresql-15 \
   'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   'ENTRYPOINT ["/usr/local/bin/postgres-entrypoint.sh"]' 'STOPSIGNAL SIGINT' 'EXPOSE 5432'
 standin docker.io/library/nats:2.10 nats-server -- \
-  'ENTRYPOINT ["/usr/bin/nats-server"]' 'EXPOSE 4222'
+  'ENTRYPOINT ["/usr/sbin/nats-server"]' 'EXPOSE 4222'
 standin docker.io/library/haproxy:2.8 haproxy 'mkdir -p "$1/usr/local/etc/haproxy"' -- \
   'ENTRYPOINT ["haproxy", "-W", "-db", "-f", "/usr/local/etc/haproxy/haproxy.cfg"]' \
   'STOPSIGNAL SIGUSR1' 'EXPOSE 8080'
@@ -234,5 +247,59 @@ wait_ready http://127.0.0.1:8080 || fail "the compose server never got ready aga
 python3 "$root/docker/engine/play.py" resume ws://127.0.0.1:8080/ws "$work/compose-game.json" \
   || fail "the game did not come back after down and up"
 compose_down "$project" "$root/docker/compose.yml" -v
+
+step "docker/compose.cluster.yml: three nodes, HAProxy, PostgreSQL and NATS"
+project=splendor-engine-cluster
+cluster="$root/docker/compose.cluster.yml"
+game="$work/cluster-game.json"
+port_free || fail "port 8080 is taken on this machine: the compose files publish it"
+compose_projects+=("$project:$cluster")
+compose_up "$project" "$cluster"
+service_of() { if [ "$1" = 1 ]; then echo server; else echo "server-$1"; fi; }
+node_container() { container_of "$project" "$(service_of "$1")"; }
+wait_node() { wait_healthy "$(node_container "$1")" || { podman logs "$(node_container "$1")" 2>&1 | tail -20; fail "node $1 never got healthy"; }; }
+for n in 1 2 3; do wait_node "$n"; done
+wait_ready http://127.0.0.1:8080 || fail "HAProxy never answered /readyz"
+play() { python3 "$root/docker/engine/play.py" "$@" || fail "the cluster's game: play.py $*"; }
+owner() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["node"])' "$game"; }
+play begin ws://127.0.0.1:8080/ws "$game" 6
+first=$(owner)
+[ -n "$first" ] && [ "$first" != None ] || fail "the room does not say its node"
+
+step "podman kill of the node that owns the game: the game goes on"
+podman kill "$(node_container "$first")" >/dev/null
+play resume ws://127.0.0.1:8080/ws "$game" 6
+[ "$(owner)" != "$first" ] || fail "the room is still on the killed node $first"
+podman start "$(node_container "$first")" >/dev/null 2>&1 || true
+wait_node "$first"
+
+step "a rolling restart: podman stop of each node in turn, the game played between"
+for n in 1 2 3; do
+  podman stop -t 20 "$(node_container "$n")" >/dev/null
+  play resume ws://127.0.0.1:8080/ws "$game" 4
+  podman start "$(node_container "$n")" >/dev/null
+  wait_node "$n"
+done
+
+step "a silent cut: the owner's packets dropped inside its network namespace"
+cut=$(owner)
+pid=$(podman inspect --format '{{.State.Pid}}' "$(node_container "$cut")")
+for chain in INPUT OUTPUT; do nsenter -t "$pid" -n iptables -I "$chain" -j DROP; done
+play resume ws://127.0.0.1:8080/ws "$game" 4
+[ "$(owner)" != "$cut" ] || fail "the room stayed on node $cut, cut off"
+for chain in INPUT OUTPUT; do nsenter -t "$pid" -n iptables -D "$chain" -j DROP; done
+wait_node "$cut"
+# Healed, the old owner takes nothing back: the game ends where it lives.
+play resume ws://127.0.0.1:8080/ws "$game"
+[ "$(owner)" != "$cut" ] || fail "node $cut took the room back after the heal"
+
+step "the cluster's game: its replay verifies"
+game_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["game"])' "$game")
+curl -sf "http://127.0.0.1:8080/api/games/$game_id/replay" > "$work/replay.json" || fail "no replay of $game_id"
+commitment=$(curl -sf "http://127.0.0.1:8080/api/games/$game_id" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["commitment"])') || fail "no summary of $game_id"
+podman run --rm -v "$work/replay.json:/replay.json:ro" "$image" \
+  splendor-server verify /replay.json --commitment "$commitment" || fail "the replay of $game_id does not verify"
+compose_down "$project" "$cluster" -v
 
 step "done: engine test passed"

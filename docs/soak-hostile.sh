@@ -16,6 +16,9 @@
 # log, and the attack's outcomes.
 # usage: docs/soak-hostile.sh [SECONDS]
 #   HONEST=40 HONEST_ADDRESSES=4 ATTACKERS=10 THINK_MS=300 docs/soak-hostile.sh 600
+#   RUNS=1 runs only the attack's run; WITHOUT=chat,http leaves parts of
+#   the attack out (churn, bots, chat, http: splendor-soak attack --help),
+#   to see what each costs.
 #   BIN=dir takes splendor-server and splendor-soak from dir (default:
 #   target/release; build them with
 #   cargo build --release -p splendor-server -p splendor-e2e --bin splendor-server --bin splendor-soak)
@@ -50,7 +53,7 @@ run() {
   attacker=
   if [ "$attack" = 1 ]; then
     taskset -c 1 "$T/splendor-soak" --url "ws://127.0.0.1:$port/ws" --seconds "$secs" \
-      attack --addresses "${ATTACKERS:-10}" > "$dir/attack.json" &
+      attack --addresses "${ATTACKERS:-10}" ${WITHOUT:+--without "$WITHOUT"} > "$dir/attack.json" &
     attacker=$!
   else
     echo '{"side":"attack","outcomes":{}}' > "$dir/attack.json"
@@ -104,5 +107,4 @@ EOF
   rm -rf "$dir"
 }
 
-run 0
-run 1
+for r in ${RUNS:-0 1}; do run "$r"; done

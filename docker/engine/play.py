@@ -21,9 +21,18 @@ import os
 import socket
 import struct
 import sys
+import time
 import urllib.parse
 
 TIMEOUT = 60
+# How long coming back may take: a node killed or cut off, its rooms taken
+# over by another after their leases lapse, the proxy's checks noticing.
+COME_BACK_S = 90
+
+
+class Retry(Exception):
+    """A failure that coming back again may cure (a connection refused or
+    cut, a room between two owners); anything else ends the script."""
 
 
 def fail(why):
@@ -35,7 +44,10 @@ class Conn:
     def __init__(self, url, name):
         self.name = name
         u = urllib.parse.urlparse(url)
-        self.sock = socket.create_connection((u.hostname, u.port or 80), timeout=TIMEOUT)
+        try:
+            self.sock = socket.create_connection((u.hostname, u.port or 80), timeout=TIMEOUT)
+        except OSError as e:
+            raise Retry(f"{name}: cannot connect: {e}")
         key = base64.b64encode(os.urandom(16)).decode()
         path = u.path + ("?" + u.query if u.query else "")
         self.sock.sendall(
@@ -43,22 +55,29 @@ class Conn:
              f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         head = b""
         while b"\r\n\r\n" not in head:
-            chunk = self.sock.recv(1)
+            try:
+                chunk = self.sock.recv(1)
+            except OSError as e:
+                raise Retry(f"{name}: the handshake failed: {e}")
             if not chunk:
-                fail(f"{name}: the handshake was cut")
+                raise Retry(f"{name}: the handshake was cut")
             head += chunk
         status = head.split(b"\r\n", 1)[0]
         if b" 101 " not in status:
-            fail(f"{name}: handshake answered {status.decode(errors='replace')}")
+            raise Retry(f"{name}: handshake answered {status.decode(errors='replace')}")
         self.buf = b""
         self.next_id = 0
         self.unread = []
+        self.welcome = {}
 
     def _exact(self, n):
         while len(self.buf) < n:
-            chunk = self.sock.recv(65536)
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError as e:
+                raise Retry(f"{self.name}: {e}")
             if not chunk:
-                fail(f"{self.name}: the connection closed")
+                raise Retry(f"{self.name}: the connection closed")
             self.buf += chunk
         out, self.buf = self.buf[:n], self.buf[n:]
         return out
@@ -96,7 +115,7 @@ class Conn:
             opcode = b0 & 0x0F
             if opcode == 8:
                 code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
-                fail(f"{self.name}: closed by the server ({code}) {payload[2:].decode(errors='replace')}")
+                raise Retry(f"{self.name}: closed by the server ({code}) {payload[2:].decode(errors='replace')}")
             if opcode == 9:
                 self._frame(10, payload)
                 continue
@@ -109,7 +128,7 @@ class Conn:
         while True:
             m = self.recv()
             if m.get("type") == "error":
-                fail(f"{self.name}: refused while waiting for {what}: {m}")
+                raise Retry(f"{self.name}: refused while waiting for {what}: {m}")
             if pred(m):
                 return m
 
@@ -152,6 +171,27 @@ def play(conns, version, moves):
     return version, None
 
 
+def come_back(url, ta, tb, code, version):
+    """Both players back with their tokens in room `code`, which must be at
+    `version`: not one acknowledged move lost (a fatal failure), whatever
+    node they and the room are on now."""
+    a, b = Conn(url, "a"), Conn(url, "b")
+    a.welcome = a.request({"type": "hello", "token": ta})
+    b.welcome = b.request({"type": "hello", "token": tb})
+    node = None
+    for c in (a, b):
+        room = c.request({"type": "join", "code": code})
+        if room.get("code") != code:
+            fail(f"{c.name}: back in {room.get('code')}, not {code}")
+        node = room.get("node", node)
+        state = c.until(lambda m: m.get("type") == "state", "the state")
+        if state.get("version") != version:
+            fail(f"{c.name}: the game is at version {state.get('version')} after coming back, "
+                 f"it was at {version}")
+        c.unread.append(state)
+    return a, b, node, [a.welcome, b.welcome]
+
+
 def main():
     if len(sys.argv) < 4 or sys.argv[1] not in ("begin", "resume"):
         fail(__doc__)
@@ -159,31 +199,38 @@ def main():
     moves = int(sys.argv[4]) if len(sys.argv) > 4 else None
     if verb == "begin":
         a, b = Conn(url, "a"), Conn(url, "b")
-        ta = a.request({"type": "hello", "name": "engine-a"})["token"]
-        tb = b.request({"type": "hello", "name": "engine-b"})["token"]
-        code = a.request({"type": "create", "seats": 2})["code"]
+        a.welcome = a.request({"type": "hello", "name": "engine-a"})
+        b.welcome = b.request({"type": "hello", "name": "engine-b"})
+        ta, tb = a.welcome["token"], b.welcome["token"]
+        welcomes = [a.welcome, b.welcome]
+        room = a.request({"type": "create", "seats": 2})
+        code, node = room["code"], room.get("node")
         b.request({"type": "join", "code": code})
         a.request({"type": "start"})
         version, result = play([a, b], 0, moves if moves is not None else 6)
     else:
         saved = json.load(open(path))
         ta, tb, code = saved["tokens"][0], saved["tokens"][1], saved["room"]
-        a, b = Conn(url, "a"), Conn(url, "b")
-        a.request({"type": "hello", "token": ta})
-        b.request({"type": "hello", "token": tb})
-        for c in (a, b):
-            room = c.request({"type": "join", "code": code})
-            if room.get("code") != code:
-                fail(f"{c.name}: back in {room.get('code')}, not {code}")
-            # Where the game was: not one acknowledged move lost.
-            state = c.until(lambda m: m.get("type") == "state", "the state")
-            if state.get("version") != saved["version"]:
-                fail(f"{c.name}: the game is at version {state.get('version')} after coming back, "
-                     f"it was at {saved['version']}")
-            c.unread.append(state)
+        give_up = time.time() + COME_BACK_S
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                a, b, node, welcomes = come_back(url, ta, tb, code, saved["version"])
+                break
+            except Retry as e:
+                if time.time() > give_up:
+                    fail(f"not back in the game within {COME_BACK_S} s ({tries} tries): {e}")
+                time.sleep(0.5)
+        if tries > 1:
+            print(f"back in room {code} after {tries} tries")
         version, result = play([a, b], saved["version"], moves)
-    json.dump({"tokens": [ta, tb], "room": code, "version": version,
-               "result": result}, open(path, "w"))
+    json.dump({"tokens": [ta, tb], "room": code, "version": version, "node": node,
+               "players_on": [w.get("node") for w in welcomes], "result": result},
+              open(path, "w"))
+    if node is not None:
+        print(f"room {code} runs on node {node}; the players are on nodes "
+              f"{[w.get('node') for w in welcomes]}")
     if result:
         print(f"room {code}: the game ended at version {version}: {json.dumps(result)[:200]}")
     else:
@@ -191,4 +238,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Retry as e:
+        fail(str(e))

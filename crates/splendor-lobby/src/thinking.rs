@@ -88,21 +88,33 @@ impl ThinkPool {
             {
                 let times = self.times.clone();
                 let capped = self.capped.clone();
-                let thought = tokio::task::spawn_blocking(move || {
-                    let _permit = permit;
-                    let start = Instant::now();
-                    let thought = splendor_ai::think(level, &view, seat, seed, &budget);
-                    times.record(start.elapsed());
-                    if thought.as_ref().is_ok_and(|t| t.capped) {
-                        time_capped(&capped, budget);
-                    }
-                    thought.map(|t| t.action)
-                })
-                .await;
-                match thought {
-                    Ok(Ok(action)) => Ok(action),
-                    Ok(Err(no_move)) => Err(no_move.to_string()),
-                    Err(e) => Err(format!("the thinking thread failed: {e}")),
+                // A thread of its own at the lowest priority (issue 45: on
+                // tokio's blocking pool the bots thought at the priority of
+                // the threads that answer the players, and tables of strong
+                // bots put the players' act-to-acknowledgement p99 at 21 ms
+                // instead of 5). Its own, because a thread cannot raise
+                // itself out of the lowest priority again to serve others.
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                let started = std::thread::Builder::new()
+                    .name("think".into())
+                    .spawn(move || {
+                        let _permit = permit;
+                        lowest_priority();
+                        let start = Instant::now();
+                        let thought = splendor_ai::think(level, &view, seat, seed, &budget);
+                        times.record(start.elapsed());
+                        if thought.as_ref().is_ok_and(|t| t.capped) {
+                            time_capped(&capped, budget);
+                        }
+                        let _ = tx.send(thought.map(|t| t.action));
+                    });
+                match started {
+                    Err(e) => Err(format!("the thinking thread did not start: {e}")),
+                    Ok(_) => match rx.await {
+                        Ok(Ok(action)) => Ok(action),
+                        Ok(Err(no_move)) => Err(no_move.to_string()),
+                        Err(_) => Err("the thinking thread failed".to_owned()),
+                    },
                 }
             }
         };
@@ -151,11 +163,16 @@ impl ThinkPool {
     }
 }
 
-/// This thread yields to every other (Linux: niceness is per thread).
+/// This thread yields to every other: the lowest niceness (19, per thread
+/// on Linux); an error (a sandbox that forbids it) leaves it as it was.
+/// Not `SCHED_IDLE`: a thread of that class gets no CPU at all while the
+/// cores are busy, and when it holds a lock another thread needs (the
+/// allocator's, say) that thread waits as long (issue 45's hostile soak:
+/// acts of the players took up to a second). For threads of their own
+/// only: an unprivileged thread cannot lower its niceness again.
 fn lowest_priority() {
     #[cfg(target_os = "linux")]
     {
-        // An error (a sandbox that forbids it) leaves the thread as it was.
         let _ = rustix::process::setpriority_process(None, 19);
     }
 }
@@ -172,5 +189,22 @@ fn time_capped(capped: &AtomicU64, budget: Budget) {
             cap_ms = budget.time_cap.map(|c| c.as_millis() as u64),
             "the strong level's time cap stopped its search before its iterations: the machine is slower than its budget (SPLENDOR_STRONG_TIME_CAP_MS, SPLENDOR_STRONG_ITERATIONS)"
         );
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// Issue 45: a thinking thread runs at the lowest niceness, and the
+    /// thread that started it is left as it was.
+    #[test]
+    fn a_thinking_thread_runs_at_the_lowest_priority() {
+        let nice = std::thread::spawn(|| {
+            super::lowest_priority();
+            rustix::process::getpriority_process(None)
+        })
+        .join()
+        .expect("the thread");
+        assert_eq!(nice.ok(), Some(19));
+        assert_eq!(rustix::process::getpriority_process(None).ok(), Some(0));
     }
 }

@@ -29,7 +29,16 @@ pub(crate) struct Plan {
     pub(crate) url: String,
     pub(crate) http: SocketAddr,
     pub(crate) addresses: usize,
+    /// Parts of the attack left out (`churn`, `bots`, `chat`, `http`), to
+    /// see what each costs.
+    pub(crate) without: Vec<String>,
     pub(crate) stop_at: Instant,
+}
+
+impl Plan {
+    fn has(&self, part: &str) -> bool {
+        !self.without.iter().any(|w| w == part)
+    }
 }
 
 /// The address of attacking address number `n`.
@@ -38,6 +47,9 @@ pub(crate) fn address(n: usize) -> String {
 }
 
 type Tally = Arc<Mutex<BTreeMap<String, u64>>>;
+
+/// One of the attack's loops, to spawn.
+type Loop = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
 
 fn count(tally: &Tally, what: impl Into<String>) {
     if let Ok(mut tally) = tally.lock() {
@@ -62,24 +74,26 @@ pub(crate) async fn run(plan: Plan) -> Value {
     let mut tasks = Vec::new();
     for n in 0..plan.addresses {
         let from = address(n);
-        for _ in 0..3 {
-            let (plan, from, tally) = (plan.clone(), from.clone(), tally.clone());
-            tasks.push(tokio::spawn(
-                async move { churn(&plan, &from, &tally).await },
-            ));
-        }
-        let (p, f, t) = (plan.clone(), from.clone(), tally.clone());
-        tasks.push(tokio::spawn(async move { bot_tables(&p, &f, &t).await }));
-        for _ in 0..14 {
-            let (p, f, t) = (plan.clone(), from.clone(), tally.clone());
-            tasks.push(tokio::spawn(
-                async move { watch_and_chat(&p, &f, &t).await },
-            ));
-        }
-        for _ in 0..2 {
-            let (p, f, t) = (plan.clone(), from.clone(), tally.clone());
-            tasks.push(tokio::spawn(async move { draw_http(&p, &f, &t).await }));
-        }
+        let spawn =
+            |tasks: &mut Vec<_>, part: &str, n: usize, f: fn(Plan, String, Tally) -> Loop| {
+                if plan.has(part) {
+                    for _ in 0..n {
+                        tasks.push(tokio::spawn(f(plan.clone(), from.clone(), tally.clone())));
+                    }
+                }
+            };
+        spawn(&mut tasks, "churn", 3, |p, f, t| {
+            Box::pin(async move { churn(&p, &f, &t).await })
+        });
+        spawn(&mut tasks, "bots", 1, |p, f, t| {
+            Box::pin(async move { bot_tables(&p, &f, &t).await })
+        });
+        spawn(&mut tasks, "chat", 14, |p, f, t| {
+            Box::pin(async move { watch_and_chat(&p, &f, &t).await })
+        });
+        spawn(&mut tasks, "http", 2, |p, f, t| {
+            Box::pin(async move { draw_http(&p, &f, &t).await })
+        });
     }
     for task in tasks {
         let _ = task.await;

@@ -56,6 +56,11 @@ enum Side {
         /// The addresses it comes from.
         #[arg(long, default_value_t = 10)]
         addresses: usize,
+        /// Parts to leave out, to see what each costs: churn (turn-based
+        /// games and leave), bots (tables of bots), chat (spectators), http
+        /// (lists and positions).
+        #[arg(long, value_delimiter = ',')]
+        without: Vec<String>,
     },
 }
 
@@ -78,7 +83,7 @@ async fn main() {
             })
             .await
         }
-        Side::Attack { addresses } => {
+        Side::Attack { addresses, without } => {
             let Some(http) = http_address(&args.url) else {
                 eprintln!("--url {:?}: expected ws://HOST:PORT/ws", args.url);
                 std::process::exit(2);
@@ -87,6 +92,7 @@ async fn main() {
                 url: args.url,
                 http,
                 addresses,
+                without,
                 stop_at,
             })
             .await

@@ -95,12 +95,7 @@ impl Collector for ClusterCollector {
             Some(&Unit::Seconds),
             MetricType::Histogram,
         )?;
-        metric.encode_histogram::<NoLabelSet>(
-            calls.sum,
-            calls.count,
-            &calls.per_bucket(),
-            None,
-        )?;
+        metric.encode_histogram::<NoLabelSet>(calls.sum, calls.count, &calls.per_bucket(), None)?;
         Ok(())
     }
 }

@@ -119,12 +119,7 @@ impl Collector for LobbyCollector {
             Some(&Unit::Seconds),
             MetricType::Histogram,
         )?;
-        metric.encode_histogram::<NoLabelSet>(
-            think.sum,
-            think.count,
-            &think.per_bucket(),
-            None,
-        )?;
+        metric.encode_histogram::<NoLabelSet>(think.sum, think.count, &think.per_bucket(), None)?;
         let latency = &stats.action_latency;
         let mut metric = encoder.encode_descriptor(
             "action_latency",
