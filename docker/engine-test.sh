@@ -49,7 +49,8 @@
 #    on elsewhere before the heal and the healed node taking nothing back;
 #    the game played to its end and its replay verified against its
 #    commitment. Every coming back checks that the game is at the version
-#    the players left it: not one acknowledged move lost.
+#    the players left it: not one acknowledged move lost. The sessions were
+#    made from the players' address as HAProxy forwards it, not HAProxy's.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -300,6 +301,15 @@ commitment=$(curl -sf "http://127.0.0.1:8080/api/games/$game_id" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["commitment"])') || fail "no summary of $game_id"
 podman run --rm -v "$work/replay.json:/replay.json:ro" "$image" \
   splendor-server verify /replay.json --commitment "$commitment" || fail "the replay of $game_id does not verify"
+
+step "the nodes saw the players' address, not HAProxy's (option forwardfor)"
+proxy_ip=$(podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' \
+  "$(container_of "$project" haproxy)")
+seen=$(podman exec "$(container_of "$project" postgres)" psql -U splendor -d splendor -tAc \
+  "SELECT DISTINCT created_from FROM sessions WHERE created_from IS NOT NULL")
+echo "HAProxy is $proxy_ip; the sessions were made from: $(echo $seen)"
+[ -n "$seen" ] || fail "no session says the address it was made from"
+if grep -qxF "$proxy_ip" <<<"$seen"; then fail "a node counted HAProxy's address $proxy_ip as a player's"; fi
 compose_down "$project" "$cluster" -v
 
 step "done: engine test passed"

@@ -168,11 +168,12 @@ async fn honest_players_are_never_refused_while_an_attack_meets_every_budget() {
     }
 
     // The server holds no more than its budgets let it: the WebSockets of
-    // every address at most, and a socket for each of the attack's loops
-    // whose handshake or HTTP request is being answered (each loop holds
-    // one at a time).
+    // every address at most, and for each of the attack's loops the
+    // connection it is making and the one it just dropped, which the
+    // server may not have read the end of yet (seen: 172 with one per
+    // loop allowed, 168).
     let honest_sockets = HONEST_ADDRESSES * CONNECTIONS_PER_ADDRESS;
-    let attack_sockets = ATTACKERS * CONNECTIONS_PER_ADDRESS.max(ATTACK_LOOPS_PER_ADDRESS);
+    let attack_sockets = ATTACKERS * 2 * CONNECTIONS_PER_ADDRESS.max(ATTACK_LOOPS_PER_ADDRESS);
     assert!(
         most <= before + honest_sockets + attack_sockets,
         "{before} sockets open before, at most {most} during"
