@@ -88,33 +88,21 @@ impl ThinkPool {
             {
                 let times = self.times.clone();
                 let capped = self.capped.clone();
-                // A thread of its own at the lowest priority (issue 45: on
-                // tokio's blocking pool the bots thought at the priority of
-                // the threads that answer the players, and tables of strong
-                // bots put the players' act-to-acknowledgement p99 at 21 ms
-                // instead of 5). Its own, because a thread cannot raise
-                // itself out of the lowest priority again to serve others.
-                let (tx, rx) = tokio::sync::oneshot::channel();
-                let started = std::thread::Builder::new()
-                    .name("think".into())
-                    .spawn(move || {
-                        let _permit = permit;
-                        lowest_priority();
-                        let start = Instant::now();
-                        let thought = splendor_ai::think(level, &view, seat, seed, &budget);
-                        times.record(start.elapsed());
-                        if thought.as_ref().is_ok_and(|t| t.capped) {
-                            time_capped(&capped, budget);
-                        }
-                        let _ = tx.send(thought.map(|t| t.action));
-                    });
-                match started {
-                    Err(e) => Err(format!("the thinking thread did not start: {e}")),
-                    Ok(_) => match rx.await {
-                        Ok(Ok(action)) => Ok(action),
-                        Ok(Err(no_move)) => Err(no_move.to_string()),
-                        Err(_) => Err("the thinking thread failed".to_owned()),
-                    },
+                let thought = tokio::task::spawn_blocking(move || {
+                    let _permit = permit;
+                    let start = Instant::now();
+                    let thought = splendor_ai::think(level, &view, seat, seed, &budget);
+                    times.record(start.elapsed());
+                    if thought.as_ref().is_ok_and(|t| t.capped) {
+                        time_capped(&capped, budget);
+                    }
+                    thought.map(|t| t.action)
+                })
+                .await;
+                match thought {
+                    Ok(Ok(action)) => Ok(action),
+                    Ok(Err(no_move)) => Err(no_move.to_string()),
+                    Err(e) => Err(format!("the thinking thread failed: {e}")),
                 }
             }
         };
@@ -163,16 +151,11 @@ impl ThinkPool {
     }
 }
 
-/// This thread yields to every other: the lowest niceness (19, per thread
-/// on Linux); an error (a sandbox that forbids it) leaves it as it was.
-/// Not `SCHED_IDLE`: a thread of that class gets no CPU at all while the
-/// cores are busy, and when it holds a lock another thread needs (the
-/// allocator's, say) that thread waits as long (issue 45's hostile soak:
-/// acts of the players took up to a second). For threads of their own
-/// only: an unprivileged thread cannot lower its niceness again.
+/// This thread yields to every other (Linux: niceness is per thread).
 fn lowest_priority() {
     #[cfg(target_os = "linux")]
     {
+        // An error (a sandbox that forbids it) leaves the thread as it was.
         let _ = rustix::process::setpriority_process(None, 19);
     }
 }
@@ -194,10 +177,10 @@ fn time_capped(capped: &AtomicU64, budget: Budget) {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    /// Issue 45: a thinking thread runs at the lowest niceness, and the
-    /// thread that started it is left as it was.
+    /// An analysis's thread runs at the lowest niceness, and the thread
+    /// that started it is left as it was.
     #[test]
-    fn a_thinking_thread_runs_at_the_lowest_priority() {
+    fn a_background_thread_runs_at_the_lowest_priority() {
         let nice = std::thread::spawn(|| {
             super::lowest_priority();
             rustix::process::getpriority_process(None)
