@@ -186,18 +186,27 @@ async fn live(
     tally: &Shared,
     dice: &mut u64,
 ) -> Result<(), Failure> {
+    // The friend arrives a moment later: long enough for the room to be seen.
     let create = json!({"type": "create", "seats": 2, "listed": true});
+    hosted(a, b, create, Duration::from_millis(500), tally).await?;
+    play([a, b], plan, tally, dice, Game::Live).await
+}
+
+/// `a` creates a room with `create`, `b` joins it `after` that, `a` starts.
+async fn hosted(
+    a: &mut Conn,
+    b: &mut Conn,
+    create: Value,
+    after: Duration,
+    tally: &Shared,
+) -> Result<(), Failure> {
     let room = counted(tally, a.request(create, ANSWER).await)?;
     let code = room["code"].as_str().unwrap_or_default().to_owned();
-    // The friend arrives a moment later: long enough for the room to be seen.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    counted(
-        tally,
-        b.request(json!({"type": "join", "code": code}), ANSWER)
-            .await,
-    )?;
+    tokio::time::sleep(after).await;
+    let join = json!({"type": "join", "code": code});
+    counted(tally, b.request(join, ANSWER).await)?;
     counted(tally, a.request(json!({"type": "start"}), ANSWER).await)?;
-    play([a, b], plan, tally, dice, Game::Live).await
+    Ok(())
 }
 
 /// Both queue for a quick game of two (a bot after 5 s if nobody else
@@ -224,14 +233,7 @@ async fn turn_based(
     dice: &mut u64,
 ) -> Result<(), Failure> {
     let create = json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 86_400}});
-    let room = counted(tally, a.request(create, ANSWER).await)?;
-    let code = room["code"].as_str().unwrap_or_default().to_owned();
-    counted(
-        tally,
-        b.request(json!({"type": "join", "code": code}), ANSWER)
-            .await,
-    )?;
-    counted(tally, a.request(json!({"type": "start"}), ANSWER).await)?;
+    hosted(a, b, create, Duration::ZERO, tally).await?;
     play([a, b], plan, tally, dice, Game::TurnBased).await
 }
 
