@@ -100,9 +100,8 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/admin", "text/html; charset=utf-8"),
         ("/admin.js", "text/javascript; charset=utf-8"),
         ("/i18n.js", "text/javascript; charset=utf-8"),
-        ("/i18n-nl.js", "text/javascript; charset=utf-8"),
-        ("/i18n-fr.js", "text/javascript; charset=utf-8"),
-        ("/i18n-de.js", "text/javascript; charset=utf-8"),
+        ("/l10n.js", "text/javascript; charset=utf-8"),
+        ("/fluent-bundle.js", "text/javascript; charset=utf-8"),
         ("/icon-turn.svg", "image/svg+xml"),
         ("/rules.md", "text/markdown; charset=utf-8"),
         ("/games", "text/html; charset=utf-8"),
@@ -156,16 +155,16 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 14, "{page}");
+    assert_eq!(page.matches("<script").count(), 12, "{page}");
     let replay_page = get(&server, "/games").await.body;
-    assert_eq!(replay_page.matches("<script").count(), 8, "{replay_page}");
+    assert_eq!(replay_page.matches("<script").count(), 6, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;
-    assert_eq!(board_page.matches("<script").count(), 7, "{board_page}");
+    assert_eq!(board_page.matches("<script").count(), 5, "{board_page}");
     let howto_page = get(&server, "/how-to-play").await.body;
-    assert_eq!(howto_page.matches("<script").count(), 7, "{howto_page}");
+    assert_eq!(howto_page.matches("<script").count(), 5, "{howto_page}");
     // The operators' console (issue 22): loaded by anyone, holding no data.
     let admin_page = get(&server, "/admin").await.body;
-    assert_eq!(admin_page.matches("<script").count(), 7, "{admin_page}");
+    assert_eq!(admin_page.matches("<script").count(), 5, "{admin_page}");
     for page in [&page, &replay_page, &board_page, &howto_page, &admin_page] {
         assert!(!page.contains("style="), "{page}");
         assert!(!has_inline_handler(page), "{page}");
@@ -197,9 +196,8 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/how-to-play.js",
         "/admin.js",
         "/i18n.js",
-        "/i18n-nl.js",
-        "/i18n-fr.js",
-        "/i18n-de.js",
+        "/l10n.js",
+        "/fluent-bundle.js",
     ] {
         let body = get(&server, path).await.body;
         for sink in [

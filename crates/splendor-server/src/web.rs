@@ -115,28 +115,20 @@ const SOCIAL_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/social.js"),
     "text/javascript; charset=utf-8",
 );
-// The message tables (docs/BROWSER.md, "Languages"): i18n.js first, with
-// English, then one file per other language.
+// The page's languages (docs/BROWSER.md, "Languages"): `t()` over Fluent,
+// loaded after fluent-bundle.js and l10n.js.
 const I18N_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/i18n.js"),
     "text/javascript; charset=utf-8",
 );
-const I18N_NL_SCRIPT: Asset = Asset::new(
-    include_bytes!("../web/i18n-nl.js"),
+// @fluent/bundle (web/vendor/README.md): words the page's messages.
+const FLUENT_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/vendor/fluent-bundle.js"),
     "text/javascript; charset=utf-8",
 );
-const I18N_FR_SCRIPT: Asset = Asset::new(
-    include_bytes!("../web/i18n-fr.js"),
-    "text/javascript; charset=utf-8",
-);
-const I18N_DE_SCRIPT: Asset = Asset::new(
-    include_bytes!("../web/i18n-de.js"),
-    "text/javascript; charset=utf-8",
-);
-// The game's terms in each language, made once from the server's .ftl
-// files (l10n::page_terms_script): loaded after the tables.
-static TERMS_SCRIPT: std::sync::LazyLock<Asset> = std::sync::LazyLock::new(|| {
-    let body: &'static [u8] = crate::l10n::page_terms_script().into_bytes().leak();
+// The page's words: the .ftl files as they are (l10n::page_l10n_script).
+static L10N_SCRIPT: std::sync::LazyLock<Asset> = std::sync::LazyLock::new(|| {
+    let body: &'static [u8] = crate::l10n::page_l10n_script().into_bytes().leak();
     Asset::new(body, "text/javascript; charset=utf-8")
 });
 const PAY_SCRIPT: Asset = Asset::new(
@@ -227,20 +219,12 @@ pub(crate) fn routes() -> Router<AppState> {
             get(async |h: HeaderMap| serve(&I18N_SCRIPT, &h)),
         )
         .route(
-            "/i18n-nl.js",
-            get(async |h: HeaderMap| serve(&I18N_NL_SCRIPT, &h)),
+            "/fluent-bundle.js",
+            get(async |h: HeaderMap| serve(&FLUENT_SCRIPT, &h)),
         )
         .route(
-            "/i18n-fr.js",
-            get(async |h: HeaderMap| serve(&I18N_FR_SCRIPT, &h)),
-        )
-        .route(
-            "/i18n-de.js",
-            get(async |h: HeaderMap| serve(&I18N_DE_SCRIPT, &h)),
-        )
-        .route(
-            "/terms.js",
-            get(async |h: HeaderMap| serve(&TERMS_SCRIPT, &h)),
+            "/l10n.js",
+            get(async |h: HeaderMap| serve(&L10N_SCRIPT, &h)),
         )
         .route(
             "/icon-turn.svg",

@@ -1,24 +1,21 @@
-// The message tables of the browser client (web/i18n*.js): run with
-// `node --test crates/splendor-server/web-tests` (Node 20, no packages).
+// The page's words (web/i18n.js over Fluent, from the .ftl files of
+// crates/splendor-words/locales): run with
+// `node --test crates/splendor-server/web-tests` (Node 20, no packages: the
+// page's vendored @fluent/bundle). That each language defines exactly the
+// English ids with the same variables is checked on the server's side too
+// (crates/splendor-server/src/l10n/tests).
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 
 const i18n = require('../web/i18n.js');
-require('../web/i18n-nl.js');
-require('../web/i18n-fr.js');
-require('../web/i18n-de.js');
+const ftl = require('./ftl.js');
+const fluent = require('../web/vendor/fluent-bundle.js');
 
-// The game's terms come from the server's .ftl files, as /terms.js brings
-// them to the page.
-const ftlTerms = {};
-for (const lang of ['en', 'nl', 'fr', 'de']) ftlTerms[lang] = require('./ftl_terms.js').ftlTerms(lang);
-const handWritten = {};
-for (const lang of ['en', 'nl', 'fr', 'de']) handWritten[lang] = Object.keys(i18n.MESSAGES[lang]);
-for (const [lang, terms] of Object.entries(ftlTerms)) i18n.addMessages(lang, terms);
+ftl.load(i18n);
 
-const { LANGS, LANG_NAMES, MESSAGES, t, format, colorName, botName, pickLang, setLang } = i18n;
+const { LANGS, LANG_NAMES, t, colorName, botName, pickLang, setLang } = i18n;
 const PROTOCOL_COLORS = ['white', 'blue', 'green', 'red', 'black', 'gold'];
 
 // Sample values for any parameter a message may use.
@@ -36,81 +33,72 @@ function sampleParams(n) {
   };
 }
 
-// The parameters an entry uses: its {placeholders}, or what a function reads.
-function usedParams(value) {
-  if (typeof value === 'string') return new Set([...value.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-  const used = new Set();
-  for (const n of [0, 1, 2, 5, 21]) {
-    const base = sampleParams(n);
-    value(new Proxy(base, { get(target, key) { used.add(key); return target[key]; } }));
+// Each message of a language's page.ftl, worded by Fluent with the sample
+// parameters: [id, text, errors].
+function wordedAll(lang, n) {
+  const bundle = new fluent.FluentBundle(lang, { useIsolating: false });
+  assert.deepEqual(bundle.addResource(new fluent.FluentResource(ftl.sources(lang).page)), [], lang);
+  const args = {};
+  for (const [k, v] of Object.entries(sampleParams(n))) {
+    args[k] = typeof v === 'number' ? new fluent.FluentNumber(v, { useGrouping: false }) : v;
   }
-  return used;
+  return ftl.pageIds(lang).map((id) => {
+    const errors = [];
+    const text = bundle.formatPattern(bundle.getMessage(id).value, args, errors);
+    return [id, text, errors];
+  });
 }
 
-test('every language has a table and a name in itself', () => {
+test('every language has a page.ftl and a name in itself', () => {
   assert.deepEqual(LANGS, ['en', 'nl', 'fr', 'de']);
   for (const lang of LANGS) {
-    assert.ok(MESSAGES[lang], lang);
+    assert.ok(ftl.pageIds(lang).length > 500, lang);
     assert.ok(LANG_NAMES[lang], lang);
   }
   assert.deepEqual(Object.values(LANG_NAMES), ['English', 'Nederlands', 'Français', 'Deutsch']);
 });
 
-test('every key of English exists in every language, and no other key', () => {
-  const en = Object.keys(MESSAGES.en).sort();
-  for (const lang of LANGS) {
-    const keys = Object.keys(MESSAGES[lang]).sort();
-    assert.deepEqual(en.filter((k) => !keys.includes(k)), [], `${lang} lacks keys`);
-    assert.deepEqual(keys.filter((k) => !en.includes(k)), [], `${lang} has keys English lacks`);
-  }
+test('every language has exactly the English messages', () => {
+  const en = ftl.pageIds('en');
+  assert.equal(new Set(en).size, en.length, 'an id twice in English');
+  for (const lang of LANGS) assert.deepEqual([...ftl.pageIds(lang)].sort(), [...en].sort(), lang);
 });
 
-test('the placeholders (or the params a function reads) match between languages', () => {
-  for (const [key, value] of Object.entries(MESSAGES.en)) {
-    const want = [...usedParams(value)].sort();
-    for (const lang of LANGS) {
-      const got = [...usedParams(MESSAGES[lang][key])].sort();
-      assert.deepEqual(got, want, `${lang} ${key}`);
-    }
-  }
-});
-
-test('every entry gives a finished string for n = 0, 1, 2 and more', () => {
+test('every message gives a finished string for n = 0, 1, 2 and more, without a Fluent error', () => {
   for (const lang of LANGS) {
-    for (const [key, value] of Object.entries(MESSAGES[lang])) {
-      assert.ok(typeof value === 'string' || typeof value === 'function', `${lang} ${key}`);
-      for (const n of [0, 1, 2, 3, 11]) {
-        const out = format(value, sampleParams(n));
-        assert.equal(typeof out, 'string', `${lang} ${key}`);
-        assert.ok(out.trim().length > 0, `${lang} ${key} is empty`);
-        assert.ok(!/undefined|NaN|\[object/.test(out), `${lang} ${key}: ${out}`);
-        assert.ok(!/[{}]/.test(out), `${lang} ${key} keeps a brace: ${out}`);
+    for (const n of [0, 1, 2, 3, 11]) {
+      for (const [id, out, errors] of wordedAll(lang, n)) {
+        assert.deepEqual(errors.map(String), [], `${lang} ${id}`);
+        assert.ok(out.trim().length > 0, `${lang} ${id} is empty`);
+        assert.ok(!/undefined|NaN|\[object/.test(out), `${lang} ${id}: ${out}`);
+        assert.ok(!/[{}]/.test(out), `${lang} ${id} keeps a brace: ${out}`);
       }
     }
   }
 });
 
-test('the tables write no colour word: the .ftl files are their one source', () => {
+test('page.ftl writes no colour word: the server\'s messages are their one source', () => {
   for (const lang of LANGS) {
-    assert.deepEqual(handWritten[lang].filter((k) => k.startsWith('color.')), [], lang);
-    assert.equal(Object.keys(ftlTerms[lang]).length, 6, lang);
+    assert.deepEqual(ftl.pageIds(lang).filter((id) => id.startsWith('color-')), [], lang);
   }
 });
 
 test('English colour words are exactly the protocol words', () => {
-  for (const c of PROTOCOL_COLORS) assert.equal(MESSAGES.en[`color.${c}`], c);
   setLang('en');
   for (const c of PROTOCOL_COLORS) assert.equal(colorName(c), c);
 });
 
-test('each language has six different colour words', () => {
+test('each language has six different colour words, the rulebooks\' words', () => {
+  const words = {};
   for (const lang of LANGS) {
-    const words = PROTOCOL_COLORS.map((c) => MESSAGES[lang][`color.${c}`]);
-    assert.equal(new Set(words).size, 6, `${lang}: ${words}`);
+    setLang(lang);
+    words[lang] = PROTOCOL_COLORS.map(colorName);
+    assert.equal(new Set(words[lang]).size, 6, `${lang}: ${words[lang]}`);
   }
-  assert.deepEqual(PROTOCOL_COLORS.map((c) => MESSAGES.nl[`color.${c}`]), ['wit', 'blauw', 'groen', 'rood', 'zwart', 'goud']);
-  assert.deepEqual(PROTOCOL_COLORS.map((c) => MESSAGES.fr[`color.${c}`]), ['blanc', 'bleu', 'vert', 'rouge', 'noir', 'or']);
-  assert.deepEqual(PROTOCOL_COLORS.map((c) => MESSAGES.de[`color.${c}`]), ['Weiß', 'Blau', 'Grün', 'Rot', 'Schwarz', 'Gold']);
+  assert.deepEqual(words.nl, ['wit', 'blauw', 'groen', 'rood', 'zwart', 'goud']);
+  assert.deepEqual(words.fr, ['blanc', 'bleu', 'vert', 'rouge', 'noir', 'or']);
+  assert.deepEqual(words.de, ['Weiß', 'Blau', 'Grün', 'Rot', 'Schwarz', 'Gold']);
+  setLang('en');
 });
 
 // Messages name colours by the word the page shows, never an inflected
@@ -123,19 +111,17 @@ test('no message inflects a colour word', () => {
     en: /\b(whites|blues|greens|reds|blacks)\b/i,
   };
   for (const lang of LANGS) {
-    for (const [key, value] of Object.entries(MESSAGES[lang])) {
-      const out = format(value, sampleParams(2));
-      assert.ok(!inflected[lang].test(out), `${lang} ${key}: ${out}`);
-    }
+    for (const [id, out] of wordedAll(lang, 2)) assert.ok(!inflected[lang].test(out), `${lang} ${id}: ${out}`);
   }
 });
 
-test('French counts 0 and 1 as singular, the others only 1', () => {
+test('plurals follow each language: French counts 0 and 1 as singular, the others only 1', () => {
   setLang('fr');
   assert.equal(t('points', { n: 0 }), '0 point de prestige');
   assert.equal(t('points', { n: 1 }), '1 point de prestige');
   assert.equal(t('points', { n: 2 }), '2 points de prestige');
   assert.equal(t('cards', { n: 0 }), '0 carte');
+  assert.equal(t('return.prompt', { n: 2, chosen: 1 }), 'Vous avez plus de 10 jetons : remettez-en 2 jetons dans la réserve (1 choisi).');
   setLang('en');
   assert.equal(t('points', { n: 0 }), '0 points');
   assert.equal(t('points', { n: 1 }), '1 point');
@@ -146,20 +132,27 @@ test('French counts 0 and 1 as singular, the others only 1', () => {
   setLang('en');
 });
 
+test('numbers are shown as digits, without grouping', () => {
+  setLang('de');
+  assert.equal(t('points', { n: 1612 }), '1612 Prestigepunkte');
+  setLang('en');
+  assert.equal(t('points', { n: 12345 }), '12345 points');
+});
+
 test('t falls back to English, then to the key', () => {
   setLang('nl');
   assert.equal(t('move.take'), 'Nemen');
-  const saved = MESSAGES.nl['move.take'];
-  delete MESSAGES.nl['move.take'];
+  const nl = ftl.sources('nl');
+  i18n.addSources('nl', { ...nl, page: nl.page.replace(/^move-take = .*$/m, '') });
   try {
     assert.equal(t('move.take'), 'Take');
   } finally {
-    MESSAGES.nl['move.take'] = saved;
+    i18n.addSources('nl', nl);
   }
   assert.equal(t('no.such.key'), 'no.such.key');
   assert.equal(t('game.room', { room: 'ABCDE' }), 'Kamer ABCDE');
   // A missing parameter stays visible rather than becoming "undefined".
-  assert.equal(t('game.room'), 'Kamer {room}');
+  assert.equal(t('game.room'), 'Kamer {$room}');
   setLang('xx');
   assert.equal(i18n.currentLang(), 'en');
   assert.equal(t('move.take'), 'Take');
@@ -189,7 +182,7 @@ test('the language comes from navigator.languages by prefix, English by default'
   assert.equal(pickLang(['dex', 'frr']), 'en');
 });
 
-test('English words stay those of the page before the tables', () => {
+test('English words stay those of the page before Fluent', () => {
   setLang('en');
   assert.equal(t('alerts.title'), '● Your turn · Splendor');
   assert.equal(t('turn.other', { name: 'ann' }), "ann's turn");

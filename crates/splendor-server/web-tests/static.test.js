@@ -1,5 +1,5 @@
 // Static checks of the browser client's files: every message key the pages
-// use exists, and no user-visible English is left outside the tables.
+// use exists in page.ftl, and no user-visible English is left outside it.
 // Run with `node --test crates/splendor-server/web-tests`.
 'use strict';
 
@@ -8,17 +8,17 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { MESSAGES, addMessages } = require('../web/i18n.js');
-const { ftlTerms } = require('./ftl_terms.js');
+const i18n = require('../web/i18n.js');
+const ftl = require('./ftl.js');
 
-// The colour words come from the server's .ftl files (/terms.js).
-addMessages('en', ftlTerms('en'));
+ftl.load(i18n);
+i18n.setLang('en');
+const { hasMessage, t } = i18n;
 
 const WEB = path.join(__dirname, '..', 'web');
 const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');
-const EN = MESSAGES.en;
 const PAGES = ['index.html', 'replay.html', 'leaderboard.html', 'how-to-play.html', 'admin.html'];
-// The scripts that draw the pages (the tables themselves are i18n*.js).
+// The scripts that draw the pages (i18n.js words them).
 const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
 
 // The string literals of a script, comments left out: { text, before },
@@ -80,7 +80,6 @@ function keysUsed(src) {
 
 // Keys built at run time from a prefix: each must exist for every value.
 const BUILT_KEYS = [
-  ...['white', 'blue', 'green', 'red', 'black', 'gold'].map((c) => `color.${c}`),
   ...['random', 'greedy', 'strong'].map((b) => `bot.${b}`),
   ...['mine', 'other'].flatMap((w) => ['', 'Return', 'Noble'].map((p) => `turn.${w}${p}`)),
   ...['', 'Deck'].flatMap((d) => ['', 'Gold'].map((g) => `event.reserved${d}${g}`)),
@@ -94,11 +93,11 @@ const BUILT_KEYS = [
   ...['ban_session', 'ban_name', 'ban_address', 'mute_session', 'mark_session'].map((k) => `admin.kind.${k}`),
 ];
 
-test('every key the scripts use is in the English table', () => {
+test('every key the scripts use is a message of page.ftl', () => {
   for (const name of SCRIPTS) {
-    for (const key of keysUsed(read(name))) assert.ok(key in EN, `${name} uses the unknown key ${key}`);
+    for (const key of keysUsed(read(name))) assert.ok(hasMessage(key), `${name} uses the unknown key ${key}`);
   }
-  for (const key of BUILT_KEYS) assert.ok(key in EN, key);
+  for (const key of BUILT_KEYS) assert.ok(hasMessage(key), key);
 });
 
 // Attributes of the pages: data-i18n and its placeholder / aria-label / title forms.
@@ -106,18 +105,18 @@ function htmlKeys(html) {
   return [...html.matchAll(/data-i18n(?:-placeholder|-aria-label|-title)?="([^"]+)"/g)].map((m) => m[1]);
 }
 
-test('every data-i18n key of the pages is in the English table, with the English text as default', () => {
+test('every data-i18n key of the pages is a message of page.ftl, with the English text as default', () => {
   for (const page of PAGES) {
     const html = read(page);
     const keys = htmlKeys(html);
     assert.ok(keys.length > 10, page);
-    for (const key of keys) assert.ok(key in EN, `${page} uses the unknown key ${key}`);
+    for (const key of keys) assert.ok(hasMessage(key), `${page} uses the unknown key ${key}`);
     // <tag ... data-i18n="key" ...>text</tag>: the text is the English one.
     for (const m of html.matchAll(/<(\w+)[^>]*\sdata-i18n="([^"]+)"[^>]*>([^<]*)</g)) {
-      assert.equal(m[3].replace(/\s+/g, ' ').trim(), EN[m[2]], `${page} ${m[2]}`);
+      assert.equal(m[3].replace(/\s+/g, ' ').trim(), t(m[2]), `${page} ${m[2]}`);
     }
     for (const m of html.matchAll(/\s(placeholder|aria-label|title)="([^"]*)"\s+data-i18n-\1="([^"]+)"/g)) {
-      assert.equal(m[2], EN[m[3]], `${page} ${m[3]}`);
+      assert.equal(m[2], t(m[3]), `${page} ${m[3]}`);
     }
   }
 });
@@ -140,13 +139,14 @@ test('every text of the pages is translated (apart from the name, the language n
   }
 });
 
-test('every English message is used by a page or a script', () => {
+test('every message of page.ftl is used by a page or a script', () => {
   const used = new Set(BUILT_KEYS);
   for (const name of SCRIPTS) for (const key of keysUsed(read(name))) used.add(key);
   for (const page of PAGES) for (const key of htmlKeys(read(page))) used.add(key);
   // i18n.js uses the switcher's label itself.
   used.add('lang.label');
-  assert.deepEqual(Object.keys(EN).filter((k) => !used.has(k)), []);
+  const ids = new Set([...used].map((key) => key.replace(/\./g, '-')));
+  assert.deepEqual(ftl.pageIds('en').filter((id) => !ids.has(id)), []);
 });
 
 // Where a script puts words on the page: these must come from t().

@@ -77,6 +77,17 @@ impl Lang {
         }
     }
 
+    /// The browser page's messages in this language (issue 49): the text
+    /// of its `page.ftl`, which the server hands the page as it is.
+    pub fn page_source(self) -> &'static str {
+        match self {
+            Lang::En => include_str!("../locales/en/page.ftl"),
+            Lang::Nl => include_str!("../locales/nl/page.ftl"),
+            Lang::Fr => include_str!("../locales/fr/page.ftl"),
+            Lang::De => include_str!("../locales/de/page.ftl"),
+        }
+    }
+
     /// The language's place in [`Lang::ALL`].
     pub fn index(self) -> usize {
         self as usize
@@ -127,13 +138,23 @@ pub fn check_file(lang: Lang) -> Result<(), String> {
     bundle(lang).map(drop)
 }
 
+/// Whether one language's `page.ftl` makes a bundle (the page words it
+/// with Fluent's JavaScript implementation; both read the same syntax).
+pub fn check_page_file(lang: Lang) -> Result<(), String> {
+    bundle_of(lang, lang.page_source()).map(drop)
+}
+
 /// The bundle of one language's file; an error names what is wrong with it.
 fn bundle(lang: Lang) -> Result<Bundle, String> {
+    bundle_of(lang, lang.source())
+}
+
+fn bundle_of(lang: Lang, source: &str) -> Result<Bundle, String> {
     let id = lang
         .code()
         .parse()
         .map_err(|e| format!("language id: {e}"))?;
-    let resource = FluentResource::try_new(lang.source().to_owned())
+    let resource = FluentResource::try_new(source.to_owned())
         .map_err(|(_, errors)| format!("syntax: {errors:?}"))?;
     let mut bundle = FluentBundle::new_concurrent(vec![id]);
     bundle.set_use_isolating(false);

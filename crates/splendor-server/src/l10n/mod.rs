@@ -8,11 +8,11 @@
 //! `crates/splendor-words/locales/` (see there how arguments are said).
 //! This module adds what the gateway needs: the language a connection
 //! chose, shared by its reader and writer, the log of a wording problem,
-//! and the game's terms for the browser page (`/terms.js`).
+//! and the browser page's words (`/l10n.js`).
 
 use splendor_words::Words;
 pub use splendor_words::fluent::{Lang, english};
-use splendor_words::fluent::{Problem, color_word, word_checked};
+use splendor_words::fluent::{Problem, word_checked};
 
 /// A connection's language, shared by its reader (which sets it on
 /// `hello`) and its writer (which words `room_closed` and the close frame).
@@ -45,29 +45,26 @@ pub fn word(lang: Lang, words: &Words) -> String {
     text
 }
 
-/// The game's terms the browser page shares with the server's words, as
-/// a script for the page (`/terms.js`): for each language, its words for
-/// the colours (`color-white` in the file is `color.white` in the page's
-/// tables). The page's own tables do not repeat them: the `.ftl` files are
-/// the one source of the game's terms in each language.
-pub(crate) fn page_terms_script() -> String {
-    let mut script = String::from(
-        "// Made by the server from crates/splendor-words/locales/<lang>/server.ftl:\n\
-         // the game's terms the page shares with the server's words (issue 19).\n\
-         'use strict';\n",
-    );
+/// The browser page's words (issue 49), as a script for the page
+/// (`/l10n.js`): for each language, the text of its `page.ftl` and of the
+/// server's own `server.ftl` (the colour words the page shows are the
+/// server's), as they are. The page words them with Fluent's JavaScript
+/// implementation: one source for the server's words and the page's.
+pub(crate) fn page_l10n_script() -> String {
+    let mut sources = serde_json::Map::new();
     for lang in Lang::ALL {
-        let terms: serde_json::Map<String, serde_json::Value> = splendor_words::COLORS
-            .iter()
-            .map(|color| {
-                let word = color_word(lang, color);
-                (format!("color.{color}"), serde_json::Value::String(word))
-            })
-            .collect();
-        let table = serde_json::Value::Object(terms);
-        script.push_str(&format!("globalThis.addMessages('{lang}', {table});\n"));
+        sources.insert(
+            lang.code().to_owned(),
+            serde_json::json!({ "page": lang.page_source(), "server": lang.source() }),
+        );
     }
-    script
+    format!(
+        "// Made by the server from crates/splendor-words/locales/<lang>/{{page,server}}.ftl\n\
+         // (issue 49): the page's words, worded by i18n.js with @fluent/bundle.\n\
+         'use strict';\n\
+         globalThis.SPLENDOR_FTL = {};\n",
+        serde_json::Value::Object(sources)
+    )
 }
 
 #[cfg(test)]

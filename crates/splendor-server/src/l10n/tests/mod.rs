@@ -12,12 +12,12 @@ use splendor_protocol::Words;
 
 use super::*;
 use corpus::Corpus;
-use splendor_words::fluent::check_file;
+use splendor_words::fluent::{check_file, check_page_file};
 
 /// Each message of a file with the variables it uses (in a selector or a
 /// variant too), in the file's order.
-fn messages(lang: Lang) -> Vec<(String, BTreeSet<String>)> {
-    let resource = parse(lang.source()).unwrap_or_else(|(_, errors)| panic!("{lang}: {errors:?}"));
+fn messages(lang: Lang, source: fn(Lang) -> &'static str) -> Vec<(String, BTreeSet<String>)> {
+    let resource = parse(source(lang)).unwrap_or_else(|(_, errors)| panic!("{lang}: {errors:?}"));
     let mut out = Vec::new();
     for entry in resource.body {
         match entry {
@@ -72,11 +72,18 @@ fn inline_variables(inline: &ast::InlineExpression<&str>, out: &mut BTreeSet<Str
 
 #[test]
 fn every_language_defines_exactly_the_english_ids_with_their_variables() {
-    let english = messages(Lang::En);
+    // The server's messages, and the page's (issue 49).
+    for source in [Lang::source, Lang::page_source] {
+        same_ids_as_english(source);
+    }
+}
+
+fn same_ids_as_english(source: fn(Lang) -> &'static str) {
+    let english = messages(Lang::En, source);
     let ids: BTreeSet<&str> = english.iter().map(|(id, _)| id.as_str()).collect();
     assert_eq!(ids.len(), english.len(), "an id twice in English");
     for lang in [Lang::Nl, Lang::Fr, Lang::De] {
-        let theirs = messages(lang);
+        let theirs = messages(lang, source);
         let order: Vec<&str> = theirs.iter().map(|(id, _)| id.as_str()).collect();
         let expected: Vec<&str> = english.iter().map(|(id, _)| id.as_str()).collect();
         assert_eq!(
@@ -93,12 +100,13 @@ fn every_language_defines_exactly_the_english_ids_with_their_variables() {
 fn every_file_parses_into_a_bundle_and_says_no_bidi_marks() {
     for lang in Lang::ALL {
         check_file(lang).unwrap_or_else(|e| panic!("{lang}: {e}"));
-        assert!(
-            !lang
-                .source()
-                .contains(['\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}']),
-            "{lang}"
-        );
+        check_page_file(lang).unwrap_or_else(|e| panic!("{lang} page: {e}"));
+        for source in [lang.source(), lang.page_source()] {
+            assert!(
+                !source.contains(['\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}']),
+                "{lang}"
+            );
+        }
     }
 }
 
@@ -427,7 +435,7 @@ fn every_word_the_server_makes_is_said_in_every_language() {
         }
     }
     // Every message of the English file is met, or is made elsewhere.
-    let missing: Vec<String> = messages(Lang::En)
+    let missing: Vec<String> = messages(Lang::En, Lang::source)
         .into_iter()
         .map(|(id, _)| id)
         .filter(|id| !used.contains(id.as_str()) && !MADE_ELSEWHERE.contains(&id.as_str()))
@@ -468,7 +476,7 @@ fn every_message_says_its_examples_in_every_language() {
     // Made-up arguments for each message: every variable a number 2 and a
     // text, so that a message missing in a language or using a variable
     // English does not give shows up as a problem.
-    for (id, variables) in messages(Lang::En) {
+    for (id, variables) in messages(Lang::En, Lang::source) {
         for lang in Lang::ALL {
             for number in [true, false] {
                 let mut words = Words::new(id.clone());
