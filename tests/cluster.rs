@@ -594,7 +594,7 @@ async fn a_rematch_agreed_by_players_on_two_nodes_moves_both_into_the_new_room()
 
 #[tokio::test]
 async fn a_node_refuses_a_node_message_of_another_version_unread() {
-    use splendor_protocol::node::{Envelope, NODE_VERSION, ToAll};
+    use splendor_cluster::node::{Envelope, NODE_VERSION, ToAll};
     let Some(db) = TestDatabase::postgres("another node version").await else {
         return;
     };

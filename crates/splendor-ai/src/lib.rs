@@ -23,70 +23,14 @@ pub mod random;
 pub mod strategy;
 pub mod strong;
 
+pub use splendor_protocol::bot_level::{Level, UnknownLevel};
+
 use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use splendor_rules::{Action, Game, Sampler, Seat, View};
-
-/// How strong a built-in player is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Level {
-    /// Any legal action, uniformly at random.
-    Random,
-    /// The example bot's greedy strategy (the yardstick).
-    Greedy,
-    /// A search player (information-set Monte-Carlo tree search).
-    Strong,
-}
-
-impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Level; 3] = [Level::Random, Level::Greedy, Level::Strong];
-
-    /// The level's name on the wire and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Random => "random",
-            Level::Greedy => "greedy",
-            Level::Strong => "strong",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A level name that is not one of [`Level::ALL`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownLevel(pub String);
-
-impl fmt::Display for UnknownLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown bot level {:?}: expected random, greedy or strong",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownLevel {}
-
-impl FromStr for Level {
-    type Err = UnknownLevel;
-    fn from_str(s: &str) -> Result<Level, UnknownLevel> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| UnknownLevel(s.to_owned()))
-    }
-}
 
 /// How much a search player may think per move. The iteration count
 /// decides (so a seeded series is reproducible); the time cap only stops a

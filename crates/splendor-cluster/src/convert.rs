@@ -2,13 +2,13 @@
 //! splendor-protocol's `node` module), both ways. Free functions: neither
 //! side is this crate's.
 
+use crate::node::{
+    CallAnswer, WireArg, WireCaller, WireClock, WireError, WireMember, WireRequest, WireWords,
+};
 use splendor_lobby::room::RematchPlan;
 use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::room::seats::Member;
-use splendor_lobby::{Answer, Caller, Joined, LobbyError, Request, Session, SessionId, TurnClock};
-use splendor_protocol::node::{
-    CallAnswer, WireArg, WireCaller, WireClock, WireError, WireMember, WireRequest, WireWords,
-};
+use splendor_lobby::{Answer, Caller, Joined, Request, RoomError, Session, SessionId, TurnClock};
 use splendor_protocol::{Arg, WireAction, Words};
 use splendor_room::conn::ConnId;
 use splendor_room::error::InternalCause;
@@ -238,7 +238,7 @@ fn arg_from_wire(arg: WireArg) -> Result<Arg, Unreadable> {
     })
 }
 
-pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
+pub(crate) fn answer_to_wire(result: Result<Answer, RoomError>) -> CallAnswer {
     match result {
         Ok(Answer::Joined(joined)) => CallAnswer::Joined {
             role: joined.role,
@@ -278,7 +278,7 @@ pub(crate) fn answer_to_wire(result: Result<Answer, LobbyError>) -> CallAnswer {
     }
 }
 
-pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError> {
+pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, RoomError> {
     match answer {
         CallAnswer::Joined { role, seat, claim } => {
             Ok(Answer::Joined(Joined { role, seat, claim }))
@@ -297,11 +297,11 @@ pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError>
         } => {
             let uuid = |text: &str| {
                 uuid::Uuid::parse_str(text).map_err(|_| {
-                    LobbyError::internal(format!("a person from another node: {text:?}"))
+                    RoomError::internal(format!("a person from another node: {text:?}"))
                 })
             };
             if authors.len() != chat.len() {
-                return Err(LobbyError::internal(
+                return Err(RoomError::internal(
                     "a person from another node: a chat line without its author",
                 ));
             }
@@ -327,10 +327,10 @@ pub(crate) fn answer_from_wire(answer: CallAnswer) -> Result<Answer, LobbyError>
             rated,
         } => rematch_from_wire(others, clock, listed, rated)
             .map(Answer::Rematch)
-            .map_err(|e| LobbyError::internal(format!("a rematch plan from another node: {e}"))),
+            .map_err(|e| RoomError::internal(format!("a rematch plan from another node: {e}"))),
         CallAnswer::Refused { error } => Err(error_from_wire(error)
-            .unwrap_or_else(|e| LobbyError::internal(format!("a refusal from another node: {e}")))),
-        CallAnswer::Unsupported { what } => Err(LobbyError::internal(format!(
+            .unwrap_or_else(|e| RoomError::internal(format!("a refusal from another node: {e}")))),
+        CallAnswer::Unsupported { what } => Err(RoomError::internal(format!(
             "{what} cannot cross nodes yet"
         ))),
     }
@@ -399,7 +399,7 @@ fn rematch_from_wire(
 }
 
 /// A refusal as it crosses nodes: its variant by name and its payload.
-pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
+pub(crate) fn error_to_wire(error: &RoomError) -> WireError {
     let plain = |kind: &str| WireError {
         kind: kind.to_owned(),
         text: None,
@@ -420,59 +420,59 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
         ..plain(kind)
     };
     match error {
-        LobbyError::RoomNotFound(code) => text("room_not_found", code),
-        LobbyError::MalformedCode(w) => words("malformed_code", w),
-        LobbyError::RoomFull => plain("room_full"),
-        LobbyError::TooManySpectators => plain("too_many_spectators"),
-        LobbyError::AlreadyInRoom(code) => text("already_in_room", code),
-        LobbyError::NotInRoom => plain("not_in_room"),
-        LobbyError::RoomClosed => plain("room_closed"),
-        LobbyError::RoomUnavailable => plain("room_unavailable"),
-        LobbyError::SeatClaimedElsewhere => plain("seat_claimed_elsewhere"),
-        LobbyError::NotHost => plain("not_host"),
-        LobbyError::UnknownBotLevel(level) => text("unknown_bot_level", level),
-        LobbyError::StandInTurn => plain("stand_in_turn"),
-        LobbyError::Resigned => plain("resigned"),
-        LobbyError::Removed => plain("removed"),
-        LobbyError::InvalidClock(w) => words("invalid_clock", w),
-        LobbyError::NotABot(seat) => numbers("not_a_bot", vec![u64::from(*seat)]),
-        LobbyError::NotEnoughPlayers => plain("not_enough_players"),
-        LobbyError::GameAlreadyStarted => plain("game_already_started"),
-        LobbyError::GameNotStarted => plain("game_not_started"),
-        LobbyError::GameOver => plain("game_over"),
-        LobbyError::SpectatorCannotAct => plain("spectator_cannot_act"),
-        LobbyError::StaleVersion { current, expected } => {
+        RoomError::RoomNotFound(code) => text("room_not_found", code),
+        RoomError::MalformedCode(w) => words("malformed_code", w),
+        RoomError::RoomFull => plain("room_full"),
+        RoomError::TooManySpectators => plain("too_many_spectators"),
+        RoomError::AlreadyInRoom(code) => text("already_in_room", code),
+        RoomError::NotInRoom => plain("not_in_room"),
+        RoomError::RoomClosed => plain("room_closed"),
+        RoomError::RoomUnavailable => plain("room_unavailable"),
+        RoomError::SeatClaimedElsewhere => plain("seat_claimed_elsewhere"),
+        RoomError::NotHost => plain("not_host"),
+        RoomError::UnknownBotLevel(level) => text("unknown_bot_level", level),
+        RoomError::StandInTurn => plain("stand_in_turn"),
+        RoomError::Resigned => plain("resigned"),
+        RoomError::Removed => plain("removed"),
+        RoomError::InvalidClock(w) => words("invalid_clock", w),
+        RoomError::NotABot(seat) => numbers("not_a_bot", vec![u64::from(*seat)]),
+        RoomError::NotEnoughPlayers => plain("not_enough_players"),
+        RoomError::GameAlreadyStarted => plain("game_already_started"),
+        RoomError::GameNotStarted => plain("game_not_started"),
+        RoomError::GameOver => plain("game_over"),
+        RoomError::SpectatorCannotAct => plain("spectator_cannot_act"),
+        RoomError::StaleVersion { current, expected } => {
             numbers("stale_version", vec![*current, *expected])
         }
-        LobbyError::InvalidSeats(n) => numbers("invalid_seats", vec![u64::from(*n)]),
-        LobbyError::TooManyRooms => plain("too_many_rooms"),
-        LobbyError::TooManyRoomsForSession(n) => {
+        RoomError::InvalidSeats(n) => numbers("invalid_seats", vec![u64::from(*n)]),
+        RoomError::TooManyRooms => plain("too_many_rooms"),
+        RoomError::TooManyRoomsForSession(n) => {
             numbers("too_many_rooms_for_session", vec![*n as u64])
         }
-        LobbyError::TooManyWaitingRoomsFromOrigin(n) => {
+        RoomError::TooManyWaitingRoomsFromOrigin(n) => {
             numbers("too_many_waiting_rooms_from_origin", vec![*n as u64])
         }
-        LobbyError::TooManyRoomsFromAddress(n) => {
+        RoomError::TooManyRoomsFromAddress(n) => {
             numbers("too_many_rooms_from_address", vec![*n as u64])
         }
-        LobbyError::TooManyBotTables(n) => numbers("too_many_bot_tables", vec![*n as u64]),
-        LobbyError::Persistence => plain("persistence"),
-        LobbyError::StorageUnavailable => plain("storage_unavailable"),
+        RoomError::TooManyBotTables(n) => numbers("too_many_bot_tables", vec![*n as u64]),
+        RoomError::Persistence => plain("persistence"),
+        RoomError::StorageUnavailable => plain("storage_unavailable"),
         // The cause stays in the owner's log.
-        LobbyError::Internal(_) => plain("internal"),
-        LobbyError::InvalidChat(w) => words("invalid_chat", w),
-        LobbyError::HintNotAllowed(w) => words("hint_not_allowed", w),
-        LobbyError::ChatMuted { spectators } => numbers("chat_muted", vec![u64::from(*spectators)]),
-        LobbyError::ChatTooFast { spectators } => {
+        RoomError::Internal(_) => plain("internal"),
+        RoomError::InvalidChat(w) => words("invalid_chat", w),
+        RoomError::HintNotAllowed(w) => words("hint_not_allowed", w),
+        RoomError::ChatMuted { spectators } => numbers("chat_muted", vec![u64::from(*spectators)]),
+        RoomError::ChatTooFast { spectators } => {
             numbers("chat_too_fast", vec![u64::from(*spectators)])
         }
-        LobbyError::RematchUnavailable(w) => words("rematch_unavailable", w),
-        LobbyError::NoPersonInSeat(seat) => numbers("no_person_in_seat", vec![u64::from(*seat)]),
-        LobbyError::RatedRoom => plain("rated_room"),
-        LobbyError::AlreadySeated => plain("already_seated"),
-        LobbyError::NoSuchLine(line) => numbers("no_such_line", vec![*line]),
-        LobbyError::SeatHeld(code) => text("seat_held", code),
-        LobbyError::Rule(e) => WireError {
+        RoomError::RematchUnavailable(w) => words("rematch_unavailable", w),
+        RoomError::NoPersonInSeat(seat) => numbers("no_person_in_seat", vec![u64::from(*seat)]),
+        RoomError::RatedRoom => plain("rated_room"),
+        RoomError::AlreadySeated => plain("already_seated"),
+        RoomError::NoSuchLine(line) => numbers("no_such_line", vec![*line]),
+        RoomError::SeatHeld(code) => text("seat_held", code),
+        RoomError::Rule(e) => WireError {
             words: Some(words_to_wire(&e.words)),
             rule: Some((e.code.to_owned(), e.rule.to_owned())),
             ..plain("rule")
@@ -480,7 +480,7 @@ pub(crate) fn error_to_wire(error: &LobbyError) -> WireError {
     }
 }
 
-pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable> {
+pub(crate) fn error_from_wire(wire: WireError) -> Result<RoomError, Unreadable> {
     let kind = wire.kind.clone();
     let text = || {
         wire.text
@@ -503,62 +503,62 @@ pub(crate) fn error_from_wire(wire: WireError) -> Result<LobbyError, Unreadable>
             .and_then(words_from_wire)
     };
     Ok(match kind.as_str() {
-        "room_not_found" => LobbyError::RoomNotFound(text()?),
-        "malformed_code" => LobbyError::MalformedCode(words()?),
-        "room_full" => LobbyError::RoomFull,
-        "too_many_spectators" => LobbyError::TooManySpectators,
-        "already_in_room" => LobbyError::AlreadyInRoom(text()?),
-        "not_in_room" => LobbyError::NotInRoom,
-        "room_closed" => LobbyError::RoomClosed,
-        "room_unavailable" => LobbyError::RoomUnavailable,
-        "seat_claimed_elsewhere" => LobbyError::SeatClaimedElsewhere,
-        "not_host" => LobbyError::NotHost,
-        "unknown_bot_level" => LobbyError::UnknownBotLevel(text()?),
-        "stand_in_turn" => LobbyError::StandInTurn,
-        "resigned" => LobbyError::Resigned,
-        "removed" => LobbyError::Removed,
-        "invalid_clock" => LobbyError::InvalidClock(words()?),
-        "not_a_bot" => LobbyError::NotABot(small(0)?),
-        "not_enough_players" => LobbyError::NotEnoughPlayers,
-        "game_already_started" => LobbyError::GameAlreadyStarted,
-        "game_not_started" => LobbyError::GameNotStarted,
-        "game_over" => LobbyError::GameOver,
-        "spectator_cannot_act" => LobbyError::SpectatorCannotAct,
-        "stale_version" => LobbyError::StaleVersion {
+        "room_not_found" => RoomError::RoomNotFound(text()?),
+        "malformed_code" => RoomError::MalformedCode(words()?),
+        "room_full" => RoomError::RoomFull,
+        "too_many_spectators" => RoomError::TooManySpectators,
+        "already_in_room" => RoomError::AlreadyInRoom(text()?),
+        "not_in_room" => RoomError::NotInRoom,
+        "room_closed" => RoomError::RoomClosed,
+        "room_unavailable" => RoomError::RoomUnavailable,
+        "seat_claimed_elsewhere" => RoomError::SeatClaimedElsewhere,
+        "not_host" => RoomError::NotHost,
+        "unknown_bot_level" => RoomError::UnknownBotLevel(text()?),
+        "stand_in_turn" => RoomError::StandInTurn,
+        "resigned" => RoomError::Resigned,
+        "removed" => RoomError::Removed,
+        "invalid_clock" => RoomError::InvalidClock(words()?),
+        "not_a_bot" => RoomError::NotABot(small(0)?),
+        "not_enough_players" => RoomError::NotEnoughPlayers,
+        "game_already_started" => RoomError::GameAlreadyStarted,
+        "game_not_started" => RoomError::GameNotStarted,
+        "game_over" => RoomError::GameOver,
+        "spectator_cannot_act" => RoomError::SpectatorCannotAct,
+        "stale_version" => RoomError::StaleVersion {
             current: number(0)?,
             expected: number(1)?,
         },
-        "invalid_seats" => LobbyError::InvalidSeats(small(0)?),
-        "too_many_rooms" => LobbyError::TooManyRooms,
-        "too_many_rooms_from_address" => LobbyError::TooManyRoomsFromAddress(number(0)? as usize),
-        "too_many_rooms_for_session" => LobbyError::TooManyRoomsForSession(number(0)? as usize),
+        "invalid_seats" => RoomError::InvalidSeats(small(0)?),
+        "too_many_rooms" => RoomError::TooManyRooms,
+        "too_many_rooms_from_address" => RoomError::TooManyRoomsFromAddress(number(0)? as usize),
+        "too_many_rooms_for_session" => RoomError::TooManyRoomsForSession(number(0)? as usize),
         "too_many_waiting_rooms_from_origin" => {
-            LobbyError::TooManyWaitingRoomsFromOrigin(number(0)? as usize)
+            RoomError::TooManyWaitingRoomsFromOrigin(number(0)? as usize)
         }
-        "too_many_bot_tables" => LobbyError::TooManyBotTables(number(0)? as usize),
-        "persistence" => LobbyError::Persistence,
-        "storage_unavailable" => LobbyError::StorageUnavailable,
-        "internal" => LobbyError::Internal(InternalCause("on the room's node".into())),
-        "invalid_chat" => LobbyError::InvalidChat(words()?),
-        "hint_not_allowed" => LobbyError::HintNotAllowed(words()?),
-        "chat_muted" => LobbyError::ChatMuted {
+        "too_many_bot_tables" => RoomError::TooManyBotTables(number(0)? as usize),
+        "persistence" => RoomError::Persistence,
+        "storage_unavailable" => RoomError::StorageUnavailable,
+        "internal" => RoomError::Internal(InternalCause("on the room's node".into())),
+        "invalid_chat" => RoomError::InvalidChat(words()?),
+        "hint_not_allowed" => RoomError::HintNotAllowed(words()?),
+        "chat_muted" => RoomError::ChatMuted {
             spectators: number(0)? != 0,
         },
-        "chat_too_fast" => LobbyError::ChatTooFast {
+        "chat_too_fast" => RoomError::ChatTooFast {
             spectators: number(0)? != 0,
         },
-        "rematch_unavailable" => LobbyError::RematchUnavailable(words()?),
-        "no_person_in_seat" => LobbyError::NoPersonInSeat(small(0)?),
-        "rated_room" => LobbyError::RatedRoom,
-        "already_seated" => LobbyError::AlreadySeated,
-        "no_such_line" => LobbyError::NoSuchLine(number(0)?),
-        "seat_held" => LobbyError::SeatHeld(text()?),
+        "rematch_unavailable" => RoomError::RematchUnavailable(words()?),
+        "no_person_in_seat" => RoomError::NoPersonInSeat(small(0)?),
+        "rated_room" => RoomError::RatedRoom,
+        "already_seated" => RoomError::AlreadySeated,
+        "no_such_line" => RoomError::NoSuchLine(number(0)?),
+        "seat_held" => RoomError::SeatHeld(text()?),
         "rule" => {
             let (code, rule) = wire
                 .rule
                 .clone()
                 .ok_or_else(|| Unreadable("a rule error without its rule".into()))?;
-            LobbyError::Rule(
+            RoomError::Rule(
                 RuleError::from_parts(&code, &rule, words()?)
                     .ok_or_else(|| Unreadable(format!("rule error {code} ({rule})")))?,
             )

@@ -2,11 +2,11 @@
 //! Their calls go to the owner; what the owner's room sends them comes
 //! back as deliveries, put on the real connection's queue.
 
+use crate::node::{CallAnswer, Delivery, Envelope, ToHolder, ToOwner, decode};
 use splendor_lobby::{
-    Answer, Caller, CloseReason, Connection, Lease, LobbyError, Outgoing, Request, RoomCode,
+    Answer, Caller, CloseReason, Connection, Lease, Outgoing, Request, RoomCode, RoomError,
     SharedFrame,
 };
-use splendor_protocol::node::{CallAnswer, Delivery, Envelope, ToHolder, ToOwner, decode};
 use splendor_room::conn::Worded;
 use tracing::{debug, warn};
 
@@ -20,9 +20,9 @@ pub(crate) async fn call(
     caller: Caller,
     request: Request,
     conn: Option<Connection>,
-) -> Result<Answer, LobbyError> {
+) -> Result<Answer, RoomError> {
     if cluster.is_closed_lease(lease) {
-        return Err(LobbyError::RoomClosed);
+        return Err(RoomError::RoomClosed);
     }
     let detaching = matches!(request, Request::Detach);
     if let Some(conn) = conn {
@@ -50,7 +50,7 @@ pub(crate) async fn call(
         _ = closed.wait_for(|closed| *closed) => {
             cluster.inner.counters.call_out(started.elapsed(), false);
             debug!(room = %lease.code, node = %lease.node, "the room moved while a call to its old owner waited");
-            return Err(LobbyError::RoomUnavailable);
+            return Err(RoomError::RoomUnavailable);
         }
     };
     let answered = matches!(asked, Ok(Ok(_)));
@@ -59,21 +59,21 @@ pub(crate) async fn call(
         Ok(Ok(reply)) => reply,
         Ok(Err(e)) => {
             warn!(room = %lease.code, node = %lease.node, error = %e, "a call to another node");
-            return Err(LobbyError::RoomUnavailable);
+            return Err(RoomError::RoomUnavailable);
         }
         Err(_) => {
             warn!(room = %lease.code, node = %lease.node, "a call to another node timed out");
-            return Err(LobbyError::RoomUnavailable);
+            return Err(RoomError::RoomUnavailable);
         }
     };
     let answer = match decode::<CallAnswer>(&reply.payload) {
         Ok(answer) => answer_from_wire(answer),
         Err(e) => {
             warn!(room = %lease.code, error = %e, "an unreadable answer from another node");
-            Err(LobbyError::RoomUnavailable)
+            Err(RoomError::RoomUnavailable)
         }
     };
-    let closed = matches!(answer, Err(LobbyError::RoomClosed));
+    let closed = matches!(answer, Err(RoomError::RoomClosed));
     if closed {
         cluster.mark_closed(lease.code, lease.epoch);
     }
@@ -187,15 +187,15 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
         let cluster = cluster.clone();
         async move {
             let (room, epoch) = match read(&message.subject, &message.payload) {
-                Some(splendor_protocol::node::ToAll::Moved { room, epoch, .. }) => (room, epoch),
-                Some(splendor_protocol::node::ToAll::HandedOff { node, rooms }) => {
+                Some(crate::node::ToAll::Moved { room, epoch, .. }) => (room, epoch),
+                Some(crate::node::ToAll::HandedOff { node, rooms }) => {
                     if node != cluster.inner.node.0 {
                         debug!(node, rooms, "a node handed its rooms off");
                         cluster.inner.handed_off.notify_one();
                     }
                     return;
                 }
-                Some(splendor_protocol::node::ToAll::Matched {
+                Some(crate::node::ToAll::Matched {
                     session,
                     room,
                     players,
@@ -221,13 +221,13 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                     }
                     return;
                 }
-                Some(splendor_protocol::node::ToAll::Sanctioned(sanction)) => {
+                Some(crate::node::ToAll::Sanctioned(sanction)) => {
                     if let Some(hook) = cluster.inner.sanctioned.get() {
                         hook(sanction);
                     }
                     return;
                 }
-                Some(splendor_protocol::node::ToAll::Tell {
+                Some(crate::node::ToAll::Tell {
                     from,
                     session,
                     message,
@@ -245,7 +245,7 @@ pub(crate) async fn hear(cluster: Cluster, announcements: async_nats::Subscriber
                     }
                     return;
                 }
-                Some(splendor_protocol::node::ToAll::Reattach { room, epoch, node }) => {
+                Some(crate::node::ToAll::Reattach { room, epoch, node }) => {
                     if node == cluster.inner.node.0 {
                         return;
                     }

@@ -20,6 +20,7 @@
 
 mod convert;
 mod holder;
+pub mod node;
 mod owner;
 mod stats;
 #[cfg(feature = "testing")]
@@ -67,7 +68,7 @@ pub type MovedHook = Arc<dyn Fn(RoomCode, Vec<ConnId>) + Send + Sync>;
 pub type MatchedHook = Arc<dyn Fn(SessionId, splendor_lobby::Match) + Send + Sync>;
 
 /// Told of a sanction another node made.
-pub type SanctionedHook = Arc<dyn Fn(splendor_protocol::node::WireSanction) + Send + Sync>;
+pub type SanctionedHook = Arc<dyn Fn(crate::node::WireSanction) + Send + Sync>;
 
 /// Told of a message another node has for a session's connections: the
 /// session and the message's JSON text.
@@ -295,7 +296,7 @@ impl Cluster {
     /// connections on other nodes join them again.
     async fn announce_reattach(&self) {
         for lease in self.inner.lobby.leases() {
-            let message = splendor_protocol::node::ToAll::Reattach {
+            let message = crate::node::ToAll::Reattach {
                 room: lease.code.to_string(),
                 node: lease.node.0,
                 epoch: lease.epoch,
@@ -356,7 +357,7 @@ impl Cluster {
     /// Tells every node that `session`'s game (or rematch) is in `room`:
     /// the node holding the session's waiting connection seats it there.
     pub async fn announce_matched(&self, session: SessionId, found: splendor_lobby::Match) {
-        let message = splendor_protocol::node::ToAll::Matched {
+        let message = crate::node::ToAll::Matched {
             session: session.0.simple().to_string(),
             room: found.room.to_string(),
             players: found.players,
@@ -378,7 +379,7 @@ impl Cluster {
     /// `message` (a server message's JSON text): the node holding one
     /// sends it. Best effort, like any push: lost while NATS is away.
     pub async fn tell_session(&self, session: SessionId, message: String) {
-        let message = splendor_protocol::node::ToAll::Tell {
+        let message = crate::node::ToAll::Tell {
             from: self.inner.node.0,
             session: session.0.simple().to_string(),
             message,
@@ -398,15 +399,12 @@ impl Cluster {
     /// be told (NATS away): the other nodes then apply it to new `hello`s
     /// only (they read sanctions from the database), not to open
     /// connections.
-    pub async fn announce_sanctioned(
-        &self,
-        sanction: splendor_protocol::node::WireSanction,
-    ) -> bool {
+    pub async fn announce_sanctioned(&self, sanction: crate::node::WireSanction) -> bool {
         if !self.nats_connected() {
             return false;
         }
         let told = async {
-            self.tell_all(splendor_protocol::node::ToAll::Sanctioned(sanction))
+            self.tell_all(crate::node::ToAll::Sanctioned(sanction))
                 .await
                 .map_err(|e| e.to_string())?;
             self.inner.nats.flush().await.map_err(|e| e.to_string())
@@ -431,7 +429,7 @@ impl Cluster {
     /// never waits more than [`HAND_OFF_ANNOUNCE`] (a stopping node must
     /// stop, NATS or not).
     pub async fn announce_handed_off(&self, rooms: usize) {
-        let message = splendor_protocol::node::ToAll::HandedOff {
+        let message = crate::node::ToAll::HandedOff {
             node: self.inner.node.0,
             rooms: u32::try_from(rooms).unwrap_or(u32::MAX),
         };
@@ -459,7 +457,7 @@ impl Cluster {
 
     /// Tells every node that this node took `room` over under `lease`.
     pub async fn announce_moved(&self, lease: splendor_lobby::Lease) {
-        let message = splendor_protocol::node::ToAll::Moved {
+        let message = crate::node::ToAll::Moved {
             room: lease.code.to_string(),
             node: lease.node.0,
             epoch: lease.epoch,
@@ -470,11 +468,8 @@ impl Cluster {
     }
 
     /// Publishes `message` to every node (`splendor.nodes.all`).
-    async fn tell_all(
-        &self,
-        message: splendor_protocol::node::ToAll,
-    ) -> Result<(), async_nats::PublishError> {
-        let bytes = splendor_protocol::node::Envelope::encode(message);
+    async fn tell_all(&self, message: crate::node::ToAll) -> Result<(), async_nats::PublishError> {
+        let bytes = crate::node::Envelope::encode(message);
         self.inner
             .nats
             .publish(ALL_SUBJECT.to_owned(), bytes.into())
@@ -532,7 +527,7 @@ impl Drop for RemoteMember {
 /// Reads a node message, logging (not misreading) one that is not of this
 /// node's version.
 fn read<T: for<'de> serde::Deserialize<'de>>(subject: &str, payload: &[u8]) -> Option<T> {
-    match splendor_protocol::node::decode(payload) {
+    match crate::node::decode(payload) {
         Ok(message) => Some(message),
         Err(error) => {
             warn!(subject, %error, "refused a node message");
@@ -571,7 +566,7 @@ impl RemoteRooms for Cluster {
         conn: Option<Connection>,
     ) -> splendor_lobby::session::BoxFuture<
         '_,
-        Result<splendor_lobby::Answer, splendor_lobby::LobbyError>,
+        Result<splendor_lobby::Answer, splendor_lobby::RoomError>,
     > {
         Box::pin(holder::call(self, lease, caller, request, conn))
     }

@@ -2,8 +2,8 @@
 //! stand-in connections whose queues are forwarded to the nodes that hold
 //! the sockets.
 
-use splendor_lobby::{Answer, ConnectionRx, LobbyError, NodeId, Outgoing, Request, RoomCode};
-use splendor_protocol::node::{CallAnswer, Delivery, Envelope, ToHolder, ToOwner};
+use crate::node::{CallAnswer, Delivery, Envelope, ToHolder, ToOwner};
+use splendor_lobby::{Answer, ConnectionRx, NodeId, Outgoing, Request, RoomCode, RoomError};
 use splendor_room::conn::Worded;
 use tracing::{Instrument, debug, warn};
 
@@ -37,7 +37,7 @@ async fn answer(cluster: Cluster, message: async_nats::Message) {
             request,
         }) => call(&cluster, &room, epoch, caller, request).await,
         None => CallAnswer::Refused {
-            error: crate::convert::error_to_wire(&LobbyError::internal("unreadable call")),
+            error: crate::convert::error_to_wire(&RoomError::internal("unreadable call")),
         },
     };
     if let Err(e) = cluster
@@ -54,28 +54,28 @@ async fn call(
     cluster: &Cluster,
     room: &str,
     epoch: u64,
-    caller: splendor_protocol::node::WireCaller,
-    request: splendor_protocol::node::WireRequest,
+    caller: crate::node::WireCaller,
+    request: crate::node::WireRequest,
 ) -> CallAnswer {
-    let refuse = |error: LobbyError| answer_to_wire(Err(error));
+    let refuse = |error: RoomError| answer_to_wire(Err(error));
     let (caller, request) = match (caller_from_wire(caller), request_from_wire(request)) {
         (Ok(caller), Ok(request)) => (caller, request),
         (Err(e), _) | (_, Err(e)) => {
             warn!(error = %e, "an unreadable room call");
-            return refuse(LobbyError::internal(e.to_string()));
+            return refuse(RoomError::internal(e.to_string()));
         }
     };
     let lobby = &cluster.inner.lobby;
     let Some(code) = RoomCode::parse(room) else {
-        return refuse(LobbyError::RoomNotFound(room.to_owned()));
+        return refuse(RoomError::RoomNotFound(room.to_owned()));
     };
     // The room must be here, under the lease the caller found: otherwise
     // it moved (or closed), and the caller looks again.
     let (Some(handle), Some(lease)) = (lobby.find_code(code), lobby.lease_of(code)) else {
-        return refuse(LobbyError::RoomClosed);
+        return refuse(RoomError::RoomClosed);
     };
     if lease.epoch != epoch {
-        return refuse(LobbyError::RoomClosed);
+        return refuse(RoomError::RoomClosed);
     }
     debug!(room, conn = %caller.conn, "a call from node {}", caller.conn.node());
     let result = match request {

@@ -7,7 +7,7 @@
 
 mod support;
 
-use splendor_lobby::{LobbyError, NodeId, Request, RoomDirectory, RoomHandle};
+use splendor_lobby::{NodeId, Request, RoomDirectory, RoomError, RoomHandle};
 use splendor_protocol::{Role, SeatOrder, ServerMessage, StateInfo, WireAction};
 use splendor_rules::Action;
 use support::{Client, Db, Nats, Node, SAFETY};
@@ -140,7 +140,7 @@ async fn refusals_chat_and_leaving_cross_nodes() {
             }
         )
         .await,
-        Err(LobbyError::NotHost)
+        Err(RoomError::NotHost)
     );
     let before = Request::Act {
         action: Action::Pass,
@@ -148,7 +148,7 @@ async fn refusals_chat_and_leaving_cross_nodes() {
     };
     assert_eq!(
         bob.call(&remote, before).await,
-        Err(LobbyError::GameNotStarted)
+        Err(RoomError::GameNotStarted)
     );
 
     bob.call(
@@ -223,7 +223,7 @@ async fn a_room_that_closes_tells_the_other_node_in_its_language_and_its_handles
     assert!(remote.is_closed());
     assert_eq!(
         bob.call(&remote, Request::Sync).await,
-        Err(LobbyError::RoomClosed)
+        Err(RoomError::RoomClosed)
     );
 }
 
@@ -247,7 +247,7 @@ async fn a_call_that_cannot_reach_the_owner_is_room_unavailable() {
     nats.kill().await;
     assert_eq!(
         bob.call(&remote, Request::Sync).await,
-        Err(LobbyError::RoomUnavailable)
+        Err(RoomError::RoomUnavailable)
     );
     // The room itself is unharmed on its node.
     assert!(!local.is_closed());

@@ -58,6 +58,11 @@ pub struct LobbyConfig {
     /// How many bots may think at once, on tokio's blocking threads
     /// ([`ThinkPool`](crate::thinking::ThinkPool)).
     pub think_threads: usize,
+    /// The moves of tables with no person connected think for at most
+    /// this percent of the thinking threads' time (issue 45; a bucket of a
+    /// few seconds lets a handful of such games through at once); 0 or
+    /// 100: no limit.
+    pub bots_only_think_percent: u8,
     /// The turn clock (R12.1) of rooms created without one, if any.
     pub turn_clock: Option<TurnClock>,
     /// Draws every room's RNG (its games' seeds and salts) from this seed
@@ -103,10 +108,11 @@ impl Default for LobbyConfig {
             bot_delay: Duration::from_millis(1000),
             strong_budget: splendor_ai::Budget::STRONG,
             think_threads: crate::thinking::ThinkPool::default_threads(),
+            bots_only_think_percent: 25,
             turn_clock: None,
             room_seed: None,
-            min_grace: splendor_room::clock::MIN_GRACE,
-            deserted_after: splendor_room::deserted::DESERTED_AFTER,
+            min_grace: splendor_room::config::MIN_GRACE,
+            deserted_after: splendor_room::config::DESERTED_AFTER,
             min_per_move: splendor_room::MIN_PER_MOVE,
             node: NodeId::default(),
             park_after: None,

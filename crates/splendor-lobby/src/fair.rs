@@ -14,6 +14,8 @@ use tokio::sync::oneshot;
 
 #[derive(Debug, Default)]
 struct State {
+    /// Threads in all.
+    threads: usize,
     free: usize,
     people: VecDeque<oneshot::Sender<()>>,
     bots: VecDeque<oneshot::Sender<()>>,
@@ -53,6 +55,7 @@ impl FairGate {
     pub(crate) fn new(threads: usize) -> Arc<FairGate> {
         Arc::new(FairGate {
             state: Mutex::new(State {
+                threads: threads.max(1),
                 free: threads.max(1),
                 ..State::default()
             }),
@@ -62,6 +65,11 @@ impl FairGate {
     fn lock(&self) -> MutexGuard<'_, State> {
         // Every change is a push, a pop or a count: a poisoned state is consistent.
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Threads in all.
+    pub(crate) fn threads(&self) -> usize {
+        self.lock().threads
     }
 
     /// Waits for a thread.

@@ -12,7 +12,7 @@
 use splendor_protocol::{Role, RoomStatus};
 
 use crate::code::RoomCode;
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::lobby::Lobby;
 use crate::presence::RoomSeat;
 use crate::session::SessionId;
@@ -65,9 +65,9 @@ impl Lobby {
 
     /// Refuses quick play while the session holds a seat in a running game
     /// (`seat_held`).
-    pub fn check_free_for_quick_play(&self, session: SessionId) -> Result<(), LobbyError> {
+    pub fn check_free_for_quick_play(&self, session: SessionId) -> Result<(), RoomError> {
         match self.held_seat(session) {
-            Some(code) => Err(LobbyError::SeatHeld(code.to_string())),
+            Some(code) => Err(RoomError::SeatHeld(code.to_string())),
             None => Ok(()),
         }
     }
@@ -80,14 +80,14 @@ impl Lobby {
         &self,
         session: SessionId,
         code: Option<RoomCode>,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         if let Some(code) = code
             && !matches!(self.room_status(code), Some((_, true)))
         {
             return Ok(());
         }
         match self.held_seat(session) {
-            Some(held) if Some(held) != code => Err(LobbyError::SeatHeld(held.to_string())),
+            Some(held) if Some(held) != code => Err(RoomError::SeatHeld(held.to_string())),
             _ => Ok(()),
         }
     }

@@ -17,8 +17,8 @@
 //! - [`persist`]: the [`Persistence`] step of a room ([`NoPersistence`] keeps
 //!   nothing).
 //! - [`stored`]: the database (splendor-store) behind persistence and
-//!   sessions, and [`stored::restore`], which reopens every unfinished game
-//!   at start-up by replaying its log.
+//!   sessions; [`restore`] (in `lobby/`) reopens every unfinished game at
+//!   start-up by replaying its log, and parked games come back through it.
 //! - [`waiters`]: the connections waiting for a game a step spanning
 //!   rooms makes (quick play's forming, the rematch; `lobby::matching`).
 //! - [`code`]: room codes; [`config`]: limits and timers; [`error`]: errors
@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 mod bot_tables;
+mod client;
 pub mod config;
 pub mod conn;
 pub mod directory;
@@ -38,11 +39,13 @@ pub mod presence;
 pub mod random;
 pub mod room;
 pub mod session;
+mod share;
 pub mod stored;
 pub mod thinking;
 mod timings;
 pub mod waiters;
 
+pub use client::ClientKey;
 pub use config::{LobbyConfig, TurnClock, TurnClockError};
 pub use conn::{
     CloseReason, CloseSignal, ConnId, Connection, ConnectionRx, NodeId, Outgoing, SendError,
@@ -51,9 +54,10 @@ pub use conn::{
 pub use directory::{
     DirectoryError, Lease, LocalDirectory, OpenElsewhere, OpenRoom, RoomDirectory, StoreDirectory,
 };
-pub use error::{InternalCause, LobbyError};
+pub use error::{InternalCause, RoomError};
 pub use lobby::{
-    BotTableStart, ClientKey, CreateRoom, Lobby, LobbyStats, Location, RestoreError, RoomCounts,
+    BotTableStart, CreateRoom, Lobby, LobbyStats, Location, RestoreError, RestoreSummary,
+    RoomCounts, restore, take_over_orphans,
 };
 pub use persist::{
     GameId, GameRecord, NoPersistence, PersistError, PersistErrorKind, Persistence, Stored, Write,

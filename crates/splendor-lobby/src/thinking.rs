@@ -26,6 +26,9 @@ pub struct ThinkPool {
     times: Arc<Timings>,
     /// Moves whose search the time cap stopped.
     capped: Arc<AtomicU64>,
+    /// The share of the pool's time that tables with no person connected
+    /// may think for (`share.rs`); `None`: no limit.
+    bots_share: Option<Arc<crate::share::ThinkShare>>,
 }
 
 impl ThinkPool {
@@ -37,7 +40,22 @@ impl ThinkPool {
             strong,
             times: Arc::new(Timings::new(&THINK_BUCKETS)),
             capped: Arc::new(AtomicU64::new(0)),
+            bots_share: None,
         }
+    }
+
+    /// The moves of tables with no person connected think for at most
+    /// `percent` of the pool's time (`share.rs`); 0 or 100: no limit.
+    pub fn with_bots_share(mut self, percent: u8) -> ThinkPool {
+        let threads = self.permits.threads();
+        self.bots_share = crate::share::ThinkShare::new(percent, threads).map(Arc::new);
+        self
+    }
+
+    /// Moves of tables with no person connected that waited for their
+    /// share of the pool's time.
+    pub fn bots_share_waits(&self) -> u64 {
+        self.bots_share.as_ref().map_or(0, |s| s.waited())
     }
 
     /// Moves whose search the `strong` level's time cap stopped early
@@ -75,6 +93,15 @@ impl ThinkPool {
             Level::Strong => self.strong,
             Level::Random | Level::Greedy => Budget::STRONG,
         };
+        // A table with no person connected thinks within its share of the
+        // pool's time (issue 45; `share.rs`); a hint is for a person.
+        let share = match (&self.bots_share, for_people || hint.is_some()) {
+            (Some(share), false) => Some(share.clone()),
+            _ => None,
+        };
+        if let Some(share) = &share {
+            share.wait().await;
+        }
         let result = {
             // People's games first (issue 22; `fair.rs`).
             let permit = self
@@ -93,6 +120,9 @@ impl ThinkPool {
                     let start = Instant::now();
                     let thought = splendor_ai::think(level, &view, seat, seed, &budget);
                     times.record(start.elapsed());
+                    if let Some(share) = share {
+                        share.spend(start.elapsed());
+                    }
                     if thought.as_ref().is_ok_and(|t| t.capped) {
                         time_capped(&capped, budget);
                     }
@@ -189,5 +219,57 @@ mod tests {
         .expect("the thread");
         assert_eq!(nice.ok(), Some(19));
         assert_eq!(rustix::process::getpriority_process(None).ok(), Some(0));
+    }
+}
+
+#[cfg(test)]
+mod share_tests {
+    use std::time::Duration;
+
+    use splendor_ai::{Budget, Level};
+    use splendor_rules::{Game, Options, Viewer};
+
+    use super::ThinkPool;
+    use crate::room::effect::Think;
+
+    fn job(for_people: bool) -> Think {
+        let game = Game::new(2, Options::default(), 7).expect("a game");
+        Think {
+            seat: 0,
+            version: 0,
+            level: Level::Random,
+            view: game.view(Viewer::Seat(0)),
+            seed: 1,
+            for_people,
+            hint: None,
+        }
+    }
+
+    /// Issue 45: past their share of the pool's time, the moves of tables
+    /// with no person connected wait for it; a game with a person
+    /// connected never does.
+    #[tokio::test(start_paused = true)]
+    async fn past_their_share_tables_of_bots_only_wait_and_games_with_people_do_not() {
+        let pool = ThinkPool::new(1, Budget::STRONG).with_bots_share(25);
+        // Ten seconds thought: the two seconds of burst, and eight owed,
+        // which a quarter of a thread pays back in 32 s.
+        pool.bots_share
+            .as_ref()
+            .expect("a share")
+            .spend(Duration::from_secs(10));
+        let start = tokio::time::Instant::now();
+        pool.think(job(true)).await;
+        assert!(start.elapsed() < Duration::from_secs(1));
+        assert_eq!(pool.bots_share_waits(), 0);
+        pool.think(job(false)).await;
+        assert!(
+            start.elapsed() >= Duration::from_secs(32),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(pool.bots_share_waits(), 1);
+        // With no share, nothing waits.
+        let free = ThinkPool::new(1, Budget::STRONG).with_bots_share(100);
+        assert!(free.bots_share.is_none());
     }
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use common::{Client, started_game};
 use splendor_lobby::stored::StorePersistence;
 use splendor_lobby::{
-    Lobby, LobbyConfig, LobbyError, NodeId, RoomDirectory, RoomHandle, StoreDirectory,
+    Lobby, LobbyConfig, NodeId, RoomDirectory, RoomError, RoomHandle, StoreDirectory,
 };
 use splendor_protocol::ServerMessage;
 use splendor_store::Store;
@@ -135,7 +135,7 @@ async fn a_room_taken_over_elsewhere_writes_nothing_more_and_closes() {
         // room closes for everyone in it, saying it moved.
         assert_eq!(
             players[i].act(&room, action, Some(1)).await,
-            Err(LobbyError::RoomClosed)
+            Err(RoomError::RoomClosed)
         );
         for p in &mut players {
             assert_eq!(room_closed_reason(p).await, "closed-moved");

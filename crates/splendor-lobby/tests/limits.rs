@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::{Client, SAFETY, create, lobby, lobby_with, play_to_the_end, started_game};
 use splendor_lobby::{
-    ClientKey, CreateRoom, Lobby, LobbyConfig, LobbyError, NoPersistence, Request, RoomHandle,
+    ClientKey, CreateRoom, Lobby, LobbyConfig, NoPersistence, Request, RoomError, RoomHandle,
 };
 use splendor_protocol::Role;
 use splendor_rules::Action;
@@ -85,14 +85,14 @@ async fn turn_based_rooms_count_apart_from_live_ones() {
         }
     };
     assert_eq!(make(None).await, Ok(()));
-    assert_eq!(make(None).await, Err(LobbyError::TooManyRoomsForSession(1)));
+    assert_eq!(make(None).await, Err(RoomError::TooManyRoomsForSession(1)));
     assert_eq!(make(Some(day)).await, Ok(()));
     assert_eq!(make(Some(day)).await, Ok(()));
     assert_eq!(
         make(Some(day)).await,
-        Err(LobbyError::TooManyRoomsForSession(2))
+        Err(RoomError::TooManyRoomsForSession(2))
     );
-    assert_eq!(make(None).await, Err(LobbyError::TooManyRoomsForSession(1)));
+    assert_eq!(make(None).await, Err(RoomError::TooManyRoomsForSession(1)));
     assert_eq!(lobby.room_count(), 3, "the refused rooms were not created");
 }
 
@@ -125,7 +125,7 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
         })
         .await;
     let error = refused.err().unwrap();
-    assert_eq!(error, LobbyError::TooManyRoomsForSession(2));
+    assert_eq!(error, RoomError::TooManyRoomsForSession(2));
     assert_eq!(error.code(), "too_many_session_rooms");
     assert_eq!(lobby.room_count(), 2, "the refused room was not created");
     // Another session is not limited by ann's rooms.
@@ -147,7 +147,7 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
 
 /// Creates a room for `host` from `origin` (each call a new session, as a
 /// client that reconnects with no token would).
-async fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomHandle, LobbyError> {
+async fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomHandle, RoomError> {
     lobby
         .create_room(CreateRoom {
             seats: 2,
@@ -186,7 +186,7 @@ async fn one_address_may_hold_only_so_many_waiting_rooms() {
     let error = create_from(&lobby, &third_host, "198.51.100.7")
         .await
         .unwrap_err();
-    assert_eq!(error, LobbyError::TooManyWaitingRoomsFromOrigin(2));
+    assert_eq!(error, RoomError::TooManyWaitingRoomsFromOrigin(2));
     assert_eq!(error.code(), "too_many_rooms_from_address");
     assert_eq!(lobby.room_count(), 2, "the refused room was not created");
     // Another origin, and a request of unknown origin, are not limited.
@@ -221,7 +221,7 @@ async fn one_address_may_hold_only_so_many_waiting_rooms() {
         create_from(&lobby, &fifth_host, "198.51.100.7")
             .await
             .unwrap_err(),
-        LobbyError::TooManyWaitingRoomsFromOrigin(2)
+        RoomError::TooManyWaitingRoomsFromOrigin(2)
     );
 }
 
@@ -244,7 +244,7 @@ async fn abandoned_waiting_rooms_give_their_address_its_slots_back_after_the_gra
         create_from(&lobby, &second, "2001:db8:1:2::")
             .await
             .unwrap_err(),
-        LobbyError::TooManyWaitingRoomsFromOrigin(1)
+        RoomError::TooManyWaitingRoomsFromOrigin(1)
     );
     let t0 = Instant::now();
     timeout(SAFETY, room.closed()).await.unwrap();

@@ -8,7 +8,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use splendor_lobby::stored::{StorePersistence, replay_of, restore};
+use splendor_lobby::restore;
+use splendor_lobby::stored::{StorePersistence, replay_of};
 use splendor_lobby::{Lobby, LobbyConfig};
 use splendor_protocol::RoomStatus;
 use splendor_store::Store;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use common::{Client, SAFETY, create, lobby, lobby_with, play_to_the_end, started_game};
 use splendor_lobby::session::BoxFuture;
 use splendor_lobby::{
-    CloseReason, LobbyConfig, LobbyError, NoPersistence, PersistError, Persistence, Request,
+    CloseReason, LobbyConfig, NoPersistence, PersistError, Persistence, Request, RoomError,
     RoomSeat, Stored, Write,
 };
 use splendor_protocol::{RequestId, Role, RoomStatus, ServerMessage};
@@ -54,7 +54,7 @@ async fn the_host_gets_the_room_and_others_join_by_code_in_any_case() {
         "ZZZZZ"
     };
     let unknown = lobby.find(unknown_code).unwrap_err();
-    assert_eq!(unknown, LobbyError::RoomNotFound(unknown_code.into()));
+    assert_eq!(unknown, RoomError::RoomNotFound(unknown_code.into()));
 }
 
 #[tokio::test(start_paused = true)]
@@ -78,13 +78,13 @@ async fn the_host_role_passes_on_and_the_last_player_leaving_closes_the_room() {
     assert!(seen.seats[1].as_ref().unwrap().host);
     assert_eq!(
         ann.call(&room, Request::Leave).await,
-        Err(LobbyError::NotInRoom)
+        Err(RoomError::NotInRoom)
     );
     bob.call(&room, Request::Leave).await.unwrap();
-    assert_eq!(room.probe().await, Err(LobbyError::RoomClosed));
+    assert_eq!(room.probe().await, Err(RoomError::RoomClosed));
     assert_eq!(
         lobby.find(&info.code).unwrap_err(),
-        LobbyError::RoomNotFound(info.code.clone())
+        RoomError::RoomNotFound(info.code.clone())
     );
     assert_eq!(lobby.room_count(), 0);
 }
@@ -130,7 +130,7 @@ async fn a_game_runs_to_the_end_and_everyone_gets_the_result() {
     }
     assert_eq!(
         players[0].act(&room, Action::Pass, None).await,
-        Err(LobbyError::GameOver)
+        Err(RoomError::GameOver)
     );
 }
 
@@ -343,7 +343,7 @@ async fn an_expired_room_is_forgotten_by_the_lobby_and_by_presence() {
     .unwrap();
     assert_eq!(
         lobby.find(&info.code).unwrap_err(),
-        LobbyError::RoomNotFound(info.code.clone())
+        RoomError::RoomNotFound(info.code.clone())
     );
     // The session is in no room any more: a new connection rejoins nothing.
     let (conn, _rx) = splendor_lobby::Connection::new(1);

@@ -10,9 +10,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use splendor_lobby::stored::{StorePersistence, StoreSessions, action_json, replay_of, restore};
+use splendor_lobby::restore;
+use splendor_lobby::stored::{StorePersistence, StoreSessions, action_json, replay_of};
 use splendor_lobby::{
-    Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, LobbyError, Request,
+    Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, Request, RoomError,
     RoomHandle, Session, SessionStore,
 };
 use splendor_protocol::{ResultInfo, Role, SeatOrder, ServerMessage, StateInfo, WireAction};
@@ -121,7 +122,7 @@ impl Client {
         }
     }
 
-    async fn act(&self, room: &RoomHandle, action: Action, expect: u64) -> Result<(), LobbyError> {
+    async fn act(&self, room: &RoomHandle, action: Action, expect: u64) -> Result<(), RoomError> {
         let request = Request::Act {
             action,
             expect_version: Some(expect),
@@ -349,7 +350,7 @@ async fn an_unavailable_database_rejects_the_action_and_the_room_recovers() {
         .act(&room, action, version)
         .await
         .unwrap_err();
-    assert_eq!(err, LobbyError::StorageUnavailable);
+    assert_eq!(err, RoomError::StorageUnavailable);
     assert_eq!(err.code(), "storage_unavailable");
     assert_eq!(room.probe().await.unwrap().version, Some(version));
     sqlx::raw_sql("ROLLBACK").execute(&mut raw).await.unwrap();
@@ -401,7 +402,7 @@ async fn a_log_that_moved_on_is_reloaded_and_the_late_action_refused() {
     let err = players[actor].act(&room, legal[1], 0).await.unwrap_err();
     assert_eq!(
         err,
-        LobbyError::StaleVersion {
+        RoomError::StaleVersion {
             current: 1,
             expected: 0
         }

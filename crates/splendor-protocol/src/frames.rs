@@ -15,7 +15,7 @@ use serde::Serialize;
 use splendor_rules::Seat;
 
 use crate::lean::LeanStateInfo;
-use crate::server::EventsInfo;
+use crate::state::EventsInfo;
 use crate::{RequestId, WireAction};
 
 /// Appends `,"key":value`.
@@ -266,7 +266,7 @@ pub struct EventsFrames {
     /// `,"room":...,"version":...` and `by` when given.
     room_version_by: Vec<u8>,
     /// What a spectator sees of the events, and its JSON.
-    events: Vec<crate::view::WireEvent>,
+    events: Vec<crate::state::WireEvent>,
     events_json: Vec<u8>,
 }
 
@@ -314,7 +314,7 @@ impl EventsFrames {
 
     /// A viewer's frame: `events` when the viewer's differ from the
     /// spectator's.
-    fn write(&self, id: Option<&RequestId>, events: Option<&[crate::view::WireEvent]>) -> String {
+    fn write(&self, id: Option<&RequestId>, events: Option<&[crate::state::WireEvent]>) -> String {
         let mut out = Vec::with_capacity(48 + self.room_version_by.len() + self.events_json.len());
         out.extend_from_slice(b"{\"type\":\"events\"");
         if let Some(id) = id {
@@ -336,7 +336,8 @@ mod tests {
 
     use super::*;
     use crate::lean::lean_state_info;
-    use crate::server::{ClockInfo, ServerMessage};
+    use crate::server::ServerMessage;
+    use crate::state::ClockInfo;
     use crate::view::{StateContext, wire_event};
 
     /// Every viewer's frames of every version of `games` seeded games (a

@@ -18,10 +18,10 @@ use serde::{Deserialize, Serialize};
 use splendor_rules::{CardId, Color, Level, NobleId, Seat, SeatView, View};
 
 use crate::WireAction;
-use crate::client::RequestId;
-use crate::server::{PhaseName, StateInfo};
+use crate::ids::RequestId;
+use crate::state::{CardInfo, NobleInfo, PhaseName, StateInfo};
 use crate::tokens::{GemCounts, TokenCounts};
-use crate::view::{CardInfo, NobleInfo, StateContext, card_info, noble_info, phase_of};
+use crate::view::{StateContext, card_info, noble_info, phase_of};
 
 /// A lean `state` message, as the server writes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -73,7 +73,7 @@ pub struct LeanStateInfo {
     pub legal_actions: Option<Vec<WireAction>>,
     /// In a room with a clock (R12), one entry per seat.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub clocks: Option<Vec<crate::server::ClockInfo>>,
+    pub clocks: Option<Vec<crate::state::ClockInfo>>,
 }
 
 /// One level of the table, cards by id.
@@ -304,7 +304,7 @@ pub fn catalogue() -> Catalogue {
 /// card and noble by its bare id, the rest as in [`EventsInfo`]; it reads
 /// back into the same [`EventsInfo`] ([`CardInfo`] and [`NobleInfo`] read
 /// from ids).
-pub struct LeanEventsMessage<'a>(pub &'a crate::server::EventsInfo);
+pub struct LeanEventsMessage<'a>(pub &'a crate::state::EventsInfo);
 
 impl Serialize for LeanEventsMessage<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -326,7 +326,7 @@ impl Serialize for LeanEventsMessage<'_> {
 }
 
 /// Events with every card and noble by its bare id.
-pub struct LeanEvents<'a>(pub &'a [crate::view::WireEvent]);
+pub struct LeanEvents<'a>(pub &'a [crate::state::WireEvent]);
 
 impl Serialize for LeanEvents<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -334,7 +334,7 @@ impl Serialize for LeanEvents<'_> {
     }
 }
 
-/// [`crate::view::WireEvent`] with ids for cards and nobles: the same tags
+/// [`crate::state::WireEvent`] with ids for cards and nobles: the same tags
 /// and fields in the same order.
 #[derive(Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -381,8 +381,8 @@ enum LeanEvent<'a> {
 }
 
 impl<'a> LeanEvent<'a> {
-    fn of(event: &'a crate::view::WireEvent) -> LeanEvent<'a> {
-        use crate::view::WireEvent as W;
+    fn of(event: &'a crate::state::WireEvent) -> LeanEvent<'a> {
+        use crate::state::WireEvent as W;
         match event {
             W::TookTokens { seat, tokens } => LeanEvent::TookTokens {
                 seat: *seat,

@@ -19,38 +19,42 @@
 #![forbid(unsafe_code)]
 
 pub mod action;
+pub mod bot_level;
 pub mod client;
 pub mod error;
 pub mod frames;
+pub mod ids;
 pub mod lean;
-pub mod node;
 pub mod quickplay;
 pub mod schema;
 pub mod server;
 pub mod social;
+pub mod state;
 pub mod tokens;
 pub mod view;
 
 pub use action::{ActionSyntaxError, BuyTarget, WireAction};
 pub use client::{
     Act, ClientFrame, ClientMessage, ClockSpec, Create, FrameError, Hello, Join, Leave,
-    MAX_LIVENESS_S, OWNER_CHARS, OnDeadline, RequestId, Role, SeatOrder, Start, TurnBased,
-    parse_client_frame, peek_request_id,
+    MAX_LIVENESS_S, OWNER_CHARS, SeatOrder, Start, parse_client_frame, peek_request_id,
 };
 pub use error::ErrorCode;
 pub use frames::{EventsFrames, LeanStateFrames};
+pub use ids::{MAX_REQUEST_ID_LEN, OnDeadline, RequestId, Role, RoomClock, TurnBased};
 pub use lean::{Catalogue, LeanStateInfo, catalogue};
 pub use quickplay::{Matched, Pool, Queue, Queued, Unqueued};
 pub use schema::protocol_schema;
 pub use server::{
-    ClockInfo, ErrorInfo, EventsInfo, GameEnd, HintInfo, HistoryInfo, Left, PROTOCOL_VERSION,
-    PhaseName, Pong, RankInfo, ResultInfo, Reveal, RoomClock, RoomClosed, RoomInfo, RoomList,
-    RoomStatus, RoomSummary, SeatInfo, ServerMessage, StateInfo, Welcome, You,
+    ErrorInfo, HintInfo, Left, PROTOCOL_VERSION, Pong, RoomClosed, RoomInfo, RoomList, RoomStatus,
+    RoomSummary, SeatInfo, ServerMessage, Welcome, You,
 };
 pub use social::{Chat, ChatInfo, MAX_CHAT_CHARS, Mute, RematchInfo};
 pub use splendor_words::{Arg, Words};
+pub use state::{
+    CardInfo, ClockInfo, EventsInfo, GameEnd, HistoryInfo, LevelRow, NobleInfo, PhaseName,
+    PlayerInfo, RankInfo, ReservedInfo, ResultInfo, Reveal, StateInfo, WireEvent,
+};
 pub use tokens::{GemCounts, TokenCounts};
-pub use view::{CardInfo, LevelRow, NobleInfo, PlayerInfo, ReservedInfo, WireEvent};
 
 /// The rules crate's plain identifiers that the wire types name, so that a
 /// client (a bot, say) can use this crate without depending on the rules.

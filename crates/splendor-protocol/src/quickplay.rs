@@ -3,8 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::client::RequestId;
-use crate::server::RoomClock;
+use crate::ids::{RequestId, RoomClock};
 
 /// The quick-play pools (issue 24): people and programs wait apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

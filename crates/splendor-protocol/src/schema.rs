@@ -16,8 +16,8 @@ use splendor_rules::{CardId, Color, Level, NobleId};
 
 use crate::client::ClientFrame;
 use crate::server::ServerMessage;
+use crate::state::{CardInfo, NobleInfo};
 use crate::tokens::GemCounts;
-use crate::view::{CardInfo, NobleInfo};
 
 impl JsonSchema for CardInfo {
     fn schema_name() -> Cow<'static, str> {
@@ -133,7 +133,7 @@ fn as_strict_as_the_server(schema: &mut serde_json::Value) {
     }
     // Every message is read strictly: a field it does not have is refused.
     defs["ClientFrame"]["unevaluatedProperties"] = json!(false);
-    defs["RequestId"]["anyOf"][1]["maxLength"] = json!(crate::client::MAX_REQUEST_ID_LEN);
+    defs["RequestId"]["anyOf"][1]["maxLength"] = json!(crate::ids::MAX_REQUEST_ID_LEN);
     let mut codes: Vec<&str> = crate::ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     codes.extend(splendor_rules::REFUSAL_CODES);
     defs["ErrorInfo"]["properties"]["code"]["enum"] = json!(codes);

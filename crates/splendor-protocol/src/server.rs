@@ -7,10 +7,9 @@ use serde::{Deserialize, Serialize};
 use splendor_rules::Seat;
 
 use crate::action::WireAction;
-use crate::client::{RequestId, Role};
 use crate::error::ErrorCode;
-use crate::tokens::TokenCounts;
-use crate::view::{LevelRow, NobleInfo, PlayerInfo, WireEvent};
+use crate::ids::{RequestId, Role, RoomClock, TurnBased};
+use crate::state::{EventsInfo, HistoryInfo, ResultInfo, StateInfo};
 
 /// Every message the server sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -198,7 +197,7 @@ pub struct RoomInfo {
     pub clock: Option<RoomClock>,
     /// A turn-based room's time per move (R12.5); absent in a live room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_based: Option<crate::client::TurnBased>,
+    pub turn_based: Option<TurnBased>,
     /// After the end, once someone offered a rematch: who accepted, and
     /// the new room once everyone did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,18 +211,6 @@ pub struct RoomInfo {
     pub node: Option<u16>,
 }
 
-/// A room's turn clock, as `room` shows it (R12.1, R12.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct RoomClock {
-    /// Each player's bank at the start, in seconds.
-    pub initial_s: u64,
-    /// Added when each of a player's turns ends, in seconds.
-    pub increment_s: u64,
-    /// A disconnected player's turn goes to the stand-in after the grace.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stand_in_when_away: bool,
-}
-
 /// The receiving connection's place in the room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct You {
@@ -232,238 +219,6 @@ pub struct You {
     /// The seat, for a player.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
-}
-
-/// What the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PhaseName {
-    /// A main action (R3), or a pass when none is possible (R11.1).
-    Main,
-    /// Tokens must be returned down to 10 (R8).
-    ReturnTokens,
-    /// A noble must be chosen among several (R9.3).
-    ChooseNoble,
-    /// The game is over (R10.2, R11.2); nobody acts any more.
-    GameOver,
-}
-
-/// The game as the receiving connection may see it (R6.4).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct StateInfo {
-    /// The id of the request this answers; absent when the message was pushed
-    /// because something happened in the room.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<RequestId>,
-    /// True for a lean state (after an action, protocol 2): cards and nobles
-    /// came as bare ids (read back into their details here), and `game`,
-    /// `commitment`, `first_seat` and the players' names were left out (they
-    /// are empty or 0 here; the last full state has them).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub lean: bool,
-    /// The room code.
-    pub room: String,
-    /// The game's id: its replay is `GET /api/games/{game}/replay` once it is over.
-    #[serde(default)]
-    pub game: String,
-    /// The commitment to the game's secret seed, `SHA-256(salt || seed)` in
-    /// hexadecimal (docs/REPLAYS.md); fixed for the whole game. Keep it: the
-    /// `result` reveals the seed and salt, and the replay must match it.
-    #[serde(default)]
-    pub commitment: String,
-    /// The number of actions applied so far; `act` may name it as `expect_version`.
-    pub version: u64,
-    /// The receiver's seat; absent for spectators.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub you: Option<Seat>,
-    /// `main`, `return_tokens` (R8), `choose_noble` (R9.3) or `game_over`.
-    pub phase: PhaseName,
-    /// The seat that must act; absent when the game is over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to_act: Option<Seat>,
-    /// In `return_tokens`: how many tokens must go back.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub return_count: Option<u8>,
-    /// In `choose_noble`: the nobles to choose from.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub noble_choices: Vec<NobleInfo>,
-    /// The seat that played first (R2.4); the last round ends before it (R10.2).
-    #[serde(default)]
-    pub first_seat: Seat,
-    /// Turns completed so far.
-    pub turn: u32,
-    /// The tokens in the supply.
-    pub supply: TokenCounts,
-    /// Levels 1, 2, 3: deck size and face-up cards.
-    pub levels: Vec<LevelRow>,
-    /// The nobles still on the table.
-    pub nobles: Vec<NobleInfo>,
-    /// One entry per seat, in seat order.
-    pub players: Vec<PlayerInfo>,
-    /// Set once a player reached 15 points (R10.1).
-    pub end_triggered: bool,
-    /// The seats whose players resigned, first to resign first (R13.1):
-    /// the stand-in plays them (R13.2); absent when nobody resigned.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resigned: Vec<Seat>,
-    /// For the player who must act, and only for them: every legal action,
-    /// in exactly the form `act` takes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub legal_actions: Option<Vec<WireAction>>,
-    /// In a room with a clock (R12), one entry per seat; absent without one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clocks: Option<Vec<ClockInfo>>,
-}
-
-/// One seat's clock (R12.1) as of the message: a client counts down from
-/// `remaining_ms` while `running`, without needing the server's time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ClockInfo {
-    /// Milliseconds left, as of this message: the bank, or what is left of
-    /// the grace for a seat the stand-in plays (R12.2).
-    pub remaining_ms: u64,
-    /// Whether this clock runs now (the game waits for this seat).
-    pub running: bool,
-    /// The seat is played by the stand-in (R12.2): its player ran out of
-    /// time and has not acted within a grace since.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stand_in: bool,
-    /// A built-in bot's seat has no clock (R12.1).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub bot: bool,
-}
-
-/// What the last action did, as the receiving connection may see it.
-/// Followed by a `state` with the same version.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct EventsInfo {
-    /// On the actor's copy only: the id of its `act` request.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<RequestId>,
-    /// The room code.
-    pub room: String,
-    /// The version the events lead to.
-    pub version: u64,
-    /// Who made the action when it was not the seat's player alone: `bot`
-    /// (the built-in bot holding the seat), `stand_in` (R12.2, R12.4), or
-    /// `hint` (the player, after a practice hint at that position).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub by: Option<String>,
-    /// The events, in the order they happened.
-    pub events: Vec<WireEvent>,
-}
-
-/// Every action of the game so far, each as its `events` message, as the
-/// receiver may see them (redacted exactly as live events: another seat's
-/// blind reserve stays a level). Sent before the `state` on join, resume
-/// and `sync` of a started game, so a move log can be complete.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct HistoryInfo {
-    /// The room code.
-    pub room: String,
-    /// The state version the history leads to (the last entry's version).
-    pub version: u64,
-    /// One entry per action, oldest first, versions 1 to `version`.
-    pub actions: Vec<EventsInfo>,
-}
-
-/// One line of the final ranking (R10.3, R10.4).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct RankInfo {
-    /// The seat.
-    pub seat: Seat,
-    /// The display name of the player in the seat.
-    pub name: String,
-    /// The final score: points of bought cards plus nobles (R10.3).
-    pub points: u8,
-    /// Purchased development cards (the R10.4 tie-break).
-    pub cards: u8,
-    /// 1-based; tied players share a rank.
-    pub rank: u8,
-}
-
-/// The final result, sent once when the game ends and on `sync` afterwards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ResultInfo {
-    /// The id of the request this answers; absent when the message was pushed
-    /// because something happened in the room.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<RequestId>,
-    /// The room code.
-    pub room: String,
-    /// Every seat, best first: by points, then fewer bought cards (R10.3,
-    /// R10.4); the seats that resigned last, a later resignation first
-    /// (R13.1).
-    pub ranking: Vec<RankInfo>,
-    /// The seats that share the victory (R10.4).
-    pub winners: Vec<Seat>,
-    /// True when the game ended because nobody could act (R11.2); the same
-    /// as `"end":"deadlock"`, kept for the clients of before.
-    pub deadlock: bool,
-    /// How the game ended (every ending, one field). A server of before
-    /// 2026-11-29 sent none: read `deadlock` then.
-    #[serde(default)]
-    pub end: GameEnd,
-    /// The seats whose players resigned, first to resign first (R13.1);
-    /// absent when nobody did.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resigned: Vec<Seat>,
-    /// The game's id, for `GET /api/games/{game}/replay`.
-    pub game: String,
-    /// The seed and salt behind the commitment, now that the game is over.
-    pub reveal: Reveal,
-    /// The places in the log (from 0) of the actions a stand-in made for a
-    /// player out of time or away (R12.4); absent when there were none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stand_in_actions: Vec<u64>,
-}
-
-/// How a game ended.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum GameEnd {
-    /// A player reached 15 points and the round was finished (R10.1, R10.2).
-    #[default]
-    Points,
-    /// A full round of passes (R11.2).
-    Deadlock,
-    /// 25 rounds in a row without a card bought or reserved (R11.6).
-    NoProgress,
-    /// The players left in play were one person, or bots only (R13.2).
-    Resigned,
-    /// Nobody in play was connected for 2 minutes: unrated (R12.6).
-    Deserted,
-    /// The server's operators ended it: no winner.
-    Operators,
-}
-
-impl From<splendor_rules::End> for GameEnd {
-    fn from(end: splendor_rules::End) -> GameEnd {
-        use splendor_rules::End;
-        match end {
-            End::Points => GameEnd::Points,
-            End::Deadlock => GameEnd::Deadlock,
-            End::NoProgress => GameEnd::NoProgress,
-            End::Resigned => GameEnd::Resigned,
-            End::Deserted => GameEnd::Deserted,
-            End::Operators => GameEnd::Operators,
-        }
-    }
-}
-
-/// What a finished game reveals so that its players can check the deal
-/// (docs/REPLAYS.md): `commitment == SHA-256(salt || seed)`, with the salt's
-/// 32 bytes and the seed's 8 big-endian bytes, all as lowercase hexadecimal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Reveal {
-    /// The commitment every player received when the game started.
-    pub commitment: String,
-    /// The seed every shuffle came from (R2.5): 16 hexadecimal digits.
-    pub seed: String,
-    /// The commitment's salt: 64 hexadecimal digits.
-    pub salt: String,
 }
 
 /// A request failed; nothing changed.

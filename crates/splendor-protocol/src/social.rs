@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Seat;
-use crate::client::RequestId;
+use crate::ids::{RequestId, TurnBased};
 
 /// The longest chat message, in characters.
 pub const MAX_CHAT_CHARS: usize = 200;
@@ -128,10 +128,10 @@ pub struct RoomTerms {
     pub rated: bool,
     /// The room's turn clock (R12); absent without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<crate::RoomClock>,
+    pub clock: Option<crate::ids::RoomClock>,
     /// A turn-based room's time per move (R12.5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_based: Option<crate::client::TurnBased>,
+    pub turn_based: Option<TurnBased>,
 }
 
 /// Who challenges (issue 24).

@@ -1,4 +1,5 @@
-//! The wire form of a rules `View`, its events and its result.
+//! A rules `View`, its events and its result, translated into their wire
+//! form (`state.rs`).
 //!
 //! Everything here is a translation of what the rules crate already decided
 //! the viewer may see (`Game::view`, `Event::redact_for`): this module adds
@@ -6,165 +7,16 @@
 //! details (level, bonus, points, cost) so a person can read the state
 //! without the card table at hand.
 
-use serde::{Deserialize, Serialize};
 use splendor_rules::{
     CardId, Color, Event, GameResult, Level, NobleId, Phase, ReservedView, Seat, SeatView, View,
 };
 
 use crate::action::WireAction;
-use crate::server::{PhaseName, RankInfo, ResultInfo, Reveal, StateInfo};
-use crate::tokens::{GemCounts, TokenCounts};
-
-/// A development card with its details (R1.2). It reads from its full
-/// object or from its bare id (a lean state's form, see [`crate::lean`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct CardInfo {
-    /// The card's id: its row in `cards.csv`, 0 to 89.
-    pub id: CardId,
-    /// The card's level, 1 to 3 (R1.2).
-    pub level: Level,
-    /// The colour of the bonus the card gives its owner (R7.2).
-    pub bonus: Color,
-    /// Prestige points, 0 to 5 (R1.2).
-    pub points: u8,
-    /// The price per gem colour, before bonuses lower it (R7.2).
-    pub cost: GemCounts,
-}
-
-/// A noble tile with its details (R1.3). It reads from its full object or
-/// from its bare id (a lean state's form, see [`crate::lean`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct NobleInfo {
-    /// The noble's id: its row in `nobles.csv`, 0 to 9.
-    pub id: NobleId,
-    /// Prestige points: 3 (R9.4).
-    pub points: u8,
-    /// The bonuses per colour a player must own to be visited (R9.1).
-    pub requires: GemCounts,
-}
-
-/// One level of the table: its deck size and its face-up slots.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct LevelRow {
-    /// The level, 1 to 3.
-    pub level: Level,
-    /// Cards left in the deck (never their order).
-    pub deck: u8,
-    /// Four slots; `null` is a slot left empty by an empty deck (R7A).
-    pub cards: Vec<Option<CardInfo>>,
-}
-
-/// A reserved card. `card` is `null` when the viewer may not see it: then
-/// only its level is known (R6.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ReservedInfo {
-    /// The card's level, which everyone may see (R6.4).
-    pub level: Level,
-    /// True for a blind reserve from the top of a deck.
-    pub from_deck: bool,
-    /// The card, or `null` for another seat's blind reserve (R6.4).
-    pub card: Option<CardInfo>,
-}
-
-/// One seat's public holdings, plus its hidden reserves for its owner.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct PlayerInfo {
-    /// The seat.
-    pub seat: Seat,
-    /// The display name of the player in the seat (absent from a lean
-    /// state: empty here).
-    #[serde(default)]
-    pub name: String,
-    /// Points of bought cards plus nobles (R10.3).
-    pub points: u8,
-    /// The tokens the player holds.
-    pub tokens: TokenCounts,
-    /// Bonuses per colour: one per bought card of that colour (R7.2).
-    pub bonuses: GemCounts,
-    /// Purchased cards, by card id (the rules view keeps no purchase order).
-    pub cards: Vec<CardInfo>,
-    /// The nobles that visited the player (R9).
-    pub nobles: Vec<NobleInfo>,
-    /// The reserved cards, at most 3 (R6.2).
-    pub reserved: Vec<ReservedInfo>,
-}
-
-/// Something that happened, tagged by `event`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum WireEvent {
-    /// `took_tokens`: a seat took tokens from the supply (R4, R5).
-    TookTokens {
-        /// The seat that took them.
-        seat: Seat,
-        /// The tokens taken.
-        tokens: TokenCounts,
-    },
-    /// `card` is `null` for a blind reserve seen by anyone but its owner.
-    Reserved {
-        /// The seat that reserved the card (R6).
-        seat: Seat,
-        /// The level of the card, which everyone may see (R6.4).
-        level: Level,
-        /// True for a blind reserve from the top of a deck (R6.1).
-        from_deck: bool,
-        /// True when a gold token came with it (R6.3).
-        gold: bool,
-        /// The card; `null` for a blind reserve seen by anyone but its owner
-        /// (R6.4).
-        card: Option<CardInfo>,
-    },
-    /// `bought`: a seat bought a card (R7).
-    Bought {
-        /// The buyer.
-        seat: Seat,
-        /// The card bought, now in the buyer's tableau (R7.5).
-        card: CardInfo,
-        /// The tokens paid, gold included; they went back to the supply (R7.4).
-        paid: TokenCounts,
-    },
-    /// A face-up slot was refilled from its deck (R7A).
-    Dealt {
-        /// The level of the slot and of the deck.
-        level: Level,
-        /// The slot refilled: its place in that level's `cards`, 0 to 3.
-        slot: u8,
-        /// The card now face-up in that slot.
-        card: CardInfo,
-    },
-    /// `returned_tokens`: a seat above 10 tokens gave some back (R8.1).
-    ReturnedTokens {
-        /// The seat that returned them.
-        seat: Seat,
-        /// The tokens returned to the supply.
-        tokens: TokenCounts,
-    },
-    /// `noble_visited`: a noble visited a seat (R9).
-    NobleVisited {
-        /// The seat visited.
-        seat: Seat,
-        /// The noble, worth 3 points to that seat (R9.4).
-        noble: NobleInfo,
-    },
-    /// `passed`: a seat passed, having no legal action (R11.1).
-    Passed {
-        /// The seat that passed.
-        seat: Seat,
-    },
-    /// `resigned`: a seat resigned (R13.1); the stand-in plays it from now
-    /// on, unless `game_over` follows at once (R13.2).
-    Resigned {
-        /// The seat that resigned.
-        seat: Seat,
-    },
-    /// A player reached 15 points; the round is finished (R10.1).
-    EndTriggered {
-        /// The seat that reached 15 points.
-        seat: Seat,
-    },
-    /// `game_over`: the game is over (R10.2, R11.2); a `result` message follows.
-    GameOver,
-}
+use crate::state::{
+    CardInfo, LevelRow, NobleInfo, PhaseName, PlayerInfo, RankInfo, ReservedInfo, ResultInfo,
+    Reveal, StateInfo, WireEvent,
+};
+use crate::tokens::GemCounts;
 
 /// The details of card `id`. Ids come from the rules crate, so an unknown
 /// one is a bug; it still yields a recognisable placeholder rather than a panic.
@@ -297,7 +149,7 @@ pub struct StateContext<'a> {
     /// The legal actions, for the receiver who must act only.
     pub legal_actions: Option<Vec<WireAction>>,
     /// Each seat's clock as of the message, in a room with a clock (R12).
-    pub clocks: Option<Vec<crate::server::ClockInfo>>,
+    pub clocks: Option<Vec<crate::state::ClockInfo>>,
 }
 
 /// The phase's name, who must act, and how many tokens go back (R8).

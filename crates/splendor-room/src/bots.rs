@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use splendor_ai::Level;
+use splendor_protocol::bot_level::Level;
 use splendor_rules::{Action, Seat, Viewer};
 use tracing::{info, warn};
 use uuid::Uuid;
@@ -19,7 +19,7 @@ use super::core::RoomCore;
 use super::effect::{Effect, Tally, Think};
 use super::input::Caller;
 use super::seats::Member;
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::session::SessionId;
 
 /// A bot's turn: asked about, then answered, then played.
@@ -43,15 +43,18 @@ const RETRY_AFTER_STORE_FAILURE: Duration = Duration::from_secs(1);
 
 impl RoomCore {
     /// Seats a bot of `level` in the first free seat.
-    pub(crate) fn add_bot(&mut self, caller: &Caller, level: &str) -> Result<(), LobbyError> {
+    pub(crate) fn add_bot(&mut self, caller: &Caller, level: &str) -> Result<(), RoomError> {
         self.check_host_before_start(caller)?;
         if self.rated {
-            return Err(LobbyError::RatedRoom);
+            return Err(RoomError::RatedRoom);
         }
-        let level: Level = level
-            .parse()
-            .map_err(|e: splendor_ai::UnknownLevel| LobbyError::UnknownBotLevel(e.0))?;
-        let seat = self.people.free_seat().ok_or(LobbyError::RoomFull)?;
+        let level: Level =
+            level
+                .parse()
+                .map_err(|e: splendor_protocol::bot_level::UnknownLevel| {
+                    RoomError::UnknownBotLevel(e.0)
+                })?;
+        let seat = self.people.free_seat().ok_or(RoomError::RoomFull)?;
         let id = SessionId(Uuid::from_u64_pair(self.random_u64(), self.random_u64()));
         let name = self.bot_name(level);
         info!(seat, %level, "bot seated");
@@ -61,10 +64,10 @@ impl RoomCore {
     }
 
     /// Frees the seat of the bot in `seat`.
-    pub(crate) fn remove_bot(&mut self, caller: &Caller, seat: u8) -> Result<(), LobbyError> {
+    pub(crate) fn remove_bot(&mut self, caller: &Caller, seat: u8) -> Result<(), RoomError> {
         self.check_host_before_start(caller)?;
         if self.people.bot_at(usize::from(seat)).is_none() {
-            return Err(LobbyError::NotABot(seat));
+            return Err(RoomError::NotABot(seat));
         }
         self.people.free(usize::from(seat));
         info!(seat, "bot removed");
@@ -73,15 +76,15 @@ impl RoomCore {
     }
 
     /// The seats of a room (and its start) are the host's, before the start.
-    pub(crate) fn check_host_before_start(&self, caller: &Caller) -> Result<(), LobbyError> {
+    pub(crate) fn check_host_before_start(&self, caller: &Caller) -> Result<(), RoomError> {
         if !self.people.is_attached(caller.session, caller.conn) {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         }
         if self.running.is_some() {
-            return Err(LobbyError::GameAlreadyStarted);
+            return Err(RoomError::GameAlreadyStarted);
         }
         if !self.people.is_host(caller.session) {
-            return Err(LobbyError::NotHost);
+            return Err(RoomError::NotHost);
         }
         Ok(())
     }
@@ -93,22 +96,22 @@ impl RoomCore {
         &self,
         caller: &Caller,
         to: SessionId,
-    ) -> Result<splendor_protocol::social::RoomTerms, LobbyError> {
+    ) -> Result<splendor_protocol::social::RoomTerms, RoomError> {
         if self
             .people
             .seat_of_conn(caller.session, caller.conn)
             .is_none()
         {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         }
         if self.running.is_some() {
-            return Err(LobbyError::GameAlreadyStarted);
+            return Err(RoomError::GameAlreadyStarted);
         }
         if self.people.seat_of(to).is_some() {
-            return Err(LobbyError::AlreadySeated);
+            return Err(RoomError::AlreadySeated);
         }
         if self.people.free_seat().is_none() {
-            return Err(LobbyError::RoomFull);
+            return Err(RoomError::RoomFull);
         }
         Ok(self.terms())
     }

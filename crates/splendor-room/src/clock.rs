@@ -32,14 +32,11 @@ use std::time::{Duration, Instant};
 use splendor_protocol::ClockInfo;
 use splendor_rules::Seat;
 
-use crate::config::TurnClock;
+use crate::config::{MIN_GRACE, TurnClock};
 
 /// How soon a passed deadline's resignation is tried again when it could
 /// not be stored (R12.5).
 const RESIGN_RETRY: Duration = Duration::from_secs(1);
-
-/// The shortest grace of a marked seat (R12.2).
-pub const MIN_GRACE: Duration = Duration::from_secs(10);
 
 /// A room's clock options (R12.1, R12.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

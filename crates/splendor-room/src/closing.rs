@@ -17,7 +17,7 @@ use super::core::{AfterResult, Pending, RoomCore};
 use super::effect::{Answer, Closed, Effect, Write};
 use super::input::Ticket;
 use crate::conn::{Outgoing, Worded};
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::write::PersistError;
 
 /// Why the room closed, as [`Closed::why`](super::effect::Closed::why)
@@ -114,7 +114,7 @@ impl RoomCore {
             }
             Err(e) => {
                 warn!(error = %e, "the operators' end of the game could not be stored; it plays on");
-                self.reply(ticket, Err(LobbyError::from_persistence(&e)));
+                self.reply(ticket, Err(RoomError::from_persistence(&e)));
             }
         }
     }

@@ -5,6 +5,23 @@ use std::time::Duration;
 
 pub use splendor_protocol::OnDeadline;
 
+/// The shortest grace of a marked seat (R12.2).
+pub const MIN_GRACE: Duration = Duration::from_secs(10);
+
+/// R12.6: how long nobody in play may be connected.
+pub const DESERTED_AFTER: Duration = Duration::from_secs(120);
+
+/// At most this many chat messages per person in [`CHAT_WINDOW`].
+pub(crate) const CHAT_BURST: usize = 5;
+/// The window of the chat rate limit.
+pub(crate) const CHAT_WINDOW: Duration = Duration::from_secs(10);
+/// At most this many chat messages from all the room's spectators together
+/// in [`CHAT_WINDOW`]: a crowd of spectators cannot flood the players. The
+/// seated players' lines are never counted with them (issue 45: six
+/// spectators used up the room's budget and the players could not write):
+/// a player is held to [`CHAT_BURST`] alone.
+pub(crate) const SPECTATORS_CHAT_BURST: usize = 10;
+
 /// The settings a room uses, passed in by whoever makes the room (the
 /// lobby builds them from its own configuration): the room knows nothing
 /// of the process's other limits.
@@ -36,7 +53,7 @@ pub struct RoomConfig {
     /// server without a database).
     pub park_after: Option<Duration>,
     /// R12.6: a short-clock game with nobody in play connected this long
-    /// ends deserted: 2 minutes ([`crate::deserted::DESERTED_AFTER`]).
+    /// ends deserted: 2 minutes ([`DESERTED_AFTER`]).
     /// Only tests lower it.
     pub deserted_after: Duration,
     /// The client address the room was made from (the gateway's key, an
@@ -59,9 +76,9 @@ impl Default for RoomConfig {
             abandoned_game_ttl: Duration::from_secs(24 * 60 * 60),
             max_spectators: 32,
             bot_delay: Duration::from_millis(1000),
-            min_grace: crate::clock::MIN_GRACE,
+            min_grace: MIN_GRACE,
             park_after: None,
-            deserted_after: crate::deserted::DESERTED_AFTER,
+            deserted_after: DESERTED_AFTER,
             origin: None,
             node: None,
         }

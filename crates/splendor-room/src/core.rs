@@ -35,7 +35,7 @@ use super::social::Social;
 use super::timers::{RoomTimer, TimerTable, expiry_reason};
 use crate::code::RoomCode;
 use crate::config::RoomConfig;
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::session::Session;
 use crate::write::GameId;
 
@@ -222,14 +222,14 @@ impl RoomCore {
     ) {
         self.now = now;
         if self.closed {
-            self.reply(ticket, Err(LobbyError::RoomClosed));
+            self.reply(ticket, Err(RoomError::RoomClosed));
             return;
         }
         if self.pending.is_some() {
             // The driver reads no request while a write is in flight.
             self.reply(
                 ticket,
-                Err(LobbyError::internal("a request arrived during a write")),
+                Err(RoomError::internal("a request arrived during a write")),
             );
             return;
         }
@@ -348,9 +348,9 @@ impl RoomCore {
             }
             Request::StartMatch => {
                 let started = if !self.matched {
-                    Err(LobbyError::NotHost)
+                    Err(RoomError::NotHost)
                 } else if self.running.is_some() {
-                    Err(LobbyError::GameAlreadyStarted)
+                    Err(RoomError::GameAlreadyStarted)
                 } else {
                     self.start_unchecked(ticket, caller, SeatOrder::Random)
                 };
@@ -498,7 +498,7 @@ impl RoomCore {
         }
     }
 
-    pub(crate) fn reply(&mut self, ticket: Ticket, result: Result<Answer, LobbyError>) {
+    pub(crate) fn reply(&mut self, ticket: Ticket, result: Result<Answer, RoomError>) {
         self.effects.push_back(Effect::Reply { ticket, result });
     }
 

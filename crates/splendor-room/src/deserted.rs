@@ -20,9 +20,6 @@ use crate::core::{AfterResult, Pending, RoomCore};
 use crate::effect::Write;
 use crate::write::PersistError;
 
-/// R12.6: how long nobody in play may be connected.
-pub const DESERTED_AFTER: Duration = Duration::from_secs(120);
-
 /// R12.6: a clock is short when its bank and its increment are both under
 /// this.
 pub const SHORT_CLOCK: Duration = Duration::from_secs(60 * 60);

@@ -1,15 +1,19 @@
 //! What comes out of a room core: plain data the driver carries out in
 //! order. The core never sends, stores or closes anything itself.
 
-use splendor_ai::Level;
+use std::time::Duration;
+
+use splendor_protocol::bot_level::Level;
 use splendor_protocol::{ChatInfo, Role, RoomStatus, RoomSummary};
 use splendor_replay::{Commitment, Salt};
 use splendor_rules::{Action, GameResult, Options, Seat, View};
 
-use super::input::{Ticket, WriteId};
+use super::input::{HintFor, Ticket, WriteId};
+use crate::clock::ClockOptions;
 use crate::code::RoomCode;
 use crate::conn::{CloseReason, ConnId, Outgoing};
-use crate::error::LobbyError;
+use crate::error::RoomError;
+use crate::seats::Member;
 use crate::session::SessionId;
 use crate::write::GameId;
 
@@ -19,7 +23,7 @@ pub enum Answer {
     /// A join: how the connection is in the room now.
     Joined(Joined),
     /// The last `rematch` acceptance: the gateway makes the new room.
-    Rematch(super::social::RematchPlan),
+    Rematch(RematchPlan),
     /// `Invite` may go ahead: what the room offers the invitee (issue 24).
     Invitable(splendor_protocol::social::RoomTerms),
     /// `Whois`: the person named (issue 22).
@@ -36,7 +40,7 @@ pub enum Effect {
         /// The request's ticket.
         ticket: Ticket,
         /// Its outcome.
-        result: Result<Answer, LobbyError>,
+        result: Result<Answer, RoomError>,
     },
     /// Queue a message for a connection (with `try_send`: a connection that
     /// cannot take it comes back as
@@ -83,7 +87,7 @@ pub enum Effect {
     /// Something to tell a player who is not at the table (a turn-based
     /// room's turn, its end, its chat; issue 25): the driver hands it to
     /// the notifier, never waiting for it.
-    Notify(crate::notices::Notice),
+    Notify(Notice),
 }
 
 /// What a bot is given to think about: its seat's view and nothing else
@@ -107,17 +111,6 @@ pub struct Think {
     /// move: its answer comes back as
     /// [`DriverEvent::HintThought`](super::input::DriverEvent::HintThought).
     pub hint: Option<HintFor>,
-}
-
-/// Who asked for a hint, and how its answer is addressed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HintFor {
-    /// The asking session.
-    pub session: crate::session::SessionId,
-    /// Its connection.
-    pub conn: ConnId,
-    /// The request's id, echoed by the `hint` message.
-    pub request: Option<splendor_protocol::RequestId>,
 }
 
 /// A durable write (splendor-lobby's `Persistence` carries it out).
@@ -231,7 +224,7 @@ pub struct GameRecord {
     /// (issue 24: kept with the seats for lists and replays).
     pub programs: Vec<bool>,
     /// The room's turn clock, if any (R12).
-    pub clock: Option<super::clock::ClockOptions>,
+    pub clock: Option<ClockOptions>,
     /// Whether the room is listed for strangers to join.
     pub listed: bool,
     /// Whether the game counts for its players' ratings (issue 13).
@@ -326,4 +319,81 @@ pub struct RoomProbe {
     pub connected_players: usize,
     /// Connected spectators.
     pub spectators: usize,
+}
+
+/// Something to tell a player who is not at the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// Whom.
+    pub session: SessionId,
+    /// What.
+    pub event: NoticeEvent,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoticeEvent {
+    /// The game waits for this player; the turn's deadline is this far.
+    YourTurn {
+        /// What is left of the turn (R12.5).
+        left: Duration,
+    },
+    /// The game is over.
+    GameOver,
+    /// A message in the room's chat, from this name.
+    Chat {
+        /// The author's name at the table.
+        from: String,
+    },
+    /// This player invites the session to the room (given by the
+    /// gateway, not by a room).
+    Invitation {
+        /// The inviter's name.
+        from: String,
+    },
+}
+
+impl NoticeEvent {
+    /// The event's name, as settings and notifications say it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            NoticeEvent::YourTurn { .. } => "your_turn",
+            NoticeEvent::GameOver => "game_over",
+            NoticeEvent::Chat { .. } => "chat",
+            NoticeEvent::Invitation { .. } => "invitation",
+        }
+    }
+}
+
+/// What the gateway needs to make the rematch room: the same seats (people
+/// and bots), the same clock and listing. The caller becomes the new
+/// room's host; the game starts at once, seat order drawn anew.
+#[derive(Clone, Debug)]
+pub struct RematchPlan {
+    /// The seats apart from the caller's, people detached (they follow
+    /// with `join`, or land there when they resume).
+    pub others: Vec<Member>,
+    /// The room's clock (R12).
+    pub clock: Option<ClockOptions>,
+    /// Whether the room is listed.
+    pub listed: bool,
+    /// Whether the game counts for the ratings.
+    pub rated: bool,
+}
+
+impl RematchPlan {
+    /// The sessions of the people (not bots) seated besides the caller: the
+    /// gateway points their presence to the new room.
+    pub fn people(&self) -> Vec<SessionId> {
+        self.others
+            .iter()
+            .filter(|m| m.bot.is_none())
+            .map(|m| m.session)
+            .collect()
+    }
+
+    /// The number of seats.
+    pub fn seats(&self) -> u8 {
+        self.others.len() as u8 + 1
+    }
 }

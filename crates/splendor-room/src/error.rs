@@ -9,7 +9,7 @@ use crate::write::{PersistError, PersistErrorKind};
 
 /// A room or lobby request failed; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LobbyError {
+pub enum RoomError {
     /// No open room has this code.
     RoomNotFound(String),
     /// The text is not a room code at all (the words say why).
@@ -125,74 +125,75 @@ impl std::fmt::Display for InternalCause {
     }
 }
 
-impl LobbyError {
+impl RoomError {
     /// An internal error with its cause (logged by the gateway, not sent).
-    pub fn internal(cause: impl Into<String>) -> LobbyError {
-        LobbyError::Internal(InternalCause(cause.into()))
+    pub fn internal(cause: impl Into<String>) -> RoomError {
+        RoomError::Internal(InternalCause(cause.into()))
     }
 
     /// The cause of an internal error, to log once.
     pub fn internal_cause(&self) -> Option<&InternalCause> {
         match self {
-            LobbyError::Internal(cause) => Some(cause),
+            RoomError::Internal(cause) => Some(cause),
             _ => None,
         }
     }
 
     /// The error a client gets when storing its request failed.
-    pub fn from_persistence(error: &PersistError) -> LobbyError {
+    pub fn from_persistence(error: &PersistError) -> RoomError {
         match error.kind {
-            PersistErrorKind::Unavailable => LobbyError::StorageUnavailable,
-            PersistErrorKind::Diverged | PersistErrorKind::Failed => LobbyError::Persistence,
+            PersistErrorKind::Unavailable => RoomError::StorageUnavailable,
+            PersistErrorKind::Diverged | PersistErrorKind::Failed => RoomError::Persistence,
             // Another server holds the room: this one is gone for the caller.
-            PersistErrorKind::Fenced => LobbyError::RoomClosed,
+            PersistErrorKind::Fenced => RoomError::RoomClosed,
         }
     }
 
     /// The stable wire code: the rules crate's own code for a rule error.
     pub fn code(&self) -> &'static str {
         let code = match self {
-            LobbyError::RoomNotFound(_) | LobbyError::MalformedCode(_) => ErrorCode::RoomNotFound,
-            LobbyError::RoomFull | LobbyError::TooManySpectators => ErrorCode::RoomFull,
-            LobbyError::AlreadyInRoom(_) => ErrorCode::AlreadyInRoom,
-            LobbyError::NotInRoom => ErrorCode::NotInRoom,
-            LobbyError::RoomClosed => ErrorCode::RoomClosed,
-            LobbyError::RoomUnavailable => ErrorCode::RoomUnavailable,
+            RoomError::RoomNotFound(_) | RoomError::MalformedCode(_) => ErrorCode::RoomNotFound,
+            RoomError::RoomFull | RoomError::TooManySpectators => ErrorCode::RoomFull,
+            RoomError::AlreadyInRoom(_) => ErrorCode::AlreadyInRoom,
+            RoomError::NotInRoom => ErrorCode::NotInRoom,
+            RoomError::RoomClosed => ErrorCode::RoomClosed,
+            RoomError::RoomUnavailable => ErrorCode::RoomUnavailable,
             // Told as a room closed to this connection: it plays on another.
-            LobbyError::SeatClaimedElsewhere => ErrorCode::RoomClosed,
-            LobbyError::NotHost => ErrorCode::NotHost,
-            LobbyError::UnknownBotLevel(_) => ErrorCode::UnknownBotLevel,
-            LobbyError::NotABot(_) => ErrorCode::NotABot,
-            LobbyError::InvalidClock(_) => ErrorCode::InvalidClock,
-            LobbyError::StandInTurn => ErrorCode::StandInTurn,
-            LobbyError::Resigned => ErrorCode::Resigned,
-            LobbyError::Removed => ErrorCode::Removed,
-            LobbyError::NotEnoughPlayers => ErrorCode::NotEnoughPlayers,
-            LobbyError::GameAlreadyStarted => ErrorCode::GameAlreadyStarted,
-            LobbyError::GameNotStarted => ErrorCode::GameNotStarted,
-            LobbyError::GameOver => ErrorCode::GameOver,
-            LobbyError::SpectatorCannotAct => ErrorCode::SpectatorCannotAct,
-            LobbyError::StaleVersion { .. } => ErrorCode::StaleVersion,
-            LobbyError::InvalidSeats(_) => ErrorCode::InvalidSeats,
-            LobbyError::TooManyRooms => ErrorCode::TooManyRooms,
-            LobbyError::TooManyRoomsForSession(_) => ErrorCode::TooManySessionRooms,
-            LobbyError::TooManyWaitingRoomsFromOrigin(_)
-            | LobbyError::TooManyRoomsFromAddress(_) => ErrorCode::TooManyRoomsFromAddress,
-            LobbyError::TooManyBotTables(_) => ErrorCode::TooManyBotTables,
-            LobbyError::Persistence => ErrorCode::PersistenceFailed,
-            LobbyError::StorageUnavailable => ErrorCode::StorageUnavailable,
-            LobbyError::Internal(_) => ErrorCode::Internal,
-            LobbyError::InvalidChat(_) => ErrorCode::InvalidChat,
-            LobbyError::HintNotAllowed(_) => ErrorCode::HintNotAllowed,
-            LobbyError::ChatMuted { .. } => ErrorCode::ChatMuted,
-            LobbyError::ChatTooFast { .. } => ErrorCode::ChatTooFast,
-            LobbyError::RematchUnavailable(_) => ErrorCode::RematchUnavailable,
-            LobbyError::NoPersonInSeat(_) => ErrorCode::InvalidSeat,
-            LobbyError::RatedRoom => ErrorCode::RatedRoom,
-            LobbyError::SeatHeld(_) => ErrorCode::SeatHeld,
-            LobbyError::AlreadySeated => ErrorCode::InvalidField,
-            LobbyError::NoSuchLine(_) => ErrorCode::InvalidField,
-            LobbyError::Rule(e) => return e.code,
+            RoomError::SeatClaimedElsewhere => ErrorCode::RoomClosed,
+            RoomError::NotHost => ErrorCode::NotHost,
+            RoomError::UnknownBotLevel(_) => ErrorCode::UnknownBotLevel,
+            RoomError::NotABot(_) => ErrorCode::NotABot,
+            RoomError::InvalidClock(_) => ErrorCode::InvalidClock,
+            RoomError::StandInTurn => ErrorCode::StandInTurn,
+            RoomError::Resigned => ErrorCode::Resigned,
+            RoomError::Removed => ErrorCode::Removed,
+            RoomError::NotEnoughPlayers => ErrorCode::NotEnoughPlayers,
+            RoomError::GameAlreadyStarted => ErrorCode::GameAlreadyStarted,
+            RoomError::GameNotStarted => ErrorCode::GameNotStarted,
+            RoomError::GameOver => ErrorCode::GameOver,
+            RoomError::SpectatorCannotAct => ErrorCode::SpectatorCannotAct,
+            RoomError::StaleVersion { .. } => ErrorCode::StaleVersion,
+            RoomError::InvalidSeats(_) => ErrorCode::InvalidSeats,
+            RoomError::TooManyRooms => ErrorCode::TooManyRooms,
+            RoomError::TooManyRoomsForSession(_) => ErrorCode::TooManySessionRooms,
+            RoomError::TooManyWaitingRoomsFromOrigin(_) | RoomError::TooManyRoomsFromAddress(_) => {
+                ErrorCode::TooManyRoomsFromAddress
+            }
+            RoomError::TooManyBotTables(_) => ErrorCode::TooManyBotTables,
+            RoomError::Persistence => ErrorCode::PersistenceFailed,
+            RoomError::StorageUnavailable => ErrorCode::StorageUnavailable,
+            RoomError::Internal(_) => ErrorCode::Internal,
+            RoomError::InvalidChat(_) => ErrorCode::InvalidChat,
+            RoomError::HintNotAllowed(_) => ErrorCode::HintNotAllowed,
+            RoomError::ChatMuted { .. } => ErrorCode::ChatMuted,
+            RoomError::ChatTooFast { .. } => ErrorCode::ChatTooFast,
+            RoomError::RematchUnavailable(_) => ErrorCode::RematchUnavailable,
+            RoomError::NoPersonInSeat(_) => ErrorCode::InvalidSeat,
+            RoomError::RatedRoom => ErrorCode::RatedRoom,
+            RoomError::SeatHeld(_) => ErrorCode::SeatHeld,
+            RoomError::AlreadySeated => ErrorCode::InvalidField,
+            RoomError::NoSuchLine(_) => ErrorCode::InvalidField,
+            RoomError::Rule(e) => return e.code,
         };
         code.as_str()
     }
@@ -200,7 +201,7 @@ impl LobbyError {
     /// The rule a rule error cites (R11.3); none for the others.
     pub fn rule(&self) -> Option<&'static str> {
         match self {
-            LobbyError::Rule(e) => Some(e.rule),
+            RoomError::Rule(e) => Some(e.rule),
             _ => None,
         }
     }
@@ -210,66 +211,66 @@ impl LobbyError {
     pub fn words(&self) -> Words {
         let w = Words::new;
         match self {
-            LobbyError::RoomNotFound(code) => w("room-not-found").text("code", format!("{code:?}")),
-            LobbyError::MalformedCode(words)
-            | LobbyError::InvalidClock(words)
-            | LobbyError::InvalidChat(words)
-            | LobbyError::HintNotAllowed(words)
-            | LobbyError::RematchUnavailable(words) => words.clone(),
-            LobbyError::RoomFull => w("room-full").text("example", AS_SPECTATOR),
-            LobbyError::TooManySpectators => w("room-no-spectators"),
-            LobbyError::AlreadyInRoom(code) => w("room-already-in").text("code", code.as_str()),
-            LobbyError::NotInRoom => w("room-not-in"),
-            LobbyError::RoomClosed => w("room-closed"),
-            LobbyError::RoomUnavailable => w("room-unavailable"),
-            LobbyError::SeatClaimedElsewhere => w("closed-other-device"),
-            LobbyError::NotHost => w("room-not-host"),
-            LobbyError::UnknownBotLevel(level) => {
+            RoomError::RoomNotFound(code) => w("room-not-found").text("code", format!("{code:?}")),
+            RoomError::MalformedCode(words)
+            | RoomError::InvalidClock(words)
+            | RoomError::InvalidChat(words)
+            | RoomError::HintNotAllowed(words)
+            | RoomError::RematchUnavailable(words) => words.clone(),
+            RoomError::RoomFull => w("room-full").text("example", AS_SPECTATOR),
+            RoomError::TooManySpectators => w("room-no-spectators"),
+            RoomError::AlreadyInRoom(code) => w("room-already-in").text("code", code.as_str()),
+            RoomError::NotInRoom => w("room-not-in"),
+            RoomError::RoomClosed => w("room-closed"),
+            RoomError::RoomUnavailable => w("room-unavailable"),
+            RoomError::SeatClaimedElsewhere => w("closed-other-device"),
+            RoomError::NotHost => w("room-not-host"),
+            RoomError::UnknownBotLevel(level) => {
                 w("room-unknown-bot-level").text("level", format!("{level:?}"))
             }
-            LobbyError::StandInTurn => w("room-stand-in-turn"),
-            LobbyError::Resigned => w("room-resigned"),
-            LobbyError::Removed => w("room-removed"),
-            LobbyError::NotABot(seat) => w("room-not-a-bot").num("seat", *seat),
-            LobbyError::NotEnoughPlayers => w("room-not-enough-players"),
-            LobbyError::GameAlreadyStarted => w("room-game-started").text("example", AS_SPECTATOR),
-            LobbyError::GameNotStarted => w("room-game-not-started"),
-            LobbyError::GameOver => w("rule-game-over"),
-            LobbyError::SpectatorCannotAct => w("room-spectators-cannot-act"),
-            LobbyError::StaleVersion { current, expected } => w("room-stale-version")
+            RoomError::StandInTurn => w("room-stand-in-turn"),
+            RoomError::Resigned => w("room-resigned"),
+            RoomError::Removed => w("room-removed"),
+            RoomError::NotABot(seat) => w("room-not-a-bot").num("seat", *seat),
+            RoomError::NotEnoughPlayers => w("room-not-enough-players"),
+            RoomError::GameAlreadyStarted => w("room-game-started").text("example", AS_SPECTATOR),
+            RoomError::GameNotStarted => w("room-game-not-started"),
+            RoomError::GameOver => w("rule-game-over"),
+            RoomError::SpectatorCannotAct => w("room-spectators-cannot-act"),
+            RoomError::StaleVersion { current, expected } => w("room-stale-version")
                 .count("current", *current)
                 .count("expected", *expected),
-            LobbyError::InvalidSeats(seats) => w("room-invalid-seats").num("seats", *seats),
-            LobbyError::TooManyRooms => w("room-too-many"),
-            LobbyError::TooManyRoomsForSession(max) => {
+            RoomError::InvalidSeats(seats) => w("room-invalid-seats").num("seats", *seats),
+            RoomError::TooManyRooms => w("room-too-many"),
+            RoomError::TooManyRoomsForSession(max) => {
                 w("room-too-many-for-session").count("max", *max)
             }
-            LobbyError::TooManyWaitingRoomsFromOrigin(max) => {
+            RoomError::TooManyWaitingRoomsFromOrigin(max) => {
                 w("room-too-many-from-address").count("max", *max)
             }
-            LobbyError::TooManyRoomsFromAddress(max) => {
+            RoomError::TooManyRoomsFromAddress(max) => {
                 w("room-too-many-unfinished-from-address").count("max", *max)
             }
-            LobbyError::TooManyBotTables(max) => w("room-too-many-bot-tables").count("max", *max),
-            LobbyError::Persistence => w("room-store-failed"),
-            LobbyError::StorageUnavailable => w("room-store-unavailable"),
-            LobbyError::Internal(_) => w("room-internal"),
-            LobbyError::ChatMuted { spectators: false } => w("chat-muted"),
-            LobbyError::ChatMuted { spectators: true } => w("chat-spectators-muted"),
-            LobbyError::ChatTooFast { spectators: false } => w("chat-too-fast")
-                .count("burst", crate::social::CHAT_BURST)
-                .count("seconds", crate::social::CHAT_WINDOW.as_secs()),
-            LobbyError::ChatTooFast { spectators: true } => w("chat-spectators-too-fast")
-                .count("burst", crate::social::SPECTATORS_CHAT_BURST)
-                .count("seconds", crate::social::CHAT_WINDOW.as_secs()),
-            LobbyError::NoPersonInSeat(seat) => w("room-no-person-in-seat").num("seat", *seat),
-            LobbyError::RatedRoom => w("room-rated"),
-            LobbyError::SeatHeld(code) => w("room-seat-held").text("code", code.as_str()),
-            LobbyError::AlreadySeated => w("invite-already-seated"),
-            LobbyError::NoSuchLine(line) => {
+            RoomError::TooManyBotTables(max) => w("room-too-many-bot-tables").count("max", *max),
+            RoomError::Persistence => w("room-store-failed"),
+            RoomError::StorageUnavailable => w("room-store-unavailable"),
+            RoomError::Internal(_) => w("room-internal"),
+            RoomError::ChatMuted { spectators: false } => w("chat-muted"),
+            RoomError::ChatMuted { spectators: true } => w("chat-spectators-muted"),
+            RoomError::ChatTooFast { spectators: false } => w("chat-too-fast")
+                .count("burst", crate::config::CHAT_BURST)
+                .count("seconds", crate::config::CHAT_WINDOW.as_secs()),
+            RoomError::ChatTooFast { spectators: true } => w("chat-spectators-too-fast")
+                .count("burst", crate::config::SPECTATORS_CHAT_BURST)
+                .count("seconds", crate::config::CHAT_WINDOW.as_secs()),
+            RoomError::NoPersonInSeat(seat) => w("room-no-person-in-seat").num("seat", *seat),
+            RoomError::RatedRoom => w("room-rated"),
+            RoomError::SeatHeld(code) => w("room-seat-held").text("code", code.as_str()),
+            RoomError::AlreadySeated => w("invite-already-seated"),
+            RoomError::NoSuchLine(line) => {
                 w("room-no-such-line").num("line", i64::try_from(*line).unwrap_or(i64::MAX))
             }
-            LobbyError::Rule(e) => e.words.clone(),
+            RoomError::Rule(e) => e.words.clone(),
         }
     }
 }
@@ -277,11 +278,11 @@ impl LobbyError {
 /// How to join as a spectator, as the errors show it.
 const AS_SPECTATOR: &str = r#""as":"spectator""#;
 
-impl fmt::Display for LobbyError {
+impl fmt::Display for RoomError {
     /// The code and the words' id and arguments: for logs, not for people.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.code(), self.words())
     }
 }
 
-impl std::error::Error for LobbyError {}
+impl std::error::Error for RoomError {}

@@ -6,15 +6,16 @@
 //! hint (`Mover::Hinted`), so the replay and the analysis say so. Never in
 //! a rated game, never with another person at the table.
 
-use splendor_ai::Level;
+use splendor_protocol::bot_level::Level;
 use splendor_protocol::{HintInfo, ServerMessage, WireAction, Words};
 use splendor_rules::{Action, Seat, Viewer};
 use tracing::warn;
 
 use crate::core::RoomCore;
-use crate::effect::{Effect, HintFor, Think};
-use crate::error::LobbyError;
+use crate::effect::{Effect, Think};
+use crate::error::RoomError;
 use crate::input::Caller;
+use crate::input::HintFor;
 
 /// What the room knows of hints for its current position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,15 +37,15 @@ impl Hints {
 impl RoomCore {
     /// A hint for the caller's seat: thought out on the pool (the answer
     /// comes as a `hint` message), or sent again if given already here.
-    pub(crate) fn hint(&mut self, caller: &Caller) -> Result<(), LobbyError> {
+    pub(crate) fn hint(&mut self, caller: &Caller) -> Result<(), RoomError> {
         let seat = self.acting_seat(caller)? as Seat;
-        let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
+        let running = self.running.as_ref().ok_or(RoomError::GameNotStarted)?;
         if running.game().is_over() {
-            return Err(LobbyError::GameOver);
+            return Err(RoomError::GameOver);
         }
         // Practice only: unrated, and every other seat a built-in bot.
         if self.rated || self.people.humans() != 1 {
-            return Err(LobbyError::HintNotAllowed(Words::new(
+            return Err(RoomError::HintNotAllowed(Words::new(
                 "room-hint-practice-only",
             )));
         }
@@ -57,7 +58,7 @@ impl RoomCore {
             || standing_in
             || self.bot_turn.is_some_and(|t| t.version == version)
         {
-            return Err(LobbyError::HintNotAllowed(Words::new(
+            return Err(RoomError::HintNotAllowed(Words::new(
                 "room-hint-not-your-turn",
             )));
         }

@@ -212,7 +212,7 @@ pub enum DriverEvent {
         /// The move the strong player suggests, or why there is none.
         result: Result<Action, String>,
         /// Who asked.
-        to: super::effect::HintFor,
+        to: HintFor,
     },
     /// Every handle to the room is gone: the server is shutting down.
     HandlesGone,
@@ -225,4 +225,15 @@ pub enum DriverEvent {
     /// and another node restores a game in progress from its log at once.
     /// A game over whose result is not stored yet stores it first.
     HandOff,
+}
+
+/// Who asked for a hint, and how its answer is addressed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HintFor {
+    /// The asking session.
+    pub session: crate::session::SessionId,
+    /// Its connection.
+    pub conn: ConnId,
+    /// The request's id, echoed by the `hint` message.
+    pub request: Option<splendor_protocol::RequestId>,
 }

@@ -71,12 +71,12 @@ pub use self::config::{
 };
 pub use self::conn::{CloseReason, ConnId, NodeId, Outgoing, SharedFrame, Worded};
 pub use self::core::RoomCore;
+pub use self::effect::RematchPlan;
 pub use self::effect::{Answer, Closed, Effect, Joined, RoomProbe};
-pub use self::error::{InternalCause, LobbyError};
+pub use self::error::{InternalCause, RoomError};
 pub use self::input::{Caller, DriverEvent, Request};
 pub use self::session::{Session, SessionId};
 pub use self::setup::RoomSetup;
-pub use self::social::RematchPlan;
 pub use self::whois::{Person, Whom};
 pub use self::write::{GameId, PersistError, PersistErrorKind};
 
@@ -97,7 +97,7 @@ pub struct RestoredGame {
     /// The players in seat order; their seats wait for them to reconnect.
     pub players: Vec<Session>,
     /// The level of each seat a built-in bot holds, in the same order.
-    pub bots: Vec<Option<splendor_ai::Level>>,
+    pub bots: Vec<Option<splendor_protocol::bot_level::Level>>,
     /// The room's turn clock, if any (R12).
     pub clock: Option<clock::ClockOptions>,
     /// Every seat's clock as stored with the last action (`None`: full

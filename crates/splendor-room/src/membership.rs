@@ -12,7 +12,7 @@ use super::effect::{Answer, Joined};
 use super::input::{Caller, Ticket};
 use super::seats::{Member, Spectator};
 use crate::conn::{ConnId, Outgoing, Worded};
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::session::{Session, SessionId};
 
 impl RoomCore {
@@ -21,10 +21,10 @@ impl RoomCore {
         session: Session,
         (role, verbose, claim): (Role, bool, u64),
         caller: &Caller,
-    ) -> Result<Joined, LobbyError> {
+    ) -> Result<Joined, RoomError> {
         let conn = caller.conn;
         if self.people.is_barred(session.id) {
-            return Err(LobbyError::Removed);
+            return Err(RoomError::Removed);
         }
         if let Some(seat) = self.people.seat_of(session.id) {
             // A connection whose claim is older than the seat's newest
@@ -33,7 +33,7 @@ impl RoomCore {
             // a replaced one is: the newest claim keeps the seat.
             if claim < self.people.claim_of(session.id) {
                 info!(session = %session.id, seat, claim, "an older claim on a seat refused");
-                return Err(LobbyError::SeatClaimedElsewhere);
+                return Err(RoomError::SeatClaimedElsewhere);
             }
             self.people.claim(session.id, claim);
             // A seated session comes back: it gets its seat, on this connection.
@@ -57,15 +57,15 @@ impl RoomCore {
         let free_seat = match role {
             Role::Player => {
                 if self.running.is_some() {
-                    return Err(LobbyError::GameAlreadyStarted);
+                    return Err(RoomError::GameAlreadyStarted);
                 }
-                Some(self.people.free_seat().ok_or(LobbyError::RoomFull)?)
+                Some(self.people.free_seat().ok_or(RoomError::RoomFull)?)
             }
             Role::Spectator => {
                 if spectating.is_none()
                     && self.people.spectators().len() >= self.config.max_spectators
                 {
-                    return Err(LobbyError::TooManySpectators);
+                    return Err(RoomError::TooManySpectators);
                 }
                 None
             }
@@ -153,7 +153,7 @@ impl RoomCore {
     /// lobby: allowed once the game is finished; refused while the session
     /// still plays here (through this connection or another device's,
     /// issue 23: one room at a time).
-    pub(crate) fn leave_finished(&mut self, caller: &Caller) -> Result<(), LobbyError> {
+    pub(crate) fn leave_finished(&mut self, caller: &Caller) -> Result<(), RoomError> {
         let attached = self.people.is_attached(caller.session, caller.conn);
         // The session sits here through another of its devices
         // (issue 23): it is in this room, one room at a time.
@@ -167,22 +167,22 @@ impl RoomCore {
                 .is_some_and(|m| m.conn.is_some())
                 || self.people.spectator_of(caller.session).is_some());
         if elsewhere {
-            Err(LobbyError::AlreadyInRoom(self.code.to_string()))
+            Err(RoomError::AlreadyInRoom(self.code.to_string()))
         } else if !attached {
             // Not at this table (removed, say): nothing to leave.
             Ok(())
         } else if self.status() == RoomStatus::Finished {
             self.leave(caller, false)
         } else {
-            Err(LobbyError::AlreadyInRoom(self.code.to_string()))
+            Err(RoomError::AlreadyInRoom(self.code.to_string()))
         }
     }
 
-    pub(crate) fn leave(&mut self, caller: &Caller, give_up: bool) -> Result<(), LobbyError> {
+    pub(crate) fn leave(&mut self, caller: &Caller, give_up: bool) -> Result<(), RoomError> {
         let (session, conn) = (caller.session, caller.conn);
         if give_up && self.running.is_some() && self.people.seat_of_conn(session, conn).is_some() {
             // A seat in a game is given up by resigning (R13).
-            return Err(LobbyError::GameAlreadyStarted);
+            return Err(RoomError::GameAlreadyStarted);
         }
         let left = if let Some(seat) = self.people.seat_of_conn(session, conn) {
             if self.running.is_some() {
@@ -202,7 +202,7 @@ impl RoomCore {
         } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
             Some(self.people.remove_spectator(i).conn)
         } else {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         };
         if self.people.seat_of(session).is_some() && self.status() == RoomStatus::Finished {
             self.left_table(session);
@@ -252,11 +252,11 @@ impl RoomCore {
         &mut self,
         ticket: Ticket,
         (session, reason): (SessionId, String),
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         let seat = self.people.seat_of(session);
         let spectator = self.people.spectator_of(session);
         if seat.is_none() && spectator.is_none() {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         }
         let started = self.running.is_some();
         let in_play = self.running.as_ref().is_some_and(|r| !r.game().is_over());
@@ -305,11 +305,11 @@ impl RoomCore {
         }
     }
 
-    pub(crate) fn sync(&mut self, caller: &Caller) -> Result<(), LobbyError> {
+    pub(crate) fn sync(&mut self, caller: &Caller) -> Result<(), RoomError> {
         if !self.people.is_attached(caller.session, caller.conn) {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         }
-        let audience = self.audience_of(caller.conn).ok_or(LobbyError::NotInRoom)?;
+        let audience = self.audience_of(caller.conn).ok_or(RoomError::NotInRoom)?;
         let mut info = self.room_info(audience.you);
         info.id = caller.request.clone();
         self.send(audience.conn, ServerMessage::Room(info));

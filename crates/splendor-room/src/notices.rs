@@ -12,52 +12,8 @@ use std::time::Duration;
 use splendor_rules::Seat;
 
 use super::core::RoomCore;
-use super::effect::Effect;
+use super::effect::{Effect, Notice, NoticeEvent};
 use crate::session::SessionId;
-
-/// Something to tell a player who is not at the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    /// Whom.
-    pub session: SessionId,
-    /// What.
-    pub event: NoticeEvent,
-}
-
-/// What happened.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NoticeEvent {
-    /// The game waits for this player; the turn's deadline is this far.
-    YourTurn {
-        /// What is left of the turn (R12.5).
-        left: Duration,
-    },
-    /// The game is over.
-    GameOver,
-    /// A message in the room's chat, from this name.
-    Chat {
-        /// The author's name at the table.
-        from: String,
-    },
-    /// This player invites the session to the room (given by the
-    /// gateway, not by a room).
-    Invitation {
-        /// The inviter's name.
-        from: String,
-    },
-}
-
-impl NoticeEvent {
-    /// The event's name, as settings and notifications say it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            NoticeEvent::YourTurn { .. } => "your_turn",
-            NoticeEvent::GameOver => "game_over",
-            NoticeEvent::Chat { .. } => "chat",
-            NoticeEvent::Invitation { .. } => "invitation",
-        }
-    }
-}
 
 /// A player away is told of the chat at most once in this long (a busy
 /// chat is one notice, not one a message).

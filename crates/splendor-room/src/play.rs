@@ -15,7 +15,7 @@ use super::core::{AfterResult, Pending, RoomCore};
 use super::effect::{Answer, Effect, GameRecord, Mover, Tally, Write};
 use super::input::{Caller, Ticket, WriteId};
 use super::running::{Deal, Running};
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::write::{PersistError, PersistErrorKind};
 
 /// Why a fenced room closed.
@@ -32,7 +32,7 @@ impl RoomCore {
         ticket: Ticket,
         caller: Caller,
         order: SeatOrder,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         self.check_host_before_start(&caller)?;
         self.start_unchecked(ticket, caller, order)
     }
@@ -44,10 +44,10 @@ impl RoomCore {
         ticket: Ticket,
         caller: Caller,
         order: SeatOrder,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         let seated = self.people.seated();
         if seated < 2 {
-            return Err(LobbyError::NotEnoughPlayers);
+            return Err(RoomError::NotEnoughPlayers);
         }
         let seed = self.random_u64();
         // R2.4: in join order the first to join plays first; in a random
@@ -58,7 +58,7 @@ impl RoomCore {
             rulings: splendor_rules::Rulings::CURRENT,
         };
         let game = Game::new(seated as u8, options, seed)
-            .map_err(|e| LobbyError::internal(format!("game setup failed: {e}")))?;
+            .map_err(|e| RoomError::internal(format!("game setup failed: {e}")))?;
         // R2.4: the seat order is random by default, drawn from the seed.
         let joined: Vec<usize> = (0..self.people.len())
             .filter(|&i| self.people.member(i).is_some())
@@ -66,7 +66,7 @@ impl RoomCore {
         let order: Vec<usize> = match order {
             SeatOrder::Joined => joined,
             SeatOrder::Random => seat_order(seated as u8, seed)
-                .map_err(|e| LobbyError::internal(format!("seat order: {e}")))?
+                .map_err(|e| RoomError::internal(format!("seat order: {e}")))?
                 .into_iter()
                 .map(|k| joined[usize::from(k)])
                 .collect(),
@@ -143,7 +143,7 @@ impl RoomCore {
         caller: Caller,
         action: Action,
         expect_version: Option<u64>,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         // 1. Who acts: a seated player on its current connection.
         let seat = self.acting_seat(&caller)?;
         if action == Action::Resign {
@@ -155,7 +155,7 @@ impl RoomCore {
             .as_ref()
             .is_some_and(|r| r.game().has_resigned(seat as Seat))
         {
-            return Err(LobbyError::Resigned);
+            return Err(RoomError::Resigned);
         }
         // R12.2: the stand-in makes the rest of a turn whose time ran out.
         if self
@@ -164,7 +164,7 @@ impl RoomCore {
             .and_then(|r| r.clocks())
             .is_some_and(|c| c.standing_in == Some(seat as Seat))
         {
-            return Err(LobbyError::StandInTurn);
+            return Err(RoomError::StandInTurn);
         }
         self.act_as(seat as Seat, action, expect_version, Some((ticket, caller)))
     }
@@ -173,21 +173,21 @@ impl RoomCore {
     /// expected: it is not a move on a position). Stored and sent like
     /// every action; from then on the stand-in plays the seat (R13.2), or
     /// the game is over.
-    pub(crate) fn resign(&mut self, ticket: Ticket, caller: Caller) -> Result<(), LobbyError> {
+    pub(crate) fn resign(&mut self, ticket: Ticket, caller: Caller) -> Result<(), RoomError> {
         let seat = self.acting_seat(&caller)?;
         self.act_as(seat as Seat, Action::Resign, None, Some((ticket, caller)))
     }
 
     /// The seat of the caller, a seated player on its current connection;
     /// a spectator or a stranger is told why it may not act.
-    pub(crate) fn acting_seat(&self, caller: &Caller) -> Result<usize, LobbyError> {
+    pub(crate) fn acting_seat(&self, caller: &Caller) -> Result<usize, RoomError> {
         let (session, conn) = (caller.session, caller.conn);
         match self.people.seat_of_conn(session, conn) {
             Some(seat) => Ok(seat),
             None if self.people.spectator_of_conn(session, conn).is_some() => {
-                Err(LobbyError::SpectatorCannotAct)
+                Err(RoomError::SpectatorCannotAct)
             }
-            None => Err(LobbyError::NotInRoom),
+            None => Err(RoomError::NotInRoom),
         }
     }
 
@@ -199,16 +199,16 @@ impl RoomCore {
         action: Action,
         expect_version: Option<u64>,
         origin: Option<(Ticket, Caller)>,
-    ) -> Result<(), LobbyError> {
-        let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
+    ) -> Result<(), RoomError> {
+        let running = self.running.as_ref().ok_or(RoomError::GameNotStarted)?;
         if running.game().is_over() {
-            return Err(LobbyError::GameOver);
+            return Err(RoomError::GameOver);
         }
         // 2. On which state: a stale expectation applies nothing.
         if let Some(expected) = expect_version
             && expected != running.version()
         {
-            return Err(LobbyError::StaleVersion {
+            return Err(RoomError::StaleVersion {
                 current: running.version(),
                 expected,
             });
@@ -226,7 +226,7 @@ impl RoomCore {
             {
                 e.words = Words::new("rule-not-your-turn-named").text("name", name.clone());
             }
-            LobbyError::Rule(e)
+            RoomError::Rule(e)
         })?;
         // R12.1: the clock stops when the action is accepted (now), not
         // when it is stored.
@@ -293,7 +293,7 @@ impl RoomCore {
             } => {
                 if let Err(e) = outcome {
                     warn!(error = %e, "could not store the new game");
-                    self.reply(ticket, Err(LobbyError::from_persistence(&e)));
+                    self.reply(ticket, Err(RoomError::from_persistence(&e)));
                     return;
                 }
                 self.people.seat_in_order(&order);
@@ -348,7 +348,7 @@ impl RoomCore {
                 if let Some(ticket) = ticket {
                     self.reply(
                         ticket,
-                        Err(LobbyError::internal("a log load answered as a write")),
+                        Err(RoomError::internal("a log load answered as a write")),
                     );
                 }
             }
@@ -382,7 +382,7 @@ impl RoomCore {
                     Pending::Reload { ticket, expected },
                 );
             } else if let Some(ticket) = ticket {
-                self.reply(ticket, Err(LobbyError::from_persistence(&e)));
+                self.reply(ticket, Err(RoomError::from_persistence(&e)));
             } else {
                 self.bot_store_failed(now);
             }
@@ -438,7 +438,7 @@ impl RoomCore {
                 }
                 let current = self.running.as_ref().map_or(expected, |r| r.version());
                 if let Some(ticket) = ticket {
-                    self.reply(ticket, Err(LobbyError::StaleVersion { current, expected }));
+                    self.reply(ticket, Err(RoomError::StaleVersion { current, expected }));
                 }
             }
             AfterResult::Close { why } => self.finish_close(why),
@@ -448,7 +448,7 @@ impl RoomCore {
                 // Handled where its write's outcome arrives (closing.rs).
                 self.reply(
                     ticket,
-                    Err(LobbyError::internal("an operators' close out of turn")),
+                    Err(RoomError::internal("an operators' close out of turn")),
                 );
             }
         }
@@ -474,7 +474,7 @@ impl RoomCore {
             Pending::Park => None,
         };
         if let Some(ticket) = ticket {
-            self.reply(ticket, Err(LobbyError::RoomClosed));
+            self.reply(ticket, Err(RoomError::RoomClosed));
         }
         self.finish_close(FENCED);
     }
@@ -535,28 +535,28 @@ impl RoomCore {
     fn replayed(
         &self,
         log: Result<Vec<(Seat, Action)>, PersistError>,
-    ) -> Result<Replayed, LobbyError> {
-        let running = self.running.as_ref().ok_or(LobbyError::GameNotStarted)?;
+    ) -> Result<Replayed, RoomError> {
+        let running = self.running.as_ref().ok_or(RoomError::GameNotStarted)?;
         let log = log.map_err(|e| {
             warn!(error = %e, "could not reload the game from the store");
-            LobbyError::from_persistence(&e)
+            RoomError::from_persistence(&e)
         })?;
         // Never back in time: a shorter log means the store lost actions,
         // and replaying it would deal again cards everyone has seen (R6.4).
         if (log.len() as u64) < running.version() {
-            return Err(LobbyError::internal(format!(
+            return Err(RoomError::internal(format!(
                 "the stored log has {} actions, the game {}; keeping the game in memory",
                 log.len(),
                 running.version()
             )));
         }
         let mut game = Game::new(running.game().players(), running.options(), running.seed())
-            .map_err(|e| LobbyError::internal(format!("the stored game cannot be set up: {e}")))?
+            .map_err(|e| RoomError::internal(format!("the stored game cannot be set up: {e}")))?
             .with_bots(running.game().bots());
         let mut history = Vec::with_capacity(log.len());
         for (seq, &(seat, action)) in log.iter().enumerate() {
             let events = game.apply(seat, action).map_err(|e| {
-                LobbyError::internal(format!(
+                RoomError::internal(format!(
                     "the stored log does not replay at {seq} ({e}); keeping the game in memory"
                 ))
             })?;

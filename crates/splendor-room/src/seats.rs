@@ -8,7 +8,7 @@
 //! alike. A bot has an id of its own in place of a session, never a
 //! connection, and never hosts.
 
-use splendor_ai::Level;
+use splendor_protocol::bot_level::Level;
 use tracing::info;
 
 use crate::conn::ConnId;

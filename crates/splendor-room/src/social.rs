@@ -18,32 +18,21 @@
 //! [`Request::RematchReady`]: super::input::Request::RematchReady
 
 use std::collections::{HashMap, VecDeque};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use splendor_protocol::{ChatInfo, MAX_CHAT_CHARS, RematchInfo, RoomStatus, ServerMessage, Words};
 use splendor_rules::Seat;
 use tracing::info;
 
-use super::clock::ClockOptions;
 use super::core::RoomCore;
-use super::effect::Answer;
+use super::effect::{Answer, RematchPlan};
 use super::input::Caller;
-use super::seats::Member;
 use crate::code::RoomCode;
+use crate::config::{CHAT_BURST, CHAT_WINDOW, SPECTATORS_CHAT_BURST};
 use crate::conn::{Outgoing, SharedFrame};
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::session::SessionId;
-
-/// At most this many chat messages per person in [`CHAT_WINDOW`].
-pub(crate) const CHAT_BURST: usize = 5;
-/// The window of the chat rate limit.
-pub(crate) const CHAT_WINDOW: Duration = Duration::from_secs(10);
-/// At most this many chat messages from all the room's spectators together
-/// in [`CHAT_WINDOW`]: a crowd of spectators cannot flood the players. The
-/// seated players' lines are never counted with them (issue 45: six
-/// spectators used up the room's budget and the players could not write):
-/// a player is held to [`CHAT_BURST`] alone.
-pub(crate) const SPECTATORS_CHAT_BURST: usize = 10;
+use crate::whois::{Person, Whom};
 
 /// The most chat lines a room keeps for those who join or come back.
 pub const CHAT_KEPT: usize = 50;
@@ -101,48 +90,15 @@ struct Rematch {
     room: Option<RoomCode>,
 }
 
-/// What the gateway needs to make the rematch room: the same seats (people
-/// and bots), the same clock and listing. The caller becomes the new
-/// room's host; the game starts at once, seat order drawn anew.
-#[derive(Clone, Debug)]
-pub struct RematchPlan {
-    /// The seats apart from the caller's, people detached (they follow
-    /// with `join`, or land there when they resume).
-    pub others: Vec<Member>,
-    /// The room's clock (R12).
-    pub clock: Option<ClockOptions>,
-    /// Whether the room is listed.
-    pub listed: bool,
-    /// Whether the game counts for the ratings.
-    pub rated: bool,
-}
-
-impl RematchPlan {
-    /// The sessions of the people (not bots) seated besides the caller: the
-    /// gateway points their presence to the new room.
-    pub fn people(&self) -> Vec<SessionId> {
-        self.others
-            .iter()
-            .filter(|m| m.bot.is_none())
-            .map(|m| m.session)
-            .collect()
-    }
-
-    /// The number of seats.
-    pub fn seats(&self) -> u8 {
-        self.others.len() as u8 + 1
-    }
-}
-
 /// Why a chat text is refused, or the text to send (trimmed).
-pub(crate) fn check_chat(text: &str) -> Result<&str, LobbyError> {
+pub(crate) fn check_chat(text: &str) -> Result<&str, RoomError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(LobbyError::InvalidChat(Words::new("chat-empty")));
+        return Err(RoomError::InvalidChat(Words::new("chat-empty")));
     }
     let chars = text.chars().count();
     if chars > MAX_CHAT_CHARS {
-        return Err(LobbyError::InvalidChat(
+        return Err(RoomError::InvalidChat(
             Words::new("chat-too-long")
                 .count("max", MAX_CHAT_CHARS)
                 .count("count", chars),
@@ -153,12 +109,12 @@ pub(crate) fn check_chat(text: &str) -> Result<&str, LobbyError> {
     match crate::text::text_problem(text) {
         None => Ok(text),
         Some(crate::text::TextProblem::Control(_)) => {
-            Err(LobbyError::InvalidChat(Words::new("chat-control")))
+            Err(RoomError::InvalidChat(Words::new("chat-control")))
         }
-        Some(problem @ crate::text::TextProblem::Invisible(_)) => Err(LobbyError::InvalidChat(
+        Some(problem @ crate::text::TextProblem::Invisible(_)) => Err(RoomError::InvalidChat(
             Words::new("chat-invisible").text("code", problem.code().unwrap_or_default()),
         )),
-        Some(crate::text::TextProblem::StackedMarks) => Err(LobbyError::InvalidChat(
+        Some(crate::text::TextProblem::StackedMarks) => Err(RoomError::InvalidChat(
             Words::new("chat-stacked-marks").count("max", crate::text::MAX_STACKED_MARKS),
         )),
     }
@@ -167,7 +123,7 @@ pub(crate) fn check_chat(text: &str) -> Result<&str, LobbyError> {
 impl RoomCore {
     /// `chat`: relays `text` to everyone in the room, the sender's copy
     /// answering the request.
-    pub(crate) fn chat(&mut self, caller: &Caller, text: &str) -> Result<(), LobbyError> {
+    pub(crate) fn chat(&mut self, caller: &Caller, text: &str) -> Result<(), RoomError> {
         let (session, conn) = (caller.session, caller.conn);
         let (from, seat) = if let Some(seat) = self.people.seat_of_conn(session, conn) {
             let name = self.people.member(seat).map(|m| m.name.clone());
@@ -175,13 +131,13 @@ impl RoomCore {
         } else if let Some(i) = self.people.spectator_of_conn(session, conn) {
             (self.people.spectators()[i].name.clone(), None)
         } else {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         };
         if self.social.muted.contains(&session) {
-            return Err(LobbyError::ChatMuted { spectators: false });
+            return Err(RoomError::ChatMuted { spectators: false });
         }
         if seat.is_none() && self.social.spectators_muted {
-            return Err(LobbyError::ChatMuted { spectators: true });
+            return Err(RoomError::ChatMuted { spectators: true });
         }
         let text = check_chat(text)?.to_owned();
         let now = self.now;
@@ -196,11 +152,11 @@ impl RoomCore {
         };
         let sent = self.social.sent.entry(session).or_default();
         if recent(sent) >= CHAT_BURST {
-            return Err(LobbyError::ChatTooFast { spectators: false });
+            return Err(RoomError::ChatTooFast { spectators: false });
         }
         let spectator = seat.is_none();
         if spectator && recent(&mut self.social.spectators_sent) >= SPECTATORS_CHAT_BURST {
-            return Err(LobbyError::ChatTooFast { spectators: true });
+            return Err(RoomError::ChatTooFast { spectators: true });
         }
         self.social.sent.entry(session).or_default().push_back(now);
         if spectator {
@@ -243,12 +199,12 @@ impl RoomCore {
         &mut self,
         caller: &Caller,
         muted: bool,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         if !self.people.is_attached(caller.session, caller.conn) {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         }
         if !self.people.is_host(caller.session) {
-            return Err(LobbyError::NotHost);
+            return Err(RoomError::NotHost);
         }
         self.social.spectators_muted = muted;
         if muted {
@@ -333,24 +289,19 @@ impl RoomCore {
     }
 
     /// `mute`: the host mutes or unmutes the chat of the person in `seat`.
-    pub(crate) fn mute(
-        &mut self,
-        caller: &Caller,
-        seat: u8,
-        muted: bool,
-    ) -> Result<(), LobbyError> {
+    pub(crate) fn mute(&mut self, caller: &Caller, seat: u8, muted: bool) -> Result<(), RoomError> {
         if !self.people.is_attached(caller.session, caller.conn) {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         }
         if !self.people.is_host(caller.session) {
-            return Err(LobbyError::NotHost);
+            return Err(RoomError::NotHost);
         }
         let target = self
             .people
             .member(usize::from(seat))
             .filter(|m| m.bot.is_none())
             .map(|m| m.session)
-            .ok_or(LobbyError::NoPersonInSeat(seat))?;
+            .ok_or(RoomError::NoPersonInSeat(seat))?;
         self.social.muted.retain(|s| *s != target);
         if muted {
             self.social.muted.push(target);
@@ -393,17 +344,17 @@ impl RoomCore {
 
     /// `rematch`: the caller offers or accepts one. Once every person
     /// seated has, the answer carries the plan for the gateway.
-    pub(crate) fn rematch(&mut self, caller: &Caller) -> Result<Answer, LobbyError> {
+    pub(crate) fn rematch(&mut self, caller: &Caller) -> Result<Answer, RoomError> {
         if !self.people.is_attached(caller.session, caller.conn) {
-            return Err(LobbyError::NotInRoom);
+            return Err(RoomError::NotInRoom);
         }
         if self.status() != RoomStatus::Finished {
-            return Err(LobbyError::RematchUnavailable(Words::new(
+            return Err(RoomError::RematchUnavailable(Words::new(
                 "rematch-not-over",
             )));
         }
         let Some(seat) = self.people.seat_of_conn(caller.session, caller.conn) else {
-            return Err(LobbyError::RematchUnavailable(Words::new(
+            return Err(RoomError::RematchUnavailable(Words::new(
                 "rematch-spectator",
             )));
         };
@@ -417,7 +368,7 @@ impl RoomCore {
                 .members()
                 .find(|m| self.social.left.contains(&m.session))
         {
-            return Err(LobbyError::RematchUnavailable(
+            return Err(RoomError::RematchUnavailable(
                 Words::new("rematch-player-left").text("name", gone.name.clone()),
             ));
         }
@@ -431,12 +382,12 @@ impl RoomCore {
             room: None,
         });
         if let Some(room) = rematch.room {
-            return Err(LobbyError::RematchUnavailable(
+            return Err(RoomError::RematchUnavailable(
                 Words::new("rematch-agreed").text("code", room.to_string()),
             ));
         }
         if rematch.agreed {
-            return Err(LobbyError::RematchUnavailable(Words::new(
+            return Err(RoomError::RematchUnavailable(Words::new(
                 "rematch-being-made",
             )));
         }
@@ -482,5 +433,56 @@ impl RoomCore {
             None => self.social.rematch = None,
         }
         self.broadcast_room(None);
+    }
+}
+
+impl RoomCore {
+    /// `Request::Whois`: the caller must be in the room (seated or
+    /// watching); a seat must hold a person (not a built-in bot), a line
+    /// must still be kept. The caller may name themself: the gateway
+    /// refuses that with its own words.
+    pub(crate) fn whois(&self, caller: &Caller, whom: Whom) -> Result<Person, RoomError> {
+        if !self.people.is_attached(caller.session, caller.conn) {
+            return Err(RoomError::NotInRoom);
+        }
+        let game = self.running.as_ref().map(|r| r.id());
+        let chat = self.kept_lines().cloned().collect();
+        match whom {
+            Whom::Seat(seat) => {
+                let member = self
+                    .people
+                    .member(usize::from(seat))
+                    .filter(|m| m.bot.is_none())
+                    .ok_or(RoomError::NoPersonInSeat(seat))?;
+                Ok(Person {
+                    session: member.session,
+                    name: member.name.clone(),
+                    program: member.program,
+                    seat: Some(seat),
+                    line: None,
+                    chat,
+                    game,
+                })
+            }
+            Whom::Line(number) => {
+                let (author, line) = self
+                    .kept_lines()
+                    .find(|(_, line)| line.line == number)
+                    .ok_or(RoomError::NoSuchLine(number))?;
+                let seat = self.people.seat_of(*author);
+                let program = seat
+                    .and_then(|s| self.people.member(s))
+                    .is_some_and(|m| m.program);
+                Ok(Person {
+                    session: *author,
+                    name: line.from.clone(),
+                    program,
+                    seat: seat.and_then(|s| u8::try_from(s).ok()),
+                    line: Some(line.clone()),
+                    chat,
+                    game,
+                })
+            }
+        }
     }
 }

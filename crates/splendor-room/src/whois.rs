@@ -2,13 +2,10 @@
 //! a seat, or the author of a chat line the room still keeps. The room
 //! answers with the session (which never reaches the client) and the
 //! chat around it, for the operators' context; nothing in the room
-//! changes.
+//! changes (`social.rs` answers it).
 
 use splendor_protocol::ChatInfo;
 
-use super::core::RoomCore;
-use super::input::Caller;
-use crate::error::LobbyError;
 use crate::session::SessionId;
 use crate::write::GameId;
 
@@ -40,55 +37,4 @@ pub struct Person {
     pub chat: Vec<(SessionId, ChatInfo)>,
     /// The game being played or played last in the room.
     pub game: Option<GameId>,
-}
-
-impl RoomCore {
-    /// `Request::Whois`: the caller must be in the room (seated or
-    /// watching); a seat must hold a person (not a built-in bot), a line
-    /// must still be kept. The caller may name themself: the gateway
-    /// refuses that with its own words.
-    pub(crate) fn whois(&self, caller: &Caller, whom: Whom) -> Result<Person, LobbyError> {
-        if !self.people.is_attached(caller.session, caller.conn) {
-            return Err(LobbyError::NotInRoom);
-        }
-        let game = self.running.as_ref().map(|r| r.id());
-        let chat = self.kept_lines().cloned().collect();
-        match whom {
-            Whom::Seat(seat) => {
-                let member = self
-                    .people
-                    .member(usize::from(seat))
-                    .filter(|m| m.bot.is_none())
-                    .ok_or(LobbyError::NoPersonInSeat(seat))?;
-                Ok(Person {
-                    session: member.session,
-                    name: member.name.clone(),
-                    program: member.program,
-                    seat: Some(seat),
-                    line: None,
-                    chat,
-                    game,
-                })
-            }
-            Whom::Line(number) => {
-                let (author, line) = self
-                    .kept_lines()
-                    .find(|(_, line)| line.line == number)
-                    .ok_or(LobbyError::NoSuchLine(number))?;
-                let seat = self.people.seat_of(*author);
-                let program = seat
-                    .and_then(|s| self.people.member(s))
-                    .is_some_and(|m| m.program);
-                Ok(Person {
-                    session: *author,
-                    name: line.from.clone(),
-                    program,
-                    seat: seat.and_then(|s| u8::try_from(s).ok()),
-                    line: Some(line.clone()),
-                    chat,
-                    game,
-                })
-            }
-        }
-    }
 }

@@ -22,7 +22,7 @@ use tracing::{debug, warn};
 
 use crate::AppState;
 use crate::games::ApiError;
-use crate::my_games::bearer_session;
+use crate::identity::bearer_session;
 
 /// The most invitations listed.
 const MAX_LISTED: u32 = 50;

@@ -73,8 +73,9 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 use axum::serve::ListenerExt;
+use splendor_lobby::RestoreSummary;
 use splendor_lobby::session::BoxFuture;
-use splendor_lobby::stored::{RestoreSummary, StorePersistence, StoreSessions};
+use splendor_lobby::stored::{StorePersistence, StoreSessions};
 use splendor_lobby::{MemorySessions, NoPersistence, Persistence, SessionStore};
 use splendor_store::{Store, StoreError};
 use tokio::net::TcpListener;
@@ -349,7 +350,7 @@ pub async fn serve(
         request_deadline = ?limits.request_deadline,
         "connection limits"
     );
-    if let Some(files) = tcp::open_file_limit()
+    if let Some(files) = metrics::open_file_limit()
         && files < LOW_FILE_LIMIT
     {
         warn!(

@@ -9,7 +9,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use serde::Serialize;
 use splendor_lobby::stored::glance::{Glance, glance};
 use splendor_protocol::{OnDeadline, RoomStatus};
@@ -86,42 +86,12 @@ struct LastMoveJson {
     by: Option<&'static str>,
 }
 
-fn unauthorized(message: &str) -> ApiError {
-    ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
-}
-
-/// The session whose token the request carries (`Authorization: Bearer
-/// TOKEN`): 401 without one or with a token that is not a session's, 503
-/// when the sessions cannot be read. The `/api/me/...` routes share it.
-pub(crate) async fn bearer_session(
-    state: &AppState,
-    headers: &HeaderMap,
-) -> Result<splendor_lobby::Session, ApiError> {
-    let Some(token) = crate::admin::bearer(headers) else {
-        return Err(unauthorized(
-            "send the session's token as Authorization: Bearer TOKEN (hello gives it)",
-        ));
-    };
-    match state.sessions().resume(token).await {
-        Ok(Some(session)) => Ok(session),
-        Ok(None) => Err(unauthorized("the token is not a session's")),
-        Err(e) => {
-            warn!(error = %e, "a session's API: sessions unavailable");
-            Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "storage_unavailable",
-                "the session cannot be checked right now; try again shortly",
-            ))
-        }
-    }
-}
-
 /// `GET /api/me/games`.
 pub(crate) async fn my_games(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Json<MyGames>, ApiError> {
-    let session = bearer_session(&state, &headers).await?;
+    let session = crate::identity::bearer_session(&state, &headers).await?;
     let mut games = Vec::new();
     if let Some(store) = state.store() {
         let stored = store

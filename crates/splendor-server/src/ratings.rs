@@ -1,4 +1,4 @@
-//! The ratings API (issue 13; docs/PROTOCOL.md, "Ratings"):
+//! The ratings API (issue 13; docs/HTTP-API.md, "Ratings"):
 //!
 //! - `GET /api/leaderboard?kind=humans|bots&page=N&per_page=N`: rated
 //!   players best first, people and bots apart, paged;

@@ -12,7 +12,7 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use splendor_protocol::node::WireSanction;
+use splendor_cluster::node::WireSanction;
 use splendor_store::Sanction;
 use tokio::sync::broadcast;
 use tracing::warn;

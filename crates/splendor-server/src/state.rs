@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use splendor_lobby::stored::restore;
+use splendor_lobby::restore;
 use splendor_lobby::{Lobby, SessionStore};
 use splendor_store::{Store, StoreError};
 use tokio::sync::{Semaphore, watch};

@@ -299,21 +299,6 @@ impl AsyncWrite for Guarded {
     }
 }
 
-/// The process's limit on open files (`RLIMIT_NOFILE`, soft), read from
-/// `/proc/self/limits`; `None` where that file does not exist.
-pub fn open_file_limit() -> Option<u64> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
-    let soft = line
-        .trim_start_matches("Max open files")
-        .split_whitespace()
-        .next()?;
-    if soft == "unlimited" {
-        return Some(u64::MAX);
-    }
-    soft.parse().ok()
-}
-
 /// Descriptors kept for the database, the metrics listener, logs and an
 /// operator's tools when the connection cap is sized from the file limit.
 pub const RESERVED_DESCRIPTORS: u64 = 64;
@@ -339,6 +324,6 @@ mod tests {
         assert!(default_total(Some(20_000)) >= 19_900);
         assert_eq!(default_total(Some(10)), 1);
         assert_eq!(default_total(None), 10_000);
-        assert!(open_file_limit().is_some_and(|n| n > 0));
+        assert!(crate::metrics::open_file_limit().is_some_and(|n| n > 0));
     }
 }

@@ -1,7 +1,7 @@
 //! Every request and every refusal crosses nodes and comes back the same.
 
-use splendor_lobby::{Answer, Caller, Joined, LobbyError, Request, RoomCode};
-use splendor_protocol::node::{CallAnswer, Envelope, ToOwner, decode};
+use crate::node::{CallAnswer, Envelope, ToOwner, decode};
+use splendor_lobby::{Answer, Caller, Joined, Request, RoomCode, RoomError};
 use splendor_protocol::{Role, SeatOrder, Words};
 use splendor_rules::{Action, Color, ColorSet, Game, Options};
 
@@ -112,55 +112,55 @@ fn rule_error() -> splendor_rules::RuleError {
 #[test]
 fn every_refusal_round_trips() {
     let errors = [
-        LobbyError::RoomNotFound("KHPQZ".into()),
-        LobbyError::MalformedCode(RoomCode::why_not("ab1")),
-        LobbyError::RoomFull,
-        LobbyError::TooManySpectators,
-        LobbyError::AlreadyInRoom("KHPQZ".into()),
-        LobbyError::NotInRoom,
-        LobbyError::RoomClosed,
-        LobbyError::RoomUnavailable,
-        LobbyError::NotHost,
-        LobbyError::UnknownBotLevel("wizard".into()),
-        LobbyError::StandInTurn,
-        LobbyError::Resigned,
-        LobbyError::Removed,
-        LobbyError::InvalidClock(Words::new("clock-bank").text("value", "0ns")),
-        LobbyError::NotABot(3),
-        LobbyError::NotEnoughPlayers,
-        LobbyError::GameAlreadyStarted,
-        LobbyError::GameNotStarted,
-        LobbyError::GameOver,
-        LobbyError::SpectatorCannotAct,
-        LobbyError::StaleVersion {
+        RoomError::RoomNotFound("KHPQZ".into()),
+        RoomError::MalformedCode(RoomCode::why_not("ab1")),
+        RoomError::RoomFull,
+        RoomError::TooManySpectators,
+        RoomError::AlreadyInRoom("KHPQZ".into()),
+        RoomError::NotInRoom,
+        RoomError::RoomClosed,
+        RoomError::RoomUnavailable,
+        RoomError::NotHost,
+        RoomError::UnknownBotLevel("wizard".into()),
+        RoomError::StandInTurn,
+        RoomError::Resigned,
+        RoomError::Removed,
+        RoomError::InvalidClock(Words::new("clock-bank").text("value", "0ns")),
+        RoomError::NotABot(3),
+        RoomError::NotEnoughPlayers,
+        RoomError::GameAlreadyStarted,
+        RoomError::GameNotStarted,
+        RoomError::GameOver,
+        RoomError::SpectatorCannotAct,
+        RoomError::StaleVersion {
             current: 12,
             expected: 11,
         },
-        LobbyError::InvalidSeats(5),
-        LobbyError::TooManyRooms,
-        LobbyError::TooManyRoomsForSession(3),
-        LobbyError::TooManyWaitingRoomsFromOrigin(8),
-        LobbyError::TooManyRoomsFromAddress(60),
-        LobbyError::TooManyBotTables(4),
-        LobbyError::Persistence,
-        LobbyError::StorageUnavailable,
-        LobbyError::HintNotAllowed(splendor_protocol::Words::new("room-hint-practice-only")),
-        LobbyError::InvalidChat(
+        RoomError::InvalidSeats(5),
+        RoomError::TooManyRooms,
+        RoomError::TooManyRoomsForSession(3),
+        RoomError::TooManyWaitingRoomsFromOrigin(8),
+        RoomError::TooManyRoomsFromAddress(60),
+        RoomError::TooManyBotTables(4),
+        RoomError::Persistence,
+        RoomError::StorageUnavailable,
+        RoomError::HintNotAllowed(splendor_protocol::Words::new("room-hint-practice-only")),
+        RoomError::InvalidChat(
             Words::new("chat-too-long")
                 .num("max", 200)
                 .num("count", 201),
         ),
-        LobbyError::ChatMuted { spectators: false },
-        LobbyError::ChatMuted { spectators: true },
-        LobbyError::ChatTooFast { spectators: false },
-        LobbyError::ChatTooFast { spectators: true },
-        LobbyError::RematchUnavailable(Words::new("rematch-player-left").text("name", "bob")),
-        LobbyError::NoPersonInSeat(1),
-        LobbyError::RatedRoom,
-        LobbyError::AlreadySeated,
-        LobbyError::SeatHeld("KHPQZ".into()),
-        LobbyError::Rule(rule_error()),
-        LobbyError::Rule(splendor_rules::RuleError {
+        RoomError::ChatMuted { spectators: false },
+        RoomError::ChatMuted { spectators: true },
+        RoomError::ChatTooFast { spectators: false },
+        RoomError::ChatTooFast { spectators: true },
+        RoomError::RematchUnavailable(Words::new("rematch-player-left").text("name", "bob")),
+        RoomError::NoPersonInSeat(1),
+        RoomError::RatedRoom,
+        RoomError::AlreadySeated,
+        RoomError::SeatHeld("KHPQZ".into()),
+        RoomError::Rule(rule_error()),
+        RoomError::Rule(splendor_rules::RuleError {
             words: Words::new("rule-cannot-afford")
                 .num("card", 17)
                 .tokens("cost", vec![(3, "red"), (2, "black")])
@@ -174,11 +174,11 @@ fn every_refusal_round_trips() {
         assert_eq!(answer_from_wire(answer).err(), Some(error));
     }
     // An internal error's cause stays on the room's node.
-    let answer = answer_to_wire(Err(LobbyError::internal("a secret cause")));
+    let answer = answer_to_wire(Err(RoomError::internal("a secret cause")));
     assert!(!serde_json::to_string(&answer).unwrap().contains("secret"));
     assert!(matches!(
         answer_from_wire(answer),
-        Err(LobbyError::Internal(_))
+        Err(RoomError::Internal(_))
     ));
 }
 
@@ -248,11 +248,11 @@ fn answers_round_trip_and_a_rematch_plan_says_it_cannot_cross() {
         other => panic!("{other:?}"),
     }
     let back = answer_from_wire(through_the_wire(answer_to_wire(Err(
-        LobbyError::NoSuchLine(7),
+        RoomError::NoSuchLine(7),
     ))));
-    assert!(matches!(back, Err(LobbyError::NoSuchLine(7))), "{back:?}");
+    assert!(matches!(back, Err(RoomError::NoSuchLine(7))), "{back:?}");
     let unknown = CallAnswer::Refused {
-        error: splendor_protocol::node::WireError {
+        error: crate::node::WireError {
             kind: "from_the_future".into(),
             text: None,
             numbers: vec![],
@@ -262,7 +262,7 @@ fn answers_round_trip_and_a_rematch_plan_says_it_cannot_cross() {
     };
     assert!(matches!(
         answer_from_wire(unknown),
-        Err(LobbyError::Internal(_))
+        Err(RoomError::Internal(_))
     ));
 }
 

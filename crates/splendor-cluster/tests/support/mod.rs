@@ -12,7 +12,7 @@ pub use splendor_cluster::testing::Nats;
 use splendor_cluster::{Cluster, ClusterConfig};
 use splendor_lobby::stored::StorePersistence;
 use splendor_lobby::{
-    Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, LobbyError, NodeId, Request,
+    Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, NodeId, Request, RoomError,
     RoomHandle, Session, StoreDirectory,
 };
 use splendor_protocol::{RequestId, Role, RoomInfo, ServerMessage, StateInfo};
@@ -159,7 +159,7 @@ impl Client {
         handle
     }
 
-    pub async fn join(&self, room: &RoomHandle, role: Role) -> Result<(), LobbyError> {
+    pub async fn join(&self, room: &RoomHandle, role: Role) -> Result<(), RoomError> {
         room.join(
             self.caller(),
             (self.session.name.clone(), false, role, true),
@@ -169,7 +169,7 @@ impl Client {
         .map(drop)
     }
 
-    pub async fn call(&self, room: &RoomHandle, request: Request) -> Result<(), LobbyError> {
+    pub async fn call(&self, room: &RoomHandle, request: Request) -> Result<(), RoomError> {
         room.call(self.caller(), request).await.map(drop)
     }
 }

@@ -5,7 +5,7 @@
 use crate::code::RoomCode;
 use crate::conn::Connection;
 use crate::directory::{DirectoryError, Lease, OpenElsewhere, OpenRoom, RoomDirectory};
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::presence::RoomSeat;
 use crate::random;
 use crate::room::clock::ClockOptions;
@@ -17,7 +17,9 @@ use std::sync::atomic::Ordering;
 use tokio::sync::{mpsc, watch};
 use tracing::{Instrument, Span, info_span};
 
-use super::{ClientKey, Lobby, Occupancy, RoomEntry};
+use super::{Lobby, RoomEntry};
+use crate::client::ClientKey;
+use crate::room::Occupancy;
 
 /// What `create_room` needs.
 pub struct CreateRoom {
@@ -112,7 +114,7 @@ fn room_rng_seed(fixed: Option<u64>, instance: u64) -> Result<[u8; 32], random::
 impl Lobby {
     /// Creates a room with the host in its first seat and starts its task.
     /// Must be called within a tokio runtime.
-    pub async fn create_room(&self, create: CreateRoom) -> Result<RoomHandle, LobbyError> {
+    pub async fn create_room(&self, create: CreateRoom) -> Result<RoomHandle, RoomError> {
         let CreateRoom {
             seats,
             listed,
@@ -154,7 +156,7 @@ impl Lobby {
         host: Session,
         client: Option<ClientKey>,
         (old, plan): (RoomCode, RematchPlan),
-    ) -> Result<RoomHandle, LobbyError> {
+    ) -> Result<RoomHandle, RoomError> {
         let people = plan.people();
         let host_id = host.id;
         let handle = self
@@ -202,9 +204,9 @@ impl Lobby {
         bots: usize,
         clock: ClockOptions,
         rated: bool,
-    ) -> Result<RoomHandle, LobbyError> {
+    ) -> Result<RoomHandle, RoomError> {
         let mut players = players.into_iter();
-        let host = players.next().ok_or(LobbyError::InvalidSeats(0))?;
+        let host = players.next().ok_or(RoomError::InvalidSeats(0))?;
         let mut others: Vec<crate::room::seats::Member> = players
             .map(|s| crate::room::seats::Member::person(&s))
             .collect();
@@ -213,7 +215,7 @@ impl Lobby {
             .collect();
         for k in 1..=bots {
             let id = crate::session::random_session_id()
-                .map_err(|e| LobbyError::internal(format!("no bot id: {e}")))?;
+                .map_err(|e| RoomError::internal(format!("no bot id: {e}")))?;
             let name = if k == 1 {
                 "Greedy bot".to_owned()
             } else {
@@ -254,9 +256,9 @@ impl Lobby {
 
     /// Claims a fresh code in the room directory, then makes the room
     /// under it; a room refused by the limits gives the code back.
-    async fn create(&self, create: NewRoom) -> Result<RoomHandle, LobbyError> {
+    async fn create(&self, create: NewRoom) -> Result<RoomHandle, RoomError> {
         if !(2..=4).contains(&create.seats) {
-            return Err(LobbyError::InvalidSeats(create.seats));
+            return Err(RoomError::InvalidSeats(create.seats));
         }
         // With several nodes the caps count the rooms on the others too
         // (what their owners last wrote in the shared database).
@@ -269,7 +271,7 @@ impl Lobby {
                     create.client.as_ref(),
                 )
                 .await
-                .map_err(|e| LobbyError::internal(format!("room directory: {e}")))?
+                .map_err(|e| RoomError::internal(format!("room directory: {e}")))?
         } else {
             OpenElsewhere::default()
         };
@@ -297,10 +299,10 @@ impl Lobby {
     }
 
     /// A random code no room of this node uses, claimed for this node.
-    async fn claim_fresh_code(&self) -> Result<Lease, LobbyError> {
+    async fn claim_fresh_code(&self) -> Result<Lease, RoomError> {
         loop {
             let code = RoomCode::random(random::fill)
-                .map_err(|e| LobbyError::internal(format!("no room code: {e}")))?;
+                .map_err(|e| RoomError::internal(format!("no room code: {e}")))?;
             if self.inner.rooms().contains_key(&code) {
                 continue;
             }
@@ -317,7 +319,7 @@ impl Lobby {
                 Ok(lease) => return Ok(lease),
                 // Another node's room: draw again.
                 Err(DirectoryError::Taken(_)) => continue,
-                Err(e) => return Err(LobbyError::internal(format!("room directory: {e}"))),
+                Err(e) => return Err(RoomError::internal(format!("room directory: {e}"))),
             }
         }
     }
@@ -329,10 +331,10 @@ impl Lobby {
         create: NewRoom,
         lease: Lease,
         elsewhere: OpenElsewhere,
-    ) -> Result<RoomHandle, LobbyError> {
+    ) -> Result<RoomHandle, RoomError> {
         let mut rooms = self.inner.rooms();
         if rooms.len() >= self.inner.config.max_rooms {
-            return Err(LobbyError::TooManyRooms);
+            return Err(RoomError::TooManyRooms);
         }
         // Turn-based rooms (R12.5) count apart: a player keeps many going.
         let turn_based = create.clock.is_some_and(|c| c.clock.is_per_move());
@@ -353,7 +355,7 @@ impl Lobby {
             .count()
             + elsewhere.own;
         if own >= limit {
-            return Err(LobbyError::TooManyRoomsForSession(limit));
+            return Err(RoomError::TooManyRoomsForSession(limit));
         }
         if let Some(client) = &create.client {
             let limit = self.inner.config.max_waiting_rooms_per_ip;
@@ -366,7 +368,7 @@ impl Lobby {
                 .count()
                 + elsewhere.waiting_from_client;
             if waiting >= limit {
-                return Err(LobbyError::TooManyWaitingRoomsFromOrigin(limit));
+                return Err(RoomError::TooManyWaitingRoomsFromOrigin(limit));
             }
             // Every unfinished room counts too, turn-based ones included
             // (issue 45); when the server fills up, a crowded address gets
@@ -382,19 +384,17 @@ impl Lobby {
                     .count()
                     + elsewhere.unfinished_from_client;
                 if unfinished >= limit {
-                    return Err(LobbyError::TooManyRoomsFromAddress(limit));
+                    return Err(RoomError::TooManyRoomsFromAddress(limit));
                 }
             }
         }
         let code = lease.code;
         if rooms.contains_key(&code) {
-            return Err(LobbyError::internal(format!(
-                "room {code} is claimed twice"
-            )));
+            return Err(RoomError::internal(format!("room {code} is claimed twice")));
         }
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         let rng_seed = room_rng_seed(self.inner.config.room_seed, instance)
-            .map_err(|e| LobbyError::internal(format!("no room seed: {e}")))?;
+            .map_err(|e| RoomError::internal(format!("no room seed: {e}")))?;
         let (tx, rx) = mpsc::channel(self.inner.config.room_queue.max(1));
         let handle = RoomHandle::new(code, tx);
         let creator = Some(create.host.id);

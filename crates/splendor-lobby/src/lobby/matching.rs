@@ -19,10 +19,10 @@ use splendor_store::{QueueEntry, QueuePool, Store, StoreError, unix_millis_now};
 use tracing::{info, warn};
 
 use super::Lobby;
+use crate::client::ClientKey;
 use crate::code::RoomCode;
 use crate::conn::ConnId;
-use crate::error::LobbyError;
-use crate::lobby::ClientKey;
+use crate::error::RoomError;
 use crate::room::clock::ClockOptions;
 use crate::room::{Caller, RematchPlan, Request, RoomHandle};
 use crate::session::{Session, SessionId};
@@ -102,7 +102,7 @@ impl Lobby {
         entries: &[QueueEntry],
         bots: usize,
         clock: ClockOptions,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         let sessions: Vec<Session> = entries
             .iter()
             .map(|e| Session {
@@ -114,7 +114,7 @@ impl Lobby {
         let host = sessions
             .first()
             .map(|s| s.id)
-            .ok_or(LobbyError::InvalidSeats(0))?;
+            .ok_or(RoomError::InvalidSeats(0))?;
         // Issue 24: a game of the programs' pool with a person in it (who
         // chose to play programs) is not rated, nor (issue 22) one of
         // marked sessions; the rest are.
@@ -163,7 +163,7 @@ impl Lobby {
         (host, conn, client): (Session, ConnId, Option<ClientKey>),
         old: &RoomHandle,
         plan: RematchPlan,
-    ) -> Result<RoomHandle, LobbyError> {
+    ) -> Result<RoomHandle, RoomError> {
         let quiet = Caller {
             session: host.id,
             conn,

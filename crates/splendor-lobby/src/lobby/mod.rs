@@ -7,50 +7,34 @@
 //! itself never touches the lobby.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use splendor_protocol::{RoomStatus, RoomSummary};
 use tokio::sync::watch;
 
+use crate::client::ClientKey;
 use crate::code::RoomCode;
 use crate::config::LobbyConfig;
 use crate::directory::{Lease, LocalDirectory, RoomDirectory};
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::persist::Persistence;
 use crate::presence::Presence;
-use crate::room::{Closed, RoomHandle};
+use crate::room::{Closed, Occupancy, RoomHandle};
 use crate::session::SessionId;
 use crate::thinking::ThinkPool;
 
 mod create;
 mod leases;
 mod matching;
+mod park;
+mod restore;
 mod stats;
 
 pub use create::{CreateRoom, RestoreError};
+pub use restore::{RestoreSummary, restore, take_over_orphans};
 pub(crate) use stats::Stats;
 pub use stats::{LobbyStats, RoomCounts};
-
-/// The client a request to create a room comes from, as the gateway groups
-/// its clients (the server uses the client's network address, an IPv6
-/// address by its /64). The lobby only compares keys: at most
-/// [`LobbyConfig::max_waiting_rooms_per_ip`] rooms waiting for players may
-/// come from one key.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ClientKey(String);
-
-impl ClientKey {
-    /// A key from the gateway's text form of a client address.
-    pub fn new(key: impl Into<String>) -> ClientKey {
-        ClientKey(key.into())
-    }
-
-    /// Its text form.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
 
 struct RoomEntry {
     handle: RoomHandle,
@@ -74,19 +58,6 @@ struct RoomEntry {
     summary: watch::Receiver<RoomSummary>,
     /// Who is in it, for the metrics.
     occupancy: Arc<Occupancy>,
-}
-
-/// Who is in one room, for the metrics: its driver updates it after every
-/// step.
-#[derive(Debug, Default)]
-pub(crate) struct Occupancy {
-    pub(crate) connected: AtomicUsize,
-    pub(crate) seated: AtomicUsize,
-    pub(crate) bots: AtomicUsize,
-    pub(crate) spectators: AtomicUsize,
-    /// A start of the room as a table of bots only was let through the
-    /// cap and is under way ([`BotTableStart`]): it counts as running.
-    pub(crate) starting: std::sync::atomic::AtomicBool,
 }
 
 /// A start let through the cap on tables of bots only
@@ -205,7 +176,8 @@ impl Lobby {
                 stopping: std::sync::atomic::AtomicBool::new(false),
                 next_instance: AtomicU64::new(1),
                 stats: Arc::new(Stats::new(
-                    ThinkPool::new(config.think_threads, config.strong_budget),
+                    ThinkPool::new(config.think_threads, config.strong_budget)
+                        .with_bots_share(config.bots_only_think_percent),
                     config.max_bot_tables_per_ip,
                 )),
                 waiters: crate::waiters::Waiters::default(),
@@ -222,7 +194,7 @@ impl Lobby {
     /// Hands `notice` of room `room` to the notifier (issue 25: an
     /// invitation is told from the gateway, not from a room); dropped
     /// without one.
-    pub fn notify(&self, room: RoomCode, notice: crate::room::notices::Notice) {
+    pub fn notify(&self, room: RoomCode, notice: crate::room::effect::Notice) {
         if let Some(notifier) = self.inner.stats.notifier.get() {
             notifier.notify(room, notice);
         }
@@ -262,9 +234,9 @@ impl Lobby {
 
     /// The room with this code, as a person typed it: on this node, or,
     /// in a cluster, on the node that owns it.
-    pub async fn find_anywhere(&self, code: &str) -> Result<RoomHandle, LobbyError> {
+    pub async fn find_anywhere(&self, code: &str) -> Result<RoomHandle, RoomError> {
         let parsed = RoomCode::parse(code)
-            .ok_or_else(|| LobbyError::MalformedCode(RoomCode::why_not(code)))?;
+            .ok_or_else(|| RoomError::MalformedCode(RoomCode::why_not(code)))?;
         if let Some(handle) = self.find_code(parsed) {
             return Ok(handle);
         }
@@ -277,12 +249,12 @@ impl Lobby {
             }
             Location::Nowhere => {
                 // A turn-based game parked in the store comes back (issue 25).
-                if let Some(handle) = crate::stored::park::unpark(self, parsed).await {
+                if let Some(handle) = self.unpark(parsed).await {
                     return Ok(handle);
                 }
             }
         }
-        Err(LobbyError::RoomNotFound(parsed.to_string()))
+        Err(RoomError::RoomNotFound(parsed.to_string()))
     }
 
     /// This lobby's lease on `code`, for a room it runs.
@@ -295,11 +267,11 @@ impl Lobby {
     }
 
     /// The room with this code, as a person typed it.
-    pub fn find(&self, code: &str) -> Result<RoomHandle, LobbyError> {
+    pub fn find(&self, code: &str) -> Result<RoomHandle, RoomError> {
         let parsed = RoomCode::parse(code)
-            .ok_or_else(|| LobbyError::MalformedCode(RoomCode::why_not(code)))?;
+            .ok_or_else(|| RoomError::MalformedCode(RoomCode::why_not(code)))?;
         self.find_code(parsed)
-            .ok_or_else(|| LobbyError::RoomNotFound(parsed.to_string()))
+            .ok_or_else(|| RoomError::RoomNotFound(parsed.to_string()))
     }
 
     /// The status of the open room with this code and whether it is rated,
@@ -332,7 +304,7 @@ impl Lobby {
     /// returned [`BotTableStart`] is dropped (after the start): counted and
     /// reserved under the rooms' lock, so starts sent at once cannot all
     /// pass.
-    pub fn check_bot_table(&self, code: RoomCode) -> Result<Option<BotTableStart>, LobbyError> {
+    pub fn check_bot_table(&self, code: RoomCode) -> Result<Option<BotTableStart>, RoomError> {
         let rooms = self.inner.rooms();
         let bots_only = |e: &RoomEntry| {
             // `connected` counts the people seated with a connection.
@@ -357,7 +329,7 @@ impl Lobby {
             .filter(|(_, e)| bots_only(e))
             .count();
         if running >= limit {
-            return Err(LobbyError::TooManyBotTables(limit));
+            return Err(RoomError::TooManyBotTables(limit));
         }
         entry.occupancy.starting.store(true, Ordering::Relaxed);
         Ok(Some(BotTableStart(entry.occupancy.clone())))
@@ -477,6 +449,7 @@ impl Lobby {
             stand_in_actions: stats.stand_in_actions.load(Ordering::Relaxed),
             clock_timeouts: stats.clock_timeouts.load(Ordering::Relaxed),
             bot_table_waits: stats.bot_tables.waited(),
+            bots_share_waits: stats.pool.bots_share_waits(),
             lease_renewals_failed: stats.renewals_failed.load(Ordering::Relaxed),
             leases_lost: stats.leases_lost.load(Ordering::Relaxed),
             think_time: stats.pool.histogram(),

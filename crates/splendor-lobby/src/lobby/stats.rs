@@ -84,6 +84,9 @@ pub struct LobbyStats {
     /// Moves of tables of bots only that waited for their address's turn
     /// to think (issue 45).
     pub bot_table_waits: u64,
+    /// Moves of tables with no person connected that waited for their
+    /// share of the thinking threads' time (issue 45).
+    pub bots_share_waits: u64,
     /// In a cluster: lease renewals that failed (the database could not be
     /// reached); the room plays on and is renewed next round, unless its
     /// lease ran out meanwhile.

@@ -26,12 +26,13 @@ use splendor_protocol::RoomSummary;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
+use super::Occupancy;
 use super::effect::{Answer, Closed, Effect, Tally, Write};
 use super::handle::{Call, Command};
 use super::input::{DriverEvent, Request, Ticket, WriteId};
 use crate::conn::{ConnId, Connection};
-use crate::error::LobbyError;
-use crate::lobby::{Occupancy, Stats};
+use crate::error::RoomError;
+use crate::lobby::Stats;
 use crate::persist::Stored;
 use crate::persist::{PersistError, Persistence};
 use crate::session::BoxFuture;
@@ -43,7 +44,7 @@ pub(crate) struct Driver {
     /// The connections the core addresses, by id.
     conns: HashMap<ConnId, Connection>,
     /// Who waits for which answer.
-    replies: HashMap<Ticket, oneshot::Sender<Result<Answer, LobbyError>>>,
+    replies: HashMap<Ticket, oneshot::Sender<Result<Answer, RoomError>>>,
     /// The write in flight, if any: its outcome is the core's next input.
     writing: Option<BoxFuture<'static, DriverEvent>>,
     next_ticket: u64,
@@ -183,7 +184,7 @@ impl Driver {
                         }
                         _ => {
                             if let Some(reply) = reply {
-                                let _ = reply.send(Err(LobbyError::internal(
+                                let _ = reply.send(Err(RoomError::internal(
                                     "a join without the caller's connection",
                                 )));
                             }

@@ -15,7 +15,7 @@ use super::input::{Caller, Request};
 use crate::code::RoomCode;
 use crate::conn::Connection;
 use crate::directory::Lease;
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::session::BoxFuture;
 
 /// Rooms on other nodes, as the cluster reaches them (issue 21).
@@ -29,7 +29,7 @@ pub trait RemoteRooms: Send + Sync + 'static {
         caller: Caller,
         request: Request,
         conn: Option<Connection>,
-    ) -> BoxFuture<'_, Result<Answer, LobbyError>>;
+    ) -> BoxFuture<'_, Result<Answer, RoomError>>;
 
     /// Whether the room under `lease` is known to have closed.
     fn is_closed(&self, lease: Lease) -> bool;
@@ -46,7 +46,7 @@ pub(crate) struct Call {
     /// then on.
     pub(crate) conn: Option<Connection>,
     /// Where the answer goes; `None` when nobody waits for it.
-    pub(crate) reply: Option<oneshot::Sender<Result<Answer, LobbyError>>>,
+    pub(crate) reply: Option<oneshot::Sender<Result<Answer, RoomError>>>,
 }
 
 /// What a room task is asked to do.
@@ -122,7 +122,7 @@ impl RoomHandle {
     }
 
     /// True once the room has closed; every request then fails with
-    /// [`LobbyError::RoomClosed`].
+    /// [`RoomError::RoomClosed`].
     pub fn is_closed(&self) -> bool {
         match &self.target {
             Target::Local(commands) => commands.is_closed(),
@@ -140,7 +140,7 @@ impl RoomHandle {
 
     /// Makes a request and waits for its answer. A join must go through
     /// [`RoomHandle::join`], which brings the connection along.
-    pub async fn call(&self, caller: Caller, request: Request) -> Result<Answer, LobbyError> {
+    pub async fn call(&self, caller: Caller, request: Request) -> Result<Answer, RoomError> {
         self.send_call(caller, request, None).await
     }
 
@@ -151,13 +151,13 @@ impl RoomHandle {
     /// `claim`: `None` for a join the player made, or the claim of the
     /// connection's last join when it follows a room that moved (issue 44:
     /// an older claim than the seat's newest is refused,
-    /// `LobbyError::SeatClaimedElsewhere`).
+    /// `RoomError::SeatClaimedElsewhere`).
     pub async fn join(
         &self,
         caller: Caller,
         (name, program, role, verbose): (String, bool, Role, bool),
         (conn, claim): (Connection, Option<u64>),
-    ) -> Result<Joined, LobbyError> {
+    ) -> Result<Joined, RoomError> {
         let request = Request::Join {
             name,
             program,
@@ -168,7 +168,7 @@ impl RoomHandle {
         match self.send_call(caller, request, Some(conn)).await? {
             Answer::Joined(joined) => Ok(joined),
             Answer::Done | Answer::Rematch(_) | Answer::Invitable(_) | Answer::Person(_) => {
-                Err(LobbyError::internal("a join answered without a seat"))
+                Err(RoomError::internal("a join answered without a seat"))
             }
         }
     }
@@ -216,16 +216,16 @@ impl RoomHandle {
 
     /// A summary of the room, after every command queued before this one
     /// (on this node only).
-    pub async fn probe(&self) -> Result<RoomProbe, LobbyError> {
+    pub async fn probe(&self) -> Result<RoomProbe, RoomError> {
         let Target::Local(commands) = &self.target else {
-            return Err(LobbyError::internal("a probe of a room on another node"));
+            return Err(RoomError::internal("a probe of a room on another node"));
         };
         let (reply, rx) = oneshot::channel();
         commands
             .send(Command::Probe { reply })
             .await
-            .map_err(|_| LobbyError::RoomClosed)?;
-        rx.await.map_err(|_| LobbyError::RoomClosed)
+            .map_err(|_| RoomError::RoomClosed)?;
+        rx.await.map_err(|_| RoomError::RoomClosed)
     }
 
     async fn send_call(
@@ -233,7 +233,7 @@ impl RoomHandle {
         caller: Caller,
         request: Request,
         conn: Option<Connection>,
-    ) -> Result<Answer, LobbyError> {
+    ) -> Result<Answer, RoomError> {
         let commands = match &self.target {
             Target::Local(commands) => commands,
             Target::Remote { lease, rooms } => {
@@ -249,7 +249,7 @@ impl RoomHandle {
                 reply: Some(tx),
             })))
             .await
-            .map_err(|_| LobbyError::RoomClosed)?;
-        rx.await.map_err(|_| LobbyError::RoomClosed)?
+            .map_err(|_| RoomError::RoomClosed)?;
+        rx.await.map_err(|_| RoomError::RoomClosed)?
     }
 }

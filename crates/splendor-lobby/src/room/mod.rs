@@ -11,6 +11,7 @@
 
 mod driver;
 pub mod handle;
+mod occupancy;
 
 pub use splendor_room::{
     Answer, Caller, Closed, DriverEvent, Effect, Joined, RematchPlan, Request, RestoredGame,
@@ -22,3 +23,4 @@ pub(crate) use splendor_room::{RoomCore, RoomSetup};
 pub(crate) use self::driver::Driver;
 pub(crate) use self::handle::Command;
 pub use self::handle::{RemoteRooms, RoomHandle};
+pub(crate) use self::occupancy::Occupancy;

@@ -14,11 +14,8 @@ pub mod action;
 pub mod chat;
 pub mod format;
 pub mod glance;
-pub mod park;
-mod restore;
 
 pub use action::{action_json, parse_action};
-pub use restore::{RestoreSummary, restore, take_over_orphans};
 
 use splendor_replay::{By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed};
 use splendor_rules::Options;

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use splendor_lobby::{
-    Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, LobbyError, NoPersistence,
-    Persistence, Request, RoomHandle, Session,
+    Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, NoPersistence, Persistence,
+    Request, RoomError, RoomHandle, Session,
 };
 use splendor_protocol::{
     RequestId, ResultInfo, Role, RoomInfo, SeatOrder, ServerMessage, StateInfo, WireAction,
@@ -114,7 +114,7 @@ impl Client {
         &self,
         room: &RoomHandle,
         role: Role,
-    ) -> Result<splendor_lobby::Joined, LobbyError> {
+    ) -> Result<splendor_lobby::Joined, RoomError> {
         let name = self.session.name.clone();
         room.join(
             self.caller(None),
@@ -124,7 +124,7 @@ impl Client {
         .await
     }
 
-    pub async fn call(&self, room: &RoomHandle, request: Request) -> Result<(), LobbyError> {
+    pub async fn call(&self, room: &RoomHandle, request: Request) -> Result<(), RoomError> {
         room.call(self.caller(None), request).await.map(drop)
     }
 
@@ -133,7 +133,7 @@ impl Client {
         room: &RoomHandle,
         action: Action,
         expect: Option<u64>,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<(), RoomError> {
         let request = Request::Act {
             action,
             expect_version: expect,
@@ -141,7 +141,7 @@ impl Client {
         self.call(room, request).await
     }
 
-    pub async fn start(&self, room: &RoomHandle) -> Result<(), LobbyError> {
+    pub async fn start(&self, room: &RoomHandle) -> Result<(), RoomError> {
         let request = Request::Start {
             order: SeatOrder::Joined,
         };

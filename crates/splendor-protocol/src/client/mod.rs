@@ -10,24 +10,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::WireAction;
+use crate::ids::{RequestId, Role, TurnBased};
 
 mod parse;
 
 pub use parse::{FrameError, MESSAGE_TYPES, parse_client_frame, peek_request_id};
-
-/// A client-chosen request id, echoed by the reply or the error.
-/// A string of at most [`MAX_REQUEST_ID_LEN`] characters or a number.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(untagged)]
-pub enum RequestId {
-    /// A number, echoed as sent.
-    Number(serde_json::Number),
-    /// A string of at most [`MAX_REQUEST_ID_LEN`] characters.
-    String(String),
-}
-
-/// The longest string request id the server echoes, in characters.
-pub const MAX_REQUEST_ID_LEN: usize = 128;
 
 /// The longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -205,33 +192,6 @@ pub struct ClockSpec {
     pub increment_s: i64,
 }
 
-/// A turn-based room's time per move as `create` gives it (R12.5): whole
-/// seconds from 1 hour to 14 days, else `invalid_clock`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TurnBased {
-    /// The time each turn has, from the moment it starts, in seconds.
-    pub per_move_s: i64,
-    /// What a passed deadline means: `stand_in` (the default: the stand-in
-    /// plays that turn) or `resign` (the player resigns, R13).
-    #[serde(default)]
-    pub on_deadline: OnDeadline,
-}
-
-/// What a passed deadline of a turn-based room means (R12.5).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum OnDeadline {
-    /// `stand_in`: the stand-in plays that turn (as R12.2); the player has
-    /// the next deadline to take the seat back.
-    #[default]
-    StandIn,
-    /// `resign`: the player resigns (R13).
-    Resign,
-}
-
 fn is_player(role: &Role) -> bool {
     *role == Role::Player
 }
@@ -248,20 +208,6 @@ impl Default for Create {
             rated: false,
         }
     }
-}
-
-/// The role a connection joins a room in.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// `player`: take a seat (the default).
-    #[default]
-    Player,
-    /// `spectator`: watch without a seat, seeing only what everyone may see
-    /// (R6.4).
-    Spectator,
 }
 
 /// `leave`: leave the current room. A player of a game in progress keeps

@@ -7,6 +7,7 @@ use splendor_words::Words;
 
 use super::*;
 use crate::error::ErrorCode;
+use crate::ids::MAX_REQUEST_ID_LEN;
 
 /// The fields of `act` before the action itself is parsed, so that a
 /// malformed action gets `invalid_action` rather than `invalid_field`.

@@ -252,7 +252,7 @@ async fn announce(state: &AppState, made: &Sanction) -> bool {
     match state.cluster() {
         Some(cluster) => {
             cluster
-                .announce_sanctioned(splendor_protocol::node::WireSanction {
+                .announce_sanctioned(splendor_cluster::node::WireSanction {
                     id: made.id,
                     kind: made.kind.clone(),
                     value: made.value.clone(),

@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
-use splendor_lobby::{Caller, ConnId, LobbyError, Request, SessionId};
+use splendor_lobby::{Caller, ConnId, Request, RoomError, SessionId};
 
 use super::bans::{Refusal, body, invalid, reason, refuse, store, store_error};
 use crate::AppState;
@@ -59,7 +59,7 @@ pub(super) async fn remove(
         reason: reason.clone(),
     };
     room.call(caller, request).await.map_err(|e| match e {
-        LobbyError::NotInRoom => refuse(
+        RoomError::NotInRoom => refuse(
             StatusCode::NOT_FOUND,
             "not_found",
             format!(
@@ -132,16 +132,14 @@ pub(super) async fn close(
     Ok(Json(json!({ "closed": room.code().to_string() })).into_response())
 }
 
-fn lobby_refusal(error: LobbyError, code: &str) -> Refusal {
+fn lobby_refusal(error: RoomError, code: &str) -> Refusal {
     match error {
-        LobbyError::RoomNotFound(_) | LobbyError::MalformedCode(_) | LobbyError::RoomClosed => {
-            refuse(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                format!("no live room {code:?}"),
-            )
-        }
-        LobbyError::RoomUnavailable | LobbyError::StorageUnavailable | LobbyError::Persistence => {
+        RoomError::RoomNotFound(_) | RoomError::MalformedCode(_) | RoomError::RoomClosed => refuse(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no live room {code:?}"),
+        ),
+        RoomError::RoomUnavailable | RoomError::StorageUnavailable | RoomError::Persistence => {
             refuse(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "unavailable",

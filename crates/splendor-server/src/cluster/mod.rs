@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use splendor_cluster::{Cluster, ClusterConfig};
-use splendor_lobby::stored::{StorePersistence, StoreSessions, take_over_orphans};
+use splendor_lobby::stored::{StorePersistence, StoreSessions};
+use splendor_lobby::take_over_orphans;
 use splendor_lobby::{ConnId, Lobby, RoomCode, StoreDirectory};
 use splendor_store::Store;
 use tokio::sync::mpsc;

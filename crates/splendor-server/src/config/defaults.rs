@@ -67,6 +67,7 @@ impl Default for Config {
             unused_session_ttl: Duration::from_secs(3600),
             bot_delay_ms: lobby.bot_delay.as_millis() as u64,
             bot_threads: 0,
+            bots_only_think_percent: lobby.bots_only_think_percent,
             strong_iterations: lobby.strong_budget.iterations,
             strong_time_cap_ms: lobby
                 .strong_budget

@@ -49,6 +49,7 @@ impl Config {
                 0 => splendor_lobby::ThinkPool::default_threads(),
                 n => n,
             },
+            bots_only_think_percent: self.bots_only_think_percent,
             strong_budget: splendor_ai::Budget {
                 iterations: self.strong_iterations,
                 time_cap: (self.strong_time_cap_ms > 0)
@@ -74,7 +75,7 @@ impl Config {
             request_deadline: (!self.request_deadline.is_zero()).then_some(self.request_deadline),
             per_peer: self.max_tcp_per_peer,
             total: match self.max_tcp_connections {
-                0 => crate::tcp::default_total(crate::tcp::open_file_limit()),
+                0 => crate::tcp::default_total(crate::metrics::open_file_limit()),
                 n => n,
             },
         }

@@ -483,6 +483,19 @@ pub struct Config {
     )]
     pub bot_threads: usize,
 
+    /// The most of the bot threads' time, in percent, that the moves of
+    /// tables with no person connected may think for (a few seconds' burst
+    /// first); 0 or 100 lifts it. Games with a person connected never wait
+    /// for it.
+    #[arg(
+        long,
+        env = "SPLENDOR_BOTS_ONLY_THINK_PERCENT",
+        default_value_t = 25,
+        value_parser = clap::value_parser!(u8).range(0..=100),
+        help_heading = "Bots"
+    )]
+    pub bots_only_think_percent: u8,
+
     /// The `strong` bot's search iterations per move (about 40 ms at the
     /// default on one core of the reference machine; docs/BENCHMARKS.md).
     #[arg(long, env = "SPLENDOR_STRONG_ITERATIONS", default_value_t = splendor_ai::Budget::STRONG.iterations, value_parser = clap::value_parser!(u32).range(1..=10_000_000), help_heading = "Bots")]

@@ -60,7 +60,7 @@ pub(crate) async fn me(
     state: &AppState,
     headers: &HeaderMap,
 ) -> Result<(splendor_lobby::Session, String, Store), ApiError> {
-    let session = crate::my_games::bearer_session(state, headers).await?;
+    let session = bearer_session(state, headers).await?;
     let token = crate::admin::bearer(headers).unwrap_or_default().to_owned();
     let store = store(state)?;
     // A banned session changes nothing of its ways in.
@@ -138,6 +138,36 @@ pub(crate) async fn may_act_on(
     password::check_current(store, id, ip, current)
         .await
         .map(drop)
+}
+
+fn unauthorized(message: &str) -> ApiError {
+    ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+}
+
+/// The session whose token the request carries (`Authorization: Bearer
+/// TOKEN`): 401 without one or with a token that is not a session's, 503
+/// when the sessions cannot be read. The `/api/me/...` routes share it.
+pub(crate) async fn bearer_session(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<splendor_lobby::Session, ApiError> {
+    let Some(token) = crate::admin::bearer(headers) else {
+        return Err(unauthorized(
+            "send the session's token as Authorization: Bearer TOKEN (hello gives it)",
+        ));
+    };
+    match state.sessions().resume(token).await {
+        Ok(Some(session)) => Ok(session),
+        Ok(None) => Err(unauthorized("the token is not a session's")),
+        Err(e) => {
+            warn!(error = %e, "a session's API: sessions unavailable");
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_unavailable",
+                "the session cannot be checked right now; try again shortly",
+            ))
+        }
+    }
 }
 
 /// The store, or 404 on a server that keeps nothing.
@@ -358,7 +388,7 @@ async fn revoke_checked(
     close_device(state.lobby().presence(), session_id, device);
     if let Some(cluster) = state.cluster() {
         cluster
-            .announce_sanctioned(splendor_protocol::node::WireSanction {
+            .announce_sanctioned(splendor_cluster::node::WireSanction {
                 id: 0,
                 kind: REVOKED_DEVICE.to_owned(),
                 value: format!("{}:{device}", session_id.0.simple()),

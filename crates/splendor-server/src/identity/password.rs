@@ -305,7 +305,7 @@ pub(super) async fn login(
     // The bearer, when there is one, is looked up whatever the login: the
     // time taken says nothing of whether the login exists.
     let bearer = match crate::admin::bearer(&headers) {
-        Some(_) => crate::my_games::bearer_session(&state, &headers).await.ok(),
+        Some(_) => super::bearer_session(&state, &headers).await.ok(),
         None => None,
     };
     let found = store

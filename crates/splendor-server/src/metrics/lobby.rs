@@ -107,6 +107,11 @@ impl Collector for LobbyCollector {
                 "Moves of tables of bots only that waited for their address's turn to think",
                 stats.bot_table_waits,
             ),
+            (
+                "bots_share_waits",
+                "Moves of tables with no person connected that waited for their share of the thinking threads' time",
+                stats.bots_share_waits,
+            ),
         ] {
             let counter = ConstCounter::new(value);
             let metric = encoder.encode_descriptor(name, help, None, counter.metric_type())?;

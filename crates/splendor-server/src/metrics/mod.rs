@@ -26,6 +26,7 @@
 //! | `splendor_store_commit_seconds` | histogram | `op` |
 //! | `splendor_bot_actions_total`, `splendor_stand_in_actions_total`, `splendor_clock_timeouts_total` | counter | |
 //! | `splendor_bot_table_waits_total` | counter | | moves of tables of bots only that waited for their address's turn to think (issue 45) |
+//! | `splendor_bots_share_waits_total` | counter | | moves of tables with no person connected that waited for their share of the thinking threads' time (issue 45) |
 //! | `splendor_bot_think_seconds`, `splendor_action_latency_seconds` | histogram | |
 //! | `splendor_players` | gauge | `state` |
 //! | `splendor_bots`, `splendor_spectators`, `splendor_games_restored` | gauge | |
@@ -44,6 +45,7 @@
 mod cluster;
 mod lobby;
 mod process;
+pub use process::open_file_limit;
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};

@@ -70,7 +70,7 @@ impl Collector for ProcessCollector {
             )?;
             g.encode(m)?;
         }
-        if let Some(limit) = crate::tcp::open_file_limit() {
+        if let Some(limit) = open_file_limit() {
             let g = ConstGauge::new(i64::try_from(limit).unwrap_or(i64::MAX));
             let m = encoder.encode_descriptor(
                 "process_max_fds",
@@ -82,4 +82,19 @@ impl Collector for ProcessCollector {
         }
         Ok(())
     }
+}
+
+/// The process's limit on open files (`RLIMIT_NOFILE`, soft), read from
+/// `/proc/self/limits`; `None` where that file does not exist.
+pub fn open_file_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    let soft = line
+        .trim_start_matches("Max open files")
+        .split_whitespace()
+        .next()?;
+    if soft == "unlimited" {
+        return Some(u64::MAX);
+    }
+    soft.parse().ok()
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use splendor_lobby::RoomCode;
 use splendor_lobby::notify::Notifier;
-use splendor_lobby::room::notices::Notice;
+use splendor_lobby::room::effect::Notice;
 use splendor_store::{SessionId, Store};
 use tokio::sync::{Semaphore, mpsc};
 use tracing::{debug, warn};

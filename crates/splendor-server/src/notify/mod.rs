@@ -71,7 +71,7 @@ async fn session_and_store(
     state: &AppState,
     headers: &HeaderMap,
 ) -> Result<(Session, Store), ApiError> {
-    let session = crate::my_games::bearer_session(state, headers).await?;
+    let session = crate::identity::bearer_session(state, headers).await?;
     let store = state.store().cloned().ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,

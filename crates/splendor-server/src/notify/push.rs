@@ -26,7 +26,7 @@ use p256::ecdsa::signature::Signer;
 use p256::elliptic_curve::sec1::ToEncodedPoint;
 use serde::Serialize;
 use splendor_lobby::RoomCode;
-use splendor_lobby::room::notices::NoticeEvent;
+use splendor_lobby::room::effect::NoticeEvent;
 use splendor_store::{PushSubscription, Store, unix_millis_now};
 use splendor_words::Words;
 use tokio::sync::OnceCell;

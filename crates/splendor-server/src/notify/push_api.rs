@@ -83,7 +83,7 @@ pub(crate) async fn list(
     headers: HeaderMap,
 ) -> Result<Json<Browsers>, ApiError> {
     let push = push_of(&state)?;
-    let session = crate::my_games::bearer_session(&state, &headers).await?;
+    let session = crate::identity::bearer_session(&state, &headers).await?;
     let browsers = push
         .store
         .push_subscriptions(SessionId(session.id.0))
@@ -173,7 +173,7 @@ pub(crate) async fn put(
     body: axum::body::Bytes,
 ) -> Result<StatusCode, ApiError> {
     let push = push_of(&state)?;
-    let session = crate::my_games::bearer_session(&state, &headers).await?;
+    let session = crate::identity::bearer_session(&state, &headers).await?;
     let rules = Outbound::of(state.config());
     let browser = check(&body, &rules).map_err(invalid)?;
     rules
@@ -229,7 +229,7 @@ pub(crate) async fn delete(
     body: axum::body::Bytes,
 ) -> Result<StatusCode, ApiError> {
     let push = push_of(&state)?;
-    let session = crate::my_games::bearer_session(&state, &headers).await?;
+    let session = crate::identity::bearer_session(&state, &headers).await?;
     if body.len() > 4096 {
         return Err(invalid("the body is at most 4096 bytes"));
     }

@@ -10,7 +10,7 @@ use hmac::{Hmac, Mac};
 use serde::Serialize;
 use sha2::Sha256;
 use splendor_lobby::RoomCode;
-use splendor_lobby::room::notices::{Notice, NoticeEvent};
+use splendor_lobby::room::effect::{Notice, NoticeEvent};
 use splendor_store::unix_millis_now;
 use tracing::debug;
 

@@ -5,7 +5,7 @@
 //! its session blocked and tells every room it joins (`Request::Blocks`),
 //! which then keeps their chat from reaching it.
 
-use splendor_lobby::{LobbyError, Request, RoomHandle, Session};
+use splendor_lobby::{Request, RoomError, RoomHandle, Session};
 use splendor_protocol::social::{Block, Blocked, Unblocked};
 use splendor_protocol::{ErrorCode, RequestId, ServerMessage, Words};
 use splendor_store::{Blocking, SessionId, unix_millis_now};
@@ -82,7 +82,7 @@ impl Client {
                 }
                 Err(e) => {
                     warn!(error = %e, "unblock failed");
-                    return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+                    return self.reply_lobby_error(RoomError::StorageUnavailable, id);
                 }
             }
         } else {
@@ -107,7 +107,7 @@ impl Client {
                 }
                 Err(e) => {
                     warn!(error = %e, "block failed");
-                    return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+                    return self.reply_lobby_error(RoomError::StorageUnavailable, id);
                 }
             }
         };

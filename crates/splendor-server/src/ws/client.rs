@@ -7,7 +7,7 @@ use futures_util::stream::SplitStream;
 use std::time::Duration;
 
 use splendor_lobby::{
-    ClientKey, CloseReason, Connection, LobbyError, RoomHandle, Session, SessionError,
+    ClientKey, CloseReason, Connection, RoomError, RoomHandle, Session, SessionError,
 };
 use splendor_protocol::{
     ErrorCode, ErrorInfo, RequestId, Role, ServerMessage, Words, peek_request_id,
@@ -468,7 +468,7 @@ impl Client {
         match &self.room {
             Some(room) => Some((session, room.clone())),
             None => {
-                self.reply_lobby_error(LobbyError::NotInRoom, id.clone());
+                self.reply_lobby_error(RoomError::NotInRoom, id.clone());
                 None
             }
         }
@@ -515,13 +515,13 @@ impl Client {
 
     /// A refused request is answered, and logged only when it is the
     /// server's fault: an internal error, once, with its cause.
-    pub(super) fn reply_lobby_error(&mut self, error: LobbyError, id: Option<RequestId>) {
+    pub(super) fn reply_lobby_error(&mut self, error: RoomError, id: Option<RequestId>) {
         match error.internal_cause() {
             Some(cause) => warn!(%cause, "internal error"),
             None => debug!(code = error.code(), "request rejected"),
         }
         self.state.metrics().intent_rejected(error.code());
-        if error == LobbyError::RoomClosed {
+        if error == RoomError::RoomClosed {
             // The room is gone; this connection is in no room any more.
             self.set_room(None);
             if let Some(session) = &self.session {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use splendor_lobby::{LobbyError, RoomSeat, Session, SessionError};
+use splendor_lobby::{RoomError, RoomSeat, Session, SessionError};
 use splendor_protocol::{
     ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome, Words,
 };
@@ -380,7 +380,7 @@ impl Client {
             // it over shortly): the seat stays this session's, and the
             // connection joins again when told where the room lives now.
             Err(
-                LobbyError::RoomUnavailable | LobbyError::RoomClosed | LobbyError::RoomNotFound(_),
+                RoomError::RoomUnavailable | RoomError::RoomClosed | RoomError::RoomNotFound(_),
             ) if self.seat_in_running_game(&session, &seat).await => {
                 debug!(room = %seat.code, "the room's node cannot be reached; waiting");
                 let code = seat.code;
@@ -397,7 +397,7 @@ impl Client {
             // A newer connection of the session holds the seat (issue 44):
             // this one is told so, as a replaced one is, and stays in the
             // lobby; the session's seat is untouched.
-            Err(LobbyError::SeatClaimedElsewhere) => {
+            Err(RoomError::SeatClaimedElsewhere) => {
                 debug!(room = %seat.code, "the seat was taken again by a newer connection");
                 self.look_again = None;
                 let reason = self.word(&Words::new("closed-other-device"));

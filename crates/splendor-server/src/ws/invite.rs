@@ -6,8 +6,8 @@
 //! every node); the invitee is told by their notification settings
 //! (event `invitation`) and finds it in My games, to join or decline.
 
-use splendor_lobby::room::notices::{Notice, NoticeEvent};
-use splendor_lobby::{Answer, LobbyError, Request};
+use splendor_lobby::room::effect::{Notice, NoticeEvent};
+use splendor_lobby::{Answer, Request, RoomError};
 use splendor_protocol::social::{Challenger, Decline, Declined, Invite, Invited, RoomTerms};
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId, ServerMessage, Words};
 use splendor_store::{Invitation, Invitee, SessionId, is_player_id, unix_millis_now};
@@ -34,14 +34,14 @@ impl Client {
             return None;
         }
         let Some(store) = self.state.store().cloned() else {
-            self.reply_lobby_error(LobbyError::StorageUnavailable, id.clone());
+            self.reply_lobby_error(RoomError::StorageUnavailable, id.clone());
             return None;
         };
         let found = match store.sessions_by_player_id(&player_id).await {
             Ok(found) => found,
             Err(e) => {
                 warn!(error = %e, "the sessions cannot be read by player id");
-                self.reply_lobby_error(LobbyError::StorageUnavailable, id.clone());
+                self.reply_lobby_error(RoomError::StorageUnavailable, id.clone());
                 return None;
             }
         };
@@ -121,7 +121,7 @@ impl Client {
             }
             Err(e) => {
                 warn!(error = %e, "invite: the invitation cannot be stored");
-                return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+                return self.reply_lobby_error(RoomError::StorageUnavailable, id);
             }
         };
         if new {
@@ -183,7 +183,7 @@ impl Client {
             Ok(None) => self.reply_error(ErrorCode::InvitationNotFound, not_found(), id),
             Err(e) => {
                 warn!(error = %e, "decline: the invitation cannot be deleted");
-                self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+                self.reply_lobby_error(RoomError::StorageUnavailable, id);
             }
         }
     }

@@ -7,7 +7,7 @@
 //! told.
 
 use splendor_lobby::room::{Person, Whom};
-use splendor_lobby::{Answer, LobbyError, Request};
+use splendor_lobby::{Answer, Request, RoomError};
 use splendor_protocol::social::{MAX_REPORT_CHARS, Named, Report, Reported};
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId, ServerMessage, Words};
 use splendor_store::{
@@ -61,7 +61,7 @@ impl Client {
         };
         let (session, room) = self.require_room(id)?;
         let Some(store) = self.state.store().cloned() else {
-            self.reply_lobby_error(LobbyError::StorageUnavailable, id.clone());
+            self.reply_lobby_error(RoomError::StorageUnavailable, id.clone());
             return None;
         };
         let person = match room
@@ -71,7 +71,7 @@ impl Client {
             Ok(Answer::Person(person)) => *person,
             Ok(_) => {
                 self.reply_lobby_error(
-                    LobbyError::internal("whois answered without a person"),
+                    RoomError::internal("whois answered without a person"),
                     id.clone(),
                 );
                 return None;
@@ -175,7 +175,7 @@ impl Client {
             }
             Err(e) => {
                 warn!(error = %e, "report: the report cannot be stored");
-                return self.reply_lobby_error(LobbyError::StorageUnavailable, id);
+                return self.reply_lobby_error(RoomError::StorageUnavailable, id);
             }
         };
         if new {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use splendor_lobby::MIN_PER_MOVE;
 use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::{
-    Answer, Caller, CreateRoom, LobbyError, Request, RoomCode, RoomSeat, Session, TurnClock,
+    Answer, Caller, CreateRoom, Request, RoomCode, RoomError, RoomSeat, Session, TurnClock,
 };
 use splendor_protocol::{Act, Create, ErrorCode, Join, RequestId, Role, SeatOrder, Words};
 use splendor_rules::Action;
@@ -138,7 +138,7 @@ impl Client {
                 )
                 .await;
             match joined {
-                Err(LobbyError::RoomClosed) if tries < 3 => {
+                Err(RoomError::RoomClosed) if tries < 3 => {
                     tries += 1;
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
@@ -188,7 +188,7 @@ impl Client {
             .call(self.caller(session, None), Request::LeaveFinished)
             .await
         {
-            Ok(_) | Err(LobbyError::RoomClosed) => {
+            Ok(_) | Err(RoomError::RoomClosed) => {
                 self.set_room(None);
                 self.state
                     .lobby()
@@ -327,7 +327,7 @@ impl Client {
             && !cluster.nats_connected()
             && cluster.has_remote_members(room.code())
         {
-            return self.reply_lobby_error(LobbyError::RoomUnavailable, id);
+            return self.reply_lobby_error(RoomError::RoomUnavailable, id);
         }
         let request = Request::Act {
             action,
@@ -395,10 +395,10 @@ fn room_clock(
     create: &Create,
     default: Option<TurnClock>,
     min_per_move: Duration,
-) -> Result<Option<ClockOptions>, LobbyError> {
+) -> Result<Option<ClockOptions>, RoomError> {
     let seconds = |n: i64, what: &str| {
         u64::try_from(n).map(Duration::from_secs).map_err(|_| {
-            LobbyError::InvalidClock(
+            RoomError::InvalidClock(
                 Words::new("clock-whole-seconds")
                     .text("field", what)
                     .num("value", n),
@@ -406,7 +406,7 @@ fn room_clock(
         })
     };
     if let Some(turn_based) = create.turn_based {
-        let refuse = |id: &'static str| Err(LobbyError::InvalidClock(Words::new(id)));
+        let refuse = |id: &'static str| Err(RoomError::InvalidClock(Words::new(id)));
         if create.clock.is_some() {
             return refuse("clock-and-turn-based");
         }
@@ -423,7 +423,7 @@ fn room_clock(
             TurnClock::per_move_unchecked(time, on_deadline)
         } else {
             TurnClock::per_move(time, on_deadline)
-                .map_err(|e| LobbyError::InvalidClock(e.words()))?
+                .map_err(|e| RoomError::InvalidClock(e.words()))?
         };
         return Ok(Some(ClockOptions {
             clock,
@@ -435,7 +435,7 @@ fn room_clock(
         Some(spec) => {
             let bank = seconds(spec.initial_s, "initial_s")?;
             let increment = seconds(spec.increment_s, "increment_s")?;
-            Some(TurnClock::new(bank, increment).map_err(|e| LobbyError::InvalidClock(e.words()))?)
+            Some(TurnClock::new(bank, increment).map_err(|e| RoomError::InvalidClock(e.words()))?)
         }
     };
     match clock {
@@ -443,7 +443,7 @@ fn room_clock(
             clock,
             stand_in_when_away: create.stand_in_when_away,
         })),
-        None if create.stand_in_when_away => Err(LobbyError::InvalidClock(
+        None if create.stand_in_when_away => Err(RoomError::InvalidClock(
             Words::new("clock-needed-for-stand-in")
                 .text("example", r#""clock":{"initial_s":300,"increment_s":10}"#),
         )),

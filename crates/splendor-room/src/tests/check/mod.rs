@@ -64,7 +64,7 @@ use crate::config::RoomConfig;
 use crate::conn::{ConnId, Outgoing};
 use crate::core::RoomCore;
 use crate::effect::{Answer, Effect, Think, Write};
-use crate::error::LobbyError;
+use crate::error::RoomError;
 use crate::input::{Caller, DriverEvent, Request, Ticket};
 use crate::session::{Session, SessionId};
 use crate::setup::RoomSetup;

@@ -72,7 +72,7 @@ impl Table {
                         .collect();
                     format!("reply rematch with {}", others.join(" "))
                 }
-                Err(LobbyError::Rule(e)) => format!("reply rule error {} ({})", e.code, e.rule),
+                Err(RoomError::Rule(e)) => format!("reply rule error {} ({})", e.code, e.rule),
                 Err(e) => format!("reply {e}"),
             },
             Effect::Send { to, message } => {
@@ -171,11 +171,11 @@ impl Table {
                 self.name(notice.session),
                 notice.event.name(),
                 match &notice.event {
-                    crate::notices::NoticeEvent::YourTurn { left } =>
+                    crate::effect::NoticeEvent::YourTurn { left } =>
                         format!(" {}s left", left.as_secs()),
-                    crate::notices::NoticeEvent::Chat { from }
-                    | crate::notices::NoticeEvent::Invitation { from } => format!(" from {from}"),
-                    crate::notices::NoticeEvent::GameOver => String::new(),
+                    crate::effect::NoticeEvent::Chat { from }
+                    | crate::effect::NoticeEvent::Invitation { from } => format!(" from {from}"),
+                    crate::effect::NoticeEvent::GameOver => String::new(),
                 }
             ),
             Effect::Closed(closed) => {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use splendor_lobby::{LobbyError, RoomCode, TurnClock};
+use splendor_lobby::{RoomCode, RoomError, TurnClock};
 use splendor_protocol::{Words, parse_client_frame};
 use splendor_rules::{
     Action, CardId, Color, ColorSet, Game, Gems, Level, NobleId, Options, Phase, ReservedCard,
@@ -240,80 +240,80 @@ pub(super) fn rule_messages(corpus: &mut Corpus) {
 
 fn lobby_messages(corpus: &mut Corpus) {
     let errors = [
-        LobbyError::RoomNotFound("KHPQZ".into()),
-        LobbyError::MalformedCode(RoomCode::why_not("AB")),
-        LobbyError::MalformedCode(RoomCode::why_not("ABCDO")),
-        LobbyError::MalformedCode(RoomCode::why_not("ab1l!")),
-        LobbyError::MalformedCode(RoomCode::why_not("  ")),
-        LobbyError::RoomFull,
-        LobbyError::TooManySpectators,
-        LobbyError::AlreadyInRoom("KHPQZ".into()),
-        LobbyError::NotInRoom,
-        LobbyError::RoomClosed,
-        LobbyError::RoomUnavailable,
-        LobbyError::NotHost,
-        LobbyError::UnknownBotLevel(
+        RoomError::RoomNotFound("KHPQZ".into()),
+        RoomError::MalformedCode(RoomCode::why_not("AB")),
+        RoomError::MalformedCode(RoomCode::why_not("ABCDO")),
+        RoomError::MalformedCode(RoomCode::why_not("ab1l!")),
+        RoomError::MalformedCode(RoomCode::why_not("  ")),
+        RoomError::RoomFull,
+        RoomError::TooManySpectators,
+        RoomError::AlreadyInRoom("KHPQZ".into()),
+        RoomError::NotInRoom,
+        RoomError::RoomClosed,
+        RoomError::RoomUnavailable,
+        RoomError::NotHost,
+        RoomError::UnknownBotLevel(
             "clever"
                 .parse::<splendor_ai::Level>()
                 .expect_err("no such level")
                 .0,
         ),
-        LobbyError::StandInTurn,
-        LobbyError::Resigned,
-        LobbyError::HintNotAllowed(Words::new("room-hint-practice-only")),
-        LobbyError::HintNotAllowed(Words::new("room-hint-not-your-turn")),
-        LobbyError::Removed,
-        LobbyError::InvalidClock(
+        RoomError::StandInTurn,
+        RoomError::Resigned,
+        RoomError::HintNotAllowed(Words::new("room-hint-practice-only")),
+        RoomError::HintNotAllowed(Words::new("room-hint-not-your-turn")),
+        RoomError::Removed,
+        RoomError::InvalidClock(
             TurnClock::new(Duration::ZERO, Duration::ZERO)
                 .expect_err("no bank")
                 .words(),
         ),
-        LobbyError::InvalidClock(
+        RoomError::InvalidClock(
             TurnClock::new(Duration::from_secs(8 * 86_400), Duration::ZERO)
                 .expect_err("too long a bank")
                 .words(),
         ),
-        LobbyError::InvalidClock(
+        RoomError::InvalidClock(
             TurnClock::new(Duration::from_secs(60), Duration::from_secs(86_401))
                 .expect_err("too long an increment")
                 .words(),
         ),
-        LobbyError::InvalidClock(
+        RoomError::InvalidClock(
             TurnClock::per_move(Duration::from_secs(60), splendor_lobby::OnDeadline::StandIn)
                 .expect_err("too short a time per move")
                 .words(),
         ),
-        LobbyError::InvalidClock(Words::new("clock-and-turn-based")),
-        LobbyError::InvalidClock(Words::new("clock-turn-based-away")),
-        LobbyError::InvalidClock(Words::new("clock-turn-based-rated")),
-        LobbyError::NotABot(2),
-        LobbyError::NotEnoughPlayers,
-        LobbyError::GameAlreadyStarted,
-        LobbyError::GameNotStarted,
-        LobbyError::GameOver,
-        LobbyError::SpectatorCannotAct,
-        LobbyError::StaleVersion {
+        RoomError::InvalidClock(Words::new("clock-and-turn-based")),
+        RoomError::InvalidClock(Words::new("clock-turn-based-away")),
+        RoomError::InvalidClock(Words::new("clock-turn-based-rated")),
+        RoomError::NotABot(2),
+        RoomError::NotEnoughPlayers,
+        RoomError::GameAlreadyStarted,
+        RoomError::GameNotStarted,
+        RoomError::GameOver,
+        RoomError::SpectatorCannotAct,
+        RoomError::StaleVersion {
             current: 12,
             expected: 11,
         },
-        LobbyError::InvalidSeats(5),
-        LobbyError::TooManyRooms,
-        LobbyError::TooManyRoomsForSession(3),
-        LobbyError::TooManyWaitingRoomsFromOrigin(8),
-        LobbyError::TooManyRoomsFromAddress(60),
-        LobbyError::TooManyBotTables(4),
-        LobbyError::Persistence,
-        LobbyError::StorageUnavailable,
-        LobbyError::internal("a cause that is never shown"),
-        LobbyError::ChatMuted { spectators: false },
-        LobbyError::ChatMuted { spectators: true },
-        LobbyError::ChatTooFast { spectators: false },
-        LobbyError::ChatTooFast { spectators: true },
-        LobbyError::NoPersonInSeat(1),
-        LobbyError::RatedRoom,
-        LobbyError::SeatHeld("KHPQZ".into()),
-        LobbyError::AlreadySeated,
-        LobbyError::NoSuchLine(12),
+        RoomError::InvalidSeats(5),
+        RoomError::TooManyRooms,
+        RoomError::TooManyRoomsForSession(3),
+        RoomError::TooManyWaitingRoomsFromOrigin(8),
+        RoomError::TooManyRoomsFromAddress(60),
+        RoomError::TooManyBotTables(4),
+        RoomError::Persistence,
+        RoomError::StorageUnavailable,
+        RoomError::internal("a cause that is never shown"),
+        RoomError::ChatMuted { spectators: false },
+        RoomError::ChatMuted { spectators: true },
+        RoomError::ChatTooFast { spectators: false },
+        RoomError::ChatTooFast { spectators: true },
+        RoomError::NoPersonInSeat(1),
+        RoomError::RatedRoom,
+        RoomError::SeatHeld("KHPQZ".into()),
+        RoomError::AlreadySeated,
+        RoomError::NoSuchLine(12),
     ];
     for error in errors {
         corpus.add(&format!("lobby: {}", error.code()), error.words());
@@ -450,7 +450,7 @@ fn name_messages(corpus: &mut Corpus) {
 
 /// What a Web Push notification says (issue 25).
 fn push_messages(corpus: &mut Corpus) {
-    use splendor_lobby::room::notices::NoticeEvent;
+    use splendor_lobby::room::effect::NoticeEvent;
     for event in [
         NoticeEvent::YourTurn {
             left: Duration::from_secs(86_400),

@@ -19,9 +19,9 @@ use std::time::Duration;
 use splendor_store::{ParkedRoom, Store, unix_millis_now};
 use tracing::{debug, error, info, warn};
 
-use super::restore::{Restored, restore_one};
+use super::Lobby;
+use super::restore::{Reopening, Restored, restore_one};
 use crate::code::RoomCode;
-use crate::lobby::Lobby;
 use crate::room::RoomHandle;
 
 /// At most this many parked games are swept in one round.
@@ -29,10 +29,16 @@ const SWEEP_BATCH: i64 = 100;
 /// A parked game that could not be loaded is tried again this much later.
 const RETRY_FAILED: Duration = Duration::from_secs(60 * 60);
 
-/// The room of the game parked under `code`, loaded again; `None` when
-/// nothing is parked there, or it could not be loaded here (another node
-/// runs it, or the database cannot be read).
-pub(crate) async fn unpark(lobby: &Lobby, code: RoomCode) -> Option<RoomHandle> {
+impl Lobby {
+    /// The room of the game parked under `code`, loaded again; `None`
+    /// when nothing is parked there, or it could not be loaded here
+    /// (another node runs it, or the database cannot be read).
+    pub(crate) async fn unpark(&self, code: RoomCode) -> Option<RoomHandle> {
+        unpark(self, code).await
+    }
+}
+
+async fn unpark(lobby: &Lobby, code: RoomCode) -> Option<RoomHandle> {
     let store = lobby.inner_parked()?;
     let parked = match store.parked_room(code.as_str()).await {
         Ok(parked) => parked?,
@@ -72,7 +78,7 @@ async fn unpark_one(lobby: &Lobby, store: &Store, parked: &ParkedRoom) -> Option
     let chat = match parked
         .chat
         .as_deref()
-        .map(|json| super::chat::parse_chat_json(json, &parked.room_code))
+        .map(|json| crate::stored::chat::parse_chat_json(json, &parked.room_code))
     {
         Some(Ok(lines)) => lines,
         Some(Err(e)) => {
@@ -81,13 +87,18 @@ async fn unpark_one(lobby: &Lobby, store: &Store, parked: &ParkedRoom) -> Option
         }
         None => Vec::new(),
     };
-    let mut restored = restore_one(lobby, store, &game, (false, grace), chat.clone()).await;
+    let reopening = || Reopening {
+        abandoned: false,
+        grace,
+        chat: chat.clone(),
+    };
+    let mut restored = restore_one(lobby, store, &game, reopening()).await;
     for _ in 0..50 {
         if !matches!(restored, Ok(Restored::Busy)) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
-        restored = restore_one(lobby, store, &game, (false, grace), chat.clone()).await;
+        restored = restore_one(lobby, store, &game, reopening()).await;
     }
     match restored {
         Ok(Restored::Room | Restored::Viewable) => {
@@ -130,7 +141,7 @@ async fn forget(store: &Store, parked: &ParkedRoom) {
 
 /// One round of the sweeper: loads every parked game whose deadline passed
 /// (at most [`SWEEP_BATCH`]); how many it looked at.
-pub async fn sweep(lobby: &Lobby) -> usize {
+pub(super) async fn sweep(lobby: &Lobby) -> usize {
     let Some(store) = lobby.inner_parked() else {
         return 0;
     };

@@ -10,7 +10,6 @@ use tracing::{debug, error, info};
 
 use splendor_replay::{By, play_log};
 
-use super::{format, logged_actions, parse_options};
 use crate::code::RoomCode;
 use crate::lobby::Lobby;
 use crate::persist::GameId;
@@ -18,6 +17,7 @@ use crate::room::RestoredGame;
 use crate::room::clock::{ClockOptions, SeatClock};
 use crate::room::effect::Mover;
 use crate::session::{Session, SessionId};
+use crate::stored::{format, logged_actions, parse_options};
 
 /// What [`restore`] did with the games it found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub async fn restore(lobby: &Lobby, store: &Store) -> Result<RestoreSummary, Sto
         let id = GameId(game.id);
         let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
         let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, game, (abandoned, true), Vec::new()).await {
+        match restore_one(lobby, store, game, Reopening::at_start(abandoned)).await {
             Ok(Restored::Abandoned) => {
                 info!(game = %id, room = %game.room_code, "not restoring an abandoned game");
                 summary.abandoned += 1;
@@ -118,7 +118,7 @@ pub async fn take_over_orphans(
         };
         let last_activity = game.actions.last().map_or(game.created_at, |a| a.at);
         let abandoned = idle_longer_than(now, last_activity, abandoned_after);
-        match restore_one(lobby, store, &game, (abandoned, true), Vec::new()).await {
+        match restore_one(lobby, store, &game, Reopening::at_start(abandoned)).await {
             Ok(Restored::Room | Restored::Viewable) => {
                 info!(game = %id, room = %game.room_code, actions = game.actions.len(), "took the game over");
                 taken.extend(RoomCode::parse(&game.room_code));
@@ -198,8 +198,33 @@ pub(super) enum Restored {
     Busy,
 }
 
+/// How a stored game is reopened.
+pub(super) struct Reopening {
+    /// Its players were all away longer than the abandoned-game TTL: it is
+    /// not reopened (a turn-based game always is, R12.5), but its result is
+    /// still stored if it is over.
+    pub(super) abandoned: bool,
+    /// A deadline of a turn-based game that passed while no server ran it
+    /// gives one more hour ([`RESTART_GRACE`]); one a running server saw
+    /// pass (a parked game's) passes now.
+    pub(super) grace: bool,
+    /// The chat kept with a parked game, for the room to keep again.
+    pub(super) chat: Vec<(SessionId, splendor_protocol::ChatInfo)>,
+}
+
+impl Reopening {
+    /// At start-up, or when a node takes a game over.
+    fn at_start(abandoned: bool) -> Reopening {
+        Reopening {
+            abandoned,
+            grace: true,
+            chat: Vec::new(),
+        }
+    }
+}
+
 /// Restores one game, or only stores its result when its log already ended
-/// it. An `abandoned` game is not reopened, but its result is still stored
+/// it. An abandoned game is not reopened, but its result is still stored
 /// if it is over: a game whose result could not be stored when it ended
 /// must not stay unfinished (and without a replay) just because the server
 /// restarted long after.
@@ -207,9 +232,13 @@ pub(super) async fn restore_one(
     lobby: &Lobby,
     store: &Store,
     stored: &StoredGame,
-    (abandoned, grace): (bool, bool),
-    chat: Vec<(SessionId, splendor_protocol::ChatInfo)>,
+    reopening: Reopening,
 ) -> Result<Restored, String> {
+    let Reopening {
+        abandoned,
+        grace,
+        chat,
+    } = reopening;
     let code = RoomCode::parse(&stored.room_code)
         .ok_or_else(|| format!("{:?} is not a room code", stored.room_code))?;
     let options = parse_options(stored)?;
@@ -317,7 +346,7 @@ pub(super) async fn restore_one(
     if let Some(options) = clock.filter(|c| c.clock.is_per_move())
         && let Some(seat) = game.to_act()
     {
-        let last_at = super::turn_began(stored, seat);
+        let last_at = crate::stored::turn_began(stored, seat);
         clocks = Some(per_move_deadline(
             options,
             clocks.unwrap_or_default(),

@@ -6,14 +6,14 @@
 //! node reads the version first ([`read_version`]) and refuses a message of
 //! another version with a clear log line rather than misreading it; a new
 //! version is introduced by nodes that speak both before any sends it
-//! (ARCHITECTURE.md, "Node messages"). These are not the core's own types:
+//! (docs/design/nodes.md, "Node messages"). These are not the core's own types:
 //! they are counterparts (rust-analyzer's rule: serialisable types impose
-//! backward compatibility), converted in `splendor-cluster`.
+//! backward compatibility), converted in `convert.rs`. They live in the
+//! cluster crate, apart from the client protocol bot authors read.
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::WireAction;
-use crate::client::{RequestId, Role, SeatOrder};
+use splendor_protocol::{RequestId, Role, SeatOrder, WireAction};
 
 /// The version of the node messages this build speaks.
 pub const NODE_VERSION: u16 = 1;
@@ -239,7 +239,7 @@ pub enum CallAnswer {
     /// An invitation may go ahead: what the room offers (issue 24).
     Invitable {
         /// Seats, players, rated, clock.
-        terms: crate::social::RoomTerms,
+        terms: splendor_protocol::social::RoomTerms,
     },
     /// The person a `Whois` named (issue 22).
     Person {
@@ -255,9 +255,9 @@ pub enum CallAnswer {
         seat: Option<u8>,
         /// The line named, when a line was.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        line: Option<crate::social::ChatInfo>,
+        line: Option<splendor_protocol::ChatInfo>,
         /// The chat lines the room keeps.
-        chat: Vec<crate::social::ChatInfo>,
+        chat: Vec<splendor_protocol::ChatInfo>,
         /// Each line's author's session, as 32 hexadecimal digits.
         authors: Vec<String>,
         /// The room's game, as 32 hexadecimal digits.
@@ -317,7 +317,7 @@ pub struct WireClock {
     /// A turn-based room (R12.5): `bank_ms` is the time per move, and
     /// this what a passed deadline means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub per_move: Option<crate::OnDeadline>,
+    pub per_move: Option<splendor_protocol::OnDeadline>,
 }
 
 /// A room's refusal: its variant and what it carries.
