@@ -4,24 +4,10 @@
 //! address are cut off after a few; with the token, the live rooms.
 
 use serde_json::{Value, json};
+use splendor_e2e::operators::{TOKEN, with_token};
 use splendor_e2e::process::{http_get, http_get_with, http_post_with};
 use splendor_e2e::{TestClient, TestServer};
 use splendor_server::config::{AdminOptions, AdminToken, Config};
-
-const TOKEN: &str = "operators-only-0123456789";
-
-async fn with_token() -> TestServer {
-    TestServer::start_with(Config {
-        max_messages_per_second: 10_000,
-        message_burst: 10_000,
-        admin: AdminOptions {
-            admin_token: Some(AdminToken::new(TOKEN).expect("a token")),
-            admin_token_file: None,
-        },
-        ..Config::default()
-    })
-    .await
-}
 
 fn bearer(token: &str) -> String {
     format!("Bearer {token}")

@@ -6,24 +6,9 @@
 //! Bad input is refused with a clear error and changes nothing.
 
 use serde_json::{Value, json};
+use splendor_e2e::operators::{TOKEN, with_token};
 use splendor_e2e::process::{http_get_with, http_post_with};
 use splendor_e2e::{TestClient, TestServer};
-use splendor_server::config::{AdminOptions, AdminToken, Config};
-
-const TOKEN: &str = "operators-only-0123456789";
-
-async fn with_token() -> TestServer {
-    TestServer::start_with(Config {
-        max_messages_per_second: 10_000,
-        message_burst: 10_000,
-        admin: AdminOptions {
-            admin_token: Some(AdminToken::new(TOKEN).expect("a token")),
-            admin_token_file: None,
-        },
-        ..Config::default()
-    })
-    .await
-}
 
 async fn get(server: &TestServer, path: &str) -> (u16, Value) {
     let auth = format!("Bearer {TOKEN}");

@@ -17,6 +17,7 @@ pub mod faultproxy;
 pub mod haproxy;
 pub mod hook;
 pub mod leaks;
+pub mod operators;
 pub mod process;
 pub mod steady;
 pub mod takeover;

@@ -3,7 +3,9 @@
 //! the sockets.
 
 use crate::node::{CallAnswer, Delivery, Envelope, ToHolder, ToOwner};
-use splendor_lobby::{Answer, ConnectionRx, NodeId, Outgoing, Request, RoomCode, RoomError};
+use splendor_lobby::{
+    Answer, ConnectionRx, JoinAs, NodeId, Outgoing, Request, RoomCode, RoomError,
+};
 use splendor_room::conn::Worded;
 use tracing::{Instrument, debug, warn};
 
@@ -94,10 +96,20 @@ async fn call(
             // the holder that the connection is released.
             let generation = cluster.newest_stand_in(code, caller.conn);
             tokio::spawn(
-                forward(cluster.clone(), holder, (code, epoch, generation), rx).in_current_span(),
+                forward(cluster.clone(), holder, code, epoch, generation, rx).in_current_span(),
             );
             handle
-                .join(caller, (name, program, role, verbose), (proxy, claim))
+                .join(
+                    caller,
+                    JoinAs {
+                        name,
+                        program,
+                        role,
+                        verbose,
+                        claim,
+                    },
+                    proxy,
+                )
                 .await
                 .map(Answer::Joined)
         }
@@ -113,7 +125,9 @@ async fn call(
 async fn forward(
     cluster: Cluster,
     holder: NodeId,
-    (room, epoch, generation): (RoomCode, u64, u64),
+    room: RoomCode,
+    epoch: u64,
+    generation: u64,
     mut rx: ConnectionRx,
 ) {
     let subject = deliver_subject(holder);

@@ -63,7 +63,9 @@ pub use persist::{
     GameId, GameRecord, NoPersistence, PersistError, PersistErrorKind, Persistence, Stored, Write,
 };
 pub use presence::{DeviceKey, Presence, RoomSeat, device_key};
-pub use room::{Answer, Caller, Joined, RemoteRooms, Request, RestoredGame, RoomHandle, RoomProbe};
+pub use room::{
+    Answer, Caller, JoinAs, Joined, RemoteRooms, Request, RestoredGame, RoomHandle, RoomProbe,
+};
 pub use session::{
     MemorySessions, SESSION_WINDOW, Session, SessionError, SessionId, SessionOrigin, SessionStore,
     SessionToken,

@@ -10,12 +10,12 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use splendor_lobby::restore;
 use splendor_lobby::stored::{StorePersistence, StoreSessions, action_json, replay_of};
 use splendor_lobby::{
     Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, Request, RoomError,
     RoomHandle, Session, SessionStore,
 };
+use splendor_lobby::{JoinAs, restore};
 use splendor_protocol::{ResultInfo, Role, SeatOrder, ServerMessage, StateInfo, WireAction};
 use splendor_replay::{Commitment, Salt, Seed, verify_with_commitment};
 use splendor_rules::Action;
@@ -159,8 +159,14 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
         .unwrap();
     room.join(
         bob.caller(),
-        ("bob".into(), false, Role::Player, true),
-        (bob.conn.clone(), None),
+        JoinAs {
+            name: "bob".into(),
+            program: false,
+            role: Role::Player,
+            verbose: true,
+            claim: None,
+        },
+        bob.conn.clone(),
     )
     .await
     .unwrap();
@@ -275,8 +281,14 @@ async fn a_game_survives_a_new_lobby_and_ends_with_a_verifiable_replay() {
         };
         room.join(
             caller,
-            (session.name.clone(), false, Role::Spectator, true),
-            (conn.clone(), None),
+            JoinAs {
+                name: session.name.clone(),
+                program: false,
+                role: Role::Spectator,
+                verbose: true,
+                claim: None,
+            },
+            conn.clone(),
         )
         .await
         .unwrap();

@@ -183,7 +183,8 @@ pub fn play_log<'a>(
 /// a server restores a game after a restart (the log is the source of
 /// truth).
 pub fn rebuild(
-    (players, bots): (u8, u8),
+    players: u8,
+    bots: u8,
     options: Options,
     seed: Seed,
     log: &[LoggedAction],

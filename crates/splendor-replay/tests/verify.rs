@@ -362,7 +362,7 @@ fn rebuild_restores_the_exact_game_from_any_prefix_of_its_log() {
     let log = play(4, 99);
     let mut game = Game::new(4, Options::default(), 99).unwrap();
     for n in 0..=log.len() {
-        let rebuilt = rebuild((4, 0), Options::default(), Seed(99), &log[..n]).unwrap();
+        let rebuilt = rebuild(4, 0, Options::default(), Seed(99), &log[..n]).unwrap();
         assert_eq!(rebuilt, game, "after {n} actions");
         if let Some(entry) = log.get(n) {
             game.apply(entry.seat, entry.action).unwrap();
@@ -371,11 +371,11 @@ fn rebuild_restores_the_exact_game_from_any_prefix_of_its_log() {
     let mut gap = log.clone();
     gap.remove(1);
     assert!(matches!(
-        rebuild((4, 0), Options::default(), Seed(99), &gap),
+        rebuild(4, 0, Options::default(), Seed(99), &gap),
         Err(LogError::Sequence { index: 1, seq: 2 })
     ));
     assert!(matches!(
-        rebuild((1, 0), Options::default(), Seed(99), &[]),
+        rebuild(1, 0, Options::default(), Seed(99), &[]),
         Err(LogError::Setup(_))
     ));
 }

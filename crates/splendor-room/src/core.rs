@@ -39,6 +39,23 @@ use crate::error::RoomError;
 use crate::session::Session;
 use crate::write::GameId;
 
+/// An action accepted and being stored: it becomes the game once durable.
+#[derive(Debug)]
+pub(crate) struct AcceptedAct {
+    /// The person who asked, `None` for a bot's or the stand-in's move.
+    pub(crate) origin: Option<(Ticket, Caller)>,
+    /// The game after it.
+    pub(crate) next: Game,
+    /// What it did, as the rules said.
+    pub(crate) events: Events,
+    /// The clocks after it.
+    pub(crate) clocks: Option<Clocks>,
+    /// Who made it.
+    pub(crate) by: Mover,
+    /// When it was accepted: the clocks stopped then.
+    pub(crate) accepted_at: Instant,
+}
+
 /// The change waiting for the write in flight.
 #[derive(Debug)]
 // One at a time per room: the game held inline costs nothing worth a box.
@@ -52,18 +69,8 @@ pub(crate) enum Pending {
         /// The join slots in their new seat order.
         order: Vec<usize>,
     },
-    /// An action to commit once it is durable: `next` is the game after it
-    /// and `clocks` the clocks. `origin` is the person who asked, `None`
-    /// for a bot's or the stand-in's move.
-    Act {
-        origin: Option<(Ticket, Caller)>,
-        next: Game,
-        events: Events,
-        clocks: Option<Clocks>,
-        by: Mover,
-        /// When the action was accepted: the clocks stopped then.
-        accepted_at: Instant,
-    },
+    /// An action to commit once it is durable.
+    Act(AcceptedAct),
     /// The result of a game that ended is being stored; then `then`.
     Result { then: AfterResult },
     /// The game is being parked in the store (issue 25).
@@ -162,7 +169,8 @@ impl RoomCore {
     /// The room with its fields set, before its first input (what `new`
     /// and `restored` in setup.rs build on).
     pub(crate) fn with(
-        (code, listed): (RoomCode, bool),
+        code: RoomCode,
+        listed: bool,
         people: Seats,
         running: Option<Running>,
         config: RoomConfig,
@@ -248,7 +256,7 @@ impl RoomCore {
                     name,
                     program,
                 };
-                let result = self.join(session, (role, verbose, claim.unwrap_or(0)), &caller);
+                let result = self.join(session, role, verbose, claim.unwrap_or(0), &caller);
                 let failed = result.is_err();
                 self.reply(ticket, result.map(Answer::Joined));
                 if failed && !self.people.addresses(conn) {
@@ -285,7 +293,7 @@ impl RoomCore {
             }
             Request::Close { reason } => self.close_by_operators(ticket, reason),
             Request::Remove { session, reason } => {
-                if let Err(e) = self.remove(ticket, (session, reason)) {
+                if let Err(e) = self.remove(ticket, session, reason) {
                     self.reply(ticket, Err(e));
                 }
             }

@@ -19,7 +19,9 @@ impl RoomCore {
     pub(crate) fn join(
         &mut self,
         session: Session,
-        (role, verbose, claim): (Role, bool, u64),
+        role: Role,
+        verbose: bool,
+        claim: u64,
         caller: &Caller,
     ) -> Result<Joined, RoomError> {
         let conn = caller.conn;
@@ -251,7 +253,8 @@ impl RoomCore {
     pub(crate) fn remove(
         &mut self,
         ticket: Ticket,
-        (session, reason): (SessionId, String),
+        session: SessionId,
+        reason: String,
     ) -> Result<(), RoomError> {
         let seat = self.people.seat_of(session);
         let spectator = self.people.spectator_of(session);

@@ -11,7 +11,7 @@ use splendor_rules::{Action, Events, Game, Options, Seat, seat_order};
 use tracing::{debug, info, warn};
 
 use super::clock::Clocks;
-use super::core::{AfterResult, Pending, RoomCore};
+use super::core::{AcceptedAct, AfterResult, Pending, RoomCore};
 use super::effect::{Answer, Effect, GameRecord, Mover, Tally, Write};
 use super::input::{Caller, Ticket, WriteId};
 use super::running::{Deal, Running};
@@ -262,14 +262,14 @@ impl RoomCore {
         };
         self.write(
             write,
-            Pending::Act {
+            Pending::Act(AcceptedAct {
                 origin,
                 next,
                 events,
                 clocks,
                 by,
                 accepted_at: self.now,
-            },
+            }),
         );
         Ok(())
     }
@@ -304,20 +304,7 @@ impl RoomCore {
                 self.broadcast_game(None, None);
                 self.reply(ticket, Ok(Answer::Done));
             }
-            Pending::Act {
-                origin,
-                next,
-                events,
-                clocks,
-                by,
-                accepted_at,
-            } => self.act_written(
-                (accepted_at, now),
-                outcome,
-                origin,
-                (next, clocks, by),
-                events,
-            ),
+            Pending::Act(act) => self.act_written(act, outcome, now),
             Pending::Result {
                 then: AfterResult::ClosedByOperators { ticket, reason },
             } => self.game_ended(outcome, ticket, reason),
@@ -355,14 +342,15 @@ impl RoomCore {
         }
     }
 
-    fn act_written(
-        &mut self,
-        (accepted_at, now): (Instant, Instant),
-        outcome: Result<(), PersistError>,
-        origin: Option<(Ticket, Caller)>,
-        (next, clocks, by): (Game, Option<Clocks>, Mover),
-        events: splendor_rules::Events,
-    ) {
+    fn act_written(&mut self, act: AcceptedAct, outcome: Result<(), PersistError>, now: Instant) {
+        let AcceptedAct {
+            origin,
+            next,
+            events,
+            clocks,
+            by,
+            accepted_at,
+        } = act;
         let Some(running) = self.running.as_mut() else {
             return;
         };
@@ -389,7 +377,7 @@ impl RoomCore {
             return;
         }
         // 5. Commit: the copy becomes the game.
-        running.commit((next, clocks, by), events, now);
+        running.commit(next, clocks, by, events, now);
         debug!(version = running.version(), "action applied");
         let result = running.game().result();
         let game = running.id();
@@ -462,7 +450,7 @@ impl RoomCore {
         warn!(error = %error, "fenced: another server holds the room");
         let ticket = match pending {
             Pending::Start { ticket, .. } => Some(ticket),
-            Pending::Act { origin, .. } => origin.map(|(ticket, _)| ticket),
+            Pending::Act(act) => act.origin.map(|(ticket, _)| ticket),
             Pending::Result { then } => match then {
                 AfterResult::Act { origin, .. } => origin.map(|(ticket, _)| ticket),
                 AfterResult::Reload { ticket, .. } => ticket,
@@ -516,7 +504,7 @@ impl RoomCore {
                     "game reloaded from the store"
                 );
                 let then = AfterResult::Reload { ticket, expected };
-                if running.reload((game, version, history), now)
+                if running.reload(game, version, history, now)
                     && let Some(result) = running.game().result()
                 {
                     let game = running.id();

@@ -188,7 +188,9 @@ impl Running {
     /// the action ended is finished as of `now`.
     pub(crate) fn commit(
         &mut self,
-        (next, clocks, by): (Game, Option<Clocks>, Mover),
+        next: Game,
+        clocks: Option<Clocks>,
+        by: Mover,
         events: Events,
         now: Instant,
     ) {
@@ -209,7 +211,9 @@ impl Running {
     /// true when that log ended the game.
     pub(crate) fn reload(
         &mut self,
-        (game, version, history): (Game, u64, Vec<(Mover, Events)>),
+        game: Game,
+        version: u64,
+        history: Vec<(Mover, Events)>,
         now: Instant,
     ) -> bool {
         self.game = game;

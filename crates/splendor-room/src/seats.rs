@@ -117,11 +117,13 @@ pub(crate) struct Seats {
 
 impl Seats {
     /// The seats of a room (`slots`, in join order) and its spectators,
-    /// with its host.
+    /// with its host (`fixed_host`: the host stays the host whoever
+    /// leaves).
     pub(crate) fn new(
         slots: Vec<Option<Member>>,
         spectators: Vec<Spectator>,
-        (host, fixed_host): (SessionId, bool),
+        host: SessionId,
+        fixed_host: bool,
     ) -> Seats {
         Seats {
             claims: std::collections::HashMap::new(),

@@ -80,9 +80,10 @@ impl RoomCore {
         for (slot, member) in free.zip(setup.others) {
             *slot = Some(member);
         }
-        let people = Seats::new(seats, spectators, (setup.host.id, setup.fixed_host));
+        let people = Seats::new(seats, spectators, setup.host.id, setup.fixed_host);
         let mut core = RoomCore::with(
-            (setup.code, setup.listed),
+            setup.code,
+            setup.listed,
             people,
             None,
             setup.config,
@@ -154,7 +155,7 @@ impl RoomCore {
                 })
             })
             .collect();
-        let people = Seats::new(seats, Vec::new(), (host, false));
+        let people = Seats::new(seats, Vec::new(), host, false);
         let clocks = clock.map(|options| {
             let bots = bots.iter().map(Option::is_some).collect();
             match clocks {
@@ -181,7 +182,7 @@ impl RoomCore {
             stand_in_actions,
         };
         let running = Running::restored(deal, progress, clocks, Some(finished_at));
-        let mut core = RoomCore::with((code, listed), people, Some(running), config, rng_seed, now);
+        let mut core = RoomCore::with(code, listed, people, Some(running), config, rng_seed, now);
         core.clock = clock;
         core.rated = rated;
         core.keep_chat(chat);

@@ -130,7 +130,8 @@ pub(crate) fn challenge_of(
 /// the invitation, or `None` when it is not one of the session's.
 pub(crate) async fn decline(
     state: &AppState,
-    (session, by): (SessionId, Challenger),
+    session: SessionId,
+    by: Challenger,
     id: uuid::Uuid,
     reason: DeclineReason,
 ) -> Result<Option<Invitation>, splendor_store::StoreError> {
@@ -274,7 +275,7 @@ pub(crate) async fn decline_route(
         player_id: player_id(me),
         program_bot: session.program,
     };
-    match decline(&state, (me, by), parsed, reason).await {
+    match decline(&state, me, by, parsed, reason).await {
         Ok(Some(_)) => Ok(StatusCode::NO_CONTENT),
         Ok(None) => Err(not_found()),
         Err(e) => Err(ApiError::store(e)),

@@ -132,28 +132,26 @@ impl AppState {
             config,
             lobby,
             backend.sessions,
-            (backend.storage, backend.store),
-            (metrics, None),
+            backend.storage,
+            backend.store,
+            metrics,
+            None,
         )
     }
 
     /// A server over the given lobby and session store.
     pub fn with_parts(config: Config, lobby: Lobby, sessions: Arc<dyn SessionStore>) -> AppState {
-        AppState::assemble(
-            config,
-            lobby,
-            sessions,
-            (None, None),
-            (Metrics::new(), None),
-        )
+        AppState::assemble(config, lobby, sessions, None, None, Metrics::new(), None)
     }
 
     pub(crate) fn assemble(
         config: Config,
         lobby: Lobby,
         sessions: Arc<dyn SessionStore>,
-        (storage, store): (Option<Arc<dyn Storage>>, Option<Store>),
-        (metrics, cluster): (Metrics, Option<splendor_cluster::Cluster>),
+        storage: Option<Arc<dyn Storage>>,
+        store: Option<Store>,
+        metrics: Metrics,
+        cluster: Option<splendor_cluster::Cluster>,
     ) -> AppState {
         metrics.watch_lobby(&lobby);
         let admin = config

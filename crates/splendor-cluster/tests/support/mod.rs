@@ -10,6 +10,7 @@ use std::time::Duration;
 
 pub use splendor_cluster::testing::Nats;
 use splendor_cluster::{Cluster, ClusterConfig};
+use splendor_lobby::JoinAs;
 use splendor_lobby::stored::StorePersistence;
 use splendor_lobby::{
     Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, NodeId, Request, RoomError,
@@ -162,8 +163,14 @@ impl Client {
     pub async fn join(&self, room: &RoomHandle, role: Role) -> Result<(), RoomError> {
         room.join(
             self.caller(),
-            (self.session.name.clone(), false, role, true),
-            (self.conn.clone(), None),
+            JoinAs {
+                name: self.session.name.clone(),
+                program: false,
+                role,
+                verbose: true,
+                claim: None,
+            },
+            self.conn.clone(),
         )
         .await
         .map(drop)

@@ -73,7 +73,8 @@ impl StoreDirectory {
     /// meanwhile) are the ones lost.
     async fn renew_node(
         &self,
-        (node, instance): (NodeId, &str),
+        node: NodeId,
+        instance: &str,
         leases: Vec<Lease>,
     ) -> Result<Vec<Lease>, DirectoryError> {
         self.release_again().await;
@@ -280,7 +281,7 @@ impl RoomDirectory for StoreDirectory {
     fn renew_all(&self, leases: Vec<Lease>) -> BoxFuture<'_, Result<Vec<Lease>, DirectoryError>> {
         Box::pin(async move {
             if let Some((node, instance)) = &self.node {
-                return self.renew_node((*node, instance), leases).await;
+                return self.renew_node(*node, instance, leases).await;
             }
             let Some(node) = leases.first().map(|l| l.node) else {
                 return Ok(Vec::new());

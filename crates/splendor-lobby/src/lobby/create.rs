@@ -9,7 +9,9 @@ use crate::error::RoomError;
 use crate::presence::RoomSeat;
 use crate::random;
 use crate::room::clock::ClockOptions;
-use crate::room::{Driver, RematchPlan, RestoredGame, RoomCore, RoomHandle, RoomSetup};
+use crate::room::{
+    Driver, DriverSetup, RematchPlan, RestoredGame, RoomCore, RoomHandle, RoomSetup,
+};
 use crate::session::{Session, SessionId};
 use splendor_protocol::{RequestId, Role, RoomStatus, RoomSummary};
 use std::sync::Arc;
@@ -155,7 +157,8 @@ impl Lobby {
         &self,
         host: Session,
         client: Option<ClientKey>,
-        (old, plan): (RoomCode, RematchPlan),
+        old: RoomCode,
+        plan: RematchPlan,
     ) -> Result<RoomHandle, RoomError> {
         let people = plan.people();
         let host_id = host.id;
@@ -433,9 +436,13 @@ impl Lobby {
         let (driver, summary) = Driver::new(
             core,
             create.conn.into_iter().collect(),
-            (self.inner.persistence.clone(), self.fence(&lease)),
-            (self.inner.stats.clone(), occupancy.clone()),
-            client.clone(),
+            DriverSetup {
+                persistence: self.inner.persistence.clone(),
+                fence: self.fence(&lease),
+                stats: self.inner.stats.clone(),
+                occupancy: occupancy.clone(),
+                client: client.clone(),
+            },
         );
         rooms.insert(
             code,
@@ -453,7 +460,7 @@ impl Lobby {
             },
         );
         drop(rooms);
-        self.spawn((code, instance, lease), driver, rx, span);
+        self.spawn(code, instance, lease, driver, rx, span);
         Ok(handle)
     }
 
@@ -521,9 +528,13 @@ impl Lobby {
         let (driver, summary) = Driver::new(
             core,
             Vec::new(),
-            (self.inner.persistence.clone(), self.fence(&lease)),
-            (self.inner.stats.clone(), occupancy.clone()),
-            None,
+            DriverSetup {
+                persistence: self.inner.persistence.clone(),
+                fence: self.fence(&lease),
+                stats: self.inner.stats.clone(),
+                occupancy: occupancy.clone(),
+                client: None,
+            },
         );
         rooms.insert(
             code,
@@ -555,7 +566,7 @@ impl Lobby {
                 ),
             }
         }
-        self.spawn((code, instance, lease), driver, rx, span);
+        self.spawn(code, instance, lease, driver, rx, span);
         Ok(handle)
     }
 
@@ -563,7 +574,9 @@ impl Lobby {
     /// gives its code back to the directory.
     fn spawn(
         &self,
-        (code, instance, lease): (RoomCode, u64, Lease),
+        code: RoomCode,
+        instance: u64,
+        lease: Lease,
         driver: Driver,
         commands: mpsc::Receiver<crate::room::Command>,
         span: Span,

@@ -36,7 +36,10 @@ impl Lobby {
     pub async fn form_games(
         &self,
         store: &Store,
-        (players, pool, clock, away_ttl): (u8, QueuePool, ClockOptions, Duration),
+        players: u8,
+        pool: QueuePool,
+        clock: ClockOptions,
+        away_ttl: Duration,
     ) -> usize {
         let mut formed = 0;
         loop {
@@ -65,7 +68,8 @@ impl Lobby {
         &self,
         store: &Store,
         session: SessionId,
-        (players, clock): (u8, ClockOptions),
+        players: u8,
+        clock: ClockOptions,
     ) -> bool {
         let id = splendor_store::SessionId(session.0);
         let entries = match store.take_with_bots(id, players).await {
@@ -160,7 +164,9 @@ impl Lobby {
     /// starts over and the error says why.
     pub async fn agree_rematch(
         &self,
-        (host, conn, client): (Session, ConnId, Option<ClientKey>),
+        host: Session,
+        conn: ConnId,
+        client: Option<ClientKey>,
         old: &RoomHandle,
         plan: RematchPlan,
     ) -> Result<RoomHandle, RoomError> {
@@ -171,7 +177,7 @@ impl Lobby {
         };
         let (people, players) = (plan.people(), plan.seats());
         let old_code: RoomCode = old.code();
-        let new = match self.create_rematch(host, client, (old_code, plan)).await {
+        let new = match self.create_rematch(host, client, old_code, plan).await {
             Ok(new) => new,
             Err(e) => {
                 let _ = old.call(quiet, Request::RematchReady { room: None }).await;

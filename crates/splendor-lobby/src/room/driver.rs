@@ -75,16 +75,37 @@ fn now() -> StdInstant {
     Instant::now().into_std()
 }
 
+/// What a room task is given besides its core.
+pub(crate) struct DriverSetup {
+    /// Where its writes go.
+    pub(crate) persistence: Arc<dyn Persistence>,
+    /// The epoch of its lease when the directory fences writes (several
+    /// nodes), which every write names.
+    pub(crate) fence: Option<u64>,
+    /// The lobby's counters and the thinking pool.
+    pub(crate) stats: Arc<Stats>,
+    /// Who is in the room, which the task keeps up to date.
+    pub(crate) occupancy: Arc<Occupancy>,
+    /// The client the room was made from, whose budget its bots-only
+    /// thinking counts against (issue 45).
+    pub(crate) client: Option<crate::ClientKey>,
+}
+
 impl Driver {
     /// A driver for `core`, whose first effects are still to be carried
     /// out; `conns` are the connections the core already addresses.
     pub(crate) fn new(
         core: RoomCore,
         conns: Vec<Connection>,
-        (persistence, fence): (Arc<dyn Persistence>, Option<u64>),
-        (stats, occupancy): (Arc<Stats>, Arc<Occupancy>),
-        client: Option<crate::ClientKey>,
+        setup: DriverSetup,
     ) -> (Driver, watch::Receiver<RoomSummary>) {
+        let DriverSetup {
+            persistence,
+            fence,
+            stats,
+            occupancy,
+            client,
+        } = setup;
         let (summary, summary_rx) = watch::channel(core.summary().clone());
         let driver = Driver {
             core,

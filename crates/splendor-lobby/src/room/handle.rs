@@ -92,6 +92,24 @@ impl fmt::Debug for RoomHandle {
     }
 }
 
+/// How a connection joins a room ([`RoomHandle::join`]).
+#[derive(Clone, Debug)]
+pub struct JoinAs {
+    /// The session's display name.
+    pub name: String,
+    /// A program plays for the session (issue 24).
+    pub program: bool,
+    /// Player or spectator.
+    pub role: Role,
+    /// Full states after every action, not lean ones.
+    pub verbose: bool,
+    /// `None` for a join the player made, or the claim of the connection's
+    /// last join when it follows a room that moved (issue 44: an older
+    /// claim than the seat's newest is refused,
+    /// `RoomError::SeatClaimedElsewhere`).
+    pub claim: Option<u64>,
+}
+
 impl RoomHandle {
     pub(crate) fn new(code: RoomCode, commands: mpsc::Sender<Command>) -> Self {
         RoomHandle {
@@ -144,20 +162,22 @@ impl RoomHandle {
         self.send_call(caller, request, None).await
     }
 
-    /// Joins as `role` on `conn`; a session that already holds a seat gets
-    /// it back with `conn` as its connection (reconnect), whatever `role`
-    /// says. `program`: a program plays for the session (issue 24).
-    /// `verbose`: full states after every action, not lean ones.
-    /// `claim`: `None` for a join the player made, or the claim of the
-    /// connection's last join when it follows a room that moved (issue 44:
-    /// an older claim than the seat's newest is refused,
-    /// `RoomError::SeatClaimedElsewhere`).
+    /// Joins as `join` says on `conn`; a session that already holds a seat
+    /// gets it back with `conn` as its connection (reconnect), whatever
+    /// the role asked.
     pub async fn join(
         &self,
         caller: Caller,
-        (name, program, role, verbose): (String, bool, Role, bool),
-        (conn, claim): (Connection, Option<u64>),
+        join: JoinAs,
+        conn: Connection,
     ) -> Result<Joined, RoomError> {
+        let JoinAs {
+            name,
+            program,
+            role,
+            verbose,
+            claim,
+        } = join;
         let request = Request::Join {
             name,
             program,

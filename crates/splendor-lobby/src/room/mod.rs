@@ -20,7 +20,7 @@ pub use splendor_room::{
 pub use splendor_room::{Person, Whom};
 pub(crate) use splendor_room::{RoomCore, RoomSetup};
 
-pub(crate) use self::driver::Driver;
+pub(crate) use self::driver::{Driver, DriverSetup};
 pub(crate) use self::handle::Command;
-pub use self::handle::{RemoteRooms, RoomHandle};
+pub use self::handle::{JoinAs, RemoteRooms, RoomHandle};
 pub(crate) use self::occupancy::Occupancy;

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use splendor_lobby::JoinAs;
 use splendor_lobby::{
     Caller, Connection, ConnectionRx, CreateRoom, Lobby, LobbyConfig, NoPersistence, Persistence,
     Request, RoomError, RoomHandle, Session,
@@ -118,8 +119,14 @@ impl Client {
         let name = self.session.name.clone();
         room.join(
             self.caller(None),
-            (name, false, role, false),
-            (self.conn.clone(), None),
+            JoinAs {
+                name,
+                program: false,
+                role,
+                verbose: false,
+                claim: None,
+            },
+            self.conn.clone(),
         )
         .await
     }

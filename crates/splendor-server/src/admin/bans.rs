@@ -119,7 +119,8 @@ fn ban_json(s: &Sanction) -> serde_json::Value {
 /// row): what a ban and a mute share.
 async fn make(
     state: &AppState,
-    (kind, value): (&str, String),
+    kind: &str,
+    value: String,
     minutes: Option<u64>,
     why: &str,
 ) -> Result<Sanction, Refusal> {
@@ -215,7 +216,8 @@ pub(super) async fn create(
     };
     let made = make(
         &state,
-        (target.kind(), target.value()),
+        target.kind(),
+        target.value(),
         new.minutes,
         &new.reason,
     )
@@ -225,7 +227,8 @@ pub(super) async fn create(
         Some(range) => {
             let made = make(
                 &state,
-                (range.kind(), range.value()),
+                range.kind(),
+                range.value(),
                 new.minutes,
                 &new.reason,
             )
@@ -300,7 +303,8 @@ async fn session_sanction(
     })?;
     let made = make(
         state,
-        (kind, session.simple().to_string()),
+        kind,
+        session.simple().to_string(),
         new.minutes,
         &new.reason,
     )

@@ -79,7 +79,8 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
     tokio::spawn(take_over(
         lobby.clone(),
         store.clone(),
-        (cluster.clone(), metrics.clone()),
+        cluster.clone(),
+        metrics.clone(),
         config.cluster.lease_ttl,
     ));
     info!(%node, lease_ttl = ?config.cluster.lease_ttl, "a node of the cluster");
@@ -87,8 +88,10 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
         config,
         lobby,
         Arc::new(StoreSessions::new(store.clone())),
-        (Some(Arc::new(store.clone())), Some(store)),
-        (metrics, Some(cluster.clone())),
+        Some(Arc::new(store.clone())),
+        Some(store),
+        metrics,
+        Some(cluster.clone()),
     );
     state.set_node(NodeLocal {
         nudges,
@@ -137,7 +140,8 @@ pub(crate) async fn open_node(config: Config, store: Store) -> Result<AppState, 
 async fn take_over(
     lobby: Lobby,
     store: Store,
-    (cluster, metrics): (splendor_cluster::Cluster, Metrics),
+    cluster: splendor_cluster::Cluster,
+    metrics: Metrics,
     ttl: Duration,
 ) {
     let mut settled = HashSet::new();

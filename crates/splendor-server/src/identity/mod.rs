@@ -90,9 +90,11 @@ pub(crate) async fn me(
 /// from a new device with a password set from the first device.
 pub(crate) async fn may_act_on(
     store: &Store,
-    (id, ip): (SessionId, Option<std::net::IpAddr>),
+    id: SessionId,
+    ip: Option<std::net::IpAddr>,
     bytes: &[u8],
-    (caller, target): (&str, &str),
+    caller: &str,
+    target: &str,
 ) -> Result<(), Response> {
     let devices = store
         .devices(id)
@@ -357,9 +359,11 @@ async fn revoke(
     let caller = splendor_store::device_id_of_token(&token);
     may_act_on(
         &store,
-        (SessionId(session.id.0), ip),
+        SessionId(session.id.0),
+        ip,
         &bytes,
-        (&caller, &device),
+        &caller,
+        &device,
     )
     .await?;
     revoke_checked(&state, &store, session.id, &device)

@@ -256,7 +256,7 @@ pub(super) async fn remove(
             .map_err(|e| ApiError::store(e).into_response())?
     {
         let caller = splendor_store::device_id_of_token(&token);
-        super::may_act_on(&store, (id, ip), &bytes, (&caller, &added_by)).await?;
+        super::may_act_on(&store, id, ip, &bytes, &caller, &added_by).await?;
     }
     remove_passkey(&store, id, &passkey)
         .await

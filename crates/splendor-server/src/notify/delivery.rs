@@ -126,7 +126,8 @@ impl Channels {
                 &self.client,
                 &self.metrics,
                 &self.rules,
-                (url, secret),
+                url,
+                secret,
                 &room,
                 &notice,
             )

@@ -38,7 +38,8 @@ pub(crate) async fn post(
     client: &reqwest::Client,
     metrics: &Metrics,
     rules: &Outbound,
-    (url, secret): (&str, &str),
+    url: &str,
+    secret: &str,
     room: &RoomCode,
     notice: &Notice,
 ) {

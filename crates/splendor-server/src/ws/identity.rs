@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use splendor_lobby::{RoomError, RoomSeat, Session, SessionError};
+use splendor_lobby::{JoinAs, RoomError, RoomSeat, Session, SessionError};
 use splendor_protocol::{
     ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome, Words,
 };
@@ -349,13 +349,14 @@ impl Client {
                 handle
                     .join(
                         self.caller(&session, None),
-                        (
-                            session.name.clone(),
-                            session.program,
-                            seat.role,
-                            self.verbose,
-                        ),
-                        (self.conn.clone(), claim),
+                        JoinAs {
+                            name: session.name.clone(),
+                            program: session.program,
+                            role: seat.role,
+                            verbose: self.verbose,
+                            claim,
+                        },
+                        self.conn.clone(),
                     )
                     .await
                     .map(|joined| (joined, handle))

@@ -173,7 +173,7 @@ impl Client {
             player_id: splendor_store::player_id(me),
             program_bot: self.program,
         };
-        match crate::invitations::decline(&self.state, (me, by), invitation, decline.reason).await {
+        match crate::invitations::decline(&self.state, me, by, invitation, decline.reason).await {
             Ok(Some(declined)) => self.send(ServerMessage::Declined(Declined {
                 id,
                 invitation: declined.id.simple().to_string(),

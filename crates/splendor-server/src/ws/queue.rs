@@ -179,9 +179,8 @@ impl Client {
         self.bots_at = queue
             .bot_after_s
             .map(|s| (Instant::now() + Duration::from_secs(u64::from(s)), players));
-        self.announce_queued(&store, (players, pool, told), id)
-            .await;
-        self.form(&store, (players, pool)).await;
+        self.announce_queued(&store, players, pool, told, id).await;
+        self.form(&store, players, pool).await;
     }
 
     /// `unqueue`: leaves the queue.
@@ -287,9 +286,9 @@ impl Client {
             QueuePool::Marked => QueuePool::People,
             pool => pool,
         };
-        self.announce_queued(&store, (entry.players, entry.pool, told), None)
+        self.announce_queued(&store, entry.players, entry.pool, told, None)
             .await;
-        self.form(&store, (entry.players, entry.pool)).await;
+        self.form(&store, entry.players, entry.pool).await;
     }
 
     /// The wait for people ran out: this session's game starts with the
@@ -305,7 +304,7 @@ impl Client {
         let clock = quick_play_clock(self.state.config().quick_play_clock);
         let lobby = self.state.lobby();
         if lobby
-            .form_with_bots(&store, session.id, (players, clock))
+            .form_with_bots(&store, session.id, players, clock)
             .await
         {
             self.state.metrics().quick_play_game();
@@ -398,7 +397,9 @@ impl Client {
     async fn announce_queued(
         &self,
         store: &Store,
-        (players, pool, told): (u8, QueuePool, QueuePool),
+        players: u8,
+        pool: QueuePool,
+        told: QueuePool,
         id: Option<RequestId>,
     ) {
         let waiting = store.queue_length(players, pool).await.unwrap_or(1);
@@ -420,13 +421,13 @@ impl Client {
         }));
     }
 
-    async fn form(&self, store: &Store, (players, pool): (u8, QueuePool)) {
+    async fn form(&self, store: &Store, players: u8, pool: QueuePool) {
         let config = self.state.config();
         let clock = quick_play_clock(config.quick_play_clock);
         let formed = self
             .state
             .lobby()
-            .form_games(store, (players, pool, clock, config.queue_away_ttl))
+            .form_games(store, players, pool, clock, config.queue_away_ttl)
             .await;
         for _ in 0..formed {
             self.state.metrics().quick_play_game();

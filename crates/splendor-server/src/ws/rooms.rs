@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use splendor_lobby::MIN_PER_MOVE;
 use splendor_lobby::room::clock::ClockOptions;
 use splendor_lobby::{
     Answer, Caller, CreateRoom, Request, RoomCode, RoomError, RoomSeat, Session, TurnClock,
 };
+use splendor_lobby::{JoinAs, MIN_PER_MOVE};
 use splendor_protocol::{Act, Create, ErrorCode, Join, RequestId, Role, SeatOrder, Words};
 use splendor_rules::Action;
 
@@ -89,13 +89,14 @@ impl Client {
             let joined = current
                 .join(
                     caller,
-                    (
-                        session.name.clone(),
-                        session.program,
-                        join.role,
-                        self.verbose,
-                    ),
-                    (self.conn.clone(), None),
+                    JoinAs {
+                        name: session.name.clone(),
+                        program: session.program,
+                        role: join.role,
+                        verbose: self.verbose,
+                        claim: None,
+                    },
+                    self.conn.clone(),
                 )
                 .await;
             match joined {
@@ -128,13 +129,14 @@ impl Client {
             let joined = handle
                 .join(
                     self.caller(&session, id.clone()),
-                    (
-                        session.name.clone(),
-                        session.program,
-                        join.role,
-                        self.verbose,
-                    ),
-                    (self.conn.clone(), None),
+                    JoinAs {
+                        name: session.name.clone(),
+                        program: session.program,
+                        role: join.role,
+                        verbose: self.verbose,
+                        claim: None,
+                    },
+                    self.conn.clone(),
                 )
                 .await;
             match joined {
@@ -234,8 +236,16 @@ impl Client {
             Err(e) => return self.reply_lobby_error(e, id),
         };
         let lobby = self.state.lobby().clone();
-        let host = (session.clone(), self.conn.id(), self.budgeted_address());
-        let new = match lobby.agree_rematch(host, &old, plan).await {
+        let new = match lobby
+            .agree_rematch(
+                session.clone(),
+                self.conn.id(),
+                self.budgeted_address(),
+                &old,
+                plan,
+            )
+            .await
+        {
             Ok(new) => new,
             Err(e) => return self.reply_lobby_error(e, id),
         };
@@ -244,13 +254,14 @@ impl Client {
         let joined = new
             .join(
                 self.caller(&session, None),
-                (
-                    session.name.clone(),
-                    session.program,
-                    Role::Player,
-                    self.verbose,
-                ),
-                (self.conn.clone(), None),
+                JoinAs {
+                    name: session.name.clone(),
+                    program: session.program,
+                    role: Role::Player,
+                    verbose: self.verbose,
+                    claim: None,
+                },
+                self.conn.clone(),
             )
             .await;
         match joined {
