@@ -408,6 +408,68 @@ async fn a_reconnect_loop_from_one_address_is_refused_past_the_connect_rate() {
     other.hello().await;
 }
 
+/// Issue 45: a refusal over an address's budget is answered only after
+/// the pause (`SPLENDOR_REFUSAL_PAUSE_MS`), so a client that waits for its
+/// answers is slowed to one refusal a pause; nobody else waits meanwhile.
+#[tokio::test]
+async fn a_refusal_over_an_address_budget_is_answered_after_the_pause_and_nobody_else_waits() {
+    let config = Config {
+        max_connects_per_ip_per_minute: 1,
+        client_ip_header: Some("x-forwarded-for".into()),
+        // Longer than anything below takes: the refusal cannot be answered
+        // before the other address is served.
+        refusal_pause_ms: 60_000,
+        ..Config::default()
+    };
+    let server = std::sync::Arc::new(TestServer::start_with(config).await);
+    let from = |ip: &'static str| [("x-forwarded-for", ip)];
+    let mut first = TestClient::connect_with_headers(&server, "loop", &from("192.0.2.7"))
+        .await
+        .expect("the first connection");
+    first.hello().await;
+    first.disconnect().await;
+    let refused = tokio::spawn({
+        let server = server.clone();
+        async move {
+            TestClient::connect_with_headers(&server, "loop", &from("192.0.2.7"))
+                .await
+                .err()
+        }
+    });
+    // The refusal is counted as soon as it is decided, and held.
+    server
+        .wait_for_metric(
+            "splendor_connections_refused_total{reason=\"connect_rate\"}",
+            1.0,
+        )
+        .await;
+    let mut other = TestClient::connect_with_headers(&server, "other", &from("192.0.2.8"))
+        .await
+        .expect("another address connects while the refusal is held");
+    other.hello().await;
+    assert!(
+        !refused.is_finished(),
+        "the refusal was answered before its pause"
+    );
+    refused.abort();
+
+    // With no pause, the refusal is answered (429) as before.
+    let config = Config {
+        max_connects_per_ip_per_minute: 1,
+        client_ip_header: Some("x-forwarded-for".into()),
+        refusal_pause_ms: 0,
+        ..Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    let mut first = TestClient::connect_with_headers(&server, "loop", &from("192.0.2.7"))
+        .await
+        .expect("the first connection");
+    first.hello().await;
+    first.disconnect().await;
+    let refused = TestClient::connect_with_headers(&server, "loop", &from("192.0.2.7")).await;
+    assert_eq!(refused.err(), Some(429));
+}
+
 #[tokio::test]
 async fn connections_in_total_are_limited() {
     let config = Config {

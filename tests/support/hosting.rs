@@ -33,6 +33,23 @@ impl TestServer {
         assert_eq!(status, 200, "{body}");
         metric_value(&body, series)
     }
+
+    /// Waits until `series` of `/metrics` reaches at least `value`, asking
+    /// again every 10 ms; fails after 30 s.
+    pub async fn wait_for_metric(&self, series: &str, value: f64) {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let now = self.metric(series).await;
+            if now >= value {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{series} is {now}, never {value}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
 }
 
 /// The value of `series` in a metrics text (0 if absent).

@@ -449,6 +449,7 @@ pub(crate) async fn positions(
         let ip = crate::ws::budgeted_ip(&state, &headers, peer);
         if !heavy.allow(ip, std::time::Instant::now()) {
             state.metrics().api_request_limited();
+            state.slow_refusals().pause().await;
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",

@@ -43,6 +43,8 @@ struct AppInner {
     /// The positions of finished games served, per address, range and
     /// node (none when lifted).
     heavy: Option<crate::limits::HeavyAnswers>,
+    /// Refusals over an address budget, answered after a pause.
+    slow_refusals: crate::limits::SlowRefusals,
     /// Finished games' positions, made once.
     finished_bodies: finished_cache::FinishedBodies,
     /// Bans made while this node runs, for its open connections.
@@ -209,6 +211,9 @@ impl AppState {
                     .then(|| ConnectRate::new(config.max_api_requests_per_ip_per_minute)),
                 heavy: (config.max_positions_per_second > 0)
                     .then(|| crate::limits::HeavyAnswers::new(config.max_positions_per_second)),
+                slow_refusals: crate::limits::SlowRefusals::new(Duration::from_millis(
+                    config.refusal_pause_ms,
+                )),
                 finished_bodies: Default::default(),
                 sanctions: Default::default(),
                 sign_in_tries: Default::default(),
@@ -347,6 +352,11 @@ impl AppState {
 
     pub(crate) fn heavy(&self) -> Option<&crate::limits::HeavyAnswers> {
         self.inner.heavy.as_ref()
+    }
+
+    /// Refusals over an address budget, answered after a pause.
+    pub(crate) fn slow_refusals(&self) -> &crate::limits::SlowRefusals {
+        &self.inner.slow_refusals
     }
 
     pub(crate) fn word_filter(&self) -> &crate::limits::WordFilter {

@@ -35,6 +35,7 @@ impl Default for Config {
             max_connections_per_ip: 16,
             max_connects_per_ip_per_minute: 120,
             max_api_requests_per_ip_per_minute: 600,
+            refusal_pause_ms: 1000,
             max_frame_bytes: 16 * 1024,
             max_messages_per_second: 20,
             message_burst: 40,

@@ -219,6 +219,20 @@ pub struct Config {
     )]
     pub max_api_requests_per_ip_per_minute: u32,
 
+    /// A request refused for its address's budget (new WebSockets a
+    /// minute, connections held, API requests, replays' positions) is
+    /// answered after this many milliseconds, at most 256 at once per node
+    /// (the others at once): a client that waits for its answers is slowed
+    /// to one refusal a pause. 0: at once.
+    #[arg(
+        long,
+        env = "SPLENDOR_REFUSAL_PAUSE_MS",
+        default_value_t = 1000,
+        value_parser = clap::value_parser!(u64).range(0..=60_000),
+        help_heading = "Connections"
+    )]
+    pub refusal_pause_ms: u64,
+
     /// The most answers of every position of a finished game
     /// (`/api/games/{id}/positions`, up to a quarter of a megabyte each)
     /// this node serves a second, a quarter of them at most to one address

@@ -34,6 +34,7 @@ pub(crate) async fn limit(State(state): State<AppState>, request: Request, next:
     {
         debug!(%ip, path = %request.uri().path(), "too many API requests from one address");
         state.metrics().api_request_limited();
+        state.slow_refusals().pause().await;
         return (
             StatusCode::TOO_MANY_REQUESTS,
             [(header::RETRY_AFTER, "10")],

@@ -19,6 +19,7 @@ pub mod name;
 pub mod origin;
 pub mod per_ip;
 pub mod rate;
+pub mod slow_refusal;
 pub mod unlimited;
 pub mod word_filter;
 
@@ -28,4 +29,5 @@ pub use name::{NameChars, NamePolicy};
 pub use origin::{AllowedOrigin, OriginPolicy, OriginRefused};
 pub use per_ip::{IpGuard, IpLimiter};
 pub use rate::{MessageRate, TokenBucket, Verdict};
+pub use slow_refusal::SlowRefusals;
 pub use word_filter::WordFilter;

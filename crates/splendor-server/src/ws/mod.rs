@@ -120,6 +120,7 @@ pub(crate) async fn upgrade(
             Some(&key),
         )
         .await;
+        state.slow_refusals().pause().await;
         return refuse(
             StatusCode::TOO_MANY_REQUESTS,
             "too many new connections from your address; retry in a minute",
@@ -138,6 +139,7 @@ pub(crate) async fn upgrade(
                     Some(&key),
                 )
                 .await;
+                state.slow_refusals().pause().await;
                 return refuse(
                     StatusCode::TOO_MANY_REQUESTS,
                     "too many connections from your address",
