@@ -68,7 +68,7 @@ def check(doc):
     base = os.path.dirname(doc)
     for m in re.finditer(r"\]\(([^)\s]+)\)", text):
         target = m.group(1)
-        if re.match(r"^[a-z]+:", target) or target.startswith("#") and False:
+        if re.match(r"^[a-z]+:", target):
             continue
         path, _, anchor = target.partition("#")
         full = os.path.normpath(os.path.join(base, path)) if path else doc

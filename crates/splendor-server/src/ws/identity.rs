@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use splendor_lobby::{JoinAs, RoomError, RoomSeat, Session, SessionError};
+use splendor_lobby::{RoomError, RoomSeat, Session, SessionError};
 use splendor_protocol::{
     ErrorCode, Hello, MAX_LIVENESS_S, PROTOCOL_VERSION, RequestId, ServerMessage, Welcome, Words,
 };
@@ -349,13 +349,7 @@ impl Client {
                 handle
                     .join(
                         self.caller(&session, None),
-                        JoinAs {
-                            name: session.name.clone(),
-                            program: session.program,
-                            role: seat.role,
-                            verbose: self.verbose,
-                            claim,
-                        },
+                        self.join_as(&session, seat.role, claim),
                         self.conn.clone(),
                     )
                     .await

@@ -14,6 +14,18 @@ use splendor_rules::Action;
 use super::client::Client;
 
 impl Client {
+    /// How this connection joins a room for `session`: its name, whether a
+    /// program plays for it, and the connection's verbosity.
+    pub(super) fn join_as(&self, session: &Session, role: Role, claim: Option<u64>) -> JoinAs {
+        JoinAs {
+            name: session.name.clone(),
+            program: session.program,
+            role,
+            verbose: self.verbose,
+            claim,
+        }
+    }
+
     pub(super) async fn create(&mut self, create: Create, id: Option<RequestId>) {
         let Some(session) = self.require_session(&id) else {
             return;
@@ -89,13 +101,7 @@ impl Client {
             let joined = current
                 .join(
                     caller,
-                    JoinAs {
-                        name: session.name.clone(),
-                        program: session.program,
-                        role: join.role,
-                        verbose: self.verbose,
-                        claim: None,
-                    },
+                    self.join_as(&session, join.role, None),
                     self.conn.clone(),
                 )
                 .await;
@@ -129,13 +135,7 @@ impl Client {
             let joined = handle
                 .join(
                     self.caller(&session, id.clone()),
-                    JoinAs {
-                        name: session.name.clone(),
-                        program: session.program,
-                        role: join.role,
-                        verbose: self.verbose,
-                        claim: None,
-                    },
+                    self.join_as(&session, join.role, None),
                     self.conn.clone(),
                 )
                 .await;
@@ -254,13 +254,7 @@ impl Client {
         let joined = new
             .join(
                 self.caller(&session, None),
-                JoinAs {
-                    name: session.name.clone(),
-                    program: session.program,
-                    role: Role::Player,
-                    verbose: self.verbose,
-                    claim: None,
-                },
+                self.join_as(&session, Role::Player, None),
                 self.conn.clone(),
             )
             .await;
