@@ -95,6 +95,11 @@ async fn honest_players_are_never_refused_while_an_attack_meets_every_budget() {
             ("SPLENDOR_MAX_SESSIONS_PER_IP_PER_HOUR", "30"),
             ("SPLENDOR_MAX_ROOMS_PER_IP", "12"),
             ("SPLENDOR_MAX_BOT_TABLES_PER_IP", "1"),
+            // Refusals still wait, but a short run's attack must reach every
+            // budget in 30 s: at the default second, its churn (which waits
+            // for each refused handshake) made 23 rooms from 5 addresses and
+            // never met the rooms' budget.
+            ("SPLENDOR_REFUSAL_PAUSE_MS", "100"),
         ],
     )
     .await;
