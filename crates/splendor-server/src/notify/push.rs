@@ -246,11 +246,13 @@ pub(crate) async fn push(
     match sent {
         Ok(response) if response.status().is_success() => metrics.notice("pushed"),
         Ok(response) if matches!(response.status().as_u16(), 404 | 410) => {
-            // The browser unsubscribed, or its subscription expired.
-            metrics.notice("push_gone");
+            // The browser unsubscribed, or its subscription expired: it is
+            // forgotten first and counted after, so that whoever sees the
+            // count finds it gone.
             if let Err(e) = store.drop_push_endpoint(&browser.endpoint).await {
                 debug!(error = %e, "a gone push endpoint stays for now");
             }
+            metrics.notice("push_gone");
         }
         Ok(response) => {
             debug!(status = %response.status(), "a push service refused a push");
