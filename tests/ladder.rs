@@ -189,3 +189,62 @@ async fn r12_6_a_deserted_ladder_game_ends_and_frees_its_slots() {
     let board: Value = serde_json::from_str(&board).unwrap();
     assert_eq!(board["total"], 0, "{board}");
 }
+
+/// Issue 51, defect 6: a program whose token lived only in memory runs
+/// again under its name and with its owner's secret: it is the same
+/// program (session, player id, name), with a new token; another owner's
+/// secret, or none, still finds the name taken. Each token given this way
+/// replaces the one given before; the program's first token stays.
+#[tokio::test]
+async fn a_program_gets_its_name_back_with_its_owners_secret() {
+    let server = TestServer::start_with(config(2, 8)).await;
+    let hello = |owner: Option<&str>| {
+        let mut hello = json!({"type": "hello", "name": "Keeper", "bot": true});
+        if let Some(owner) = owner {
+            hello["owner"] = json!(owner);
+        }
+        hello
+    };
+    let mut first = TestClient::connect(&server, "keeper").await;
+    let welcome = first.request(hello(Some("keepers-secret"))).await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let (session, player_id) = (welcome["session"].clone(), welcome["player_id"].clone());
+    let first_token = welcome["token"].as_str().unwrap().to_owned();
+    drop(first);
+
+    // Run again without the token: the same program.
+    let mut again = TestClient::connect(&server, "keeper").await;
+    let back = again.request(hello(Some("keepers-secret"))).await;
+    assert_eq!(back["type"], "welcome", "{back}");
+    assert_eq!(back["resumed"], true, "{back}");
+    assert_eq!(back["session"], session);
+    assert_eq!(back["player_id"], player_id);
+    assert_eq!(back["name"], "Keeper");
+    let second_token = back["token"].as_str().unwrap().to_owned();
+    assert_ne!(second_token, first_token);
+    drop(again);
+
+    // Another owner, or none: the name is taken, as before.
+    for owner in [Some("someone-elses"), None] {
+        let mut other = TestClient::connect(&server, "other").await;
+        let refused = other.request(hello(owner)).await;
+        assert_eq!(refused["code"], "name_taken", "{owner:?}: {refused}");
+    }
+
+    // Once more: a third token; the second no longer opens the session,
+    // the first (the program's own) still does.
+    let mut third = TestClient::connect(&server, "keeper").await;
+    let back = third.request(hello(Some("keepers-secret"))).await;
+    assert_eq!(back["session"], session, "{back}");
+    drop(third);
+    let mut stale = TestClient::connect(&server, "keeper").await;
+    let refused = stale
+        .request(json!({"type": "hello", "token": second_token}))
+        .await;
+    assert_eq!(refused["code"], "invalid_token", "{refused}");
+    let mut own = TestClient::connect(&server, "keeper").await;
+    let welcome = own
+        .request(json!({"type": "hello", "token": first_token}))
+        .await;
+    assert_eq!(welcome["session"], session, "{welcome}");
+}

@@ -85,7 +85,7 @@ export interface BotOnline {
 /** What choose() returns to resign the game (R13). */
 export const RESIGN: 'resign';
 export function play(choose: (state: State) => Action | typeof RESIGN, options?: Options): Promise<Result>;
-export function run(choose: (state: State) => Action | typeof RESIGN, options?: Options): Promise<Result | null>;
+export function run(choose: (state: State) => Action | typeof RESIGN, options?: Options): Promise<Result>;
 export class KitError extends Error {}
 /** An invitation in My games (issue 25): join `room` to accept. */
 export interface Invitation {

@@ -539,8 +539,10 @@ function session(url, game) {
 
 /**
  * play() `games` times in a row (options.games or SPLENDOR_GAMES, default 1;
- * in quick play, each a new rated game), logging failures and exiting
- * non-zero on one: for scripts. Resolves with the last result.
+ * in quick play, each a new rated game): for scripts. Resolves with the last
+ * result; a failure (a declined challenge, a name taken, ...) is logged, sets
+ * the exit code to 1 and rejects with its KitError, as play() does and the
+ * Python kit's run() raises (issue 51: it resolved null).
  */
 async function run(choose, options = {}) {
   const ladder = Number(options.ladder || process.env.SPLENDOR_LADDER || 0) || null;
@@ -558,6 +560,7 @@ async function run(choose, options = {}) {
   } catch (e) {
     console.error(`splendor-kit: ${e.message}`);
     process.exitCode = 1;
+    throw e;
   }
   return result;
 }

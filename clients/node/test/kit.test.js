@@ -504,13 +504,22 @@ test('a kit bot takes challenges, declines one with a reason and plays the one i
       url: server.url, name: 'hasty', log: () => {}, onFrame: check,
       create: { seats: 2, clock: { initial_s: 30, increment_s: 0 }, invite: [target] },
     }), /waiter .*declined the challenge: too_fast/);
+    // Issue 51, defect 3: run() rejects with the same KitError (it
+    // resolved null), and sets the exit code for scripts.
+    const before = process.exitCode;
+    await assert.rejects(kit.run((s) => s.legal_actions[0], {
+      url: server.url, name: 'hasty-run', log: () => {},
+      create: { seats: 2, clock: { initial_s: 30, increment_s: 0 }, invite: [target] },
+    }), (e) => e instanceof kit.KitError && /declined the challenge: too_fast/.test(e.message));
+    assert.equal(process.exitCode, 1);
+    process.exitCode = before;
     const challenger = await kit.play(buying((pool) => pool[pool.length - 1]), {
       url: server.url, name: 'patient', log: () => {}, onFrame: check,
       create: { seats: 2, clock: { initial_s: 600, increment_s: 5 }, invite: [target] },
     });
     const accepted = await waiting;
     assert.equal(challenger.game, accepted.game);
-    assert.deepEqual(seen.map((c) => c.from.name), ['hasty', 'patient']);
+    assert.deepEqual(seen.map((c) => c.from.name), ['hasty', 'hasty-run', 'patient']);
   } finally {
     server.stop();
   }

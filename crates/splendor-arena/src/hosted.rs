@@ -35,14 +35,31 @@ const EXIT_TIME: Duration = Duration::from_secs(3);
 /// that take and give back tokens forever would stall the series).
 const MAX_ACTIONS: u64 = 5_000;
 
-/// Ends a program's whole process group (the shell and what it started).
-fn kill_group(child: &Child) {
-    if let Some(pid) = child.id() {
-        // SAFETY: killpg only sends a signal to the group the arena made
-        // for this program (`process_group(0)` at spawn).
-        unsafe {
-            libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+/// A program started for a game, in a process group of its own (the
+/// shell and everything it started): the group ends with it, whether the
+/// game ended, the series failed, or the arena was stopped by SIGINT or
+/// SIGTERM (issue 51: programs were left running, reparented to PID 1).
+struct Program {
+    entrant: usize,
+    child: Child,
+}
+
+impl Program {
+    /// Ends the program's whole process group.
+    fn kill_group(&self) {
+        if let Some(pid) = self.child.id() {
+            // SAFETY: killpg only sends a signal to the group the arena
+            // made for this program (`process_group(0)` at spawn).
+            unsafe {
+                libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+            }
         }
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        self.kill_group();
     }
 }
 
@@ -55,7 +72,9 @@ struct Server {
 }
 
 impl Server {
-    async fn start(seed: u64) -> Result<Server, ArenaError> {
+    /// `deals`: the series' deals, dealt in the order rooms are created
+    /// (one room per game).
+    async fn start(seed: u64, deals: Vec<u64>) -> Result<Server, ArenaError> {
         let config = splendor_server::Config {
             database_url: Some(
                 "sqlite::memory:"
@@ -76,6 +95,8 @@ impl Server {
             max_rooms_per_ip: 0,
             max_sessions_per_ip_per_hour: 0,
             room_seed: Some(seed),
+            // Game k deals the series' deal k (mirrored: once per seating).
+            series_deals: Some(deals.into()),
             // Each game starts its programs anew, each a new session under
             // its entrant's name: those names repeat (issue 24).
             shared_program_names: true,
@@ -154,7 +175,8 @@ pub async fn play_series(
     config: &SeriesConfig,
     mut progress: impl FnMut(u32, u32),
 ) -> Result<(Vec<GameRecord>, Option<String>), ArenaError> {
-    let server = Server::start(config.seed).await?;
+    let deals = crate::series_deals(config).iter().map(|d| d.deal).collect();
+    let server = Server::start(config.seed, deals).await?;
     let mut games = Vec::with_capacity(config.games as usize);
     let mut in_a_row = vec![0u32; config.entrants.len()];
     for index in 0..config.games {
@@ -298,21 +320,22 @@ async fn play_game(
         move_us: vec![Vec::new(); seats.len()],
         end: None,
     };
-    let mut programs: Vec<(usize, Child)> = Vec::new();
+    let mut programs: Vec<Program> = Vec::new();
     let refused_before = server.refused().await;
     let outcome = run_game(server, config, &seats, &mut programs, &mut record).await;
     // Programs get a moment to end by themselves, then are stopped; a
     // program that failed before the end is recorded.
-    for (entrant, mut child) in programs {
-        if let Ok(Ok(status)) = timeout(EXIT_TIME, child.wait()).await
+    for mut program in programs {
+        let entrant = program.entrant;
+        if let Ok(Ok(status)) = timeout(EXIT_TIME, program.child.wait()).await
             && !status.success()
         {
             let text = crash_text(config, index, entrant, &status.to_string());
             record.troubles.push((entrant, Trouble::Crashed(text)));
         }
         // Whatever the program left running goes with it.
-        kill_group(&child);
-        let _ = child.kill().await;
+        program.kill_group();
+        let _ = program.child.kill().await;
     }
     let game = match outcome {
         Ok(game) => game,
@@ -377,7 +400,7 @@ async fn run_game(
     server: &Server,
     config: &SeriesConfig,
     seats: &[usize],
-    programs: &mut Vec<(usize, Child)>,
+    programs: &mut Vec<Program>,
     record: &mut GameRecord,
 ) -> Result<Option<String>, String> {
     let mut host = Host::connect(&server.ws_url()).await?;
@@ -412,7 +435,17 @@ async fn run_game(
                     }
                     None => (Stdio::null(), Stdio::null()),
                 };
-                let mut child = Command::new("sh")
+                let mut command_line = Command::new("sh");
+                // SAFETY: prctl is async-signal-safe. The shell (and the
+                // program it execs) gets SIGKILL if the arena dies without
+                // a chance to end its groups (kill -9).
+                unsafe {
+                    command_line.pre_exec(|| {
+                        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                        Ok(())
+                    });
+                }
+                let child = command_line
                     .arg("-c")
                     .arg(command)
                     .env(crate::ENV_URL, server.ws_url())
@@ -425,17 +458,18 @@ async fn run_game(
                     .kill_on_drop(true)
                     .spawn()
                     .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+                let mut program = Program { entrant: e, child };
                 // Seated, or ended before that (a crash), or out of time.
                 let seated = tokio::select! {
                     seated = host.until(|m| seat_taken(m, seat), JOIN_TIME) => seated.is_ok(),
-                    status = child.wait() => {
+                    status = program.child.wait() => {
                         let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
                         let text = crash_text(config, record.index, e, &status);
                         record.troubles.push((e, Trouble::Crashed(text)));
                         return Err(format!("{} ended before taking its seat ({status})", entrant.name));
                     }
                 };
-                programs.push((e, child));
+                programs.push(program);
                 if !seated {
                     record.troubles.push((e, Trouble::DidNotJoin));
                     return Err(format!(

@@ -279,6 +279,52 @@ pub async fn run_series(
     Ok(report)
 }
 
+/// What game `index` is dealt, drawn from the series' stream before any
+/// game is played: the same series whatever the order games end in, and
+/// the same deals whether programs play (on the embedded server, which
+/// deals them in its rooms' order) or built-in levels only.
+pub(crate) struct Deal {
+    /// R2.5's seed of the game's shuffles.
+    pub(crate) deal: u64,
+    /// The replay's commitment salt (a local series').
+    pub(crate) salt: splendor_replay::Salt,
+    /// The game's id (a local series').
+    pub(crate) id: [u8; 16],
+}
+
+/// Every game's deal: mirrored, one deal per rotation of the seats (each
+/// entrant is dealt the same cards from each seat).
+pub(crate) fn series_deals(config: &SeriesConfig) -> Vec<Deal> {
+    use rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(config.seed);
+    let per_deal = if config.mirror {
+        config.entrants.len() as u32
+    } else {
+        1
+    };
+    let mut deals: Vec<Deal> = Vec::with_capacity(config.games as usize);
+    for index in 0..config.games {
+        // Every game draws the same amount from the series' stream, so
+        // game k is the same whatever happened in the games before it.
+        let deal = rng.next_u64();
+        let mut salt = [0u8; 32];
+        rng.fill_bytes(&mut salt);
+        let mut id = [0u8; 16];
+        rng.fill_bytes(&mut id);
+        let deal = if index % per_deal == 0 {
+            deal
+        } else {
+            deals[(index - index % per_deal) as usize].deal
+        };
+        deals.push(Deal {
+            deal,
+            salt: splendor_replay::Salt(salt),
+            id,
+        });
+    }
+    deals
+}
+
 /// Who sits where in game `index`: the entrants rotated by the game's
 /// number, so that each takes each seat (and plays first) in turn.
 pub fn seating(entrants: usize, index: u32) -> Vec<usize> {

@@ -4,24 +4,14 @@
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
 use splendor_ai::think;
 use splendor_replay::{By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed};
 use splendor_rules::{Game, Options, Viewer};
 
-use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, Trouble, seating};
+use crate::{ArenaError, EntrantKind, GameRecord, SeriesConfig, Trouble, seating, series_deals};
 
 /// A game that has not ended after this many actions is a bug of ours.
 const MAX_MOVES: u32 = 5_000;
-
-/// What game `index` is dealt, drawn from the series' stream before any
-/// game is played: the same series whatever the order games end in.
-struct Deal {
-    deal: u64,
-    salt: Salt,
-    id: [u8; 16],
-}
 
 /// Plays every game of `config`, `config.jobs` at a time; the records in
 /// the games' order.
@@ -29,34 +19,7 @@ pub fn play_series(
     config: &SeriesConfig,
     progress: &mut (impl FnMut(u32, u32) + Send),
 ) -> Result<Vec<GameRecord>, ArenaError> {
-    let mut rng = ChaCha20Rng::seed_from_u64(config.seed);
-    // Mirrored: one deal per rotation of the seats (each entrant deals
-    // the same cards from each seat).
-    let per_deal = if config.mirror {
-        config.entrants.len() as u32
-    } else {
-        1
-    };
-    let mut deals: Vec<Deal> = Vec::with_capacity(config.games as usize);
-    for index in 0..config.games {
-        // Every game draws the same amount from the series' stream, so
-        // game k is the same whatever happened in the games before it.
-        let deal = rng.next_u64();
-        let mut salt = [0u8; 32];
-        rng.fill_bytes(&mut salt);
-        let mut id = [0u8; 16];
-        rng.fill_bytes(&mut id);
-        let deal = if index % per_deal == 0 {
-            deal
-        } else {
-            deals[(index - index % per_deal) as usize].deal
-        };
-        deals.push(Deal {
-            deal,
-            salt: Salt(salt),
-            id,
-        });
-    }
+    let deals = series_deals(config);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::Mutex::new((0u32, &mut *progress));
     let results: std::sync::Mutex<Vec<Option<Result<GameRecord, ArenaError>>>> =

@@ -143,7 +143,28 @@ fn main() -> ExitCode {
             let _ = std::io::stderr().flush();
         }
     };
-    match runtime.block_on(run_series(&config, progress)) {
+    let with_programs = config.entrants.iter().any(Entrant::is_program);
+    let outcome = runtime.block_on(async {
+        if !with_programs {
+            // A series of built-in levels runs on this thread: a signal
+            // ends it as it would any program.
+            return Some(run_series(&config, progress).await);
+        }
+        // Issue 51: SIGINT or SIGTERM drops the series, and with it every
+        // program's process group (`hosted::Program`), before the arena
+        // exits: none is left running.
+        tokio::select! {
+            outcome = run_series(&config, progress) => Some(outcome),
+            signal = stop_signal() => {
+                eprintln!("\nsplendor-arena: {signal}: the series and its programs are stopped");
+                None
+            }
+        }
+    });
+    let Some(outcome) = outcome else {
+        return ExitCode::from(130);
+    };
+    match outcome {
         Ok(report) => {
             print!("{}", report.table());
             if let Some(path) = &args.json {
@@ -214,6 +235,23 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => fail(&e.to_string()),
+    }
+}
+
+/// The first SIGINT or SIGTERM, by name.
+async fn stop_signal() -> &'static str {
+    use tokio::signal::unix::{SignalKind, signal};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut int), Ok(mut term)) => tokio::select! {
+            _ = int.recv() => "interrupted (SIGINT)",
+            _ = term.recv() => "terminated (SIGTERM)",
+        },
+        // No handler: the default action (the arena ends, and the shells
+        // die with it: PR_SET_PDEATHSIG) stays.
+        _ => std::future::pending().await,
     }
 }
 

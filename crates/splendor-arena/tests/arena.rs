@@ -306,7 +306,8 @@ async fn a_program_plays_on_the_embedded_server_and_its_games_verify() {
         budget: splendor_ai::Budget::STRONG,
         move_limit: std::time::Duration::from_secs(10),
         replays: Some(dir.path().to_path_buf()),
-        mirror: false,
+        // Issue 51, defect 1: mirrored with a program as between levels.
+        mirror: true,
         jobs: 1,
         max_crashes: 0,
     };
@@ -323,6 +324,22 @@ async fn a_program_plays_on_the_embedded_server_and_its_games_verify() {
     assert_eq!(report.games[0].seats, vec![0, 1]);
     assert_eq!(report.games[1].seats, vec![1, 0]);
     assert_eq!(report.standings[1].games, 2);
+    // Issue 51, defect 1: the two seatings of a mirrored pair are dealt
+    // the same cards, and the very deal a series of built-in levels of
+    // the same seed plays.
+    let deal = report.games[0].deal.expect("the replay's deal");
+    assert_eq!(report.games[1].deal, Some(deal), "mirrored");
+    let built_in = SeriesConfig {
+        entrants: vec![
+            Entrant::built_in("greedy").unwrap(),
+            Entrant::built_in("random").unwrap(),
+        ],
+        replays: None,
+        ..config
+    };
+    let local = run_series(&built_in, |_, _| {}).await.unwrap();
+    assert_eq!(local.games[0].deal, Some(deal));
+    assert_eq!(local.games[1].deal, Some(deal));
 }
 
 /// Issue 24, defect 4: when the strong level's time cap stops searches the
@@ -384,4 +401,73 @@ fn a_time_capped_series_is_reported_and_without_the_cap_a_seed_replays() {
             .join("\n")
     };
     assert_eq!(table(&first), table(&second));
+}
+
+/// Issue 51, defect 4: a program entrant dies with the arena. The program
+/// here starts a child of its own (a grandchild of the arena) and tells
+/// its pid through a FIFO; the arena is stopped by SIGTERM, then by SIGINT,
+/// while it waits for the program to take its seat; the grandchild must be
+/// gone, not left running under PID 1.
+#[test]
+fn stopping_the_arena_stops_its_programs_and_what_they_started() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pid");
+        let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a plain mkfifo of a path in the test's own folder.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+        let command = format!(
+            "stay=sleep 1000 & echo $! > {}; wait",
+            fifo.to_str().unwrap()
+        );
+        let arena = Command::new(env!("CARGO_BIN_EXE_splendor-arena"))
+            .args(["greedy", "--bot", &command, "--games", "1", "--no-replays"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The grandchild's pid, once the program runs (the read waits for
+        // the program to open the FIFO; a thread bounds the wait).
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = fifo.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(std::fs::read_to_string(reader));
+        });
+        let text = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the program started")
+            .unwrap();
+        let grandchild: libc::pid_t = text.trim().parse().unwrap();
+        assert!(alive(grandchild), "the program's child runs");
+        // SAFETY: a signal to the arena this test started.
+        unsafe { libc::kill(arena.id() as libc::pid_t, signal) };
+        let out = arena.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        assert!(
+            err.contains("the series and its programs are stopped"),
+            "{err}"
+        );
+        // The group was killed before the arena exited; the kernel takes
+        // a moment to reap an orphan, so its end is awaited (bounded).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while alive(grandchild) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "pid {grandchild} outlived the arena ({signal})"
+            );
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Whether a process runs (exists and is not a zombie).
+fn alive(pid: libc::pid_t) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            !state.starts_with('Z') && !state.starts_with('X')
+        }
+    }
 }

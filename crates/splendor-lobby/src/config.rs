@@ -70,6 +70,13 @@ pub struct LobbyConfig {
     /// for the arena's reproducible series only. A public server must
     /// leave it `None`: seeds would be predictable.
     pub room_seed: Option<u64>,
+    /// The deals (R2.5's seeds) of the first games of the rooms `create`
+    /// makes, in order: the arena's series, so that a mirrored series with
+    /// a program deals each deal once per seating, as a series of built-in
+    /// levels does. Rooms past the list, rematches and quick play draw
+    /// theirs. For the arena's embedded server only: a public server
+    /// leaves it `None`.
+    pub series_deals: Option<std::sync::Arc<[u64]>>,
     /// R12.2's shortest grace of a marked or away seat: 10 seconds. Only
     /// tests lower it (a game whose player is away plays out in moments).
     pub min_grace: Duration,
@@ -111,6 +118,7 @@ impl Default for LobbyConfig {
             bots_only_think_percent: 25,
             turn_clock: None,
             room_seed: None,
+            series_deals: None,
             min_grace: splendor_room::config::MIN_GRACE,
             deserted_after: splendor_room::config::DESERTED_AFTER,
             min_per_move: splendor_room::MIN_PER_MOVE,

@@ -163,6 +163,9 @@ pub struct RoomCore {
     /// A quick-play room: its seats were filled by the queue and the
     /// gateway starts it (`Request::StartMatch`), no host does.
     pub(crate) matched: bool,
+    /// The first game's deal when it was chosen (the arena's series,
+    /// [`RoomSetup::deal`](crate::RoomSetup::deal)); taken at its start.
+    pub(crate) first_deal: Option<u64>,
 }
 
 impl RoomCore {
@@ -212,6 +215,7 @@ impl RoomCore {
             social: Social::starting_lines_at(first_line(&rng_seed)),
             rated: false,
             matched: false,
+            first_deal: None,
         };
         core.summary = core.current_summary();
         core

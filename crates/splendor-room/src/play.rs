@@ -49,7 +49,9 @@ impl RoomCore {
         if seated < 2 {
             return Err(RoomError::NotEnoughPlayers);
         }
-        let seed = self.random_u64();
+        // R2.5: the deal drawn from the room's RNG, or the arena's.
+        let drawn = self.random_u64();
+        let seed = self.first_deal.take().unwrap_or(drawn);
         // R2.4: in join order the first to join plays first; in a random
         // order the first seat is drawn from the seed too.
         let options = Options {

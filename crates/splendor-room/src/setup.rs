@@ -49,6 +49,10 @@ pub struct RoomSetup {
     pub rated: bool,
     /// Filled by the quick-play queue; started by `Request::StartMatch`.
     pub matched: bool,
+    /// The first game's deal (R2.5's seed), chosen by the arena's series so
+    /// that a mirrored deal is played once per seating; `None` draws it
+    /// from the room's RNG, as every public room does.
+    pub deal: Option<u64>,
     /// The room's settings.
     pub config: RoomConfig,
 }
@@ -93,6 +97,7 @@ impl RoomCore {
         core.clock = setup.clock;
         core.rated = setup.rated;
         core.matched = setup.matched;
+        core.first_deal = setup.deal;
         info!(
             listed = core.listed,
             rated = core.rated,

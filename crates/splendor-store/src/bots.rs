@@ -130,6 +130,12 @@ impl Store {
         dispatch!(&self.inner.pool, pool, q => q::set_program_owner(pool, session.0, owner, client).await)
     }
 
+    /// Program `session`'s owner as kept ([`owner_digest`] of its secret),
+    /// if it gave one.
+    pub async fn program_owner(&self, session: SessionId) -> Result<Option<String>, StoreError> {
+        dispatch!(&self.inner.pool, pool, q => q::program_owner(pool, session.0).await)
+    }
+
     /// Puts program `session` in the programs' queue for games of
     /// `players`, only if its owner's and its address's loads ([`Store::ladder_load`])
     /// are under `(per_owner, per_address)`, counted and inserted at once

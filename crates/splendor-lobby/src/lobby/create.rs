@@ -65,6 +65,8 @@ struct NewRoom {
     /// The host keeps the role while away (a rematch room, started at once).
     fixed_host: bool,
     rated: bool,
+    /// The first game's deal, chosen (the arena's series); else drawn.
+    deal: Option<u64>,
     /// Filled by the quick-play queue, started by the gateway.
     matched: bool,
 }
@@ -143,8 +145,17 @@ impl Lobby {
             fixed_host: false,
             rated,
             matched: false,
+            deal: self.next_series_deal(),
         })
         .await
+    }
+
+    /// The next deal of the arena's series ([`crate::LobbyConfig::series_deals`]),
+    /// if it gave them: the k-th room created plays the k-th deal.
+    fn next_series_deal(&self) -> Option<u64> {
+        let deals = self.inner.config.series_deals.as_ref()?;
+        let k = self.inner.next_series_deal.fetch_add(1, Ordering::Relaxed);
+        deals.get(k).copied()
     }
 
     /// Makes the room of an agreed rematch: `host` (who accepted last)
@@ -177,6 +188,7 @@ impl Lobby {
                 fixed_host: true,
                 rated: plan.rated,
                 matched: false,
+                deal: None,
             })
             .await?;
         let seat = RoomSeat {
@@ -245,6 +257,7 @@ impl Lobby {
                 fixed_host: true,
                 rated,
                 matched: true,
+                deal: None,
             })
             .await?;
         let seat = RoomSeat {
@@ -421,6 +434,7 @@ impl Lobby {
                     fixed_host: create.fixed_host,
                     rated: create.rated,
                     matched: create.matched,
+                    deal: create.deal,
                     clock: create.clock,
                     config: splendor_room::RoomConfig {
                         // Kept with its game if it parks (issue 45).

@@ -92,6 +92,8 @@ pub(crate) struct LobbyInner {
     /// Set when the lobby drains: the sweeper loads nothing more.
     pub(crate) stopping: std::sync::atomic::AtomicBool,
     next_instance: AtomicU64,
+    /// The next of [`LobbyConfig::series_deals`] to deal.
+    pub(crate) next_series_deal: std::sync::atomic::AtomicUsize,
     stats: Arc<Stats>,
     /// The connections waiting for games formed or agreed here.
     waiters: crate::waiters::Waiters,
@@ -175,6 +177,7 @@ impl Lobby {
                 started_at: splendor_store::unix_millis_now(),
                 stopping: std::sync::atomic::AtomicBool::new(false),
                 next_instance: AtomicU64::new(1),
+                next_series_deal: std::sync::atomic::AtomicUsize::new(0),
                 stats: Arc::new(Stats::new(
                     ThinkPool::new(config.think_threads, config.strong_budget)
                         .with_bots_share(config.bots_only_think_percent),

@@ -148,6 +148,7 @@ impl Sim {
             fixed_host: false,
             rated: false,
             matched: false,
+            deal: None,
             config,
         };
         let mut sim = Sim {

@@ -94,6 +94,7 @@ impl Default for Config {
             min_grace: None,
             deserted_after: None,
             room_seed: None,
+            series_deals: None,
         }
     }
 }

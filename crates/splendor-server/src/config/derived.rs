@@ -57,6 +57,7 @@ impl Config {
             },
             turn_clock: self.turn_clock,
             room_seed: self.room_seed,
+            series_deals: self.series_deals.clone(),
             min_grace: self.min_grace.unwrap_or(LobbyConfig::default().min_grace),
             deserted_after: self
                 .deserted_after

@@ -614,6 +614,10 @@ pub struct Config {
     /// RNG, for a reproducible series (`LobbyConfig::room_seed`).
     #[arg(skip)]
     pub room_seed: Option<u64>,
+    /// Not a command-line setting: the arena's deals, in the order its
+    /// rooms are created (`LobbyConfig::series_deals`).
+    #[arg(skip)]
+    pub series_deals: Option<std::sync::Arc<[u64]>>,
 }
 
 #[cfg(test)]

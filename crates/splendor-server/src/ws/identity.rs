@@ -105,8 +105,16 @@ impl Client {
                 return self.refuse_banned(&ban, id);
             }
         }
+        // Issue 51: a program without its token, named as one of its
+        // owner's programs and with the same owner secret, is that program.
+        let reclaimed = match (&hello.token, &name) {
+            (None, Some(name)) if hello.bot => {
+                self.reclaim_program(name, hello.owner.as_deref()).await
+            }
+            _ => None,
+        };
         let sessions = self.state.sessions();
-        let (session, token, resumed) = match (hello.token, name) {
+        let (session, token, resumed) = match (hello.token.or(reclaimed), name) {
             (Some(token), name) => match sessions.resume(&token).await {
                 Ok(Some(mut session)) => {
                     // A banned session, name or address is refused before

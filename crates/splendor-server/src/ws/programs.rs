@@ -9,6 +9,10 @@ use tracing::warn;
 
 use super::client::Client;
 
+/// The label of the token a program got back by its owner's secret
+/// (`Client::reclaim_program`), as the devices list shows it.
+const RECLAIMED_LABEL: &str = "program, by its owner's secret";
+
 impl Client {
     /// Whether a new program session may take `name`: no other program
     /// holds it. Refuses the `hello` (`name_taken`) when one does. A store
@@ -61,6 +65,62 @@ impl Client {
             Err(e) => {
                 warn!(error = %e, "a program's name cannot be claimed");
                 true
+            }
+        }
+    }
+
+    /// Issue 51: a program that says hello without a token, under the
+    /// name a program of its owner holds and with the same owner secret,
+    /// gets that program back: a new token of its session (its name,
+    /// rating and games), so that a program whose token lived only in
+    /// memory is itself again when it runs again. The token given this way
+    /// before is revoked (one such token per program); the session's other
+    /// tokens stay. `None` (a new session, or `name_taken`) otherwise.
+    pub(super) async fn reclaim_program(&self, name: &str, owner: Option<&str>) -> Option<String> {
+        let owner = owner?;
+        let store = self.state.store()?;
+        if self.state.config().shared_program_names {
+            return None;
+        }
+        let holder = store.bot_name_holder(name).await.ok()??;
+        let kept = store.program_owner(holder).await.ok()??;
+        let given = splendor_store::owner_digest(owner);
+        // Compared without an early exit: the time says nothing of where
+        // two digests differ.
+        let same = kept.len() == given.len()
+            && kept
+                .bytes()
+                .zip(given.bytes())
+                .fold(0u8, |d, (a, b)| d | (a ^ b))
+                == 0;
+        if !same {
+            return None;
+        }
+        match store.devices(holder).await {
+            Ok(devices) => {
+                for device in devices
+                    .iter()
+                    .filter(|d| !d.first && d.label == RECLAIMED_LABEL)
+                {
+                    if let Err(e) = store.revoke_device(holder, &device.id).await {
+                        warn!(error = %e, "a reclaimed program's old token cannot be revoked");
+                        return None;
+                    }
+                }
+            }
+            Err(e) => {
+                warn!(error = %e, "a program's tokens cannot be listed");
+                return None;
+            }
+        }
+        match store
+            .add_device(holder, RECLAIMED_LABEL, unix_millis_now())
+            .await
+        {
+            Ok(token) => Some(token.into_string()),
+            Err(e) => {
+                warn!(error = %e, "a reclaimed program's token cannot be made");
+                None
             }
         }
     }

@@ -188,6 +188,20 @@ pub(crate) async fn set_program_owner(
     Ok(())
 }
 
+/// A program's owner digest, if it has one (and the session exists).
+pub(crate) async fn program_owner(
+    pool: &Pool<Db>,
+    session: Uuid,
+) -> Result<Option<String>, StoreError> {
+    let owner: Option<Option<String>> =
+        sqlx::query_scalar("SELECT owner FROM sessions WHERE id = $1")
+            .bind(session)
+            .fetch_optional(pool)
+            .await
+            .map_err(|e| classify(BACKEND, e))?;
+    Ok(owner.flatten())
+}
+
 /// The rated games programs play now, or wait in the queue for, that
 /// count against `session`'s caps: those of its owner (or of the session
 /// alone, without one), and those of programs from its address.

@@ -232,6 +232,7 @@ impl Table {
             fixed_host: false,
             rated: rest.contains(&"rated"),
             matched: false,
+            deal: None,
             role: if rest.contains(&"watching") {
                 Role::Spectator
             } else {
