@@ -149,6 +149,8 @@ async fn r12_6_a_rated_game_nobody_in_play_is_connected_to_ends_deserted_and_unr
     let (summary, replay) = stored(&server, &game).await;
     assert_eq!(summary["end"], "deserted", "{summary}");
     assert_eq!(replay.result.end(), splendor_rules::End::Deserted);
+    // Created rated, ended unrated (issue 51: the list says which).
+    assert_eq!(summary["rated"], false, "{summary}");
     assert_eq!(replay.actions.len(), 1);
     // Unrated: nobody has a rating.
     let (_, board) = server.http_get("/api/leaderboard?kind=humans").await;

@@ -104,6 +104,14 @@ async fn a_program_is_marked_in_seats_the_room_list_the_games_list_and_the_repla
         seats[1..].iter().all(|s| s.get("program_bot").is_none()),
         "{entry}"
     );
+    // Issue 51: the program's seat names its player id (the built-in
+    // bots have none), and the game says whether it was rated.
+    assert_eq!(seats[0]["player_id"], welcome.player_id.as_str(), "{entry}");
+    assert!(
+        seats[1..].iter().all(|s| s.get("player_id").is_none()),
+        "{entry}"
+    );
+    assert_eq!(entry["rated"], false, "{entry}");
     let (status, body) = server.http_get(&format!("/api/games/{game}/replay")).await;
     assert_eq!(status, 200, "{body}");
     let replay: Value = serde_json::from_str(&body).unwrap();

@@ -293,8 +293,11 @@ class KitTest(unittest.TestCase):
         each refusal names a message the kit sent and the wait, the kit
         sends it again after the wait and spaces its messages out, so it is
         refused a few times only and never closed (4003)."""
-        with Server(SPLENDOR_MAX_MESSAGES_PER_SECOND="5", SPLENDOR_MESSAGE_BURST="5") as server:
+        with Server(SPLENDOR_MAX_MESSAGES_PER_SECOND="5", SPLENDOR_MESSAGE_BURST="5") as server, \
+                self.assertLogs("splendor_kit", level="WARNING") as logs:
             (a, b), frames = quick_play_pair(server.url, timeout=120)
+        # Issue 51: each slowdown is a WARNING its author sees.
+        self.assertTrue(any("rate_limited" in line for line in logs.output), logs.output)
         self.assertEqual(a.ranking, b.ranking, "both played the same game to the end")
         check = frame_checker()
         for got in frames.values():

@@ -138,13 +138,26 @@ struct RankJson {
     rank: u8,
 }
 
+/// A seat of a finished game: the replay's seat and, for a person or a
+/// program (not a built-in bot), the player's public id (issue 51: bot
+/// authors follow other bots by it).
+#[derive(Serialize)]
+struct SeatJson {
+    #[serde(flatten)]
+    seat: SeatName,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player_id: Option<String>,
+}
+
 /// A finished game in the list, and the start of its own summary.
 #[derive(Serialize)]
 struct GameSummaryJson {
     id: String,
     room: String,
     players: u8,
-    seats: Vec<SeatName>,
+    seats: Vec<SeatJson>,
+    /// The game counted for the ratings.
+    rated: bool,
     /// Unix milliseconds.
     started_at: i64,
     /// Unix milliseconds.
@@ -191,15 +204,29 @@ pub(crate) struct ListQuery {
     player: Option<String>,
 }
 
-fn summary(
+/// What a summary is made of, from a page of the list or a stored game.
+struct SummaryOf<'a> {
     id: Uuid,
-    room: &str,
+    room: &'a str,
     players: u8,
-    seats: &[SeatRecord],
+    seats: &'a [SeatRecord],
     started_at: i64,
     finished_at: i64,
-    result_json: &str,
-) -> Result<GameSummaryJson, ApiError> {
+    result_json: &'a str,
+    rated: bool,
+}
+
+fn summary(game: SummaryOf<'_>) -> Result<GameSummaryJson, ApiError> {
+    let SummaryOf {
+        id,
+        room,
+        players,
+        seats,
+        started_at,
+        finished_at,
+        result_json,
+        rated,
+    } = game;
     let id = GameId(id).to_string();
     let result: GameResult = parse_result_json(result_json).map_err(|e| {
         error!(game = %id, error = %e, "a stored result does not read");
@@ -218,13 +245,20 @@ fn summary(
         players,
         seats: seats
             .iter()
-            .map(|s| SeatName {
-                seat: s.seat,
-                name: s.name.clone(),
-                bot: s.bot.clone(),
-                program_bot: s.program,
+            .map(|s| SeatJson {
+                seat: SeatName {
+                    seat: s.seat,
+                    name: s.name.clone(),
+                    bot: s.bot.clone(),
+                    program_bot: s.program,
+                },
+                player_id: s
+                    .bot
+                    .is_none()
+                    .then(|| splendor_store::player_id(s.session_id)),
             })
             .collect(),
+        rated,
         started_at,
         finished_at,
         ranking: result
@@ -328,15 +362,16 @@ pub(crate) async fn list(
     let games = page
         .iter()
         .map(|g| {
-            summary(
-                g.id,
-                &g.room_code,
-                g.players,
-                &g.seats,
-                g.created_at,
-                g.finished_at,
-                &g.result_json,
-            )
+            summary(SummaryOf {
+                id: g.id,
+                room: &g.room_code,
+                players: g.players,
+                seats: &g.seats,
+                started_at: g.created_at,
+                finished_at: g.finished_at,
+                result_json: &g.result_json,
+                rated: g.rated,
+            })
         })
         .collect::<Result<_, _>>()?;
     Ok(Json(GameListJson { games, next }))
@@ -378,15 +413,16 @@ pub(crate) async fn detail(
         return Err(ApiError::internal());
     };
     let detail = GameDetailJson {
-        summary: summary(
-            game.id,
-            &game.room_code,
-            game.players,
-            &game.seats,
-            game.created_at,
-            finished.finished_at,
-            &finished.result_json,
-        )?,
+        summary: summary(SummaryOf {
+            id: game.id,
+            room: &game.room_code,
+            players: game.players,
+            seats: &game.seats,
+            started_at: game.created_at,
+            finished_at: finished.finished_at,
+            result_json: &finished.result_json,
+            rated: game.rated,
+        })?,
         actions: game.actions.len(),
         commitment: game.commitment.clone(),
         seed: Seed(game.seed),

@@ -220,6 +220,9 @@ pub struct GameSummary {
     pub finished_at: UnixMillis,
     /// The result and ranking JSON text.
     pub result_json: String,
+    /// The game counted for the ratings (false once it was unrated: R13.4,
+    /// R12.6, the operators).
+    pub rated: bool,
 }
 
 impl GameSummary {

@@ -95,7 +95,8 @@ class Pacer:
     def rate_limited(self, msg: Dict[str, Any]) -> None:
         """The server did not handle a message: it was over the message rate.
         Wait what the server says, send that message again (or `sync` if it
-        cannot be told which), and space messages out from now on."""
+        cannot be told which), and space messages out from now on. Logged at
+        WARNING (issue 51): the bot is slowed, which its author should see."""
         self.refusals += 1
         loop = asyncio.get_running_loop()
         now = loop.time()
@@ -111,8 +112,8 @@ class Pacer:
         self.send_at = max(self.send_at, now + wait)
         if refused is not None:
             message = refused[0]
-            log.info("rate_limited: sending %s %s again in %d ms", message["type"], message["id"], wait * 1000)
+            log.warning("rate_limited: sending %s %s again in %d ms", message["type"], message["id"], wait * 1000)
             self.queue_message(message)
         else:
-            log.info("rate_limited (%s); asking for the state again in %d ms", msg.get("message"), wait * 1000)
+            log.warning("rate_limited (%s); asking for the state again in %d ms", msg.get("message"), wait * 1000)
             self.resync()

@@ -293,7 +293,7 @@ pub(crate) async fn list_finished(
     limit: u32,
     player: Option<&str>,
 ) -> Result<Vec<GameSummary>, StoreError> {
-    let columns = "id, room_code, players, created_at, finished_at, result_json";
+    let columns = "id, room_code, players, created_at, finished_at, result_json, rated";
     // Issue 24: one player's games, by the player_id of a seat's session.
     let of_player = |n: usize| {
         if player.is_some() {
@@ -347,6 +347,7 @@ pub(crate) async fn list_finished(
             created_at: get(row, "created_at")?,
             finished_at: get(row, "finished_at")?,
             result_json: get(row, "result_json")?,
+            rated: get(row, "rated")?,
         });
     }
     if summaries.is_empty() {
