@@ -402,7 +402,37 @@ const STEPS = [
       assert.equal(await page.locator(SEL.replayStep).inputValue(), String(n - 1), 'the marked move\'s position');
       const line = await page.locator(SEL.analysisMove).textContent();
       assert.ok(line.startsWith(`Move ${n}:`), line);
+      // Issue 50: the position is said to be the one after move n - 1
+      // (it read "Move 4 of 62" for move 5).
+      const label = await page.locator('#step-label').textContent();
+      assert.equal(label, n === 1 ? `Before the first move (${run.shared.moves} in all)` : `After move ${n - 1} of ${run.shared.moves}`);
     }
+    // Issue 50: the chart has axes (the chances at 0, 50 and 100%, the
+    // moves every ten), and the page says what accuracy and marks mean.
+    assert.ok(await page.locator(`${SEL.analysisChart} text.tick`).count() >= 5, 'the chart\'s axes are labelled');
+    assert.match(await page.locator('#analysis-explain').textContent(), /Accuracy.*inaccuracy.*mistake.*blunder/);
+    // Issue 50: every position's words in all four languages, no raw key
+    // (`analysis.mark.good` showed), and the accuracy in each language's
+    // numbers (99,2 % in French and German).
+    for (const lang of ['en', 'nl', 'fr', 'de']) {
+      await page.locator('#lang').selectOption(lang);
+      const raw = await page.evaluate((moves) => {
+        const found = [];
+        for (let s = 0; s <= moves; s += 1) {
+          go(s);
+          const text = `${document.getElementById('analysis-move').textContent} ${document.getElementById('step-label').textContent}`;
+          if (/\b(analysis|replay)[.-][a-zA-Z]/.test(text)) found.push(`${s}: ${text}`);
+        }
+        const panel = document.getElementById('analysis-body').textContent;
+        if (/\banalysis[.-][a-zA-Z]/.test(panel)) found.push(`panel: ${panel}`);
+        return found;
+      }, run.shared.moves);
+      assert.deepEqual(raw, [], `${lang}: raw keys`);
+      const accuracies = await page.locator(`${SEL.analysisFigures} td:nth-child(2)`).allTextContents();
+      const shape = { en: /^\d+(\.\d+)?%$/, nl: /^\d+(,\d+)?%$/, fr: /^\d+(,\d+)?\s%$/, de: /^\d+(,\d+)?\s%$/ }[lang];
+      for (const a of accuracies) assert.ok(a === '–' || shape.test(a), `${lang}: accuracy ${JSON.stringify(a)}`);
+    }
+    await page.locator('#lang').selectOption('en');
     // At phone width the chart shrinks with the page: nothing sticks out.
     const wide = page.viewportSize();
     await page.setViewportSize({ width: 390, height: 844 });
@@ -1164,6 +1194,11 @@ const STEPS = [
           kind = 'buy';
           await goTo(buyable);
           await press('Enter');
+          // Issue 50: the focus is on *Buy it*, not *Reserve it*, so that
+          // Enter-Enter buys the card the player can buy.
+          await page.waitForFunction(() => /^confirm-/.test((document.activeElement.dataset || {}).key || ''), null, { timeout: 3000 });
+          const focused = await page.evaluate(() => [document.activeElement.textContent, t('move.buy')]);
+          assert.equal(focused[0], focused[1], 'the focus is on Buy it');
           await confirm();
         } else if (tokens.length) {
           kind = 'take';

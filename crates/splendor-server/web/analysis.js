@@ -18,7 +18,9 @@ const A = {
 
 const SVG = 'http://www.w3.org/2000/svg';
 const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
-const CHART = { w: 600, h: 160, pad: 6 };
+// The drawing's size and its plot's margins: the chances' axis and its
+// labels on the left, the moves' axis and its labels below (issue 50).
+const CHART = { w: 600, h: 180, left: 40, right: 8, top: 14, bottom: 22 };
 
 function svg(tag, attrs, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -84,7 +86,7 @@ function renderAnalysis() {
     box.replaceChildren(...parts);
     return;
   }
-  box.replaceChildren(legend(), chart(), figures(), notable());
+  box.replaceChildren(legend(), chart(), figures(), explanation(), notable());
 }
 
 // Every seat's chance before each move, and the result at the end.
@@ -100,11 +102,39 @@ function legend() {
 }
 
 function xOf(i, n) {
-  return CHART.pad + (i * (CHART.w - 2 * CHART.pad)) / Math.max(1, n - 1);
+  return CHART.left + (i * (CHART.w - CHART.left - CHART.right)) / Math.max(1, n - 1);
 }
 
 function yOf(chance) {
-  return CHART.pad + (1 - chance) * (CHART.h - 2 * CHART.pad);
+  return CHART.top + (1 - chance) * (CHART.h - CHART.top - CHART.bottom);
+}
+
+// The axes: the chance to win at 0, 50 and 100% on the left, every tenth
+// move below (n positions: moves 0 to n - 1), each axis named.
+function axes(n) {
+  const parts = [];
+  const bottom = yOf(0);
+  parts.push(svg('line', { cls: 'axis', x1: CHART.left, x2: CHART.left, y1: yOf(1), y2: bottom }),
+    svg('line', { cls: 'axis', x1: CHART.left, x2: CHART.w - CHART.right, y1: bottom, y2: bottom }));
+  for (const chance of [0, 0.5, 1]) {
+    const label = svg('text', { cls: 'tick', x: CHART.left - 4, y: yOf(chance) + 4, 'text-anchor': 'end' });
+    label.textContent = t('analysis.percent', { n: chance * 100 });
+    parts.push(label);
+  }
+  const every = n > 120 ? 20 : 10;
+  for (let move = 0; move < n; move += every) {
+    const x = xOf(move, n);
+    parts.push(svg('line', { cls: 'axis', x1: x, x2: x, y1: bottom, y2: bottom + 3 }));
+    const label = svg('text', { cls: 'tick', x, y: bottom + 14, 'text-anchor': 'middle' });
+    label.textContent = String(move);
+    parts.push(label);
+  }
+  const xName = svg('text', { cls: 'tick axis-name', x: CHART.w - CHART.right, y: bottom - 4, 'text-anchor': 'end' });
+  xName.textContent = t('analysis.axisMove');
+  const yName = svg('text', { cls: 'tick axis-name', x: CHART.left + 4, y: CHART.top - 4 });
+  yName.textContent = t('analysis.axisChance');
+  parts.push(xName, yName);
+  return parts;
 }
 
 function chart() {
@@ -120,19 +150,19 @@ function chart() {
     cy: yOf(m.chances[m.seat] || 0).toFixed(1),
     r: m.mark === 'blunder' ? 5 : 4,
   }));
-  const cursor = svg('line', { id: 'chart-cursor', cls: 'cursor', x1: 0, x2: 0, y1: 0, y2: CHART.h });
-  const half = svg('line', { cls: 'half', x1: 0, x2: CHART.w, y1: yOf(0.5), y2: yOf(0.5) });
+  const cursor = svg('line', { id: 'chart-cursor', cls: 'cursor', x1: 0, x2: 0, y1: yOf(1), y2: yOf(0) });
+  const half = svg('line', { cls: 'half', x1: CHART.left, x2: CHART.w - CHART.right, y1: yOf(0.5), y2: yOf(0.5) });
   const drawing = svg('svg', {
     viewBox: `0 0 ${CHART.w} ${CHART.h}`,
     role: 'img',
     'aria-label': t('analysis.chart'),
-  }, half, ...lines, ...marks, cursor);
+  }, ...axes(n), half, ...lines, ...marks, cursor);
   // A click on the chart goes to the nearest position (the move list
   // below does the same by keyboard).
   drawing.addEventListener('click', (e) => {
     const box = drawing.getBoundingClientRect();
     const x = ((e.clientX - box.left) / box.width) * CHART.w;
-    const i = Math.round(((x - CHART.pad) / (CHART.w - 2 * CHART.pad)) * (n - 1));
+    const i = Math.round(((x - CHART.left) / (CHART.w - CHART.left - CHART.right)) * (n - 1));
     go(Math.max(0, Math.min(n - 1, i)));
   });
   return el('figure', { cls: 'chart' }, drawing, el('figcaption', { cls: 'muted', text: t('analysis.chart') }));
@@ -144,10 +174,16 @@ function figures() {
     el('tr', {}, heads.map((h) => el('th', { scope: 'col', text: t(h) }))),
     A.data.figures.map((f) => el('tr', {},
       el('td', { text: nameOf(f.seat) }),
-      el('td', { text: f.accuracy === null || f.accuracy === undefined ? '–' : `${f.accuracy}%` }),
+      // In the page's language: 99.2% in English, 99,2 % in French.
+      el('td', { text: f.accuracy === null || f.accuracy === undefined ? '–' : t('analysis.percent', { n: f.accuracy }) }),
       el('td', { text: String(f.inaccuracies) }),
       el('td', { text: String(f.mistakes) }),
       el('td', { text: String(f.blunders) }))));
+}
+
+// What accuracy and the marks mean, one sentence each (issue 50).
+function explanation() {
+  return el('p', { id: 'analysis-explain', cls: 'muted', text: `${t('analysis.explainAccuracy')} ${t('analysis.explainMarks')}` });
 }
 
 function percent(x) {
@@ -201,9 +237,13 @@ function showAnalysis() {
   } else if (m.mark === 'best') {
     parts.push(t('analysis.best', { who, move: moveText(m.played, st) }));
   } else {
-    parts.push(t('analysis.played', {
-      who, move: moveText(m.played, st), mark: t(`analysis.mark.${m.mark}`), drop: percent(m.drop),
-    }), t('analysis.prefers', { move: moveText(m.best, st) }));
+    // A judged move: marked (an inaccuracy, a mistake, a blunder), or good
+    // (less than 10 points worse than the best; issue 50: its mark's word
+    // was missing and the raw key showed).
+    const words = { who, move: moveText(m.played, st), drop: percent(m.drop) };
+    parts.push(MARKS[m.mark]
+      ? t('analysis.played', { ...words, mark: t(`analysis.mark.${m.mark}`) })
+      : t('analysis.good', words), t('analysis.prefers', { move: moveText(m.best, st) }));
     const id = actionCard(m.best);
     if (id !== null) {
       for (const node of document.querySelectorAll(`.card[data-card="${id}"]`)) node.classList.add('preferred');

@@ -269,9 +269,12 @@ function renderMain(box) {
   }
   if (S.selected) {
     const sel = S.selected;
-    const entries = sel.card !== undefined
+    // Buy it first (issue 50): the focus goes to the first button, and
+    // Enter-Enter on a card the player can buy buys it (docs/BROWSER.md).
+    const entries = (sel.card !== undefined
       ? legal().filter((a) => a.buy === sel.card || a.reserve === sel.card || (a.buy && a.buy.card === sel.card))
-      : legal().filter((a) => a.reserve_deck === sel.level);
+      : legal().filter((a) => a.reserve_deck === sel.level))
+      .sort((x, y) => Number(y.buy !== undefined) - Number(x.buy !== undefined));
     box.append(el('p', { text: sel.card !== undefined
       ? capitalized(t('move.card', { card: cardText(sel.info), cost: countsText(sel.info.cost) }))
       : t('move.deck', { level: sel.level }) }));
