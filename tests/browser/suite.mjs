@@ -295,7 +295,9 @@ const STEPS = [
     for (const p of run.players) {
       const last = await p.page.locator('#last-move').textContent();
       const newest = (await logLines(p))[0];
-      assert.ok(last.startsWith('Last move: ') && last.includes(newest), `${p.name}: "${last}" / "${newest}"`);
+      // One move said, or several since this player's own (a turn whose
+      // tokens over ten were returned is two actions: game.sinceTurn).
+      assert.ok(/^(Last move|Since your last move): /.test(last) && last.includes(newest), `${p.name}: "${last}" / "${newest}"`);
       assert.equal(await p.page.locator('.player.last-mover').count(), 1, `${p.name}: one last mover`);
       // Rounds are set apart in the log: one line for each round begun
       // after the first (whichever seat plays first).
@@ -1254,12 +1256,30 @@ const STEPS = [
   }),
   step('Mia plays a whole game against a bot on a phone by touch: the scrolls counted', async (run) => {
     const mia = await run.openPlayer('Mia', { width: 390, height: 844 });
-    await signIn(mia, `${run.baseUrl}/`);
     const { page } = mia;
+    // Issue 50: the name field has the focus on a first visit.
+    await page.goto(`${run.baseUrl}/`);
+    await page.locator(SEL.login).waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'name');
+    await signIn(mia, `${run.baseUrl}/`);
+    // Issue 50: on a phone the header is two lines at most, and both ways
+    // to a game (Play now against bots, Quick play) are on the first screen.
+    const bottomOf = (sel) => page.evaluate((q) => document.querySelector(q).getBoundingClientRect().bottom, sel);
+    assert.ok(await bottomOf('header.bar') <= 80, `the header is ${await bottomOf('header.bar')} px high`);
+    for (const sel of ['#play-bots', '#queue-button']) {
+      assert.ok(await bottomOf(sel) <= 844, `${sel} is below the fold (${await bottomOf(sel)})`);
+    }
     await page.locator('#bot-count').selectOption('1');
     await page.locator('#bot-level').selectOption('random');
     await page.locator('#play-bots').click();
     await page.locator(SEL.game).waitFor({ state: 'visible' });
+    // Issue 50: the tokens are on the first screen of the table (they
+    // started at y 943 on this 844 px screen).
+    await page.locator('#supply button[data-key]').first().waitFor();
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    const tokens = await page.evaluate(() => Math.max(...[...document.querySelectorAll('#supply button[data-key]')].map((b) => b.getBoundingClientRect().bottom)));
+    assert.ok(tokens <= 844, `the tokens end at y ${tokens}`);
+    let covered = 0;
     const counts = { taps: 0, scrolls: 0, turns: 0, confirmsOff: 0 };
     // A tap on `selector`: a scroll first when it is off the screen (as a
     // person would), counted.
@@ -1290,6 +1310,13 @@ const STEPS = [
       } else if (await page.locator('#levels button.card.buyable, #players button.card.buyable').count()) {
         // A face-up card, or one of Mia's reserved cards.
         await tap('#levels button.card.buyable, #players button.card.buyable');
+        // Issue 50: the pinned turn panel, grown with the card's buttons,
+        // never covers the card tapped.
+        const under = await page.evaluate(() => {
+          const chosen = document.querySelector('#levels .chosen, #players .chosen');
+          return Boolean(chosen) && chosen.getBoundingClientRect().top < document.getElementById('turn').getBoundingClientRect().bottom;
+        });
+        if (under) covered += 1;
         await tap('#turn [data-key^="confirm-"]', { confirm: true });
       } else if (await page.locator('#supply button[data-key]:not(.gem-gold)').count()) {
         const keys = await page.locator('#supply button[data-key]:not(.gem-gold)').evaluateAll((b) => b.map((x) => x.dataset.key));
@@ -1304,6 +1331,13 @@ const STEPS = [
       await page.waitForFunction((v) => !S.state || S.state.version > v || S.result, turnVersion);
     }
     await page.locator(SEL.result).waitFor({ state: 'visible' });
+    assert.equal(covered, 0, 'the turn panel covered the card tapped');
+    // Issue 50: who won and Rematch are on the screen at the end (only
+    // "The game is over." showed, the result above the screen).
+    await page.waitForFunction(() => {
+      const inView = (n) => { const r = n && n.getBoundingClientRect(); return Boolean(r) && r.top >= 0 && r.bottom <= window.innerHeight; };
+      return inView(document.getElementById('result-title')) && inView(document.getElementById('rematch'));
+    });
     console.log(`  a whole game on a 390x844 phone by touch: ${counts.turns} turns, ${counts.taps} taps, ${counts.scrolls} scrolls (${(counts.scrolls / counts.turns).toFixed(2)} a turn); a confirm was off screen ${counts.confirmsOff} times`);
     assert.equal(counts.confirmsOff, 0, 'every confirm was on screen when it was needed');
     run.shared.touchGame = counts;

@@ -43,6 +43,7 @@ const S = {
   quick: null, // { bots, level }: "play against bots" fills the room, then starts
   stateAt: 0, // performance.now() when the last state arrived (clocks count from it)
   rematchAsked: null, // the id of our `rematch` request until it is answered
+  resultShown: null, // the game whose result was drawn (its heading took the focus once)
   followed: null, // the rematch room this page already followed
   payGold: null, // { card, gold: {colour: n} }: a payment being chosen
   status: null, // [key, params] of the connection status line
@@ -475,7 +476,10 @@ function toast(text) {
 // ---- Rendering: which screen ------------------------------------------------
 
 function show(id) {
+  const appearing = Boolean(id) && $(id).hidden;
   for (const s of ['login', 'lobby', 'room', 'game']) $(s).hidden = s !== id;
+  // The name field takes the focus when the way in appears (issue 50).
+  if (id === 'login' && appearing && (!document.activeElement || document.activeElement === document.body)) $('name').focus();
 }
 
 // Shows the screen that fits: while reconnecting, the last room stays on

@@ -26,6 +26,7 @@ function renderGame() {
   renderTurn();
   renderPlayers();
   renderResult();
+  revealChosen();
   const log = $('log');
   log.replaceChildren(...S.log.map((line) => (line.round
     ? el('li', { cls: 'round', text: t('game.round', { n: line.round }) })
@@ -391,11 +392,30 @@ function renderPlayers() {
   }
 }
 
+// On a phone the turn panel is pinned at the top (issue 23) and grows
+// when a card is chosen (its buttons, the payment): the card chosen is
+// scrolled back into view below it, never left under it (issue 50).
+function revealChosen() {
+  const chosen = document.querySelector('#levels .chosen, #players .chosen');
+  const turn = $('turn');
+  if (!chosen || getComputedStyle(turn).position !== 'sticky') return;
+  const below = turn.getBoundingClientRect().bottom + 8;
+  const top = chosen.getBoundingClientRect().top;
+  if (top < below) window.scrollBy(0, top - below);
+}
+
 function renderResult() {
   const box = $('result');
   const res = S.result;
   box.hidden = !res;
+  // Over: the turn panel is no longer pinned (the result is what to see).
+  $('game').classList.toggle('over', Boolean(res));
   if (!res) return;
+  // The first time the result is drawn, its heading takes the focus (and
+  // so comes into view): on a phone, who won and Rematch were above the
+  // screen while the player looked at the board (issue 50).
+  const first = S.resultShown !== res.game;
+  S.resultShown = res.game;
   const won = res.winners.map(seatName);
   const heads = ['result.rank', 'result.player', 'result.points', 'result.cards'];
   const table = el('table', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col', text: t(h) }))),
@@ -405,7 +425,7 @@ function renderResult() {
   const reveal = res.reveal;
   const check = el('p', { cls: 'muted', text: t('fair.checking') });
   box.replaceChildren(el('div', {},
-    el('h2', { text: won.length > 1 ? t('result.shared', { names: won.join(', ') }) : t('result.wins', { name: won[0] }) }),
+    el('h2', { id: 'result-title', 'data-key': 'result-title', tabindex: '-1', text: won.length > 1 ? t('result.shared', { names: won.join(', ') }) : t('result.wins', { name: won[0] }) }),
     rematchNode(),
     endKey(res) ? el('p', { id: 'result-end', text: t(endKey(res)) }) : null,
     // R12.4: the result says how many moves a stand-in made.
@@ -424,6 +444,13 @@ function renderResult() {
       ' · ', el('a', { href: '/games', target: '_blank', rel: 'noopener', text: t('nav.pastGames') }),
       ' · ', el('a', { href: `/api/games/${encodeURIComponent(res.game)}/replay`, target: '_blank', rel: 'noopener', text: t('links.json') }))));
   verifyReveal(res, check);
+  if (first) {
+    // Kept by restoreFocus across the renders that follow; not taken from
+    // a field the player is typing in (the chat).
+    const typing = document.activeElement && ['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName);
+    if (!typing) S.focusNext = 'result-title';
+    requestAnimationFrame(() => { const h = $('result-title'); if (h) h.scrollIntoView({ block: 'start' }); });
+  }
 }
 
 // Checks SHA-256(salt || seed) against the commitment this page saw during
