@@ -268,8 +268,8 @@ export async function playMove(player, { hoardGold = false } = {}) {
   const buy = hoardGold ? -1 : await bestCard(page, 'buyable');
   if (buy >= 0) {
     await page.locator(SEL.card).nth(buy).click();
-    // The buy entries come after the reserve entry.
-    await page.locator(SEL.choice).last().click();
+    // Buy it comes first, before Reserve it (issue 50).
+    await page.locator(SEL.choice).first().click();
     return 'buy';
   }
   const held = await tokensHeld(page);
@@ -417,7 +417,8 @@ export async function buyWithMoreGold(run, player) {
   assert.equal(await sumIn(page, SEL.goldChosen), shown + 1, 'the chooser shows one more gold');
   const chosen = await paymentGold(page);
   assert.equal(chosen, usual + 1, 'the payment uses one more gold');
-  await page.locator(SEL.choice).last().click();
+  // Buy it comes first, before Reserve it (issue 50).
+  await page.locator(SEL.choice).first().click();
   run.shared.moves += 1;
   await waitStatus(player, ['mine', 'theirs', 'over']);
   await noToast(player);

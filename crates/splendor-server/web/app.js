@@ -43,6 +43,7 @@ const S = {
   quick: null, // { bots, level }: "play against bots" fills the room, then starts
   stateAt: 0, // performance.now() when the last state arrived (clocks count from it)
   rematchAsked: null, // the id of our `rematch` request until it is answered
+  banned: null, // { text, until } once the server said we are banned (close 4006)
   resultShown: null, // the game whose result was drawn (its heading took the focus once)
   followed: null, // the rematch room this page already followed
   payGold: null, // { card, gold: {colour: n} }: a payment being chosen
@@ -226,6 +227,18 @@ function closed(code) {
     offerReconnect('reconnect.again');
     return;
   }
+  if (code === 4006) {
+    // Banned (issue 50): no reconnecting while the ban lasts; the page
+    // comes back by itself once a ban with an end has ended.
+    setStatus('status.banned');
+    renderBanned();
+    const until = S.banned && S.banned.until;
+    const wait = until ? until - Date.now() + 1000 : null;
+    if (wait !== null && wait < 2 ** 31 - 1) {
+      S.timer = setTimeout(() => { S.banned = null; renderBanned(); connect(); }, Math.max(wait, 1000));
+    }
+    return;
+  }
   // A restart (1012), a dropped network, a refused handshake: try again
   // after a random 1 to 5 s, doubling with each failed attempt (at most 60 s).
   const base = 1000 + Math.random() * 4000;
@@ -234,6 +247,18 @@ function closed(code) {
   setStatus(code === 1012 ? 'status.restarting' : 'status.lost', { s: Math.round(delay / 1000) });
   offerReconnect('reconnect.now');
   S.timer = setTimeout(connect, delay);
+}
+
+// The ban's notice at the top of the page, or nothing.
+function renderBanned() {
+  const box = $('banned');
+  box.hidden = !S.banned;
+  if (!S.banned) return;
+  const { text, until } = S.banned;
+  const ends = until
+    ? ` ${t('banned.until', { time: new Date(until).toLocaleString(currentLang, { dateStyle: 'full', timeStyle: 'short' }) })}`
+    : ` ${t('banned.forever')}`;
+  box.textContent = `${text}${/[.!]$/.test(text) ? '' : '.'}${ends}`;
 }
 
 // `key`: the button's label in the message table.
@@ -269,6 +294,8 @@ function handle(msg) {
     case 'welcome':
       S.identified = true;
       S.attempts = 0;
+      S.banned = null;
+      renderBanned();
       S.token = msg.token;
       S.name = msg.name;
       S.playerId = msg.player_id || null;
@@ -353,6 +380,12 @@ function handle(msg) {
     case 'invited':
       invited(msg);
       return;
+    case 'challenge':
+      // Invited by player id (issue 50: the page saw it only at its next
+      // look, up to 20 s later): said at once, and My games drawn again.
+      toast(t('toast.invitedYou', { name: msg.from && msg.from.name, room: msg.room }));
+      loadMyGames();
+      return;
     case 'reported':
     case 'blocked':
     case 'unblocked':
@@ -364,7 +397,12 @@ function handle(msg) {
     case 'error':
       S.pending = false;
       S.quick = null;
-      if (msg.code === 'invalid_token') {
+      if (msg.code === 'banned') {
+        // Said once, kept on screen (issue 50: the page went on offering
+        // to reconnect): why, and until when if the ban ends.
+        S.banned = { text: errorText(msg), until: typeof msg.until === 'number' ? msg.until : null };
+        renderBanned();
+      } else if (msg.code === 'invalid_token') {
         S.token = null;
         save(TOKEN_KEY, null);
         toast(t('toast.expired'));
@@ -525,6 +563,7 @@ function renderScreen() {
 function languageChanged() {
   if (S.status) setStatus(...S.status);
   if (!$('reconnect').hidden) offerReconnect($('reconnect').dataset.label);
+  renderBanned();
   if (S.rooms) renderRooms(S.rooms);
   renderMyGames();
   if (S.invited) $('invite').textContent = t('login.invite', { code: S.invited });

@@ -47,6 +47,9 @@ status-idle = Nach langer Untätigkeit getrennt.
 status-restarting = Der Server startet neu. Neue Verbindung in { $s } s…
 status-lost = Verbindung verloren. Neue Verbindung in { $s } s…
 status-revoked = Dieses Gerät wurde von einem anderen Gerät aus abgemeldet; gib einen Namen ein oder melde dich an.
+status-banned = Von den Betreibern des Servers gesperrt
+banned-until = Die Sperre endet am { $time }.
+banned-forever = Die Sperre hat kein Ende.
 reconnect-here = Hier verwenden
 reconnect-again = Neu verbinden
 reconnect-now = Jetzt neu verbinden
@@ -66,6 +69,7 @@ error-hint_not_allowed = Tipps gibt es nur zum Üben gegen Bots, wenn du am Zug 
 toast-notConnected = Noch nicht verbunden; versuch es gleich noch einmal.
 toast-expired = Deine frühere Sitzung ist abgelaufen; bitte gib deinen Namen erneut ein.
 toast-roomClosed = Raum { $room } geschlossen: { $reason }
+toast-invitedYou = { $name } lädt dich zu einem Spiel in Raum { $room } ein: siehe Meine Spiele.
 
 login-title = Willkommen
 login-name = Dein Name

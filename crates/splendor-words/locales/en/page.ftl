@@ -54,6 +54,9 @@ status-idle = Disconnected after a long idle time.
 status-restarting = The server is restarting. Reconnecting in { $s } s…
 status-lost = Connection lost. Reconnecting in { $s } s…
 status-revoked = This device was signed out from another device; enter a name or sign in.
+status-banned = Banned by the server's operators
+banned-until = The ban ends on { $time }.
+banned-forever = The ban has no end.
 reconnect-here = Use it here
 reconnect-again = Reconnect
 reconnect-now = Reconnect now
@@ -73,6 +76,7 @@ error-hint_not_allowed = Hints are for practice games against bots only, on your
 toast-notConnected = Not connected yet; try again in a moment.
 toast-expired = Your earlier session has expired; please enter your name again.
 toast-roomClosed = Room { $room } closed: { $reason }
+toast-invitedYou = { $name } invites you to a game in room { $room }: see My games.
 
 ## Name
 login-title = Welcome

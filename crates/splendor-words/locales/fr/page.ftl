@@ -47,6 +47,9 @@ status-idle = Déconnecté après une longue inactivité.
 status-restarting = Le serveur redémarre. Reconnexion dans { $s } s…
 status-lost = Connexion perdue. Reconnexion dans { $s } s…
 status-revoked = Cet appareil a été déconnecté depuis un autre appareil ; saisissez un nom ou connectez-vous.
+status-banned = Banni par les opérateurs du serveur
+banned-until = Le bannissement prend fin le { $time }.
+banned-forever = Le bannissement n'a pas de fin.
 reconnect-here = L’utiliser ici
 reconnect-again = Se reconnecter
 reconnect-now = Se reconnecter maintenant
@@ -66,6 +69,7 @@ error-hint_not_allowed = Les conseils sont réservés à l'entraînement contre 
 toast-notConnected = Pas encore connecté ; réessayez dans un instant.
 toast-expired = Votre session précédente a expiré ; saisissez à nouveau votre nom.
 toast-roomClosed = Salle { $room } fermée : { $reason }
+toast-invitedYou = { $name } vous invite à une partie dans la salle { $room } : voyez Mes parties.
 
 login-title = Bienvenue
 login-name = Votre nom

@@ -47,6 +47,9 @@ status-idle = Verbinding verbroken na lange tijd zonder activiteit.
 status-restarting = De server start opnieuw. Opnieuw verbinden over { $s } s…
 status-lost = Verbinding verloren. Opnieuw verbinden over { $s } s…
 status-revoked = Dit apparaat is vanaf een ander apparaat afgemeld; vul een naam in of meld je aan.
+status-banned = Verbannen door de beheerders van de server
+banned-until = De ban eindigt op { $time }.
+banned-forever = De ban heeft geen einde.
 reconnect-here = Hier gebruiken
 reconnect-again = Opnieuw verbinden
 reconnect-now = Nu opnieuw verbinden
@@ -66,6 +69,7 @@ error-hint_not_allowed = Hints zijn er alleen om te oefenen tegen bots, als je a
 toast-notConnected = Nog niet verbonden; probeer het zo meteen opnieuw.
 toast-expired = Je vorige sessie is verlopen; vul je naam opnieuw in.
 toast-roomClosed = Kamer { $room } gesloten: { $reason }
+toast-invitedYou = { $name } nodigt je uit voor een spel in kamer { $room }: zie Mijn spellen.
 
 login-title = Welkom
 login-name = Je naam
