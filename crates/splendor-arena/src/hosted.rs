@@ -147,17 +147,6 @@ impl Server {
             .unwrap_or_default();
         Ok((status, body))
     }
-
-    /// The server's count of refused intents so far.
-    async fn refused(&self) -> u64 {
-        let Ok((200, text)) = self.get("/metrics").await else {
-            return 0;
-        };
-        text.lines()
-            .filter(|l| l.starts_with("splendor_intents_rejected_total"))
-            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
-            .sum::<f64>() as u64
-    }
 }
 
 impl Drop for Server {
@@ -168,19 +157,27 @@ impl Drop for Server {
     }
 }
 
-/// Plays every game of `config` on a fresh embedded server, and says why
-/// it stopped early if it did (a program crashed `max_crashes` games in a
-/// row).
+/// Plays every game of `config` on a fresh embedded server, `config.jobs`
+/// at a time (each game starts its own programs), and says why it stopped
+/// early if it did (a program crashed `max_crashes` games in a row).
 pub async fn play_series(
     config: &SeriesConfig,
     mut progress: impl FnMut(u32, u32),
 ) -> Result<(Vec<GameRecord>, Option<String>), ArenaError> {
+    crate::refusals::install();
     let deals = crate::series_deals(config).iter().map(|d| d.deal).collect();
     let server = Server::start(config.seed, deals).await?;
+    // Rooms are created in the games' order whatever runs at once: game k
+    // plays the series' deal k (the server deals them in creation order).
+    let turn = tokio::sync::watch::channel(0u32).0;
     let mut games = Vec::with_capacity(config.games as usize);
     let mut in_a_row = vec![0u32; config.entrants.len()];
-    for index in 0..config.games {
-        let record = play_game(&server, config, index).await?;
+    let mut played = futures_util::stream::iter(0..config.games)
+        .map(|index| play_game(&server, config, index, &turn))
+        .buffered(config.jobs.max(1));
+    while let Some(record) = played.next().await {
+        let record = record?;
+        let index = record.index;
         for (e, row) in in_a_row.iter_mut().enumerate() {
             let crashed = record.troubles.iter().any(|(who, t)| {
                 *who == e && matches!(t, Trouble::Crashed(_) | Trouble::DidNotJoin)
@@ -197,10 +194,45 @@ pub async fn play_series(
                 config.entrants[e].name, config.max_crashes
             );
             eprintln!("arena: {why}");
+            // The games under way end with their programs (dropped).
             return Ok((games, Some(why)));
         }
     }
     Ok((games, None))
+}
+
+/// Game `index`'s turn to create its room: taken when the games before
+/// it made theirs, passed on once its room is made or it failed before.
+struct CreateTurn<'a> {
+    turn: &'a tokio::sync::watch::Sender<u32>,
+    index: u32,
+    passed: bool,
+}
+
+impl<'a> CreateTurn<'a> {
+    async fn take(turn: &'a tokio::sync::watch::Sender<u32>, index: u32) -> CreateTurn<'a> {
+        let mut rx = turn.subscribe();
+        let _ = rx.wait_for(|&next| next >= index).await;
+        CreateTurn {
+            turn,
+            index,
+            passed: false,
+        }
+    }
+
+    fn pass(&mut self) {
+        if !self.passed {
+            self.passed = true;
+            let next = self.index + 1;
+            self.turn.send_modify(|n| *n = (*n).max(next));
+        }
+    }
+}
+
+impl Drop for CreateTurn<'_> {
+    fn drop(&mut self) {
+        self.pass();
+    }
 }
 
 /// Where a program's output goes: beside the replays, one file per game
@@ -306,6 +338,7 @@ async fn play_game(
     server: &Server,
     config: &SeriesConfig,
     index: u32,
+    turn: &tokio::sync::watch::Sender<u32>,
 ) -> Result<GameRecord, ArenaError> {
     let seats = seating(config.entrants.len(), index);
     let mut record = GameRecord {
@@ -319,10 +352,32 @@ async fn play_game(
         deal: None,
         move_us: vec![Vec::new(); seats.len()],
         end: None,
+        refusals: Vec::new(),
     };
     let mut programs: Vec<Program> = Vec::new();
-    let refused_before = server.refused().await;
-    let outcome = run_game(server, config, &seats, &mut programs, &mut record).await;
+    let mut watched = Watched::default();
+    let outcome = run_game(
+        server,
+        config,
+        (&seats, CreateTurn::take(turn, index).await),
+        &mut programs,
+        (&mut record, &mut watched),
+    )
+    .await;
+    // Every move the server refused in this room, by seat (issue 51).
+    if let Some(code) = &watched.room {
+        record.refusals = crate::refusals::take(code);
+        for (seat, &e) in seats.iter().enumerate() {
+            let n = record
+                .refusals
+                .iter()
+                .filter(|r| usize::from(r.seat) == seat)
+                .count() as u32;
+            if n > 0 {
+                record.troubles.push((e, Trouble::Refused(n)));
+            }
+        }
+    }
     // Programs get a moment to end by themselves, then are stopped; a
     // program that failed before the end is recorded.
     for mut program in programs {
@@ -344,17 +399,6 @@ async fn play_game(
             return Ok(record);
         }
     };
-    let refused = server.refused().await.saturating_sub(refused_before);
-    let program_entrants: Vec<usize> = seats
-        .iter()
-        .copied()
-        .filter(|&e| matches!(config.entrants[e].kind, EntrantKind::Program(_)))
-        .collect();
-    if refused > 0 {
-        for &e in &program_entrants {
-            record.troubles.push((e, Trouble::Refused(refused as u32)));
-        }
-    }
     // The replay: the proof of the game, and who the stand-in played for.
     if let Some(game) = game {
         match server.get(&format!("/api/games/{game}/replay")).await {
@@ -372,17 +416,16 @@ async fn play_game(
                     }
                     record.moves = replay.actions.len() as u32;
                     record.deal = Some(replay.seed.0);
-                    // Time per move as the server saw it: from the action
-                    // before (or the start) to this one, for the seat's own
-                    // moves (not the stand-in's).
-                    let mut before = replay.started_at;
-                    for a in &replay.actions {
+                    // Time per move, in microseconds as the arena saw the
+                    // moves arrive (issue 51: whole milliseconds before):
+                    // from the action before (or the start) to this one,
+                    // for the seat's own moves (not the stand-in's).
+                    for (a, &us) in replay.actions.iter().zip(&watched.move_us) {
                         if a.by != Some(By::StandIn)
                             && let Some(times) = record.move_us.get_mut(usize::from(a.seat))
                         {
-                            times.push((a.at - before).max(0) as u64 * 1000);
+                            times.push(us);
                         }
-                        before = a.at;
                     }
                 }
                 if let Some(dir) = &config.replays {
@@ -396,12 +439,20 @@ async fn play_game(
     Ok(record)
 }
 
+/// What the arena's own connection saw of a game: its room, and when each
+/// action arrived after the one before (or the start), in microseconds.
+#[derive(Default)]
+struct Watched {
+    room: Option<String>,
+    move_us: Vec<u64>,
+}
+
 async fn run_game(
     server: &Server,
     config: &SeriesConfig,
-    seats: &[usize],
+    (seats, mut turn): (&[usize], CreateTurn<'_>),
     programs: &mut Vec<Program>,
-    record: &mut GameRecord,
+    (record, watched): (&mut GameRecord, &mut Watched),
 ) -> Result<Option<String>, String> {
     let mut host = Host::connect(&server.ws_url()).await?;
     let limit = config.move_limit.as_secs().max(1);
@@ -414,7 +465,10 @@ async fn run_game(
     let room = host
         .until(|m| m["type"] == "room", Duration::from_secs(10))
         .await?;
+    // The next game may make its room now.
+    turn.pass();
     let code = room["code"].as_str().unwrap_or_default().to_owned();
+    watched.room = Some(code.clone());
     for (seat, &e) in seats.iter().enumerate() {
         let entrant = &config.entrants[e];
         match &entrant.kind {
@@ -484,11 +538,22 @@ async fn run_game(
     host.send(json!({"type": "start", "seat_order": "joined"}))
         .await?;
     // Each move gets the limit (and the grace of the stand-in); a game
-    // past MAX_ACTIONS is abandoned.
+    // past MAX_ACTIONS is abandoned. Each action's events are timed as
+    // they arrive.
     let per_move = Duration::from_secs(limit * 2 + 10);
+    let mut before = std::time::Instant::now();
     let result = host
         .until(
-            |m| m["type"] == "result" || m["version"].as_u64().is_some_and(|v| v >= MAX_ACTIONS),
+            |m| {
+                if m["type"] == "events" {
+                    let now = std::time::Instant::now();
+                    watched
+                        .move_us
+                        .push(now.duration_since(before).as_micros() as u64);
+                    before = now;
+                }
+                m["type"] == "result" || m["version"].as_u64().is_some_and(|v| v >= MAX_ACTIONS)
+            },
             per_move * 600,
         )
         .await?;

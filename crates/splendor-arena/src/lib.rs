@@ -19,8 +19,10 @@
 //! own business).
 
 pub mod analyse;
+pub mod calibration;
 pub mod hosted;
 pub mod local;
+pub mod refusals;
 mod report;
 pub mod stats;
 
@@ -145,8 +147,9 @@ pub struct SeriesConfig {
     /// (twice for two entrants, seats swapped), so that no entrant is
     /// favoured by the cards it was dealt.
     pub mirror: bool,
-    /// Games played at once (built-in series only: a series with programs
-    /// plays one game at a time on its embedded server).
+    /// Games played at once: threads for built-in levels, games on the
+    /// embedded server for programs (each game starts its own programs);
+    /// the same seed gives the same deals and seats whatever the number.
     pub jobs: usize,
     /// The series stops when a program crashed (or did not join) in this
     /// many games in a row; 0: never.
@@ -163,8 +166,8 @@ pub enum Trouble {
     /// Moves the stand-in made for the entrant: out of time, or away
     /// after a crash (R12.4).
     StandInMoves(u32),
-    /// Actions the server refused during the game (counted for the game's
-    /// programs together when there are several).
+    /// Actions the server refused the entrant during the game (each is in
+    /// [`GameRecord::refusals`]).
     Refused(u32),
     /// Moves of a built-in `strong` entrant whose search the time cap
     /// stopped: they depend on the machine's load, so the series is not
@@ -198,6 +201,8 @@ pub struct GameRecord {
     pub move_us: Vec<Vec<u64>>,
     /// How the game ended (R10, R11.2, R11.6, R13.2, R12.6), once it did.
     pub end: Option<splendor_protocol::GameEnd>,
+    /// Every move the server refused, by seat (programs' games).
+    pub refusals: Vec<refusals::RefusedMove>,
 }
 
 impl GameRecord {
@@ -376,6 +381,7 @@ mod tests {
             deal: None,
             move_us: vec![vec![1500, 500], vec![2000]],
             end: Some(splendor_protocol::GameEnd::Points),
+            refusals: Vec::new(),
         };
         let games = vec![
             game(vec![0, 1], vec![0]),

@@ -168,6 +168,7 @@ fn play_game(
         deal: Some(deal),
         move_us,
         end: Some(end),
+        refusals: Vec::new(),
     })
 }
 

@@ -60,8 +60,9 @@ struct Args {
     /// (with two entrants, twice with the seats swapped).
     #[arg(long)]
     mirror: bool,
-    /// Games played at once (built-in entrants only; a series with a
-    /// program plays one game at a time).
+    /// Games played at once (with a program, each game starts its own
+    /// program: N of them run at once); the same seed plays the same
+    /// deals and seats whatever N.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     jobs: u32,
     /// Stop the series when a program crashed (or did not join) in this
@@ -78,6 +79,12 @@ struct Args {
     /// entrant's mean accuracy, inaccuracies, mistakes and blunders.
     #[arg(long, conflicts_with = "no_replays")]
     analyse: bool,
+    /// Instead of a series: the calibration of the analyses in these
+    /// folders (replays and the analyses --analyse wrote beside them): a
+    /// reliability table of the chances to win by tenths, the Brier score,
+    /// and a baseline that sees only the score and the cards. Repeatable.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["levels", "bots"])]
+    calibrate: Vec<PathBuf>,
     /// Search iterations per position of an analysis.
     #[arg(long, default_value_t = splendor_analysis::Settings::DEFAULT.iterations, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     analysis_iterations: u32,
@@ -85,6 +92,15 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if !args.calibrate.is_empty() {
+        return match splendor_arena::calibration::read_games(&args.calibrate) {
+            Ok(games) => {
+                print!("{}", splendor_arena::calibration::calibrate(&games).text());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&e.to_string()),
+        };
+    }
     let mut entrants = Vec::new();
     for level in &args.levels {
         match Entrant::built_in(level) {
@@ -99,11 +115,6 @@ fn main() -> ExitCode {
         }
     }
     splendor_arena::distinct_names(&mut entrants);
-    if args.jobs > 1 && entrants.iter().any(Entrant::is_program) {
-        return fail(
-            "--jobs plays built-in entrants only: a series with a program plays one game at a time",
-        );
-    }
     let config = SeriesConfig {
         entrants,
         games: args.games,

@@ -142,7 +142,9 @@ impl Report {
     /// its index from 1, its deal's seed in hexadecimal, the entrant in
     /// each seat, the winners' seats, how it ended (`end`: `points`,
     /// `deadlock`, `no_progress`, ...), each seat's points, moves, troubles,
-    /// the replay file), then one for the series (`"type":"series"`: its
+    /// every move the server refused (`refused`: the entrant, its seat, the
+    /// action and the error's code), each seat's time per move in
+    /// microseconds (`move_us`), the replay file), then one for the series (`"type":"series"`: its
     /// seed, games, and each entrant's standing with its time per move).
     pub fn json_lines(&self, config: &SeriesConfig) -> String {
         use serde_json::json;
@@ -164,6 +166,11 @@ impl Report {
                 "points": g.points,
                 "moves": g.moves,
                 "troubles": troubles,
+                "refused": g.refusals.iter().map(|r| json!({
+                    "entrant": g.seats.get(usize::from(r.seat)).map_or("?", |&e| name(e)),
+                    "seat": r.seat, "action": r.action, "code": r.code,
+                })).collect::<Vec<_>>(),
+                "move_us": g.move_us,
                 "replay": g.replay.as_ref().map(|p| p.display().to_string()),
             });
             out.push_str(&line.to_string());
@@ -293,6 +300,37 @@ impl Report {
         if endings.iter().any(|(name, _)| name != "points") {
             let text: Vec<String> = endings.iter().map(|(n, c)| format!("{c} {n}")).collect();
             out.push_str(&format!("endings: {}\n", text.join(", ")));
+        }
+        // Each move the server refused (the first ten; --json has all).
+        let refusals: Vec<String> = self
+            .games
+            .iter()
+            .flat_map(|g| {
+                g.refusals.iter().map(move |r| {
+                    let who = g
+                        .seats
+                        .get(usize::from(r.seat))
+                        .and_then(|&e| self.standings.get(e))
+                        .map_or("?", |s| s.name.as_str());
+                    format!(
+                        "  game {}, {who} (seat {}): {}: {}",
+                        g.index + 1,
+                        r.seat,
+                        r.action,
+                        r.code
+                    )
+                })
+            })
+            .collect();
+        if !refusals.is_empty() {
+            out.push_str(&format!("refused moves ({}):\n", refusals.len()));
+            for line in refusals.iter().take(10) {
+                out.push_str(line);
+                out.push('\n');
+            }
+            if refusals.len() > 10 {
+                out.push_str("  ... (--json lists every one)\n");
+            }
         }
         if let Some(why) = &self.stopped {
             out.push_str(&format!("the series stopped: {why}\n"));

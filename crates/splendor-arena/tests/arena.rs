@@ -219,9 +219,6 @@ fn bad_command_lines_are_refused_with_a_reason() {
     let (ok, _, err) = arena(&["=greedy", "random"]);
     assert!(!ok);
     assert!(err.contains("the name before = is empty"), "{err}");
-    let (ok, _, err) = arena(&["greedy", "--bot", "true", "--jobs", "2"]);
-    assert!(!ok);
-    assert!(err.contains("--jobs plays built-in entrants only"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -470,4 +467,93 @@ fn alive(pid: libc::pid_t) -> bool {
             !state.starts_with('Z') && !state.starts_with('X')
         }
     }
+}
+
+/// Issue 51: the arena for programs as for built-ins. Games in parallel
+/// (`--jobs 2`: each game starts its own program), mirrored deals that
+/// pair as between built-in levels, each seat's time per move in
+/// microseconds, and each move the server refused, by seat: the clumsy
+/// program (examples/clumsy_bot.rs) takes two colours while five are in
+/// the supply (R4.2) on its first turn of every game. It then plays its
+/// first legal action, taking and giving back tokens: R11.6 ends those
+/// games (no progress), which the arena reports.
+#[test]
+fn programs_play_in_parallel_on_mirrored_deals_with_each_refusal_reported() {
+    let arena = env!("CARGO_BIN_EXE_splendor-arena");
+    let clumsy = std::path::Path::new(arena)
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join("clumsy_bot");
+    assert!(
+        clumsy.exists(),
+        "{} is missing: cargo test builds the examples",
+        clumsy.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("series.jsonl");
+    let (ok, table, err) = self::arena(&[
+        "greedy",
+        "--bot",
+        &format!("clumsy={}", clumsy.display()),
+        "--games",
+        "4",
+        "--seed",
+        "7",
+        "--mirror",
+        "--jobs",
+        "2",
+        "--no-replays",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(ok, "{table}\n{err}");
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&json)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let games = &lines[..4];
+    // Mirrored: games 1 and 2 share a deal, seats swapped; 3 and 4 another.
+    assert_eq!(games[0]["deal"], games[1]["deal"], "{:?}", games);
+    assert_eq!(games[2]["deal"], games[3]["deal"]);
+    assert_ne!(games[0]["deal"], games[2]["deal"]);
+    assert_ne!(games[0]["seats"], games[1]["seats"]);
+    for game in games {
+        // The clumsy program's one refused move, named with its seat.
+        let refused = game["refused"].as_array().unwrap();
+        assert_eq!(refused.len(), 1, "{game}");
+        assert_eq!(refused[0]["entrant"], "clumsy", "{game}");
+        let seat = refused[0]["seat"].as_u64().unwrap() as usize;
+        assert_eq!(game["seats"][seat], "clumsy", "{game}");
+        assert!(
+            refused[0]["action"].as_str().unwrap().contains("white"),
+            "{game}"
+        );
+        assert!(!refused[0]["code"].as_str().unwrap().is_empty(), "{game}");
+        // Time per move in microseconds, for each seat.
+        let us = game["move_us"].as_array().unwrap();
+        assert_eq!(us.len(), 2);
+        assert!(
+            us.iter().all(|s| !s.as_array().unwrap().is_empty()),
+            "{game}"
+        );
+    }
+    let series = &lines[4];
+    let clumsy_line = series["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["entrant"] == "clumsy")
+        .unwrap();
+    assert_eq!(clumsy_line["refused"], 4, "{series}");
+    assert!(table.contains("refused moves (4):"), "{table}");
+    // The built-in entrant was never refused.
+    let greedy_line = series["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["entrant"] == "greedy")
+        .unwrap();
+    assert_eq!(greedy_line["refused"], 0, "{series}");
 }
