@@ -285,3 +285,75 @@ async fn bots_refused_for_the_message_rate_wait_and_finish_the_game() {
         "the rate limit was never met: the test tests nothing"
     );
 }
+
+/// Issue 51: the example bot takes challenges and makes them, as the kits
+/// do, from the command line. One bot waits for challenges (with its
+/// owner's secret); another creates a room and challenges it by its player
+/// id; they play the game to its end. A person who declines such a
+/// challenge ends the challenger with who declined and why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_challenge_each_other_by_player_id_from_the_command_line() {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let (ids, mut id_rx) = mpsc::unbounded_channel();
+    let line = format!("--url {url} --name waiter-bot --challenges --owner waiters-secret");
+    let mut waiter = Args::parse_words(line.split_whitespace())
+        .expect("waiter arguments")
+        .into_config();
+    waiter.on_progress = Box::new(move |progress| {
+        if let Progress::Welcome(welcome) = progress {
+            let _ = ids.send(welcome.player_id.clone());
+        }
+    });
+    let waiter = tokio::spawn(run_bot(waiter));
+    let waiter_id = tokio::time::timeout(GAME_TIMEOUT, id_rx.recv())
+        .await
+        .expect("the waiter says hello in time")
+        .expect("its player id");
+    let line = format!(
+        "--url {url} --name challenger-bot --challenge {waiter_id} --strategy random --seed 3"
+    );
+    let challenger = tokio::spawn(run_bot(
+        Args::parse_words(line.split_whitespace())
+            .expect("challenger arguments")
+            .into_config(),
+    ));
+    let (waiter, challenger) =
+        tokio::time::timeout(GAME_TIMEOUT, async { (waiter.await, challenger.await) })
+            .await
+            .expect("the game ends in time");
+    let waiter = waiter.unwrap().expect("the waiter's outcome");
+    let challenger = challenger.unwrap().expect("the challenger's outcome");
+    check_consistent(&challenger, &waiter, ["challenger-bot", "waiter-bot"]);
+
+    // A person who declines: the challenger ends with the reason.
+    let mut person = TestClient::connect(&server, "dora").await;
+    let welcome = person.hello().await;
+    let line = format!(
+        "--url {url} --name asker-bot --challenge {}",
+        welcome.player_id
+    );
+    let asker = tokio::spawn(run_bot(
+        Args::parse_words(line.split_whitespace())
+            .expect("asker arguments")
+            .into_config(),
+    ));
+    let challenge = person.recv_type("challenge").await;
+    person
+        .send(json!({"type": "decline", "invitation": challenge["invitation"], "reason": "later"}))
+        .await;
+    let ended = tokio::time::timeout(GAME_TIMEOUT, asker)
+        .await
+        .expect("the asker ends in time")
+        .unwrap();
+    match ended {
+        Err(e) => assert_eq!(
+            e.to_string(),
+            format!(
+                "dora (#{}) declined the challenge: later",
+                welcome.player_id
+            )
+        ),
+        Ok(outcome) => panic!("the declined challenger played: {outcome:?}"),
+    }
+}

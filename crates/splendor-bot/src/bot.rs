@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use splendor_protocol::social::Invite;
 use splendor_protocol::{
     Act, ClientFrame, ClientMessage, Create, ErrorInfo, Hello, Join, Queue, RequestId, Role,
     RoomInfo, RoomStatus, Seat, ServerMessage, Start, StateInfo,
@@ -29,6 +30,8 @@ pub struct Bot {
     /// Quick play: queued, not matched yet. Frames of any room (the last
     /// game's, which a resumed session is put back into) are not ours.
     awaiting_match: bool,
+    /// Joining a challenger's room (one challenge at a time).
+    joining: bool,
     /// The server refused a message for the message rate: wait this long
     /// before sending the outbox ([`Bot::take_wait`]).
     wait: Option<Duration>,
@@ -49,8 +52,8 @@ impl Bot {
             lang: None,
             bot: true,
             liveness_s: None,
-            challenges: false,
-            owner: None,
+            challenges: config.room == RoomChoice::Challenges,
+            owner: config.owner.clone(),
         };
         let mut bot = Bot {
             config,
@@ -67,6 +70,7 @@ impl Bot {
             accepted: 0,
             failures: 0,
             awaiting_match: false,
+            joining: false,
         };
         bot.send("hello", ClientMessage::Hello(hello));
         bot
@@ -87,8 +91,8 @@ impl Bot {
             lang: None,
             bot: true,
             liveness_s: None,
-            challenges: false,
-            owner: None,
+            challenges: self.config.room == RoomChoice::Challenges,
+            owner: self.config.owner.clone(),
         };
         self.send("hello", ClientMessage::Hello(hello));
     }
@@ -155,6 +159,33 @@ impl Bot {
                 }));
             }
             ServerMessage::Error(error) => self.on_error(error)?,
+            // Waiting for a challenge: the first one is played (a bot in a
+            // room already, or not waiting for one, lets it wait in the
+            // challenger's room until it is declined or taken elsewhere).
+            ServerMessage::Challenge(challenge)
+                if self.config.room == RoomChoice::Challenges && !self.in_room && !self.joining =>
+            {
+                self.joining = true;
+                self.report(Progress::Challenged(
+                    challenge.from.name.clone(),
+                    challenge.room.clone(),
+                ));
+                let join = Join {
+                    code: challenge.room,
+                    role: Role::Player,
+                };
+                self.send("join", ClientMessage::Join(join));
+            }
+            ServerMessage::ChallengeDeclined(declined) => {
+                let why = serde_json::to_value(declined.reason)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                return Err(BotError::Declined(
+                    format!("{} (#{})", declined.by.name, declined.by.player_id),
+                    why,
+                ));
+            }
             ServerMessage::RoomClosed(closed) => return Err(BotError::RoomClosed(closed.reason)),
             _ => {} // Others' events, and answers to requests this bot never sends.
         }
@@ -179,6 +210,8 @@ impl Bot {
                 };
                 ("join", ClientMessage::Join(join))
             }
+            // Nothing to send: a challenge comes (see `handle`).
+            RoomChoice::Challenges => return,
             &RoomChoice::Queue { players } => {
                 self.awaiting_match = true;
                 let queue = Queue {
@@ -196,6 +229,12 @@ impl Bot {
         if !self.in_room {
             self.in_room = true;
             self.report(Progress::InRoom(room.code.clone()));
+            // A room this bot made: challenge the players it names.
+            if matches!(self.config.room, RoomChoice::Create { .. }) {
+                for player_id in self.config.invite.clone() {
+                    self.send("invite", ClientMessage::Invite(Invite { player_id }));
+                }
+            }
         }
         // Seats are renumbered into turn order at the start.
         self.seat = room.you.seat;
@@ -260,6 +299,16 @@ impl Bot {
             "resume" if error.code == "not_in_room" && !self.in_room => self.enter(),
             // Queued from an earlier connection: wait on.
             "queue" if error.code == "already_queued" => {}
+            // The ladder's cap (issue 24): queue again after the wait the
+            // server gives.
+            "queue" if error.code == "too_many_games" => {
+                let wait =
+                    Duration::from_millis(error.retry_after_ms.unwrap_or(30_000).min(600_000));
+                self.wait = Some(self.wait.map_or(wait, |w| w.max(wait)));
+                self.report(Progress::Capped(wait));
+                self.enter();
+                return Ok(());
+            }
             // Seated in its game already (matched while the connection
             // was down): that game is ours.
             "queue" if error.code == "already_in_room" => {
@@ -267,7 +316,10 @@ impl Bot {
                 self.send("resume", ClientMessage::Sync);
             }
             "queue" => return Err(BotError::Refused(Box::new(error))),
-            "hello" | "resume" | "create" | "join" => {
+            // A challenge's room that would not take the bot (full, started):
+            // it waits for the next challenge.
+            "join" if self.config.room == RoomChoice::Challenges => self.joining = false,
+            "hello" | "resume" | "create" | "join" | "invite" => {
                 return Err(BotError::Refused(Box::new(error)));
             }
             // Someone left before the start went through: retry on the next `room`.

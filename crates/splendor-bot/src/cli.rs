@@ -30,10 +30,30 @@ pub struct Args {
     /// wins over it).
     #[arg(long, value_name = "N", env = "SPLENDOR_QUEUE", value_parser = clap::value_parser!(u8).range(2..=4))]
     pub queue: Option<u8>,
+    /// The bots' ladder (issue 24): rated games of N players (2 to 4)
+    /// against the other programs, one after the other, for ever unless
+    /// `--games` says how many; past the ladder's cap (`too_many_games`)
+    /// the bot waits what the server says and queues again.
+    #[arg(long, value_name = "N", env = "SPLENDOR_LADDER", value_parser = clap::value_parser!(u8).range(2..=4), conflicts_with = "queue")]
+    pub ladder: Option<u8>,
+    /// Wait for a challenge (another player's invitation by this bot's
+    /// player id) and play it, instead of creating a room. The variable
+    /// SPLENDOR_CHALLENGES=accept does the same.
+    #[arg(long)]
+    pub challenges: bool,
+    /// Challenge this player (by player id) to the room the bot creates;
+    /// repeatable. A declined challenge ends the bot with the reason.
+    #[arg(long = "challenge", value_name = "PLAYER_ID")]
+    pub challenge: Vec<String>,
+    /// The author's secret (8 to 128 characters), said in `hello`: one
+    /// owner's bots never meet in quick play and share the ladder's cap,
+    /// and with the bot's name it gets the bot back if its token is lost.
+    #[arg(long, env = "SPLENDOR_OWNER", hide_env_values = true)]
+    pub owner: Option<String>,
     /// Games to play in a row, on the same session (with `--queue`, each a
-    /// new rated game).
-    #[arg(long, value_name = "N", env = "SPLENDOR_GAMES", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    pub games: u32,
+    /// new rated game) [default: 1; with --ladder, for ever].
+    #[arg(long, value_name = "N", env = "SPLENDOR_GAMES", value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
     /// Seats of the room to create.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
     pub seats: u8,
@@ -67,16 +87,35 @@ impl Args {
         Args::try_parse_from(std::iter::once("splendor-bot").chain(words))
     }
 
+    /// How many games to play: `None` for ever (the ladder without
+    /// `--games`).
+    pub fn games(&self) -> Option<u32> {
+        match (self.games, self.ladder) {
+            (Some(n), _) => Some(n),
+            (None, Some(_)) => None,
+            (None, None) => Some(1),
+        }
+    }
+
+    /// Whether the bot waits for challenges (`--challenges`, or
+    /// SPLENDOR_CHALLENGES=accept as the kits read it).
+    fn takes_challenges(&self) -> bool {
+        self.challenges
+            || std::env::var("SPLENDOR_CHALLENGES").is_ok_and(|v| v.eq_ignore_ascii_case("accept"))
+    }
+
     /// The bot's configuration (it reports nothing; set `on_progress` to print).
     pub fn into_config(self) -> Config {
+        let challenges = self.join.is_none() && self.takes_challenges();
         let strategy: Box<dyn Strategy + Send> = match (self.strategy, self.seed) {
             (StrategyName::Greedy, _) => Box::new(Greedy),
             (StrategyName::Random, Some(seed)) => Box::new(Random::seeded(seed)),
             (StrategyName::Random, None) => Box::new(Random::from_entropy()),
         };
-        let (room, start_when) = match (self.join, self.queue) {
+        let (room, start_when) = match (self.join, self.queue.or(self.ladder)) {
             (Some(code), _) => (RoomChoice::Join { code }, self.start_when),
             (None, Some(players)) => (RoomChoice::Queue { players }, None),
+            (None, None) if challenges => (RoomChoice::Challenges, None),
             (None, None) => {
                 let room = RoomChoice::Create {
                     seats: self.seats,
@@ -90,6 +129,8 @@ impl Args {
             room,
             strategy,
             token: self.token,
+            owner: self.owner,
+            invite: self.challenge,
             ..Config::new(self.url, self.name)
         }
     }

@@ -60,6 +60,10 @@ pub enum RoomChoice {
         /// 2, 3 or 4 players.
         players: u8,
     },
+    /// Wait for a challenge (another player's `invite` by this bot's
+    /// player id, issue 24) and play it: `hello` says `"challenges":true`
+    /// and the first challenge's room is joined.
+    Challenges,
 }
 
 /// Everything [`run_bot`] needs.
@@ -78,6 +82,14 @@ pub struct Config {
     pub strategy: Box<dyn Strategy + Send>,
     /// Called for everything worth telling a person; the binary prints it.
     pub on_progress: Box<dyn FnMut(&Progress) + Send>,
+    /// The author's secret, said in `hello` (issue 24): one owner's bots
+    /// never meet in quick play and share the ladder's cap; with the name,
+    /// it gets a bot back whose token was lost (issue 51).
+    pub owner: Option<String>,
+    /// Players to challenge by player id once the created room is made
+    /// (`invite`); a declined challenge ends the bot
+    /// ([`BotError::Declined`]).
+    pub invite: Vec<String>,
 }
 
 impl Config {
@@ -94,6 +106,8 @@ impl Config {
             start_when: Some(2),
             strategy: Box::new(Greedy),
             on_progress: Box::new(|_| {}),
+            owner: None,
+            invite: Vec::new(),
         }
     }
 }
@@ -117,6 +131,10 @@ pub enum Progress {
     Reconnecting(String),
     /// Quick play: the queue seated this bot in the room with this code.
     Matched(String),
+    /// Challenged by this player: joining the room with this code.
+    Challenged(String, String),
+    /// The ladder's cap (`too_many_games`): queueing again after this wait.
+    Capped(Duration),
 }
 
 impl fmt::Display for Progress {
@@ -138,6 +156,14 @@ impl fmt::Display for Progress {
             Progress::Ignored(reason) => write!(f, "ignored a frame: {reason}"),
             Progress::Reconnecting(why) => write!(f, "{why}; reconnecting"),
             Progress::Matched(code) => write!(f, "quick play: seated in room {code}"),
+            Progress::Challenged(who, code) => {
+                write!(f, "challenged by {who}: joining room {code}")
+            }
+            Progress::Capped(wait) => write!(
+                f,
+                "too_many_games: the ladder's cap is reached; queueing again in {} s",
+                wait.as_secs().max(1)
+            ),
         }
     }
 }
@@ -173,6 +199,8 @@ pub enum BotError {
     Stuck(Box<ErrorInfo>),
     /// The server sent something that cannot be played from.
     Protocol(String),
+    /// A player this bot challenged declined: who, and why.
+    Declined(String, String),
 }
 
 impl fmt::Display for BotError {
@@ -186,6 +214,7 @@ impl fmt::Display for BotError {
             BotError::RoomClosed(why) => write!(f, "the room closed: {why}"),
             BotError::Stuck(e) => write!(f, "actions keep failing: {}: {}", e.code, e.message),
             BotError::Protocol(what) => write!(f, "unexpected server behaviour: {what}"),
+            BotError::Declined(who, why) => write!(f, "{who} declined the challenge: {why}"),
         }
     }
 }

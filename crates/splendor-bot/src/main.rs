@@ -11,15 +11,21 @@ use splendor_protocol::GameEnd;
 async fn main() -> ExitCode {
     let args = Args::parse();
     let mut token = args.token.clone();
-    for game in 1..=args.games {
+    // The ladder without --games plays for ever.
+    let games = args.games();
+    let total = games.map_or_else(|| "∞".to_owned(), |n| n.to_string());
+    for game in 1.. {
+        if games.is_some_and(|n| game > n) {
+            break;
+        }
         let mut config = args.clone().into_config();
         // The same session from game to game: its token is its identity
         // (and, in quick play, its rating).
         config.token = token.clone();
         // Progress goes to stderr; the result alone goes to stdout.
         config.on_progress = Box::new(|progress| eprintln!("{progress}"));
-        if args.games > 1 {
-            eprintln!("game {game} of {}", args.games);
+        if games != Some(1) {
+            eprintln!("game {game} of {total}");
         }
         match play_one(config).await {
             Some(next) => token = Some(next),

@@ -362,7 +362,7 @@ fn a_queued_bot_already_seated_in_its_game_syncs() {
 fn the_command_line_chooses_quick_play_and_games_in_a_row() {
     use splendor_bot::cli::Args;
     let args = Args::parse_words(["--queue", "3", "--games", "5"]).unwrap();
-    assert_eq!(args.games, 5);
+    assert_eq!(args.games(), Some(5));
     assert_eq!(args.into_config().room, RoomChoice::Queue { players: 3 });
     let args = Args::parse_words(["--queue", "3", "--join", "ABCDE"]).unwrap();
     assert_eq!(
@@ -406,4 +406,134 @@ fn a_move_refused_for_the_rate_is_sent_again_after_the_wait() {
         "message": "no", "retry_after_ms": 5});
     assert_eq!(c.feed(limited), [json!({"type": "sync", "id": "resync"})]);
     assert_eq!(c.bot.take_wait(), Some(std::time::Duration::from_millis(5)));
+}
+
+/// Issue 51: the example bot has the kits' owner, challenges and ladder.
+/// Waiting for challenges: `hello` says so (with the owner), nothing is
+/// created, the first challenge's room is joined, the host starts.
+#[test]
+fn a_bot_waiting_for_challenges_joins_the_first_one() {
+    let mut c = check(Config {
+        room: RoomChoice::Challenges,
+        start_when: None,
+        owner: Some("a secret of mine".into()),
+        ..Config::new("ws://x/ws", "waiter")
+    });
+    assert_eq!(
+        c.sent(),
+        [
+            json!({"type": "hello", "id": "hello", "name": "waiter", "bot": true,
+                "challenges": true, "owner": "a secret of mine"})
+        ]
+    );
+    assert!(
+        c.feed(welcome(false)).is_empty(),
+        "nothing to create or join"
+    );
+    let challenge = |room: &str| {
+        json!({"type": "challenge", "invitation": "i1", "room": room,
+               "from": {"name": "ann", "player_id": "3fa9c01d2e"},
+               "terms": {"seats": 2, "players": 1, "rated": false}})
+    };
+    assert_eq!(
+        c.feed(challenge("AXTWF")),
+        [json!({"type": "join", "id": "join", "code": "AXTWF", "as": "player"})]
+    );
+    // A second challenge while joining the first waits.
+    assert!(c.feed(challenge("QQQQQ")).is_empty());
+    // A room that would not take it: the next challenge is played.
+    assert!(c.feed(error("join", "room_full")).is_empty());
+    assert_eq!(
+        c.feed(challenge("BBBBB")),
+        [json!({"type": "join", "id": "join", "code": "BBBBB", "as": "player"})]
+    );
+    assert!(
+        c.feed(room("waiting", json!([seat(0, true), seat(1, false)]), 1))
+            .is_empty(),
+        "the challenger starts"
+    );
+    assert!(
+        c.progress
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|p| p.to_string() == "challenged by ann: joining room AXTWF")
+    );
+}
+
+/// Issue 51: a bot that creates its room challenges the players it names;
+/// a declined challenge ends it with who declined and why.
+#[test]
+fn a_bot_challenges_by_player_id_and_a_decline_ends_it() {
+    let mut c = check(Config {
+        invite: vec!["3fa9c01d2e".into()],
+        ..Config::new("ws://x/ws", "ann")
+    });
+    c.sent();
+    c.feed(welcome(false));
+    assert_eq!(
+        c.feed(room("waiting", json!([seat(0, true), null]), 0)),
+        [json!({"type": "invite", "id": "invite", "player_id": "3fa9c01d2e"})]
+    );
+    // The next `room` (someone came, left) invites nobody again.
+    assert!(
+        c.feed(room("waiting", json!([seat(0, true), null]), 0))
+            .is_empty()
+    );
+    let e = c.feed_err(
+        json!({"type": "challenge_declined", "invitation": "i1", "room": "ABCDE",
+        "by": {"name": "waiter", "player_id": "3fa9c01d2e"}, "reason": "too_fast"}),
+    );
+    assert_eq!(
+        e.to_string(),
+        "waiter (#3fa9c01d2e) declined the challenge: too_fast"
+    );
+}
+
+/// Issue 51: on the ladder, the cap (`too_many_games`) is a wait, not an
+/// end: the bot queues again after what the server says.
+#[test]
+fn a_ladder_bot_queues_again_after_the_caps_wait() {
+    let mut c = check(Config {
+        room: RoomChoice::Queue { players: 2 },
+        start_when: None,
+        ..Config::new("ws://x/ws", "climber")
+    });
+    c.sent();
+    assert_eq!(
+        c.feed(welcome(false)),
+        [json!({"type": "queue", "id": "queue", "players": 2})]
+    );
+    let mut capped = error("queue", "too_many_games");
+    capped["retry_after_ms"] = json!(4000);
+    assert_eq!(
+        c.feed(capped),
+        [json!({"type": "queue", "id": "queue", "players": 2})]
+    );
+    assert_eq!(
+        c.bot.take_wait(),
+        Some(std::time::Duration::from_millis(4000))
+    );
+}
+
+#[test]
+fn the_command_line_has_the_ladder_challenges_and_the_owner() {
+    use splendor_bot::cli::Args;
+    let args = Args::parse_words(["--ladder", "2", "--owner", "a secret of mine"]).unwrap();
+    assert_eq!(args.games(), None, "the ladder plays for ever");
+    let config = args.into_config();
+    assert_eq!(config.room, RoomChoice::Queue { players: 2 });
+    assert_eq!(config.owner.as_deref(), Some("a secret of mine"));
+    let args = Args::parse_words(["--ladder", "3", "--games", "4"]).unwrap();
+    assert_eq!(args.games(), Some(4));
+    assert!(Args::parse_words(["--ladder", "2", "--queue", "2"]).is_err());
+    assert!(Args::parse_words(["--ladder", "5"]).is_err());
+    let args = Args::parse_words(["--challenges"]).unwrap();
+    assert_eq!(args.games(), Some(1));
+    assert_eq!(args.into_config().room, RoomChoice::Challenges);
+    let config = Args::parse_words(["--challenge", "3fa9c01d2e", "--challenge", "0123456789"])
+        .unwrap()
+        .into_config();
+    assert_eq!(config.invite, ["3fa9c01d2e", "0123456789"]);
+    assert!(matches!(config.room, RoomChoice::Create { .. }));
 }
