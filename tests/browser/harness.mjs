@@ -51,9 +51,10 @@ export class Run {
     this.stepName = '';
   }
 
-  /// Opens a player in a context of its own, `viewport` sized.
-  async openPlayer(name, viewport) {
-    const context = await this.browser.newContext({ viewport, locale: 'en-US' });
+  /// Opens a player in a context of its own, `viewport` sized; `options`
+  /// add to the context's (`reducedMotion: 'reduce'`, say).
+  async openPlayer(name, viewport, options = {}) {
+    const context = await this.browser.newContext({ viewport, locale: 'en-US', ...options });
     context.setDefaultTimeout(WAIT_MS);
     const page = await context.newPage();
     this.watch(name, page);

@@ -1128,7 +1128,8 @@ const STEPS = [
     await checkAccessibility(run, page, 'a banned player');
   }),
   step('Lea plays a whole game against a bot on a phone by keyboard alone: key presses and scrolls counted', async (run) => {
-    const lea = await run.openPlayer('Lea', { width: 390, height: 844 });
+    // Lea's system asks for reduced motion: nothing flies (issue 50).
+    const lea = await run.openPlayer('Lea', { width: 390, height: 844 }, { reducedMotion: 'reduce' });
     await signIn(lea, `${run.baseUrl}/`);
     const { page } = lea;
     await page.locator('#bot-count').selectOption('1');
@@ -1280,6 +1281,9 @@ const STEPS = [
     assert.equal(counts.offscreen, 0, 'every confirm was on screen when it was needed');
     console.log(`  the focus missed the confirm ${counts.focusMisses} times`);
     assert.ok(counts.focusMisses <= 2, `the focus missed the confirm ${counts.focusMisses} times`);
+    const motion = await page.evaluate(() => ({ played: MOTION.played, skipped: MOTION.skipped }));
+    assert.equal(motion.played, 0, 'nothing flies when the system asks for reduced motion');
+    assert.ok(motion.skipped > 0, 'the bot\'s moves would have been animated');
     run.shared.phoneGame = counts;
     await lea.context.close();
   }),
@@ -1361,6 +1365,13 @@ const STEPS = [
     }
     await page.locator(SEL.result).waitFor({ state: 'visible' });
     assert.equal(covered, 0, 'the turn panel covered the card tapped');
+    // Issue 50: the bot's moves were seen moving (cards to its panel,
+    // tokens from the supply, new cards sliding in), and every tap above
+    // went through while they flew (a flight takes no input).
+    const motion = await page.evaluate(() => ({ played: MOTION.played, skipped: MOTION.skipped }));
+    console.log(`  motion: ${motion.played} flights in the game`);
+    assert.ok(motion.played >= counts.turns, `the bot's moves flew (${motion.played} flights in ${counts.turns} turns)`);
+    assert.equal(motion.skipped, 0);
     // Issue 50: who won and Rematch are on the screen at the end (only
     // "The game is over." showed, the result above the screen).
     await page.waitForFunction(() => {

@@ -131,6 +131,11 @@ static L10N_SCRIPT: std::sync::LazyLock<Asset> = std::sync::LazyLock::new(|| {
     let body: &'static [u8] = crate::l10n::page_l10n_script().into_bytes().leak();
     Asset::new(body, "text/javascript; charset=utf-8")
 });
+// Motion: the other players' moves seen (issue 50); loaded before app.js.
+const MOTION_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/motion.js"),
+    "text/javascript; charset=utf-8",
+);
 const PAY_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/pay.js"),
     "text/javascript; charset=utf-8",
@@ -171,6 +176,10 @@ pub(crate) fn routes() -> Router<AppState> {
             get(async |h: HeaderMap| serve(&COMMON_SCRIPT, &h)),
         )
         .route("/pay.js", get(async |h: HeaderMap| serve(&PAY_SCRIPT, &h)))
+        .route(
+            "/motion.js",
+            get(async |h: HeaderMap| serve(&MOTION_SCRIPT, &h)),
+        )
         .route(
             "/table.js",
             get(async |h: HeaderMap| serve(&TABLE_SCRIPT, &h)),

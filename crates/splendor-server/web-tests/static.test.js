@@ -19,7 +19,7 @@ const WEB = path.join(__dirname, '..', 'web');
 const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');
 const PAGES = ['index.html', 'replay.html', 'leaderboard.html', 'how-to-play.html', 'admin.html'];
 // The scripts that draw the pages (i18n.js words them).
-const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
+const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'motion.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
 
 // The string literals of a script, comments left out: { text, before },
 // `text` with every ${...} of a template replaced by "∙", `before` the code
@@ -162,8 +162,9 @@ test('no user-visible English literal is left in the scripts', () => {
       // Message keys.
       if (/^[a-z][A-Za-z]*(\.[a-z][A-Za-z0-9∙]*)+$/.test(lit.text)) continue;
       const context = lit.before.replace(/\s+/g, ' ');
-      // Class names, selectors, element names and protocol values are not text.
-      if (/(cls:|querySelector(All)?\(|className|el\(|\.dataset\.\w+ =)\s*(\S+\s*\?\s*)?$/.test(context)) continue;
+      // Class names, selectors, element names, protocol values, media
+      // queries and CSS transforms are not text.
+      if (/(cls:|querySelector(All)?\(|className|el\(|\.dataset\.\w+ =|matchMedia\(|transform:)\s*(\S+\s*\?\s*)?$/.test(context)) continue;
       const sentence = /[A-Za-z]{2,}[,.:;!?]?\s+[A-Za-z]{2,}/.test(words);
       if (SINK.test(context) || sentence) found.push(`${name}: ${lit.raw}`);
     }

@@ -354,6 +354,8 @@ function handle(msg) {
       break;
     }
     case 'events': {
+      // Where what this move moves stands, before it is drawn (motion.js).
+      motionBefore(msg.version, msg.events);
       // A stand-in's moves say so (R12.4).
       recordMove(msg.version, msg.events, msg.by);
       break;
@@ -540,6 +542,7 @@ function render() {
   const key = active && active.dataset ? active.dataset.key : undefined;
   renderScreen();
   restoreFocus(key);
+  motionAfter();
 }
 
 function renderScreen() {

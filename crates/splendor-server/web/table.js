@@ -118,6 +118,7 @@ function nobleNode(noble, onclick, key) {
   return el(onclick ? 'button' : 'div', {
     type: onclick ? 'button' : undefined,
     'data-key': key,
+    'data-noble': noble.id,
     cls: `noble${onclick ? ' playable' : ''}`,
     title: t('noble.title', { points: t('points', { n: noble.points }), counts: countsText(noble.requires) }),
     onclick,
@@ -382,7 +383,7 @@ function renderPlayers() {
       : el('div', { cls: `card small hidden level-${r.level}`, text: t('reserved.hidden', { level: r.level }) })));
     const marks = recentMarks();
     const lastMover = marks.seats.has(p.seat);
-    box.append(el('div', { cls: `panel player${st.to_act === p.seat ? ' acting' : ''}${lastMover ? ' last-mover' : ''}` }, head,
+    box.append(el('div', { 'data-seat': p.seat, cls: `panel player${st.to_act === p.seat ? ' acting' : ''}${lastMover ? ' last-mover' : ''}` }, head,
       el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.tokensN', { n: total(p.tokens) }) }), chips(p.tokens, '', marks.tokens.get(p.seat))),
       el('div', { cls: 'row' }, el('span', { cls: 'label', text: t('label.bonuses', { cards: t('cards', { n: p.cards.length }) }) }), chips(p.bonuses)),
       p.nobles.length ? el('div', { cls: `row${marks.nobles.has(p.seat) ? ' fresh' : ''}` }, el('span', { cls: 'label', text: t('label.nobles') }),
