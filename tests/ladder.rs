@@ -194,7 +194,9 @@ async fn r12_6_a_deserted_ladder_game_ends_and_frees_its_slots() {
 /// again under its name and with its owner's secret: it is the same
 /// program (session, player id, name), with a new token; another owner's
 /// secret, or none, still finds the name taken. Each token given this way
-/// replaces the one given before; the program's first token stays.
+/// replaces the one given before (whose connection is closed); the
+/// program's first token stays; wrong secrets are counted as password
+/// tries are.
 #[tokio::test]
 async fn a_program_gets_its_name_back_with_its_owners_secret() {
     let server = TestServer::start_with(config(2, 8)).await;
@@ -231,11 +233,23 @@ async fn a_program_gets_its_name_back_with_its_owners_secret() {
         assert_eq!(refused["code"], "name_taken", "{owner:?}: {refused}");
     }
 
-    // Once more: a third token; the second no longer opens the session,
-    // the first (the program's own) still does.
+    // Once more, while the second token's connection is open: a third
+    // token; the second's connection is closed (revoked, 4007) and the
+    // second no longer opens the session, the first (the program's own)
+    // still does.
+    let mut live = TestClient::connect(&server, "keeper").await;
+    // (Its hello says the owner, as the kits' do: a hello without one
+    // leaves the program without an owner, issue 24.)
+    let welcome = live
+        .request(
+            json!({"type": "hello", "token": second_token, "bot": true, "owner": "keepers-secret"}),
+        )
+        .await;
+    assert_eq!(welcome["session"], session, "{welcome}");
     let mut third = TestClient::connect(&server, "keeper").await;
     let back = third.request(hello(Some("keepers-secret"))).await;
     assert_eq!(back["session"], session, "{back}");
+    assert_eq!(live.expect_close().await.0, 4007);
     drop(third);
     let mut stale = TestClient::connect(&server, "keeper").await;
     let refused = stale
@@ -247,4 +261,18 @@ async fn a_program_gets_its_name_back_with_its_owners_secret() {
         .request(json!({"type": "hello", "token": first_token}))
         .await;
     assert_eq!(welcome["session"], session, "{welcome}");
+
+    // The secret is guessed no faster than a password: five wrong ones
+    // from an address this minute (one above, four here), and that
+    // address is not heard for the rest of it, right secret or not.
+    for n in 0..4 {
+        let mut guess = TestClient::connect(&server, "guess").await;
+        let refused = guess
+            .request(hello(Some(&format!("guess-number-{n}"))))
+            .await;
+        assert_eq!(refused["code"], "name_taken", "{refused}");
+    }
+    let mut right = TestClient::connect(&server, "keeper").await;
+    let refused = right.request(hello(Some("keepers-secret"))).await;
+    assert_eq!(refused["code"], "name_taken", "{refused}");
 }

@@ -74,15 +74,38 @@ impl Client {
     /// gets that program back: a new token of its session (its name,
     /// rating and games), so that a program whose token lived only in
     /// memory is itself again when it runs again. The token given this way
-    /// before is revoked (one such token per program); the session's other
-    /// tokens stay. `None` (a new session, or `name_taken`) otherwise.
+    /// before is revoked and its connections closed (one such token per
+    /// program); the session's other tokens stay. `None` (a new session, or
+    /// `name_taken`) otherwise.
+    ///
+    /// The secret is guessed no faster than a password: a wrong one counts
+    /// as a failed try of the address and of the name (in the store, so on
+    /// every node), an address that failed five times this minute is not
+    /// heard for the rest of it, and a name's failures from anywhere slow
+    /// its answers (at most 2 s) without ever refusing its owner. A banned
+    /// session is not given a token.
     pub(super) async fn reclaim_program(&self, name: &str, owner: Option<&str>) -> Option<String> {
+        use crate::identity::throttle::{TRIES_PER_MINUTE, slowdown};
         let owner = owner?;
         let store = self.state.store()?;
         if self.state.config().shared_program_names {
             return None;
         }
         let holder = store.bot_name_holder(name).await.ok()??;
+        let now = unix_millis_now();
+        let address_key = self
+            .address
+            .as_ref()
+            .map(|a| format!("reclaim-address:{}", a.as_str()));
+        let name_key = format!("reclaim-name:{}", splendor_store::bot_name_key(name));
+        if let Some(key) = &address_key
+            && store.login_tries(key, now).await.ok()? >= TRIES_PER_MINUTE
+        {
+            warn!(key, "too many wrong owner secrets from an address");
+            return None;
+        }
+        let failures = store.login_tries(&name_key, now).await.ok()?;
+        tokio::time::sleep(slowdown(failures)).await;
         let kept = store.program_owner(holder).await.ok()??;
         let given = splendor_store::owner_digest(owner);
         // Compared without an early exit: the time says nothing of where
@@ -94,6 +117,20 @@ impl Client {
                 .fold(0u8, |d, (a, b)| d | (a ^ b))
                 == 0;
         if !same {
+            for key in address_key.iter().chain(std::iter::once(&name_key)) {
+                if let Err(e) = store.count_login_try(key, now).await {
+                    warn!(error = %e, "a wrong owner secret cannot be counted");
+                }
+            }
+            return None;
+        }
+        // A banned session gets no token (its hello is refused after).
+        let who = crate::sanctions::Who {
+            session: Some(holder.0),
+            name: Some(name),
+            ..self.who()
+        };
+        if crate::sanctions::ban_for(&self.state, &who).await.is_some() {
             return None;
         }
         match store.devices(holder).await {
@@ -106,6 +143,24 @@ impl Client {
                         warn!(error = %e, "a reclaimed program's old token cannot be revoked");
                         return None;
                     }
+                    // Its connections end, here and on every node.
+                    let session = splendor_lobby::SessionId(holder.0);
+                    crate::identity::close_device(
+                        self.state.lobby().presence(),
+                        session,
+                        &device.id,
+                    );
+                    if let Some(cluster) = self.state.cluster() {
+                        cluster
+                            .announce_sanctioned(splendor_cluster::node::WireSanction {
+                                id: 0,
+                                kind: crate::identity::REVOKED_DEVICE.to_owned(),
+                                value: format!("{}:{}", holder.0.simple(), device.id),
+                                until_ms: None,
+                                reason: String::new(),
+                            })
+                            .await;
+                    }
                 }
             }
             Err(e) => {
@@ -113,10 +168,7 @@ impl Client {
                 return None;
             }
         }
-        match store
-            .add_device(holder, RECLAIMED_LABEL, unix_millis_now())
-            .await
-        {
+        match store.add_device(holder, RECLAIMED_LABEL, now).await {
             Ok(token) => Some(token.into_string()),
             Err(e) => {
                 warn!(error = %e, "a reclaimed program's token cannot be made");
