@@ -555,7 +555,10 @@ async function run(choose, options = {}) {
     for (let i = 0; i < games; i += 1) {
       result = await play(choose, { ...settings, session });
       const mine = result.ranking.find((r) => r.name === session.name);
-      console.error(`splendor-kit: game ${i + 1}${games === Infinity ? '' : ` of ${games}`} over${mine ? `, place ${mine.rank}` : ''}`);
+      // How it ended when not on points (R11.6's no_progress, R12.6's
+      // deserted, R13.2's resigned, R11.2's deadlock; issue 51).
+      const how = result.end && result.end !== 'points' ? ` (ended: ${result.end})` : '';
+      console.error(`splendor-kit: game ${i + 1}${games === Infinity ? '' : ` of ${games}`} over${mine ? `, place ${mine.rank}` : ''}${how}`);
     }
   } catch (e) {
     console.error(`splendor-kit: ${e.message}`);

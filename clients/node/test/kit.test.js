@@ -475,6 +475,23 @@ test('a kit bot invites another, which finds the invitation and plays (issue 25)
   }
 });
 
+test('one process plays several games at once as several bots of one owner (issue 51)', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-many-'));
+  try {
+    const buyFirst = (s) => s.legal_actions.find((a) => a && a.buy !== undefined) || s.legal_actions[0];
+    const results = await Promise.all([0, 1, 2].map((i) => kit.play(buyFirst, {
+      url: server.url, name: `many-${i}`, tokenFile: path.join(dir, `many-${i}.token`), log: () => {},
+      owner: "one author's secret", create: { seats: 2, bots: ['greedy'] },
+    })));
+    assert.equal(new Set(results.map((r) => r.game)).size, 3, 'three games');
+    results.forEach((r, i) => assert.ok(r.ranking.some((p) => p.name === `many-${i}`), JSON.stringify(r.ranking)));
+  } finally {
+    server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a kit bot takes challenges, declines one with a reason and plays the one it accepts (issue 24)', { timeout: 120000 }, async () => {
   const server = await startServer();
   const check = frameChecker();

@@ -314,6 +314,27 @@ class KitTest(unittest.TestCase):
             # refused at every move (a game has over 25 moves a player).
             self.assertLessEqual(len(errors), 10, f"{name} kept going over the rate: {errors}")
 
+    def test_one_process_plays_several_games_at_once_as_several_bots(self):
+        """Issue 51, as docs/BOTS.md shows it: several games at once from
+        one process are several bots (each its name and token file), one
+        owner, one connection each, gathered by asyncio."""
+        def buy_first(state):
+            legal = state.legal_actions
+            buys = [a for a in legal if isinstance(a, dict) and "buy" in a]
+            return (buys or legal)[0]
+
+        async def all_at_once(url, tmp):
+            return await asyncio.gather(*(splendor_kit.play(
+                buy_first, url=url, name=f"many-{i}", token_file=os.path.join(tmp, f"many-{i}.token"),
+                owner="one author's secret", create={"seats": 2, "bots": ["greedy"]},
+            ) for i in range(3)))
+
+        with Server() as server, tempfile.TemporaryDirectory() as tmp:
+            results = asyncio.run(asyncio.wait_for(all_at_once(server.url, tmp), 120))
+        self.assertEqual(len({r.game for r in results}), 3, "three games")
+        for i, r in enumerate(results):
+            self.assertIn(f"many-{i}", [p["name"] for p in r.ranking])
+
     def test_an_invalid_token_file_says_hello_anew_as_a_bot(self):
         """A token the server does not know is refused; the kit says hello
         with its name instead, still as a bot, and keeps the new token."""

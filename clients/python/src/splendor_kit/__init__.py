@@ -124,7 +124,10 @@ def run(
         while games is None or played < games:
             result = await play(choose, session=session, **settings)
             played += 1
-            log.info("game %d%s over", played, f" of {games}" if games else "")
+            # How it ended when not on points (R11.6's no_progress, R12.6's
+            # deserted, R13.2's resigned, R11.2's deadlock; issue 51).
+            how = f" (ended: {result.end})" if result.end != "points" else ""
+            log.info("game %d%s over%s", played, f" of {games}" if games else "", how)
         return result
 
     return asyncio.run(series())
