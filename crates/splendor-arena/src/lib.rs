@@ -57,21 +57,51 @@ pub struct Entrant {
     pub name: String,
     /// What plays.
     pub kind: EntrantKind,
+    /// The strong level's search iterations a move for this entrant
+    /// (`strong:2500`), instead of the series' `--strong-iterations`: two
+    /// budgets measured against each other (issue 51's levels). Between
+    /// built-in levels only.
+    pub iterations: Option<u32>,
 }
 
 impl Entrant {
     /// A built-in level by name (`random`, `greedy`, `strong`), or
-    /// `NAME=LEVEL` to name it (two entrants of one level told apart).
+    /// `NAME=LEVEL` to name it (two entrants of one level told apart);
+    /// `strong:N` searches N iterations a move (1 to 1,000,000).
     pub fn built_in(spec: &str) -> Result<Entrant, String> {
         let (name, level) = match spec.split_once('=') {
             Some((name, level)) if !name.trim().is_empty() => (Some(name.trim()), level),
             Some(_) => return Err(format!("{spec:?}: the name before = is empty")),
             None => (None, spec),
         };
-        let level = Level::from_str(level.trim()).map_err(|e| e.to_string())?;
+        let (level_name, iterations) = match level.trim().split_once(':') {
+            Some((level, n)) => {
+                let n: u32 = n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1_000_000).contains(n))
+                    .ok_or_else(|| {
+                        format!("{spec:?}: iterations are a number from 1 to 1000000, not {n:?}")
+                    })?;
+                (level, Some(n))
+            }
+            None => (level.trim(), None),
+        };
+        let level = Level::from_str(level_name).map_err(|e| e.to_string())?;
+        if iterations.is_some() && level != Level::Strong {
+            return Err(format!(
+                "{spec:?}: only the strong level searches: {} takes no iterations",
+                level.name()
+            ));
+        }
+        let default_name = match iterations {
+            Some(n) => format!("{}:{n}", level.name()),
+            None => level.name().to_owned(),
+        };
         Ok(Entrant {
-            name: name.map_or_else(|| level.name().to_owned(), |n| n.chars().take(24).collect()),
+            name: name.map_or(default_name, |n| n.chars().take(24).collect()),
             kind: EntrantKind::BuiltIn(level),
+            iterations,
         })
     }
 
@@ -123,6 +153,7 @@ impl Entrant {
         Ok(Entrant {
             name,
             kind: EntrantKind::Program(command),
+            iterations: None,
         })
     }
 }
@@ -246,6 +277,12 @@ pub enum ArenaError {
     /// The embedded server could not start.
     #[error("cannot start the embedded server: {0}")]
     Server(String),
+    /// `strong:N` beside a program: the embedded server's strong level has
+    /// one budget.
+    #[error(
+        "{0}: a budget of its own plays between built-in levels only; beside a program the strong level searches --strong-iterations"
+    )]
+    BudgetWithProgram(String),
 }
 
 /// Plays a series: in process when every entrant is built in, on the
@@ -272,6 +309,9 @@ pub async fn run_series(
         .entrants
         .iter()
         .all(|e| matches!(e.kind, EntrantKind::BuiltIn(_)));
+    if !all_built_in && let Some(e) = config.entrants.iter().find(|e| e.iterations.is_some()) {
+        return Err(ArenaError::BudgetWithProgram(e.name.clone()));
+    }
     let (games, stopped) = if all_built_in {
         let config = config.clone();
         let mut progress = progress;
@@ -359,6 +399,21 @@ mod tests {
         assert_eq!(bare.name, "my_bot.py");
         assert!(Entrant::program("  ").is_err());
         assert!(Entrant::program("x=").is_err());
+    }
+
+    /// Issue 51's levels: two budgets of the strong level measured against
+    /// each other (`strong:N`).
+    #[test]
+    fn a_strong_entrant_may_search_a_budget_of_its_own() {
+        let e = Entrant::built_in("strong:2500").unwrap();
+        assert_eq!(e.name, "strong:2500");
+        assert_eq!(e.iterations, Some(2500));
+        let e = Entrant::built_in("deep=strong:40000").unwrap();
+        assert_eq!((e.name.as_str(), e.iterations), ("deep", Some(40000)));
+        assert_eq!(Entrant::built_in("strong").unwrap().iterations, None);
+        for bad in ["greedy:100", "strong:0", "strong:many", "strong:2000000"] {
+            assert!(Entrant::built_in(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

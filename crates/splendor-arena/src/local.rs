@@ -86,6 +86,16 @@ fn play_game(
             EntrantKind::Program(_) => unreachable!("a local series has built-in entrants only"),
         })
         .collect();
+    // Each seat's budget: its entrant's own (`strong:N`) or the series'.
+    let budgets: Vec<splendor_ai::Budget> = seats
+        .iter()
+        .map(|&e| splendor_ai::Budget {
+            iterations: config.entrants[e]
+                .iterations
+                .unwrap_or(config.budget.iterations),
+            ..config.budget
+        })
+        .collect();
     let mut log = Vec::new();
     let mut capped = vec![0u32; seats.len()];
     let mut move_us = vec![Vec::new(); seats.len()];
@@ -100,7 +110,7 @@ fn play_game(
             &view,
             seat,
             move_seed,
-            &config.budget,
+            &budgets[usize::from(seat)],
         )
         .expect("the seat to act can always move (R11.1)");
         move_us[usize::from(seat)].push(started.elapsed().as_micros() as u64);

@@ -205,6 +205,36 @@ fn mirrored_parallel_series_report_as_json_lines_with_time_per_move() {
     assert_eq!(strip(&lines), strip(&parallel));
 }
 
+/// Issue 51's levels: the strong level at two budgets against each other,
+/// mirrored, as `strong:N` entrants (the bigger budget is not weaker); a
+/// budget of its own beside a program is refused (the embedded server's
+/// strong level has one).
+#[test]
+fn two_budgets_of_the_strong_level_play_each_other() {
+    let (ok, table, err) = arena(&[
+        "strong:20",
+        "strong:2000",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--mirror",
+        "--strong-time-cap-ms",
+        "0",
+        "--no-replays",
+    ]);
+    assert!(ok, "{err}");
+    for name in ["strong:20 ", "strong:2000 "] {
+        assert!(table.lines().any(|l| l.starts_with(name)), "{table}");
+    }
+    let (ok, _, err) = arena(&["strong:20", "--bot", "true", "--games", "1", "--no-replays"]);
+    assert!(!ok);
+    assert!(
+        err.contains("a budget of its own plays between built-in levels only"),
+        "{err}"
+    );
+}
+
 #[test]
 fn bad_command_lines_are_refused_with_a_reason() {
     let (ok, _, err) = arena(&["greedy"]);
