@@ -92,6 +92,7 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/sw.js", "text/javascript; charset=utf-8"),
         ("/pay.js", "text/javascript; charset=utf-8"),
         ("/table.js", "text/javascript; charset=utf-8"),
+        ("/motion.js", "text/javascript; charset=utf-8"),
         ("/quickplay.js", "text/javascript; charset=utf-8"),
         ("/leaderboard.js", "text/javascript; charset=utf-8"),
         ("/leaderboard", "text/html; charset=utf-8"),
@@ -155,7 +156,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 12, "{page}");
+    assert_eq!(page.matches("<script").count(), 13, "{page}");
     let replay_page = get(&server, "/games").await.body;
     assert_eq!(replay_page.matches("<script").count(), 6, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;
@@ -189,6 +190,7 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/sw.js",
         "/pay.js",
         "/table.js",
+        "/motion.js",
         "/replay.js",
         "/analysis.js",
         "/quickplay.js",
