@@ -389,6 +389,17 @@ async fn revoke_checked(
         ));
     }
     info!(session = %session_id, device = %device, "device token revoked");
+    close_revoked(state, session_id, device).await;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// Ends the connections of a device whose token was just revoked: this
+/// node's at once, the other nodes' through the cluster's announcement.
+pub(crate) async fn close_revoked(
+    state: &AppState,
+    session_id: splendor_lobby::SessionId,
+    device: &str,
+) {
     close_device(state.lobby().presence(), session_id, device);
     if let Some(cluster) = state.cluster() {
         cluster
@@ -401,7 +412,6 @@ async fn revoke_checked(
             })
             .await;
     }
-    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// The kind of a cluster announcement that a device's token was revoked

@@ -145,22 +145,7 @@ impl Client {
                     }
                     // Its connections end, here and on every node.
                     let session = splendor_lobby::SessionId(holder.0);
-                    crate::identity::close_device(
-                        self.state.lobby().presence(),
-                        session,
-                        &device.id,
-                    );
-                    if let Some(cluster) = self.state.cluster() {
-                        cluster
-                            .announce_sanctioned(splendor_cluster::node::WireSanction {
-                                id: 0,
-                                kind: crate::identity::REVOKED_DEVICE.to_owned(),
-                                value: format!("{}:{}", holder.0.simple(), device.id),
-                                until_ms: None,
-                                reason: String::new(),
-                            })
-                            .await;
-                    }
+                    crate::identity::close_revoked(&self.state, session, &device.id).await;
                 }
             }
             Err(e) => {
