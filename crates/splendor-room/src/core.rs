@@ -385,8 +385,10 @@ impl RoomCore {
             DriverEvent::Written { id, outcome } => self.written(now, id, outcome),
             DriverEvent::LogLoaded { id, log } => self.log_loaded(now, id, log),
             DriverEvent::Undeliverable { conn } => {
-                info!(conn = %conn, "dropping a connection that cannot receive");
+                // Said once: every message that was queued for it fails
+                // after the first, each reported.
                 if self.people.drop_conn(conn) {
+                    info!(conn = %conn, "dropping a connection that cannot receive");
                     if self.running.is_none() {
                         self.people.pass_host_if_away();
                     }

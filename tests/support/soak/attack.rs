@@ -119,31 +119,40 @@ async fn fresh(plan: &Plan, from: &str, tally: &Tally, name: &str) -> Option<Con
     Some(conn)
 }
 
-/// Fresh sessions starting turn-based games against a bot and leaving.
+/// Sessions starting turn-based games against a bot and leaving them, one
+/// after another on the same connection until one is refused, then again
+/// from a fresh session (the rooms' budget is the address's, not the
+/// session's: the churn meets it whatever sessions the other loops took).
 async fn churn(plan: &Plan, from: &str, tally: &Tally) {
     while Instant::now() < plan.stop_at {
         let Some(mut conn) = fresh(plan, from, tally, "turner").await else {
             continue;
         };
-        let create = json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 1_209_600}});
-        if counted(
-            tally,
-            "turn-based create",
-            conn.request(create, ANSWER).await,
-        )
-        .is_err()
-        {
-            continue;
+        while Instant::now() < plan.stop_at {
+            let create =
+                json!({"type": "create", "seats": 2, "turn_based": {"per_move_s": 1_209_600}});
+            if counted(
+                tally,
+                "turn-based create",
+                conn.request(create, ANSWER).await,
+            )
+            .is_err()
+            {
+                break;
+            }
+            let bot = json!({"type": "add_bot", "level": "greedy"});
+            if counted(tally, "add_bot", conn.request(bot, ANSWER).await).is_err() {
+                break;
+            }
+            let start = conn.request(json!({"type": "start"}), ANSWER).await;
+            if counted(tally, "turn-based start", start).is_err() {
+                break;
+            }
+            let left = conn.request(json!({"type": "leave"}), ANSWER).await.is_ok();
+            if !left {
+                break;
+            }
         }
-        let bot = json!({"type": "add_bot", "level": "greedy"});
-        if counted(tally, "add_bot", conn.request(bot, ANSWER).await).is_err() {
-            continue;
-        }
-        let start = conn.request(json!({"type": "start"}), ANSWER).await;
-        if counted(tally, "turn-based start", start).is_err() {
-            continue;
-        }
-        let _ = conn.send(&json!({"type": "leave"})).await;
     }
 }
 
