@@ -37,7 +37,7 @@ async fn the_page_plays_a_whole_game_in_chromium_and_passes_axe() {
         &[
             ("SPLENDOR_ANALYSIS_ITERATIONS", "40"),
             // Practice hints think as the strong level does.
-            ("SPLENDOR_STRONG_ITERATIONS", "300"),
+            ("SPLENDOR_BOT_MAX_ITERATIONS", "300"),
             // Room links name the host's public address (issue 23).
             ("SPLENDOR_PUBLIC_URL", "https://splendor.example.org"),
             // The operators' console (issue 22).

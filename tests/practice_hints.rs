@@ -16,7 +16,7 @@ fn config() -> Config {
         message_burst: 10_000,
         max_api_requests_per_ip_per_minute: 0,
         bot_delay_ms: 0,
-        strong_iterations: 200,
+        bot_max_iterations: Some(200),
         ..Config::default()
     }
 }

@@ -22,7 +22,7 @@ fn config() -> Config {
         message_burst: 10_000,
         bot_delay_ms: 0,
         bot_threads: 1,
-        strong_iterations: 300,
+        bot_max_iterations: Some(300),
         ..Config::default()
     }
 }

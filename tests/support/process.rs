@@ -129,7 +129,7 @@ impl ServerProcess {
             .args(args)
             // Bots answer at once, on a small budget (behaviour, not strength).
             .env("SPLENDOR_BOT_DELAY_MS", "0")
-            .env("SPLENDOR_STRONG_ITERATIONS", "300")
+            .env("SPLENDOR_BOT_MAX_ITERATIONS", "300")
             .env_remove("SPLENDOR_DATABASE_URL")
             .env_remove("SPLENDOR_DATA_DIR")
             .env_remove("SPLENDOR_LISTEN")

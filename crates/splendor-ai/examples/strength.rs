@@ -31,11 +31,11 @@ struct Args {
 
 fn parse() -> Result<Args, String> {
     let mut args = Args {
-        a: Level::Strong,
-        b: Level::Greedy,
+        a: Level::STRONG,
+        b: Level::GREEDY,
         games: 100,
         seed: 1,
-        iterations: Budget::STRONG.iterations,
+        iterations: Budget::DEFAULT.iterations,
         threads: 2,
     };
     let mut it = std::env::args().skip(1);
@@ -101,7 +101,7 @@ fn main() {
     };
     let budget = Budget {
         iterations: args.iterations,
-        time_cap: Budget::STRONG.time_cap,
+        time_cap: Budget::DEFAULT.time_cap,
     };
     let next = AtomicU64::new(0);
     let scores = Mutex::new(Vec::new());

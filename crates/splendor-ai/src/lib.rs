@@ -6,12 +6,14 @@
 //! it needs that the view hides (deck order, other seats' blind reserves) it
 //! fills in with [`Sampler`], which deals the unseen cards at random.
 //!
-//! Three levels, each in one module:
-//! - [`random`]: any legal action, uniformly;
+//! The levels (issue 51: a ladder, 1 to [`Level::TOP`], each playing one
+//! way, [`Play`]) use three players, each in one module:
+//! - [`random`]: any legal action, uniformly (level 1);
 //! - [`greedy`]: the example bot's greedy strategy ([`strategy::Greedy`]),
-//!   frozen as the yardstick the others are measured against;
+//!   frozen as the yardstick the others are measured against (level 2);
 //! - [`strong`]: information-set Monte-Carlo tree search over sampled
-//!   games, with an iteration budget (and a time cap).
+//!   games, with an iteration budget (and a time cap): each level from 3
+//!   searches its own fixed number of iterations a move.
 //!
 //! Everything is pure and seeded: the same view, seed and budget give the
 //! same move (a time cap that fires is the one exception). No IO, no tokio;
@@ -23,7 +25,7 @@ pub mod random;
 pub mod strategy;
 pub mod strong;
 
-pub use splendor_protocol::bot_level::{Level, UnknownLevel};
+pub use splendor_protocol::bot_level::{Level, Play, UnknownLevel};
 
 use std::fmt;
 use std::time::Duration;
@@ -32,31 +34,34 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use splendor_rules::{Action, Game, Sampler, Seat, View};
 
-/// How much a search player may think per move. The iteration count
-/// decides (so a seeded series is reproducible); the time cap only stops a
-/// search that would run far longer than planned on a slow machine, and a
-/// move it stopped depends on the machine's speed, not only on the seed
+/// How much a search player may think per move: at most `iterations`,
+/// whatever its level's own (a host's cap on a small machine, the tests'
+/// quick bots), and for at most `time_cap`. The iteration count decides (so
+/// a seeded series is reproducible); the time cap only stops a search that
+/// would run far longer than planned on a slow machine, and a move it
+/// stopped depends on the machine's speed, not only on the seed
 /// ([`Thought::capped`] says so; `None` turns the cap off).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Search iterations per move (one sampled game each).
+    /// The most search iterations a move (one sampled game each).
     pub iterations: u32,
     /// Stop early after this long, if set.
     pub time_cap: Option<Duration>,
 }
 
 impl Budget {
-    /// The default of the `strong` level: calibrated to stay under 250 ms
-    /// per move on one core of the reference machine (docs/BENCHMARKS.md).
-    pub const STRONG: Budget = Budget {
-        iterations: strong::DEFAULT_ITERATIONS,
+    /// Each level searches its own iterations, the top one (about 0.3 s a
+    /// move on one core of the reference machine, docs/BOTS.md) well under
+    /// the 1 s cap.
+    pub const DEFAULT: Budget = Budget {
+        iterations: u32::MAX,
         time_cap: Some(Duration::from_millis(1000)),
     };
 }
 
 impl Default for Budget {
     fn default() -> Budget {
-        Budget::STRONG
+        Budget::DEFAULT
     }
 }
 
@@ -114,6 +119,18 @@ pub fn think(
     seed: u64,
     budget: &Budget,
 ) -> Result<Thought, NoMove> {
+    think_as(level.play(), view, seat, seed, budget)
+}
+
+/// [`think`] for a way of playing rather than a level: the arena's
+/// `strong:N` searches N iterations (up to `budget.iterations`).
+pub fn think_as(
+    play: Play,
+    view: &View,
+    seat: Seat,
+    seed: u64,
+    budget: &Budget,
+) -> Result<Thought, NoMove> {
     let sampler = Sampler::new(view, seat).map_err(|e| NoMove::BadView(e.to_string()))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Any sample has the seat's legal actions: they depend only on its view.
@@ -121,10 +138,16 @@ pub fn think(
     if game.to_act() != Some(seat) {
         return Err(NoMove::NotToAct);
     }
-    let (action, capped) = match level {
-        Level::Random => (random::choose(&game, &mut rng), false),
-        Level::Greedy => (greedy::choose(view, seat, &game), false),
-        Level::Strong => strong::choose(&sampler, &mut rng, budget),
+    let (action, capped) = match play {
+        Play::Random => (random::choose(&game, &mut rng), false),
+        Play::Greedy => (greedy::choose(view, seat, &game), false),
+        Play::Search { iterations } => {
+            let budget = Budget {
+                iterations: iterations.min(budget.iterations),
+                time_cap: budget.time_cap,
+            };
+            strong::choose(&sampler, &mut rng, &budget)
+        }
     };
     Ok(Thought { action, capped })
 }

@@ -17,8 +17,8 @@ use splendor_rules::{Action, Game, Phase, Sampler, Seat, card};
 
 use crate::Budget;
 
-/// The iteration budget of `Budget::STRONG` (see docs/BENCHMARKS.md for
-/// the calibration: time per move and strength against `greedy`).
+/// The iterations of the `strong` level (5), the analysis's default
+/// (docs/BOTS.md for the levels' Elo, docs/BENCHMARKS.md for the times).
 pub const DEFAULT_ITERATIONS: u32 = 10_000;
 
 /// UCB1's exploration constant (rewards are in 0..=1).

@@ -18,9 +18,9 @@ fn position(players: u8, seed: u64, steps: usize) -> Game {
     for i in 0..steps {
         let Some(seat) = game.to_act() else { break };
         let level = if i % 3 == 0 {
-            Level::Random
+            Level::RANDOM
         } else {
-            Level::Greedy
+            Level::GREEDY
         };
         let action = choose(
             level,
@@ -54,7 +54,7 @@ proptest! {
         prop_assert_eq!(other.view(Viewer::Seat(seat)), view.clone());
         let mut legal = Vec::new();
         game.legal_actions(&mut legal);
-        for level in Level::ALL {
+        for level in Level::all() {
             let action = choose(level, &view, seat, seed, &QUICK).unwrap();
             prop_assert!(legal.contains(&action), "{level}: {action:?} not in {legal:?}");
             let again = choose(level, &other.view(Viewer::Seat(seat)), seat, seed, &QUICK).unwrap();
@@ -103,11 +103,11 @@ fn a_seat_that_is_not_to_act_or_a_foreign_view_gets_no_move() {
     let idle = 1 - seat;
     let view = game.view(Viewer::Seat(idle));
     assert_eq!(
-        choose(Level::Greedy, &view, idle, 0, &QUICK),
+        choose(Level::GREEDY, &view, idle, 0, &QUICK),
         Err(NoMove::NotToAct)
     );
     assert!(matches!(
-        choose(Level::Strong, &view, 3, 0, &QUICK),
+        choose(Level::STRONG, &view, 3, 0, &QUICK),
         Err(NoMove::BadView(_))
     ));
     // The judge of an analysis likewise, and a move that is not legal
@@ -125,12 +125,13 @@ fn a_seat_that_is_not_to_act_or_a_foreign_view_gets_no_move() {
 
 #[test]
 fn level_names_round_trip_and_unknown_ones_are_refused() {
-    for level in Level::ALL {
+    for level in Level::all() {
         assert_eq!(level.name().parse::<Level>(), Ok(level));
     }
     let err = "grandmaster".parse::<Level>().unwrap_err();
     assert!(
-        err.to_string().contains("random, greedy or strong"),
+        err.to_string()
+            .contains("a level from 1 to 6 (or random, greedy, strong)"),
         "{err}"
     );
 }
@@ -152,9 +153,9 @@ fn strong_outscores_greedy_on_a_small_seeded_series() {
             let mut n = 0u64;
             while let Some(seat) = game.to_act() {
                 let level = if seat == strong_seat {
-                    Level::Strong
+                    Level::STRONG
                 } else {
-                    Level::Greedy
+                    Level::GREEDY
                 };
                 let action =
                     choose(level, &game.view(Viewer::Seat(seat)), seat, n, &budget).unwrap();
@@ -182,7 +183,7 @@ fn a_search_stopped_by_the_time_cap_says_so_and_without_one_the_seed_decides() {
         iterations: 1_000_000,
         time_cap: Some(std::time::Duration::from_nanos(1)),
     };
-    let capped = splendor_ai::think(Level::Strong, &view, seat, 3, &tiny).unwrap();
+    let capped = splendor_ai::think(Level::STRONG, &view, seat, 3, &tiny).unwrap();
     assert!(capped.capped);
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
@@ -193,12 +194,12 @@ fn a_search_stopped_by_the_time_cap_says_so_and_without_one_the_seed_decides() {
         ..tiny
     };
     assert!(
-        splendor_ai::think(Level::Strong, &view, seat, 3, &zero)
+        splendor_ai::think(Level::STRONG, &view, seat, 3, &zero)
             .unwrap()
             .capped
     );
-    let a = splendor_ai::think(Level::Strong, &view, seat, 3, &QUICK).unwrap();
-    let b = splendor_ai::think(Level::Strong, &view, seat, 3, &QUICK).unwrap();
+    let a = splendor_ai::think(Level::STRONG, &view, seat, 3, &QUICK).unwrap();
+    let b = splendor_ai::think(Level::STRONG, &view, seat, 3, &QUICK).unwrap();
     assert_eq!(a, b);
     assert!(!a.capped);
 }

@@ -101,7 +101,7 @@ fn thrown_win() -> (Replay, u32) {
                     return other;
                 }
             }
-            bot(Level::Greedy, game, seat, ply, 0)
+            bot(Level::GREEDY, game, seat, ply, 0)
         });
         if let Some(at) = thrown {
             return (replay_of(seed, &log, 2), at);
@@ -142,7 +142,7 @@ fn throwing_a_sure_win_away_is_the_worst_move_of_the_game() {
 #[test]
 fn a_game_of_two_strong_players_shows_small_drops_only() {
     let log = play(2, 11, |game, seat, ply| {
-        bot(Level::Strong, game, seat, ply, 1500)
+        bot(Level::STRONG, game, seat, ply, 1500)
     });
     let replay = replay_of(11, &log, 2);
     let analysis = Plan::new(&replay).unwrap().analyse(&QUICK);
@@ -160,7 +160,7 @@ fn a_game_of_two_strong_players_shows_small_drops_only() {
 #[test]
 fn the_same_game_gives_the_same_analysis_and_chances_add_up() {
     let log = play(3, 5, |game, seat, ply| {
-        bot(Level::Greedy, game, seat, ply, 0)
+        bot(Level::GREEDY, game, seat, ply, 0)
     });
     let replay = replay_of(5, &log, 3);
     let plan = Plan::new(&replay).unwrap();

@@ -73,16 +73,23 @@ struct Server {
 
 impl Server {
     /// `deals`: the series' deals, dealt in the order rooms are created
-    /// (one room per game).
-    async fn start(seed: u64, deals: Vec<u64>) -> Result<Server, ArenaError> {
+    /// (one room per game); `budget`: the series' cap on the searches.
+    async fn start(
+        seed: u64,
+        deals: Vec<u64>,
+        budget: splendor_ai::Budget,
+    ) -> Result<Server, ArenaError> {
         let config = splendor_server::Config {
             database_url: Some(
                 "sqlite::memory:"
                     .parse::<splendor_server::DatabaseUrl>()
                     .map_err(|e| ArenaError::Server(e.to_string()))?,
             ),
-            // Built-in entrants move as soon as they have chosen.
+            // Built-in entrants move as soon as they have chosen, each
+            // level searching its own iterations within the series' cap.
             bot_delay_ms: 0,
+            bot_max_iterations: (budget.iterations != u32::MAX).then_some(budget.iterations),
+            strong_time_cap_ms: budget.time_cap.map_or(0, |c| c.as_millis() as u64),
             // The programs are ours, all on 127.0.0.1: no per-address
             // limit or rate gets in their way.
             max_messages_per_second: 10_000,
@@ -166,7 +173,7 @@ pub async fn play_series(
 ) -> Result<(Vec<GameRecord>, Option<String>), ArenaError> {
     crate::refusals::install();
     let deals = crate::series_deals(config).iter().map(|d| d.deal).collect();
-    let server = Server::start(config.seed, deals).await?;
+    let server = Server::start(config.seed, deals, config.budget).await?;
     // Rooms are created in the games' order whatever runs at once: game k
     // plays the series' deal k (the server deals them in creation order).
     let turn = tokio::sync::watch::channel(0u32).0;

@@ -57,17 +57,17 @@ pub struct Entrant {
     pub name: String,
     /// What plays.
     pub kind: EntrantKind,
-    /// The strong level's search iterations a move for this entrant
-    /// (`strong:2500`), instead of the series' `--strong-iterations`: two
-    /// budgets measured against each other (issue 51's levels). Between
-    /// built-in levels only.
+    /// A search of its own, this many iterations a move (`strong:2500`),
+    /// instead of its level's: two budgets measured against each other
+    /// (how issue 51's levels were chosen). Between built-in levels only.
     pub iterations: Option<u32>,
 }
 
 impl Entrant {
-    /// A built-in level by name (`random`, `greedy`, `strong`), or
-    /// `NAME=LEVEL` to name it (two entrants of one level told apart);
-    /// `strong:N` searches N iterations a move (1 to 1,000,000).
+    /// A built-in level by number or name (`1` to the top level, `random`,
+    /// `greedy`, `level-3`, `strong`), or `NAME=LEVEL` to name it (two
+    /// entrants of one level told apart); `LEVEL:N`, for a searching level,
+    /// searches N iterations a move (1 to 1,000,000) instead of its own.
     pub fn built_in(spec: &str) -> Result<Entrant, String> {
         let (name, level) = match spec.split_once('=') {
             Some((name, level)) if !name.trim().is_empty() => (Some(name.trim()), level),
@@ -88,9 +88,9 @@ impl Entrant {
             None => (level.trim(), None),
         };
         let level = Level::from_str(level_name).map_err(|e| e.to_string())?;
-        if iterations.is_some() && level != Level::Strong {
+        if iterations.is_some() && !matches!(level.play(), splendor_ai::Play::Search { .. }) {
             return Err(format!(
-                "{spec:?}: only the strong level searches: {} takes no iterations",
+                "{spec:?}: only the searching levels (3 and up) take iterations: {} does not search",
                 level.name()
             ));
         }
@@ -109,6 +109,29 @@ impl Entrant {
     pub fn is_program(&self) -> bool {
         matches!(self.kind, EntrantKind::Program(_))
     }
+}
+
+/// The built-in levels, one a line, weakest first: number, name, Elo and
+/// how each plays (`--list-levels`; docs/levels.sh reads the last line's
+/// number as the top level).
+pub fn levels_table() -> String {
+    Level::all()
+        .map(|level| {
+            let play = match level.play() {
+                splendor_ai::Play::Random => "any legal move".to_owned(),
+                splendor_ai::Play::Greedy => "greedy".to_owned(),
+                splendor_ai::Play::Search { iterations } => {
+                    format!("search, {iterations} iterations a move")
+                }
+            };
+            format!(
+                "{} {} elo {} {play}\n",
+                level.number(),
+                level.name(),
+                level.elo()
+            )
+        })
+        .collect()
 }
 
 /// Gives entrants of one name distinct names, as given otherwise: the
@@ -167,7 +190,7 @@ pub struct SeriesConfig {
     pub games: u32,
     /// The series' seed: the same seed plays the same series.
     pub seed: u64,
-    /// The `strong` level's budget per move.
+    /// The most the searching levels spend a move (iterations, time).
     pub budget: Budget,
     /// A program's time per move: its clock's bank and increment (R12.1);
     /// out of time, the stand-in makes its move (R12.2).
@@ -277,10 +300,10 @@ pub enum ArenaError {
     /// The embedded server could not start.
     #[error("cannot start the embedded server: {0}")]
     Server(String),
-    /// `strong:N` beside a program: the embedded server's strong level has
-    /// one budget.
+    /// `strong:N` beside a program: the embedded server's levels search
+    /// their own iterations.
     #[error(
-        "{0}: a budget of its own plays between built-in levels only; beside a program the strong level searches --strong-iterations"
+        "{0}: a budget of its own plays between built-in levels only; beside a program each level searches its own iterations"
     )]
     BudgetWithProgram(String),
 }
@@ -386,7 +409,7 @@ mod tests {
     fn entrants_parse_from_the_command_line() {
         assert_eq!(
             Entrant::built_in("greedy").unwrap().kind,
-            EntrantKind::BuiltIn(Level::Greedy)
+            EntrantKind::BuiltIn(Level::GREEDY)
         );
         assert!(Entrant::built_in("grandmaster").is_err());
         let bot = Entrant::program("mine=python3 my_bot.py --fast").unwrap();

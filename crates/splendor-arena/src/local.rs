@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use splendor_ai::think;
+use splendor_ai::think_as;
 use splendor_replay::{By, Commitment, GameHeader, LoggedAction, Replay, Salt, SeatName, Seed};
 use splendor_rules::{Game, Options, Viewer};
 
@@ -79,22 +79,19 @@ fn play_game(
     };
     let started_at = unix_millis();
     let mut game = Game::new(players, options, deal).expect("2 to 4 players, checked before");
-    let levels: Vec<_> = seats
+    // Each seat's way of playing: its level's, or its entrant's own
+    // search (`strong:N`); the series' budget caps it (`--max-iterations`).
+    let plays: Vec<splendor_ai::Play> = seats
         .iter()
-        .map(|&e| match config.entrants[e].kind {
-            EntrantKind::BuiltIn(level) => level,
-            EntrantKind::Program(_) => unreachable!("a local series has built-in entrants only"),
-        })
-        .collect();
-    // Each seat's budget: its entrant's own (`strong:N`) or the series'.
-    let budgets: Vec<splendor_ai::Budget> = seats
-        .iter()
-        .map(|&e| splendor_ai::Budget {
-            iterations: config.entrants[e]
-                .iterations
-                .unwrap_or(config.budget.iterations),
-            ..config.budget
-        })
+        .map(
+            |&e| match (&config.entrants[e].kind, config.entrants[e].iterations) {
+                (_, Some(iterations)) => splendor_ai::Play::Search { iterations },
+                (EntrantKind::BuiltIn(level), None) => level.play(),
+                (EntrantKind::Program(_), None) => {
+                    unreachable!("a local series has built-in entrants only")
+                }
+            },
+        )
         .collect();
     let mut log = Vec::new();
     let mut capped = vec![0u32; seats.len()];
@@ -105,12 +102,12 @@ fn play_game(
         let view = game.view(Viewer::Seat(seat));
         let move_seed = deal.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(seq);
         let started = std::time::Instant::now();
-        let thought = think(
-            levels[usize::from(seat)],
+        let thought = think_as(
+            plays[usize::from(seat)],
             &view,
             seat,
             move_seed,
-            &budgets[usize::from(seat)],
+            &config.budget,
         )
         .expect("the seat to act can always move (R11.1)");
         move_us[usize::from(seat)].push(started.elapsed().as_micros() as u64);
@@ -146,7 +143,10 @@ fn play_game(
                     .map(|(seat, &e)| SeatName {
                         seat: seat as u8,
                         name: config.entrants[e].name.clone(),
-                        bot: Some(levels[seat].name().to_owned()),
+                        bot: match config.entrants[e].kind {
+                            EntrantKind::BuiltIn(level) => Some(level.name().to_owned()),
+                            EntrantKind::Program(_) => None,
+                        },
                         program_bot: false,
                     })
                     .collect(),

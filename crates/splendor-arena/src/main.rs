@@ -22,8 +22,10 @@ use splendor_arena::{Entrant, SeriesConfig, run_series};
 #[derive(Debug, Parser)]
 #[command(name = "splendor-arena", version)]
 struct Args {
-    /// Built-in entrants: random, greedy or strong (2 to 4 entrants in
-    /// all, with --bot).
+    /// Built-in entrants: a level's number or name (1 to the top level,
+    /// random, greedy, strong; --list-levels shows them), `LEVEL:N` for a
+    /// searching level with N iterations a move of its own, `NAME=LEVEL` to
+    /// name one (2 to 4 entrants in all, with --bot).
     levels: Vec<String>,
     /// A bot program, as `NAME=COMMAND` or a bare command, run with
     /// `sh -c` for each game with SPLENDOR_URL, SPLENDOR_ROOM and
@@ -38,14 +40,17 @@ struct Args {
     /// built-in moves.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Search iterations per move of the strong level.
-    #[arg(long, default_value_t = Budget::STRONG.iterations)]
-    strong_iterations: u32,
-    /// The longest the strong level's search runs per move, in
+    /// The most search iterations a move of any level (unset: each level
+    /// searches its own; the levels above it then no longer play to their
+    /// Elo). `--strong-iterations` is its former name.
+    #[arg(long, alias = "strong-iterations", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    max_iterations: Option<u32>,
+    /// The longest a searching level's search runs per move, in
     /// milliseconds; 0 turns the cap off, so that a series is the same on
     /// any machine (a move the cap stops depends on the machine's load).
-    #[arg(long, default_value_t = 1000)]
-    strong_time_cap_ms: u64,
+    /// `--strong-time-cap-ms` is its former name.
+    #[arg(long, alias = "strong-time-cap-ms", default_value_t = 1000)]
+    time_cap_ms: u64,
     /// A bot program's time per move, in seconds (the bank and increment
     /// of its clock; out of time, the stand-in moves for it).
     #[arg(long, default_value_t = 10)]
@@ -88,10 +93,18 @@ struct Args {
     /// Search iterations per position of an analysis.
     #[arg(long, default_value_t = splendor_analysis::Settings::DEFAULT.iterations, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     analysis_iterations: u32,
+    /// Instead of a series: the built-in levels, one a line, weakest
+    /// first (number, name, Elo, how it plays).
+    #[arg(long, conflicts_with_all = ["levels", "bots", "calibrate"])]
+    list_levels: bool,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.list_levels {
+        print!("{}", splendor_arena::levels_table());
+        return ExitCode::SUCCESS;
+    }
     if !args.calibrate.is_empty() {
         return match splendor_arena::calibration::read_games(&args.calibrate) {
             Ok(games) => {
@@ -120,9 +133,8 @@ fn main() -> ExitCode {
         games: args.games,
         seed: args.seed,
         budget: Budget {
-            iterations: args.strong_iterations,
-            time_cap: (args.strong_time_cap_ms > 0)
-                .then(|| Duration::from_millis(args.strong_time_cap_ms)),
+            iterations: args.max_iterations.unwrap_or(u32::MAX),
+            time_cap: (args.time_cap_ms > 0).then(|| Duration::from_millis(args.time_cap_ms)),
         },
         move_limit: Duration::from_secs(args.move_limit.max(1)),
         replays: (!args.no_replays).then(|| args.replays.clone()),
@@ -192,10 +204,10 @@ fn main() -> ExitCode {
             let capped: u32 = report.standings.iter().map(|s| s.time_capped).sum();
             if capped > 0 {
                 eprintln!(
-                    "warning: the strong level's time cap ({} ms) stopped {capped} of its searches early: \
+                    "warning: the searching levels' time cap ({} ms) stopped {capped} of its searches early: \
                      those moves depend on this machine's load, so seed {} may not replay this series; \
-                     --strong-time-cap-ms 0 turns the cap off",
-                    args.strong_time_cap_ms, config.seed
+                     --time-cap-ms 0 turns the cap off",
+                    args.time_cap_ms, config.seed
                 );
             }
             println!(

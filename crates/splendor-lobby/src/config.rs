@@ -54,7 +54,7 @@ pub struct LobbyConfig {
     /// meanwhile). Zero: at once.
     pub bot_delay: Duration,
     /// The `strong` level's budget per move.
-    pub strong_budget: splendor_ai::Budget,
+    pub bot_budget: splendor_ai::Budget,
     /// How many bots may think at once, on tokio's blocking threads
     /// ([`ThinkPool`](crate::thinking::ThinkPool)).
     pub think_threads: usize,
@@ -113,7 +113,7 @@ impl Default for LobbyConfig {
             max_rooms_per_ip: 60,
             max_bot_tables_per_ip: 4,
             bot_delay: Duration::from_millis(1000),
-            strong_budget: splendor_ai::Budget::STRONG,
+            bot_budget: splendor_ai::Budget::DEFAULT,
             think_threads: crate::thinking::ThinkPool::default_threads(),
             bots_only_think_percent: 25,
             turn_clock: None,

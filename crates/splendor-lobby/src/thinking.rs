@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use splendor_ai::{Budget, Level};
+use splendor_ai::Budget;
 
 use crate::room::effect::Think;
 use crate::room::input::DriverEvent;
@@ -22,7 +22,7 @@ pub const THINK_BUCKETS: [f64; 8] = [0.001, 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 
 #[derive(Clone, Debug)]
 pub struct ThinkPool {
     permits: Arc<crate::fair::FairGate>,
-    strong: Budget,
+    budget: Budget,
     times: Arc<Timings>,
     /// Moves whose search the time cap stopped.
     capped: Arc<AtomicU64>,
@@ -32,12 +32,12 @@ pub struct ThinkPool {
 }
 
 impl ThinkPool {
-    /// A pool of `threads` thinking threads (at least one); the `strong`
-    /// level thinks within `strong`.
-    pub fn new(threads: usize, strong: Budget) -> ThinkPool {
+    /// A pool of `threads` thinking threads (at least one); the search
+    /// levels think within `budget` (the host's cap).
+    pub fn new(threads: usize, budget: Budget) -> ThinkPool {
         ThinkPool {
             permits: crate::fair::FairGate::new(threads),
-            strong,
+            budget,
             times: Arc::new(Timings::new(&THINK_BUCKETS)),
             capped: Arc::new(AtomicU64::new(0)),
             bots_share: None,
@@ -58,7 +58,7 @@ impl ThinkPool {
         self.bots_share.as_ref().map_or(0, |s| s.waited())
     }
 
-    /// Moves whose search the `strong` level's time cap stopped early
+    /// Moves whose search a level's time cap stopped early
     /// (their choice depended on the machine's load, not on the seed alone).
     pub fn time_capped(&self) -> u64 {
         self.capped.load(Ordering::Relaxed)
@@ -88,11 +88,8 @@ impl ThinkPool {
             for_people,
             hint,
         } = job;
-        // Only the search player has a budget to spend.
-        let budget = match level {
-            Level::Strong => self.strong,
-            Level::Random | Level::Greedy => Budget::STRONG,
-        };
+        // The host's budget: the most iterations and time a move.
+        let budget = self.budget;
         // A table with no person connected thinks within its share of the
         // pool's time (issue 45; `share.rs`); a hint is for a person.
         let share = match (&self.bots_share, for_people || hint.is_some()) {
@@ -200,7 +197,7 @@ fn time_capped(capped: &AtomicU64, budget: Budget) {
             moves = n,
             iterations = budget.iterations,
             cap_ms = budget.time_cap.map(|c| c.as_millis() as u64),
-            "the strong level's time cap stopped its search before its iterations: the machine is slower than its budget (SPLENDOR_STRONG_TIME_CAP_MS, SPLENDOR_STRONG_ITERATIONS)"
+            "a search level's time cap stopped its search before its iterations: the machine is slower than its budget (SPLENDOR_STRONG_TIME_CAP_MS, SPLENDOR_BOT_MAX_ITERATIONS)"
         );
     }
 }
@@ -226,7 +223,7 @@ mod tests {
 mod share_tests {
     use std::time::Duration;
 
-    use splendor_ai::{Budget, Level};
+    use splendor_ai::Budget;
     use splendor_rules::{Game, Options, Viewer};
 
     use super::ThinkPool;
@@ -237,7 +234,7 @@ mod share_tests {
         Think {
             seat: 0,
             version: 0,
-            level: Level::Random,
+            level: splendor_ai::Level::RANDOM,
             view: game.view(Viewer::Seat(0)),
             seed: 1,
             for_people,
@@ -250,7 +247,7 @@ mod share_tests {
     /// connected never does.
     #[tokio::test(start_paused = true)]
     async fn past_their_share_tables_of_bots_only_wait_and_games_with_people_do_not() {
-        let pool = ThinkPool::new(1, Budget::STRONG).with_bots_share(25);
+        let pool = ThinkPool::new(1, Budget::DEFAULT).with_bots_share(25);
         // Ten seconds thought: the two seconds of burst, and eight owed,
         // which a quarter of a thread pays back in 32 s.
         pool.bots_share
@@ -269,7 +266,7 @@ mod share_tests {
         );
         assert_eq!(pool.bots_share_waits(), 1);
         // With no share, nothing waits.
-        let free = ThinkPool::new(1, Budget::STRONG).with_bots_share(100);
+        let free = ThinkPool::new(1, Budget::DEFAULT).with_bots_share(100);
         assert!(free.bots_share.is_none());
     }
 }

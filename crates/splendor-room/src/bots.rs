@@ -35,7 +35,7 @@ pub(crate) struct BotTurn {
 }
 
 /// The stand-in of a player out of time plays as `greedy` (R12.2).
-const STAND_IN: Level = Level::Greedy;
+const STAND_IN: Level = Level::GREEDY;
 
 /// After a bot's move could not be stored, the next try waits this long at
 /// least (the store may be down; no busy loop).
@@ -116,9 +116,10 @@ impl RoomCore {
         Ok(self.terms())
     }
 
-    /// "Strong bot", then "Strong bot 2", … so that names stay apart.
+    /// "Strong bot", then "Strong bot 2", … so that names stay apart;
+    /// "Level 3 bot" for a level named by its number.
     fn bot_name(&self, level: Level) -> String {
-        let mut name = level.name().to_owned();
+        let mut name = level.name().replace('-', " ");
         name[..1].make_ascii_uppercase();
         let base = format!("{name} bot");
         let taken = |n: &str| self.people.members().any(|m| m.name == n);

@@ -78,7 +78,7 @@ impl RoomCore {
         self.push(Effect::Think(Box::new(Think {
             seat,
             version,
-            level: Level::Strong,
+            level: Level::STRONG,
             view,
             seed,
             for_people: true,

@@ -1,3 +1,4 @@
+//! `GET /api/bots/levels` (issue 51): the built-in levels with their Elo.
 //! `GET /api/bots/online` (issue 24): the programs connected now that take
 //! challenges (`hello` with `"bot":true,"challenges":true`), on every node
 //! (the store lists them; a node clears its own rows when it starts, and in
@@ -77,4 +78,25 @@ pub(crate) async fn clear_on_start(state: &AppState) {
     if let Err(e) = store.clear_bots_online(node.0).await {
         warn!(error = %e, "the programs online of an earlier run stay listed");
     }
+}
+
+/// `GET /api/bots/levels` (issue 51): the built-in levels, weakest first,
+/// each with its number, name, measured Elo and how it plays, as `add_bot`
+/// takes them and the page offers them.
+pub(crate) async fn levels() -> Json<serde_json::Value> {
+    let levels: Vec<serde_json::Value> = splendor_ai::Level::all()
+        .map(|level| {
+            let iterations = match level.play() {
+                splendor_ai::Play::Search { iterations } => Some(iterations),
+                splendor_ai::Play::Random | splendor_ai::Play::Greedy => None,
+            };
+            serde_json::json!({
+                "level": level.number(),
+                "name": level.name(),
+                "elo": level.elo(),
+                "iterations": iterations,
+            })
+        })
+        .collect();
+    Json(serde_json::json!({ "levels": levels, "default": splendor_ai::Level::GREEDY.number() }))
 }

@@ -207,6 +207,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/leaderboard", get(ratings::leaderboard))
         .route("/api/bots/online", get(bots::online))
+        .route("/api/bots/levels", get(bots::levels))
         .route("/api/players/{key}", get(ratings::player))
         .merge(identity::routes())
         .route_layer(axum::middleware::from_fn_with_state(

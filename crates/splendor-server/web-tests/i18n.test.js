@@ -30,6 +30,8 @@ function sampleParams(n) {
     list: 'Ann 60%, Bob 40%', move: 'MOVE', colors: 'COLOR, COLOR', time: '1 day',
     // The operators' console (issue 22).
     by: 'Bob', seat: 1, since: 'DATE', until: 'DATE', when: 'DATE', action: 'ACTION',
+    // The bots' levels (issue 51).
+    elo: '1360', word: 'WORD',
   };
 }
 

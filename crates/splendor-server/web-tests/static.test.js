@@ -81,6 +81,10 @@ function keysUsed(src) {
 // Keys built at run time from a prefix: each must exist for every value.
 const BUILT_KEYS = [
   ...['random', 'greedy', 'strong'].map((b) => `bot.${b}`),
+  // The levels' picker (issue 51): a named level's word, and the numbered
+  // levels' shown name.
+  ...['random', 'greedy', 'strong'].map((b) => `botLevel.${b}`),
+  'bot.level',
   ...['mine', 'other'].flatMap((w) => ['', 'Return', 'Noble'].map((p) => `turn.${w}${p}`)),
   ...['', 'Deck'].flatMap((d) => ['', 'Gold'].map((g) => `event.reserved${d}${g}`)),
   ...['inaccuracy', 'mistake', 'blunder'].map((m) => `analysis.mark.${m}`),

@@ -569,6 +569,7 @@ function languageChanged() {
   renderBanned();
   if (S.rooms) renderRooms(S.rooms);
   renderMyGames();
+  renderBotLevels();
   if (S.invited) $('invite').textContent = t('login.invite', { code: S.invited });
   turnAlerts(true);
   pushLanguageChanged();
@@ -578,6 +579,7 @@ function languageChanged() {
 function setup() {
   initLang();
   onLangChange(languageChanged);
+  loadBotLevels();
   $('login-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const name = $('name').value.trim();

@@ -83,8 +83,8 @@ function eventText(ev, nameOf) {
 // server makes in English ("Greedy bot", then "Greedy bot 2", ...), in the
 // page's language; a person's name as they wrote it.
 function shownName(name, level) {
-  const m = level ? /^(Random|Greedy|Strong) bot( \d+)?$/.exec(name || '') : null;
-  if (!m || m[1].toLowerCase() !== level) return name;
+  const m = level ? /^(Random|Greedy|Strong|Level \d+) bot( \d+)?$/.exec(name || '') : null;
+  if (!m || m[1].toLowerCase().replace(' ', '-') !== level) return name;
   return capitalized(t('botName', { level: botName(level) })) + (m[2] || '');
 }
 

@@ -101,8 +101,11 @@ function colorName(color) {
   return String(color);
 }
 
-// A bot level's shown name (the protocol's word when unknown).
+// A bot level's shown name (issue 51: `level-3` is "level 3"; the
+// protocol's word when unknown).
 function botName(level) {
+  const numbered = /^level-(\d+)$/.exec(String(level));
+  if (numbered) return t('bot.level', { n: Number(numbered[1]) });
   const key = `bot.${level}`;
   return hasMessage(key) ? t(key) : String(level);
 }

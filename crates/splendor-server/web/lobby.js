@@ -6,6 +6,35 @@
 
 // ---- The lobby --------------------------------------------------------------
 
+// The bots' levels (issue 51), from GET /api/bots/levels: each named by its
+// number and measured Elo, the named ones (random, greedy, strong) with
+// their word too. Until the list is in, the pickers offer greedy alone.
+async function loadBotLevels() {
+  try {
+    const response = await fetch('/api/bots/levels');
+    if (!response.ok) return;
+    S.levels = await response.json();
+  } catch { return; }
+  renderBotLevels();
+}
+
+function renderBotLevels() {
+  if (!S.levels) return;
+  for (const id of ['bot-level', 'add-level']) {
+    const select = $(id);
+    const chosen = select.value;
+    select.replaceChildren(...S.levels.levels.map((l) => {
+      const known = hasMessage(`botLevel.${l.name}`) ? t(`botLevel.${l.name}`) : null;
+      const text = t(known ? 'botLevel.named' : 'botLevel.numbered', { n: l.level, elo: String(l.elo), word: known || '' });
+      const option = el('option', { text });
+      option.value = l.name;
+      return option;
+    }));
+    const def = S.levels.levels.find((l) => l.level === S.levels.default);
+    select.value = S.levels.levels.some((l) => l.name === chosen) ? chosen : (def ? def.name : chosen);
+  }
+}
+
 function renderRooms(rooms) {
   const list = $('rooms');
   list.replaceChildren();

@@ -239,7 +239,7 @@ impl Lobby {
             others.push(crate::room::seats::Member::bot(
                 id,
                 name,
-                splendor_ai::Level::Greedy,
+                splendor_ai::Level::GREEDY,
             ));
         }
         let handle = self

@@ -179,7 +179,7 @@ impl Lobby {
                 next_instance: AtomicU64::new(1),
                 next_series_deal: std::sync::atomic::AtomicUsize::new(0),
                 stats: Arc::new(Stats::new(
-                    ThinkPool::new(config.think_threads, config.strong_budget)
+                    ThinkPool::new(config.think_threads, config.bot_budget)
                         .with_bots_share(config.bots_only_think_percent),
                     config.max_bot_tables_per_ip,
                 )),

@@ -37,7 +37,7 @@ const ACTION_LATENCY_BUCKETS: [f64; 10] = [
 
 impl Default for Stats {
     fn default() -> Stats {
-        Stats::new(ThinkPool::new(1, splendor_ai::Budget::STRONG), 0)
+        Stats::new(ThinkPool::new(1, splendor_ai::Budget::DEFAULT), 0)
     }
 }
 

@@ -264,8 +264,30 @@ pub struct Start {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddBot {
-    /// `random`, `greedy` or `strong`; another name gets `unknown_bot_level`.
-    pub level: String,
+    /// The level: its number (`3` or `"3"`, 1 to the top level) or its
+    /// name (`random`, `greedy`, `level-3`, `strong`); another gets
+    /// `unknown_bot_level`.
+    pub level: LevelArg,
+}
+
+/// A bot level as a client names it: a number or a name (issue 51).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum LevelArg {
+    /// The level's number.
+    Number(i64),
+    /// The level's number or name, as text.
+    Name(String),
+}
+
+impl LevelArg {
+    /// The level as text, as [`crate::bot_level::Level`] parses it.
+    pub fn text(&self) -> String {
+        match self {
+            LevelArg::Number(n) => n.to_string(),
+            LevelArg::Name(name) => name.clone(),
+        }
+    }
 }
 
 /// `remove_bot`: free the seat a built-in bot holds (host only, before the

@@ -343,7 +343,7 @@ impl Sim {
                 let think = self.thinks.remove(0);
                 // Random or greedy play; a strong think is answered as greedy.
                 let level = match think.level {
-                    splendor_ai::Level::Strong => splendor_ai::Level::Greedy,
+                    splendor_ai::Level::STRONG => splendor_ai::Level::GREEDY,
                     other => other,
                 };
                 let result = splendor_ai::choose(
@@ -351,7 +351,7 @@ impl Sim {
                     &think.view,
                     think.seat,
                     think.seed,
-                    &splendor_ai::Budget::STRONG,
+                    &splendor_ai::Budget::DEFAULT,
                 )
                 .map_err(|e| e.to_string());
                 self.event(DriverEvent::BotMoved {

@@ -69,9 +69,10 @@ impl Default for Config {
             bot_delay_ms: lobby.bot_delay.as_millis() as u64,
             bot_threads: 0,
             bots_only_think_percent: lobby.bots_only_think_percent,
-            strong_iterations: lobby.strong_budget.iterations,
+            bot_max_iterations: (lobby.bot_budget.iterations != u32::MAX)
+                .then_some(lobby.bot_budget.iterations),
             strong_time_cap_ms: lobby
-                .strong_budget
+                .bot_budget
                 .time_cap
                 .map_or(0, |c| c.as_millis() as u64),
             turn_clock: lobby.turn_clock,

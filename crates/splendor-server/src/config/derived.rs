@@ -50,8 +50,8 @@ impl Config {
                 n => n,
             },
             bots_only_think_percent: self.bots_only_think_percent,
-            strong_budget: splendor_ai::Budget {
-                iterations: self.strong_iterations,
+            bot_budget: splendor_ai::Budget {
+                iterations: self.bot_max_iterations.unwrap_or(u32::MAX),
                 time_cap: (self.strong_time_cap_ms > 0)
                     .then(|| Duration::from_millis(self.strong_time_cap_ms)),
             },

@@ -510,12 +510,15 @@ pub struct Config {
     )]
     pub bots_only_think_percent: u8,
 
-    /// The `strong` bot's search iterations per move (about 40 ms at the
-    /// default on one core of the reference machine; docs/BENCHMARKS.md).
-    #[arg(long, env = "SPLENDOR_STRONG_ITERATIONS", default_value_t = splendor_ai::Budget::STRONG.iterations, value_parser = clap::value_parser!(u32).range(1..=10_000_000), help_heading = "Bots")]
-    pub strong_iterations: u32,
+    /// The most search iterations a move any bot level spends: unset,
+    /// each level searches its own (the top one about 0.3 s a move on one
+    /// core of the reference machine, docs/BOTS.md); set, the levels above
+    /// it search this many and no longer play to their Elo (a small
+    /// machine with many bot rooms, the tests' quick bots).
+    #[arg(long, env = "SPLENDOR_BOT_MAX_ITERATIONS", value_parser = clap::value_parser!(u32).range(1..=10_000_000), help_heading = "Bots")]
+    pub bot_max_iterations: Option<u32>,
 
-    /// The longest a `strong` bot's search may run per move, in
+    /// The longest a searching bot level may spend on a move, in
     /// milliseconds; 0 turns the cap off. A move the cap stops depends on
     /// the machine's load, not only on the room's seed (logged when it
     /// happens).

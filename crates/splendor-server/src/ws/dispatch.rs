@@ -52,8 +52,13 @@ impl Client {
                 self.call_room(Request::Start { order }, id).await;
             }
             ClientMessage::AddBot(add) => {
-                self.call_room(Request::AddBot { level: add.level }, id)
-                    .await;
+                self.call_room(
+                    Request::AddBot {
+                        level: add.level.text(),
+                    },
+                    id,
+                )
+                .await;
             }
             ClientMessage::RemoveBot(remove) => {
                 self.call_room(Request::RemoveBot { seat: remove.seat }, id)

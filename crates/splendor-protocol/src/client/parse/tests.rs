@@ -113,9 +113,20 @@ fn each_message_type_parses_with_defaults() {
     assert_eq!(
         ok(r#"{"type":"add_bot","level":"strong"}"#).message,
         ClientMessage::AddBot(AddBot {
-            level: "strong".into()
+            level: LevelArg::Name("strong".into())
         })
     );
+    // Issue 51: a level by its number, as a number or as text.
+    for (frame, text) in [
+        (r#"{"type":"add_bot","level":6}"#, "6"),
+        (r#"{"type":"add_bot","level":"3"}"#, "3"),
+        (r#"{"type":"add_bot","level":-1}"#, "-1"),
+    ] {
+        let ClientMessage::AddBot(add) = ok(frame).message else {
+            panic!("{frame}: not add_bot");
+        };
+        assert_eq!(add.level.text(), text, "{frame}");
+    }
     assert_eq!(
         ok(r#"{"type":"remove_bot","seat":2}"#).message,
         ClientMessage::RemoveBot(RemoveBot { seat: 2 })

@@ -71,7 +71,7 @@ use crate::setup::RoomSetup;
 use crate::write::{GameId, PersistError, PersistErrorKind};
 
 /// How hard the `strong` level thinks in these tests: the driver's
-/// setting (splendor-lobby's `LobbyConfig::strong_budget`), not the room's.
+/// setting (splendor-lobby's `LobbyConfig::bot_budget`), not the room's.
 const STRONG_BUDGET: splendor_ai::Budget = splendor_ai::Budget {
     iterations: 50,
     time_cap: None,
