@@ -37,9 +37,12 @@ async fn a_person_and_two_bots_play_a_whole_game() {
         .await;
     assert_eq!(room["seats"][1]["bot"], "strong", "{room}");
     assert_eq!(room["seats"][1]["name"], "Strong bot");
-    let room = ann
-        .request(json!({"type": "add_bot", "level": "greedy"}))
-        .await;
+    // Issue 51: a level by its number; the seat says its name.
+    let room = ann.request(json!({"type": "add_bot", "level": 6})).await;
+    assert_eq!(room["seats"][2]["bot"], "level-6", "{room}");
+    assert_eq!(room["seats"][2]["name"], "Level 6 bot");
+    ann.request(json!({"type": "remove_bot", "seat": 2})).await;
+    let room = ann.request(json!({"type": "add_bot", "level": "2"})).await;
     assert_eq!(room["seats"][2]["bot"], "greedy", "{room}");
     assert_eq!(room["seats"][0].get("bot"), None, "a person has no level");
 
@@ -110,7 +113,26 @@ async fn bad_bot_requests_get_specific_errors_and_change_nothing() {
             "unknown_bot_level",
         ),
         (0, json!({"type": "add_bot"}), "missing_field"),
-        (0, json!({"type": "add_bot", "level": 3}), "invalid_field"),
+        // Issue 51: a level is named by its number too, but only a level
+        // of the ladder (1 to 6); a level that is neither text nor a whole
+        // number is malformed.
+        (
+            0,
+            json!({"type": "add_bot", "level": 7}),
+            "unknown_bot_level",
+        ),
+        (
+            0,
+            json!({"type": "add_bot", "level": 0}),
+            "unknown_bot_level",
+        ),
+        (
+            0,
+            json!({"type": "add_bot", "level": -3}),
+            "unknown_bot_level",
+        ),
+        (0, json!({"type": "add_bot", "level": 2.5}), "invalid_field"),
+        (0, json!({"type": "add_bot", "level": [3]}), "invalid_field"),
         (0, json!({"type": "remove_bot", "seat": 1}), "not_a_bot"),
         (0, json!({"type": "remove_bot", "seat": 9}), "not_a_bot"),
         (

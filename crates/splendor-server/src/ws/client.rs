@@ -236,13 +236,30 @@ impl Client {
                     // (issue 23).
                     let here = self.room.as_ref().map(RoomHandle::code) == Some(room)
                         || self.look_again.is_some_and(|(_, code)| code == room);
-                    if here {
-                        Box::pin(self.room_moved(room)).await;
+                    // Following it may wait on the cluster (the room's new
+                    // owner to claim it): a node that drains or is cut off
+                    // meanwhile closes the connection (1012) at once, so
+                    // that its client reconnects to a node that serves it,
+                    // rather than wait on a node that is going away.
+                    if here
+                        && stopped_while(
+                            Box::pin(self.room_moved(room)),
+                            &mut shutdown,
+                            &mut evictions,
+                        )
+                        .await
+                    {
+                        self.conn.close(CloseReason::ShuttingDown);
+                        return;
                     }
                     continue;
                 }
                 Wake::LookAgain(room) => {
-                    Box::pin(self.room_moved(room)).await;
+                    let moved = Box::pin(self.room_moved(room));
+                    if stopped_while(moved, &mut shutdown, &mut evictions).await {
+                        self.conn.close(CloseReason::ShuttingDown);
+                        return;
+                    }
                     continue;
                 }
             };
@@ -267,6 +284,16 @@ impl Client {
                         Box::pin(self.back_from_lapse()).await;
                     }
                     let span = self.room_span.clone();
+                    // A node that drains handles no new message (a resume
+                    // into a room it is moving away, say): the connection
+                    // closes with 1012 and its client reconnects to a node
+                    // that serves it. A message already being handled when
+                    // the drain begins is handled to its answer (a move is
+                    // acknowledged or not played, tests/restart.rs).
+                    if self.state.is_shutting_down() {
+                        self.conn.close(CloseReason::ShuttingDown);
+                        return;
+                    }
                     if span.in_scope(|| self.admit(Some(text.as_str()))) {
                         // A node cut off from its database evicts its
                         // connections (issue 44) even while a message's
@@ -576,5 +603,20 @@ async fn next_match(
     match matches {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
+    }
+}
+
+/// Runs `work` to its end unless the server starts shutting down or evicts
+/// its connections first: true if it stopped (`work` is dropped, and the
+/// connection is to close with 1012).
+async fn stopped_while(
+    work: impl std::future::Future<Output = ()>,
+    shutdown: &mut tokio::sync::watch::Receiver<bool>,
+    evictions: &mut tokio::sync::watch::Receiver<u64>,
+) -> bool {
+    tokio::select! {
+        () = work => false,
+        _ = shutdown.wait_for(|down| *down) => true,
+        Ok(()) = evictions.changed() => true,
     }
 }
