@@ -38,9 +38,9 @@ async fn a_person_and_two_bots_play_a_whole_game() {
     assert_eq!(room["seats"][1]["bot"], "strong", "{room}");
     assert_eq!(room["seats"][1]["name"], "Strong bot");
     // Issue 51: a level by its number; the seat says its name.
-    let room = ann.request(json!({"type": "add_bot", "level": 6})).await;
-    assert_eq!(room["seats"][2]["bot"], "level-6", "{room}");
-    assert_eq!(room["seats"][2]["name"], "Level 6 bot");
+    let room = ann.request(json!({"type": "add_bot", "level": 5})).await;
+    assert_eq!(room["seats"][2]["bot"], "level-5", "{room}");
+    assert_eq!(room["seats"][2]["name"], "Level 5 bot");
     ann.request(json!({"type": "remove_bot", "seat": 2})).await;
     let room = ann.request(json!({"type": "add_bot", "level": "2"})).await;
     assert_eq!(room["seats"][2]["bot"], "greedy", "{room}");
@@ -114,7 +114,7 @@ async fn bad_bot_requests_get_specific_errors_and_change_nothing() {
         ),
         (0, json!({"type": "add_bot"}), "missing_field"),
         // Issue 51: a level is named by its number too, but only a level
-        // of the ladder (1 to 6); a level that is neither text nor a whole
+        // of the ladder (1 to 5); a level that is neither text nor a whole
         // number is malformed.
         (
             0,

@@ -38,7 +38,8 @@ export interface Result {
 export interface Options {
   url?: string; room?: string; name?: string; tokenFile?: string;
   create?: {
-    seats?: number; bots?: ('random' | 'greedy' | 'strong')[]; clock?: { initial_s: number; increment_s: number };
+    /** Built-in bots to seat: each a level's number (1 to 5) or name (docs/BOTS.md#levels). */
+    seats?: number; bots?: (1 | 2 | 3 | 4 | 5 | 'random' | 'greedy' | 'level-3' | 'strong' | 'level-5')[]; clock?: { initial_s: number; increment_s: number };
     turn_based?: { per_move_s: number; on_deadline?: 'stand_in' | 'resign' }; listed?: boolean; rated?: boolean;
     stand_in_when_away?: boolean;
     /** Players invited by player_id once the room is made (issue 25); the game starts when they came. */

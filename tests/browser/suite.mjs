@@ -536,10 +536,10 @@ const STEPS = [
     await page.locator('#bot-count').selectOption('1');
     // The bots' levels (issue 51), each named by its number and measured
     // Elo, greedy first chosen; Eve picks the strongest.
-    await page.locator('#bot-level option', { hasText: 'Level 6 · Elo' }).waitFor({ state: 'attached' });
-    assert.equal(await page.locator('#bot-level option').count(), 6);
+    await page.locator('#bot-level option', { hasText: 'Level 5 · Elo' }).waitFor({ state: 'attached' });
+    assert.equal(await page.locator('#bot-level option').count(), 5);
     assert.match(await page.locator('#bot-level option:checked').textContent(), /^Level 2 · Elo \d+ · greedy/);
-    await page.locator('#bot-level').selectOption('level-6');
+    await page.locator('#bot-level').selectOption('level-5');
     await page.locator('#play-bots').click();
     // The hint button shows on Eve's turns only (the bot may move first).
     await page.locator('#hint').click({ timeout: 30_000 });
@@ -554,9 +554,9 @@ const STEPS = [
     const { turn, players, rounds } = await settledRounds(page);
     assert.equal(rounds, Math.max(0, Math.ceil(turn / players) - 1), `rounds after ${turn} turns`);
     // The bot's name is in the page's language like the rest (issue 23).
-    await page.locator('#players', { hasText: 'Level 6 bot' }).waitFor();
+    await page.locator('#players', { hasText: 'Level 5 bot' }).waitFor();
     await page.locator('#lang').selectOption('de');
-    await page.locator('#players', { hasText: 'Bot (Stufe 6)' }).waitFor();
+    await page.locator('#players', { hasText: 'Bot (Stufe 5)' }).waitFor();
     await page.locator('#lang').selectOption('en');
   }),
 

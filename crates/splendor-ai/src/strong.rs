@@ -17,7 +17,7 @@ use splendor_rules::{Action, Game, Phase, Sampler, Seat, card};
 
 use crate::Budget;
 
-/// The iterations of the `strong` level (5), the analysis's default
+/// The iterations of the `strong` level (4), the analysis's default
 /// (docs/BOTS.md for the levels' Elo, docs/BENCHMARKS.md for the times).
 pub const DEFAULT_ITERATIONS: u32 = 10_000;
 

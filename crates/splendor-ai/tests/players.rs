@@ -131,7 +131,7 @@ fn level_names_round_trip_and_unknown_ones_are_refused() {
     let err = "grandmaster".parse::<Level>().unwrap_err();
     assert!(
         err.to_string()
-            .contains("a level from 1 to 6 (or random, greedy, strong)"),
+            .contains("a level from 1 to 5 (or random, greedy, strong)"),
         "{err}"
     );
 }
