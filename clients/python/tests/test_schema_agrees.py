@@ -82,7 +82,7 @@ BROKEN = [
     '{"type": "join", "code": "ABCDE", "as": "referee"}',
     '{"type": "leave", "now": true}',
     '{"type": "start", "seat_order": "alphabetical"}',
-    '{"type": "add_bot", "level": 3}',
+    '{"type": "add_bot", "level": 2.5}',
     '{"type": "act"}',
     '{"type": "act", "action": {"fly": 1}}',
     '{"type": "act", "action": {"take": ["red", "red"]}}',
@@ -117,6 +117,8 @@ BROKEN = [
 
 # Frames both accept that are near the edges of what the schema allows.
 EDGES = [
+    # Issue 51: a bot level by its number.
+    {"type": "add_bot", "level": 3},
     {"type": "report", "line": 3, "reason": "x" * 500},
     {"type": "unblock", "seat": 0},
     {"type": "hello", "name": "ann", "lang": "NL-be", "liveness_s": 60},
