@@ -88,7 +88,7 @@ impl Entrant {
             None => (level.trim(), None),
         };
         let level = Level::from_str(level_name).map_err(|e| e.to_string())?;
-        if iterations.is_some() && !matches!(level.play(), splendor_ai::Play::Search { .. }) {
+        if iterations.is_some() && level.play().iterations().is_none() {
             return Err(format!(
                 "{spec:?}: only the searching levels (3 and up) take iterations: {} does not search",
                 level.name()

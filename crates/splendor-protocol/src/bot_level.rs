@@ -30,6 +30,16 @@ pub enum Play {
     },
 }
 
+impl Play {
+    /// The iterations a move of a search, `None` for the others.
+    pub fn iterations(self) -> Option<u32> {
+        match self {
+            Play::Search { iterations } => Some(iterations),
+            Play::Random | Play::Greedy => None,
+        }
+    }
+}
+
 /// A level of the built-in players: 1 to [`Level::TOP`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
@@ -209,10 +219,7 @@ mod tests {
         }
         let searches: Vec<u32> = levels
             .iter()
-            .filter_map(|l| match l.play() {
-                Play::Search { iterations } => Some(iterations),
-                _ => None,
-            })
+            .filter_map(|l| l.play().iterations())
             .collect();
         assert!(searches.windows(2).all(|w| w[0] < w[1]), "{searches:?}");
         assert_eq!(Level::STRONG.play(), Play::Search { iterations: 10_000 });

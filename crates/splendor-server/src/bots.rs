@@ -86,15 +86,11 @@ pub(crate) async fn clear_on_start(state: &AppState) {
 pub(crate) async fn levels() -> Json<serde_json::Value> {
     let levels: Vec<serde_json::Value> = splendor_ai::Level::all()
         .map(|level| {
-            let iterations = match level.play() {
-                splendor_ai::Play::Search { iterations } => Some(iterations),
-                splendor_ai::Play::Random | splendor_ai::Play::Greedy => None,
-            };
             serde_json::json!({
                 "level": level.number(),
                 "name": level.name(),
                 "elo": level.elo(),
-                "iterations": iterations,
+                "iterations": level.play().iterations(),
             })
         })
         .collect();
