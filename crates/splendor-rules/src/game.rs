@@ -262,6 +262,35 @@ impl Game {
         (seat < self.players).then(|| self.seats[seat as usize].reserved_len)
     }
 
+    /// The face-up cards (R2.3), level 1 first, empty slots left out:
+    /// public.
+    pub fn face_up_cards(&self) -> impl Iterator<Item = CardId> + '_ {
+        self.face_up
+            .iter()
+            .flatten()
+            .filter(|&&c| c != NONE)
+            .map(|&c| CardId(c))
+    }
+
+    /// The cards `seat` holds in reserve, in the order reserved, blind
+    /// ones included: a game is the whole truth, so this is for the
+    /// server's own game or a sample a player dealt itself (what a viewer
+    /// may see of them is [`Game::view`]'s, R6.4).
+    pub fn reserved_cards(&self, seat: Seat) -> impl Iterator<Item = CardId> + '_ {
+        let reserved: &[u8] = match self.seats.get(usize::from(seat)) {
+            Some(st) if seat < self.players => st.reserved(),
+            _ => &[],
+        };
+        reserved.iter().map(|&c| CardId(c))
+    }
+
+    /// The nobles still on the table (R9.2): public.
+    pub fn nobles_on_table(&self) -> impl Iterator<Item = NobleId> + '_ {
+        (0..10u8)
+            .filter(|&n| self.nobles_left & (1 << n) != 0)
+            .map(NobleId)
+    }
+
     /// The tokens in the supply.
     pub fn supply(&self) -> Tokens {
         self.supply

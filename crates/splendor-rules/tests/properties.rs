@@ -101,6 +101,18 @@ fn check_invariants(game: &Game) -> Result<(), TestCaseError> {
         "cards not accounted for: {:?}",
         seen
     );
+    // The read-only accessors the built-in players' plans use say what
+    // the snapshot and the view say.
+    let face_up: Vec<CardId> = snap.face_up.iter().flatten().flatten().copied().collect();
+    prop_assert_eq!(game.face_up_cards().collect::<Vec<_>>(), face_up);
+    for (s, seat) in snap.seats.iter().enumerate() {
+        let reserved: Vec<CardId> = seat.reserved.iter().map(|r| r.card).collect();
+        prop_assert_eq!(game.reserved_cards(s as Seat).collect::<Vec<_>>(), reserved);
+    }
+    prop_assert_eq!(game.reserved_cards(players).count(), 0);
+    let mut nobles = view.nobles.clone();
+    nobles.sort();
+    prop_assert_eq!(game.nobles_on_table().collect::<Vec<_>>(), nobles);
     Ok(())
 }
 
