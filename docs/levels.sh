@@ -9,8 +9,9 @@
 #   cargo build --release -p splendor-arena && bash docs/levels.sh
 #
 # GAMES, JOBS and OUT change the games a pair, the games played at once and
-# the folder. About an hour on one core of a 2-core EPYC (most of it the
-# top level's searches), half that with JOBS=2.
+# the folder. About two hours of one core of a 2-core EPYC (most of it the
+# top level's searches: 48 and 51 minutes for its two series), half that
+# with JOBS=2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arena="${ARENA:-${CARGO_TARGET_DIR:-target}/release/splendor-arena}"

@@ -45,6 +45,25 @@ async fn a_person_and_two_bots_play_a_whole_game() {
     let room = ann.request(json!({"type": "add_bot", "level": "2"})).await;
     assert_eq!(room["seats"][2]["bot"], "greedy", "{room}");
     assert_eq!(room["seats"][0].get("bot"), None, "a person has no level");
+    // GET /api/bots/levels: the ladder as add_bot takes it, and how each
+    // level plays (the top one a guided search, issue 51).
+    let (status, body) = server.http_get("/api/bots/levels").await;
+    assert_eq!(status, 200, "{body}");
+    let levels: Value = serde_json::from_str(&body).unwrap();
+    let plays: Vec<&str> = levels["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["plays"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        plays,
+        ["random", "greedy", "search", "search", "guided_search"],
+        "{levels}"
+    );
+    assert_eq!(levels["levels"][4]["name"], "level-5", "{levels}");
+    assert_eq!(levels["levels"][4]["iterations"], 40_000, "{levels}");
+    assert_eq!(levels["default"], 2, "{levels}");
 
     let started = ann.request(json!({"type": "start"})).await;
     assert_eq!(started["status"], "playing", "{started}");

@@ -8,21 +8,52 @@
 //!     --a strong --b greedy --games 400 --threads 2
 //! ```
 //!
-//! Options: `--a LEVEL --b LEVEL` (random, greedy, strong), `--games N`
-//! (rounded up to even), `--seed S` (the series' first seed), `--iterations
-//! K` (the strong level's budget), `--threads T`.
+//! Options: `--a PLAYER --b PLAYER` (a level's number or name, or
+//! `search:N` or `guided:N` for a search of N iterations a move), `--games
+//! N` (rounded up to even), `--seed S` (the series' first seed),
+//! `--iterations K` (a cap on every search), `--threads T`. The time cap
+//! is off: a series replays exactly.
 
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use splendor_ai::{Budget, Level, choose};
+use splendor_ai::{Budget, Level, Play, think_as};
 use splendor_rules::{Game, Options, Viewer};
 
+/// A player of the series: how it plays, and its name in the table.
+#[derive(Clone, Copy)]
+struct Player {
+    play: Play,
+    name: &'static str,
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+fn player(spec: &str) -> Result<Player, String> {
+    let name: &'static str = Box::leak(spec.to_owned().into_boxed_str());
+    let play = match spec.split_once(':') {
+        Some((way, n)) => {
+            let iterations: u32 = n.parse().map_err(|e| format!("{spec}: {e}"))?;
+            match way {
+                "search" => Play::Search { iterations },
+                "guided" => Play::Guided { iterations },
+                _ => return Err(format!("{spec}: search:N or guided:N")),
+            }
+        }
+        None => Level::from_str(spec).map_err(|e| e.to_string())?.play(),
+    };
+    Ok(Player { play, name })
+}
+
 struct Args {
-    a: Level,
-    b: Level,
+    a: Player,
+    b: Player,
     games: u64,
     seed: u64,
     iterations: u32,
@@ -31,8 +62,8 @@ struct Args {
 
 fn parse() -> Result<Args, String> {
     let mut args = Args {
-        a: Level::STRONG,
-        b: Level::GREEDY,
+        a: player("strong")?,
+        b: player("greedy")?,
         games: 100,
         seed: 1,
         iterations: Budget::DEFAULT.iterations,
@@ -43,8 +74,8 @@ fn parse() -> Result<Args, String> {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let num = |v: &str| v.parse::<u64>().map_err(|e| format!("{flag} {v}: {e}"));
         match flag.as_str() {
-            "--a" => args.a = Level::from_str(&value).map_err(|e| e.to_string())?,
-            "--b" => args.b = Level::from_str(&value).map_err(|e| e.to_string())?,
+            "--a" => args.a = player(&value)?,
+            "--b" => args.b = player(&value)?,
             "--games" => args.games = num(&value)?.div_ceil(2) * 2,
             "--seed" => args.seed = num(&value)?,
             "--iterations" => args.iterations = num(&value)? as u32,
@@ -57,7 +88,7 @@ fn parse() -> Result<Args, String> {
 
 /// One game: `levels[s]` plays seat `s`. Returns seat 0's score and the
 /// time each seat spent per move.
-fn play(seed: u64, levels: [Level; 2], budget: &Budget) -> (f64, [Vec<Duration>; 2], u32) {
+fn play(seed: u64, levels: [Player; 2], budget: &Budget) -> (f64, [Vec<Duration>; 2], u32) {
     let mut game = Game::new(2, Options::default(), seed).expect("two players");
     let mut times: [Vec<Duration>; 2] = Default::default();
     let mut moves = 0u64;
@@ -65,8 +96,9 @@ fn play(seed: u64, levels: [Level; 2], budget: &Budget) -> (f64, [Vec<Duration>;
         let view = game.view(Viewer::Seat(seat));
         let move_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ moves;
         let start = Instant::now();
-        let action = choose(levels[seat as usize], &view, seat, move_seed, budget)
-            .expect("the seat to act can move");
+        let action = think_as(levels[seat as usize].play, &view, seat, move_seed, budget)
+            .expect("the seat to act can move")
+            .action;
         times[seat as usize].push(start.elapsed());
         game.apply(seat, action)
             .expect("players only play legal actions");
@@ -101,7 +133,7 @@ fn main() {
     };
     let budget = Budget {
         iterations: args.iterations,
-        time_cap: Budget::DEFAULT.time_cap,
+        time_cap: None,
     };
     let next = AtomicU64::new(0);
     let scores = Mutex::new(Vec::new());

@@ -13,7 +13,9 @@
 //!   frozen as the yardstick the others are measured against (level 2);
 //! - [`strong`]: information-set Monte-Carlo tree search over sampled
 //!   games, with an iteration budget (and a time cap): each level from 3
-//!   searches its own fixed number of iterations a move.
+//!   searches its own fixed number of iterations a move; levels 3 and 4
+//!   with quick, noisy rollouts, the top level with rollouts that play
+//!   with a plan (`plan`, [`Play::Guided`]).
 //!
 //! Everything is pure and seeded: the same view, seed and budget give the
 //! same move (a time cap that fires is the one exception). No IO, no tokio;
@@ -21,6 +23,7 @@
 #![forbid(unsafe_code)]
 
 pub mod greedy;
+mod plan;
 pub mod random;
 pub mod strategy;
 pub mod strong;
@@ -50,9 +53,9 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Each level searches its own iterations, the top one (about 0.3 s a
-    /// move on one core of the reference machine, docs/BOTS.md) well under
-    /// the 1 s cap.
+    /// Each level searches its own iterations, the top one (about 0.45 s
+    /// a move at the median on one core of the reference machine,
+    /// docs/BOTS.md) under the 1 s cap, which stops its longest searches.
     pub const DEFAULT: Budget = Budget {
         iterations: u32::MAX,
         time_cap: Some(Duration::from_millis(1000)),
@@ -141,12 +144,16 @@ pub fn think_as(
     let (action, capped) = match play {
         Play::Random => (random::choose(&game, &mut rng), false),
         Play::Greedy => (greedy::choose(view, seat, &game), false),
-        Play::Search { iterations } => {
+        Play::Search { iterations } | Play::Guided { iterations } => {
+            let way = match play {
+                Play::Guided { .. } => strong::Rollout::Guided,
+                _ => strong::Rollout::Quick,
+            };
             let budget = Budget {
                 iterations: iterations.min(budget.iterations),
                 time_cap: budget.time_cap,
             };
-            strong::choose(&sampler, &mut rng, &budget)
+            strong::choose(&sampler, &mut rng, &budget, way)
         }
     };
     Ok(Thought { action, capped })

@@ -5,7 +5,9 @@
 //! ([`Sampler::sample`]), walks one tree shared by all samples (a child is
 //! only considered when its action is legal in this sample; UCB counts how
 //! often it was available), adds one node, then plays the sample on with a
-//! quick rollout policy for a few rounds and scores the position. Each node
+//! rollout policy for a few rounds and scores the position ([`Rollout`]:
+//! quick and noisy for levels 3 and 4 and the analysis, planned for the
+//! top level, `crate::plan`). Each node
 //! keeps the reward of the seat that made its move, so every seat plays to
 //! win for itself (2 to 4 players). The move is the root's most visited.
 
@@ -58,7 +60,12 @@ impl Node {
 /// The search's move for the sampler's seat, and whether the budget's time
 /// cap stopped the search early. The sampler's games must wait for that
 /// seat (checked by the caller).
-pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> (Action, bool) {
+pub fn choose(
+    sampler: &Sampler,
+    rng: &mut ChaCha8Rng,
+    budget: &Budget,
+    way: Rollout,
+) -> (Action, bool) {
     let mut legal = Vec::with_capacity(64);
     sampler.sample(rng).legal_actions(&mut legal);
     match legal.len() {
@@ -68,7 +75,7 @@ pub fn choose(sampler: &Sampler, rng: &mut ChaCha8Rng, budget: &Budget) -> (Acti
     }
     let mut capped = false;
     let started = budget.time_cap.map(|cap| (Instant::now(), cap));
-    let mut search = Search::new(sampler);
+    let mut search = Search::new(sampler, way);
     for iteration in 0..budget.iterations {
         // Never before the first iteration: the root needs a child.
         if let Some((start, cap)) = started
@@ -117,7 +124,7 @@ pub fn evaluate(
     iterations: u32,
     played: Action,
 ) -> Evaluation {
-    let mut search = Search::new(sampler);
+    let mut search = Search::new(sampler, Rollout::Quick);
     let legal = {
         let mut legal = Vec::new();
         sampler.sample(rng).legal_actions(&mut legal);
@@ -179,19 +186,32 @@ pub fn evaluate(
     }
 }
 
+/// How a search's rollouts play on and score the position they reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Quick and noisy ([`rollout_action`], [`heuristic`]): levels 3 and 4
+    /// and the analysis.
+    Quick,
+    /// With a plan, scoring nobles in reach ([`crate::plan`]): the top
+    /// level.
+    Guided,
+}
+
 /// One search tree and the buffers its iterations share.
 struct Search {
     tree: Vec<Node>,
     path: Vec<u32>,
     legal: Vec<Action>,
+    rollout: Rollout,
 }
 
 impl Search {
-    fn new(sampler: &Sampler) -> Search {
+    fn new(sampler: &Sampler, rollout: Rollout) -> Search {
         Search {
             tree: vec![Node::new(Action::Pass, sampler.seat())],
             path: Vec::with_capacity(64),
             legal: Vec::with_capacity(64),
+            rollout,
         }
     }
 
@@ -204,7 +224,12 @@ impl Search {
         rng: &mut ChaCha8Rng,
         mut forced: Option<Action>,
     ) -> [f64; 4] {
-        let Search { tree, path, legal } = self;
+        let Search {
+            tree,
+            path,
+            legal,
+            rollout: way,
+        } = self;
         let mut game = sampler.sample(rng);
         path.clear();
         path.push(0);
@@ -252,7 +277,7 @@ impl Search {
                 }
             }
         }
-        let rewards = rollout(&mut game, rng, legal);
+        let rewards = rollout(&mut game, rng, legal, *way);
         for &n in path.iter() {
             let n = &mut tree[n as usize];
             n.visits += 1;
@@ -319,15 +344,27 @@ fn apply(game: &mut Game, seat: Seat, action: Action) {
 /// Plays on with [`rollout_action`] for a few rounds, then scores: a
 /// finished game pays its winners, an unfinished one the softmax of
 /// [`heuristic`] scores.
-fn rollout(game: &mut Game, rng: &mut ChaCha8Rng, legal: &mut Vec<Action>) -> [f64; 4] {
+fn rollout(
+    game: &mut Game,
+    rng: &mut ChaCha8Rng,
+    legal: &mut Vec<Action>,
+    way: Rollout,
+) -> [f64; 4] {
     let players = game.players();
-    let stop = game.turn() + ROLLOUT_ROUNDS * u32::from(players);
+    let rounds = match way {
+        Rollout::Quick => ROLLOUT_ROUNDS,
+        Rollout::Guided => crate::plan::ROLLOUT_ROUNDS,
+    };
+    let stop = game.turn() + rounds * u32::from(players);
     while let Some(seat) = game.to_act() {
         if game.turn() >= stop {
             break;
         }
         game.legal_actions(legal);
-        let action = rollout_action(game, seat, legal, rng);
+        let action = match way {
+            Rollout::Quick => rollout_action(game, seat, legal, rng),
+            Rollout::Guided => crate::plan::rollout_action(game, seat, legal, rng),
+        };
         apply(game, seat, action);
     }
     let mut rewards = [0.0; 4];
@@ -340,7 +377,11 @@ fn rollout(game: &mut Game, rng: &mut ChaCha8Rng, legal: &mut Vec<Action>) -> [f
     }
     let mut total = 0.0;
     for s in 0..players {
-        let r = (heuristic(game, s) / TEMPERATURE).exp();
+        let score = match way {
+            Rollout::Quick => heuristic(game, s),
+            Rollout::Guided => crate::plan::heuristic(game, s),
+        };
+        let r = (score / TEMPERATURE).exp();
         rewards[s as usize] = r;
         total += r;
     }

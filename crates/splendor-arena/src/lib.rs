@@ -123,6 +123,9 @@ pub fn levels_table() -> String {
                 splendor_ai::Play::Search { iterations } => {
                     format!("search, {iterations} iterations a move")
                 }
+                splendor_ai::Play::Guided { iterations } => {
+                    format!("guided search, {iterations} iterations a move")
+                }
             };
             format!(
                 "{} {} elo {} {play}\n",

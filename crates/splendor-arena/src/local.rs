@@ -85,9 +85,12 @@ fn play_game(
         .iter()
         .map(
             |&e| match (&config.entrants[e].kind, config.entrants[e].iterations) {
-                (_, Some(iterations)) => splendor_ai::Play::Search { iterations },
+                (EntrantKind::BuiltIn(level), Some(iterations)) => level
+                    .play()
+                    .with_iterations(iterations)
+                    .expect("only searching levels take iterations, checked when parsed"),
                 (EntrantKind::BuiltIn(level), None) => level.play(),
-                (EntrantKind::Program(_), None) => {
+                (EntrantKind::Program(_), _) => {
                     unreachable!("a local series has built-in entrants only")
                 }
             },

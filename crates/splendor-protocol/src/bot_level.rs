@@ -28,13 +28,30 @@ pub enum Play {
         /// Sampled games searched per move.
         iterations: u32,
     },
+    /// The same search whose rollouts play with a plan (buy what scores,
+    /// else take the tokens the nearest card needs) and score nobles in
+    /// reach: more per iteration, and each iteration dearer.
+    Guided {
+        /// Sampled games searched per move.
+        iterations: u32,
+    },
 }
 
 impl Play {
     /// The iterations a move of a search, `None` for the others.
     pub fn iterations(self) -> Option<u32> {
         match self {
-            Play::Search { iterations } => Some(iterations),
+            Play::Search { iterations } | Play::Guided { iterations } => Some(iterations),
+            Play::Random | Play::Greedy => None,
+        }
+    }
+
+    /// The same way of searching, `iterations` a move (`None` for a way
+    /// that does not search).
+    pub fn with_iterations(self, iterations: u32) -> Option<Play> {
+        match self {
+            Play::Search { .. } => Some(Play::Search { iterations }),
+            Play::Guided { .. } => Some(Play::Guided { iterations }),
             Play::Random | Play::Greedy => None,
         }
     }
@@ -58,7 +75,7 @@ const LEVEL_3_ELO: i32 = 1000 + 200;
 const STRONG_ELO: i32 = LEVEL_3_ELO + GAP_3_4;
 const LEVEL_5_ELO: i32 = STRONG_ELO + GAP_4_5;
 const GAP_3_4: i32 = 220;
-const GAP_4_5: i32 = 63;
+const GAP_4_5: i32 = 111;
 
 /// The ladder, weakest first. The Elo are the arena's (docs/levels.sh:
 /// 200 mirrored two-player games for each pair of adjacent levels, seed
@@ -66,8 +83,10 @@ const GAP_4_5: i32 = 63;
 /// lost all 200 games to it, so its figure is the 95% bound, 687 below).
 /// A level between 400 and 10,000 iterations was tried and dropped: at
 /// 1,000, 1,300 and 1,800 iterations one of its two gaps measured under
-/// 100 Elo (docs/BENCHMARKS.md). The top step, 10,000 to 70,000
-/// iterations, measured +63 (+14 to +112): under the 100 issue 51 asks.
+/// 100 Elo (docs/BENCHMARKS.md). The top level, first the same search at
+/// 70,000 iterations (+63, 95%: +14 to +112, under the 100 issue 51
+/// asks), is a guided search of 40,000 iterations (rollouts with a plan):
+/// +111 (+61 to +162) over strong, 0.655 (0.587-0.717), in less time.
 const LADDER: [Row; 5] = [
     Row {
         name: "random",
@@ -91,7 +110,7 @@ const LADDER: [Row; 5] = [
     },
     Row {
         name: "level-5",
-        play: Play::Search { iterations: 70_000 },
+        play: Play::Guided { iterations: 40_000 },
         elo: LEVEL_5_ELO,
     },
 ];
@@ -210,12 +229,10 @@ mod tests {
     fn the_ladder_climbs() {
         let levels: Vec<Level> = Level::all().collect();
         assert_eq!(levels.len(), usize::from(Level::TOP.number()));
-        // Issue 51 asks 100 Elo a step: met below the top; the top step
-        // measured +63 (+14 to +112): a stronger top needs a better search,
-        // not more iterations (docs/BENCHMARKS.md).
+        // Issue 51 asks 100 Elo a step: the arena's round robin measured
+        // +687 (at least), +200, +220 and +111 (docs/BENCHMARKS.md).
         for pair in levels.windows(2) {
-            let least = if pair[1] == Level::TOP { 50 } else { 100 };
-            assert!(pair[0].elo() + least <= pair[1].elo(), "{pair:?}");
+            assert!(pair[0].elo() + 100 <= pair[1].elo(), "{pair:?}");
         }
         let searches: Vec<u32> = levels
             .iter()
@@ -223,5 +240,13 @@ mod tests {
             .collect();
         assert!(searches.windows(2).all(|w| w[0] < w[1]), "{searches:?}");
         assert_eq!(Level::STRONG.play(), Play::Search { iterations: 10_000 });
+        // The top level searches with a plan; the way survives a change
+        // of budget (the arena's `5:N`, a host's cap).
+        assert_eq!(Level::TOP.play(), Play::Guided { iterations: 40_000 });
+        assert_eq!(
+            Level::TOP.play().with_iterations(300),
+            Some(Play::Guided { iterations: 300 })
+        );
+        assert_eq!(Level::GREEDY.play().with_iterations(300), None);
     }
 }

@@ -81,7 +81,8 @@ pub(crate) async fn clear_on_start(state: &AppState) {
 }
 
 /// `GET /api/bots/levels` (issue 51): the built-in levels, weakest first,
-/// each with its number, name, measured Elo and how it plays, as `add_bot`
+/// each with its number, name, measured Elo, how it plays (`random`,
+/// `greedy`, `search` or `guided_search`) and its iterations a move, as `add_bot`
 /// takes them and the page offers them.
 pub(crate) async fn levels() -> Json<serde_json::Value> {
     let levels: Vec<serde_json::Value> = splendor_ai::Level::all()
@@ -90,6 +91,12 @@ pub(crate) async fn levels() -> Json<serde_json::Value> {
                 "level": level.number(),
                 "name": level.name(),
                 "elo": level.elo(),
+                "plays": match level.play() {
+                    splendor_ai::Play::Random => "random",
+                    splendor_ai::Play::Greedy => "greedy",
+                    splendor_ai::Play::Search { .. } => "search",
+                    splendor_ai::Play::Guided { .. } => "guided_search",
+                },
                 "iterations": level.play().iterations(),
             })
         })

@@ -511,7 +511,7 @@ pub struct Config {
     pub bots_only_think_percent: u8,
 
     /// The most search iterations a move any bot level spends: unset,
-    /// each level searches its own (the top one about 0.3 s a move on one
+    /// each level searches its own (the top one about 0.45 s a move on one
     /// core of the reference machine, docs/BOTS.md); set, the levels above
     /// it search this many and no longer play to their Elo (a small
     /// machine with many bot rooms, the tests' quick bots).
