@@ -192,7 +192,7 @@ pub enum Rollout {
     /// Quick and noisy ([`rollout_action`], [`heuristic`]): levels 3 and 4
     /// and the analysis.
     Quick,
-    /// With a plan, scoring nobles in reach ([`crate::plan`]): the top
+    /// With a plan, scoring nobles in reach (`crate::plan`): the top
     /// level.
     Guided,
 }
