@@ -145,14 +145,11 @@ fn noble_wants(game: &Game, bonuses: &Gems, color: Color) -> u8 {
         .count() as u8
 }
 
-/// How well `seat` stands, in points: points, what its bonuses and tokens
-/// will buy, and the nobles within a few bonuses of it.
+/// How well `seat` stands, in points: the quick search's score (points,
+/// what its bonuses and tokens will buy) and the nobles within a few
+/// bonuses of it.
 pub(crate) fn heuristic(game: &Game, seat: Seat) -> f64 {
-    let points = f64::from(game.points(seat).unwrap_or(0));
     let bonuses = game.bonuses(seat).unwrap_or_default();
-    let bonus_count: u32 = bonuses.iter().map(|&n| u32::from(n)).sum();
-    let tokens = game.tokens(seat).unwrap_or_default();
-    let gems: u32 = tokens.gems.iter().map(|&n| u32::from(n)).sum();
     let mut nobles = 0.0;
     for n in game.nobles_on_table().filter_map(noble) {
         let missing: u32 = (0..5)
@@ -163,11 +160,7 @@ pub(crate) fn heuristic(game: &Game, seat: Seat) -> f64 {
             nobles += NOBLE_WEIGHT * near * near;
         }
     }
-    points
-        + 0.4 * f64::from(bonus_count)
-        + 0.1 * f64::from(gems)
-        + 0.15 * f64::from(tokens.gold)
-        + nobles
+    crate::strong::heuristic(game, seat) + nobles
 }
 
 #[cfg(test)]
@@ -245,11 +238,7 @@ mod tests {
             while let Some(seat) = game.to_act() {
                 for s in 0..2 {
                     let bonuses = game.bonuses(s).unwrap();
-                    let tokens = game.tokens(s).unwrap();
-                    let base = f64::from(game.points(s).unwrap())
-                        + 0.4 * f64::from(bonuses.iter().map(|&n| u32::from(n)).sum::<u32>())
-                        + 0.1 * f64::from(tokens.gems.iter().map(|&n| u32::from(n)).sum::<u32>())
-                        + 0.15 * f64::from(tokens.gold);
+                    let base = crate::strong::heuristic(&game, s);
                     let nearest = game
                         .nobles_on_table()
                         .filter_map(noble)

@@ -435,7 +435,7 @@ fn rollout_action(game: &Game, seat: Seat, legal: &[Action], rng: &mut ChaCha8Rn
 
 /// How well `seat` stands, in points: points, plus what its bonuses and
 /// tokens will buy.
-fn heuristic(game: &Game, seat: Seat) -> f64 {
+pub(crate) fn heuristic(game: &Game, seat: Seat) -> f64 {
     let points = f64::from(game.points(seat).unwrap_or(0));
     let bonuses: u32 = game
         .bonuses(seat)
