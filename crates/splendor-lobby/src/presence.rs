@@ -167,6 +167,16 @@ impl Presence {
             .collect()
     }
 
+    /// The sessions with an open connection here (issue 50: what tells
+    /// their friends they are online).
+    pub fn connected_sessions(&self) -> Vec<SessionId> {
+        self.lock()
+            .iter()
+            .filter(|(_, e)| !e.conns.is_empty())
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
     /// Records the room the session is in (`None`: in no room).
     pub fn set_room(&self, session: SessionId, room: Option<RoomSeat>) {
         let mut map = self.lock();

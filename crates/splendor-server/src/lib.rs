@@ -46,6 +46,7 @@ pub mod cli;
 mod cluster;
 pub mod config;
 mod finished_cache;
+mod follows;
 mod games;
 mod http;
 mod identity;
@@ -194,6 +195,11 @@ pub fn app(state: AppState) -> Router {
             axum::routing::delete(invitations::decline_route),
         )
         .route("/api/me/blocks", get(invitations::blocks))
+        .route("/api/me/follows", get(follows::list))
+        .route(
+            "/api/me/follows/{player_id}",
+            axum::routing::put(follows::follow).delete(follows::unfollow),
+        )
         .route(
             "/api/me/notifications",
             get(notify::get).put(notify::put).delete(notify::delete),
@@ -362,6 +368,7 @@ pub async fn serve(
     }
     bots::clear_on_start(&state).await;
     let pruning = tokio::spawn(prune_sessions_every(state.clone()));
+    let seen = tokio::spawn(follows::touch_present_every(state.clone()));
     // `tap_io` (a no-op here) gives the guarded listener axum's ConnectInfo
     // of the peer's address.
     let listener =
@@ -397,6 +404,7 @@ pub async fn serve(
         );
     }
     pruning.abort();
+    seen.abort();
     if timeout_at(deadline, state.lobby().drain()).await.is_err() {
         warn!("rooms still busy after the grace period");
     } else {

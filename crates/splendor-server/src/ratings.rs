@@ -3,8 +3,9 @@
 //! - `GET /api/leaderboard?kind=humans|bots&page=N&per_page=N`: rated
 //!   players best first, people and bots apart, paged;
 //! - `GET /api/players/{player_id or name}`: one rated player with their
-//!   recent rated games. A name several rated players share is 409
-//!   `ambiguous_name` with their ids.
+//!   recent rated games and their mean accuracy over the analyses of
+//!   their rated games (issue 50). A name several rated players share is
+//!   409 `ambiguous_name` with their ids.
 //!
 //! Errors are `{"error": code, "message": text}` like the history API's.
 
@@ -132,6 +133,19 @@ pub(crate) struct PlayerPageJson {
     #[serde(flatten)]
     player: PlayerJson,
     recent: Vec<RecentJson>,
+    /// Their mean accuracy over the analyses of their rated games (issue
+    /// 50).
+    accuracy: AccuracyJson,
+}
+
+#[derive(Serialize)]
+struct AccuracyJson {
+    /// How many analysed rated games (the newest, at most
+    /// [`splendor_store::ACCURACY_GAMES`]).
+    games: u32,
+    /// The mean, rounded to a tenth; absent without any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean: Option<f64>,
 }
 
 fn bad_query(message: impl Into<String>) -> ApiError {
@@ -222,9 +236,17 @@ pub(crate) async fn player(
         .recent_rated_games(&found.player_id)
         .await
         .map_err(ApiError::store)?;
+    let accuracy = store
+        .mean_accuracy(&found.player_id)
+        .await
+        .map_err(ApiError::store)?;
     Ok(Json(PlayerPageJson {
         player: PlayerJson::new(&found, None),
         recent: recent.iter().map(RecentJson::from).collect(),
+        accuracy: AccuracyJson {
+            games: accuracy.games,
+            mean: accuracy.mean.map(tenth),
+        },
     })
     .into_response())
 }

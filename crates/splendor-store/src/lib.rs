@@ -69,6 +69,7 @@ mod bots;
 mod console;
 mod devices;
 mod error;
+mod follows;
 mod invitation;
 mod lease;
 mod model;
@@ -97,6 +98,7 @@ pub use bots::{LadderLoad, OnlineBot, ProgramQueued, bot_name_key, owner_digest}
 pub use console::{LiveGame, LiveSeat, SessionRow};
 pub use devices::{DeviceToken, LOGIN_WINDOW_MS, StoredPassword, device_id, device_id_of_token};
 pub use error::{DbCause, StoreError};
+pub use follows::{ACCURACY_GAMES, Followed, Following, MeanAccuracy};
 pub use invitation::{Invitation, Invited, Invitee};
 pub use lease::RoomLease;
 pub use model::{

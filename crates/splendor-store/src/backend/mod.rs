@@ -56,6 +56,7 @@ pub(crate) mod sqlite {
     include!("invitation_queries.rs");
     include!("bot_queries.rs");
     include!("block_queries.rs");
+    include!("follow_queries.rs");
     include!("report_queries.rs");
     include!("console_queries.rs");
     include!("device_queries.rs");
@@ -79,6 +80,7 @@ pub(crate) mod postgres {
     include!("invitation_queries.rs");
     include!("bot_queries.rs");
     include!("block_queries.rs");
+    include!("follow_queries.rs");
     include!("report_queries.rs");
     include!("console_queries.rs");
     include!("device_queries.rs");

@@ -268,6 +268,8 @@ pub(crate) async fn forget_session(
         "DELETE FROM bots_online WHERE session_id = $1",
         // Its blocks, made and received (issue 22).
         "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
+        // Its follows, made and received (issue 50).
+        "DELETE FROM follows WHERE follower = $1 OR followed = $1",
         // What its invitations counted against its hourly limit.
         "DELETE FROM invitations_made WHERE from_session = $1",
         // Reports it made or that name it, and its lines kept with others'
