@@ -76,9 +76,7 @@ impl FollowJson {
             .presence()
             .connection_of(splendor_lobby::SessionId(f.session.0))
             .is_some();
-        let online = f
-            .last_seen
-            .map(|seen| here || now.saturating_sub(seen) <= ONLINE_WINDOW_MS);
+        let online = f.last_seen.map(|seen| online(here, seen, now));
         FollowJson {
             player_id: f.player_id,
             name: f.name,
@@ -89,6 +87,12 @@ impl FollowJson {
             room: f.room,
         }
     }
+}
+
+/// Online: connected to this node, or seen by some node within
+/// [`ONLINE_WINDOW_MS`] of `now`.
+fn online(here: bool, last_seen: UnixMillis, now: UnixMillis) -> bool {
+    here || now.saturating_sub(last_seen) <= ONLINE_WINDOW_MS
 }
 
 fn no_database() -> ApiError {
@@ -245,5 +249,24 @@ pub(crate) async fn touch_present_every(state: AppState) {
         if let Err(e) = store.touch_sessions(present, unix_millis_now()).await {
             warn!(error = %e, "could not record the connected sessions as seen");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_friend_is_online_while_a_node_saw_them_lately_or_here() {
+        let now = 1_000_000;
+        assert!(online(false, now - ONLINE_WINDOW_MS, now));
+        assert!(!online(false, now - ONLINE_WINDOW_MS - 1, now));
+        assert!(
+            online(true, 0, now),
+            "connected here, whatever the store says"
+        );
+        // Seen two rounds ago and a margin: a node that records its
+        // sessions every SEEN_EVERY keeps them online between rounds.
+        assert!(i64::try_from(SEEN_EVERY.as_millis()).unwrap() * 2 < ONLINE_WINDOW_MS);
     }
 }

@@ -115,6 +115,11 @@ const SOCIAL_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/social.js"),
     "text/javascript; charset=utf-8",
 );
+// Friends (issue 50): follows, the friends' list, invites from it.
+const FRIENDS_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/friends.js"),
+    "text/javascript; charset=utf-8",
+);
 // The page's languages (docs/BROWSER.md, "Languages"): `t()` over Fluent,
 // loaded after fluent-bundle.js and l10n.js.
 const I18N_SCRIPT: Asset = Asset::new(
@@ -222,6 +227,10 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/social.js",
             get(async |h: HeaderMap| serve(&SOCIAL_SCRIPT, &h)),
+        )
+        .route(
+            "/friends.js",
+            get(async |h: HeaderMap| serve(&FRIENDS_SCRIPT, &h)),
         )
         .route(
             "/i18n.js",

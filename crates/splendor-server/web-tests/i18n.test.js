@@ -32,6 +32,8 @@ function sampleParams(n) {
     by: 'Bob', seat: 1, since: 'DATE', until: 'DATE', when: 'DATE', action: 'ACTION',
     // The bots' levels (issue 51).
     elo: '1360', word: 'WORD',
+    // A player's page (issue 50).
+    accuracy: '78.5', from: 1500, to: 1612,
   };
 }
 

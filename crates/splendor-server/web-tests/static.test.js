@@ -19,7 +19,7 @@ const WEB = path.join(__dirname, '..', 'web');
 const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');
 const PAGES = ['index.html', 'replay.html', 'leaderboard.html', 'how-to-play.html', 'admin.html'];
 // The scripts that draw the pages (i18n.js words them).
-const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'push.js', 'pay.js', 'table.js', 'motion.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
+const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'friends.js', 'push.js', 'pay.js', 'table.js', 'motion.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
 
 // The string literals of a script, comments left out: { text, before },
 // `text` with every ${...} of a template replaced by "∙", `before` the code
@@ -95,6 +95,8 @@ const BUILT_KEYS = [
   ...['dismissed', 'warned', 'muted', 'removed', 'banned', 'marked', 'other'].map((a) => `admin.action.${a}`),
   ...['waiting', 'playing', 'finished'].map((s) => `admin.status.${s}`),
   ...['ban_session', 'ban_name', 'ban_address', 'mute_session', 'mark_session'].map((k) => `admin.kind.${k}`),
+  // The follows API's refusals (issue 50), by their error codes.
+  ...['blocked', 'too_many_follows', 'player_not_found', 'follow_yourself', 'not_following'].map((c) => `friends.error.${c}`),
 ];
 
 test('every key the scripts use is a message of page.ftl', () => {

@@ -34,6 +34,11 @@ function setupAnalysis() {
   $('analysis').hidden = false;
   $('analyse').addEventListener('click', askAnalysis);
   renderAnalysis();
+  // /games/ID?analysis (a player's page links it, issue 50): asked at once.
+  if (new URLSearchParams(location.search).has('analysis')) {
+    askAnalysis();
+    $('analysis').scrollIntoView({ block: 'start' });
+  }
 }
 
 async function askAnalysis() {

@@ -659,6 +659,7 @@ function setup() {
   setupPush();
   setupQueue();
   setupInvites();
+  setupFriends();
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });
   window.addEventListener('hashchange', prefillCode);
   // Keep the open rooms fresh while the lobby is on screen.

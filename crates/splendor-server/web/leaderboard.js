@@ -1,7 +1,9 @@
 // The leaderboard page of the browser client (docs/BROWSER.md): rated
 // players best first (GET /api/leaderboard), people and bots apart, a page
 // at a time; a player's rating and recent rated games
-// (GET /api/players/{id}). The address says what is shown:
+// (GET /api/players/{id}): their page, with the rating's history as a
+// chart, their mean accuracy, the recent games with their replays and
+// analyses, and Follow (friends.js). The address says what is shown:
 // /leaderboard#bots, #page=2, #player=3fa9c01d2e. Names are text from
 // people: they only ever go in through textContent, beside the player id
 // (names are not unique).
@@ -85,11 +87,81 @@ function renderPlayer() {
     kind: t(p.bot ? 'board.isBot' : 'board.isHuman'),
   });
   $('player-provisional').hidden = !p.provisional;
+  const acc = p.accuracy;
+  $('player-accuracy').textContent = acc && acc.mean !== undefined
+    ? t('board.accuracy', { accuracy: acc.mean.toLocaleString(currentLang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), games: acc.games })
+    : t('board.noAccuracy');
+  renderFollowButton();
+  renderRatingChart(p.recent);
   $('recent').tBodies[0].replaceChildren(...p.recent.map((g) => el('tr', {},
     el('td', { text: new Date(g.finished_at).toLocaleString(currentLang) }),
+    el('td', {}, ...opponentLinks(g.opponents)),
     el('td', { text: t('board.placeOf', { place: g.place, players: g.players }) }),
     el('td', { text: t('board.changeText', { before: Math.round(g.rating_before), after: Math.round(g.rating_after) }) }),
-    el('td', {}, el('a', { href: `/games/${encodeURIComponent(g.game)}`, text: t('links.replay') })))));
+    el('td', {}, el('a', { href: `/games/${encodeURIComponent(g.game)}`, text: t('links.replay') }), ' · ',
+      el('a', { href: `/games/${encodeURIComponent(g.game)}?analysis`, text: t('board.analysis') })))));
+}
+
+// The others at a table: a person's name links to their page (issue 50:
+// a game is where one finds whom to follow).
+function opponentLinks(opponents) {
+  const out = [];
+  for (const o of opponents || []) {
+    if (out.length) out.push(', ');
+    out.push(o.player_id
+      ? el('a', { href: `#player=${o.player_id}`, text: o.name })
+      : el('span', { text: o.bot ? shownName(o.name, o.bot) : o.name }));
+  }
+  return out;
+}
+
+// Follow or Unfollow on a player's page, for a visitor with a session
+// (friends.js keeps the list); none on one's own page or a bot's.
+function renderFollowButton() {
+  const box = $('player-follow');
+  const p = B.player;
+  box.replaceChildren();
+  if (!p || p.bot || !friendsToken() || !F.data) return;
+  const followed = isFollowed(p.player_id);
+  box.append(el('button', {
+    type: 'button', id: 'follow-player', cls: followed ? 'quiet' : '',
+    text: t(followed ? 'friends.unfollow' : 'friends.follow'),
+    'aria-label': t(followed ? 'friends.unfollowLabel' : 'friends.followLabel', { name: p.name }),
+    onclick: () => setFollow(p.player_id, p.name, !followed),
+  }));
+}
+
+// The rating before the oldest recent game and after each, oldest first,
+// as a line (an SVG of our own, like the analysis' chart) with its range.
+function renderRatingChart(recent) {
+  const box = $('rating-chart');
+  const games = [...(recent || [])].reverse();
+  if (games.length === 0) { box.replaceChildren(); box.hidden = true; return; }
+  box.hidden = false;
+  const points = [games[0].rating_before, ...games.map((g) => g.rating_after)];
+  const lo = Math.floor(Math.min(...points) / 50) * 50;
+  const hi = Math.max(lo + 50, Math.ceil(Math.max(...points) / 50) * 50);
+  const W = 600, H = 160, L = 44, R = 8, T = 10, Bm = 20;
+  const x = (i) => L + (i * (W - L - R)) / Math.max(1, points.length - 1);
+  const y = (r) => T + ((hi - r) * (H - T - Bm)) / (hi - lo);
+  const ns = 'http://www.w3.org/2000/svg';
+  const node = (tag, attrs, text) => {
+    const n = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
+  const label = t('board.chartLabel', { from: Math.round(points[0]), to: Math.round(points[points.length - 1]), games: games.length });
+  const chart = node('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label });
+  for (const r of [lo, hi]) {
+    chart.append(node('line', { x1: L, x2: W - R, y1: y(r), y2: y(r), class: 'half' }));
+    chart.append(node('text', { x: L - 4, y: y(r) + 4, 'text-anchor': 'end', class: 'tick' }, String(r)));
+  }
+  chart.append(node('text', { x: L, y: H - 4, class: 'tick' }, t('board.chartOldest')));
+  chart.append(node('text', { x: W - R, y: H - 4, 'text-anchor': 'end', class: 'tick' }, t('board.chartNewest')));
+  chart.append(node('polyline', { points: points.map((r, i) => `${x(i)},${y(r)}`).join(' '), class: 'line' }));
+  for (const [i, r] of points.entries()) chart.append(node('circle', { cx: x(i), cy: y(r), r: 3, class: 'mark' }));
+  box.replaceChildren(chart, el('figcaption', { cls: 'sr-only', text: label }));
 }
 
 async function loadBoard() {
@@ -144,6 +216,7 @@ function writeHash(kind, page) {
 
 function languageChanged() {
   if (B.status) setStatus(...B.status);
+  renderFollowButton();
   renderBoard();
   renderPlayer();
 }
@@ -165,6 +238,8 @@ function setup() {
   });
   window.addEventListener('hashchange', readHash);
   readHash();
+  // Follow and Unfollow need the list of those followed (issue 50).
+  loadFriends();
 }
 
 setup();

@@ -62,6 +62,8 @@ async function loadMyGames() {
     if (!response.ok) return;
     S.myGames = await response.json();
     renderMyGames();
+    // Friends come and go with the games: read with them (issue 50).
+    loadFriends();
   } catch (_) {
     // Offline for a moment: the list stays as it was.
   }
@@ -150,6 +152,7 @@ function renderInvitations(invitations) {
       el('span', { cls: 'code small-code', text: inv.room }),
       el('span', { cls: 'grow', text: t('my.invitation', { name: inv.from.name, players: inv.players, seats: inv.seats }) }),
       el('button', { type: 'button', text: t('my.accept'), onclick: () => join(inv.room, 'player') }),
+      followButton(inv.from.player_id, inv.from.name),
       el('button', { type: 'button', cls: 'quiet', text: t('my.decline'), onclick: () => declineInvitation(inv.id) })));
   }
 }
@@ -303,6 +306,7 @@ function renderRoom() {
   $('give-up-seat').hidden = !(r.turn_based && r.status === 'waiting' && seatedHere);
   // Any seated player may invite while a seat is free (issue 25).
   $('invite-form').hidden = !(r.status === 'waiting' && seatedHere && r.seats.some((s) => !s));
+  renderInviteFriends();
   const leaveKey = r.turn_based && seatedHere ? 'room.leaveKeep' : 'room.leave';
   $('leave-room').dataset.i18n = leaveKey; // kept when the language changes
   $('leave-room').textContent = t(leaveKey);

@@ -94,6 +94,8 @@ function personButtons(r, s) {
   if (!S.identified || s.bot || s.seat === r.you.seat) return [];
   const blocked = blockedSeats.has(s.seat);
   return [
+    // A rated room's seats carry their player ids (issue 50).
+    followButton(s.player_id, s.name),
     el('button', {
       type: 'button', cls: 'quiet small', text: t('report.button'),
       'aria-label': t('report.label', { name: s.name }),

@@ -87,6 +87,7 @@ async fn a_follow_is_kept_listed_limited_and_undone(db: TestDb) {
     let back = store.followers_of(bob, 10).await.unwrap();
     assert_eq!(back.len(), 1);
     assert_eq!((back[0].session, back[0].name.as_str()), (ann, "ann"));
+    assert!(!back[0].mutual && back[0].last_seen.is_none() && back[0].room.is_none());
     assert!(store.unfollow(ann, cy).await.unwrap());
     assert!(!store.unfollow(ann, cy).await.unwrap());
     assert_eq!(

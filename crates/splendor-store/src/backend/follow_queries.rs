@@ -82,14 +82,13 @@ fn followed_rows(rows: &[<Db as sqlx::Database>::Row]) -> Result<Vec<crate::Foll
         .collect()
 }
 
-/// The columns of a list of follows, `other` being the session listed
-/// and `me` the one who asks.
-fn followed_columns(other: &str, me: &str) -> String {
+/// The columns of a list of follows: `other` is the session listed (an
+/// SQL expression over `f`), `mutual` whether the two follow each other.
+fn followed_columns(other: &str, mutual: &str) -> String {
     format!(
         "{other} AS other, f.created_at, s.name, COALESCE(s.player_id, '') AS player_id, \
          COALESCE(s.last_seen, s.created_at) AS seen, \
-         CAST(CASE WHEN EXISTS (SELECT 1 FROM follows b WHERE b.follower = {other} \
-         AND b.followed = {me}) THEN 1 ELSE 0 END AS BIGINT) AS mutual, \
+         CAST(CASE WHEN {mutual} THEN 1 ELSE 0 END AS BIGINT) AS mutual, \
          (SELECT g.room_code FROM games g JOIN seats st ON st.game_id = g.id \
          WHERE st.session_id = {other} AND g.finished_at IS NULL \
          ORDER BY g.created_at DESC LIMIT 1) AS room"
@@ -104,7 +103,10 @@ pub(crate) async fn follows_of(
     let sql = format!(
         "SELECT {} FROM follows f JOIN sessions s ON s.id = f.followed \
          WHERE f.follower = $1 AND {} ORDER BY s.name, f.followed",
-        followed_columns("f.followed", "f.follower"),
+        followed_columns(
+            "f.followed",
+            "EXISTS (SELECT 1 FROM follows b WHERE b.follower = f.followed AND b.followed = f.follower)"
+        ),
         no_block_between("f.follower", "f.followed"),
     );
     let rows = sqlx::query(&sql)
@@ -127,7 +129,8 @@ pub(crate) async fn followers_of(
          WHERE f.followed = $1 AND {} AND NOT EXISTS (SELECT 1 FROM follows m \
          WHERE m.follower = f.followed AND m.followed = f.follower) \
          ORDER BY f.created_at DESC, f.follower LIMIT $2",
-        followed_columns("f.follower", "f.followed"),
+        // Listed only when not followed back: never friends.
+        followed_columns("f.follower", "1 = 0"),
         no_block_between("f.follower", "f.followed"),
     );
     let rows = sqlx::query(&sql)

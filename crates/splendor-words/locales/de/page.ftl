@@ -672,3 +672,46 @@ board-changeText = { $before } → { $after }
 board-failed = Die Rangliste konnte nicht geladen werden: { $why }
 board-playerFailed = Dieser Spieler konnte nicht geladen werden: { $why }
 board-noPlayer = Spieler #{ $id } hat noch kein gewertetes Spiel gespielt.
+
+## Friends (issue 50): friends.js, and a player's page
+friends-title = Freunde
+friends-about = Wem du folgst. Folgen sie dir zurück, seht ihr einander online und in welchem Spiel.
+friends-empty = Du folgst noch niemandem.
+friends-followers = Sie folgen dir
+friends-followById = Einem Spieler über seine Spieler-ID folgen
+friends-follow = Folgen
+friends-followLabel = { $name } folgen
+friends-unfollow = Entfolgen
+friends-unfollowLabel = { $name } entfolgen
+friends-followBack = Zurückfolgen
+friends-followBackLabel = { $name } zurückfolgen
+friends-watch = Zuschauen
+friends-watchLabel = Dem Spiel von { $name } zuschauen
+friends-invite = Einladen
+friends-inviteLabel = { $name } einladen
+friends-inviteList = Einen Freund einladen
+friends-oneWay = folgt dir nicht zurück
+friends-playing = online, spielt in Raum { $room }
+friends-online = online
+friends-seen = vor { $time } gesehen
+friends-badId = Eine Spieler-ID hat 10 Zeichen, 0-9 und a-f.
+friends-followed = Du folgst { $name }.
+friends-unfollowed = Du folgst { $name } nicht mehr.
+friends-failed = Das hat nicht geklappt; versuche es noch einmal.
+friends-error-blocked = Du blockierst { $name }: hebe die Blockierung zuerst auf.
+friends-error-too_many_follows = Du folgst so vielen Spielern wie erlaubt; entfolge zuerst einem.
+friends-error-player_not_found = Kein Spieler hat die ID { $id }.
+friends-error-follow_yourself = Das ist deine eigene ID.
+friends-error-not_following = Du folgst { $name } nicht.
+board-history = Wertung über die letzten gewerteten Spiele
+board-against = Gegen
+board-links = Wiederholung und Analyse
+board-analysis = Analyse
+board-accuracy = Mittlere Genauigkeit { $accuracy } % über { $games ->
+    [one] ein analysiertes Spiel
+   *[other] { $games } analysierte Spiele
+}.
+board-noAccuracy = Noch kein analysiertes Spiel: die Analyse eines Spiels entsteht auf seiner Wiederholungsseite.
+board-chartLabel = Wertung von { $from } bis { $to } über die letzten { $games } gewerteten Spiele
+board-chartOldest = ältestes
+board-chartNewest = neuestes

@@ -693,3 +693,46 @@ board-changeText = { $before } → { $after }
 board-failed = The leaderboard could not be loaded: { $why }
 board-playerFailed = This player could not be loaded: { $why }
 board-noPlayer = Player #{ $id } has no rated game yet.
+
+## Friends (issue 50): friends.js, and a player's page
+friends-title = Friends
+friends-about = Those you follow. When they follow you back, you see each other online and in which game.
+friends-empty = You follow nobody yet.
+friends-followers = They follow you
+friends-followById = Follow a player by their player id
+friends-follow = Follow
+friends-followLabel = Follow { $name }
+friends-unfollow = Unfollow
+friends-unfollowLabel = Unfollow { $name }
+friends-followBack = Follow back
+friends-followBackLabel = Follow { $name } back
+friends-watch = Watch
+friends-watchLabel = Watch { $name }’s game
+friends-invite = Invite
+friends-inviteLabel = Invite { $name }
+friends-inviteList = Invite a friend
+friends-oneWay = does not follow you back
+friends-playing = online, playing in room { $room }
+friends-online = online
+friends-seen = seen { $time } ago
+friends-badId = A player id is 10 characters, 0-9 and a-f.
+friends-followed = You follow { $name }.
+friends-unfollowed = You no longer follow { $name }.
+friends-failed = That did not work; try again.
+friends-error-blocked = You block { $name }: unblock them first.
+friends-error-too_many_follows = You follow as many players as one may; unfollow one first.
+friends-error-player_not_found = No player has the id { $id }.
+friends-error-follow_yourself = That is your own id.
+friends-error-not_following = You do not follow { $name }.
+board-history = Rating over the recent rated games
+board-against = Against
+board-links = Replay and analysis
+board-analysis = Analysis
+board-accuracy = Mean accuracy { $accuracy }% over { $games ->
+    [one] one analysed game
+   *[other] { $games } analysed games
+}.
+board-noAccuracy = No analysed game yet: a game's analysis is made on its replay page.
+board-chartLabel = Rating from { $from } to { $to } over the last { $games } rated games
+board-chartOldest = oldest
+board-chartNewest = newest

@@ -678,3 +678,46 @@ board-changeText = { $before } → { $after }
 board-failed = Le classement n’a pas pu être chargé : { $why }
 board-playerFailed = Ce joueur n’a pas pu être chargé : { $why }
 board-noPlayer = Le joueur #{ $id } n’a encore joué aucune partie classée.
+
+## Friends (issue 50): friends.js, and a player's page
+friends-title = Amis
+friends-about = Les joueurs que vous suivez. S’ils vous suivent aussi, vous voyez l’un de l’autre s’il est en ligne et dans quelle partie.
+friends-empty = Vous ne suivez encore personne.
+friends-followers = Ils vous suivent
+friends-followById = Suivre un joueur par son identifiant
+friends-follow = Suivre
+friends-followLabel = Suivre { $name }
+friends-unfollow = Ne plus suivre
+friends-unfollowLabel = Ne plus suivre { $name }
+friends-followBack = Suivre en retour
+friends-followBackLabel = Suivre { $name } en retour
+friends-watch = Regarder
+friends-watchLabel = Regarder la partie de { $name }
+friends-invite = Inviter
+friends-inviteLabel = Inviter { $name }
+friends-inviteList = Inviter un ami
+friends-oneWay = ne vous suit pas en retour
+friends-playing = en ligne, joue dans la salle { $room }
+friends-online = en ligne
+friends-seen = vu il y a { $time }
+friends-badId = Un identifiant de joueur a 10 caractères, 0-9 et a-f.
+friends-followed = Vous suivez { $name }.
+friends-unfollowed = Vous ne suivez plus { $name }.
+friends-failed = Cela n’a pas marché ; réessayez.
+friends-error-blocked = Vous bloquez { $name } : débloquez-le d’abord.
+friends-error-too_many_follows = Vous suivez autant de joueurs que permis ; cessez d’en suivre un d’abord.
+friends-error-player_not_found = Aucun joueur n’a l’identifiant { $id }.
+friends-error-follow_yourself = C’est votre propre identifiant.
+friends-error-not_following = Vous ne suivez pas { $name }.
+board-history = Classement au fil des dernières parties classées
+board-against = Contre
+board-links = Rejouer et analyse
+board-analysis = Analyse
+board-accuracy = Précision moyenne { $accuracy } % sur { $games ->
+    [one] une partie analysée
+   *[other] { $games } parties analysées
+}.
+board-noAccuracy = Aucune partie analysée : l’analyse d’une partie se fait sur sa page de rejeu.
+board-chartLabel = Classement de { $from } à { $to } sur les { $games } dernières parties classées
+board-chartOldest = la plus ancienne
+board-chartNewest = la plus récente

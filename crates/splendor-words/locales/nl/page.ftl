@@ -666,3 +666,46 @@ board-changeText = { $before } → { $after }
 board-failed = De ranglijst kon niet worden geladen: { $why }
 board-playerFailed = Deze speler kon niet worden geladen: { $why }
 board-noPlayer = Speler #{ $id } heeft nog geen spel voor de rating gespeeld.
+
+## Friends (issue 50): friends.js, and a player's page
+friends-title = Vrienden
+friends-about = Wie je volgt. Volgen zij jou terug, dan zien jullie elkaar online en in welk spel.
+friends-empty = Je volgt nog niemand.
+friends-followers = Zij volgen jou
+friends-followById = Volg een speler met hun speler-id
+friends-follow = Volgen
+friends-followLabel = { $name } volgen
+friends-unfollow = Ontvolgen
+friends-unfollowLabel = { $name } ontvolgen
+friends-followBack = Terugvolgen
+friends-followBackLabel = { $name } terugvolgen
+friends-watch = Kijken
+friends-watchLabel = Kijk naar het spel van { $name }
+friends-invite = Uitnodigen
+friends-inviteLabel = { $name } uitnodigen
+friends-inviteList = Een vriend uitnodigen
+friends-oneWay = volgt jou niet terug
+friends-playing = online, speelt in kamer { $room }
+friends-online = online
+friends-seen = { $time } geleden gezien
+friends-badId = Een speler-id heeft 10 tekens, 0-9 en a-f.
+friends-followed = Je volgt { $name }.
+friends-unfollowed = Je volgt { $name } niet meer.
+friends-failed = Dat lukte niet; probeer het opnieuw.
+friends-error-blocked = Je blokkeert { $name }: deblokkeer eerst.
+friends-error-too_many_follows = Je volgt zoveel spelers als mag; ontvolg er eerst een.
+friends-error-player_not_found = Geen speler heeft de id { $id }.
+friends-error-follow_yourself = Dat is je eigen id.
+friends-error-not_following = Je volgt { $name } niet.
+board-history = Rating over de recente spellen voor de rating
+board-against = Tegen
+board-links = Herhaling en analyse
+board-analysis = Analyse
+board-accuracy = Gemiddelde nauwkeurigheid { $accuracy }% over { $games ->
+    [one] één geanalyseerd spel
+   *[other] { $games } geanalyseerde spellen
+}.
+board-noAccuracy = Nog geen geanalyseerd spel: de analyse van een spel wordt op de herhalingspagina gemaakt.
+board-chartLabel = Rating van { $from } naar { $to } over de laatste { $games } spellen voor de rating
+board-chartOldest = oudste
+board-chartNewest = nieuwste
