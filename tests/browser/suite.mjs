@@ -987,6 +987,65 @@ const STEPS = [
     await page.locator(SEL.boardHumans).click();
     await page.locator(SEL.boardRows).nth(1).waitFor();
   }),
+  // Friends and profiles (issue 50).
+  step("Dee opens Cy's page: his rating's chart, the game linked to its replay and analysis; she follows him", async (run) => {
+    const dee = run.player('Dee');
+    const page = await dee.context.newPage();
+    run.watch('Dee profile', page);
+    run.shared.deeProfile = page;
+    await page.goto(`${run.baseUrl}/leaderboard#player=${run.shared.cyId}`);
+    await page.locator(`${SEL.playerView}[data-player="${run.shared.cyId}"]`).waitFor({ state: 'visible' });
+    await page.locator('#rating-chart svg polyline').waitFor();
+    assert.equal(await page.locator('#rating-chart svg circle').count(), 2, 'the rating before and after his one game');
+    assert.match(await page.locator('#rating-chart svg').getAttribute('aria-label'), /^Rating from \d+ to \d+ over the last 1 rated games$/);
+    assert.match(await page.locator('#player-accuracy').textContent(), /^No analysed game yet/);
+    assert.equal(await page.locator('#recent a[href$="?analysis"]').count(), 1, 'the analysis of the game');
+    const opponent = page.locator('#recent a[href^="#player="]');
+    assert.equal((await opponent.textContent()).trim(), 'Dee', 'his opponent, linked to her page');
+    run.shared.deeId = (await opponent.getAttribute('href')).slice('#player='.length);
+    const follow = page.locator('#follow-player');
+    assert.equal((await follow.textContent()).trim(), 'Follow');
+    assert.equal(await follow.getAttribute('aria-label'), 'Follow Cy');
+    await follow.click();
+    await page.locator('#follow-player[aria-label="Unfollow Cy"]').waitFor();
+    assert.equal((await page.locator('#status').textContent()).trim(), 'You follow Cy.');
+    await page.locator(SEL.playerView).screenshot({ path: path.join(run.shotsDir, 'browser-profile.png') });
+  }),
+
+  step("axe: a player's page", async (run) => {
+    await checkAccessibility(run, run.shared.deeProfile, "a player's page");
+  }),
+
+  step('Cy follows Dee back from his friends list; each sees the other online; Dee unfollows', async (run) => {
+    const cy = run.player('Cy');
+    const dee = run.player('Dee');
+    for (const p of [cy, dee]) {
+      await p.page.locator('#leave-game').click();
+      await p.page.locator(SEL.lobby).waitFor({ state: 'visible' });
+    }
+    // Cy: Dee follows him, and he does not follow her yet.
+    const back = cy.page.locator(`#followers-list li[data-player="${run.shared.deeId}"] button`);
+    await back.waitFor();
+    assert.equal(await back.getAttribute('aria-label'), 'Follow Dee back');
+    assert.ok(await cy.page.locator('#friends-empty').isVisible(), 'Cy follows nobody yet');
+    await back.click();
+    const deeRow = cy.page.locator(`#friends-list li[data-player="${run.shared.deeId}"][data-online=true]`);
+    await deeRow.waitFor();
+    assert.equal((await deeRow.locator('.friend-status').textContent()).trim(), 'online');
+    assert.equal(await cy.page.locator('#followers-list li').count(), 0, 'followed back');
+    // Dee's list, read again when her page loads: Cy is a friend, online.
+    await dee.page.reload();
+    const cyRow = dee.page.locator(`#friends-list li[data-player="${run.shared.cyId}"][data-online=true]`);
+    await cyRow.waitFor();
+    assert.equal((await cyRow.locator('a').textContent()).trim(), 'Cy');
+    assert.equal(await cyRow.locator('a').getAttribute('href'), `/leaderboard#player=${run.shared.cyId}`);
+    await checkAccessibility(run, dee.page, 'the lobby with friends');
+    await dee.page.locator('#friends').screenshot({ path: path.join(run.shotsDir, 'browser-friends.png') });
+    await cyRow.locator('button[aria-label="Unfollow Cy"]').click();
+    await dee.page.locator(`#followers-list li[data-player="${run.shared.cyId}"]`).waitFor();
+    assert.equal(await dee.page.locator('#friends-list li').count(), 0, 'Dee follows nobody');
+  }),
+
   // Identity on every device (issue 23). Passkeys need a host name, not an
   // IP address: Kim's pages are opened at http://localhost:PORT.
   step('Kim carries her identity to her phone with a one-time link: both stay connected, the link works once', async (run) => {
@@ -1320,6 +1379,21 @@ const STEPS = [
     assert.ok(tokens <= 844, `the tokens end at y ${tokens}`);
     let covered = 0;
     const counts = { taps: 0, scrolls: 0, turns: 0, confirmsOff: 0 };
+    // docs/BROWSER.md's picture of a flight: the page's animations run
+    // twenty times slower (the DevTools protocol's Animation domain) until
+    // a flight of the bot's move is caught past a third of its way, then
+    // at their own speed again.
+    const cdp = await mia.context.newCDPSession(page);
+    await cdp.send('Animation.enable');
+    await cdp.send('Animation.setPlaybackRate', { playbackRate: 0.05 });
+    let flightShot = false;
+    const catchFlight = async () => {
+      await page.waitForFunction(() => [...document.querySelectorAll('.flight')]
+        .some((f) => f.getAnimations().some((a) => a.currentTime > 120)));
+      await page.screenshot({ path: path.join(run.shotsDir, 'browser-flight.png') });
+      await cdp.send('Animation.setPlaybackRate', { playbackRate: 1 });
+      flightShot = true;
+    };
     // A tap on `selector`: a scroll first when it is off the screen (as a
     // person would), counted.
     const tap = async (selector, { confirm = false } = {}) => {
@@ -1337,6 +1411,8 @@ const STEPS = [
     for (;;) {
       const now = await waitStatus(mia, ['mine', 'over']);
       if (now === 'over') break;
+      // The bot has moved: its flights are under way (slowed).
+      if (!flightShot && counts.turns > 0) await catchFlight();
       counts.turns += 1;
       const turnVersion = await page.evaluate(() => S.state.version);
       if (await page.locator('#turn [data-key^="return-"]:not([disabled])').count()) {
@@ -1370,6 +1446,7 @@ const STEPS = [
       await page.waitForFunction((v) => !S.state || S.state.version > v || S.result, turnVersion);
     }
     await page.locator(SEL.result).waitFor({ state: 'visible' });
+    assert.ok(flightShot, 'a flight of the bot was seen under way');
     assert.equal(covered, 0, 'the turn panel covered the card tapped');
     // Issue 50: the bot's moves were seen moving (cards to its panel,
     // tokens from the supply, new cards sliding in), and every tap above
