@@ -71,7 +71,7 @@ pub use session::{
     SessionToken,
 };
 pub use splendor_room::{MAX_PER_MOVE, MIN_PER_MOVE, OnDeadline};
-pub use splendor_room::{RoomCode, code, error, text};
+pub use splendor_room::{RoomCode, code, error, text, tutorial};
 pub use thinking::ThinkPool;
 pub use timings::{TimeHistogram, Timings};
 pub use waiters::{Match, RemoteWaiters, Waiters};

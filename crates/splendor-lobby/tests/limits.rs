@@ -79,6 +79,7 @@ async fn turn_based_rooms_count_apart_from_live_ones() {
                     verbose: false,
                     client: None,
                     rated: false,
+                    tutorial: false,
                 })
                 .await
                 .map(|_| ())
@@ -122,6 +123,7 @@ async fn a_session_may_hold_only_so_many_open_rooms() {
             verbose: false,
             client: None,
             rated: false,
+            tutorial: false,
         })
         .await;
     let error = refused.err().unwrap();
@@ -160,6 +162,7 @@ async fn create_from(lobby: &Lobby, host: &Client, origin: &str) -> Result<RoomH
             verbose: false,
             client: Some(ClientKey::new(origin)),
             rated: false,
+            tutorial: false,
         })
         .await
 }
@@ -205,6 +208,7 @@ async fn one_address_may_hold_only_so_many_waiting_rooms() {
             verbose: false,
             client: None,
             rated: false,
+            tutorial: false,
         })
         .await
         .unwrap();

@@ -154,6 +154,7 @@ async fn started_game(lobby: &Lobby, sessions: &StoreSessions) -> (RoomHandle, V
             verbose: true,
             client: None,
             rated: false,
+            tutorial: false,
         })
         .await
         .unwrap();

@@ -181,6 +181,11 @@ pub struct RoomInfo {
     /// True for a rated room (quick play, or `create` with `rated`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// True for a tutorial room (`create` with `tutorial`, issue 50): its
+    /// game is the prepared deal of `GET /tutorial.json`, whose scripted
+    /// moves the room plays for both seats until the first lesson.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tutorial: bool,
     /// `waiting`, `playing` or `finished`.
     pub status: RoomStatus,
     /// One entry per seat; `null` is a free seat.

@@ -63,6 +63,20 @@ impl RoomCore {
         Ok(())
     }
 
+    /// A tutorial room's tutor (issue 50): a bot of the casual level in
+    /// the first free seat, seated with the room.
+    pub(crate) fn seat_tutor(&mut self) {
+        self.tutorial_room = true;
+        let Some(seat) = self.people.free_seat() else {
+            return;
+        };
+        let level = Level::GREEDY;
+        let id = SessionId(Uuid::from_u64_pair(self.random_u64(), self.random_u64()));
+        let name = self.bot_name(level);
+        info!(seat, %level, "tutor seated");
+        self.people.sit(seat, Member::bot(id, name, level));
+    }
+
     /// Frees the seat of the bot in `seat`.
     pub(crate) fn remove_bot(&mut self, caller: &Caller, seat: u8) -> Result<(), RoomError> {
         self.check_host_before_start(caller)?;
@@ -227,6 +241,10 @@ impl RoomCore {
         if self.is_closed() || self.pending.is_some() {
             return;
         }
+        // A tutorial's scripted moves, either seat's, come first (issue 50).
+        if self.play_tutorial_step() {
+            return;
+        }
         let Some((seat, level)) = self.mover_level() else {
             self.bot_turn = None;
             return;
@@ -267,6 +285,29 @@ impl RoomCore {
             view,
             seed,
         })));
+    }
+
+    /// Plays the tutorial script's next move when the room plays it (the
+    /// moves before the first lesson, and the tutor's); whether it did.
+    fn play_tutorial_step(&mut self) -> bool {
+        let (Some(run), Some(running)) = (self.tutorial, self.running.as_ref()) else {
+            return false;
+        };
+        let Some(step) = run.room_move(running.version(), running.game().to_act()) else {
+            return false;
+        };
+        match self.act_as(step.seat, step.action, None, None) {
+            Ok(()) => true,
+            Err(e) => {
+                warn!(
+                    seat = step.seat,
+                    ?e,
+                    "a tutorial move was refused; the tutor plays on by its level"
+                );
+                self.tutorial = None;
+                false
+            }
+        }
     }
 
     /// A bot's answer: played now, or kept until the bots' delay is over.

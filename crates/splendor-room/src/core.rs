@@ -166,6 +166,10 @@ pub struct RoomCore {
     /// The first game's deal when it was chosen (the arena's series,
     /// [`RoomSetup::deal`](crate::RoomSetup::deal)); taken at its start.
     pub(crate) first_deal: Option<u64>,
+    /// A tutorial room (issue 50): its tutor sits in the second seat.
+    pub(crate) tutorial_room: bool,
+    /// Its game in play on the prepared deal, while it follows the script.
+    pub(crate) tutorial: Option<crate::tutorial::TutorialRun>,
 }
 
 impl RoomCore {
@@ -216,6 +220,8 @@ impl RoomCore {
             rated: false,
             matched: false,
             first_deal: None,
+            tutorial_room: false,
+            tutorial: None,
         };
         core.summary = core.current_summary();
         core

@@ -54,6 +54,7 @@ mod setup;
 pub mod social;
 pub mod text;
 mod timers;
+pub mod tutorial;
 mod upkeep;
 pub mod whois;
 pub mod write;

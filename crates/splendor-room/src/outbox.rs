@@ -105,6 +105,7 @@ impl RoomCore {
             code: self.code.to_string(),
             listed: self.listed,
             rated: self.rated,
+            tutorial: self.tutorial_room,
             status: self.status(),
             seats: self
                 .people

@@ -26,6 +26,13 @@ pub(crate) const FENCED: &str = crate::effect::CLOSED_MOVED;
 type Replayed = (Game, u64, Vec<(Mover, Events)>);
 
 impl RoomCore {
+    /// A tutorial's seats: two, a person's then a bot's (the tutor).
+    fn tutorial_seats(&self) -> bool {
+        self.people.len() == 2
+            && self.people.member(0).is_some_and(|m| m.bot.is_none())
+            && self.people.bot_at(1).is_some()
+    }
+
     /// Checks a start and asks for the game's record to be stored.
     pub(crate) fn start(
         &mut self,
@@ -49,6 +56,15 @@ impl RoomCore {
         if seated < 2 {
             return Err(RoomError::NotEnoughPlayers);
         }
+        // A tutorial (issue 50) plays the prepared deal, the learner first,
+        // when its seats are still the learner's and the tutor's.
+        let order = if self.tutorial_room && self.tutorial_seats() {
+            self.first_deal = Some(crate::tutorial::script().seed);
+            self.tutorial = Some(crate::tutorial::TutorialRun { on_script: true });
+            SeatOrder::Joined
+        } else {
+            order
+        };
         // R2.5: the deal drawn from the room's RNG, or the arena's.
         let drawn = self.random_u64();
         let seed = self.first_deal.take().unwrap_or(drawn);
@@ -253,6 +269,10 @@ impl RoomCore {
             }
             clocks
         });
+        // A tutorial follows its script only while every move is its own.
+        if let Some(run) = self.tutorial.as_mut() {
+            run.saw(running.version(), seat, action);
+        }
         // 4. Persistence step: durable before anyone sees it.
         let write = Write::ActionApplied {
             game: running.id(),

@@ -53,6 +53,9 @@ pub struct RoomSetup {
     /// that a mirrored deal is played once per seating; `None` draws it
     /// from the room's RNG, as every public room does.
     pub deal: Option<u64>,
+    /// A tutorial (issue 50): the tutor is seated at once in the second
+    /// seat, and the game is the prepared deal (`tutorial.rs`).
+    pub tutorial: bool,
     /// The room's settings.
     pub config: RoomConfig,
 }
@@ -98,6 +101,9 @@ impl RoomCore {
         core.rated = setup.rated;
         core.matched = setup.matched;
         core.first_deal = setup.deal;
+        if setup.tutorial {
+            core.seat_tutor();
+        }
         info!(
             listed = core.listed,
             rated = core.rated,

@@ -115,6 +115,11 @@ const SOCIAL_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/social.js"),
     "text/javascript; charset=utf-8",
 );
+// The tutorial's prepared deal and script (issue 50), as the room plays it.
+const TUTORIAL_SCRIPT: Asset = Asset::new(
+    splendor_lobby::tutorial::SCRIPT_JSON.as_bytes(),
+    "application/json",
+);
 // Friends (issue 50): follows, the friends' list, invites from it.
 const FRIENDS_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/friends.js"),
@@ -227,6 +232,10 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/social.js",
             get(async |h: HeaderMap| serve(&SOCIAL_SCRIPT, &h)),
+        )
+        .route(
+            "/tutorial.json",
+            get(async |h: HeaderMap| serve(&TUTORIAL_SCRIPT, &h)),
         )
         .route(
             "/friends.js",

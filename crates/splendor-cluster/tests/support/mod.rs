@@ -153,6 +153,7 @@ impl Client {
                 verbose: true,
                 client: None,
                 rated: false,
+                tutorial: false,
             })
             .await
             .unwrap();

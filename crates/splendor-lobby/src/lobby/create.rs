@@ -48,6 +48,8 @@ pub struct CreateRoom {
     /// The game counts for the ratings (issue 13). The caller gives the
     /// room a clock with the stand-in for the away.
     pub rated: bool,
+    /// A tutorial (issue 50): the tutor seated at once, the prepared deal.
+    pub tutorial: bool,
 }
 
 /// A room to create: [`CreateRoom`], or a rematch's.
@@ -69,6 +71,8 @@ struct NewRoom {
     deal: Option<u64>,
     /// Filled by the quick-play queue, started by the gateway.
     matched: bool,
+    /// A tutorial (issue 50).
+    tutorial: bool,
 }
 
 /// A game that cannot be put back into a room.
@@ -130,6 +134,7 @@ impl Lobby {
             verbose,
             client,
             rated,
+            tutorial,
         } = create;
         self.create(NewRoom {
             seats,
@@ -146,6 +151,7 @@ impl Lobby {
             rated,
             matched: false,
             deal: self.next_series_deal(),
+            tutorial,
         })
         .await
     }
@@ -189,6 +195,7 @@ impl Lobby {
                 rated: plan.rated,
                 matched: false,
                 deal: None,
+                tutorial: false,
             })
             .await?;
         let seat = RoomSeat {
@@ -258,6 +265,7 @@ impl Lobby {
                 rated,
                 matched: true,
                 deal: None,
+                tutorial: false,
             })
             .await?;
         let seat = RoomSeat {
@@ -435,6 +443,7 @@ impl Lobby {
                     rated: create.rated,
                     matched: create.matched,
                     deal: create.deal,
+                    tutorial: create.tutorial,
                     clock: create.clock,
                     config: splendor_room::RoomConfig {
                         // Kept with its game if it parks (issue 45).

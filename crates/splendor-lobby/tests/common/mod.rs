@@ -182,6 +182,7 @@ pub async fn create(
             verbose: false,
             client: None,
             rated: false,
+            tutorial: false,
         })
         .await
         .unwrap();

@@ -179,6 +179,12 @@ pub struct Create {
     /// stand-in plays for the away; no built-in bots.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// A tutorial (issue 50): two seats, the creator's and a built-in bot's
+    /// (the tutor, seated at once), the prepared deal of `GET
+    /// /tutorial.json`; no clock, not rated, not listed. The host starts it
+    /// as any room.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tutorial: bool,
 }
 
 /// A turn clock as `create` gives it: whole seconds; a bank of 1 second to
@@ -206,6 +212,7 @@ impl Default for Create {
             turn_based: None,
             stand_in_when_away: false,
             rated: false,
+            tutorial: false,
         }
     }
 }

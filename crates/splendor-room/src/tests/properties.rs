@@ -149,6 +149,7 @@ impl Sim {
             rated: false,
             matched: false,
             deal: None,
+            tutorial: false,
             config,
         };
         let mut sim = Sim {

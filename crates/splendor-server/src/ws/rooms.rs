@@ -30,6 +30,20 @@ impl Client {
         let Some(session) = self.require_session(&id) else {
             return;
         };
+        // A tutorial (issue 50) is a game of two on its prepared deal, with
+        // nothing else asked of the room.
+        if create.tutorial
+            && (create.seats != 2
+                || create.listed
+                || create.rated
+                || create.clock.is_some()
+                || create.turn_based.is_some()
+                || create.stand_in_when_away
+                || create.role != splendor_protocol::Role::Player)
+        {
+            let words = splendor_protocol::Words::new("create-tutorial-alone");
+            return self.reply_error(splendor_protocol::ErrorCode::InvalidField, words, id);
+        }
         if !self.leave_finished_room(&session, &id).await {
             return;
         }
@@ -68,6 +82,7 @@ impl Client {
                 verbose: self.verbose,
                 client: self.budgeted_address(),
                 rated: create.rated,
+                tutorial: create.tutorial,
             })
             .await;
         match created {

@@ -123,6 +123,7 @@ room-no-person-in-seat = auf Platz { $seat } sitzt keine Person (er ist frei ode
 
 ## Uhren (R12.1, R12.3).
 
+create-tutorial-alone = eine Einführung ist ein Spiel zu zweit auf ihrer vorbereiteten Auslage: sende create mit "tutorial": true und "seats": 2, ohne Uhr, turn_based, rated, listed oder "as": "spectator"
 clock-whole-seconds = der Wert { $field } einer Uhr ist eine ganze Zahl von Sekunden, nicht { $value } (R12.1)
 clock-bank = die Bedenkzeit einer Uhr beträgt 1 Sekunde bis 7 Tage in ganzen Sekunden (R12.1), nicht { $value }
 clock-increment = der Zeitzuschlag einer Uhr beträgt 0 bis 1 Tag in ganzen Sekunden (R12.1), nicht { $value }

@@ -110,6 +110,7 @@ room-no-person-in-seat = seat { $seat } has no person in it (it is free or a bot
 
 ## Clocks (R12.1, R12.3, R12.5).
 
+create-tutorial-alone = a tutorial is a game of two on its prepared deal: send create with "tutorial": true and "seats": 2, without a clock, turn_based, rated, listed or "as": "spectator"
 clock-whole-seconds = a clock's { $field } is a whole number of seconds, not { $value } (R12.1)
 clock-bank = a clock's bank is 1 second to 7 days in whole seconds (R12.1), not { $value }
 clock-increment = a clock's increment is 0 to 1 day in whole seconds (R12.1), not { $value }

@@ -124,6 +124,7 @@ room-no-person-in-seat = la place { $seat } n'est tenue par personne (elle est l
 
 ## Les pendules (R12.1, R12.3).
 
+create-tutorial-alone = un tutoriel est une partie à deux sur sa donne préparée : envoyez create avec "tutorial": true et "seats": 2, sans pendule, turn_based, rated, listed ni "as": "spectator"
 clock-whole-seconds = la valeur { $field } d'une pendule est un nombre entier de secondes, pas { $value } (R12.1)
 clock-bank = le temps initial d'une pendule va de 1 seconde à 7 jours, en secondes entières (R12.1), pas { $value }
 clock-increment = l'incrément d'une pendule va de 0 à 1 jour, en secondes entières (R12.1), pas { $value }

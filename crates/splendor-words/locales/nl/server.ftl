@@ -126,6 +126,7 @@ room-no-person-in-seat = op plaats { $seat } zit geen persoon (ze is vrij of van
 
 ## Klokken (R12.1, R12.3).
 
+create-tutorial-alone = een uitleg is een spel voor twee op zijn voorbereide spel: stuur create met "tutorial": true en "seats": 2, zonder klok, turn_based, rated, listed of "as": "spectator"
 clock-whole-seconds = de waarde { $field } van een klok is een geheel aantal seconden, niet { $value } (R12.1)
 clock-bank = de bedenktijd van een klok is 1 seconde tot 7 dagen in hele seconden (R12.1), niet { $value }
 clock-increment = de extra tijd per beurt van een klok is 0 tot 1 dag in hele seconden (R12.1), niet { $value }

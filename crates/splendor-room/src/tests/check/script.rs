@@ -233,6 +233,7 @@ impl Table {
             rated: rest.contains(&"rated"),
             matched: false,
             deal: None,
+            tutorial: false,
             role: if rest.contains(&"watching") {
                 Role::Spectator
             } else {

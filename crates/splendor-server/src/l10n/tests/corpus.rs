@@ -465,6 +465,8 @@ fn push_messages(corpus: &mut Corpus) {
 
 /// What `invite` answers (issue 25), as `ws::invite` words it.
 fn invite_messages(corpus: &mut Corpus) {
+    // And `create` with `tutorial` and other options (issue 50).
+    corpus.add("create", Words::new("create-tutorial-alone"));
     corpus.add(
         "invite",
         Words::new("invite-bad-player-id").text("id", "\"bob\""),
