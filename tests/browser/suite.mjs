@@ -1465,6 +1465,72 @@ const STEPS = [
     assert.equal(counts.confirmsOff, 0, 'every confirm was on screen when it was needed');
     run.shared.touchGame = counts;
   }),
+
+  // The tutorial (issue 50): offered to a first visit, played to its end
+  // by keyboard on a laptop and by touch on a phone.
+  step('Ola, on a first visit, is offered the tutorial and plays its six lessons by keyboard alone', async (run) => {
+    const ola = await run.openPlayer('Ola', { width: 1280, height: 800 });
+    const { page } = ola;
+    await signIn(ola, `${run.baseUrl}/`);
+    const offer = page.locator('#tutorial-line.offer');
+    await offer.waitFor({ state: 'visible' });
+    assert.match(await page.locator('#tutorial-offer-text').textContent(), /^New to Splendor\?/);
+    await page.locator('#start-tutorial').focus();
+    await page.keyboard.press('Enter');
+    const box = page.locator('#tutorial-box');
+    await box.waitFor({ state: 'visible' });
+    await page.locator('#tutorial-box h2', { hasText: 'Lesson 1 of 6' }).waitFor();
+    assert.match(await page.locator('#tutorial-text').textContent(), /^Take three gem tokens of different colours/);
+    // The rule's number, linked to where How to play gives it.
+    assert.equal(await page.locator('#tutorial-box a').getAttribute('href'), '/how-to-play#R4');
+    await checkAccessibility(run, page, 'a lesson of the tutorial');
+    await page.screenshot({ path: path.join(run.shotsDir, 'browser-tutorial.png') });
+    // Enter on whatever the lesson gave the focus to, until the end: the
+    // page moves the focus to each control to press.
+    let presses = 0;
+    const lessons = new Set();
+    for (;;) {
+      const where = await page.waitForFunction(() => {
+        const title = document.querySelector('#tutorial-box h2');
+        if (title && title.textContent === 'Well done') return 'done';
+        const a = document.activeElement;
+        return a && a.classList.contains('tutorial-mark') && !S.pending ? 'mark' : false;
+      });
+      if ((await where.jsonValue()) === 'done') break;
+      lessons.add(await page.locator('#tutorial-box h2').textContent());
+      presses += 1;
+      assert.ok(presses < 60, 'the lessons end');
+      await page.keyboard.press('Enter');
+    }
+    assert.deepEqual([...lessons], [1, 2, 3, 4, 5, 6].map((n) => `Lesson ${n} of 6`));
+    const nobles = await page.evaluate(() => S.state.players[0].nobles.length);
+    assert.equal(nobles, 1, 'the last lesson brought a noble (R9)');
+    // Done once: the lobby no longer greets this browser as a first visit.
+    assert.equal(await page.evaluate(() => localStorage.getItem('splendor.tutorialDone')), '1');
+    console.log(`  the tutorial by keyboard: ${presses} presses of Enter for six lessons`);
+  }),
+
+  step('Pia plays the tutorial to its end by touch on a phone', async (run) => {
+    const pia = await run.openPlayer('Pia', { width: 390, height: 844 }, { hasTouch: true, isMobile: true });
+    const { page } = pia;
+    await signIn(pia, `${run.baseUrl}/`);
+    await page.locator('#start-tutorial').tap();
+    await page.locator('#tutorial-box h2', { hasText: 'Lesson 1 of 6' }).waitFor();
+    let taps = 0;
+    for (;;) {
+      const where = await page.waitForFunction(() => {
+        const title = document.querySelector('#tutorial-box h2');
+        if (title && title.textContent === 'Well done') return 'done';
+        return document.querySelector('.tutorial-mark') && !S.pending ? 'mark' : false;
+      });
+      if ((await where.jsonValue()) === 'done') break;
+      taps += 1;
+      assert.ok(taps < 60, 'the lessons end');
+      await page.locator('.tutorial-mark').first().tap();
+    }
+    assert.equal(await page.evaluate(() => S.state.players[0].nobles.length), 1);
+    console.log(`  the tutorial by touch: ${taps} taps`);
+  }),
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -120,6 +120,11 @@ const TUTORIAL_SCRIPT: Asset = Asset::new(
     splendor_lobby::tutorial::SCRIPT_JSON.as_bytes(),
     "application/json",
 );
+// The tutorial's lessons on the page (issue 50).
+const TUTORIAL_PAGE_SCRIPT: Asset = Asset::new(
+    include_bytes!("../web/tutorial.js"),
+    "text/javascript; charset=utf-8",
+);
 // Friends (issue 50): follows, the friends' list, invites from it.
 const FRIENDS_SCRIPT: Asset = Asset::new(
     include_bytes!("../web/friends.js"),
@@ -232,6 +237,10 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/social.js",
             get(async |h: HeaderMap| serve(&SOCIAL_SCRIPT, &h)),
+        )
+        .route(
+            "/tutorial.js",
+            get(async |h: HeaderMap| serve(&TUTORIAL_PAGE_SCRIPT, &h)),
         )
         .route(
             "/tutorial.json",

@@ -34,6 +34,8 @@ function sampleParams(n) {
     elo: '1360', word: 'WORD',
     // A player's page (issue 50).
     accuracy: '78.5', from: 1500, to: 1612,
+    // The tutorial (issue 50).
+    rule: 'R4',
   };
 }
 

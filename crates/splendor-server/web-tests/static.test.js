@@ -19,7 +19,7 @@ const WEB = path.join(__dirname, '..', 'web');
 const read = (name) => fs.readFileSync(path.join(WEB, name), 'utf8');
 const PAGES = ['index.html', 'replay.html', 'leaderboard.html', 'how-to-play.html', 'admin.html'];
 // The scripts that draw the pages (i18n.js words them).
-const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'friends.js', 'push.js', 'pay.js', 'table.js', 'motion.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
+const SCRIPTS = ['common.js', 'lobby.js', 'quickplay.js', 'social.js', 'friends.js', 'push.js', 'pay.js', 'table.js', 'tutorial.js', 'motion.js', 'devices.js', 'app.js', 'analysis.js', 'replay.js', 'leaderboard.js', 'how-to-play.js', 'admin.js'];
 
 // The string literals of a script, comments left out: { text, before },
 // `text` with every ${...} of a template replaced by "∙", `before` the code
@@ -127,14 +127,15 @@ test('every data-i18n key of the pages is a message of page.ftl, with the Englis
   }
 });
 
-test('every text of the pages is translated (apart from the name, the language names and numbers)', () => {
+test('every text of the pages is translated (apart from the name, the language names, numbers and rule numbers)', () => {
   const allowed = new Set(['Splendor', 'English', 'Nederlands', 'Français', 'Deutsch', '«', '‹', '›', '»']);
   for (const page of PAGES) {
     // People without JavaScript read the <noscript> note, in English.
     const html = read(page).replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
     for (const m of html.matchAll(/<([^>]+)>([^<]+)/g)) {
       const text = m[2].replace(/\s+/g, ' ').trim();
-      if (!text || /^[\d\s]+$/.test(text) || allowed.has(text)) continue;
+      // A rule's number, "(R7.2)", is the same in every language.
+      if (!text || /^[\d\s]+$/.test(text) || allowed.has(text) || /^\(R\d+(\.\d+)?\)$/.test(text)) continue;
       assert.match(m[1], /\sdata-i18n="/, `${page}: "${text}" is not translated (in <${m[1]}>)`);
     }
     for (const m of html.matchAll(/\s(placeholder|aria-label|title)="([^"]*[A-Za-z]{2}[^"]*)"(\s+data-i18n-\1)?/g)) {

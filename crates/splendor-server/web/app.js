@@ -281,6 +281,8 @@ function send(msg) {
 
 function act(action) {
   if (S.pending || !S.state) return;
+  // The tutorial's lessons send their own move only (tutorial.js).
+  if (!tutorialAllows(action)) return;
   if (send({ type: 'act', action, expect_version: S.state.version })) S.pending = true;
   render();
 }
@@ -329,6 +331,7 @@ function handle(msg) {
       if (msg.status === 'waiting') { S.state = null; S.result = null; }
       history.replaceState(null, '', `#${msg.code}`);
       quickPlay();
+      tutorialRoom();
       followRematch();
       followRoom(msg);
       break;
@@ -542,6 +545,7 @@ function render() {
   const key = active && active.dataset ? active.dataset.key : undefined;
   renderScreen();
   restoreFocus(key);
+  renderTutorial();
   motionAfter();
 }
 
@@ -551,7 +555,7 @@ function renderScreen() {
   renderQueue();
   if (S.room && S.state && S.room.status !== 'waiting') { renderGame(); show('game'); return; }
   if (S.room) { renderRoom(); show('room'); return; }
-  if (S.identified) { renderWatchOffer(); show('lobby'); return; }
+  if (S.identified) { renderWatchOffer(); renderTutorialOffer(); show('lobby'); return; }
   // Without a token the name form is the way in; with one, hello is on its way.
   show(S.ws && S.ws.readyState === WebSocket.OPEN && !S.token ? 'login' : null);
 }
@@ -660,6 +664,7 @@ function setup() {
   setupQueue();
   setupInvites();
   setupFriends();
+  setupTutorial();
   $('toast').addEventListener('click', () => { $('toast').hidden = true; });
   window.addEventListener('hashchange', prefillCode);
   // Keep the open rooms fresh while the lobby is on screen.

@@ -47,6 +47,8 @@ function supplyToken(color) {
 function motionBefore(version, events) {
   MOTION.pending = null;
   if (!S.state || S.result || !$('game') || $('game').hidden) return;
+  // The tutorial's prepared moves are dealt, not played: none flies.
+  if (tutorialPreparing()) return;
   const seat = events.map((ev) => ev.seat).find((x) => x !== undefined);
   if (seat === undefined || seat === S.state.you) return;
   const flights = [];

@@ -715,3 +715,26 @@ board-noAccuracy = Noch kein analysiertes Spiel: die Analyse eines Spiels entste
 board-chartLabel = Wertung von { $from } bis { $to } über die letzten { $games } gewerteten Spiele
 board-chartOldest = ältestes
 board-chartNewest = neuestes
+
+## The tutorial (issue 50): tutorial.js
+tutorial-start = Spielen lernen
+tutorial-offer = Ein kurzes Spiel gegen einen Bot bringt dir die Regeln bei.
+tutorial-offerFirst = Neu bei Splendor? Ein kurzes Spiel gegen einen Bot bringt dir die Regeln Zug um Zug bei.
+tutorial-title = Einführung
+tutorial-preparing = Das Spiel wird ausgelegt: ein Spiel, das schon läuft, damit alles in wenigen Zügen vorkommt.
+tutorial-welcome = Dieses Spiel läuft schon: Du bist der erste Spieler, und dir fehlt ein Bonus für einen Adligen. Sechs Lektionen folgen.
+tutorial-lesson = Lektion { $n } von { $total }
+tutorial-takeThree = Nimm drei Edelstein-Chips verschiedener Farben: { $colors }. Wähle sie in der Tischmitte und drücke Nehmen.
+tutorial-takeTwo = Nimm zwei { $color } Chips: Zwei einer Farbe sind erlaubt, wenn noch mindestens vier davon da sind.
+tutorial-reserve = Reserviere { $card }: Sie bleibt auf deiner Hand, nur du kannst sie später kaufen, und du nimmst einen Gold-Chip, den Joker.
+tutorial-buyWithBonus = Kaufe { $card }: Deine Boni ({ $colors }) bezahlen je einen Chip ihrer Farbe, sie kostet dich also weniger.
+tutorial-takePastTen = Nimm { $colors }: Damit hast du mehr als zehn Chips.
+tutorial-return = Du hast mehr als zehn Chips: Gib { $counts } zurück, bis zehn übrig sind.
+tutorial-noble = Kaufe { $card } aus deiner Reserve: Ihr Bonus erfüllt, was ein Adliger verlangt, und der Adlige besucht dich, 3 Punkte.
+tutorial-rule = Regel { $rule }
+tutorial-tutorMoves = Der Bot macht seinen Zug…
+tutorial-skip = Lektionen verlassen
+tutorial-notThis = Spiele in dieser Lektion den verlangten Zug (oder verlasse die Lektionen).
+tutorial-off = Das Spiel hat den Weg der Lektionen verlassen: Spiel weiter, wie du willst.
+tutorial-doneTitle = Gut gemacht
+tutorial-done = Du kennst jetzt jede Regel des Spiels. Spiel bis zum Ende (15 Punkte beenden es) oder verlasse den Tisch.

@@ -736,3 +736,26 @@ board-noAccuracy = No analysed game yet: a game's analysis is made on its replay
 board-chartLabel = Rating from { $from } to { $to } over the last { $games } rated games
 board-chartOldest = oldest
 board-chartNewest = newest
+
+## The tutorial (issue 50): tutorial.js
+tutorial-start = Learn to play
+tutorial-offer = A short game against a bot teaches the rules.
+tutorial-offerFirst = New to Splendor? A short game against a bot teaches you the rules, move by move.
+tutorial-title = Tutorial
+tutorial-preparing = The game is being dealt: a game already under way, so that everything comes up in a few turns.
+tutorial-welcome = Here is a game under way: you are the first player, and one bonus short of a noble. Six lessons follow.
+tutorial-lesson = Lesson { $n } of { $total }
+tutorial-takeThree = Take three gem tokens of different colours: { $colors }. Pick them in the supply, then press Take.
+tutorial-takeTwo = Take two { $color } tokens: two of one colour are allowed when at least four of it are in the supply.
+tutorial-reserve = Reserve { $card }: it stays in your hand, only you can buy it later, and you take a gold token, the joker.
+tutorial-buyWithBonus = Buy { $card }: your bonuses ({ $colors }) each pay one token of their colour, so it costs you less.
+tutorial-takePastTen = Take { $colors }: that brings you above ten tokens.
+tutorial-return = You hold more than ten tokens: give back { $counts } until ten remain.
+tutorial-noble = Buy { $card } from your reserve: its bonus completes what a noble asks, and the noble visits you, 3 points.
+tutorial-rule = Rule { $rule }
+tutorial-tutorMoves = The tutor plays its move…
+tutorial-skip = Leave the lessons
+tutorial-notThis = In this lesson, play the move it asks for (or leave the lessons).
+tutorial-off = The game has left the lessons' path: play on as you like.
+tutorial-doneTitle = Well done
+tutorial-done = You have met every rule of the game. Play on to the end (15 points ends it), or leave the table.

@@ -721,3 +721,26 @@ board-noAccuracy = Aucune partie analysée : l’analyse d’une partie se fait 
 board-chartLabel = Classement de { $from } à { $to } sur les { $games } dernières parties classées
 board-chartOldest = la plus ancienne
 board-chartNewest = la plus récente
+
+## The tutorial (issue 50): tutorial.js
+tutorial-start = Apprendre à jouer
+tutorial-offer = Une courte partie contre un bot vous apprend les règles.
+tutorial-offerFirst = Nouveau à Splendor ? Une courte partie contre un bot vous apprend les règles, coup par coup.
+tutorial-title = Tutoriel
+tutorial-preparing = La partie se met en place : une partie déjà en cours, pour que tout arrive en quelques tours.
+tutorial-welcome = Voici une partie en cours : vous êtes le premier joueur, et il vous manque un bonus pour un noble. Six leçons suivent.
+tutorial-lesson = Leçon { $n } sur { $total }
+tutorial-takeThree = Prenez trois jetons Pierre précieuse de couleurs différentes : { $colors }. Choisissez-les dans la réserve, puis appuyez sur Prendre.
+tutorial-takeTwo = Prenez deux jetons { $color } : deux d’une même couleur sont permis s’il en reste au moins quatre.
+tutorial-reserve = Réservez { $card } : elle reste dans votre main, vous seul pourrez l’acheter, et vous prenez un jeton Or, le joker.
+tutorial-buyWithBonus = Achetez { $card } : vos bonus ({ $colors }) paient chacun un jeton de leur couleur, elle vous coûte donc moins.
+tutorial-takePastTen = Prenez { $colors } : vous dépassez ainsi dix jetons.
+tutorial-return = Vous avez plus de dix jetons : rendez { $counts } pour qu’il en reste dix.
+tutorial-noble = Achetez { $card } dans votre réserve : son bonus complète ce que demande un noble, et le noble vous rend visite, 3 points.
+tutorial-rule = Règle { $rule }
+tutorial-tutorMoves = Le bot joue son coup…
+tutorial-skip = Quitter les leçons
+tutorial-notThis = Dans cette leçon, jouez le coup demandé (ou quittez les leçons).
+tutorial-off = La partie a quitté le chemin des leçons : jouez comme vous voulez.
+tutorial-doneTitle = Bravo
+tutorial-done = Vous connaissez toutes les règles du jeu. Jouez jusqu’au bout (15 points terminent la partie), ou quittez la table.

@@ -709,3 +709,26 @@ board-noAccuracy = Nog geen geanalyseerd spel: de analyse van een spel wordt op 
 board-chartLabel = Rating van { $from } naar { $to } over de laatste { $games } spellen voor de rating
 board-chartOldest = oudste
 board-chartNewest = nieuwste
+
+## The tutorial (issue 50): tutorial.js
+tutorial-start = Leer spelen
+tutorial-offer = Een kort spel tegen een bot leert je de regels.
+tutorial-offerFirst = Nieuw bij Splendor? Een kort spel tegen een bot leert je de regels, zet voor zet.
+tutorial-title = Uitleg
+tutorial-preparing = Het spel wordt klaargelegd: een spel dat al bezig is, zodat alles in een paar beurten voorbijkomt.
+tutorial-welcome = Dit spel is al bezig: jij bent de eerste speler en mist nog één bonus voor een edele. Er volgen zes lessen.
+tutorial-lesson = Les { $n } van { $total }
+tutorial-takeThree = Neem drie edelsteenfiches van verschillende kleur: { $colors }. Kies ze in het midden van de tafel en druk op Nemen.
+tutorial-takeTwo = Neem twee { $color } fiches: twee van één kleur mag als er nog minstens vier van die kleur liggen.
+tutorial-reserve = Reserveer { $card }: je houdt de kaart in de hand, alleen jij kunt ze later kopen, en je neemt een goudfiche, de joker.
+tutorial-buyWithBonus = Koop { $card }: je bonussen ({ $colors }) betalen elk één fiche van hun kleur, dus het kost je minder.
+tutorial-takePastTen = Neem { $colors }: daarmee heb je meer dan tien fiches.
+tutorial-return = Je hebt meer dan tien fiches: geef { $counts } terug tot er tien over zijn.
+tutorial-noble = Koop { $card } uit je reserve: de bonus maakt af wat een edele vraagt, en de edele bezoekt je, 3 punten.
+tutorial-rule = Regel { $rule }
+tutorial-tutorMoves = De bot doet zijn zet…
+tutorial-skip = Stop met de lessen
+tutorial-notThis = Speel in deze les de zet die gevraagd wordt (of stop met de lessen).
+tutorial-off = Het spel is van het pad van de lessen af: speel verder zoals je wilt.
+tutorial-doneTitle = Goed gedaan
+tutorial-done = Je kent nu elke regel van het spel. Speel door tot het einde (15 punten beëindigt het), of verlaat de tafel.
