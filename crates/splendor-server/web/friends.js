@@ -151,6 +151,6 @@ function setupFriends() {
     });
   }
   // The friends' lines change as they come and go: read again while the
-  // page is seen.
-  setInterval(() => { if (!document.hidden) loadFriends(); }, 30000);
+  // page is seen, unless My games read them lately (it does, with itself).
+  setInterval(() => { if (!document.hidden && Date.now() - F.now > 25000) loadFriends(); }, 30000);
 }
