@@ -159,3 +159,35 @@ async fn a_tutorial_with_other_options_is_refused_and_no_room_is_made() {
     let room = ann.request(json!({"type": "create", "seats": 2})).await;
     assert!(room.get("tutorial").is_none(), "{room}");
 }
+
+#[tokio::test]
+async fn a_tutorial_room_whose_tutor_made_way_for_a_person_plays_an_ordinary_game() {
+    let server = TestServer::start().await;
+    let mut ann = TestClient::join_server(&server, "ann").await;
+    let mut bob = TestClient::join_server(&server, "bob").await;
+    let room = ann
+        .request(json!({"type": "create", "seats": 2, "tutorial": true}))
+        .await;
+    let code = room["code"].as_str().unwrap().to_owned();
+    let full = bob.request(json!({"type": "join", "code": code})).await;
+    assert_eq!(
+        full["code"], "room_full",
+        "the tutor holds the seat: {full}"
+    );
+    ann.request(json!({"type": "remove_bot", "seat": 1})).await;
+    bob.request(json!({"type": "join", "code": code})).await;
+    let started = ann
+        .request(json!({"type": "start", "seat_order": "joined"}))
+        .await;
+    assert_ne!(started["type"], "error", "{started}");
+    // The room as it is told after the start: no longer a tutorial.
+    let playing = bob
+        .recv_until(|m| m["type"] == "room" && m["status"] == "playing")
+        .await;
+    assert!(playing.get("tutorial").is_none(), "{playing}");
+    // Nobody plays for Ann: version 0 is hers to play.
+    let take = ann
+        .request(json!({"type": "act", "action": {"take": ["white", "blue", "green"]}, "expect_version": 0}))
+        .await;
+    assert_ne!(take["type"], "error", "{take}");
+}

@@ -58,11 +58,14 @@ impl RoomCore {
         }
         // A tutorial (issue 50) plays the prepared deal, the learner first,
         // when its seats are still the learner's and the tutor's.
+        // Seats changed before the start (the tutor removed, a friend
+        // seated): an ordinary game, and no longer a tutorial room.
         let order = if self.tutorial_room && self.tutorial_seats() {
             self.first_deal = Some(crate::tutorial::script().seed);
             self.tutorial = Some(crate::tutorial::TutorialRun { on_script: true });
             SeatOrder::Joined
         } else {
+            self.tutorial_room = false;
             order
         };
         // R2.5: the deal drawn from the room's RNG, or the arena's.
