@@ -176,7 +176,7 @@ fn tutor_then(game: &Game, done: u8, ctx: &Ctx) -> Option<Vec<Step>> {
         return None;
     }
     for a in tutor_quiet(game, ctx).into_iter().take(4) {
-        let mut next = game.clone();
+        let mut next = *game;
         let Ok(events) = next.apply(TUTOR, a) else {
             continue;
         };
@@ -281,7 +281,7 @@ fn lessons(game: &Game, done: u8, ctx: &Ctx) -> Option<Vec<Step>> {
         "noble",
     ];
     for (a, lesson) in tries {
-        let mut next = game.clone();
+        let mut next = *game;
         let Ok(events) = next.apply(LEARNER, a) else {
             continue;
         };
@@ -313,7 +313,7 @@ fn lessons(game: &Game, done: u8, ctx: &Ctx) -> Option<Vec<Step>> {
                 if back.gold > 0 {
                     continue;
                 }
-                let mut after = next.clone();
+                let mut after = next;
                 if after.apply(LEARNER, r).is_err() {
                     continue;
                 }
@@ -362,7 +362,7 @@ fn search(seed: u64) -> Option<(Vec<Step>, Vec<Step>)> {
     let start = Game::new(2, options, seed).ok()?;
     for target in start.nobles_on_table().collect::<Vec<_>>() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ u64::from(target.0));
-        let mut game = start.clone();
+        let mut game = start;
         let mut prefix: Vec<Step> = Vec::new();
         while prefix.len() < 90 && !game.is_over() {
             let seat = game.to_act()?;
