@@ -86,6 +86,10 @@ async fn the_page_and_its_files_are_served_with_their_types_and_security_headers
         ("/replay.js", "text/javascript; charset=utf-8"),
         ("/analysis.js", "text/javascript; charset=utf-8"),
         ("/social.js", "text/javascript; charset=utf-8"),
+        // Friends and the tutorial (issue 50), and the tutorial's script.
+        ("/friends.js", "text/javascript; charset=utf-8"),
+        ("/tutorial.js", "text/javascript; charset=utf-8"),
+        ("/tutorial.json", "application/json"),
         ("/devices.js", "text/javascript; charset=utf-8"),
         ("/link", "text/html; charset=utf-8"),
         ("/push.js", "text/javascript; charset=utf-8"),
@@ -156,11 +160,11 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "{page}"
     );
     // The policy forbids inline code, so the pages must have none.
-    assert_eq!(page.matches("<script").count(), 13, "{page}");
+    assert_eq!(page.matches("<script").count(), 15, "{page}");
     let replay_page = get(&server, "/games").await.body;
     assert_eq!(replay_page.matches("<script").count(), 6, "{replay_page}");
     let board_page = get(&server, "/leaderboard").await.body;
-    assert_eq!(board_page.matches("<script").count(), 5, "{board_page}");
+    assert_eq!(board_page.matches("<script").count(), 6, "{board_page}");
     let howto_page = get(&server, "/how-to-play").await.body;
     assert_eq!(howto_page.matches("<script").count(), 5, "{howto_page}");
     // The operators' console (issue 22): loaded by anyone, holding no data.
@@ -185,6 +189,8 @@ async fn the_page_loads_only_its_own_files_and_builds_no_html_from_strings() {
         "/lobby.js",
         "/common.js",
         "/social.js",
+        "/friends.js",
+        "/tutorial.js",
         "/devices.js",
         "/push.js",
         "/sw.js",
