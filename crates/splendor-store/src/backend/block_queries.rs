@@ -6,33 +6,48 @@
 /// `Some(new)` when it is blocked now, `None` past the limit.
 pub(crate) async fn block(
     pool: &Pool<Db>,
-    (blocker, blocked): (Uuid, Uuid),
+    pair: (Uuid, Uuid),
+    now: i64,
+    max: i64,
+) -> Result<Option<bool>, StoreError> {
+    insert_pair_limited(pool, ("blocks", "blocker", "blocked"), pair, now, max).await
+}
+
+/// Inserts the row (`a`, `b`, `now`) into `table` (its two session
+/// columns named), unless `a` has `max` rows there already: `Some(true)`
+/// when inserted, `Some(false)` when it was there, `None` past the limit.
+/// What blocks and follows (issue 50) share.
+pub(crate) async fn insert_pair_limited(
+    pool: &Pool<Db>,
+    (table, first, second): (&'static str, &'static str, &'static str),
+    (a, b): (Uuid, Uuid),
     now: i64,
     max: i64,
 ) -> Result<Option<bool>, StoreError> {
     let error = |e| classify(BACKEND, e);
-    let done = sqlx::query(
-        "INSERT INTO blocks (blocker, blocked, created_at) \
-         SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM blocks WHERE blocker = $1) < $4 \
-         ON CONFLICT (blocker, blocked) DO NOTHING",
-    )
-    .bind(blocker)
-    .bind(blocked)
-    .bind(now)
-    .bind(max)
-    .execute(pool)
-    .await
-    .map_err(error)?;
+    let insert = format!(
+        "INSERT INTO {table} ({first}, {second}, created_at) \
+         SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM {table} WHERE {first} = $1) < $4 \
+         ON CONFLICT ({first}, {second}) DO NOTHING"
+    );
+    let done = sqlx::query(&insert)
+        .bind(a)
+        .bind(b)
+        .bind(now)
+        .bind(max)
+        .execute(pool)
+        .await
+        .map_err(error)?;
     if done.rows_affected() == 1 {
         return Ok(Some(true));
     }
-    let already: Option<i32> =
-        sqlx::query_scalar("SELECT 1 FROM blocks WHERE blocker = $1 AND blocked = $2")
-            .bind(blocker)
-            .bind(blocked)
-            .fetch_optional(pool)
-            .await
-            .map_err(error)?;
+    let exists = format!("SELECT 1 FROM {table} WHERE {first} = $1 AND {second} = $2");
+    let already: Option<i32> = sqlx::query_scalar(&exists)
+        .bind(a)
+        .bind(b)
+        .fetch_optional(pool)
+        .await
+        .map_err(error)?;
     Ok(already.map(|_| false))
 }
 

@@ -14,34 +14,11 @@ fn no_block_between(a: &str, b: &str) -> String {
 /// already; `Some(new)` when it follows now, `None` past the limit.
 pub(crate) async fn follow(
     pool: &Pool<Db>,
-    (follower, followed): (Uuid, Uuid),
+    pair: (Uuid, Uuid),
     now: i64,
     max: i64,
 ) -> Result<Option<bool>, StoreError> {
-    let error = |e| classify(BACKEND, e);
-    let done = sqlx::query(
-        "INSERT INTO follows (follower, followed, created_at) \
-         SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM follows WHERE follower = $1) < $4 \
-         ON CONFLICT (follower, followed) DO NOTHING",
-    )
-    .bind(follower)
-    .bind(followed)
-    .bind(now)
-    .bind(max)
-    .execute(pool)
-    .await
-    .map_err(error)?;
-    if done.rows_affected() == 1 {
-        return Ok(Some(true));
-    }
-    let already: Option<i32> =
-        sqlx::query_scalar("SELECT 1 FROM follows WHERE follower = $1 AND followed = $2")
-            .bind(follower)
-            .bind(followed)
-            .fetch_optional(pool)
-            .await
-            .map_err(error)?;
-    Ok(already.map(|_| false))
+    insert_pair_limited(pool, ("follows", "follower", "followed"), pair, now, max).await
 }
 
 /// `follower` no longer follows `followed`; whether it did.
