@@ -23,7 +23,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use splendor_store::{Followed, Following, SessionId, UnixMillis, is_player_id, unix_millis_now};
+use splendor_store::{Followed, Following, FoundPlayer, SessionId, UnixMillis, unix_millis_now};
 use tracing::warn;
 
 use crate::AppState;
@@ -131,28 +131,21 @@ pub(crate) async fn list(
 
 /// The session `raw` names, or why not.
 async fn named(state: &AppState, raw: &str) -> Result<(SessionId, String, String), ApiError> {
-    let id = raw.trim().to_ascii_lowercase();
-    if !is_player_id(&id) {
-        return Err(ApiError::new(
+    let store = state.store().ok_or_else(no_database)?;
+    let (id, found) = store.find_player(raw).await.map_err(ApiError::store)?;
+    match found {
+        FoundPlayer::One(one) => Ok((one.session, id, one.name)),
+        FoundPlayer::NotAnId => Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "invalid_player_id",
             format!("{raw:?} is not a player id (10 hexadecimal digits, as on the leaderboard)"),
-        ));
-    }
-    let store = state.store().ok_or_else(no_database)?;
-    let found = store
-        .sessions_by_player_id(&id)
-        .await
-        .map_err(ApiError::store)?;
-    match found.as_slice() {
-        [one] => Ok((one.session, id, one.name.clone())),
-        [] => Err(ApiError::new(
+        )),
+        FoundPlayer::Nobody => Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "player_not_found",
             format!("no player has the id {id}"),
         )),
-        // Forty bits: two sessions may share one; name neither.
-        _ => Err(ApiError::new(
+        FoundPlayer::Several => Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "player_not_found",
             format!("the id {id} names more than one player; it cannot be followed"),

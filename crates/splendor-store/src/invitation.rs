@@ -59,7 +59,37 @@ pub enum Invited {
     },
 }
 
+/// Whom a player id as someone typed it names ([`Store::find_player`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FoundPlayer {
+    /// Not ten hexadecimal digits.
+    NotAnId,
+    /// No session has it.
+    Nobody,
+    /// Two sessions share it (forty bits): neither is named.
+    Several,
+    /// The one session with it.
+    One(Invitee),
+}
+
 impl Store {
+    /// The session a player id names, read as a player types it (spaces
+    /// around, any case), with the id as read: what `invite`, `block` and
+    /// the follows (issue 50) share.
+    pub async fn find_player(&self, raw: &str) -> Result<(String, FoundPlayer), StoreError> {
+        let id = raw.trim().to_ascii_lowercase();
+        if !crate::is_player_id(&id) {
+            return Ok((id, FoundPlayer::NotAnId));
+        }
+        let mut found = self.sessions_by_player_id(&id).await?;
+        let found = match found.len() {
+            0 => FoundPlayer::Nobody,
+            1 => FoundPlayer::One(found.remove(0)),
+            _ => FoundPlayer::Several,
+        };
+        Ok((id, found))
+    }
+
     /// The sessions whose `player_id` is `player_id`: none, one, or (ten
     /// hex digits are 40 bits) more; at most two are read.
     pub async fn sessions_by_player_id(&self, player_id: &str) -> Result<Vec<Invitee>, StoreError> {

@@ -99,7 +99,7 @@ pub use console::{LiveGame, LiveSeat, SessionRow};
 pub use devices::{DeviceToken, LOGIN_WINDOW_MS, StoredPassword, device_id, device_id_of_token};
 pub use error::{DbCause, StoreError};
 pub use follows::{ACCURACY_GAMES, Followed, Following, MeanAccuracy};
-pub use invitation::{Invitation, Invited, Invitee};
+pub use invitation::{FoundPlayer, Invitation, Invited, Invitee};
 pub use lease::RoomLease;
 pub use model::{
     ActionRecord, Finished, FinishedCursor, GameSummary, MAX_JSON_BYTES, MAX_NAME_CHARS, MAX_PAGE,

@@ -10,7 +10,7 @@ use splendor_lobby::room::effect::{Notice, NoticeEvent};
 use splendor_lobby::{Answer, Request, RoomError};
 use splendor_protocol::social::{Challenger, Decline, Declined, Invite, Invited, RoomTerms};
 use splendor_protocol::{ErrorCode, ErrorInfo, RequestId, ServerMessage, Words};
-use splendor_store::{Invitation, Invitee, SessionId, is_player_id, unix_millis_now};
+use splendor_store::{FoundPlayer, Invitation, Invitee, SessionId, is_player_id, unix_millis_now};
 use tracing::{info, warn};
 
 use super::client::Client;
@@ -37,28 +37,22 @@ impl Client {
             self.reply_lobby_error(RoomError::StorageUnavailable, id.clone());
             return None;
         };
-        let found = match store.sessions_by_player_id(&player_id).await {
-            Ok(found) => found,
+        let found = match store.find_player(&player_id).await {
+            Ok((_, found)) => found,
             Err(e) => {
                 warn!(error = %e, "the sessions cannot be read by player id");
                 self.reply_lobby_error(RoomError::StorageUnavailable, id.clone());
                 return None;
             }
         };
-        match found.as_slice() {
-            [one] => Some((store, player_id, one.clone())),
-            [] => {
-                let words = Words::new("invite-player-not-found").text("id", player_id);
-                self.reply_error(ErrorCode::PlayerNotFound, words, id.clone());
-                None
-            }
-            // Forty bits: two sessions may share one; name neither.
-            _ => {
-                let words = Words::new("invite-player-ambiguous").text("id", player_id);
-                self.reply_error(ErrorCode::PlayerNotFound, words, id.clone());
-                None
-            }
-        }
+        let words = match found {
+            FoundPlayer::One(one) => return Some((store, player_id, one)),
+            FoundPlayer::Nobody | FoundPlayer::NotAnId => "invite-player-not-found",
+            FoundPlayer::Several => "invite-player-ambiguous",
+        };
+        let words = Words::new(words).text("id", player_id);
+        self.reply_error(ErrorCode::PlayerNotFound, words, id.clone());
+        None
     }
 
     pub(super) async fn invite(&mut self, invite: Invite, id: Option<RequestId>) {
